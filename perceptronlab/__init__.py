@@ -1,0 +1,57 @@
+"""perceptronlab: the perceptron family, exactly as the textbooks define it, with its theory computed.
+
+The public API is what this module re-exports (``__all__``). Names load on first use, so
+``import perceptronlab`` stays fast and optional extras (plots, web, dask) are imported only when
+asked for.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    # engine
+    "perceptron": "perceptronlab.core.perceptron",
+    "pocket": "perceptronlab.core.perceptron",
+    "Run": "perceptronlab.core.run",
+    "Step": "perceptronlab.core.run",
+    # estimators (scikit-learn API)
+    "Perceptron": "perceptronlab.estimators",
+    "PocketPerceptron": "perceptronlab.estimators",
+    "OnlinePerceptron": "perceptronlab.estimators",
+    # data and models
+    "read_data": "perceptronlab.io",
+    "save_model": "perceptronlab.io",
+    "load_model": "perceptronlab.io",
+    # errors and warnings
+    "PerceptronLabError": "perceptronlab.exceptions",
+    "InputError": "perceptronlab.exceptions",
+    "NotSeparableError": "perceptronlab.exceptions",
+    "WeightOverflowError": "perceptronlab.exceptions",
+    "NotFittedError": "perceptronlab.exceptions",
+    "PerceptronLabWarning": "perceptronlab.exceptions",
+    "NotConvergedWarning": "perceptronlab.exceptions",
+    "CycledWarning": "perceptronlab.exceptions",
+}
+
+_SUBMODULES = ("core", "estimators", "io", "exceptions")
+
+__all__ = sorted(_EXPORTS) + list(_SUBMODULES)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    if name in _SUBMODULES:
+        return importlib.import_module(f"perceptronlab.{name}")
+    raise AttributeError(f"module 'perceptronlab' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

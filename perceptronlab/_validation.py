@@ -1,0 +1,242 @@
+"""Every input check of perceptronlab, and every message it gives.
+
+Each message names the thing, what was expected, what came, and how to fix it. Everything
+below the boundary (the kernels, the exact engine) trusts what leaves this module.
+"""
+
+from __future__ import annotations
+
+import numbers
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptronlab.exceptions import InputError
+
+ORDERS = ("cyclic", "shuffle", "random-mistake")
+POCKET_CHECKS = ("update", "sweep")
+
+
+def fail(what: str, expected: str, got: Any, fix: str) -> InputError:
+    """Build the one message shape used everywhere: what, expected, got, fix."""
+    return InputError(f"{what}: expected {expected}, got {got}. {fix}")
+
+
+# ---------------------------------------------------------------- parameters
+
+
+def check_eta(eta: Any) -> float:
+    if isinstance(eta, bool) or not isinstance(eta, numbers.Real | Fraction | Decimal):
+        raise fail("eta (the learning rate)", "a positive number", repr(eta), "Pass e.g. eta=1.0.")
+    if not np.isfinite(float(eta)) or eta <= 0:
+        raise fail("eta (the learning rate)", "a finite number > 0", eta,
+                   "Pass e.g. eta=1.0; from w = 0 any eta > 0 gives the same mistakes.")
+    return eta
+
+
+def check_margin(margin: Any) -> Any:
+    if isinstance(margin, bool) or not isinstance(margin, numbers.Real | Fraction | Decimal):
+        raise fail("margin (rho0)", "a number >= 0", repr(margin), "Pass margin=0 for the plain perceptron.")
+    if not np.isfinite(float(margin)) or margin < 0:
+        raise fail("margin (rho0)", "a finite number >= 0", margin,
+                   "Pass margin=0 for the plain perceptron, or a positive rho0 for the margin perceptron.")
+    return margin
+
+
+def check_positive_int(name: str, value: Any, fix: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise fail(name, "an integer >= 1", repr(value), fix)
+    return int(value)
+
+
+def check_optional_positive_int(name: str, value: Any, fix: str) -> int | None:
+    return None if value is None else check_positive_int(name, value, fix)
+
+
+def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise fail(name, "one of " + ", ".join(repr(c) for c in choices), repr(value),
+                   f"Pass {name}={choices[0]!r}.")
+    return value
+
+
+def check_seed(seed: Any) -> int | None:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise fail("seed", "None or an integer >= 0", repr(seed), "Pass e.g. seed=0.")
+    return int(seed)
+
+
+# ---------------------------------------------------------------- labels
+
+
+def check_labels(y: Any, n_rows: int | None = None, *, binary: bool = True,
+                 signed_ok: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Return (y as float64 in {-1, +1}, classes) for any two labels; classes[1] is positive.
+
+    With ``signed_ok``, labels already in {-1, +1} pass as they are even when only one of the two
+    occurs (the seeds' worst case labels every basis vector +1).
+    """
+    y_arr = np.asarray(y)
+    if y_arr.ndim == 2 and 1 in y_arr.shape:
+        y_arr = y_arr.ravel()
+    if y_arr.ndim != 1:
+        raise fail("y (the labels)", "a 1-D sequence of labels", f"an array of shape {y_arr.shape}",
+                   "Pass one label per row of X.")
+    if n_rows is not None and y_arr.shape[0] != n_rows:
+        raise fail("y (the labels)", f"{n_rows} labels, one per row of X", f"{y_arr.shape[0]} labels",
+                   "Check that X and y come from the same rows.")
+    if y_arr.shape[0] == 0:
+        raise fail("y (the labels)", "at least one label", "none", "Pass a non-empty dataset.")
+    if y_arr.dtype.kind == "f" and not np.all(np.isfinite(y_arr)):
+        raise fail("y (the labels)", "finite labels", "NaN or inf", "Remove or fix the rows with missing labels.")
+    if y_arr.dtype.kind == "O":
+        try:
+            classes = np.array(sorted(set(y_arr.tolist())), dtype=object)
+        except TypeError as exc:
+            raise fail("y (the labels)", "labels of one comparable type", "mixed types",
+                       "Use e.g. -1/+1, 0/1 or strings, not a mix.") from exc
+    else:
+        classes = np.unique(y_arr)
+    if binary and signed_ok and y_arr.dtype.kind in "iuf" and set(classes.tolist()) <= {-1, 1}:
+        return y_arr.astype(np.float64), np.array([-1, 1])
+    if binary and len(classes) != 2:
+        got = f"{len(classes)} class{'es' if len(classes) != 1 else ''} ({', '.join(map(str, classes[:5]))}{', ...' if len(classes) > 5 else ''})"
+        fix = ("Training needs examples of both classes." if len(classes) < 2 else
+               "Use the one-vs-rest estimator perceptronlab.Perceptron, or relabel to two classes.")
+        raise fail("y (the labels)", "exactly two classes", got, fix)
+    signs = np.where(y_arr == classes[-1], 1.0, -1.0) if binary else None
+    return signs, classes
+
+
+# ---------------------------------------------------------------- data
+
+
+def _to_fraction(value: Any, where: str) -> Fraction:
+    if isinstance(value, bool):
+        raise fail(f"X{where}", "a number", repr(value), "Use numbers, not booleans.")
+    if isinstance(value, Fraction | numbers.Integral):
+        return Fraction(value)
+    if isinstance(value, float | np.floating):
+        if not np.isfinite(value):
+            raise fail(f"X{where}", "a finite number", value, "Remove or fix rows with NaN or inf.")
+        return Fraction(float(value))
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise fail(f"X{where}", "a finite number", value, "Remove or fix rows with NaN or inf.")
+        return Fraction(value)
+    if isinstance(value, str):
+        try:
+            dec = Decimal(value.strip())
+        except InvalidOperation:
+            try:
+                return Fraction(value.strip())
+            except (ValueError, ZeroDivisionError) as exc:
+                raise fail(f"X{where}", "a number, a fraction like '1/3' or a decimal string",
+                           repr(value), "Fix the cell.") from exc
+        if not dec.is_finite():
+            raise fail(f"X{where}", "a finite number", value, "Remove or fix rows with NaN or inf.")
+        return Fraction(dec)
+    raise fail(f"X{where}", "a number", f"{type(value).__name__} {value!r}", "Fix the cell.")
+
+
+def check_exact_matrix(X: Any) -> list[list[Fraction]]:
+    """Rows of Fractions from ints, Fractions, floats (taken exactly) or decimal strings."""
+    if sp.issparse(X):
+        X = X.toarray()
+    if isinstance(X, np.ndarray):
+        if X.ndim != 2:
+            raise fail("X", "a 2-D array (rows are examples)", f"{X.ndim}-D shape {X.shape}",
+                       "Reshape with X.reshape(-1, 1) for one feature.")
+        rows = X.tolist()
+    else:
+        try:
+            rows = [list(r) for r in X]
+        except TypeError as exc:
+            raise fail("X", "a sequence of rows", type(X).__name__, "Pass a list of lists or a 2-D array.") from exc
+    _check_shape(len(rows), [len(r) for r in rows])
+    return [[_to_fraction(v, f"[{i}, {j}]") for j, v in enumerate(r)] for i, r in enumerate(rows)]
+
+
+def _check_shape(n_rows: int, lengths: list[int]) -> None:
+    if n_rows == 0:
+        raise fail("X", "at least one example", "0 rows", "Pass a non-empty dataset.")
+    if len(set(lengths)) > 1:
+        first_bad = next(i for i, length in enumerate(lengths) if length != lengths[0])
+        raise fail("X", f"every row with {lengths[0]} features (as row 0)",
+                   f"row {first_bad} with {lengths[first_bad]}", "Fix the ragged row.")
+    if lengths[0] == 0:
+        raise fail("X", "at least one feature", "0 features", "Pass a dataset with feature columns.")
+
+
+def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float64, np.float32)) -> np.ndarray | sp.csr_matrix:
+    """A float C-contiguous array (no copy when it already is one) or a CSR matrix."""
+    if sp.issparse(X):
+        if not allow_sparse:
+            raise fail("X", "a dense array", "a sparse matrix", "Call X.toarray() first.")
+        X = sp.csr_matrix(X) if X.format != "csr" else X
+        if X.shape[0] == 0 or X.shape[1] == 0:
+            _check_shape(X.shape[0], [X.shape[1]])
+        if X.dtype not in dtypes:
+            X = X.astype(np.float64)
+        if not np.all(np.isfinite(X.data)):
+            raise fail("X", "finite values", "NaN or inf", "Remove or impute the rows with NaN or inf.")
+        if not X.has_sorted_indices:
+            X = X.sorted_indices()
+        return X
+    if isinstance(X, np.ndarray) and X.dtype in dtypes and X.ndim == 2 and X.flags.c_contiguous:
+        arr = X
+    else:
+        if isinstance(X, np.ndarray) and X.dtype.kind in "fiub":
+            arr = X
+        else:
+            try:
+                arr = np.asarray(X, dtype=np.float64)
+            except (ValueError, TypeError) as exc:
+                text = str(exc)
+                if "inhomogeneous" in text or "sequence" in text:
+                    lengths = [len(r) for r in X]
+                    _check_shape(len(lengths), lengths)
+                raise fail("X", "numeric values", f"a cell that is not a number ({text})",
+                           "Fix or drop non-numeric cells (e.g. with pandas.to_numeric).") from exc
+        if arr.ndim == 1:
+            raise fail("X", "a 2-D array (rows are examples)", f"a 1-D array of shape {arr.shape}",
+                       "Use X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single example.")
+        if arr.ndim != 2:
+            raise fail("X", "a 2-D array", f"{arr.ndim}-D shape {arr.shape}", "Flatten each example to one row.")
+        dtype = arr.dtype if arr.dtype in dtypes else np.float64
+        arr = np.ascontiguousarray(arr, dtype=dtype)
+    _check_shape(arr.shape[0], [arr.shape[1]])
+    if not np.isfinite(arr).all():
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        raise fail("X", "finite values", f"{arr[tuple(bad)]} at row {bad[0]}, column {bad[1]}",
+                   "Remove or impute the rows with NaN or inf.")
+    return arr
+
+
+def check_Xy(X: Any, y: Any, *, exact: bool = False, allow_sparse: bool = True):
+    """Validate a training set. Returns (X, y_signs, classes); X is rows of Fractions when exact."""
+    Xc = check_exact_matrix(X) if exact else check_matrix(X, allow_sparse=allow_sparse)
+    n_rows = len(Xc) if exact else Xc.shape[0]
+    signs, classes = check_labels(y, n_rows)
+    return Xc, signs, classes
+
+
+def check_vector(w: Any, n_features: int | None = None, name: str = "w") -> np.ndarray:
+    arr = np.asarray(w, dtype=np.float64) if not isinstance(w, np.ndarray) or w.dtype.kind != "O" else w
+    if arr.ndim != 1:
+        raise fail(name, "a 1-D vector", f"shape {arr.shape}", f"Pass {name} as a flat sequence of numbers.")
+    if n_features is not None and arr.shape[0] != n_features:
+        raise fail(name, f"{n_features} entries (one per feature)", f"{arr.shape[0]}",
+                   "Check that the vector and the data have the same features (and intercept setting).")
+    return arr
+
+
+def check_n_features(n_features: int, expected: int, who: str) -> None:
+    if n_features != expected:
+        raise fail("X", f"{expected} features, as {who} was fitted with", f"{n_features} features",
+                   "Pass data with the same columns as at fit time.")

@@ -1,0 +1,1 @@
+"""The engine: the perceptron rule, exact and compiled, and the Run it reports."""

@@ -1,0 +1,120 @@
+"""Engines: one object per arithmetic (compiled, NumPy twin, exact) behind one small interface.
+
+The driver in :mod:`perceptronlab.core.perceptron` owns the rule's control flow (orders, stopping,
+cycles, pocket); an engine only knows how to sweep, score, update and snapshot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptronlab.core import kernels
+from perceptronlab.core.exact import ExactEngine
+from perceptronlab.core.reference import ReferenceEngine
+
+_NO_ORDER = np.empty(0, dtype=np.int64)
+
+
+class CompiledEngine:
+    """The perceptron rule in compiled loops over dense float32/float64 or CSR input."""
+
+    def __init__(self, X, y, *, eta, margin, fit_intercept, w0=None, b0=0.0):
+        self.X, self.y = X, np.ascontiguousarray(y, dtype=np.float64)
+        self.sparse = sp.issparse(X)
+        self.n, self.d = X.shape
+        self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
+        self.w = np.zeros(self.d) if w0 is None else np.array(w0, dtype=np.float64)
+        self.b = float(b0)
+        self._idx_buf = np.empty(self.n, dtype=np.int64)
+        self._norm_buf = np.empty(self.n)
+        self._index_chunks: list[np.ndarray] = []
+        self._norm_chunks: list[np.ndarray] = []
+        self._margins = np.empty(self.n)
+        self.steps = None
+
+    @property
+    def indices(self) -> np.ndarray:
+        return np.concatenate(self._index_chunks) if self._index_chunks else np.empty(0, dtype=np.int64)
+
+    @property
+    def norms(self) -> np.ndarray:
+        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
+
+    def sweep(self, order, sweep: int) -> int:
+        use_order = order is not None
+        order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
+        if self.sparse:
+            X = self.X
+            count, self.b = kernels.sweep_csr(X.indptr, X.indices, X.data, self.y, order, use_order, self.w,
+                                              self.b, self.eta, self.margin, self.fit_intercept,
+                                              self._idx_buf, self._norm_buf)
+        else:
+            count, self.b = kernels.sweep_dense(self.X, self.y, order, use_order, self.w, self.b, self.eta,
+                                                self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
+        if count:
+            self._index_chunks.append(self._idx_buf[:count].copy())
+            self._norm_chunks.append(self._norm_buf[:count].copy())
+        return int(count)
+
+    def margins(self) -> np.ndarray:
+        return margins(self.X, self.y, self.w, self.b, out=self._margins)
+
+    def update(self, i: int, sweep: int, score: float) -> None:
+        c = self.eta * self.y[i]
+        if self.sparse:
+            X = self.X
+            sq = kernels.add_row_csr(X.indptr, X.indices, X.data, i, self.w, c)
+        else:
+            sq = kernels.add_row_dense(self.X, i, self.w, c)
+        if self.fit_intercept:
+            self.b += c
+            sq += self.b * self.b
+        self._index_chunks.append(np.array([i], dtype=np.int64))
+        self._norm_chunks.append(np.array([math.sqrt(sq)]))
+
+    def key(self) -> bytes:
+        digest = hashlib.blake2b(self.w.tobytes(), digest_size=32)
+        digest.update(np.float64(self.b).tobytes())
+        return digest.digest()
+
+    def snapshot(self):
+        return self.w.copy(), self.b
+
+    def restore(self, w, b) -> None:
+        self.w[:] = w
+        self.b = float(b)
+
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.w).all() and math.isfinite(self.b))
+
+
+def margins(X, y, w, b, out=None) -> np.ndarray:
+    """y_i (⟨w, x_i⟩ + b) for every row, with the kernels' summation order."""
+    if isinstance(X, list):
+        from perceptronlab.core.exact import exact_dot
+
+        return np.array([int(yi) * (exact_dot(w, xi) + b) for xi, yi in zip(X, y, strict=True)], dtype=object)
+    out = np.empty(X.shape[0]) if out is None else out
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if sp.issparse(X):
+        return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
+    return kernels.margins_dense(X, y, w, float(b), out)
+
+
+def count_errors(X, y, w, b) -> int:
+    """Training errors of (w, b): examples with y(⟨w,x⟩ + b) ≤ 0 (a tie is an error, as in the rule)."""
+    return int(np.count_nonzero(margins(X, y, w, b) <= 0))
+
+
+def make_engine(X, y, *, exact, eta, margin, fit_intercept, trace, backend="compiled"):
+    """Pick the engine: exact → Fractions; trace in float mode → the NumPy twin; else compiled."""
+    if exact:
+        return ExactEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, record_steps=trace)
+    if trace or backend == "reference":
+        return ReferenceEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, record_steps=trace)
+    return CompiledEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept)

@@ -1,0 +1,79 @@
+"""The pure-NumPy twin of the compiled kernels: same rule, same summation order, no compiler.
+
+Tests hold every compiled path against this twin (identical weights on integer-valued data).
+It also serves ``trace=True`` in float mode, where every step is recorded.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptronlab.core.run import Step
+
+
+def ordered_dot(w: np.ndarray, x: np.ndarray) -> float:
+    """⟨w, x⟩ summed left to right, the order the kernels and scikit-learn use."""
+    total = 0.0
+    for wj, xj in zip(w.tolist(), x.tolist(), strict=True):
+        total += wj * xj
+    return total
+
+
+class ReferenceEngine:
+    """The perceptron rule in plain NumPy/Python, one example at a time."""
+
+    def __init__(self, X, y, *, eta, margin, fit_intercept, record_steps=False):
+        self.X = X.toarray() if sp.issparse(X) else X
+        self.y = y
+        self.n, self.d = self.X.shape
+        self.eta, self.margin, self.fit_intercept = float(eta), float(margin), fit_intercept
+        self.w = np.zeros(self.d)
+        self.b = 0.0
+        self.indices: list[int] = []
+        self.norms: list[float] = []
+        self.steps: list[Step] | None = [] if record_steps else None
+
+    def score(self, i: int) -> float:
+        return self.y[i] * (ordered_dot(self.w, self.X[i].astype(np.float64)) + self.b)
+
+    def margins(self) -> np.ndarray:
+        return np.array([self.score(i) for i in range(self.n)])
+
+    def update(self, i: int, sweep: int, score: float) -> None:
+        c = self.eta * self.y[i]
+        self.w = self.w + self.X[i].astype(np.float64) * c
+        if self.fit_intercept:
+            self.b += c
+        self.indices.append(i)
+        self.norms.append(math.sqrt(float(self.w @ self.w) + self.b * self.b))
+        self._record(sweep, i, score, True)
+
+    def _record(self, sweep, i, score, mistake):
+        if self.steps is not None:
+            self.steps.append(Step(sweep, int(i), tuple(self.X[i].tolist()), int(self.y[i]), score,
+                                   mistake, tuple(self.w.tolist()), self.b))
+
+    def sweep(self, order, sweep: int) -> int:
+        before = len(self.indices)
+        for i in (range(self.n) if order is None else order):
+            score = self.score(i)
+            if score <= self.margin:
+                self.update(i, sweep, score)
+            else:
+                self._record(sweep, i, score, False)
+        return len(self.indices) - before
+
+    def key(self) -> bytes:
+        return self.w.tobytes() + np.float64(self.b).tobytes()
+
+    def snapshot(self):
+        return self.w.copy(), self.b
+
+    def restore(self, w, b) -> None:
+        self.w, self.b = w.copy(), b
+
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.w).all() and math.isfinite(self.b))

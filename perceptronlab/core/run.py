@@ -1,0 +1,182 @@
+"""The result of a perceptron run: weights, counts, per-sweep records and the worksheet trace."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+TABLE_FORMATS = ("md", "csv", "latex", "html")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a traced run: example ``index`` checked in ``sweep`` (both as in the worksheet).
+
+    ``score`` is y⟨w,x⟩ (+ y·b) *before* the update, ``w``/``b`` are the weights *after* it.
+    """
+
+    sweep: int
+    index: int
+    x: tuple
+    y: int
+    score: Any
+    mistake: bool
+    w: tuple
+    b: Any
+
+
+def format_number(value: Any) -> str:
+    """Exact numbers as the worksheet writes them: 1, -2, 1/5; floats in shortest round-trip form."""
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def format_vector(values: Any) -> str:
+    return "(" + ", ".join(format_number(v) for v in values) + ")"
+
+
+@dataclass(eq=False)
+class Run:
+    """What a perceptron (or pocket) run did.
+
+    Attributes
+    ----------
+    w, b : the final weights and intercept (``b`` is 0 without ``fit_intercept``). For pocket,
+        the pocket weights (fewest training errors seen).
+    mistakes : number of updates.
+    sweeps : number of sweeps started (the last clean sweep included).
+    converged : the last sweep made no update (pocket: the pocket weights have zero errors).
+    cycled : a start-of-sweep weight vector repeated in cyclic order: it never converges.
+    mistake_indices : the example index of every update, in order.
+    updates_per_sweep : updates made during each sweep.
+    errors_after_sweep : training errors (y⟨w,x⟩ ≤ 0) of the weights at the end of each sweep.
+    norms : ‖w_k‖ after every update (with the intercept as a coordinate), for the squeeze plot.
+    steps : the step trace (``trace=True``), else ``None``.
+    """
+
+    w: np.ndarray
+    b: Any
+    mistakes: int
+    sweeps: int
+    converged: bool
+    cycled: bool
+    mistake_indices: np.ndarray
+    updates_per_sweep: np.ndarray
+    norms: np.ndarray
+    errors_after_sweep_known: dict[int, int] = field(repr=False, default_factory=dict)
+    checkpoints: dict[int, tuple[np.ndarray, Any]] = field(repr=False, default_factory=dict)
+    steps: list[Step] | None = field(repr=False, default=None)
+    algorithm: str = "perceptron"
+    params: dict = field(default_factory=dict)
+    exact: bool = False
+    pocket_errors: int | None = None
+    pocket_history: np.ndarray | None = field(repr=False, default=None)
+    data: Any = field(repr=False, default=None)
+
+    @property
+    def fit_intercept(self) -> bool:
+        return bool(self.params.get("fit_intercept", False))
+
+    @property
+    def coef(self) -> np.ndarray:
+        """The augmented weight vector (b, w₁, …, w_d) with the intercept first, as in the seeds' w₀."""
+        head = np.array([self.b], dtype=self.w.dtype) if self.fit_intercept else np.array([], dtype=self.w.dtype)
+        return np.concatenate([head, self.w])
+
+    @property
+    def errors_after_sweep(self) -> np.ndarray:
+        """Training errors of the end-of-sweep weights, computed on first access from checkpoints."""
+        if len(self.errors_after_sweep_known) < self.sweeps and self.data is not None:
+            from perceptronlab.core.engines import count_errors
+
+            X, y = self.data
+            for sweep, (w, b) in self.checkpoints.items():
+                if sweep not in self.errors_after_sweep_known:
+                    self.errors_after_sweep_known[sweep] = count_errors(X, y, w, b)
+            self.checkpoints.clear()
+        return np.array([self.errors_after_sweep_known[s] for s in sorted(self.errors_after_sweep_known)],
+                        dtype=np.int64)
+
+    def summary(self) -> str:
+        state = ("converged" if self.converged else "cycled (never converges)" if self.cycled
+                 else "stopped at the sweep limit")
+        head = f"{self.algorithm}: {self.mistakes} mistakes in {self.sweeps} sweeps, {state}; w = {format_vector(self.w)}"
+        if self.fit_intercept:
+            head += f", b = {format_number(self.b)}"
+        if self.pocket_errors is not None:
+            head += f"; pocket errors = {self.pocket_errors}"
+        return head
+
+    # ------------------------------------------------------------ the worksheet
+    def worksheet_rows(self) -> list[tuple[str, str, str, str, str]]:
+        """Rows (sweep, point, y⟨w,x⟩, mistake?, w after) in the layout of the seeds' exam worksheet.
+
+        A final clean sweep is one row ``(sweep, all, scores, no, stop)``.
+        """
+        if self.steps is None:
+            raise ValueError("This run has no trace: run it with trace=True (exact=True for hand-checkable numbers).")
+        last_clean = self.sweeps if self.converged and self.algorithm == "perceptron" else None
+        rows = []
+        for step in self.steps:
+            if step.sweep == last_clean:
+                continue
+            w_after = format_vector(step.w)
+            if self.fit_intercept:
+                w_after += f", b = {format_number(step.b)}"
+            rows.append((str(step.sweep), f"x{step.index + 1}", format_number(step.score),
+                         "yes" if step.mistake else "no", w_after))
+        if last_clean is not None:
+            scores = [format_number(s.score) for s in self.steps if s.sweep == last_clean]
+            rows.append((str(last_clean), "all", ", ".join(scores), "no", "stop"))
+        elif self.cycled:
+            rows.append((str(self.sweeps + 1), "all", "", "", "cycle: w repeats, never converges"))
+        elif not self.converged:
+            rows.append((str(self.sweeps), "", "", "", "sweep limit reached"))
+        return rows
+
+    def table(self, fmt: str = "md") -> str:
+        """Render the trace as the worksheet: ``fmt`` is one of md, csv, latex, html."""
+        from perceptronlab._validation import check_choice
+
+        check_choice("fmt", fmt, TABLE_FORMATS)
+        rows = self.worksheet_rows()
+        header = ("sweep", "point", "y⟨w,x⟩", "mistake?", "w after")
+        if fmt == "md":
+            lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+            lines += ["| " + " | ".join(r) + " |" for r in rows]
+            return "\n".join(lines) + "\n"
+        if fmt == "csv":
+            buf = io.StringIO()
+            writer = csv.writer(buf, lineterminator="\n")
+            writer.writerow(["sweep", "point", "score", "mistake", "w_after"])
+            writer.writerows(rows)
+            return buf.getvalue()
+        if fmt == "latex":
+            def tex(row):
+                point = row[1] if not row[1].startswith("x") else f"$x_{{{row[1][1:]}}}$"
+                return " & ".join([row[0], point, f"${row[2]}$" if row[2] else "", row[3],
+                                   f"${row[4]}$" if row[4].startswith("(") else row[4]]) + r" \\"
+            body = "\n".join(tex(r) for r in rows)
+            return ("\\begin{tabular}{llrll}\n\\hline\nsweep & point & $y_i\\langle w,x_i\\rangle$ & mistake? & $w$ after \\\\\n"
+                    f"\\hline\n{body}\n\\hline\n\\end{{tabular}}\n")
+        import html as html_lib
+
+        def cell(tag, text):
+            text = html_lib.escape(text)
+            if text.startswith("x") and text[1:].isdigit():
+                text = f"x<sub>{text[1:]}</sub>"
+            return f"<{tag}>{text}</{tag}>"
+        head = "<tr>" + "".join(cell("th", h) for h in header) + "</tr>"
+        body = "\n".join("<tr>" + "".join(cell("td", c) for c in r) + "</tr>" for r in rows)
+        return f'<table class="worksheet">\n<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>\n</table>\n'
