@@ -1,0 +1,59 @@
+"""Every bad input of the engine gets one clear message: what, expected, got, how to fix."""
+
+import numpy as np
+import pytest
+
+from perceptronlab import perceptron, pocket
+from perceptronlab.exceptions import InputError
+
+GOOD_X = [[1, 0], [1, 1], [0, 1]]
+GOOD_Y = [1, -1, -1]
+
+
+@pytest.mark.parametrize(
+    ("X", "y", "kwargs", "pattern"),
+    [
+        ([[1, np.nan], [1, 1]], [1, -1], {}, "(?i)finite values.*nan at row 0, column 1"),
+        ([[1, np.inf], [1, 1]], [1, -1], {}, "finite values"),
+        ([[1, 0], [1]], [1, -1], {}, "row 1 with 1"),
+        (GOOD_X, [1, -1], {}, "3 labels, one per row"),
+        (GOOD_X, ["a", "a", "a"], {}, "exactly two classes, got 1 class"),
+        (GOOD_X, [0, 1, 2], {}, "exactly two classes, got 3 classes"),
+        (np.empty((0, 2)), [], {}, "at least one"),
+        (np.empty((3, 0)), GOOD_Y, {}, "at least one feature"),
+        ([["1", "x"], ["1", "1"], ["0", "1"]], GOOD_Y, {}, "numeric values"),
+        ([["1", "x"], ["1", "1"], ["0", "1"]], GOOD_Y, {"exact": True}, r"X\[0, 1\].*'x'"),
+        (GOOD_X, GOOD_Y, {"eta": 0}, "eta.*> 0, got 0"),
+        (GOOD_X, GOOD_Y, {"eta": -1.5}, "eta"),
+        (GOOD_X, GOOD_Y, {"margin": -1}, "margin.*>= 0, got -1"),
+        (GOOD_X, GOOD_Y, {"max_sweeps": 0}, "max_sweeps.*>= 1, got 0"),
+        (GOOD_X, GOOD_Y, {"order": "sorted"}, "order.*'cyclic'"),
+        (GOOD_X, GOOD_Y, {"seed": -1}, "seed"),
+        ([1, 2, 3], GOOD_Y, {}, "2-D array.*reshape"),
+    ],
+)
+def test_bad_input_has_a_clear_message(X, y, kwargs, pattern):
+    with pytest.raises(InputError, match=pattern) as info:
+        perceptron(X, y, **kwargs)
+    message = str(info.value)
+    assert "expected" in message and "got" in message
+
+
+def test_pocket_bad_check():
+    with pytest.raises(InputError, match="check.*'update'"):
+        pocket(GOOD_X, GOOD_Y, check="never")
+
+
+def test_any_two_labels_map_to_signs_with_the_larger_positive():
+    a = perceptron(GOOD_X, ["yes", "no", "no"])
+    b = perceptron(GOOD_X, GOOD_Y)
+    assert np.array_equal(a.w, b.w) and list(a.classes) == ["no", "yes"]
+
+
+def test_input_is_not_copied_or_modified():
+    X = np.ascontiguousarray(np.random.default_rng(0).normal(size=(50, 3)))
+    y = np.sign(X[:, 0])
+    before = X.copy()
+    run = perceptron(X, y)
+    assert run.data[0] is X
+    assert np.array_equal(X, before)
