@@ -1,0 +1,117 @@
+"""Helpers shared by every command group: options, data files, ``--json`` and the consoles.
+
+Results go to stdout (plain text, a Rich table or JSON); progress, status and messages go to
+stderr, so ``perceptronlab ... --json > out.json`` stays clean.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+# ---------------------------------------------------------------- common options (Annotated)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status output.")]
+LabelOpt = Annotated[
+    str | None,
+    typer.Option("--label", help="Name of the label column of a CSV file (default: the last)."),
+]
+DataFormatOpt = Annotated[
+    str | None,
+    typer.Option("--data-format",
+                 help="Data file format: csv, libsvm, npy or npz (default: from the extension)."),
+]
+DataArg = Annotated[Path, typer.Argument(help="Data file: .csv, .libsvm/.svm/.txt, .npy or .npz.")]
+
+
+# ---------------------------------------------------------------- consoles
+
+
+def console():
+    """A Rich console on stdout (for results)."""
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def err_console():
+    """A Rich console on stderr (for progress and status)."""
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+@contextlib.contextmanager
+def status(message: str, *, quiet: bool = False) -> Iterator[None]:
+    """Show a Rich spinner with ``message`` on stderr while the block runs (nothing if quiet)."""
+    if quiet:
+        yield
+        return
+    con = err_console()
+    if not con.is_terminal:
+        yield
+        return
+    with con.status(message):
+        yield
+
+
+def info(message: str, *, quiet: bool = False) -> None:
+    """Print a one-line note on stderr unless ``quiet``."""
+    if not quiet:
+        typer.echo(message, err=True)
+
+
+# ---------------------------------------------------------------- data
+
+
+def read_xy(path: Path | str, *, label: str | None = None, fmt: str | None = None,
+            exact: bool = False) -> tuple[Any, Any]:
+    """Read a data file into ``(X, y)`` with :func:`perceptronlab.io.read_data`."""
+    from perceptronlab.io import read_data
+
+    return read_data(path, label=label, fmt=fmt, exact=exact)
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Convert NumPy arrays/scalars, Fractions, Paths and tuples into JSON-ready values.
+
+    Fractions become strings ``"p/q"`` (or ``"p"``), exactly; non-finite floats become strings.
+
+    >>> to_jsonable({"w": (Fraction(1, 2), 3), "ok": True})
+    {'w': ['1/2', 3], 'ok': True}
+    """
+    import numpy as np
+
+    if isinstance(obj, Fraction):
+        return str(obj)
+    if isinstance(obj, bool | str | int) or obj is None:
+        return obj
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else str(obj)
+    if isinstance(obj, np.generic):
+        return to_jsonable(obj.item())
+    if isinstance(obj, np.ndarray):
+        return [to_jsonable(v) for v in obj.tolist()]
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple | set | frozenset):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, Path):
+        return str(obj)
+    return str(obj)
+
+
+def print_json(obj: Any) -> None:
+    """Print ``obj`` as indented JSON on stdout."""
+    typer.echo(json.dumps(to_jsonable(obj), indent=2))
