@@ -38,7 +38,7 @@ _EXPORTS: dict[str, str] = {
     "CycledWarning": "perceptronlab.exceptions",
 }
 
-_SUBMODULES = ("core", "estimators", "io", "exceptions")
+_SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 
