@@ -18,13 +18,36 @@ from perceptronlab.core.reference import ReferenceEngine
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
 
+# The multi-core sweep scores blocks of rows in parallel and rescores the rest of a block after each
+# update, so it pays off on long sweeps with few updates (late sweeps); early sweeps stay sequential.
+PARALLEL_MIN_ROWS = 20_000
+PARALLEL_MAX_UPDATE_RATE = 1 / 2048
+
+
+def resolve_n_jobs(n_jobs: int | None) -> int:
+    """None or -1: every core Numba may use; otherwise a positive count, capped at that."""
+    import numba
+
+    available = numba.config.NUMBA_NUM_THREADS
+    if n_jobs is None or n_jobs == -1:
+        return available
+    return max(1, min(int(n_jobs), available))
+
+
+def parallel_block(n_rows: int, last_updates: int) -> int:
+    """Rows scored per parallel block: long when updates are rare, short when each costs a rescore."""
+    return int(np.clip(n_rows // (8 * (last_updates + 1)), 512, 16_384))
+
 
 class CompiledEngine:
     """The perceptron rule in compiled loops over dense float32/float64 or CSR input."""
 
-    def __init__(self, X, y, *, eta, margin, fit_intercept, w0=None, b0=0.0):
-        self.X, self.y = X, np.ascontiguousarray(y, dtype=np.float64)
+    def __init__(self, X, y, *, eta, margin, fit_intercept, w0=None, b0=0.0, n_jobs=None):
         self.sparse = sp.issparse(X)
+        self.X = X if self.sparse else np.ascontiguousarray(X)
+        self.y = np.ascontiguousarray(y, dtype=np.float64)
+        self.n_jobs = resolve_n_jobs(n_jobs)
+        self._last_updates: int | None = None
         self.n, self.d = X.shape
         self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
         self.w = np.zeros(self.d) if w0 is None else np.array(w0, dtype=np.float64)
@@ -52,16 +75,29 @@ class CompiledEngine:
             count, self.b = kernels.sweep_csr(X.indptr, X.indices, X.data, self.y, order, use_order, self.w,
                                               self.b, self.eta, self.margin, self.fit_intercept,
                                               self._idx_buf, self._norm_buf)
+        elif self._use_parallel():
+            block = parallel_block(self.n, self._last_updates)
+            scores = np.empty(block)
+            with _threads(self.n_jobs):
+                count, self.b = kernels.sweep_dense_blocked(
+                    self.X, self.y, order, use_order, self.w, self.b, self.eta, self.margin, self.fit_intercept,
+                    self._idx_buf, self._norm_buf, block, scores)
         else:
             count, self.b = kernels.sweep_dense(self.X, self.y, order, use_order, self.w, self.b, self.eta,
                                                 self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
+        self._last_updates = int(count)
         if count:
             self._index_chunks.append(self._idx_buf[:count].copy())
             self._norm_chunks.append(self._norm_buf[:count].copy())
         return int(count)
 
+    def _use_parallel(self) -> bool:
+        return (self.n_jobs > 1 and self.n >= PARALLEL_MIN_ROWS and self._last_updates is not None
+                and self._last_updates <= self.n * PARALLEL_MAX_UPDATE_RATE)
+
     def margins(self) -> np.ndarray:
-        return margins(self.X, self.y, self.w, self.b, out=self._margins)
+        with _threads(self.n_jobs):
+            return margins(self.X, self.y, self.w, self.b, out=self._margins)
 
     def update(self, i: int, sweep: int, score: float) -> None:
         c = self.eta * self.y[i]
@@ -92,6 +128,24 @@ class CompiledEngine:
         return bool(np.isfinite(self.w).all() and math.isfinite(self.b))
 
 
+class _threads:
+    """Run Numba's parallel kernels on ``n`` threads inside the block."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __enter__(self):
+        import numba
+
+        self.before = numba.get_num_threads()
+        numba.set_num_threads(self.n)
+
+    def __exit__(self, *exc):
+        import numba
+
+        numba.set_num_threads(self.before)
+
+
 def margins(X, y, w, b, out=None) -> np.ndarray:
     """y_i (⟨w, x_i⟩ + b) for every row, with the kernels' summation order."""
     if isinstance(X, list):
@@ -111,10 +165,10 @@ def count_errors(X, y, w, b) -> int:
     return int(np.count_nonzero(margins(X, y, w, b) <= 0))
 
 
-def make_engine(X, y, *, exact, eta, margin, fit_intercept, trace, backend="compiled"):
+def make_engine(X, y, *, exact, eta, margin, fit_intercept, trace, backend="compiled", n_jobs=None):
     """Pick the engine: exact → Fractions; trace in float mode → the NumPy twin; else compiled."""
     if exact:
         return ExactEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, record_steps=trace)
     if trace or backend == "reference":
         return ReferenceEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, record_steps=trace)
-    return CompiledEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept)
+    return CompiledEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, n_jobs=n_jobs)

@@ -74,7 +74,7 @@ def _finish(engine, log: _SweepLog, *, algorithm, params, exact, converged, cycl
 
 def perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cyclic", margin=0.0,
                max_sweeps: int = 1000, seed: int | None = None, exact: bool = False, trace: bool = False,
-               warn: bool = True, backend: str = "compiled") -> Run:
+               warn: bool = True, backend: str = "compiled", n_jobs: int | None = None) -> Run:
     """Run the perceptron (Rosenblatt 1958; Novikoff 1962) from w = 0 until a clean sweep.
 
     Parameters
@@ -91,6 +91,8 @@ def perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cycl
     seed : seeds the orders "shuffle" and "random-mistake".
     exact : compute with ``fractions.Fraction``; traces then match hand computation.
     trace : record every step (sweep, index, x, y, y⟨w,x⟩ before, mistake?, w after).
+    n_jobs : threads for the compiled kernels (None: all cores). The result does not depend on it:
+        parallel sweeps score rows with the same summation order and walk them in sequence.
 
     Examples
     --------
@@ -106,7 +108,7 @@ def perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cycl
     v.check_choice("backend", backend, ("compiled", "reference"))
     Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=margin, exact=exact, order=order)
     engine = make_engine(Xc, signs, exact=exact, eta=eta, margin=margin, fit_intercept=bool(fit_intercept),
-                         trace=trace, backend=backend)
+                         trace=trace, backend=backend, n_jobs=n_jobs)
     rng = np.random.default_rng(seed)
     log = _SweepLog(Xc, signs, exact)
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin, max_sweeps=max_sweeps,
@@ -164,7 +166,7 @@ def _random_mistake_loop(engine, log: _SweepLog, rng, margin, max_sweeps: int) -
 
 def pocket(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "random-mistake", check: str = "update",
            max_updates: int | None = None, max_sweeps: int = 100, seed: int | None = None, exact: bool = False,
-           trace: bool = False) -> Run:
+           trace: bool = False, n_jobs: int | None = None) -> Run:
     """The Pocket algorithm (Gallant 1990): perceptron updates, keeping the weights with fewest errors.
 
     Training errors are counted as y(⟨w,x⟩ + b) ≤ 0. The pocket starts at w = 0 (every example a
@@ -197,7 +199,7 @@ def pocket(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "random-m
     seed = v.check_seed(seed)
     Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=0, exact=exact, order=order)
     engine = make_engine(Xc, signs, exact=exact, eta=eta, margin=margin, fit_intercept=bool(fit_intercept),
-                         trace=trace)
+                         trace=trace, n_jobs=n_jobs)
     rng = np.random.default_rng(seed)
     log = _SweepLog(Xc, signs, exact)
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, check=check, max_updates=max_updates,

@@ -1,0 +1,78 @@
+"""The fast paths give the very same bits as the one-row loop (and so as the NumPy twin)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from perceptronlab import perceptron
+from perceptronlab.core import kernels
+from perceptronlab.core.batch import perceptron_batch
+from perceptronlab.core.engines import CompiledEngine, margins
+from perceptronlab.core.reference import ordered_dot
+
+NO_ORDER = np.empty(0, dtype=np.int64)
+
+
+def problem(seed, n=3000, d=17, dtype=np.float64, integer=False):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-4, 5, size=(n, d)) if integer else rng.normal(size=(n, d))
+    X = X.astype(dtype)
+    y = np.sign(X.astype(np.float64) @ rng.normal(size=d) + 0.01)
+    return X, y
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("block", [7, 64, 1000])
+@pytest.mark.parametrize("use_order", [False, True])
+def test_blocked_parallel_sweep_equals_sequential_bits(dtype, block, use_order):
+    X, y = problem(1, dtype=dtype)
+    order = np.random.default_rng(2).permutation(X.shape[0]) if use_order else NO_ORDER
+    n = X.shape[0]
+    for sweep in range(4):  # early sweeps (many updates) and later ones
+        w_seq, w_par = np.zeros(X.shape[1]), np.zeros(X.shape[1])
+        for _ in range(sweep + 1):
+            outs = [np.empty(n, np.int64), np.empty(n), np.empty(n, np.int64), np.empty(n)]
+            c1, b1 = kernels.sweep_dense(X, y, order, use_order, w_seq, 0.5, 1.0, 0.0, True, outs[0], outs[1])
+            c2, b2 = kernels.sweep_dense_blocked(X, y, order, use_order, w_par, 0.5, 1.0, 0.0, True, outs[2],
+                                                 outs[3], block, np.empty(block))
+            assert c1 == c2 and b1 == b2
+            assert np.array_equal(w_seq, w_par)
+            assert np.array_equal(outs[0][:c1], outs[2][:c2])
+
+
+def test_engine_switches_to_the_parallel_sweep_in_late_sweeps_with_identical_weights():
+    X, y = problem(3, n=40_000, d=8)
+    one = perceptron(X, y, max_sweeps=12, n_jobs=1, warn=False)
+    two = perceptron(X, y, max_sweeps=12, n_jobs=2, warn=False)
+    assert np.array_equal(one.w, two.w) and one.mistake_indices.tolist() == two.mistake_indices.tolist()
+    engine = CompiledEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False, w0=two.w, n_jobs=2)
+    engine._last_updates = 0
+    assert engine._use_parallel()
+
+
+def test_margins_kernel_matches_ordered_dot():
+    X, y = problem(4, n=200)
+    w = np.random.default_rng(5).normal(size=X.shape[1])
+    expected = [y[i] * (ordered_dot(w, X[i]) + 0.25) for i in range(X.shape[0])]
+    assert margins(X, y, w, 0.25).tolist() == expected
+    assert np.array_equal(margins(sp.csr_matrix(X), y, w, 0.25), margins(X, y, w, 0.25))
+
+
+def test_batch_equals_single_runs():
+    rng = np.random.default_rng(6)
+    Xs = rng.normal(size=(25, 60, 3))
+    Xs[:, :, 2] = 1.0
+    ys = np.sign(Xs[:, :, 0] + 0.5 * Xs[:, :, 1] + 0.1)
+    batch = perceptron_batch(Xs, ys, max_sweeps=200)
+    for r in range(25):
+        single = perceptron(Xs[r], ys[r], max_sweeps=200, warn=False)
+        assert np.array_equal(batch.w[r], single.w)
+        assert batch.mistakes[r] == single.mistakes and batch.sweeps[r] == single.sweeps
+        assert batch.converged[r] == single.converged
+
+
+def test_batch_rejects_bad_shapes():
+    from perceptronlab.exceptions import InputError
+
+    with pytest.raises(InputError, match="3-D array"):
+        perceptron_batch(np.zeros((3, 2)), np.ones((3, 2)))
