@@ -88,7 +88,7 @@ def _check_file(path: Path, what: str = "data file") -> None:
 
 
 def read_data(path: str | os.PathLike, *, label: str | None = None, fmt: str | None = None,
-              exact: bool = False) -> tuple[Any, np.ndarray]:
+              exact: bool = False, has_label: bool = True) -> tuple[Any, np.ndarray | None]:
     """Read a dataset file into ``(X, y)``.
 
     Parameters
@@ -101,11 +101,15 @@ def read_data(path: str | os.PathLike, *, label: str | None = None, fmt: str | N
     exact : return ``X`` as rows of :class:`fractions.Fraction` taken from the exact decimal text
         of the cells (CSV: ``0.1`` is exactly 1/10; other formats: the exact value of each float),
         ready for ``perceptron(..., exact=True)``.
+    has_label : ``False`` for data to predict on without labels: every CSV/.npy column is a
+        feature, a .npz needs only ``X``, and ``y`` is returned as ``None`` (LIBSVM lines always
+        start with a label, so it is read and dropped).
 
     Returns
     -------
     X : float64 ndarray (n, d), a CSR matrix for LIBSVM, or a list of rows of Fractions with ``exact``.
-    y : 1-D ndarray of labels: integers when every label is a whole number, else floats, else strings.
+    y : 1-D ndarray of labels: integers when every label is a whole number, else floats, else
+        strings; ``None`` with ``has_label=False``.
 
     Raises
     ------
@@ -128,18 +132,24 @@ def read_data(path: str | os.PathLike, *, label: str | None = None, fmt: str | N
     path = Path(path)
     kind = _data_format(path, fmt)
     _check_file(path)
+    if label is not None and not has_label:
+        raise fail("label", "no label column with has_label=False", repr(label),
+                   "Drop one of the two.")
     if label is not None and kind not in ("csv", "tsv"):
         raise fail("label", "no label column name for a " + kind + " file", repr(label),
                    "Only CSV files have named columns; .npy uses the last column, .npz the array 'y', "
                    "LIBSVM the first field of each line.")
     if kind in ("csv", "tsv"):
-        return _read_csv(path, label=label, delimiter="," if kind == "csv" else "\t", exact=exact)
+        return _read_csv(path, label=label, delimiter="," if kind == "csv" else "\t", exact=exact,
+                         has_label=has_label)
     if kind == "libsvm":
         X, y = _read_libsvm(path)
     elif kind == "npy":
-        X, y = _read_npy(path)
+        X, y = _read_npy(path, has_label)
     else:
-        X, y = _read_npz(path)
+        X, y = _read_npz(path, has_label)
+    if not has_label:
+        y = None
     if exact:
         from perceptronlab._validation import check_exact_matrix
 
@@ -161,7 +171,7 @@ def _tidy_labels(values: list[str] | np.ndarray) -> np.ndarray:
     return floats
 
 
-def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool):
+def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool, has_label: bool = True):
     where = f"CSV file {str(path)!r}"
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
@@ -177,15 +187,17 @@ def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool):
     if not records:
         raise fail(where, "a header row and data rows", "only blank lines", "Write the data into the file.")
     header_line, header = records[0]
-    if len(header) < 2:
-        raise fail(where, "at least two columns (features and a label)",
+    if len(header) < 1 + has_label:
+        raise fail(where, "at least two columns (features and a label)" if has_label else "a feature column",
                    f"{len(header)} column in the header {header!r}",
                    "Separate the columns with commas" + (" (tab-separated files need .tsv)" if delimiter == ","
                                                          else "") + ".")
     if all(_is_number(c) for c in header):
         raise fail(where, "a header row of column names on line 1", f"numbers {header[:4]!r}",
                    "Add a header line such as 'x1,x2,y' (the label column is the last one by default).")
-    if label is None:
+    if not has_label:
+        label_col = -1
+    elif label is None:
         label_col = len(header) - 1
     else:
         matches = [j for j, name in enumerate(header) if name == label]
@@ -209,10 +221,10 @@ def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool):
     names = [header[j] or f"column {j + 1}" for j in range(width)]
     cells = [[row[j] for j in feature_cols] for _, row in rows]
     for line, row in rows:
-        if row[label_col] == "":
+        if has_label and row[label_col] == "":
             raise fail(where, f"a label in column {names[label_col]!r}", f"an empty cell on line {line}",
                        "Fill in or drop the row.")
-    y = _tidy_labels([row[label_col] for _, row in rows])
+    y = _tidy_labels([row[label_col] for _, row in rows]) if has_label else None
     if exact:
         X = []
         for (line, _), cell_row in zip(rows, cells, strict=True):
@@ -289,31 +301,34 @@ def _load_numpy(path: Path, kind: str):
                    "The file may be truncated or not a NumPy file; write it again.") from None
 
 
-def _read_npy(path: Path):
+def _read_npy(path: Path, has_label: bool = True):
     where = f".npy file {str(path)!r}"
     arr = _load_numpy(path, ".npy")
     if not isinstance(arr, np.ndarray):  # pragma: no cover - np.load of .npy gives an array
         raise fail(where, "one array", type(arr).__name__, "Use .npz for several arrays.")
-    if arr.ndim != 2 or arr.shape[1] < 2:
+    if arr.ndim != 2 or arr.shape[1] < 1 + has_label:
         raise fail(where, "a 2-D array with at least 2 columns (features, then the label)",
                    f"shape {arr.shape}", "Save np.column_stack([X, y]); or save X and y in a .npz.")
     if arr.dtype.kind not in "biuf":
         raise fail(where, "a numeric array", f"dtype {arr.dtype}", "Convert it with arr.astype(float).")
+    if not has_label:
+        return np.ascontiguousarray(arr, dtype=np.float64), None
     return np.ascontiguousarray(arr[:, :-1], dtype=np.float64), _tidy_labels(arr[:, -1])
 
 
-def _read_npz(path: Path):
+def _read_npz(path: Path, has_label: bool = True):
     where = f".npz file {str(path)!r}"
     try:
         archive = _load_numpy(path, ".npz")
         if not hasattr(archive, "files"):
             raise fail(where, "an .npz archive", "a single array", "Rename it to .npy.")
         with archive:
-            missing = [k for k in ("X", "y") if k not in archive.files]
+            missing = [k for k in (("X", "y") if has_label else ("X",)) if k not in archive.files]
             if missing:
                 raise fail(where, "arrays named 'X' and 'y'", "arrays " + repr(sorted(archive.files)),
                            "Save with np.savez(path, X=X, y=y).")
-            X, y = archive["X"], archive["y"]
+            X = archive["X"]
+            y = archive["y"] if has_label else np.zeros(X.shape[:1])
     except InputError:
         raise
     except (ValueError, OSError, EOFError, KeyError) as exc:

@@ -27,9 +27,10 @@ LabelOpt = Annotated[
 DataFormatOpt = Annotated[
     str | None,
     typer.Option("--data-format",
-                 help="Data file format: csv, libsvm, npy or npz (default: from the extension)."),
+                 help="Data file format: csv, tsv, libsvm, npy or npz (default: from the extension)."),
 ]
-DataArg = Annotated[Path, typer.Argument(help="Data file: .csv, .libsvm/.svm/.txt, .npy or .npz.")]
+DataArg = Annotated[Path, typer.Argument(
+    metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz.")]
 
 
 # ---------------------------------------------------------------- consoles
@@ -60,6 +61,28 @@ def status(message: str, *, quiet: bool = False) -> Iterator[None]:
         yield
         return
     with con.status(message):
+        yield
+
+
+@contextlib.contextmanager
+def progress(message: str, *, quiet: bool = False) -> Iterator[None]:
+    """A Rich spinner with ``message`` and the elapsed time on stderr while the block runs.
+
+    It shows that the work is going on and for how long, not a fraction done. Nothing is shown
+    with ``quiet`` or when stderr is not a terminal (pipes, CI logs).
+    """
+    if quiet:
+        yield
+        return
+    con = err_console()
+    if not con.is_terminal:
+        yield
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=con, transient=True) as bar:
+        bar.add_task(message, total=None)
         yield
 
 

@@ -1,9 +1,391 @@
-"""Engine commands: ``train``, ``predict``, ``trace`` and ``demo`` (issue 2, section 9)."""
+"""Engine commands: ``train``, ``predict``, ``trace`` and ``demo`` (issue 2, section 9).
+
+The commands parse, call the API (:func:`perceptronlab.perceptron`, :func:`perceptronlab.pocket`,
+:mod:`perceptronlab.io`) and format; results go to stdout, progress and notes to stderr.
+"""
 
 from __future__ import annotations
 
+import enum
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+
+from perceptronlab.cli._common import (
+    DataArg,
+    DataFormatOpt,
+    JsonOpt,
+    LabelOpt,
+    QuietOpt,
+    console,
+    info,
+    print_json,
+    progress,
+    read_xy,
+)
+
+# the seeds' exam task (seed 000): three points in the plane, no offset
+EXAM_X = [[1, 0], [1, 1], [0, 1]]
+EXAM_Y = [1, -1, -1]
+
+
+class Algorithm(str, enum.Enum):
+    perceptron = "perceptron"
+    pocket = "pocket"
+
+
+class Order(str, enum.Enum):
+    cyclic = "cyclic"
+    shuffle = "shuffle"
+    random_mistake = "random-mistake"
+
+
+class TableFormat(str, enum.Enum):
+    md = "md"
+    csv = "csv"
+    latex = "latex"
+    html = "html"
+
+
+def _exact_number(text: str, name: str) -> Fraction:
+    """``--eta``/``--margin`` of the exact commands: 2, 0.5 or 1/2, taken exactly."""
+    try:
+        return Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        from perceptronlab._validation import fail
+
+        raise fail(f"--{name}", "a number such as 2, 0.5 or 1/2", repr(text), f"Pass e.g. --{name} 1.") from None
+
+
+def _short_vector(values: Any, limit: int = 8) -> str:
+    from perceptronlab.core.run import format_number
+
+    values = list(values)
+    shown = ", ".join(format_number(v) for v in values[:limit])
+    return f"({shown}{', …' if len(values) > limit else ''})" + (f"  [{len(values)} weights]"
+                                                                   if len(values) > limit else "")
+
+
+def _run_record(run: Any, n_rows: int) -> dict:
+    """The JSON face of a run (what ``train --json`` prints)."""
+    record = {
+        "algorithm": run.algorithm,
+        "params": run.params,
+        "exact": run.exact,
+        "classes": run.classes,
+        "w": run.w,
+        "b": run.b,
+        "mistakes": run.mistakes,
+        "sweeps": run.sweeps,
+        "converged": run.converged,
+        "cycled": run.cycled,
+        "updates_per_sweep": run.updates_per_sweep,
+        "n_examples": n_rows,
+    }
+    if run.pocket_errors is not None:
+        record["training_errors"] = run.pocket_errors
+    elif len(run.errors_after_sweep):
+        record["training_errors"] = int(run.errors_after_sweep[-1])
+    return record
+
+
+def _print_run(run: Any, n_rows: int, n_features: int) -> None:
+    from rich.table import Table
+
+    from perceptronlab.core.run import format_number
+
+    record = _run_record(run, n_rows)
+    state = ("converged (a clean sweep)" if run.converged and run.algorithm == "perceptron"
+             else "zero training errors" if run.converged
+             else "cycled: w repeats, it never converges" if run.cycled
+             else "stopped at the limit, not converged")
+    table = Table(title=f"{run.algorithm} on {n_rows} examples × {n_features} features",
+                  show_header=False, title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("classes", f"{run.classes[0]} (−1), {run.classes[1]} (+1)")
+    table.add_row("mistakes (updates)", str(run.mistakes))
+    table.add_row("sweeps", str(run.sweeps))
+    table.add_row("result", state)
+    if "training_errors" in record:
+        errors = record["training_errors"]
+        label = "pocket training errors" if run.algorithm == "pocket" else "training errors"
+        table.add_row(label, f"{errors} of {n_rows} ({100 * (n_rows - errors) / n_rows:.2f}% correct)")
+    table.add_row("w", _short_vector(run.w))
+    if run.fit_intercept:
+        table.add_row("b", format_number(run.b))
+    console().print(table)
+
+
+# ================================================================ train
+
+
+def train(
+    data: DataArg,
+    algorithm: Annotated[Algorithm, typer.Option(help="perceptron, or pocket for non-separable data.")]
+    = Algorithm.perceptron,
+    order: Annotated[Order | None, typer.Option(
+        help="cyclic (data order), shuffle, random-mistake. Default: cyclic for the perceptron, "
+             "random-mistake for pocket.")] = None,
+    eta: Annotated[float, typer.Option(help="Learning rate η > 0 (from w = 0 it only scales w).")] = 1.0,
+    intercept: Annotated[bool, typer.Option(
+        "--intercept/--no-intercept",
+        help="Fit an intercept b (the bias trick). Default: none, as in the seeds.")] = False,
+    margin: Annotated[float, typer.Option(help="Margin ρ₀ ≥ 0: update while y⟨w,x⟩ ≤ ρ₀.")] = 0.0,
+    max_sweeps: Annotated[int | None, typer.Option(
+        help="Stop after this many sweeps. Default: 1000 (perceptron), 100 (pocket).")] = None,
+    max_updates: Annotated[int | None, typer.Option(help="Pocket only: stop after this many updates.")]
+    = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the shuffle / random-mistake orders.")] = None,
+    exact: Annotated[bool, typer.Option(help="Compute with exact fractions (small data).")] = False,
+    label: LabelOpt = None,
+    data_format: DataFormatOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Save the model as JSON here.")] = None,
+    json_output: JsonOpt = False,
+    quiet: QuietOpt = False,
+    dask: Annotated[bool, typer.Option("--dask", help="Train with Dask (the dask extra).")] = False,
+    scheduler: Annotated[str | None, typer.Option(
+        help="Dask scheduler address (implies --dask).")] = None,
+    shards: Annotated[int | None, typer.Option(help="Number of Dask shards (implies --dask).")] = None,
+    stream: Annotated[bool, typer.Option(
+        "--stream", help="Stream the data file in blocks (implies --dask).")] = False,
+) -> None:
+    """Train a perceptron (or pocket) on DATA and print what the run did."""
+    options = dict(algorithm=algorithm.value, order=order.value if order else None, eta=eta,
+                   fit_intercept=intercept, margin=margin, max_sweeps=max_sweeps, max_updates=max_updates,
+                   seed=seed, exact=exact, label=label, fmt=data_format)
+    if dask or scheduler is not None or shards is not None or stream:
+        run, n_rows, n_features = _train_scaled(data, scheduler, shards, stream, options, quiet)
+        if run is None:
+            return
+    else:
+        run, n_rows, n_features = _train_local(data, options, quiet)
+    _report(run, n_rows, n_features, out=out, json_output=json_output, quiet=quiet)
+
+
+def _train_local(data: Path, options: dict, quiet: bool):
+    import perceptronlab as pl
+
+    with progress("reading " + str(data), quiet=quiet):
+        X, y = read_xy(data, label=options["label"], fmt=options["fmt"], exact=options["exact"])
+    n_rows, n_features = (len(X), len(X[0])) if options["exact"] else X.shape
+    algorithm = options["algorithm"]
+    common = dict(eta=Fraction(str(options["eta"])) if options["exact"] else options["eta"],
+                  fit_intercept=options["fit_intercept"], seed=options["seed"], exact=options["exact"])
+    if algorithm == "perceptron":
+        if options["max_updates"] is not None:
+            from perceptronlab._validation import fail
+
+            raise fail("--max-updates", "no value for the perceptron", options["max_updates"],
+                       "It limits pocket only; use --max-sweeps, or --algorithm pocket.")
+        kwargs = dict(common, order=options["order"] or "cyclic", margin=options["margin"],
+                      max_sweeps=1000 if options["max_sweeps"] is None else options["max_sweeps"])
+        limit = kwargs["max_sweeps"]
+        call = pl.perceptron
+    else:
+        if options["margin"]:
+            from perceptronlab._validation import fail
+
+            raise fail("--margin", "0 for pocket", options["margin"],
+                       "The margin applies to the perceptron; drop --margin or use --algorithm perceptron.")
+        kwargs = dict(common, order=options["order"] or "random-mistake", max_updates=options["max_updates"],
+                      max_sweeps=100 if options["max_sweeps"] is None else options["max_sweeps"])
+        limit = kwargs["max_sweeps"]
+        call = pl.pocket
+    # One compiled call does the whole run, so the indicator shows that it is working (and for how
+    # long), not a fraction done: the number of sweeps is unknown until the run converges.
+    with progress(f"training {algorithm} on {n_rows} × {n_features} (at most {limit} sweeps)", quiet=quiet):
+        run = call(X, y, **kwargs)
+    return run, n_rows, n_features
+
+
+def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: bool):
+    try:
+        from perceptronlab.scale import train_from_cli
+    except ImportError as exc:
+        from perceptronlab._validation import fail
+
+        raise fail("--dask/--scheduler/--shards/--stream", "the Dask backend (perceptronlab.scale)",
+                   f"it is not available ({exc})",
+                   "Install/enable the dask extra: pip install 'perceptronlab[dask]'.") from None
+    result = train_from_cli(data, scheduler=scheduler, shards=shards, stream=stream, options=options,
+                            quiet=quiet)
+    if result is None:  # the backend printed its own report
+        return None, 0, 0
+    n_features = int(len(result.w))
+    n_rows = int(getattr(result, "n_examples", 0) or (result.params or {}).get("n_examples", 0) or 0)
+    return result, n_rows, n_features
+
+
+def _report(run: Any, n_rows: int, n_features: int, *, out: Path | None, json_output: bool,
+            quiet: bool) -> None:
+    if out is not None:
+        from perceptronlab.io import save_model
+
+        save_model(run, out)
+    if json_output:
+        record = _run_record(run, n_rows)
+        if out is not None:
+            record["model"] = str(out)
+        print_json(record)
+        return
+    _print_run(run, n_rows, n_features)
+    if out is not None:
+        info(f"model saved to {out}", quiet=quiet)
+
+
+# ================================================================ predict
+
+
+def predict(
+    model: Annotated[Path, typer.Argument(
+        metavar="MODEL", help="Model file (JSON) from `perceptronlab train --out`.")],
+    data: DataArg,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the predictions as CSV here.")]
+    = None,
+    label: LabelOpt = None,
+    data_format: DataFormatOpt = None,
+    json_output: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Predict a label for every row of DATA (with or without a label column): one per line."""
+    import numpy as np
+
+    from perceptronlab.io import load_model, read_data
+
+    fitted = load_model(model)
+    X, y = read_data(data, label=label, fmt=data_format, exact=fitted.exact)
+    n_features = len(X[0]) if fitted.exact else X.shape[1]
+    if n_features + 1 == fitted.n_features_in_ and label is None:
+        # the file has no label column: every column is a feature
+        X, y = read_data(data, fmt=data_format, exact=fitted.exact, has_label=False)
+    predictions = fitted.predict(X)
+    labels = [_plain_label(v) for v in predictions.tolist()]
+    if y is not None and not quiet:
+        same = np.asarray([str(a) == str(b) for a, b in zip(labels, y.tolist(), strict=True)])
+        info(f"accuracy on the {len(same)} labelled rows: {same.mean():.2%} "
+             f"({int((~same).sum())} wrong)")
+    if out is not None:
+        import csv
+
+        with open(out, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["prediction"])
+            writer.writerows([v] for v in labels)
+        info(f"{len(labels)} predictions written to {out}", quiet=quiet)
+        if not json_output:
+            return
+    if json_output:
+        print_json({"predictions": labels})
+        return
+    typer.echo("\n".join(str(v) for v in labels))
+
+
+def _plain_label(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
+
+
+# ================================================================ trace
+
+
+def trace(
+    data: DataArg,
+    fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Table format.")] = TableFormat.md,
+    eta: Annotated[str, typer.Option(help="Learning rate η > 0, exact: 2, 0.5 or 1/2.")] = "1",
+    intercept: Annotated[bool, typer.Option(
+        "--intercept/--no-intercept", help="Fit an intercept (the bias trick).")] = False,
+    margin: Annotated[str, typer.Option(help="Margin ρ₀ ≥ 0, exact.")] = "0",
+    max_sweeps: Annotated[int, typer.Option(help="Stop after this many sweeps.")] = 100,
+    order: Annotated[Order, typer.Option(help="Order of the examples.")] = Order.cyclic,
+    seed: Annotated[int | None, typer.Option(help="Seed of the shuffle / random-mistake orders.")] = None,
+    label: LabelOpt = None,
+    data_format: DataFormatOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Run the perceptron exactly (fractions) on DATA and print the worksheet table."""
+    import perceptronlab as pl
+
+    X, y = read_xy(data, label=label, fmt=data_format, exact=True)
+    run = pl.perceptron(X, y, eta=_exact_number(eta, "eta"), fit_intercept=intercept,
+                        margin=_exact_number(margin, "margin"), max_sweeps=max_sweeps, order=order.value,
+                        seed=seed, exact=True, trace=True)
+    typer.echo(run.table(fmt.value), nl=False)
+    info(run.summary(), quiet=quiet)
+
+
+# ================================================================ demo
+
+
+def demo(json_output: JsonOpt = False) -> None:
+    """The seeds' exam task end to end: worksheet, summary, η = 2, and scikit-learn side by side."""
+    import warnings
+
+    import numpy as np
+
+    import perceptronlab as pl
+    from perceptronlab.core.run import format_number, format_vector
+
+    run = pl.perceptron(EXAM_X, EXAM_Y, exact=True, trace=True)
+    run2 = pl.perceptron(EXAM_X, EXAM_Y, eta=2, exact=True, trace=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # max_iter=4 on purpose: sklearn's ConvergenceWarning is noise here
+        from sklearn.linear_model import Perceptron as SkPerceptron
+
+        sk = SkPerceptron(shuffle=False, eta0=1, alpha=0, penalty=None, fit_intercept=False, tol=None,
+                          max_iter=4).fit(np.asarray(EXAM_X, dtype=float), np.asarray(EXAM_Y))
+    ours = np.asarray([float(v) for v in run.w])
+    agree = bool(np.array_equal(ours, sk.coef_[0]))
+    if json_output:
+        print_json({"worksheet": [list(r) for r in run.worksheet_rows()], "mistakes": run.mistakes,
+                    "sweeps": run.sweeps, "converged": run.converged, "w": run.w,
+                    "eta2": {"mistakes": run2.mistakes, "w": run2.w},
+                    "sklearn": {"coef": sk.coef_[0], "n_iter": int(sk.n_iter_)},
+                    "sklearn_equals_ours": agree})
+        return
+
+    from rich.panel import Panel
+    from rich.table import Table
+
+    con = console()
+    con.print(Panel.fit(
+        "[bold]perceptronlab demo[/]: the exam task of the seeds, by the engine\n"
+        "x₁ = (1, 0), y₁ = +1    x₂ = (1, 1), y₂ = −1    x₃ = (0, 1), y₃ = −1\n"
+        "w starts at (0, 0), no offset; sweep x₁, x₂, x₃ until a sweep makes no update.\n"
+        "A mistake is y⟨w,x⟩ ≤ 0 (ties count); on a mistake w ← w + η·y·x.",
+        border_style="cyan"))
+
+    sheet = Table(title="(a) the worksheet, exact arithmetic (η = 1)", title_justify="left")
+    for name, justify in (("sweep", "right"), ("point", "left"), ("y⟨w,x⟩", "right"),
+                          ("mistake?", "center"), ("w after", "left")):
+        sheet.add_column(name, justify=justify)
+    for row in run.worksheet_rows():
+        style = "bold red" if row[3] == "yes" else ("bold green" if row[4] == "stop" else None)
+        sheet.add_row(*row, style=style)
+    con.print(sheet)
+    con.print(f"[bold]summary:[/] {run.summary()}")
+    con.print(f"[bold](c) η = 2:[/] {run2.mistakes} mistakes, final w = {format_vector(run2.w)} "
+              f"(= 2 · {format_vector(run.w)}: from w = 0 the learning rate only scales w)")
+
+    side = Table(title="the same data in scikit-learn: Perceptron(shuffle=False, eta0=1, alpha=0, "
+                       "penalty=None, fit_intercept=False, tol=None, max_iter=4)", title_justify="left")
+    side.add_column("")
+    side.add_column("perceptronlab.perceptron", justify="right")
+    side.add_column("sklearn.linear_model.Perceptron", justify="right")
+    side.add_row("weights", format_vector(run.w), "(" + ", ".join(format_number(v) for v in sk.coef_[0]) + ")")
+    side.add_row("sweeps / epochs", str(run.sweeps), str(int(sk.n_iter_)))
+    sk_errors = int((sk.predict(np.asarray(EXAM_X, dtype=float)) != np.asarray(EXAM_Y)).sum())
+    side.add_row("training errors", str(int(run.errors_after_sweep[-1])), str(sk_errors))
+    con.print(side)
+    verdict = "[bold green]identical weights[/]" if agree else "[bold red]the weights differ[/]"
+    con.print(f"{verdict}: w = {format_vector(run.w)}.  Next: `perceptronlab trace DATA.csv`, "
+              "`perceptronlab train DATA.csv --out model.json`, `perceptronlab --help`.")
 
 
 def register(app: typer.Typer) -> None:
     """Add the engine commands to ``app``."""
+    app.command("train")(train)
+    app.command("predict")(predict)
+    app.command("trace")(trace)
+    app.command("demo")(demo)
