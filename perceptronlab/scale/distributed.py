@@ -1,0 +1,286 @@
+"""Iterative parameter mixing on a Dask cluster (McDonald, Hall & Mann 2010).
+
+The client holds only w. The partitions are read on the workers (files by path, dask blocks by
+their graph), checked there, and kept in worker memory as one object per shard. Every epoch the
+client submits one task per shard, :func:`perceptronlab.scale.mixing.sweep_partitions` with the
+current (w, b), which the workers run with the installed, compiled kernel; the client gathers the
+S results and mixes them with :func:`perceptronlab.scale.mixing.mix`, exactly as the in-process
+reference does, so the two runs agree bit for bit.
+
+A worker that dies during an epoch does not lose the run: the scheduler reschedules its sweep on
+another worker and recomputes the lost shard from its lineage (the files, or the dask graph). If
+the scheduler gives up on a shard (``KilledWorker``) the epoch is submitted again, up to
+``epoch_retries`` times, and then :class:`ShardError` names the shard; no partial weights are ever
+returned as a result.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Iterator
+
+from perceptronlab import _validation as v
+from perceptronlab.exceptions import PerceptronLabError
+from perceptronlab.scale.mixing import (
+    BLOCKSIZE,
+    check_params,
+    plan_shards,
+    run_epochs,
+    shard_seed,
+    sweep_partitions,
+    warn_outcome,
+)
+
+
+class ShardError(PerceptronLabError, RuntimeError):
+    """A shard's sweep failed on the cluster; the message names the shard and its partitions."""
+
+
+def _need_distributed():
+    try:
+        import distributed
+    except ImportError as exc:  # pragma: no cover - the dask extra is installed in development
+        raise ImportError("perceptronlab.scale.fit needs dask.distributed: "
+                          "pip install 'perceptronlab[dask]'") from exc
+    return distributed
+
+
+@contextlib.contextmanager
+def connect(client=None, *, n_workers: int | None = None, quiet: bool = True) -> Iterator:
+    """The client to run on: the one given, one at an address, the running one, or a new LocalCluster.
+
+    A client made here (from an address, or a new ``LocalCluster`` of worker processes) is closed
+    on exit; a client passed in or already running is left open.
+    """
+    distributed = _need_distributed()
+    if isinstance(client, distributed.Client):
+        yield client
+        return
+    if isinstance(client, str):
+        try:
+            made = distributed.Client(client, timeout="20s")
+        except OSError as exc:
+            raise v.fail("scheduler", "the address of a running Dask scheduler", repr(client),
+                         f"Start one with `dask scheduler` (and `dask worker {client}`), or check the "
+                         "address.") from exc
+        with made:
+            yield made
+        return
+    if client is not None:
+        raise v.fail("client", "a distributed.Client, a scheduler address like 'tcp://host:8786', or None",
+                     type(client).__name__, "Pass client=None to use a local cluster.")
+    try:
+        yield distributed.get_client()
+        return
+    except ValueError:
+        pass
+    import logging
+
+    cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None,
+                                       silence_logs=logging.ERROR if quiet else logging.WARNING)
+    try:
+        with distributed.Client(cluster) as made:
+            yield made
+    finally:
+        cluster.close()
+
+
+def _finalize_shard(raws, spec):
+    from perceptronlab.scale.sources import finalize
+
+    return [finalize(raw, spec) for raw in raws]
+
+
+def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 100, eta=1.0, margin=0.0,
+        fit_intercept: bool = False, averaged: bool = False, seed: int | None = None, callback=None,
+        label=None, shards: int | None = None, blocksize: int = BLOCKSIZE, epoch_retries: int = 2,
+        warn: bool = True):
+    r"""Train a perceptron by iterative parameter mixing on a Dask cluster.
+
+    Every epoch each shard runs one perceptron sweep from the current (w, b) and returns its
+    weights and mistake count :math:`k_i`; the new weights are their mix, uniform
+    (:math:`\tfrac1S\sum_i w_i`) or weighted (:math:`\sum_i \tfrac{k_i}{\sum_j k_j} w_i`). An epoch
+    without a mistake on any shard ends the run (converged; the weights are kept as they are, which
+    is also the weighted mixing's answer to 0/0). McDonald, Hall & Mann (2010), "Distributed
+    training strategies for the structured perceptron", NAACL.
+
+    Parameters
+    ----------
+    X : a row-chunked dask array (with a dask ``y``), a dask DataFrame with a label column, or a
+        path, directory or glob of Parquet, CSV or LIBSVM files (the files must be readable by
+        every worker at that path). The data is read partition by partition on the workers.
+    y : the labels of a dask array (any two labels; ``classes_[1]`` becomes +1).
+    client : a ``distributed.Client``, a scheduler address (``"tcp://scheduler:8786"``), or None:
+        the running client if there is one, else a ``LocalCluster`` of worker processes that is
+        closed afterwards.
+    mixing : "uniform" or "weighted".
+    max_epochs : the most epochs; the run stops earlier at an epoch without a mistake.
+    eta, margin, fit_intercept : as in :func:`perceptronlab.perceptron`.
+    averaged : if True, the model's weights are the mean of the mixed weights over all epochs
+        (an averaged-perceptron flavour of mixing, for generalisation; they need not separate the
+        training data even when the run converged). ``converged`` and ``history`` describe the
+        non-averaged run either way; ``final_w_`` holds its last weights.
+    seed : None sweeps every shard in data order (deterministic; a repeated start-of-epoch w then
+        proves the run cycles). An integer permutes each shard's partitions and rows every epoch
+        from ``(seed, epoch, shard)``, reproducibly on any cluster.
+    callback : called on the client with an :class:`~perceptronlab.scale.EpochInfo` after every
+        epoch; return True to stop.
+    label : the label column of DataFrame/Parquet/CSV data (default: the last column).
+    shards : how many shards S (consecutive runs of partitions); default one per partition. The
+        result depends on the shards, never on the number of workers.
+    blocksize : bytes per CSV/LIBSVM partition.
+    epoch_retries : how often an epoch is submitted again after the scheduler gave up on a shard.
+
+    Returns
+    -------
+    MixedPerceptron
+        ``coef_``, ``intercept_``, ``classes_``, ``predict`` (dask in, dask out), ``history``
+        (mistakes per shard per epoch), ``converged``.
+
+    Raises
+    ------
+    ShardError
+        A shard's sweep kept failing (its workers died); no weights are returned.
+
+    Examples
+    --------
+    >>> import numpy as np, dask.array as da
+    >>> from distributed import Client
+    >>> from perceptronlab.scale import fit
+    >>> X = da.from_array(np.array([[1., 0], [1, 1], [0, 1], [2, 0]]), chunks=(2, 2))
+    >>> y = da.from_array(np.array([1, -1, -1, 1]), chunks=2)
+    >>> with Client(processes=False, n_workers=1, dashboard_address=None) as client:
+    ...     model = fit(X, y, client=client)
+    >>> model.converged, model.history.tolist(), model.predict(np.array([[3., 0]])).tolist()
+    (True, [[2, 2], [1, 0], [0, 0]], [1])
+    """
+    from perceptronlab.scale.model import build_model
+    from perceptronlab.scale.sources import open_source, summarize
+
+    max_epochs, eta, margin, seed = check_params(mixing=mixing, max_epochs=max_epochs, eta=eta,
+                                                 margin=margin, seed=seed)
+    epoch_retries = int(epoch_retries)
+    source = open_source(X, y, label=label, blocksize=blocksize)
+    groups = plan_shards(len(source), shards)
+    distributed = _need_distributed()
+    token = uuid.uuid4().hex[:10]
+    with connect(client) as cl:
+        raws = cl.compute([source.raw_task(i) for i in range(len(source))])
+        summaries = cl.gather(cl.map(summarize, raws, pure=False))
+        source.learn(summaries)
+        data = [cl.submit(_finalize_shard, [raws[i] for i in group], source.spec,
+                          key=f"perceptronlab-shard-{token}-{s}") for s, group in enumerate(groups)]
+        distributed.wait(data)
+        del raws  # the shards hold the data now; their lineage stays with the scheduler
+
+        def sweep_all(epoch, w, b):
+            for attempt in range(epoch_retries + 1):
+                futures = [cl.submit(sweep_partitions, shard, w, b, eta=eta, margin=margin,
+                                     fit_intercept=fit_intercept, seed=shard_seed(seed, epoch, s),
+                                     key=f"perceptronlab-sweep-{token}-e{epoch}-s{s}-a{attempt}")
+                           for s, shard in enumerate(data)]
+                distributed.wait(futures)
+                failures = [(s, f) for s, f in enumerate(futures) if f.status != "finished"]
+                if not failures:
+                    return cl.gather(futures)
+                for s, future in failures:
+                    exc = _exception(future)
+                    if not _worker_lost(exc):
+                        raise ShardError(f"Shard {s} ({_shard_name(source, groups[s])}) failed in epoch "
+                                         f"{epoch}: {type(exc).__name__}: {exc}") from exc
+                for future in futures:
+                    future.cancel()
+            s, future = failures[0]
+            raise ShardError(
+                f"Shard {s} ({_shard_name(source, groups[s])}) could not be swept in epoch {epoch}: "
+                f"its workers died {epoch_retries + 1} times ({_exception(future)!r}). No weights are "
+                "returned. Check the workers' memory limits and logs, then run again.")
+
+        try:
+            training = run_epochs(sweep_all, source.spec.n_features, mixing=mixing, max_epochs=max_epochs,
+                                  detect_cycles=seed is None, callback=callback)
+        finally:
+            for future in data:
+                future.release()
+    if warn:
+        warn_outcome(training, max_epochs)
+    params = dict(mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin,
+                  fit_intercept=bool(fit_intercept), averaged=bool(averaged), seed=seed, shards=len(groups))
+    return build_model(training, source, groups, params)
+
+
+def _exception(future):
+    if future.status == "cancelled":
+        from concurrent.futures import CancelledError
+
+        return CancelledError(f"task {future.key} was cancelled (its data was lost)")
+    return future.exception()
+
+
+def _worker_lost(exc) -> bool:
+    from concurrent.futures import CancelledError
+
+    from distributed.comm.core import CommClosedError
+    from distributed.scheduler import KilledWorker
+
+    return isinstance(exc, KilledWorker | CancelledError | CommClosedError | OSError)
+
+
+def _shard_name(source, group: list[int]) -> str:
+    first, last = source.describe(group[0]), source.describe(group[-1])
+    return first if first == last else f"{first} to {last}"
+
+
+def train_from_cli(data, *, scheduler: str | None = None, shards: int | None = None, stream: bool = False,
+                   options: dict | None = None, quiet: bool = False):
+    """What ``perceptronlab train DATA --dask/--stream`` runs: train, print a summary, save ``out``.
+
+    Parameters
+    ----------
+    data : a path, directory or glob of Parquet, CSV or LIBSVM files.
+    scheduler : a Dask scheduler address; None starts a local cluster (``--dask`` only).
+    shards : the number of shards S (``--dask``; default one per partition).
+    stream : out of core on this machine instead of Dask (one partition in memory).
+    options : ``eta``, ``fit_intercept``, ``max_sweeps`` (the most epochs), ``margin``, ``label``,
+        ``out`` (a model JSON file to write); missing keys take the defaults.
+    quiet : no progress bar or status lines (the summary is still printed).
+
+    Returns
+    -------
+    MixedPerceptron
+    """
+    from rich.console import Console
+
+    from perceptronlab.scale.stream import stream_fit
+
+    options = dict(options or {})
+    known = {"eta", "fit_intercept", "max_sweeps", "margin", "label", "out"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise v.fail("options", f"keys among {', '.join(sorted(known))}", ", ".join(unknown),
+                     "Drop the unknown options.")
+    kwargs = dict(eta=options.get("eta", 1.0), margin=options.get("margin", 0.0) or 0.0,
+                  fit_intercept=bool(options.get("fit_intercept", False)),
+                  max_epochs=options.get("max_sweeps") or 100, label=options.get("label"))
+    data = str(data)
+    if stream:
+        if scheduler is not None or shards is not None:
+            raise v.fail("--stream", "no --scheduler or --shards (streaming runs on this machine, one "
+                         "shard)", "--scheduler/--shards", "Drop them, or use --dask instead of --stream.")
+        model = stream_fit(data, progress=not quiet, **kwargs)
+    else:
+        errors = Console(stderr=True, highlight=False)
+        if not quiet:
+            where = scheduler or "a local cluster"
+            errors.print(f"Training on {where} by iterative parameter mixing ...")
+        model = fit(data, client=scheduler, shards=shards, **kwargs)
+    Console(highlight=False).print(model.summary())
+    if options.get("out"):
+        from perceptronlab.io import save_model
+
+        path = save_model(model, options["out"])
+        if not quiet:
+            Console(stderr=True, highlight=False).print(f"model written to {path}")
+    return model

@@ -1,0 +1,291 @@
+r"""Iterative parameter mixing (McDonald, Hall & Mann 2010), computed in this process.
+
+The data is cut into S shards (each a run of consecutive partitions). Every epoch each shard runs
+one perceptron sweep from the current :math:`(w, b)` and reports its weights :math:`w_i` and its
+mistake count :math:`k_i`; the new weights are their mix
+
+.. math::
+
+    w \leftarrow \sum_{i=1}^{S} \mu_i w_i, \qquad
+    \mu_i = \tfrac{1}{S} \ \text{(uniform)} \quad\text{or}\quad
+    \mu_i = \frac{k_i}{\sum_j k_j} \ \text{(weighted)}.
+
+An epoch with :math:`\sum_j k_j = 0` is a clean sweep of every shard: each shard returned the
+weights it was given, so the weights are kept unchanged (that is the fallback for the weighted
+mixing's 0/0) and the run has converged. For separable data with margin :math:`\rho` and radius
+:math:`R` the mixed perceptron makes at most :math:`R^2/\rho^2` mixed mistakes (McDonald et al.
+2010, Theorem 3 for the weighted mixing); one-shot averaging of independently trained perceptrons
+(:func:`one_shot_average`) has no such guarantee and is kept only as a baseline.
+
+This module is the reference: :mod:`perceptronlab.scale.distributed` runs the same
+:func:`sweep_partitions` on Dask workers and the same :func:`run_epochs` loop on the client, and the
+tests hold the two equal bit for bit. A sweep of one shard continues w across its partitions, so
+a shard is exactly the cyclic perceptron over the concatenation of its partitions; with one shard
+the whole run is :func:`perceptronlab.perceptron` with ``order="cyclic"``.
+
+Examples
+--------
+>>> import numpy as np, dask.array as da
+>>> from perceptronlab.scale.mixing import fit_in_process
+>>> X = da.from_array(np.array([[1., 0], [1, 1], [0, 1], [2, 0]]), chunks=(2, 2))
+>>> y = da.from_array(np.array([1, -1, -1, 1]), chunks=2)
+>>> model = fit_in_process(X, y)
+>>> model.converged, model.history.tolist()
+(True, [[2, 2], [1, 0], [0, 0]])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from perceptronlab import _validation as v
+from perceptronlab.core.engines import CompiledEngine
+from perceptronlab.exceptions import CycledWarning, NotConvergedWarning, WeightOverflowError
+
+BLOCKSIZE = 64 * 2**20  # bytes per CSV/LIBSVM partition (as perceptronlab.scale.sources.BLOCKSIZE)
+
+MIXINGS = ("uniform", "weighted")
+
+
+class EpochInfo(NamedTuple):
+    """What ``callback`` receives after every epoch (return True from the callback to stop)."""
+
+    epoch: int
+    w: np.ndarray
+    b: float
+    mistakes: np.ndarray  # per shard
+
+
+@dataclass
+class Training:
+    """The outcome of :func:`run_epochs`."""
+
+    w: np.ndarray
+    b: float
+    history: np.ndarray  # (epochs, shards) mistakes
+    converged: bool
+    cycled: bool
+    stopped: bool
+    w_avg: np.ndarray
+    b_avg: float
+
+    @property
+    def epochs(self) -> int:
+        return int(self.history.shape[0])
+
+
+# ---------------------------------------------------------------- the pieces
+
+
+def sweep_partitions(parts: Sequence, w, b: float, *, eta: float, margin: float, fit_intercept: bool,
+                     seed: Any = None, on_partition: Callable[[int], None] | None = None):
+    """One perceptron sweep over ``parts`` in order, w continuing from partition to partition.
+
+    Parameters
+    ----------
+    parts : each ``(X, y_signs)`` or a zero-argument function returning one (read when reached).
+    w, b : the weights the sweep starts from (not modified).
+    seed : None for data order; else a ``numpy.random.SeedSequence`` entropy (e.g. ``(seed, epoch,
+        shard)``) that permutes the partitions and the rows inside each one.
+
+    Returns
+    -------
+    (w, b, mistakes)
+    """
+    w = np.array(w, dtype=np.float64)
+    b = float(b)
+    mistakes = 0
+    rng = None if seed is None else np.random.default_rng(seed)
+    order = range(len(parts)) if rng is None else rng.permutation(len(parts))
+    for p in order:
+        part = parts[p]
+        X, signs = part() if callable(part) else part
+        engine = CompiledEngine(X, signs, eta=eta, margin=margin, fit_intercept=fit_intercept, w0=w, b0=b)
+        mistakes += engine.sweep(None if rng is None else rng.permutation(engine.n), 1)
+        w, b = engine.w, engine.b
+        if on_partition is not None:
+            on_partition(engine.n)
+    return w, b, mistakes
+
+
+def mix(results: Sequence[tuple], w: np.ndarray, b: float, mixing: str) -> tuple[np.ndarray, float]:
+    """Mix the shards' ``(w_i, b_i, k_i)`` in shard order; keep ``(w, b)`` when Σk = 0."""
+    counts = np.array([k for _, _, k in results], dtype=np.int64)
+    total = int(counts.sum())
+    if total == 0:
+        return w, b
+    if mixing == "uniform":
+        mu = [1.0 / len(results)] * len(results)
+    else:
+        mu = [int(k) / total for k in counts]
+    mixed = mu[0] * np.asarray(results[0][0], dtype=np.float64)
+    bias = mu[0] * float(results[0][1])
+    for weight, (w_i, b_i, _) in zip(mu[1:], results[1:], strict=True):
+        mixed += weight * np.asarray(w_i, dtype=np.float64)
+        bias += weight * float(b_i)
+    return mixed, bias
+
+
+def plan_shards(n_parts: int, shards: int | None) -> list[list[int]]:
+    """Cut partitions 0..n-1 into ``shards`` runs of consecutive partitions (sizes differ by ≤ 1)."""
+    if shards is None:
+        return [[i] for i in range(n_parts)]
+    shards = v.check_positive_int("shards", shards, "Pass e.g. shards=4, or None for one per partition.")
+    if shards > n_parts:
+        raise v.fail("shards", f"at most the number of partitions ({n_parts})", shards,
+                     "Pass fewer shards, or cut the data into more partitions (e.g. X.rechunk).")
+    return [chunk.tolist() for chunk in np.array_split(np.arange(n_parts), shards)]
+
+
+def _key(w: np.ndarray, b: float) -> bytes:
+    digest = hashlib.blake2b(w.tobytes(), digest_size=32)
+    digest.update(np.float64(b).tobytes())
+    return digest.digest()
+
+
+def run_epochs(sweep_all: Callable[[int, np.ndarray, float], list], n_features: int, *, mixing: str,
+               max_epochs: int, detect_cycles: bool, callback=None) -> Training:
+    """The epoch loop: sweep every shard from (w, b), mix, stop at a clean epoch or a repeat.
+
+    ``sweep_all(epoch, w, b)`` returns the shards' ``(w_i, b_i, k_i)`` in shard order. A repeated
+    start-of-epoch (w, b) (checked when the sweeps are deterministic) proves the run is periodic
+    and never converges, as for the cyclic perceptron.
+    """
+    w, b = np.zeros(n_features), 0.0
+    w_sum, b_sum = np.zeros(n_features), 0.0
+    history: list[list[int]] = []
+    seen: set[bytes] = set()
+    converged = cycled = stopped = False
+    for epoch in range(1, max_epochs + 1):
+        if detect_cycles:
+            key = _key(w, b)
+            if key in seen:
+                cycled = True
+                break
+            seen.add(key)
+        results = sweep_all(epoch, w, b)
+        counts = [int(k) for _, _, k in results]
+        history.append(counts)
+        w, b = mix(results, w, b, mixing)
+        if not (np.isfinite(w).all() and np.isfinite(b)):
+            raise WeightOverflowError(
+                f"The weights overflowed in epoch {epoch}: expected finite weights, got inf or NaN. "
+                "Scale the data (e.g. sklearn.preprocessing.StandardScaler or MaxAbsScaler) or lower eta.")
+        w_sum += w
+        b_sum += b
+        converged = sum(counts) == 0
+        if callback is not None and callback(EpochInfo(epoch, w.copy(), b, np.array(counts))) is True:
+            stopped = not converged
+            break
+        if converged:
+            break
+    epochs = max(len(history), 1)
+    return Training(w=w, b=float(b), history=np.array(history, dtype=np.int64).reshape(len(history), -1),
+                    converged=converged, cycled=cycled, stopped=stopped, w_avg=w_sum / epochs,
+                    b_avg=float(b_sum / epochs))
+
+
+def check_params(*, mixing, max_epochs, eta, margin, seed):
+    v.check_choice("mixing", mixing, MIXINGS)
+    max_epochs = v.check_positive_int("max_epochs", max_epochs, "Pass e.g. max_epochs=100.")
+    eta = float(v.check_eta(eta))
+    margin = float(v.check_margin(margin))
+    seed = v.check_seed(seed)
+    return max_epochs, eta, margin, seed
+
+
+def shard_seed(seed: int | None, epoch: int, shard: int):
+    """The row-order entropy of one shard in one epoch (None: data order)."""
+    return None if seed is None else (seed, epoch, shard)
+
+
+def warn_outcome(training: Training, max_epochs: int, stacklevel: int = 3) -> None:
+    if training.cycled:
+        warnings.warn(f"The weights at the start of epoch {training.epochs + 1} repeat an earlier "
+                      "epoch's: the mixed perceptron will never converge on this data.",
+                      CycledWarning, stacklevel=stacklevel)
+    elif not training.converged and not training.stopped:
+        warnings.warn(f"No clean epoch within max_epochs={max_epochs} ({int(training.history.sum())} "
+                      "mistakes). The data may not be separable; raise max_epochs.",
+                      NotConvergedWarning, stacklevel=stacklevel)
+
+
+# ---------------------------------------------------------------- in process
+
+
+def fit_in_process(X, y=None, *, mixing: str = "uniform", max_epochs: int = 100, eta=1.0, margin=0.0,
+                   fit_intercept: bool = False, averaged: bool = False, seed: int | None = None,
+                   callback=None, label=None, shards: int | None = None, blocksize: int = BLOCKSIZE,
+                   progress=None, warn: bool = True):
+    """Iterative parameter mixing in this process, reading one partition at a time.
+
+    The reference for :func:`perceptronlab.scale.fit`: same arguments, same shards, same result bit
+    for bit, no cluster. Memory holds one partition (plus the S shard weight vectors of an epoch).
+
+    Parameters
+    ----------
+    blocksize : bytes per partition of CSV/LIBSVM files.
+    progress : optional object with ``start(epoch, total_rows)``, ``advance(rows)`` and ``stop()``
+        (the stream path's Rich bar).
+    """
+    from perceptronlab.scale.model import build_model
+    from perceptronlab.scale.sources import finalize, open_source, summarize
+
+    max_epochs, eta, margin, seed = check_params(mixing=mixing, max_epochs=max_epochs, eta=eta,
+                                                 margin=margin, seed=seed)
+    source = open_source(X, y, label=label, blocksize=blocksize)
+    source.learn([summarize(source.read_local(i)) for i in range(len(source))])
+    groups = plan_shards(len(source), shards)
+
+    def loader(i):
+        return lambda: finalize(source.read_local(i), source.spec)
+
+    def sweep_all(epoch, w, b):
+        if progress is not None:
+            progress.start(epoch, source.n_rows)
+        try:
+            return [sweep_partitions([loader(i) for i in group], w, b, eta=eta, margin=margin,
+                                     fit_intercept=fit_intercept, seed=shard_seed(seed, epoch, s),
+                                     on_partition=None if progress is None else progress.advance)
+                    for s, group in enumerate(groups)]
+        finally:
+            if progress is not None:
+                progress.stop()
+
+    training = run_epochs(sweep_all, source.spec.n_features, mixing=mixing, max_epochs=max_epochs,
+                          detect_cycles=seed is None, callback=callback)
+    if warn:
+        warn_outcome(training, max_epochs)
+    params = dict(mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin,
+                  fit_intercept=bool(fit_intercept), averaged=bool(averaged), seed=seed, shards=len(groups))
+    return build_model(training, source, groups, params)
+
+
+def one_shot_average(shards_data: Sequence[tuple], *, eta=1.0, fit_intercept: bool = False,
+                     max_sweeps: int = 1000) -> tuple[np.ndarray, float]:
+    """Baseline only: train a cyclic perceptron on each shard separately, then average once.
+
+    McDonald et al. (2010) show this parameter averaging need not separate separable data even
+    when every shard's perceptron does; use :func:`perceptronlab.scale.fit` (iterative mixing).
+
+    Parameters
+    ----------
+    shards_data : ``(X_i, y_i)`` per shard (in memory), labels ±1.
+
+    Returns
+    -------
+    (w, b), the uniform average of the shards' final weights.
+    """
+    from perceptronlab.core.perceptron import perceptron
+
+    runs = [perceptron(X, y, eta=eta, fit_intercept=fit_intercept, max_sweeps=max_sweeps, warn=False)
+            for X, y in shards_data]
+    w = sum(run.w for run in runs) / len(runs)
+    b = sum(float(run.b) for run in runs) / len(runs)
+    return w, b

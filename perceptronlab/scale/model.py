@@ -1,0 +1,173 @@
+"""The model :func:`perceptronlab.scale.fit` and :func:`perceptronlab.scale.stream_fit` return."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perceptronlab import _validation as v
+from perceptronlab.core.engines import margins
+
+
+class MixedPerceptron:
+    """A binary perceptron trained by iterative parameter mixing; used like ``perceptronlab.Perceptron``.
+
+    Attributes
+    ----------
+    coef_ : ndarray (1, n_features)
+        The weights (the mix after the last epoch, or with ``averaged=True`` the mean of the mixed
+        weights over the epochs).
+    intercept_ : ndarray (1,)
+    classes_ : ndarray (2,)
+        ``classes_[1]`` is the positive class (+1).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str, only for DataFrame/Parquet/CSV input.
+    history : ndarray (epochs, shards)
+        Mistakes of every shard in every epoch.
+    converged : bool
+        The last epoch was clean on every shard (of the non-averaged weights).
+    cycled : bool
+        A start-of-epoch weight vector repeated: the mixing never converges on this data.
+    epochs : int
+    mistakes : int
+        All mistakes of all shards.
+    shards : list of list of int
+        The partitions of every shard.
+    final_w_, final_b_ : the last mixed weights (equal to ``coef_``/``intercept_`` unless averaged).
+    params : dict
+        The training parameters.
+    """
+
+    def __init__(self, *, w, b, classes, history, converged, cycled, shards, params, feature_names=None,
+                 final_w=None, final_b=None, n_rows=None):
+        self.coef_ = np.asarray(w, dtype=np.float64).reshape(1, -1)
+        self.intercept_ = np.array([float(b)])
+        self.classes_ = np.asarray(classes)
+        self.n_features_in_ = self.coef_.shape[1]
+        if feature_names is not None:
+            self.feature_names_in_ = np.asarray(feature_names, dtype=object)
+        self.history = np.asarray(history, dtype=np.int64)
+        self.converged = bool(converged)
+        self.cycled = bool(cycled)
+        self.shards = shards
+        self.params = params
+        self.final_w_ = self.coef_[0].copy() if final_w is None else np.asarray(final_w)
+        self.final_b_ = float(b) if final_b is None else float(final_b)
+        self.n_rows = n_rows
+
+    @property
+    def epochs(self) -> int:
+        return int(self.history.shape[0])
+
+    @property
+    def mistakes(self) -> int:
+        return int(self.history.sum())
+
+    # the names perceptronlab.io.save_model records
+    n_mistakes_ = mistakes
+    n_sweeps_ = epochs
+
+    @property
+    def converged_(self) -> bool:
+        return self.converged
+
+    @property
+    def w(self) -> np.ndarray:
+        return self.coef_[0]
+
+    @property
+    def b(self) -> float:
+        return float(self.intercept_[0])
+
+    def __repr__(self) -> str:
+        state = "converged" if self.converged else ("cycled" if self.cycled else "not converged")
+        return (f"MixedPerceptron(shards={len(self.shards)}, mixing={self.params.get('mixing')!r}, "
+                f"epochs={self.epochs}, mistakes={self.mistakes}, {state})")
+
+    def summary(self) -> str:
+        """One paragraph for the CLI and notebooks."""
+        state = "converged (a clean epoch)" if self.converged else (
+            "cycled (never converges)" if self.cycled else "not converged")
+        rows = f" over {self.n_rows} rows" if self.n_rows is not None else ""
+        return (f"Iterative parameter mixing ({self.params.get('mixing')}) of {len(self.shards)} shard(s)"
+                f"{rows}: {self.epochs} epoch(s), {self.mistakes} mistakes, {state}.\n"
+                f"mistakes per epoch: {self.history.sum(axis=1).tolist()}")
+
+    # ---------------------------------------------------------- prediction
+
+    def decision_function(self, X):
+        """⟨w, x⟩ + b per row; a dask array for dask input (computed block by block)."""
+        lazy = _as_dask_array(X, self)
+        if lazy is not None:
+            return lazy.map_blocks(_block_scores, self.coef_[0], self.b, self.n_features_in_,
+                                   drop_axis=1, dtype=np.float64)
+        return _block_scores(X, self.coef_[0], self.b, self.n_features_in_)
+
+    def predict(self, X):
+        """``classes_[1]`` where ⟨w, x⟩ + b > 0, else ``classes_[0]``; dask in, dask out."""
+        lazy = _as_dask_array(X, self)
+        if lazy is not None:
+            return lazy.map_blocks(_block_predict, self.coef_[0], self.b, self.n_features_in_, self.classes_,
+                                   drop_axis=1, dtype=self.classes_.dtype)
+        return _block_predict(X, self.coef_[0], self.b, self.n_features_in_, self.classes_)
+
+    def score(self, X, y) -> float:
+        """Mean accuracy (computed for dask input too)."""
+        predicted = self.predict(X)
+        if hasattr(predicted, "compute"):
+            import dask.array as da
+
+            if not isinstance(y, da.Array):
+                y = da.from_array(np.asarray(y), chunks=(predicted.chunks[0],))
+            return float((predicted == y).mean().compute())
+        return float(np.mean(predicted == np.asarray(y)))
+
+    def to_perceptron(self):
+        """A fitted :class:`perceptronlab.Perceptron` with these weights, if the estimators are present."""
+        from perceptronlab.estimators import Perceptron
+
+        est = Perceptron(fit_intercept=bool(self.params.get("fit_intercept")))
+        est.coef_, est.intercept_, est.classes_ = self.coef_.copy(), self.intercept_.copy(), self.classes_
+        est.n_features_in_ = self.n_features_in_
+        return est
+
+
+def _as_dask_array(X, model):
+    try:
+        import dask.array as da
+        import dask.dataframe as dd
+    except ImportError:  # pragma: no cover
+        return None
+    if isinstance(X, dd.DataFrame):
+        names = getattr(model, "feature_names_in_", None)
+        if names is not None:
+            X = X[[c for c in names]]
+        X = X.to_dask_array(lengths=True)
+    if isinstance(X, da.Array):
+        if X.ndim != 2:
+            raise v.fail("X", "a 2-D dask array", f"{X.ndim}-D", "Pass rows of features.")
+        v.check_n_features(X.shape[1], model.n_features_in_, "this MixedPerceptron")
+        return X.rechunk({1: -1}) if len(X.chunks[1]) > 1 else X
+    return None
+
+
+def _block_scores(X, w, b, n_features):
+    X = v.check_matrix(X)
+    v.check_n_features(X.shape[1], n_features, "this MixedPerceptron")
+    return margins(X, np.ones(X.shape[0]), w, b)
+
+
+def _block_predict(X, w, b, n_features, classes):
+    return classes[(_block_scores(X, w, b, n_features) > 0).astype(np.intp)]
+
+
+def build_model(training, source, groups, params) -> MixedPerceptron:
+    """The model of a finished :class:`~perceptronlab.scale.mixing.Training`."""
+    averaged = params.get("averaged", False)
+    w, b = (training.w_avg, training.b_avg) if averaged else (training.w, training.b)
+    if not params.get("fit_intercept"):
+        b = 0.0
+    return MixedPerceptron(w=w, b=b, classes=source.classes, history=training.history,
+                           converged=training.converged, cycled=training.cycled, shards=groups,
+                           params=params, feature_names=source.feature_names, final_w=training.w,
+                           final_b=training.b, n_rows=source.n_rows)
+

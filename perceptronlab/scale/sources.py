@@ -1,0 +1,446 @@
+"""Data sources read partition by partition: dask arrays, dask DataFrames, Parquet, CSV and LIBSVM.
+
+A :class:`Source` is a list of small partition descriptors plus the functions that turn one
+descriptor into numbers. Nothing here ever holds more than one partition: Parquet is read one row
+group at a time, CSV and LIBSVM one byte range (aligned to line starts) at a time, dask collections
+one block at a time. The same three steps run in-process (stream, reference) and on Dask workers:
+
+1. :func:`read_raw` -- one partition as ``(X, labels)`` (LIBSVM: CSR in the file's own indices);
+2. :func:`summarize` -- its rows, width, smallest sparse index and distinct labels (small);
+3. :func:`finalize` -- with the :class:`Spec` learned from every summary: validated float64 ``X``
+   (C-contiguous, or CSR with ``n_features`` columns) and labels as ±1 signs.
+"""
+
+from __future__ import annotations
+
+import glob
+import io
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptronlab import _validation as v
+
+#: file extensions and the format each one means
+EXTENSIONS = {
+    ".parquet": "parquet", ".pq": "parquet",
+    ".csv": "csv",
+    ".libsvm": "libsvm", ".svm": "libsvm", ".svmlight": "libsvm", ".txt": "libsvm",
+}
+#: byte size of one CSV/LIBSVM partition
+BLOCKSIZE = 64 * 2**20
+
+
+@dataclass(frozen=True)
+class Part:
+    """One partition of a file: a Parquet row group, or the byte range [start, stop) of a text file."""
+
+    kind: str
+    path: str
+    index: int = 0
+    start: int = 0
+    stop: int = 0
+
+    def describe(self) -> str:
+        if self.kind == "parquet":
+            return f"{self.path} (row group {self.index})"
+        return f"{self.path} (bytes {self.start}-{self.stop})"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What reading needs beyond the descriptor; filled in from the summaries of every partition."""
+
+    kind: str
+    label: Any = None
+    columns: tuple = ()
+    header: bool = True
+    n_features: int | None = None
+    zero_based: bool = True
+    positive: Any = None  # classes[1]; labels equal to it become +1, all others -1
+
+
+@dataclass
+class Source:
+    """The partitions of one dataset (descriptors, or dask ``Delayed`` blocks) and how to read them."""
+
+    parts: list
+    spec: Spec
+    names: list[str] = field(default_factory=list)
+    feature_names: list[str] | None = None
+    n_rows: int | None = None
+    classes: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.parts)
+
+    def describe(self, i: int) -> str:
+        return self.names[i] if self.names else f"partition {i}"
+
+    def raw_task(self, i: int):
+        """A dask ``Delayed`` for :func:`read_raw` of partition ``i`` (runs on a worker)."""
+        import dask
+
+        return dask.delayed(read_raw, pure=False)(self.parts[i], self.spec)
+
+    def read_local(self, i: int):
+        """Partition ``i`` as raw ``(X, labels)``, computed in this process."""
+        part = self.parts[i]
+        if self.spec.kind in ("array", "frame"):
+            import dask
+
+            (part,) = dask.compute(part, scheduler="sync")
+        return read_raw(part, self.spec)
+
+    def learn(self, summaries: list[dict]) -> None:
+        """Check the summaries of every partition and fix the spec (width, classes)."""
+        self.spec, self.classes, self.n_rows = learn_spec(self.spec, summaries, self.names)
+
+
+# ---------------------------------------------------------------- opening a dataset
+
+
+def open_source(X, y=None, *, label=None, blocksize: int = BLOCKSIZE) -> Source:
+    """A :class:`Source` for a dask array (+ dask ``y``), a dask DataFrame or a path/glob of files."""
+    if isinstance(X, str | os.PathLike):
+        if y is not None:
+            raise v.fail("y", "None when X is a path (the labels are a column of the files)",
+                         type(y).__name__, "Drop y and name the label column with label=.")
+        return _file_source(os.fspath(X), label=label, blocksize=blocksize)
+    try:
+        import dask.array as da
+        import dask.dataframe as dd
+    except ImportError as exc:  # pragma: no cover - the dask extra is installed in development
+        raise ImportError("perceptronlab.scale needs Dask: pip install 'perceptronlab[dask]'") from exc
+    if isinstance(X, dd.DataFrame):
+        if y is not None:
+            raise v.fail("y", "None when X is a dask DataFrame (the labels are one of its columns)",
+                         type(y).__name__, "Drop y and name the label column with label=.")
+        return _frame_source(X, label)
+    if isinstance(X, da.Array):
+        return _array_source(X, y)
+    raise v.fail("X", "a row-chunked dask array, a dask DataFrame, or a path/glob of Parquet, CSV or "
+                 "LIBSVM files", type(X).__name__,
+                 "Wrap in-memory data with dask.array.from_array(X, chunks=(rows, -1)), or use "
+                 "perceptronlab.perceptron for data that fits in memory.")
+
+
+def _array_source(X, y) -> Source:
+    import dask.array as da
+
+    if X.ndim != 2:
+        raise v.fail("X", "a 2-D dask array (rows are examples)", f"{X.ndim}-D shape {X.shape}",
+                     "Reshape it so that each example is one row.")
+    if y is None:
+        raise v.fail("y", "a dask array of labels (one per row of X)", "None",
+                     "Pass y=dask.array.from_array(labels, chunks=X.chunks[0]).")
+    if not isinstance(y, da.Array):
+        y = da.from_array(np.asarray(y), chunks=(X.chunks[0],))
+    if y.ndim == 2 and 1 in y.shape:
+        y = y.reshape(-1)
+    if y.ndim != 1:
+        raise v.fail("y (the labels)", "a 1-D dask array", f"shape {y.shape}", "Pass one label per row of X.")
+    if not any(np.isnan(c) for c in X.chunks[0]) and not any(np.isnan(c) for c in y.chunks[0]):
+        if X.shape[0] != y.shape[0]:
+            raise v.fail("y (the labels)", f"{X.shape[0]} labels, one per row of X", f"{y.shape[0]}",
+                         "Check that X and y come from the same rows.")
+        if len(X.chunks[1]) > 1:
+            X = X.rechunk({1: -1})  # a partition is a block of whole rows
+        if y.chunks[0] != X.chunks[0]:
+            y = y.rechunk((X.chunks[0],))
+    elif len(X.chunks[1]) > 1 or X.numblocks[0] != y.numblocks[0]:
+        raise v.fail("X and y", "row chunks of known, equal sizes", "unknown chunk sizes",
+                     "Call X.compute_chunk_sizes() and y.compute_chunk_sizes() first.")
+    x_blocks = X.to_delayed().ravel()
+    y_blocks = y.to_delayed().ravel()
+    parts = [_pair(xb, yb) for xb, yb in zip(x_blocks, y_blocks, strict=True)]
+    names = [f"block {i} of the dask array" for i in range(len(parts))]
+    return Source(parts=parts, spec=Spec(kind="array"), names=names)
+
+
+def _pair(x_block, y_block):
+    import dask
+
+    return dask.delayed(tuple, pure=True)([x_block, y_block])
+
+
+def _frame_source(frame, label) -> Source:
+    columns = list(frame.columns)
+    label = _pick_label(label, columns, "the dask DataFrame")
+    parts = list(frame.to_delayed())
+    names = [f"partition {i} of the dask DataFrame" for i in range(len(parts))]
+    spec = Spec(kind="frame", label=label, columns=tuple(columns))
+    return Source(parts=parts, spec=spec, names=names, feature_names=[str(c) for c in columns if c != label])
+
+
+def _pick_label(label, columns: list, where: str):
+    if not columns:
+        raise v.fail(where, "at least two columns (features and a label)", "no columns", "Check the data.")
+    if label is None:
+        return columns[-1]
+    if label not in columns:
+        shown = ", ".join(map(str, columns[:8])) + (", ..." if len(columns) > 8 else "")
+        raise v.fail("label", f"one of the columns of {where} ({shown})", repr(label),
+                     "Pass the name of the label column, or leave label=None for the last column.")
+    return label
+
+
+def expand_paths(path: str) -> list[str]:
+    """The files of a path: itself, a directory's data files, or a glob's matches (sorted)."""
+    if os.path.isdir(path):
+        files = sorted(os.path.join(path, f) for f in os.listdir(path)
+                       if _kind_of(f) is not None and not f.startswith("."))
+    elif glob.has_magic(path):
+        files = sorted(f for f in glob.glob(path) if os.path.isfile(f))
+    else:
+        files = [path] if os.path.isfile(path) else []
+    if not files:
+        raise v.fail("data path", "an existing file, directory or glob of Parquet/CSV/LIBSVM files",
+                     repr(path), "Check the path (quote globs like 'data/*.parquet' in the shell).")
+    return files
+
+
+def _kind_of(path: str) -> str | None:
+    name = path.lower()
+    for ext, kind in EXTENSIONS.items():
+        if name.endswith(ext):
+            return kind
+    return None
+
+
+def _file_source(path: str, *, label, blocksize: int) -> Source:
+    files = expand_paths(path)
+    kinds = {f: _kind_of(f) for f in files}
+    unknown = [f for f, k in kinds.items() if k is None]
+    if unknown:
+        raise v.fail("data file", "a .parquet, .csv or .libsvm/.svm/.txt file", repr(unknown[0]),
+                     "Rename the file with its format's extension.")
+    if len(set(kinds.values())) > 1:
+        raise v.fail("data files", "one format for every file", ", ".join(sorted(set(kinds.values()))),
+                     "Point at one format at a time, e.g. 'data/*.parquet'.")
+    kind = kinds[files[0]]
+    if kind == "parquet":
+        return _parquet_source(files, label)
+    if kind == "csv":
+        return _csv_source(files, label, blocksize)
+    if label is not None:
+        raise v.fail("label", "None for LIBSVM files (the label is the first field of each line)",
+                     repr(label), "Drop label=.")
+    parts = [p for f in files for p in _byte_ranges(f, "libsvm", 0, blocksize)]
+    return Source(parts=parts, spec=Spec(kind="libsvm"), names=[p.describe() for p in parts])
+
+
+def _parquet_source(files: list[str], label) -> Source:
+    import pyarrow.parquet as pq
+
+    parts: list[Part] = []
+    columns = None
+    for f in files:
+        meta = pq.ParquetFile(f)
+        names = tuple(meta.schema_arrow.names)
+        if columns is None:
+            columns = names
+        elif names != columns:
+            raise v.fail(f"the columns of {f}", f"the columns of {files[0]} ({', '.join(columns)})",
+                         ", ".join(names), "Write every Parquet file with the same schema.")
+        parts += [Part("parquet", f, index=g) for g in range(meta.metadata.num_row_groups)]
+    label = _pick_label(label, list(columns), files[0])
+    spec = Spec(kind="parquet", label=label, columns=columns)
+    return Source(parts=parts, spec=spec, names=[p.describe() for p in parts],
+                  feature_names=[c for c in columns if c != label])
+
+
+def _csv_source(files: list[str], label, blocksize: int) -> Source:
+    parts: list[Part] = []
+    columns = None
+    header = True
+    for f in files:
+        with open(f, "rb") as fh:
+            first = fh.readline()
+        fields = [c.strip().strip('"') for c in first.decode("utf-8-sig").strip().split(",")]
+        has_header = not all(_is_number(c) for c in fields)
+        names = tuple(fields) if has_header else tuple(str(j) for j in range(len(fields)))
+        if columns is None:
+            columns, header = names, has_header
+        elif names != columns:
+            raise v.fail(f"the columns of {f}", f"the columns of {files[0]} ({', '.join(columns)})",
+                         ", ".join(names), "Write every CSV file with the same header.")
+        parts += _byte_ranges(f, "csv", len(first) if has_header else 0, blocksize)
+    label = _pick_label(label, list(columns), files[0])
+    spec = Spec(kind="csv", label=label, columns=columns, header=header)
+    return Source(parts=parts, spec=spec, names=[p.describe() for p in parts],
+                  feature_names=[c for c in columns if c != label])
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _byte_ranges(path: str, kind: str, begin: int, blocksize: int) -> list[Part]:
+    """Split [begin, size) into ranges of about ``blocksize`` bytes that start at line starts."""
+    size = os.path.getsize(path)
+    cuts = [begin]
+    with open(path, "rb") as fh:
+        while cuts[-1] + blocksize < size:
+            fh.seek(cuts[-1] + blocksize)
+            fh.readline()  # finish the line the cut fell into
+            position = fh.tell()
+            if position >= size:
+                break
+            cuts.append(position)
+    cuts.append(size)
+    return [Part(kind, path, index=i, start=a, stop=b)
+            for i, (a, b) in enumerate(zip(cuts[:-1], cuts[1:], strict=True)) if b > a]
+
+
+# ---------------------------------------------------------------- the three steps
+
+
+def read_raw(part, spec: Spec):
+    """One partition as ``(X, labels)``; X is not yet validated (LIBSVM: CSR, the file's indices)."""
+    kind = spec.kind
+    if kind == "array":
+        X_block, y_block = part
+        return np.asarray(X_block), np.asarray(y_block).ravel()
+    if kind == "frame":
+        return _split_frame(part, spec)
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        table = pq.ParquetFile(part.path).read_row_group(part.index)
+        features = [c for c in spec.columns if c != spec.label]
+        X = np.empty((table.num_rows, len(features)))
+        for j, name in enumerate(features):
+            column = table.column(name)
+            try:
+                X[:, j] = column.to_numpy(zero_copy_only=False)
+            except (TypeError, ValueError) as exc:
+                raise v.fail(f"column {name!r} of {part.describe()}", "numbers",
+                             f"{column.type} values", "Convert the column to a numeric type.") from exc
+        return X, table.column(spec.label).to_numpy(zero_copy_only=False)
+    with open(part.path, "rb") as fh:
+        fh.seek(part.start)
+        data = fh.read(part.stop - part.start)
+    if kind == "csv":
+        import pandas as pd
+
+        frame = pd.read_csv(io.BytesIO(data), header=None, names=list(spec.columns))
+        return _split_frame(frame, spec, where=part.describe())
+    from sklearn.datasets import load_svmlight_file
+
+    try:
+        X, labels = load_svmlight_file(io.BytesIO(data), zero_based=True, dtype=np.float64)
+    except ValueError as exc:
+        raise v.fail(part.describe(), "LIBSVM lines 'label index:value ...'", str(exc),
+                     "Fix the malformed line.") from exc
+    return X, labels
+
+
+def _split_frame(frame, spec: Spec, where: str = "a DataFrame partition"):
+    features = [c for c in frame.columns if c != spec.label]
+    try:
+        X = frame[features].to_numpy(dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise v.fail(f"the feature columns of {where}", "numbers", f"a cell that is not a number ({exc})",
+                     "Fix or drop non-numeric cells.") from exc
+    return X, frame[spec.label].to_numpy()
+
+
+def summarize(raw) -> dict:
+    """Rows, width, smallest stored sparse index, distinct labels and the first non-finite cell."""
+    X, labels = raw
+    labels = np.asarray(labels)
+    summary = {"rows": int(X.shape[0]), "width": int(X.shape[1]) if X.ndim == 2 else -1,
+               "ndim": X.ndim, "min_index": None, "bad": None, "labels": None, "label_error": None}
+    if sp.issparse(X):
+        if X.nnz:
+            summary["min_index"] = int(X.indices.min())
+        values = X.data
+    else:
+        values = X
+    if X.ndim == 2 and not np.isfinite(values).all():
+        summary["bad"] = "NaN or inf"
+    if labels.shape[0] != X.shape[0]:
+        summary["label_error"] = f"{labels.shape[0]} labels for {X.shape[0]} rows"
+    elif labels.shape[0]:
+        try:
+            summary["labels"] = _distinct(labels)
+        except TypeError:
+            summary["label_error"] = "labels of mixed types"
+    return summary
+
+
+def _distinct(labels: np.ndarray) -> np.ndarray:
+    if labels.dtype.kind == "O":
+        return np.array(sorted(set(labels.tolist())), dtype=object)
+    return np.unique(labels)
+
+
+def learn_spec(spec: Spec, summaries: list[dict], names: list[str]):
+    """Check every partition's summary; return (spec with width and positive class, classes, rows)."""
+    widths = set()
+    min_index = None
+    distinct = []
+    for i, s in enumerate(summaries):
+        where = names[i] if names else f"partition {i}"
+        if s["ndim"] != 2:
+            raise v.fail(f"X in {where}", "a 2-D block", f"{s['ndim']}-D", "Pass a 2-D dask array.")
+        if s["bad"]:
+            raise v.fail(f"X in {where}", "finite values", s["bad"], "Remove or impute the rows with NaN or inf.")
+        if s["label_error"]:
+            raise v.fail(f"the labels of {where}", "one label per row, of one type", s["label_error"],
+                         "Check that X and y come from the same rows.")
+        if s["rows"]:
+            widths.add(s["width"])
+            distinct.append(s["labels"])
+        if s["min_index"] is not None:
+            min_index = s["min_index"] if min_index is None else min(min_index, s["min_index"])
+    n_rows = sum(s["rows"] for s in summaries)
+    if n_rows == 0:
+        raise v.fail("the data", "at least one example", "0 rows", "Check the path or the collection.")
+    if spec.kind == "libsvm":
+        zero_based = min_index == 0
+        width = max(widths)
+        n_features = max(width - (0 if zero_based else 1), 1)
+        spec = replace(spec, zero_based=zero_based, n_features=n_features)
+    else:
+        if len(widths) > 1:
+            raise v.fail("X", "the same number of features in every partition", sorted(widths),
+                         "Check that the partitions come from one dataset.")
+        (n_features,) = widths
+        if n_features == 0:
+            raise v.fail("X", "at least one feature", "0 features", "Pass a dataset with feature columns.")
+        spec = replace(spec, n_features=n_features)
+    try:
+        union = _distinct(np.concatenate(distinct))
+    except TypeError as exc:
+        raise v.fail("y (the labels)", "labels of one comparable type", "mixed types",
+                     "Use e.g. -1/+1, 0/1 or strings, not a mix.") from exc
+    _, classes = v.check_labels(union)
+    return replace(spec, positive=classes[-1]), classes, n_rows
+
+
+def finalize(raw, spec: Spec):
+    """Validated float64 X (C-contiguous, or CSR of ``n_features`` columns) and the labels as ±1."""
+    X, labels = raw
+    if spec.kind == "libsvm":
+        X = sp.csr_matrix(X)
+        indices = X.indices if spec.zero_based else X.indices - 1
+        X = sp.csr_matrix((X.data, indices, X.indptr), shape=(X.shape[0], spec.n_features))
+        X.sort_indices()
+    else:
+        X = v.check_matrix(X, dtypes=(np.float64,))
+    signs = np.where(np.asarray(labels) == spec.positive, 1.0, -1.0)
+    return X, signs
+
+
+def load_local(source: Source, i: int):
+    """Partition ``i`` read, checked and converted in this process."""
+    return finalize(source.read_local(i), source.spec)

@@ -1,0 +1,86 @@
+"""Out of core on one machine: sweep after sweep over files bigger than memory.
+
+Each sweep reads the partitions (Parquet row groups, CSV/LIBSVM byte ranges, dask blocks) one
+after another and carries w from one to the next, so memory holds one partition at a time, and
+the run is exactly the cyclic perceptron over the concatenation of the partitions in order:
+``stream_fit(files)`` gives the same bits as ``perceptronlab.perceptron(X_all, y_all)``.
+"""
+
+from __future__ import annotations
+
+from perceptronlab.scale.mixing import BLOCKSIZE, fit_in_process
+
+
+class _SweepBar:
+    """A Rich progress bar per sweep (rows read), on stderr."""
+
+    def __init__(self) -> None:
+        self._progress = None
+        self._task = None
+
+    def start(self, epoch: int, total_rows: int | None) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self._progress = Progress(TextColumn("sweep {task.fields[sweep]}"), BarColumn(), MofNCompleteColumn(),
+                                  TextColumn("rows"), TimeElapsedColumn(),
+                                  console=Console(stderr=True), transient=False)
+        self._task = self._progress.add_task("sweep", total=total_rows, sweep=epoch)
+        self._progress.start()
+
+    def advance(self, rows: int) -> None:
+        self._progress.advance(self._task, rows)
+
+    def stop(self) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+            self._progress = None
+
+
+def stream_fit(path_or_glob, y=None, *, label=None, eta=1.0, margin=0.0, fit_intercept: bool = False,
+               max_epochs: int = 100, averaged: bool = False, seed: int | None = None, callback=None,
+               blocksize: int = BLOCKSIZE, progress: bool = True, warn: bool = True):
+    """The perceptron over data bigger than memory: one partition in memory, sweep after sweep.
+
+    Parameters
+    ----------
+    path_or_glob : a Parquet, CSV or LIBSVM file, a directory of them, or a glob such as
+        ``'data/*.parquet'`` (files are taken in sorted order); also a dask array (with ``y``) or a
+        dask DataFrame, read block by block in this process.
+    label : the label column of Parquet/CSV/DataFrame data (default: the last column).
+    eta, margin, fit_intercept : as in :func:`perceptronlab.perceptron`.
+    max_epochs : the most sweeps; the run stops earlier at a sweep without a mistake.
+    averaged : return the mean of the end-of-sweep weights instead of the last ones.
+    seed : None sweeps in file order (the cyclic perceptron); an integer permutes the partitions
+        and the rows inside each partition every sweep, reproducibly.
+    callback : called with an :class:`~perceptronlab.scale.EpochInfo` after every sweep; return
+        True to stop.
+    blocksize : bytes per CSV/LIBSVM partition (Parquet partitions are the files' row groups).
+    progress : show a Rich progress bar per sweep on stderr.
+
+    Returns
+    -------
+    MixedPerceptron
+        With one shard: ``history[:, 0]`` is the mistakes per sweep.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, tempfile, os
+    >>> from perceptronlab.scale import stream_fit
+    >>> folder = tempfile.mkdtemp()
+    >>> frame = pd.DataFrame({"x1": [1.0, 1, 0], "x2": [0.0, 1, 1], "label": [1, -1, -1]})
+    >>> frame.to_csv(os.path.join(folder, "exam.csv"), index=False)
+    >>> model = stream_fit(os.path.join(folder, "*.csv"), progress=False)
+    >>> model.w.tolist(), model.history[:, 0].tolist()
+    ([1.0, -2.0], [2, 2, 1, 0])
+    """
+    return fit_in_process(path_or_glob, y, mixing="uniform", max_epochs=max_epochs, eta=eta, margin=margin,
+                          fit_intercept=fit_intercept, averaged=averaged, seed=seed, callback=callback,
+                          label=label, shards=1, blocksize=blocksize,
+                          progress=_SweepBar() if progress else None, warn=warn)
