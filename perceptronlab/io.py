@@ -404,7 +404,8 @@ def _model_document(model: Any) -> dict:
         rows = [w.tolist()]
         intercepts = [model.b]
         classes = list(model.classes) if getattr(model, "classes", None) is not None else [-1, 1]
-        algorithm, estimator, params, exact = model.algorithm, "Run", dict(model.params), bool(model.exact)
+        algorithm, estimator, params, exact = (model.algorithm, "perceptronlab.Run", dict(model.params),
+                                               bool(model.exact))
         training = {"mistakes": int(model.mistakes), "sweeps": int(model.sweeps),
                     "converged": bool(model.converged), "cycled": bool(model.cycled)}
         if model.pocket_errors is not None:
@@ -417,14 +418,15 @@ def _model_document(model: Any) -> dict:
         rows = [r.tolist() for r in coef]
         intercepts = intercept.tolist()
         classes = list(np.asarray(model.classes_).tolist())
-        estimator = type(model).__name__
+        estimator = f"{type(model).__module__}.{type(model).__qualname__}"
+        name = type(model).__name__
         algorithm = getattr(model, "algorithm", None) or (
-            "pocket" if "Pocket" in estimator else "online" if "Online" in estimator else "perceptron")
+            "pocket" if "Pocket" in name else "online" if "Online" in name else "perceptron")
         params = model.get_params(deep=False) if hasattr(model, "get_params") else {}
         exact = bool(getattr(model, "exact", False)) or coef.dtype.kind == "O"
         training = {}
         for name, key in (("n_mistakes_", "mistakes"), ("n_sweeps_", "sweeps"),
-                          ("converged_", "converged")):
+                          ("converged_", "converged"), ("pocket_errors_", "pocket_errors")):
             if hasattr(model, name):
                 try:
                     training[key] = _plain(getattr(model, name))
@@ -519,14 +521,22 @@ def _bad_model(source: str, field: str, expected: str, got: str) -> InputError:
                 "The file is damaged or was edited by hand; save the model again.")
 
 
-def load_model(path: str | os.PathLike) -> LoadedModel:
+def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
     """Load a JSON model file written by :func:`save_model`.
+
+    Parameters
+    ----------
+    path : the model file.
+    as_estimator : return a fitted :class:`perceptronlab.Perceptron` or
+        :class:`perceptronlab.PocketPerceptron` for float models saved from a run or from those
+        estimators; ``False`` always gives a :class:`LoadedModel`.
 
     Returns
     -------
-    LoadedModel
-        A fitted model with ``coef_``, ``intercept_``, ``classes_``, ``predict`` and
-        ``decision_function`` (exact models keep their Fractions).
+    Perceptron, PocketPerceptron or LoadedModel
+        A fitted model with ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``,
+        ``predict`` and ``decision_function``. Exact models (Fractions kept), online models and
+        models saved from other libraries load as :class:`LoadedModel`.
 
     Raises
     ------
@@ -558,7 +568,40 @@ def load_model(path: str | os.PathLike) -> LoadedModel:
     if version > MODEL_VERSION:
         raise fail(where, f"model format version {MODEL_VERSION} or older", f"version {version}",
                    "The file was written by a newer perceptronlab; upgrade perceptronlab to load it.")
-    return LoadedModel(document, source=where)
+    loaded = LoadedModel(document, source=where)
+    return _as_estimator(loaded) if as_estimator else loaded
+
+
+_ESTIMATOR_OF = {"perceptron": "Perceptron", "pocket": "PocketPerceptron"}
+
+
+def _as_estimator(model: LoadedModel) -> Any:
+    """The perceptronlab estimator with the loaded weights, where one fits; else ``model`` itself."""
+    name = _ESTIMATOR_OF.get(model.algorithm)
+    if model.exact or name is None or model.estimator not in (
+            "perceptronlab.Run", f"perceptronlab.estimators.{name}"):
+        return model
+    try:
+        from perceptronlab import estimators
+    except ImportError:  # pragma: no cover - the estimators ship with the package
+        return model
+    cls = getattr(estimators, name)
+    accepted = cls().get_params(deep=False)
+    params = {k: model.params[k] for k in accepted if k in model.params}
+    try:
+        fitted = cls(**params)
+    except TypeError:  # pragma: no cover - a parameter of another version
+        fitted = cls()
+    fitted.classes_ = model.classes_
+    fitted.coef_ = np.array(model.coef_, dtype=np.float64)
+    fitted.intercept_ = np.array(model.intercept_, dtype=np.float64)
+    fitted.n_features_in_ = model.n_features_in_
+    for key, attribute in (("mistakes", "n_mistakes_"), ("sweeps", "n_sweeps_"),
+                           ("converged", "converged_"), ("pocket_errors", "pocket_errors_")):
+        if key in model.training:
+            value = model.training[key]
+            setattr(fitted, attribute, np.asarray(value) if isinstance(value, list) else value)
+    return fitted
 
 
 class LoadedModel:
@@ -587,7 +630,7 @@ class LoadedModel:
         self.algorithm = document.get("algorithm")
         if not isinstance(self.algorithm, str):
             raise bad("algorithm", "a string", repr(self.algorithm))
-        self.estimator = document.get("estimator", "Run")
+        self.estimator = document.get("estimator", "perceptronlab.Run")
         params = document.get("params", {})
         if not isinstance(params, dict):
             raise bad("params", "an object", type(params).__name__)

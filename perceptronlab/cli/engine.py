@@ -256,11 +256,12 @@ def predict(
     from perceptronlab.io import load_model, read_data
 
     fitted = load_model(model)
-    X, y = read_data(data, label=label, fmt=data_format, exact=fitted.exact)
-    n_features = len(X[0]) if fitted.exact else X.shape[1]
+    exact = bool(getattr(fitted, "exact", False))
+    X, y = read_data(data, label=label, fmt=data_format, exact=exact)
+    n_features = len(X[0]) if exact else X.shape[1]
     if n_features + 1 == fitted.n_features_in_ and label is None:
         # the file has no label column: every column is a feature
-        X, y = read_data(data, fmt=data_format, exact=fitted.exact, has_label=False)
+        X, y = read_data(data, fmt=data_format, exact=exact, has_label=False)
     predictions = fitted.predict(X)
     labels = [_plain_label(v) for v in predictions.tolist()]
     if y is not None and not quiet:
