@@ -23,6 +23,15 @@ _EXPORTS: dict[str, str] = {
     "Perceptron": "perceptronlab.estimators",
     "PocketPerceptron": "perceptronlab.estimators",
     "OnlinePerceptron": "perceptronlab.estimators",
+    # the family: averaged, voted, kernel, multiclass
+    "averaged_perceptron": "perceptronlab.family.averaged",
+    "voted_perceptron": "perceptronlab.family.voted",
+    "kernel_perceptron": "perceptronlab.family.kernel",
+    "multiclass_perceptron": "perceptronlab.family.multiclass",
+    "AveragedPerceptron": "perceptronlab.family.estimators",
+    "VotedPerceptron": "perceptronlab.family.estimators",
+    "KernelPerceptron": "perceptronlab.family.estimators",
+    "MulticlassPerceptron": "perceptronlab.family.estimators",
     # data and models
     "read_data": "perceptronlab.io",
     "save_model": "perceptronlab.io",
@@ -38,7 +47,7 @@ _EXPORTS: dict[str, str] = {
     "CycledWarning": "perceptronlab.exceptions",
 }
 
-_SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary")
+_SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "scale")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

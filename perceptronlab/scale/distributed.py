@@ -235,7 +235,7 @@ def _shard_name(source, group: list[int]) -> str:
 
 def train_from_cli(data, *, scheduler: str | None = None, shards: int | None = None, stream: bool = False,
                    options: dict | None = None, quiet: bool = False):
-    """What ``perceptronlab train DATA --dask/--stream`` runs: train, print a summary, save ``out``.
+    """What ``perceptronlab train DATA --dask/--stream`` runs: train, and report the mixing on stderr.
 
     Parameters
     ----------
@@ -243,44 +243,58 @@ def train_from_cli(data, *, scheduler: str | None = None, shards: int | None = N
     scheduler : a Dask scheduler address; None starts a local cluster (``--dask`` only).
     shards : the number of shards S (``--dask``; default one per partition).
     stream : out of core on this machine instead of Dask (one partition in memory).
-    options : ``eta``, ``fit_intercept``, ``max_sweeps`` (the most epochs), ``margin``, ``label``,
-        ``out`` (a model JSON file to write); missing keys take the defaults.
-    quiet : no progress bar or status lines (the summary is still printed).
+    options : the ``train`` command's options: ``eta``, ``fit_intercept``, ``max_sweeps`` (the most
+        epochs; default 100), ``margin``, ``label``, ``order`` (None/"cyclic", or "shuffle" with
+        ``seed``), ``out`` (a model JSON file to write); ``algorithm`` must be "perceptron",
+        ``exact`` False and ``max_updates`` None. Missing keys take the defaults.
+    quiet : no progress bar or status lines.
 
     Returns
     -------
     MixedPerceptron
+        It also has the face of a :class:`perceptronlab.Run` (``mistakes``, ``sweeps``,
+        ``updates_per_sweep``, ...) for the command's report.
     """
     from rich.console import Console
 
     from perceptronlab.scale.stream import stream_fit
 
-    options = dict(options or {})
-    known = {"eta", "fit_intercept", "max_sweeps", "margin", "label", "out"}
+    options = {k: val for k, val in dict(options or {}).items() if val is not None}
+    known = {"eta", "fit_intercept", "max_sweeps", "margin", "label", "out", "algorithm", "order", "seed",
+             "exact", "fmt"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise v.fail("options", f"keys among {', '.join(sorted(known))}", ", ".join(unknown),
                      "Drop the unknown options.")
-    kwargs = dict(eta=options.get("eta", 1.0), margin=options.get("margin", 0.0) or 0.0,
+    flag = "--stream" if stream else "--dask"
+    if options.get("algorithm", "perceptron") != "perceptron":
+        raise v.fail(f"--algorithm with {flag}", "perceptron", options["algorithm"],
+                     f"Drop --algorithm, or train pocket without {flag}.")
+    if options.get("exact"):
+        raise v.fail(f"--exact with {flag}", "floating point", "--exact",
+                     f"Drop --exact (exact fractions need the data in memory), or drop {flag}.")
+    order = options.get("order", "cyclic")
+    if order not in ("cyclic", "shuffle"):
+        raise v.fail(f"--order with {flag}", "cyclic or shuffle", order, "Use --order cyclic or shuffle.")
+    seed = (options.get("seed") or 0) if order == "shuffle" else None
+    kwargs = dict(eta=options.get("eta", 1.0), margin=options.get("margin", 0.0),
                   fit_intercept=bool(options.get("fit_intercept", False)),
-                  max_epochs=options.get("max_sweeps") or 100, label=options.get("label"))
+                  max_epochs=options.get("max_sweeps", 100), label=options.get("label"), seed=seed)
     data = str(data)
+    errors = Console(stderr=True, highlight=False)
     if stream:
         if scheduler is not None or shards is not None:
             raise v.fail("--stream", "no --scheduler or --shards (streaming runs on this machine, one "
                          "shard)", "--scheduler/--shards", "Drop them, or use --dask instead of --stream.")
         model = stream_fit(data, progress=not quiet, **kwargs)
     else:
-        errors = Console(stderr=True, highlight=False)
         if not quiet:
-            where = scheduler or "a local cluster"
-            errors.print(f"Training on {where} by iterative parameter mixing ...")
+            errors.print(f"Training on {scheduler or 'a local Dask cluster'} by iterative parameter mixing ...")
         model = fit(data, client=scheduler, shards=shards, **kwargs)
-    Console(highlight=False).print(model.summary())
+    if not quiet:
+        errors.print(model.summary())
     if options.get("out"):
         from perceptronlab.io import save_model
 
-        path = save_model(model, options["out"])
-        if not quiet:
-            Console(stderr=True, highlight=False).print(f"model written to {path}")
+        save_model(model, options["out"])
     return model

@@ -70,6 +70,32 @@ class MixedPerceptron:
     def converged_(self) -> bool:
         return self.converged
 
+    # the face of a perceptronlab Run, which the CLI's report reads
+    algorithm = "perceptron"
+    exact = False
+    pocket_errors = None
+    errors_after_sweep = np.empty(0, dtype=np.int64)
+
+    @property
+    def classes(self) -> list:
+        return self.classes_.tolist()
+
+    @property
+    def sweeps(self) -> int:
+        return self.epochs
+
+    @property
+    def updates_per_sweep(self) -> np.ndarray:
+        return self.history.sum(axis=1)
+
+    @property
+    def fit_intercept(self) -> bool:
+        return bool(self.params.get("fit_intercept"))
+
+    @property
+    def n_examples(self) -> int | None:
+        return self.n_rows
+
     @property
     def w(self) -> np.ndarray:
         return self.coef_[0]
