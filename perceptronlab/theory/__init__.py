@@ -1,0 +1,1 @@
+"""The theory of the perceptron, computed: geometry, separability, bounds, leave-one-out, analysis."""

@@ -1,0 +1,130 @@
+"""Shared plumbing of the theory modules: exact input, Fraction linear algebra, formatting.
+
+Exact input means every entry is an int, a Fraction, a Decimal or a decimal/fraction string
+(NumPy integer arrays included); floats make the input inexact. Exact input gets exact answers
+(Fractions) where the quantity is rational.
+"""
+
+from __future__ import annotations
+
+import numbers
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptronlab import _validation as v
+
+#: Exact (Fraction) computations run only up to this many matrix entries; above it, floats.
+EXACT_LIMIT = 200_000
+
+_EXACT_SCALARS = (numbers.Integral, Fraction, Decimal, str)
+
+
+def is_exact_scalar(value: Any) -> bool:
+    return isinstance(value, _EXACT_SCALARS) and not isinstance(value, bool)
+
+
+def is_exact_input(X: Any) -> bool:
+    """True when every entry of ``X`` is exact (int, Fraction, Decimal, numeric string)."""
+    if sp.issparse(X):
+        return X.dtype.kind in "iu"
+    if isinstance(X, np.ndarray):
+        if X.dtype.kind in "iu":
+            return True
+        if X.dtype.kind != "O":
+            return False
+        return all(is_exact_scalar(value) for value in X.ravel().tolist())
+    try:
+        rows = list(X)
+        return len(rows) > 0 and all(is_exact_scalar(value) for row in rows for value in row)
+    except TypeError:
+        return False
+
+
+def exact_rows(X: Any, fit_intercept: bool = False) -> list[list[Fraction]]:
+    """Rows of Fractions (validated), augmented with a leading 1 when ``fit_intercept``."""
+    rows = v.check_exact_matrix(X)
+    if fit_intercept:
+        rows = [[Fraction(1), *row] for row in rows]
+    return rows
+
+
+def float_matrix(X: Any) -> np.ndarray:
+    """A dense float64 C-contiguous matrix (validated; sparse input is densified)."""
+    if sp.issparse(X):
+        X = v.check_matrix(X).toarray()
+    elif is_exact_input(X) and not isinstance(X, np.ndarray):
+        X = [[float(value) for value in row] for row in v.check_exact_matrix(X)]
+    elif isinstance(X, np.ndarray) and X.dtype.kind == "O":
+        X = np.array([[float(Fraction(value)) if isinstance(value, str) else float(value) for value in row]
+                      for row in X.tolist()])
+    arr = v.check_matrix(X, allow_sparse=False, dtypes=(np.float64,))
+    return arr
+
+
+def augment(X: np.ndarray) -> np.ndarray:
+    """Prepend a column of ones (the bias trick of the seeds: w₀ = −threshold)."""
+    return np.hstack([np.ones((X.shape[0], 1)), X])
+
+
+def to_fraction(value: Any) -> Fraction:
+    """An exact scalar as a Fraction (strings like '1/5' or '0.2' included)."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return Fraction(Decimal(text)) if "/" not in text else Fraction(text)
+        except Exception as exc:  # noqa: BLE001 - re-raised with the message shape
+            raise v.fail("number", "a number or a fraction like '1/5'", repr(value), "Fix the value.") from exc
+    return Fraction(value)
+
+
+def fmt(value: Any, digits: int = 6) -> str:
+    """A number for people: Fractions as p/q, floats with ``digits`` significant digits."""
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.{digits}g}"
+
+
+def fmt_vector(values: Any, digits: int = 6) -> str:
+    return "(" + ", ".join(fmt(value, digits) for value in values) + ")"
+
+
+def solve_exact(A: list[list[Fraction]], b: list[Fraction]) -> list[Fraction] | None:
+    """The unique solution of A x = b in Fractions, or None when there is none or it is not unique.
+
+    Gauss–Jordan elimination; ``A`` may have more rows than columns (the system must then be
+    consistent).
+    """
+    rows = len(A)
+    cols = len(A[0]) if rows else 0
+    M = [list(A[i]) + [b[i]] for i in range(rows)]
+    pivot_row = 0
+    pivots = []
+    for col in range(cols):
+        pick = next((r for r in range(pivot_row, rows) if M[r][col] != 0), None)
+        if pick is None:
+            return None
+        M[pivot_row], M[pick] = M[pick], M[pivot_row]
+        lead = M[pivot_row][col]
+        M[pivot_row] = [entry / lead for entry in M[pivot_row]]
+        for r in range(rows):
+            if r != pivot_row and M[r][col] != 0:
+                factor = M[r][col]
+                M[r] = [a - factor * p for a, p in zip(M[r], M[pivot_row], strict=True)]
+        pivots.append(col)
+        pivot_row += 1
+    if any(M[r][cols] != 0 for r in range(pivot_row, rows)):
+        return None
+    return [M[i][cols] for i in range(cols)]
+
+
+def exact_dot(a, b) -> Fraction:
+    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))

@@ -1,0 +1,287 @@
+r"""The mistake and generalization bounds of the perceptron, with their formulas and references.
+
+Every bound is exact (a ``Fraction``) when its inputs are exact (ints, Fractions, Decimals) and a
+float otherwise. Functions that take ``R`` and ``rho`` also accept their squares with
+``squared=True`` (so an exact :math:`R^2 = 2`, :math:`\rho^2 = 1/5` gives exactly 10).
+
+References
+----------
+Novikoff, A. B. J. (1962). On convergence proofs on perceptrons. Symposium on the Mathematical
+Theory of Automata, 12, 615–622.
+Freund, Y. and Schapire, R. E. (1999). Large margin classification using the perceptron
+algorithm. Machine Learning, 37(3), 277–296.
+Shalev-Shwartz, S. and Ben-David, S. (2014). Understanding Machine Learning, Theorem 9.1.
+Mohri, M., Rostamizadeh, A. and Talwalkar, A. (2018). Foundations of Machine Learning, Sec. 8.3.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from perceptronlab import _validation as v
+from perceptronlab.theory._common import float_matrix
+
+Number = Fraction | float
+
+__all__ = ["novikoff", "novikoff_rb", "margin_perceptron", "slack", "freund_schapire", "best_freund_schapire",
+           "test_error", "sample_size"]
+
+
+def _num(name: str, value: Any, *, positive: bool = True, fix: str = "") -> Number:
+    """An exact number as a Fraction, anything else real as a float; checked finite and > 0 (or ≥ 0)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real | Decimal):
+        raise v.fail(name, "a real number", repr(value), fix or f"Pass {name} as a number.")
+    exact = isinstance(value, numbers.Rational | Decimal)
+    number: Number = Fraction(value) if exact else float(value)
+    if not exact and not math.isfinite(number):
+        raise v.fail(name, "a finite number", value, fix or f"Pass a finite {name}.")
+    if positive and number <= 0:
+        raise v.fail(name, "a number > 0", value, fix or f"Pass {name} > 0.")
+    if not positive and number < 0:
+        raise v.fail(name, "a number >= 0", value, fix or f"Pass {name} >= 0.")
+    return number
+
+
+def _rho(rho: Any, squared: bool) -> Number:
+    name = "rho**2 (the squared margin)" if squared else "rho (the margin)"
+    return _num(name, rho, fix="The bounds need a separating hyperplane with a positive margin; "
+                "compute it with perceptronlab.max_margin(X, y), or check perceptronlab.separable(X, y).")
+
+
+def _radius(R: Any, squared: bool) -> Number:
+    name = "R**2 (the squared radius)" if squared else "R (the radius)"
+    return _num(name, R, fix="R is the largest norm of an example; compute it with perceptronlab.radius(X).")
+
+
+def _sq(value: Number, squared: bool) -> Number:
+    return value if squared else value * value
+
+
+def _exact_or_float(*values: Number) -> bool:
+    return all(isinstance(value, Fraction) for value in values)
+
+
+def novikoff(R: Any, rho: Any, *, squared: bool = False) -> Number:
+    r"""Novikoff's mistake bound :math:`M \le R^2/\rho^2`.
+
+    If every :math:`\lVert x_i\rVert \le R` and some :math:`w^*` separates the data with margin
+    :math:`\rho > 0`, the perceptron (from w = 0, any order, any η > 0) makes at most
+    :math:`R^2/\rho^2` mistakes (Novikoff 1962; seed 000, Theorem 1).
+
+    Parameters
+    ----------
+    R, rho : the radius and the margin (their squares with ``squared=True``).
+
+    Examples
+    --------
+    Seed 000's exam task: :math:`R^2 = 2`, :math:`\rho^2 = 1/5`, bound 10; margin task: 10/2 = 5.
+
+    >>> novikoff(2, Fraction(1, 5), squared=True)
+    Fraction(10, 1)
+    >>> novikoff(10, 2, squared=True), novikoff(2, 0.5)
+    (Fraction(5, 1), 16.0)
+    """
+    R2, rho2 = _sq(_radius(R, squared), squared), _sq(_rho(rho, squared), squared)
+    return R2 / rho2
+
+
+def novikoff_rb(R: Any, B: Any) -> Number:
+    r"""The mistake bound in seed 001's form :math:`(RB)^2`.
+
+    :math:`B = \min\{\lVert w\rVert : y_i\langle w, x_i\rangle \ge 1\ \forall i\} = 1/\rho^*`, so
+    :math:`(RB)^2 = R^2/\rho^{*2}` (Shalev-Shwartz and Ben-David 2014, Theorem 9.1).
+
+    Examples
+    --------
+    >>> novikoff_rb(2, 3)
+    Fraction(36, 1)
+    """
+    R_ = _radius(R, False)
+    B_ = _num("B (the norm of the smallest w with y<w,x> >= 1)", B,
+              fix="B = 1/rho*; take it from perceptronlab.max_margin(X, y).B.")
+    return (R_ * B_) ** 2
+
+
+def margin_perceptron(R: Any, rho: Any, rho0: Any, *, squared: bool = False) -> Number:
+    r"""Mistake bound of the margin perceptron: :math:`M \le (R^2 + 2\rho_0)/\rho^2`.
+
+    The margin perceptron updates while :math:`y_i\langle w, x_i\rangle \le \rho_0`; on a mistake
+    :math:`\lVert w\rVert^2` grows by at most :math:`R^2 + 2\rho_0` (seed 000, Sheet 4, Exercise 1;
+    Krauth and Mézard 1987 for the general idea). ``rho0 = 0`` is Novikoff's bound.
+
+    Examples
+    --------
+    >>> margin_perceptron(2, Fraction(1, 5), 1, squared=True)
+    Fraction(20, 1)
+    """
+    R2, rho2 = _sq(_radius(R, squared), squared), _sq(_rho(rho, squared), squared)
+    r0 = _num("rho0 (the update margin)", rho0, positive=False, fix="Pass rho0 >= 0 (0: the plain perceptron).")
+    return (R2 + 2 * r0) / rho2
+
+
+def slack(w: Any, X: Any, y: Any, rho: Any, b: float = 0.0) -> float:
+    r"""The total slack :math:`D` of Freund and Schapire for a hyperplane and a target margin.
+
+    .. math:: \delta_i = \max\{0, \rho - y_i(\langle w, x_i\rangle + b)\},\qquad
+              D = \Big(\sum_i \delta_i^2\Big)^{1/2}
+
+    with ``w`` (and ``b``) scaled to :math:`\lVert w\rVert = 1` (Freund and Schapire 1999; seed 000,
+    "Outlook"). :math:`D = 0` exactly when ``w`` separates with margin at least ρ.
+
+    Examples
+    --------
+    >>> slack([1, 0], [[2, 0], [0.5, 1], [-1, 0]], [1, 1, -1], rho=1)
+    0.5
+    """
+    from perceptronlab.theory.geometry import _check_b, _check_w
+
+    rho_ = float(_rho(rho, False))
+    Xf = float_matrix(X)
+    signs, _ = v.check_labels(y, Xf.shape[0])
+    w_arr = _check_w(w, Xf.shape[1])
+    scores = signs * (Xf @ w_arr + _check_b(b)) / np.linalg.norm(w_arr)
+    deficits = np.maximum(0.0, rho_ - scores)
+    return float(np.sqrt(np.dot(deficits, deficits)))
+
+
+def freund_schapire(R: Any, D: Any, rho: Any) -> Number:
+    r"""The Freund–Schapire mistake bound for non-separable data: :math:`M \le (R + D)^2/\rho^2`.
+
+    For any unit ``w`` and any :math:`\rho > 0`, the perceptron makes at most
+    :math:`(R + D)^2/\rho^2` mistakes on one pass over the sequence, where :math:`D` is the total
+    slack of ``w`` at margin ρ (:func:`slack`). With :math:`D = 0` this is Novikoff's bound
+    (Freund and Schapire 1999, Theorem 2; Mohri et al. 2018, Theorem 8.8).
+
+    Examples
+    --------
+    >>> freund_schapire(1, 1, Fraction(1, 2))
+    Fraction(16, 1)
+    """
+    R_ = _radius(R, False)
+    D_ = _num("D (the total slack)", D, positive=False, fix="D >= 0; compute it with perceptronlab.bounds.slack.")
+    return (R_ + D_) ** 2 / _rho(rho, False) ** 2
+
+
+def best_freund_schapire(w: Any, X: Any, y: Any, R: Any = None, b: float = 0.0) -> tuple[float, float]:
+    r"""The best Freund–Schapire bound :math:`\min_{\rho > 0} (R + D(\rho))^2/\rho^2` for a given ``w``.
+
+    :math:`D(\rho)` is the slack of ``w`` at margin ρ (:func:`slack`). With the signed distances
+    :math:`m_i` sorted, :math:`D(\rho)^2 = k\rho^2 - 2s_1\rho + s_2` between consecutive
+    :math:`m_i` (k, :math:`s_1`, :math:`s_2`: count, sum and sum of squares of the :math:`m_i < \rho`),
+    so the minimum is at a breakpoint :math:`m_i` or where the derivative vanishes,
+    :math:`(s_1\rho - s_2)^2 = R^2(k\rho^2 - 2s_1\rho + s_2)` with :math:`s_1\rho \ge s_2`. Every
+    candidate is evaluated; as :math:`\rho \to \infty` the bound tends to n (returned with
+    ``rho = inf`` if nothing is better). Reference: Freund and Schapire (1999).
+
+    Parameters
+    ----------
+    w, b : the hyperplane (e.g. the pocket's weights).
+    X, y : the data.
+    R : the radius; default :func:`perceptronlab.radius` of ``X``.
+
+    Returns
+    -------
+    (bound, rho) : tuple of float
+
+    Examples
+    --------
+    Here w separates with margin 1 and R = 2 (Novikoff: 4), but a larger target margin ρ = 3
+    with slack D = 3 gives the better bound 25/9:
+
+    >>> bound, rho = best_freund_schapire([1, 0], [[2, 0], [1, 1], [-1, 0]], [1, 1, -1])
+    >>> round(bound, 12), rho
+    (2.777777777778, 3.0)
+    """
+    from perceptronlab.theory.geometry import _check_b, _check_w, radius
+
+    Xf = float_matrix(X)
+    signs, _ = v.check_labels(y, Xf.shape[0])
+    w_arr = _check_w(w, Xf.shape[1])
+    R_ = float(_radius(R, False)) if R is not None else radius(Xf)
+    if R_ <= 0:
+        raise v.fail("R (the radius)", "a number > 0", R_, "All points are at the origin: there is no bound to give.")
+    m = np.sort(signs * (Xf @ w_arr + _check_b(b)) / np.linalg.norm(w_arr))
+    n = m.shape[0]
+
+    def bound(rho: float) -> float:
+        deficits = np.maximum(0.0, rho - m)
+        return (R_ + math.sqrt(float(np.dot(deficits, deficits)))) ** 2 / (rho * rho)
+
+    candidates = [float(value) for value in m if value > 0]
+    k = np.arange(1, n + 1, dtype=np.float64)
+    s1, s2 = np.cumsum(m), np.cumsum(m * m)
+    lo = m
+    hi = np.r_[m[1:], np.inf]
+    a = s1 * s1 - R_ * R_ * k
+    bq = -2.0 * (s1 * s2 - R_ * R_ * s1)
+    c = s2 * s2 - R_ * R_ * s2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        disc = np.sqrt(np.maximum(bq * bq - 4 * a * c, 0.0))
+        for root in ((-bq + disc) / (2 * a), (-bq - disc) / (2 * a), -c / bq):
+            ok = np.isfinite(root) & (root > np.maximum(lo, 0)) & (root < hi) & (s1 * root >= s2)
+            candidates.extend(float(r) for r in root[ok])
+    best_bound, best_rho = math.inf, math.inf
+    for rho in candidates:
+        value = bound(rho)
+        if value < best_bound:
+            best_bound, best_rho = value, rho
+    if n < best_bound:
+        return float(n), math.inf
+    return best_bound, best_rho
+
+
+def test_error(R: Any, rho: Any, n: Any, *, squared: bool = False) -> Number:
+    r"""The leave-one-out bound on the perceptron's test error: :math:`\frac{1}{n+1}\,R^2/\rho^2`.
+
+    Trained to zero training errors on n examples from a distribution in a ball of radius R that
+    a hyperplane separates with margin ρ, the perceptron errs on a new example with probability
+    at most :math:`R^2/(\rho^2 (n+1))` (seed 000, Theorem 2; the leave-one-out argument of
+    Vapnik and Chervonenkis 1974).
+
+    Examples
+    --------
+    Seed 000, generalization task (a): R = 2, ρ = 0.5, n = 999 gives 1.6 %.
+
+    >>> test_error(2, 0.5, 999)
+    0.016
+    >>> test_error(2, Fraction(1, 2), 999)
+    Fraction(2, 125)
+    """
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+        raise v.fail("n (the number of training examples)", "an integer >= 0", repr(n), "Pass e.g. n=999.")
+    return novikoff(R, rho, squared=squared) / (int(n) + 1)
+
+
+test_error.__test__ = False  # not a pytest test, despite its name
+
+
+def sample_size(R: Any, rho: Any, epsilon: Any, *, squared: bool = False) -> int:
+    r"""The smallest n with :func:`test_error` :math:`\le \varepsilon`: :math:`n = \lceil R^2/(\rho^2\varepsilon)\rceil - 1`.
+
+    Computed exactly: floats are read as the decimals they print as (0.005 is 1/200), so the
+    seed's answers come out as integers without rounding trouble.
+
+    Examples
+    --------
+    Seed 000, generalization task (b) and (c): 0.5 % needs n ≥ 3199; half the margin, n ≥ 12799.
+
+    >>> sample_size(2, 0.5, 0.005), sample_size(2, 0.25, 0.005)
+    (3199, 12799)
+    """
+    eps = _num("epsilon (the target test error)", epsilon, fix="Pass a probability strictly between 0 and 1, "
+               "e.g. epsilon=0.005 for 0.5 %.")
+    if eps >= 1:
+        raise v.fail("epsilon (the target test error)", "a number in (0, 1)", epsilon,
+                     "Pass a probability strictly between 0 and 1, e.g. epsilon=0.005 for 0.5 %.")
+
+    def decimal(value: Number) -> Fraction:
+        return value if isinstance(value, Fraction) else Fraction(repr(value))
+
+    ratio = _sq(decimal(_radius(R, squared)), squared) / _sq(decimal(_rho(rho, squared)), squared)
+    return max(0, math.ceil(ratio / decimal(eps)) - 1)

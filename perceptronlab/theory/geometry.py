@@ -1,0 +1,570 @@
+r"""Geometry of a labelled sample: radius, distance, margin and the maximum margin.
+
+The quantities of Novikoff's theorem (seed 000): the radius :math:`R = \max_i \lVert x_i\rVert`,
+the signed distance :math:`y\langle w, x\rangle / \lVert w\rVert`, the margin of a given ``w``
+(:math:`\min_i y_i\langle w, x_i\rangle / \lVert w\rVert`), and the best margin :math:`\rho^*`
+over all ``w``, computed by a quadratic program (Clarabel) on a working set and then certified.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptronlab import _validation as v
+from perceptronlab.exceptions import InputError, NotSeparableError, PerceptronLabError
+from perceptronlab.theory._common import (
+    EXACT_LIMIT,
+    exact_dot,
+    exact_rows,
+    float_matrix,
+    fmt,
+    fmt_vector,
+    is_exact_input,
+    solve_exact,
+    to_fraction,
+)
+
+METHODS = ("working-set", "full")
+
+# ---------------------------------------------------------------- radius
+
+
+def radius_squared(X: Any, fit_intercept: bool = False):
+    r"""The squared radius :math:`R^2 = \max_i \lVert x_i\rVert^2` of the sample.
+
+    Exact (a ``Fraction``) when ``X`` is exact (ints, Fractions, decimal strings), a float otherwise.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    fit_intercept : bool
+        Measure the augmented vectors (1, x) on which the perceptron with the bias trick runs.
+
+    Examples
+    --------
+    The exam task of seed 000: :math:`R = \lVert (1, 1)\rVert = \sqrt 2`.
+
+    >>> radius_squared([[1, 0], [1, 1], [0, 1]])
+    Fraction(2, 1)
+    >>> radius_squared([["0.5", "0"], ["0", "1/3"]])
+    Fraction(1, 4)
+    """
+    if is_exact_input(X):
+        if isinstance(X, np.ndarray) and X.dtype.kind in "iu" and X.ndim == 2 and X.size:
+            v.check_matrix(X)
+            big = np.abs(X).max(initial=0)
+            if int(big) ** 2 * (X.shape[1] + 1) < 2**62:
+                sq = (X.astype(np.int64) ** 2).sum(axis=1) + (1 if fit_intercept else 0)
+                return Fraction(int(sq.max()))
+        rows = exact_rows(X, fit_intercept)
+        return max(exact_dot(row, row) for row in rows)
+    Xf = float_matrix(X) if not sp.issparse(X) else v.check_matrix(X)
+    if sp.issparse(Xf):
+        sq = np.asarray(Xf.multiply(Xf).sum(axis=1)).ravel()
+    else:
+        sq = np.einsum("ij,ij->i", Xf, Xf)
+    return float(sq.max() + (1.0 if fit_intercept else 0.0))
+
+
+def radius(X: Any, fit_intercept: bool = False) -> float:
+    r"""The radius :math:`R = \max_i \lVert x_i\rVert` of the sample (Novikoff 1962).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d), or a sparse matrix
+    fit_intercept : bool
+        Measure the augmented vectors (1, x) instead (the perceptron with the bias trick).
+
+    Returns
+    -------
+    float
+        See :func:`radius_squared` for the exact square.
+
+    Examples
+    --------
+    >>> radius([[3, 1], [1, 2], [-1, -1], [0, -2]]) ** 2   # seed 000: R = sqrt(10)
+    10.000000000000002
+    >>> radius([[3, 4]])
+    5.0
+    """
+    return math.sqrt(radius_squared(X, fit_intercept))
+
+
+# ---------------------------------------------------------------- distance and margin
+
+
+def _check_w(w: Any, d: int | None = None, name: str = "w") -> np.ndarray:
+    try:
+        arr = np.array([float(value) for value in np.ravel(np.asarray(w, dtype=object))], dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise v.fail(name, "a vector of numbers", repr(w), f"Pass {name} as a sequence of numbers.") from exc
+    if np.ndim(w) != 1 and not (np.ndim(w) == 2 and 1 in np.shape(w)):
+        raise v.fail(name, "a 1-D vector", f"shape {np.shape(w)}", f"Pass {name} as a flat sequence.")
+    arr = v.check_vector(arr, d, name)
+    if not np.isfinite(arr).all():
+        raise v.fail(name, "finite entries", "NaN or inf", f"Fix {name}.")
+    if not np.any(arr):
+        raise v.fail(name, "a nonzero normal vector", "the zero vector",
+                     "A zero w defines no hyperplane; pass the normal vector of one, e.g. w = (1, -2).")
+    return arr
+
+
+def _check_b(b: Any) -> float:
+    if isinstance(b, bool) or not isinstance(b, int | float | Fraction | np.number):
+        raise v.fail("b (the intercept)", "a number", repr(b), "Pass b=0.0 for a hyperplane through the origin.")
+    if not math.isfinite(float(b)):
+        raise v.fail("b (the intercept)", "a finite number", b, "Pass a finite intercept.")
+    return float(b)
+
+
+def distance(w: Any, x: Any, y: Any = None, b: float = 0.0) -> float:
+    r"""Signed distance of ``x`` to the hyperplane :math:`\{x : \langle w, x\rangle + b = 0\}`.
+
+    .. math:: r = y\,\frac{\langle w, x\rangle + b}{\lVert w\rVert}
+
+    (seed 000: :math:`x = h + r\,w/\lVert w\rVert` with :math:`\langle h, w\rangle = 0`). Without ``y``
+    the distance is signed by the side ``w`` points to; with ``y`` it is positive exactly when the
+    point is on its label's side.
+
+    Examples
+    --------
+    Seed 000's mini example and multiple-choice question:
+
+    >>> distance([3, 4], [1, 2], +1), distance([3, 4], [1, -1], -1)
+    (2.2, 0.2)
+    >>> distance([2, 0], [-3, 1], -1)
+    3.0
+    """
+    w_arr = _check_w(w)
+    x_arr = _check_w_like_x(x, w_arr.shape[0])
+    sign = 1.0 if y is None else _check_sign(y)
+    return float(sign * (np.dot(w_arr, x_arr) + _check_b(b)) / np.linalg.norm(w_arr))
+
+
+def _check_w_like_x(x: Any, d: int) -> np.ndarray:
+    try:
+        arr = np.array([float(value) for value in np.ravel(np.asarray(x, dtype=object))], dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise v.fail("x", "a vector of numbers", repr(x), "Pass x as a sequence of numbers.") from exc
+    return v.check_vector(arr, d, "x")
+
+
+def _check_sign(y: Any) -> float:
+    if isinstance(y, bool) or not isinstance(y, int | float | np.number) or float(y) not in (-1.0, 1.0):
+        raise v.fail("y (the label)", "+1 or -1", repr(y), "Pass y=+1 or y=-1 (or None for the unsigned side).")
+    return float(y)
+
+
+def margin(w: Any, X: Any, y: Any, b: float = 0.0) -> float:
+    r"""The margin of ``w`` on the sample: the smallest signed distance of a point to its hyperplane.
+
+    .. math:: \rho(w) = \min_i \frac{y_i(\langle w, x_i\rangle + b)}{\lVert w\rVert}
+
+    Negative when ``w`` misclassifies a point, zero when a point lies on the hyperplane. Invariant
+    to rescaling ``w`` (and ``b``). Reference: seed 000, "The margin of a separating hyperplane".
+
+    Examples
+    --------
+    Seed 000's margin task: :math:`\rho_A = \sqrt 2`, :math:`\rho_B = 3/\sqrt 5`.
+
+    >>> X, y = [[3, 1], [1, 2], [-1, -1], [0, -2]], [1, 1, -1, -1]
+    >>> round(margin([1, 1], X, y) ** 2, 12), round(margin([1, 2], X, y) ** 2, 12)
+    (2.0, 1.8)
+    """
+    Xf = float_matrix(X)
+    signs, _ = v.check_labels(y, Xf.shape[0])
+    w_arr = _check_w(w, Xf.shape[1])
+    scores = signs * (Xf @ w_arr + _check_b(b))
+    return float(scores.min() / np.linalg.norm(w_arr))
+
+
+def margin_squared(w: Any, X: Any, y: Any) -> Fraction | float:
+    r"""The squared margin :math:`\rho(w)^2` of a separating ``w`` without intercept, exact for exact input.
+
+    Raises :class:`~perceptronlab.exceptions.InputError` when ``w`` does not separate (the squared
+    margin would lose the sign).
+
+    Examples
+    --------
+    >>> margin_squared([1, -2], [[1, 0], [1, 1], [0, 1]], [1, -1, -1])   # exam task: 1/5
+    Fraction(1, 5)
+    """
+    if not (is_exact_input(X) and is_exact_input([list(np.ravel(np.asarray(w, dtype=object)))])):
+        rho = margin(w, X, y)
+        if rho <= 0:
+            raise v.fail("w", "a vector that separates the data", f"margin {rho:.6g} <= 0",
+                         "Use margin(w, X, y) for the signed margin.")
+        return rho * rho
+    rows = exact_rows(X)
+    signs, _ = v.check_labels(y, len(rows))
+    _check_w(w, len(rows[0]))
+    w_exact = [to_fraction(value) for value in np.ravel(np.asarray(w, dtype=object))]
+    low = min(int(s) * exact_dot(w_exact, row) for s, row in zip(signs, rows, strict=True))
+    if low <= 0:
+        raise v.fail("w", "a vector that separates the data", f"min y<w,x> = {low} <= 0",
+                     "Use margin(w, X, y) for the signed margin.")
+    return low * low / exact_dot(w_exact, w_exact)
+
+
+# ---------------------------------------------------------------- max_margin
+
+
+@dataclass
+class MaxMarginResult:
+    r"""The hard-margin separator of a sample and its margin :math:`\rho^*`.
+
+    Attributes
+    ----------
+    w : numpy.ndarray
+        Unit normal vector of the maximum-margin hyperplane.
+    b : float
+        Its intercept (0.0 without ``fit_intercept``).
+    rho : float
+        The maximum margin :math:`\rho^*` (the margin of ``w``, ``b``, checked on every point).
+    rho_squared : Fraction or float
+        :math:`\rho^{*2}`, a ``Fraction`` when ``exact``.
+    support : numpy.ndarray
+        Indices of the support vectors (the examples at distance :math:`\rho^*`).
+    exact : bool
+        ``rho_squared`` is exact, with an optimality certificate checked in rational arithmetic.
+    fit_intercept : bool
+    iterations : int
+        Working-set rounds (1 for a single full QP).
+    working_set_size : int
+        Number of examples in the last QP.
+    """
+
+    w: np.ndarray
+    b: float
+    rho: float
+    rho_squared: Any
+    support: np.ndarray
+    exact: bool
+    fit_intercept: bool = False
+    iterations: int = 1
+    working_set_size: int = 0
+    classes: Any = field(default=None, repr=False)
+
+    @property
+    def B(self) -> float:
+        """The norm B = 1/ρ* of the smallest w with yᵢ⟨w,xᵢ⟩ ≥ 1 (seed 001's (RB)² form)."""
+        return 1.0 / self.rho
+
+    def __str__(self) -> str:
+        head = f"ρ² = {fmt(self.rho_squared)}" if self.exact else f"ρ = {fmt(self.rho, 10)}"
+        if self.exact:
+            head += f" (ρ ≈ {fmt(self.rho, 10)})"
+        where = "with intercept" if self.fit_intercept else "through the origin"
+        text = f"maximum margin {where}: {head}; w = {fmt_vector(self.w)}"
+        if self.fit_intercept:
+            text += f", b = {fmt(self.b)}"
+        support = ", ".join(str(int(i)) for i in self.support[:10]) + (", …" if len(self.support) > 10 else "")
+        return text + f"; support vectors: {support}"
+
+    def to_dict(self) -> dict:
+        return {"w": [float(value) for value in self.w], "b": float(self.b), "rho": float(self.rho),
+                "rho_squared": str(self.rho_squared) if self.exact else float(self.rho_squared),
+                "support": [int(i) for i in self.support], "exact": bool(self.exact),
+                "fit_intercept": bool(self.fit_intercept)}
+
+
+def _not_separable(detail: str = "") -> NotSeparableError:
+    return NotSeparableError(
+        "max_margin: expected linearly separable data (some w with y_i(<w,x_i> + b) > 0 for every i), "
+        f"got data that no hyperplane separates{detail}, so there is no maximum margin. Call "
+        "perceptronlab.separable(X, y) for a certificate naming the examples that prevent it, or "
+        "perceptronlab.pocket for the best weights.")
+
+
+def _clarabel_settings(tol: float):
+    import clarabel
+
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    settings.tol_gap_abs = tol
+    settings.tol_gap_rel = tol
+    settings.tol_feas = tol
+    settings.tol_ktratio = 1e-10
+    settings.max_iter = 200
+    return settings
+
+
+def _solve_qp(Xw: np.ndarray, yw: np.ndarray, fit_intercept: bool, tol: float):
+    """min ½‖w‖² s.t. yᵢ(⟨w,xᵢ⟩ + b) ≥ 1 on the rows given. Returns (w, b, dual) or None if infeasible."""
+    import clarabel
+
+    m, d = Xw.shape
+    Z = Xw * yw[:, None]
+    blocks = [Z, yw[:, None]] if fit_intercept else [Z]
+    A = sp.csc_matrix(-np.hstack(blocks))
+    k = d + (1 if fit_intercept else 0)
+    P = sp.diags(np.r_[np.ones(d), np.zeros(k - d)], format="csc")
+    solver = clarabel.DefaultSolver(P, np.zeros(k), A, -np.ones(m), [clarabel.NonnegativeConeT(m)],
+                                    _clarabel_settings(tol))
+    solution = solver.solve()
+    status = solution.status
+    if status in (clarabel.SolverStatus.PrimalInfeasible, clarabel.SolverStatus.AlmostPrimalInfeasible):
+        return None
+    if status not in (clarabel.SolverStatus.Solved, clarabel.SolverStatus.AlmostSolved):
+        raise PerceptronLabError(
+            f"max_margin: the QP solver (Clarabel) stopped with status {status}; expected Solved. "
+            "Rescale the data (e.g. StandardScaler) or call perceptronlab.separable(X, y) first.")
+    x = np.asarray(solution.x)
+    return x[:d], (float(x[d]) if fit_intercept else 0.0), np.asarray(solution.z)
+
+
+def _initial_working_set(X, signs, fit_intercept, size):
+    n = X.shape[0]
+    if fit_intercept:
+        pos, neg = signs > 0, signs < 0
+        direction = X[pos].mean(axis=0) - X[neg].mean(axis=0)
+        scores = X @ direction
+        pos_idx, neg_idx = np.flatnonzero(pos), np.flatnonzero(neg)
+        half = max(1, size // 2)
+        take_pos = pos_idx[np.argsort(scores[pos_idx])[:half]]
+        take_neg = neg_idx[np.argsort(-scores[neg_idx])[:half]]
+        return np.unique(np.r_[take_pos, take_neg])
+    direction = X.T @ signs / n
+    scores = signs * (X @ direction)
+    if size >= n:
+        return np.arange(n)
+    return np.sort(np.argpartition(scores, size - 1)[:size])
+
+
+def _best_intercept(w: np.ndarray, X: np.ndarray, signs: np.ndarray) -> float:
+    scores = X @ w
+    return float(-(scores[signs > 0].min() + scores[signs < 0].max()) / 2.0)
+
+
+def _verified_margin(w, b, X, signs) -> float:
+    return float((signs * (X @ w + b)).min() / np.linalg.norm(w))
+
+
+def _kkt_system(Z, groups):
+    """Least-norm point of the affine hulls (one per group) of the rows of Z: Gc = Σ μ_g 1_g, 1_gᵀc = 1."""
+    m = Z.shape[0]
+    labels = sorted(set(groups.tolist()))
+    G = Z @ Z.T
+    K = np.zeros((m + len(labels), m + len(labels)))
+    K[:m, :m] = G
+    rhs = np.zeros(m + len(labels))
+    for j, g in enumerate(labels):
+        member = (groups == g).astype(np.float64)
+        K[:m, m + j] = -member
+        K[m + j, :m] = member
+        rhs[m + j] = 1.0
+    return K, rhs
+
+
+def _polish(X, signs, support, fit_intercept):
+    """Solve the KKT equations on the support set; returns a unit w (or None if not consistent)."""
+    Z = X[support] * signs[support, None]
+    groups = signs[support] if fit_intercept else np.zeros(len(support))
+    K, rhs = _kkt_system(Z, groups)
+    sol, *_ = np.linalg.lstsq(K, rhs, rcond=None)
+    c = sol[: len(support)]
+    if np.any(c < -1e-9):
+        return None
+    p = Z.T @ c
+    norm = np.linalg.norm(p)
+    if not np.isfinite(norm) or norm == 0:
+        return None
+    return p / norm
+
+
+def _exact_certificate(rows, signs, candidates, fit_intercept):
+    """ρ*² as a Fraction from the support set, with the optimality certificate checked exactly.
+
+    p = Σ cᵢ zᵢ (zᵢ = yᵢxᵢ, c ≥ 0, c summing to 1 over each group) is the nearest point of the
+    convex hull(s) to the origin when ⟨p, zₘ⟩ ≥ μ_g(m) for every example m; then ρ*² = ‖p‖²
+    (‖p‖²/4 with an intercept: half the distance between the two hulls).
+    """
+    Z = [[int(s) * value for value in row] for s, row in zip(signs, rows, strict=True)]
+    groups_all = [int(s) if fit_intercept else 0 for s in signs]
+    S = list(candidates)
+    labels = sorted({groups_all[i] for i in S})
+    if fit_intercept and len(labels) < 2:
+        return None
+    m, k = len(S), len(labels)
+    A = [[exact_dot(Z[i], Z[j]) for j in S] + [-(1 if groups_all[i] == g else 0) for g in labels] for i in S]
+    A += [[Fraction(1 if groups_all[j] == g else 0) for j in S] + [Fraction(0)] * k for g in labels]
+    rhs = [Fraction(0)] * m + [Fraction(1)] * k
+    sol = solve_exact(A, rhs)
+    if sol is None:
+        return None
+    c, mu = sol[:m], dict(zip(labels, sol[m:], strict=True))
+    if any(value < 0 for value in c):
+        return None
+    d = len(Z[0])
+    p = [sum((c[t] * Z[i][j] for t, i in enumerate(S)), Fraction(0)) for j in range(d)]
+    p_sq = exact_dot(p, p)
+    if p_sq <= 0:
+        return None
+    if any(exact_dot(p, Z[i]) < mu[groups_all[i]] for i in range(len(Z))):
+        return None
+    return (p_sq / 4 if fit_intercept else p_sq), p
+
+
+def _exact_candidate_sets(support, near, d):
+    yield tuple(support)
+    yield tuple(near)
+    near = list(near)[:12]
+    tried = 0
+    for size in range(1, min(len(near), d) + 1):
+        for subset in itertools.combinations(near, size):
+            tried += 1
+            if tried > 2000:
+                return
+            yield subset
+
+
+def max_margin(X: Any, y: Any, fit_intercept: bool = False, *, method: str = "working-set",
+               tol: float = 1e-12, polish: bool = True) -> MaxMarginResult:
+    r"""The maximum-margin (hard-margin SVM) hyperplane, its margin :math:`\rho^*` and support vectors.
+
+    Solves the quadratic program (Vapnik 1995; seed 001's B)
+
+    .. math:: \min_{w, b} \tfrac12\lVert w\rVert^2 \quad\text{s.t.}\quad
+              y_i(\langle w, x_i\rangle + b) \ge 1 \;\; (i = 1, \dots, n),
+              \qquad \rho^* = 1/\lVert w\rVert,
+
+    with Clarabel's interior-point method, on a *working set*: solve on a small subset, add the
+    most violated examples, repeat until no example is violated (the subset's optimum is then
+    the full optimum). The result is polished by solving the KKT equations on the support set,
+    and ``rho`` is the margin of the returned ``w`` checked on every example.
+
+    Without an intercept :math:`\rho^*` is the distance from the origin to the convex hull of the
+    :math:`z_i = y_i x_i`; in 2-D it is either :math:`\lVert z_k\rVert` or
+    :math:`|\det(z_i, z_j)| / \lVert z_i - z_j\rVert`. For exact input (ints, Fractions, decimal
+    strings) the nearest point is recomputed in rational arithmetic and its optimality is checked
+    exactly, so ``rho_squared`` is a ``Fraction`` ("ρ² = 1/5").
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    y : any two labels (the larger is +1), or ±1 labels (one class allowed without intercept).
+    fit_intercept : bool
+        Allow an offset b: then :math:`\rho^*` is half the distance between the two classes' hulls.
+    method : "working-set" (default) or "full" (one QP on every example).
+    tol : Clarabel's gap and feasibility tolerances.
+    polish : bool
+        Refine on the support set (KKT equations) and keep whichever ``w`` has the larger margin.
+
+    Returns
+    -------
+    MaxMarginResult
+
+    Raises
+    ------
+    NotSeparableError
+        No hyperplane separates the data (see :func:`perceptronlab.separable`).
+
+    Examples
+    --------
+    The exam task of seed 000: :math:`w^* \propto (1, -2)`, :math:`\rho^* = 1/\sqrt 5`.
+
+    >>> result = max_margin([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
+    >>> print(result.rho_squared, (result.w * 5 ** 0.5).round(9).tolist())
+    1/5 [1.0, -2.0]
+    >>> result.support.tolist()
+    [0, 1]
+    """
+    v.check_choice("method", method, METHODS)
+    if isinstance(tol, bool) or not isinstance(tol, int | float) or not 0 < tol < 1e-3:
+        raise v.fail("tol", "a float in (0, 1e-3)", repr(tol), "Pass e.g. tol=1e-12.")
+    Xf = float_matrix(X)
+    n, d = Xf.shape
+    signs, classes = v.check_labels(y, n)
+    exact = is_exact_input(X) and n * d <= EXACT_LIMIT
+    _check_degenerate(Xf, signs, fit_intercept)
+
+    iterations, W = _working_set_loop(Xf, signs, fit_intercept, method, tol)
+    w_raw, b_raw, dual, W = W
+    candidates = []
+    unit = w_raw / np.linalg.norm(w_raw)
+    candidates.append(unit)
+    active = W[dual > 1e-7 * max(dual.max(), 1e-300)]
+    if polish and len(active):
+        polished = _polish(Xf, signs, active, fit_intercept)
+        if polished is not None:
+            candidates.append(polished)
+    best_w, best_b, best_rho = None, 0.0, -np.inf
+    for w_unit in candidates:
+        b = _best_intercept(w_unit, Xf, signs) if fit_intercept else 0.0
+        rho = _verified_margin(w_unit, b, Xf, signs)
+        if rho > best_rho:
+            best_w, best_b, best_rho = w_unit, b, rho
+    scores = signs * (Xf @ best_w + best_b)
+    near = np.flatnonzero(scores <= best_rho * (1 + 1e-7) + 1e-12)
+    support = np.flatnonzero(scores <= best_rho * (1 + 1e-9) + 1e-15)
+    rho_squared: Any = best_rho * best_rho
+    is_exact = False
+    if exact:
+        rows = exact_rows(X)
+        near_sorted = near[np.argsort(scores[near])]
+        for subset in _exact_candidate_sets(active, near_sorted, d + (1 if fit_intercept else 0)):
+            found = _exact_certificate(rows, signs, [int(i) for i in subset], fit_intercept)
+            if found is not None:
+                rho_squared, p = found
+                is_exact = True
+                p_float = np.array([float(value) for value in p])
+                best_w = p_float / np.linalg.norm(p_float)
+                best_b = _best_intercept(best_w, Xf, signs) if fit_intercept else 0.0
+                best_rho = math.sqrt(rho_squared)
+                scores = signs * (Xf @ best_w + best_b)
+                support = np.flatnonzero(scores <= best_rho * (1 + 1e-9) + 1e-15)
+                break
+    if best_rho <= 0:
+        raise _not_separable()
+    return MaxMarginResult(w=best_w, b=float(best_b), rho=float(best_rho), rho_squared=rho_squared,
+                           support=support, exact=is_exact, fit_intercept=bool(fit_intercept),
+                           iterations=iterations, working_set_size=len(W), classes=classes)
+
+
+def _check_degenerate(X, signs, fit_intercept):
+    if not np.any(X):
+        raise _not_separable(" (all points are at the origin)") if not fit_intercept else InputError(
+            "max_margin: expected points that are not all equal, got every point at the origin. "
+            "Pass data with at least one nonzero feature.")
+    if fit_intercept and (np.all(signs > 0) or np.all(signs < 0)):
+        raise v.fail("y (the labels)", "both classes when fit_intercept=True",
+                     "a single class (its margin is unbounded: move the hyperplane away)",
+                     "Pass data with both labels, or fit_intercept=False.")
+    if not fit_intercept:
+        zero = np.flatnonzero(~X.any(axis=1))
+        if zero.shape[0]:
+            raise _not_separable(f" (example {int(zero[0])} is the zero vector: every hyperplane through "
+                                 "the origin contains it)")
+
+
+def _working_set_loop(X, signs, fit_intercept, method, tol):
+    n, d = X.shape
+    if method == "full" or n <= 4 * max(64, 2 * (d + 1)):
+        W = np.arange(n)
+    else:
+        W = _initial_working_set(X, signs, fit_intercept, max(64, 2 * (d + 1)))
+    add = max(64, 2 * (d + 1))
+    iterations = 0
+    while True:
+        iterations += 1
+        solved = _solve_qp(X[W], signs[W], fit_intercept, tol)
+        if solved is None:
+            raise _not_separable()
+        w, b, dual = solved
+        if W.shape[0] == n:
+            return iterations, (w, b, dual, W)
+        scores = signs * (X @ w + b)
+        scores[W] = np.inf
+        violated = np.flatnonzero(scores < 1 - 1e-9)
+        if violated.shape[0] == 0:
+            return iterations, (w, b, dual, W)
+        if violated.shape[0] > add:
+            violated = violated[np.argpartition(scores[violated], add - 1)[:add]]
+        W = np.union1d(W, violated)
