@@ -1,0 +1,239 @@
+"""Exam tasks: every key re-derived independently (float engine, scikit-learn, NumPy, brute force, seed 000)."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.linear_model import Perceptron as SkPerceptron
+
+from perceptronlab import InputError, perceptron
+from perceptronlab.teach import exams
+from perceptronlab.teach.exams import generate
+
+
+def as_float(X):
+    return np.array([[float(c) for c in x] for x in X])
+
+
+def sklearn_final_w(X, y, sweeps):
+    """scikit-learn's Perceptron is the same rule (update on y<w,x> <= 0, step 1, no shuffling)."""
+    clf = SkPerceptron(shuffle=False, eta0=1.0, alpha=0.0, fit_intercept=False, tol=None, max_iter=sweeps)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        clf.fit(as_float(X), y)
+    return clf.coef_[0]
+
+
+# ---------------------------------------------------------------- trace
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 7, 42])
+def test_trace_key_rederived(seed):
+    task = generate("trace", seed)
+    X, y, key = task.data["X"], task.data["y"], task.answers
+    Xf = as_float(X)
+    # the compiled float engine and scikit-learn agree with the exact key
+    run = perceptron(Xf, y)
+    assert (run.mistakes, run.sweeps, run.converged) == (key["mistakes"], key["sweeps"], True)
+    assert run.w.tolist() == [float(c) for c in key["final_w"]]
+    np.testing.assert_array_equal(sklearn_final_w(X, y, key["sweeps"]), [float(c) for c in key["final_w"]])
+    # the worksheet, replayed by the float reference engine, step by step
+    traced = perceptron(Xf, y, trace=True, backend="reference")
+    assert [s.score for s in traced.steps] == [float(s.score) for s in task.run.steps]
+    ties = [(s.sweep, s.index) for s in traced.steps[1:] if s.score == 0]
+    assert ties == key["ties"] and ties
+    assert traced.table("md") == task.run.table("md")
+    # (b): R², the scores of w*, rho² and the bound, with NumPy
+    w_star = np.array(key["w_star"], dtype=float)
+    scores = np.asarray(y) * (Xf @ w_star)
+    assert scores.tolist() == [float(s) for s in key["star_scores"]] and scores.min() > 0
+    assert float(key["R2"]) == (Xf**2).sum(axis=1).max()
+    assert float(key["rho2"]) == pytest.approx(scores.min() ** 2 / (w_star @ w_star), rel=1e-15)
+    assert key["bound"] == key["R2"] / key["rho2"] >= key["mistakes"]  # Novikoff
+    # w* is the best separator on the small grid (brute force)
+    best = max(((a, b) for a in range(-3, 4) for b in range(-3, 4) if (a, b) != (0, 0)),
+               key=lambda w: (np.asarray(y) * (Xf @ w)).min() / np.hypot(*w))
+    assert (np.asarray(y) * (Xf @ best)).min() / np.hypot(*best) == pytest.approx(float(key["rho2"]) ** 0.5)
+    # (c): eta only scales w
+    run_eta = perceptron(Xf, y, eta=float(key["eta"]))
+    assert run_eta.mistakes == key["mistakes_eta"] == key["mistakes"]
+    assert run_eta.w.tolist() == pytest.approx([float(c) for c in key["final_w_eta"]])
+    # the texts show the engine's numbers
+    md, tex = task.markdown(solution=True), task.latex(solution=True)
+    assert task.run.table("md").strip() in md and task.run.table("latex").strip() in tex
+    assert f"{key['mistakes']} mistakes, final $w={exams.tex_vec(key['final_w'])}$" in md
+    assert f"again {key['mistakes']} mistakes, final $w={exams.tex_vec(key['final_w_eta'])}$" in md
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6))
+def test_trace_tasks_separable_2_to_5_sweeps_with_a_tie(seed):
+    task = generate("trace", seed)
+    Xf, y = as_float(task.data["X"]), np.asarray(task.data["y"])
+    key = task.answers
+    assert 2 <= key["sweeps"] <= 5 and key["converged"]
+    # separable: the final w is a certificate
+    assert (y * (Xf @ np.array(key["final_w"], dtype=float))).min() > 0
+    assert any(s.score == 0 for s in task.run.steps[1:])
+    assert np.abs(Xf).max() <= 2 and len(Xf) in (3, 4)
+    assert task.points == 4
+
+
+def test_seed_000_trace_task_reproduced():
+    # seed 000's exam task with its w* = (1, -2) and eta = 2: the hand-worked solution
+    X, y = [(1, 0), (1, 1), (0, 1)], [1, -1, -1]
+    run = perceptron(X, y, exact=True, trace=True)
+    ties = [s for s in run.steps[1:] if s.score == 0]
+    task = exams._trace_from(X, y, run, ties, None, 0, w_star=(1, -2), eta=2)
+    key = task.answers
+    assert key["mistakes"] == 5 and key["final_w"] == (1, -2) and key["sweeps"] == 4
+    assert key["R2"] == 2 and key["rho2"] == Fraction(1, 5) and key["bound"] == 10
+    assert key["final_w_eta"] == (2, -4) and key["mistakes_eta"] == 5
+    assert key["ties"] == [(2, 0), (2, 1), (3, 0)]
+    md = task.solution_markdown()
+    assert "| 4 | all | 1, 1, 2 | no | stop |" in md
+    assert "\\rho=1/\\sqrt{5}" in md and "=10\\ge 5$ ✓" in md
+    assert "(2 P: 1 P for sweeps 1–2, 1 P for sweeps 3–4 and the stop)" in md
+
+
+# ---------------------------------------------------------------- margin
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5, 11])
+def test_margin_key_rederived(seed):
+    task = generate("margin", seed)
+    data, key = task.data, task.answers
+    Xf, y = as_float(data["X"]), np.asarray(data["y"])
+    rho = {}
+    for name in "AB":
+        w = np.array(data[f"w_{name}"], dtype=float)
+        scores = y * (Xf @ w)
+        assert scores.min() > 0  # both candidates separate
+        assert scores.tolist() == [float(s) for s in key["scores"][name]]
+        rho[name] = scores.min() / np.linalg.norm(w)
+        assert float(key["rho2"][name]) == pytest.approx(rho[name] ** 2, rel=1e-14)
+    better = max("AB", key=rho.get)
+    assert key["better"] == better and rho["A"] != pytest.approx(rho["B"])
+    R2 = (Xf**2).sum(axis=1).max()
+    assert float(key["R2"]) == R2
+    assert float(key["best_bound"]) == pytest.approx(R2 / rho[better] ** 2)
+    assert key["best_bound"] == min(key["bounds"].values())
+    # (c): x5 keeps the better w separating, but shrinks its margin and grows R
+    x5, y5 = np.array(data["x5"], dtype=float), data["y5"]
+    w = np.array(data[f"w_{better}"], dtype=float)
+    X5, Y5 = np.vstack([Xf, x5]), np.append(y, y5)
+    margin5 = (Y5 * (X5 @ w)).min() / np.linalg.norm(w)
+    assert margin5 > 0 and margin5 < rho[better]
+    assert float(key["rho2_new"]) == pytest.approx(margin5**2)
+    assert float(key["R2_new"]) == (X5**2).sum(axis=1).max() > R2
+    assert float(key["bound_new"]) == pytest.approx((X5**2).sum(axis=1).max() / margin5**2)
+    # the perceptron on the data respects the best bound
+    assert perceptron(Xf, y).mistakes <= key["best_bound"]
+
+
+def test_seed_000_margin_task_reproduced():
+    X, y = [(3, 1), (1, 2), (-1, -1), (0, -2)], [1, 1, -1, -1]
+    rho2 = {"A": exams._margin2((1, 1), X, y), "B": exams._margin2((1, 2), X, y)}
+    task = exams._margin_from(X, y, (1, 1), (1, 2), rho2, "A", Fraction(10), (4, -3), 1, Fraction(1),
+                              Fraction(1, 2), 0)
+    key = task.answers
+    assert key["scores"]["A"] == [4, 3, 2, 2] and key["scores"]["B"] == [5, 5, 3, 4]
+    assert key["rho2"] == {"A": 2, "B": Fraction(9, 5)}
+    assert key["best_bound"] == 5 and key["bounds"]["B"] == Fraction(50, 9)
+    assert key["R2_new"] == 25 and key["bound_new"] == 50
+    md = task.solution_markdown()
+    assert "$\\rho_A=2/\\sqrt{2}\\approx 1.414$" in md and "The bound becomes $25/\\left(\\tfrac{1}{2}\\right)=50$" in md
+
+
+# ---------------------------------------------------------------- generalization
+
+
+def smallest_n(ratio, epsilon):
+    """Brute force: double, then bisect, on the definition ratio/(n+1) <= epsilon."""
+    hi = 1
+    while ratio / (hi + 1) > epsilon:
+        hi *= 2
+    lo = -1  # ratio/(lo+1) > epsilon is assumed for lo = -1 (n+1 = 0)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if mid >= 0 and ratio / (mid + 1) <= epsilon:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_generalization_key_rederived(seed):
+    task = generate("generalization", seed)
+    d, key = task.data, task.answers
+    ratio = d["R"] ** 2 / d["rho"] ** 2
+    assert key["test_error"] == ratio / (d["n"] + 1) <= Fraction(1, 10)
+    assert key["n_min"] == smallest_n(ratio, d["epsilon"]) > d["n"]
+    what, factor = d["change"]
+    changed = ratio * factor**2
+    assert key["ratio_changed"] == changed
+    assert key["n_min_changed"] == smallest_n(changed, d["epsilon"])
+    md = task.markdown(solution=True)
+    assert f"$n\\ge {key['n_min']}$" in md or f"n\\ge {key['n_min']}$" in md
+    assert f"n\\ge {key['n_min_changed']}$" in md
+
+
+def test_seed_000_generalization_task_reproduced():
+    task = exams._generalization_from(Fraction(2), Fraction(1, 2), 999, Fraction(5, 1000), ("margin", 2), 10,
+                                      1000, 0)
+    key = task.answers
+    assert key["test_error"] == Fraction(16, 1000) and key["n_min"] == 3199 and key["n_min_changed"] == 12799
+    md = task.markdown(solution=True)
+    assert "=\\frac{1}{1000}\\cdot\\frac{4}{0.25}=0.016$, i.e. $1.6\\%$" in md
+    assert "$\\frac{16}{n+1}\\le 0.005\\iff n+1\\ge 3200\\iff n\\ge 3199$" in md
+    assert "Halving the margin multiplies $R^2/\\rho^2$ by 4, so one needs $n+1\\ge 12800\\iff n\\ge 12799$" in md
+    assert "test error of at most $0.5\\%$" in md
+
+
+# ---------------------------------------------------------------- texts
+
+
+@pytest.mark.parametrize("kind", exams.KINDS)
+@pytest.mark.parametrize("seed", [0, 3])
+def test_texts_well_formed(kind, seed):
+    task = generate(kind, seed)
+    assert task.markdown(solution=True) == generate(kind, seed).markdown(solution=True)  # deterministic
+    md, tex = task.markdown(), task.latex(solution=True, standalone=True)
+    assert md.startswith("### Exam-style task:") and "(4 P)" in md
+    for letter in "abc":
+        assert f"**({letter})**" in md and f"\\textbf{{({letter})}}" in tex
+    assert "Solution" not in md and "Solution" in task.markdown(solution=True)
+    assert task.solution_markdown() in task.markdown(solution=True)
+    assert tex.startswith("\\documentclass") and tex.rstrip().endswith("\\end{document}")
+    body = tex.replace("\\$", "")
+    assert body.count("$") % 2 == 0 and body.count("{") == body.count("}")
+    assert not re.search(r"(?<!\\)%", tex)  # every percent sign escaped
+    assert task.render("latex", solution=True) == task.latex(solution=True)
+    assert sum(p.points for p in task.parts) == 4
+
+
+def test_different_seeds_give_different_tasks():
+    for kind in exams.KINDS:
+        texts = {generate(kind, seed).markdown() for seed in range(6)}
+        assert len(texts) >= 4
+
+
+@pytest.mark.parametrize("kind, seed, match", [
+    ("essay", 0, "kind"),
+    ("trace", -1, "seed"),
+    ("trace", None, "seed"),
+    ("trace", "3", "seed"),
+])
+def test_bad_input(kind, seed, match):
+    with pytest.raises(InputError, match=match):
+        generate(kind, seed)
+    with pytest.raises(InputError, match="fmt"):
+        generate("trace", 0).render("pdf")
