@@ -47,7 +47,8 @@ _EXPORTS: dict[str, str] = {
     "CycledWarning": "perceptronlab.exceptions",
 }
 
-_SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "scale")
+_SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "scale", "datasets", "plots", "experiments",
+               "report")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 
