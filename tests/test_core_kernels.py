@@ -55,6 +55,7 @@ def test_margins_kernel_matches_ordered_dot():
     w = np.random.default_rng(5).normal(size=X.shape[1])
     expected = [y[i] * (ordered_dot(w, X[i]) + 0.25) for i in range(X.shape[0])]
     assert margins(X, y, w, 0.25).tolist() == expected
+    assert kernels.margins_dense_parallel(X, y, w, 0.25, np.empty(X.shape[0])).tolist() == expected
     assert np.array_equal(margins(sp.csr_matrix(X), y, w, 0.25), margins(X, y, w, 0.25))
 
 

@@ -21,6 +21,8 @@ _NO_ORDER = np.empty(0, dtype=np.int64)
 # The multi-core sweep scores blocks of rows in parallel and rescores the rest of a block after each
 # update, so it pays off on long sweeps with few updates (late sweeps); early sweeps stay sequential.
 PARALLEL_MIN_ROWS = 20_000
+# Below this many entries of X a parallel pass costs more in thread start-up than it saves.
+PARALLEL_MIN_ELEMENTS = 1_000_000
 PARALLEL_MAX_UPDATE_RATE = 1 / 2048
 
 
@@ -96,6 +98,8 @@ class CompiledEngine:
                 and self._last_updates <= self.n * PARALLEL_MAX_UPDATE_RATE)
 
     def margins(self) -> np.ndarray:
+        if self.n_jobs == 1:
+            return margins(self.X, self.y, self.w, self.b, out=self._margins, parallel=False)
         with _threads(self.n_jobs):
             return margins(self.X, self.y, self.w, self.b, out=self._margins)
 
@@ -146,7 +150,7 @@ class _threads:
         numba.set_num_threads(self.before)
 
 
-def margins(X, y, w, b, out=None) -> np.ndarray:
+def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
     """y_i (⟨w, x_i⟩ + b) for every row, with the kernels' summation order."""
     if isinstance(X, list):
         from perceptronlab.core.exact import exact_dot
@@ -157,6 +161,8 @@ def margins(X, y, w, b, out=None) -> np.ndarray:
     y = np.ascontiguousarray(y, dtype=np.float64)
     if sp.issparse(X):
         return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
+    if parallel and X.size >= PARALLEL_MIN_ELEMENTS:
+        return kernels.margins_dense_parallel(X, y, w, float(b), out)
     return kernels.margins_dense(X, y, w, float(b), out)
 
 

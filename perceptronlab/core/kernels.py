@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
@@ -93,16 +94,7 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
         for k in range(4):
             if t + ahead + k < steps:
                 _prefetch_row(flat, order[t + ahead + k] if use_order else t + ahead + k, d, step)
-        s0 = 0.0
-        s1 = 0.0
-        s2 = 0.0
-        s3 = 0.0
-        for j in range(d):
-            wj = w[j]
-            s0 += wj * X[r0, j]
-            s1 += wj * X[r1, j]
-            s2 += wj * X[r2, j]
-            s3 += wj * X[r3, j]
+        s0, s1, s2, s3 = _score4(w, X, r0, r1, r2, r3)
         fresh = True
         for k in range(m):
             i = r0 if k == 0 else r1 if k == 1 else r2 if k == 2 else r3
@@ -125,16 +117,60 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
     return count, b
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def _score_rows(X, order, use_order, w, start, stop, out):
+@njit(cache=True, nogil=True, inline="always")
+def _score4(w, X, r0, r1, r2, r3):
+    """⟨w, x⟩ of four rows: four independent chains, each summed in feature order."""
+    s0 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    s3 = 0.0
+    for j in range(w.shape[0]):
+        wj = w[j]
+        s0 += wj * X[r0, j]
+        s1 += wj * X[r1, j]
+        s2 += wj * X[r2, j]
+        s3 += wj * X[r3, j]
+    return s0, s1, s2, s3
+
+
+@njit(cache=True, nogil=True)
+def _score_span(X, order, use_order, w, start, stop, out, offset):
+    """out[t - offset] = ⟨w, x_order[t]⟩ for t in [start, stop), four rows at a time, prefetching."""
     d = X.shape[1]
     flat = X.reshape(-1)
     step = max(1, 64 // X.itemsize)
-    for t in prange(start, stop):
-        i = order[t] if use_order else t
-        if t + 2 < stop:
-            _prefetch_row(flat, order[t + 2] if use_order else t + 2, d, step)
-        out[t - start] = _dot(w, X, i)
+    ahead = max(1, PREFETCH_BYTES // max(1, d * X.itemsize))
+    t = start
+    while t < stop:
+        m = min(4, stop - t)
+        for k in range(4):
+            if t + ahead + k < stop:
+                _prefetch_row(flat, order[t + ahead + k] if use_order else t + ahead + k, d, step)
+        r0 = order[t] if use_order else t
+        r1 = (order[t + 1] if use_order else t + 1) if m > 1 else r0
+        r2 = (order[t + 2] if use_order else t + 2) if m > 2 else r0
+        r3 = (order[t + 3] if use_order else t + 3) if m > 3 else r0
+        s0, s1, s2, s3 = _score4(w, X, r0, r1, r2, r3)
+        out[t - offset] = s0
+        if m > 1:
+            out[t + 1 - offset] = s1
+        if m > 2:
+            out[t + 2 - offset] = s2
+        if m > 3:
+            out[t + 3 - offset] = s3
+        t += m
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _score_rows(X, order, use_order, w, start, stop, out):
+    """:func:`_score_span` over [start, stop) split into chunks scored in parallel."""
+    chunks = 16
+    size = (stop - start + chunks - 1) // chunks
+    for c in prange(chunks):
+        lo = start + c * size
+        hi = min(stop, lo + size)
+        if lo < hi:
+            _score_span(X, order, use_order, w, lo, hi, out, start)
 
 
 @njit(cache=True, nogil=True)
@@ -206,23 +242,34 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
     return count, b
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def margins_dense(X, y, w, b, out):
-    """out[i] = y_i (⟨w, x_i⟩ + b), summed in feature order like the sweep (rows in parallel)."""
-    n, d = X.shape
-    flat = X.reshape(-1)
-    step = max(1, 64 // X.itemsize)
-    for i in prange(n):
-        if i + 2 < n:
-            _prefetch_row(flat, i + 2, d, step)
-        out[i] = y[i] * (_dot(w, X, i) + b)
+_NO_ORDER_INDEX = np.empty(0, dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _signed(y, b, out):
+    for i in range(out.shape[0]):
+        out[i] = y[i] * (out[i] + b)
     return out
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True)
+def margins_dense(X, y, w, b, out):
+    """out[i] = y_i (⟨w, x_i⟩ + b), summed in feature order like the sweep."""
+    _score_span(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out, 0)
+    return _signed(y, b, out)
+
+
+@njit(cache=True, nogil=True)
+def margins_dense_parallel(X, y, w, b, out):
+    """:func:`margins_dense` with the rows spread over the cores (same bits)."""
+    _score_rows(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out)
+    return _signed(y, b, out)
+
+
+@njit(cache=True, nogil=True)
 def margins_csr(indptr, indices, data, y, w, b, out):
     n = indptr.shape[0] - 1
-    for i in prange(n):
+    for i in range(n):
         s = 0.0
         for k in range(indptr[i], indptr[i + 1]):
             s += w[indices[k]] * data[k]
