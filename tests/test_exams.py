@@ -140,9 +140,7 @@ def test_margin_key_rederived(seed):
 
 def test_seed_000_margin_task_reproduced():
     X, y = [(3, 1), (1, 2), (-1, -1), (0, -2)], [1, 1, -1, -1]
-    rho2 = {"A": exams._margin2((1, 1), X, y), "B": exams._margin2((1, 2), X, y)}
-    task = exams._margin_from(X, y, (1, 1), (1, 2), rho2, "A", Fraction(10), (4, -3), 1, Fraction(1),
-                              Fraction(1, 2), 0)
+    task = exams._margin_from(X, y, (1, 1), (1, 2), (4, -3), 1, 0)
     key = task.answers
     assert key["scores"]["A"] == [4, 3, 2, 2] and key["scores"]["B"] == [5, 5, 3, 4]
     assert key["rho2"] == {"A": 2, "B": Fraction(9, 5)}

@@ -17,7 +17,8 @@ same task):
 
 Every number of a solution is computed, never typed: the worksheet by the exact engine
 (``perceptron(..., exact=True, trace=True)`` and ``Run.table``), scores y⟨w,xᵢ⟩ by the engine's
-exact ``margins``, radii, margins and bounds by exact Fraction arithmetic. Margins are shown as
+exact ``margins``, R², ρ² and the bounds by the theory toolkit (``radius_squared``,
+``margin_squared``, ``novikoff``, ``test_error``, ``sample_size``), exact on exact input. Margins are shown as
 ρ² (an exact fraction) and ρ (a decimal), as in the seed.
 
 Examples
@@ -163,10 +164,9 @@ def generate(kind: str, seed: int) -> ExamTask:
     return {"trace": _trace_task, "margin": _margin_task, "generalization": _generalization_task}[kind](rng, seed)
 
 
-# ---------------------------------------------------------------- exact helpers
-# Small exact helpers (Fractions) for R², ρ², y⟨w,x⟩ and the bounds; the scores come from the
-# engine's exact ``margins``. The theory toolkit (perceptronlab.theory) computes the same
-# quantities; tests/test_exams.py holds these helpers against it.
+# ---------------------------------------------------------------- exact quantities
+# R², ρ², the bounds: the theory toolkit (perceptronlab.theory), exact on exact input; the scores
+# y_i⟨w,x_i⟩ come from the engine's exact ``margins``. Only ‖w‖² of a single vector is local.
 
 
 def _norm2(x) -> Fraction:
@@ -180,22 +180,39 @@ def _scores(w, X, y) -> list[Fraction]:
     return list(engine_margins(rows, [int(s) for s in y], [Fraction(c) for c in w], Fraction(0)))
 
 
+def _radius2(X) -> Fraction:
+    """R² = max_i ‖x_i‖² (seed 000), by :func:`perceptronlab.theory.geometry.radius_squared`."""
+    from perceptronlab.theory.geometry import radius_squared
+
+    return radius_squared([[Fraction(c) for c in x] for x in X])
+
+
 def _margin2(w, X, y) -> Fraction:
-    """ρ(w)² = (min_i y_i⟨w,x_i⟩)² / ‖w‖² for a separating w (seed 000: ρ = min_i y_i⟨w,x_i⟩/‖w‖)."""
-    low = min(_scores(w, X, y))
-    if low <= 0:
-        raise ValueError("w does not separate the data")
-    return low * low / _norm2(w)
+    """ρ(w)² = (min_i y_i⟨w,x_i⟩)²/‖w‖² of a separating w, by ``theory.geometry.margin_squared``."""
+    from perceptronlab.theory.geometry import margin_squared
+
+    return margin_squared([Fraction(c) for c in w], [[Fraction(c) for c in x] for x in X], list(y))
+
+
+def _novikoff(R2: Fraction, rho2: Fraction) -> Fraction:
+    """R²/ρ² (Novikoff 1962), by :func:`perceptronlab.theory.bounds.novikoff`."""
+    from perceptronlab.theory.bounds import novikoff
+
+    return novikoff(R2, rho2, squared=True)
 
 
 def _test_error_bound(R2: Fraction, rho2: Fraction, n: int) -> Fraction:
-    """R²/ρ²/(n+1): the perceptron's test-error bound (seed 000, Theorem 2)."""
-    return R2 / rho2 / (n + 1)
+    """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.theory.bounds.test_error`."""
+    from perceptronlab.theory.bounds import test_error
+
+    return test_error(R2, rho2, n, squared=True)
 
 
 def _sample_size(R2: Fraction, rho2: Fraction, epsilon: Fraction) -> int:
-    """The smallest n ≥ 0 with R²/ρ²/(n+1) ≤ ε, i.e. n + 1 ≥ R²/(ρ²ε)."""
-    return max(0, math.ceil(R2 / rho2 / epsilon) - 1)
+    """The smallest n with R²/ρ²/(n+1) ≤ ε, by :func:`perceptronlab.theory.bounds.sample_size`."""
+    from perceptronlab.theory.bounds import sample_size
+
+    return sample_size(R2, rho2, epsilon, squared=True)
 
 
 # ---------------------------------------------------------------- formatting
@@ -362,10 +379,10 @@ def _trace_from(X, y, run: Run, ties, rng: random.Random | None, seed: int, *, w
         w_star, rho2 = _best_small_separator(X, y)
     else:
         w_star, rho2 = tuple(w_star), _margin2(w_star, X, y)
-    R2 = max(_norm2(x) for x in X)
+    R2 = _radius2(X)
     R_index = max(range(n), key=lambda i: (_norm2(X[i]), -i))
     star_scores = _scores(w_star, X, y)
-    bound = R2 / rho2
+    bound = _novikoff(R2, rho2)
     eta = rng.choice((Fraction(2), Fraction(3), Fraction(1, 2))) if eta is None else Fraction(eta)
     run_eta = perceptron(X, y, eta=eta, exact=True, max_sweeps=6, warn=False)
     if run_eta.mistakes != run.mistakes or list(run_eta.w) != [eta * c for c in run.w]:
@@ -474,7 +491,7 @@ def _margin_task(rng: random.Random, seed: int) -> ExamTask:
             continue
         better = "A" if rho2["A"] > rho2["B"] else "B"
         w_best = w_a if better == "A" else w_b
-        R2 = max(_norm2(x) for x in X)
+        R2 = _radius2(X)
         y5 = rng.choice((1, 1, -1))
         candidates = []
         for x5 in far:
@@ -483,22 +500,28 @@ def _margin_task(rng: random.Random, seed: int) -> ExamTask:
                 continue  # x5 must stay separated and lie outside the ball of radius R
             rho2_new = score5 * score5 / _norm2(w_best)
             if rho2_new < rho2[better] and _norm2(x5) / rho2_new >= 3 * (R2 / rho2[better]):
-                candidates.append((x5, score5, rho2_new))
+                candidates.append(x5)
         if not candidates:
             continue
-        x5, score5, rho2_new = rng.choice(candidates)
-        return _margin_from(X, y, w_a, w_b, rho2, better, R2, x5, y5, score5, rho2_new, seed)
+        x5 = rng.choice(candidates)
+        return _margin_from(X, y, w_a, w_b, x5, y5, seed)
     raise RuntimeError(f"no margin task found for seed {seed} within {MAX_DRAWS} draws")  # pragma: no cover
 
 
-def _margin_from(X, y, w_a, w_b, rho2, better, R2, x5, y5, score5, rho2_new, seed) -> ExamTask:
-    worse = "B" if better == "A" else "A"
+def _margin_from(X, y, w_a, w_b, x5, y5, seed) -> ExamTask:
+    """The margin task for four points, two separating candidates and the extra point (x5, y5)."""
     w = {"A": w_a, "B": w_b}
+    rho2 = {name: _margin2(w[name], X, y) for name in "AB"}
+    better = "A" if rho2["A"] > rho2["B"] else "B"
+    worse = "B" if better == "A" else "A"
+    R2 = _radius2(X)
+    score5 = _scores(w[better], [x5], [y5])[0]
+    rho2_new = _margin2(w[better], list(X) + [x5], list(y) + [y5])
     scores = {name: _scores(w[name], X, y) for name in "AB"}
     R_index = max(range(4), key=lambda i: (_norm2(X[i]), -i))
-    bounds = {name: R2 / rho2[name] for name in "AB"}
-    R2_new = _norm2(x5)
-    bound_new = R2_new / rho2_new
+    bounds = {name: _novikoff(R2, rho2[name]) for name in "AB"}
+    R2_new = _radius2(list(X) + [x5])
+    bound_new = _novikoff(R2_new, rho2_new)
     label5 = "+1" if y5 > 0 else "-1"
     answers = dict(scores=scores, rho2=rho2, better=better, worse=worse, R2=R2, bounds=bounds,
                    best_bound=bounds[better], score5=score5, still_separated=True, rho2_new=rho2_new,
@@ -570,7 +593,7 @@ def _generalization_task(rng: random.Random, seed: int) -> ExamTask:
 
 def _generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> ExamTask:
     R2, rho2 = R * R, rho * rho
-    ratio = R2 / rho2
+    ratio = _novikoff(R2, rho2)
     error = _test_error_bound(R2, rho2, n)
     n_min = _sample_size(R2, rho2, epsilon)
     what, factor = change
@@ -582,7 +605,7 @@ def _generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> 
         R2_c, rho2_c = R2 * factor * factor, rho2
         change_q = "the radius is doubled" if factor == 2 else f"the radius grows by a factor {factor}"
         change_a = "Doubling the radius" if factor == 2 else f"Growing the radius by {factor}"
-    ratio_c = R2_c / rho2_c
+    ratio_c = _novikoff(R2_c, rho2_c)
     n_min_c = _sample_size(R2_c, rho2_c, epsilon)
     answers = dict(ratio=ratio, test_error=error, n_min=n_min, n_min_embedded=n_min, ratio_changed=ratio_c,
                    n_min_changed=n_min_c)
