@@ -1,0 +1,320 @@
+"""Compiled loops of the family: averaged sweeps, the dual (kernel) sweep, the multiclass sweep.
+
+Same contract as :mod:`perceptronlab.core.kernels`: contiguous arrays and scalars in, plain tuples
+out, no validation, no objects. The mistake test and the update are the engine's, written the same
+way (dot product summed in feature order, intercept added last, ``w[j] += x[j] * (eta * y)``), so
+on the same data the last iterates agree with the engine's bit for bit.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+# kernel codes understood by the dual sweep
+LINEAR, POLY, RBF = 0, 1, 2
+# where the dual sweep gets a kernel column from
+FROM_GRAM, FROM_DENSE, FROM_CSR = 0, 1, 2
+
+
+# ---------------------------------------------------------------- averaged (the c·w trick)
+
+
+@njit(cache=True, nogil=True)
+def averaged_sweep_dense(X, y, order, use_order, w, b, u, bu, c, eta, margin, fit_intercept,
+                         idx_out, norm_out):
+    """One sweep of the perceptron that also keeps u = Σ (step − 1)·Δw for the average.
+
+    ``c`` counts the steps taken before this sweep; after T steps the average of the iterates
+    w₁, …, w_T (the weights after each step) is w − u/T. Returns (updates, b, bu, c).
+    """
+    n, d = X.shape
+    count = 0
+    steps = order.shape[0] if use_order else n
+    for t in range(steps):
+        i = order[t] if use_order else t
+        s = 0.0
+        for j in range(d):
+            s += w[j] * X[i, j]
+        s += b
+        if y[i] * s <= margin:
+            g = eta * y[i]
+            gc = g * c
+            sq = 0.0
+            for j in range(d):
+                x = X[i, j]
+                w[j] += x * g
+                u[j] += x * gc
+                sq += w[j] * w[j]
+            if fit_intercept:
+                b += g
+                bu += gc
+                sq += b * b
+            idx_out[count] = i
+            norm_out[count] = math.sqrt(sq)
+            count += 1
+        c += 1.0
+    return count, b, bu, c
+
+
+@njit(cache=True, nogil=True)
+def averaged_sweep_csr(indptr, indices, data, y, order, use_order, w, b, u, bu, c, eta, margin,
+                       fit_intercept, idx_out, norm_out):
+    """CSR twin of :func:`averaged_sweep_dense`. Returns (updates, b, bu, c)."""
+    n = indptr.shape[0] - 1
+    count = 0
+    sq = 0.0
+    for j in range(w.shape[0]):
+        sq += w[j] * w[j]
+    if fit_intercept:
+        sq += b * b
+    steps = order.shape[0] if use_order else n
+    for t in range(steps):
+        i = order[t] if use_order else t
+        s = 0.0
+        for k in range(indptr[i], indptr[i + 1]):
+            s += w[indices[k]] * data[k]
+        s += b
+        if y[i] * s <= margin:
+            g = eta * y[i]
+            gc = g * c
+            for k in range(indptr[i], indptr[i + 1]):
+                j = indices[k]
+                old = w[j]
+                w[j] = old + data[k] * g
+                u[j] += data[k] * gc
+                sq += w[j] * w[j] - old * old
+            if fit_intercept:
+                sq += (b + g) * (b + g) - b * b
+                b += g
+                bu += gc
+            idx_out[count] = i
+            norm_out[count] = math.sqrt(max(sq, 0.0))
+            count += 1
+        c += 1.0
+    return count, b, bu, c
+
+
+# ---------------------------------------------------------------- multiclass (Collins 2002)
+
+
+@njit(cache=True, nogil=True)
+def _best_rival(scores, true):
+    """The highest-scoring class other than ``true``; ties go to the lowest class index."""
+    best = -1
+    best_score = 0.0
+    for k in range(scores.shape[0]):
+        if k != true and (best < 0 or scores[k] > best_score):
+            best = k
+            best_score = scores[k]
+    return best, best_score
+
+
+@njit(cache=True, nogil=True)
+def multiclass_sweep_dense(X, labels, order, use_order, W, B, U, BU, c, eta, margin, fit_intercept,
+                           sq, scores, idx_out, norm_out):
+    """One multiclass sweep: a mistake when s_true − max_{k≠true} s_k ≤ margin (ties count).
+
+    On a mistake W[true] += η·x and W[rival] −= η·x (rival = best other class); U accumulates
+    (step − 1)·ΔW for the average, as in :func:`averaged_sweep_dense`. ``sq`` is ‖(W, B)‖²_F.
+    Returns (updates, c, sq).
+    """
+    n, d = X.shape
+    n_classes = W.shape[0]
+    count = 0
+    steps = order.shape[0] if use_order else n
+    for t in range(steps):
+        i = order[t] if use_order else t
+        for k in range(n_classes):
+            s = 0.0
+            for j in range(d):
+                s += W[k, j] * X[i, j]
+            scores[k] = s + B[k]
+        true = labels[i]
+        rival, rival_score = _best_rival(scores, true)
+        if scores[true] - rival_score <= margin:
+            gc = eta * c
+            for j in range(d):
+                x = X[i, j]
+                a, r = W[true, j], W[rival, j]
+                W[true, j] = a + x * eta
+                W[rival, j] = r - x * eta
+                U[true, j] += x * gc
+                U[rival, j] -= x * gc
+                sq += W[true, j] * W[true, j] - a * a + W[rival, j] * W[rival, j] - r * r
+            if fit_intercept:
+                a, r = B[true], B[rival]
+                B[true] = a + eta
+                B[rival] = r - eta
+                BU[true] += gc
+                BU[rival] -= gc
+                sq += B[true] * B[true] - a * a + B[rival] * B[rival] - r * r
+            idx_out[count] = i
+            norm_out[count] = math.sqrt(max(sq, 0.0))
+            count += 1
+        c += 1.0
+    return count, c, sq
+
+
+@njit(cache=True, nogil=True)
+def multiclass_sweep_csr(indptr, indices, data, labels, order, use_order, W, B, U, BU, c, eta,
+                         margin, fit_intercept, sq, scores, idx_out, norm_out):
+    """CSR twin of :func:`multiclass_sweep_dense`. Returns (updates, c, sq)."""
+    n = indptr.shape[0] - 1
+    n_classes = W.shape[0]
+    count = 0
+    steps = order.shape[0] if use_order else n
+    for t in range(steps):
+        i = order[t] if use_order else t
+        for k in range(n_classes):
+            s = 0.0
+            for p in range(indptr[i], indptr[i + 1]):
+                s += W[k, indices[p]] * data[p]
+            scores[k] = s + B[k]
+        true = labels[i]
+        rival, rival_score = _best_rival(scores, true)
+        if scores[true] - rival_score <= margin:
+            gc = eta * c
+            for p in range(indptr[i], indptr[i + 1]):
+                j = indices[p]
+                x = data[p]
+                a, r = W[true, j], W[rival, j]
+                W[true, j] = a + x * eta
+                W[rival, j] = r - x * eta
+                U[true, j] += x * gc
+                U[rival, j] -= x * gc
+                sq += W[true, j] * W[true, j] - a * a + W[rival, j] * W[rival, j] - r * r
+            if fit_intercept:
+                a, r = B[true], B[rival]
+                B[true] = a + eta
+                B[rival] = r - eta
+                BU[true] += gc
+                BU[rival] -= gc
+                sq += B[true] * B[true] - a * a + B[rival] * B[rival] - r * r
+            idx_out[count] = i
+            norm_out[count] = math.sqrt(max(sq, 0.0))
+            count += 1
+        c += 1.0
+    return count, c, sq
+
+
+# ---------------------------------------------------------------- kernel perceptron (dual form)
+
+
+@njit(cache=True, nogil=True)
+def _apply_kernel(kind, dot, sq_a, sq_b, degree, gamma, coef0):
+    if kind == LINEAR:
+        return dot
+    if kind == POLY:
+        return (gamma * dot + coef0) ** degree
+    dist = sq_a + sq_b - 2.0 * dot
+    return math.exp(-gamma * max(dist, 0.0))
+
+
+@njit(cache=True, nogil=True)
+def kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gamma, coef0, buf, out):
+    """out[r] = K(x_r, x_i) for every training row r: from the Gram matrix or computed now."""
+    n = out.shape[0]
+    if source == FROM_GRAM:
+        for r in range(n):
+            out[r] = G[i, r]
+    elif source == FROM_DENSE:
+        d = X.shape[1]
+        for r in range(n):
+            s = 0.0
+            for j in range(d):
+                s += X[r, j] * X[i, j]
+            out[r] = _apply_kernel(kind, s, sqn[r], sqn[i], degree, gamma, coef0)
+    else:
+        for p in range(indptr[i], indptr[i + 1]):
+            buf[indices[p]] = data[p]
+        for r in range(n):
+            s = 0.0
+            for p in range(indptr[r], indptr[r + 1]):
+                s += data[p] * buf[indices[p]]
+            out[r] = _apply_kernel(kind, s, sqn[r], sqn[i], degree, gamma, coef0)
+        for p in range(indptr[i], indptr[i + 1]):
+            buf[indices[p]] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, coef0, y, order,
+                 use_order, scores, alpha, b, eta, margin, fit_intercept, budget, ring, n_entries,
+                 fsq, step, entry_idx_out, entry_step_out, norm_out, col, buf):
+    """One sweep of the dual perceptron f(x) = η Σ_k y_k K(x_k, x) + b over its support entries.
+
+    ``scores[r]`` holds f(x_r) − b for every training row, so a check is O(1) and a mistake on
+    x_i costs one kernel column (a Gram-matrix row, or n kernel evaluations): scores += η y_i K_i.
+    Every mistake adds a support entry; with ``budget`` > 0 the entries form a FIFO ring and the
+    oldest leaves (scores −= η y_j K_j) before a new one enters a full ring. ``fsq`` tracks the RKHS
+    norm ‖f − b‖² incrementally. Returns (updates, b, fsq, step, n_entries).
+    """
+    n = y.shape[0]
+    count = 0
+    steps = order.shape[0] if use_order else n
+    for t in range(steps):
+        i = order[t] if use_order else t
+        step += 1
+        if y[i] * (scores[i] + b) <= margin:
+            if budget > 0 and n_entries >= budget:
+                j = ring[n_entries % budget]
+                cj = eta * y[j]
+                kernel_column(source, G, X, indptr, indices, data, sqn, j, kind, degree, gamma,
+                              coef0, buf, col)
+                fsq += -2.0 * cj * scores[j] + cj * cj * col[j]
+                for r in range(n):
+                    scores[r] -= cj * col[r]
+                alpha[j] -= 1
+                if fit_intercept:
+                    b -= cj
+            g = eta * y[i]
+            kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gamma, coef0,
+                          buf, col)
+            fsq += 2.0 * g * scores[i] + g * g * col[i]
+            for r in range(n):
+                scores[r] += g * col[r]
+            alpha[i] += 1
+            if fit_intercept:
+                b += g
+            if budget > 0:
+                ring[n_entries % budget] = i
+            n_entries += 1
+            entry_idx_out[count] = i
+            entry_step_out[count] = step
+            norm_out[count] = math.sqrt(max(fsq + b * b, 0.0))
+            count += 1
+    return count, b, fsq, step, n_entries
+
+
+@njit(cache=True, nogil=True)
+def naive_dual_sweep(X, sqn, kind, degree, gamma, coef0, y, alpha, b, eta, margin, fit_intercept,
+                     support, n_support):
+    """The textbook dual loop (the benchmark's baseline): f(x_i) = η Σ_j α_j y_j K(x_j, x_i) + b
+    recomputed from the kernel at every step over the current support. Returns (updates, b, n_support).
+    """
+    n, d = X.shape
+    count = 0
+    for i in range(n):
+        f = 0.0
+        for q in range(n_support):
+            j = support[q]
+            s = 0.0
+            for p in range(d):
+                s += X[j, p] * X[i, p]
+            f += alpha[j] * y[j] * _apply_kernel(kind, s, sqn[j], sqn[i], degree, gamma, coef0)
+        f = eta * f + b
+        if y[i] * f <= margin:
+            if alpha[i] == 0:
+                support[n_support] = i
+                n_support += 1
+            alpha[i] += 1
+            if fit_intercept:
+                b += eta * y[i]
+            count += 1
+    return count, b, n_support
+
+
+def empty_int() -> np.ndarray:
+    return np.empty(0, dtype=np.int64)

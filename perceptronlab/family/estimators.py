@@ -1,0 +1,423 @@
+"""scikit-learn estimators of the family: AveragedPerceptron, VotedPerceptron, KernelPerceptron,
+MulticlassPerceptron.
+
+Thin faces with the conventions of :class:`perceptronlab.Perceptron` (and its boundary code, which
+they share): keyword-only ``__init__`` storing the parameters unchanged, a
+``_parameter_constraints`` table, ``validate_data`` at fit and again (``reset=False``) at predict,
+``classes_[1]`` as +1 for two classes, and more classes learned one-vs-rest (one run per class,
+``classes_[k]`` against the rest), except :class:`MulticlassPerceptron`, which learns all classes at
+once. A decision of 0 predicts ``classes_[0]`` (a tie is not positive, as in the rule).
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from perceptronlab.estimators import (
+    _check_data,
+    _check_params,
+    _check_targets,
+    _classes_for_training,
+    _LinearPerceptron,
+    _NotFitted,
+    _portable,
+    _python,
+)
+from perceptronlab.exceptions import NotConvergedWarning
+from perceptronlab.family._common import FAMILY_ORDERS
+from perceptronlab.family.averaged import averaged_perceptron
+from perceptronlab.family.kernel import KERNELS, VARIANTS, fit_kernel, resolve_kernel, use_gram
+from perceptronlab.family.multiclass import multiclass_perceptron
+from perceptronlab.family.voted import voted_perceptron
+
+__all__ = ["AveragedPerceptron", "VotedPerceptron", "KernelPerceptron", "MulticlassPerceptron"]
+
+_ORDERS = StrOptions(set(FAMILY_ORDERS))
+_SEED = [Interval(Integral, 0, None, closed="left"), None]
+_COMMON = {
+    "eta": [Interval(Real, 0, None, closed="neither")],
+    "fit_intercept": ["boolean"],
+    "order": [_ORDERS],
+    "margin": [Interval(Real, 0, None, closed="left")],
+    "max_sweeps": [Interval(Integral, 1, None, closed="left")],
+    "seed": _SEED,
+}
+
+
+def _warn_runs(estimator, runs: list) -> None:
+    stopped = [not r.converged for r in runs]
+    if any(stopped):
+        which = "" if len(runs) == 1 else " (" + ", ".join(
+            f"class {_python(c)!r} vs rest" for c, flag in zip(estimator.classes_, stopped, strict=True)
+            if flag) + ")"
+        warnings.warn(f"{type(estimator).__name__} did not converge: no clean sweep within "
+                      f"max_sweeps={estimator.max_sweeps}{which}; the model uses all the sweeps. "
+                      "Raise max_sweeps for separable data (a fixed number of sweeps is normal for "
+                      "noisy data).", NotConvergedWarning, stacklevel=3)
+
+
+class AveragedPerceptron(_LinearPerceptron):
+    """The averaged perceptron as a scikit-learn classifier, over :func:`perceptronlab.averaged_perceptron`.
+
+    The perceptron's iterates (w starts at 0, a mistake when y(⟨w,x⟩ + b) ≤ ρ₀, ties count),
+    averaged over every step of every sweep: w̄ = (1/T) Σ_t w_t with T = sweeps · n, kept lazily so a
+    sweep costs what the plain perceptron's does.
+
+    Parameters
+    ----------
+    eta : float > 0, default=1.0
+    fit_intercept : bool, default=True
+    order : {"cyclic", "shuffle"}, default="cyclic"
+    margin : float >= 0, default=0.0
+    max_sweeps : int >= 1, default=100
+        The run stops at a clean sweep or here.
+    seed : int >= 0 or None, default=None
+        Seeds ``order="shuffle"``.
+
+    Attributes
+    ----------
+    coef_, intercept_ : the averaged weights, shape (1, d)/(1,) for two classes, else one row per
+        class (one-vs-rest).
+    classes_, n_mistakes_, n_sweeps_, converged_, run_, n_features_in_ : as in
+        :class:`perceptronlab.Perceptron`; ``run_.last_w`` is the last iterate.
+
+    Examples
+    --------
+    >>> from perceptronlab import AveragedPerceptron
+    >>> clf = AveragedPerceptron(fit_intercept=False).fit([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
+    >>> clf.n_mistakes_, clf.n_sweeps_, (clf.coef_ * 12).round(9).tolist()
+    (5, 4, [[8.0, -19.0]])
+    """
+
+    _parameter_constraints: dict = dict(_COMMON)
+
+    def __init__(self, *, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=100,
+                 seed=None):
+        self.eta = eta
+        self.fit_intercept = fit_intercept
+        self.order = order
+        self.margin = margin
+        self.max_sweeps = max_sweeps
+        self.seed = seed
+
+    def fit(self, X, y):
+        """Run the averaged perceptron: one run for two classes, one per class otherwise.
+
+        Returns
+        -------
+        self
+        """
+        _check_params(self)
+        X, y = _check_data(self, X, y, reset=True)
+
+        def train(X, signs):
+            return averaged_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept,
+                                       order=self.order, margin=self.margin,
+                                       max_sweeps=self.max_sweeps, seed=self.seed, warn=False)
+
+        _warn_runs(self, self._fit_runs(X, y, train))
+        return self
+
+
+class _FamilyClassifier(ClassifierMixin, BaseEstimator):
+    """Tags and pickling shared by the family's classifiers."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.non_deterministic = getattr(self, "order", "cyclic") != "cyclic" and self.seed is None
+        return tags
+
+    def __getstate__(self):
+        # Pickles carry the model, not the training set the runs point at.
+        state = super().__getstate__()
+        if "run_" in state:
+            runs = state["run_"]
+            state["run_"] = [_portable(r) for r in runs] if isinstance(runs, list) else _portable(runs)
+        return state
+
+
+class _RunClassifier(_FamilyClassifier):
+    """One-vs-rest over runs that predict: decision_function stacks each run's decision."""
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return "run_" in self.__dict__
+
+    def _check_fitted(self, method: str) -> None:
+        if "run_" not in self.__dict__:
+            raise _NotFitted(f"This {type(self).__name__} instance is not fitted yet: {method} "
+                             f"needs the model that fit(X, y) learns. Call fit(X, y) before "
+                             f"{method}(X).")
+
+    def _fit_ovr(self, X, y, train) -> list:
+        labels = _check_targets(y, binary_only=False)
+        classes = _classes_for_training(labels)
+        if classes.shape[0] == 2:
+            tasks = [np.where(y == classes[1], 1.0, -1.0)]
+        else:
+            tasks = [np.where(y == label, 1.0, -1.0) for label in classes]
+        runs = [train(X, signs) for signs in tasks]
+        binary = len(runs) == 1
+        self.classes_ = classes
+        self.n_mistakes_ = runs[0].mistakes if binary else np.array([r.mistakes for r in runs])
+        self.n_sweeps_ = runs[0].sweeps if binary else np.array([r.sweeps for r in runs])
+        self.converged_ = runs[0].converged if binary else np.array([r.converged for r in runs])
+        self.run_ = runs[0] if binary else runs
+        _warn_runs(self, runs)
+        return runs
+
+    def decision_function(self, X):
+        """Shape (n,) for two classes (> 0 means ``classes_[1]``), else (n, n_classes), one
+        column per one-vs-rest model."""
+        self._check_fitted("decision_function")
+        X = _check_data(self, X, reset=False)
+        runs = self.run_ if isinstance(self.run_, list) else [self.run_]
+        scores = np.column_stack([run.decision_function(X) for run in runs])
+        return scores[:, 0] if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """``classes_[1]`` where the decision is > 0, else ``classes_[0]``; with more classes, the
+        class of the highest one-vs-rest decision (ties: the first)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+
+class VotedPerceptron(_RunClassifier):
+    """The voted perceptron (Freund & Schapire 1999) over :func:`perceptronlab.voted_perceptron`.
+
+    Every iterate w_k votes sign(⟨w_k, x⟩ + b_k) with weight c_k, the number of steps it survived;
+    the decision is Σ c_k sign(⟨w_k,x⟩ + b_k) / Σ c_k in [−1, 1].
+
+    Parameters
+    ----------
+    eta, fit_intercept, order, margin, max_sweeps, seed : as in :class:`AveragedPerceptron`.
+    max_vectors : int >= 1 or None, default=None
+        Keep at most this many voting vectors per run: those with the largest survival counts.
+
+    Attributes
+    ----------
+    classes_, n_mistakes_, n_sweeps_, converged_, n_features_in_ : as in
+        :class:`perceptronlab.Perceptron`.
+    run_ : :class:`perceptronlab.family.voted.VotedRun` (a list for one-vs-rest) with
+        ``vectors``, ``intercepts``, ``counts``.
+
+    Examples
+    --------
+    >>> from perceptronlab import VotedPerceptron
+    >>> clf = VotedPerceptron(fit_intercept=False).fit([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
+    >>> clf.run_.counts.tolist(), clf.predict([[3, 1], [0, 1]]).tolist()
+    ([1, 2, 1, 2, 6], [1, -1])
+    """
+
+    _parameter_constraints: dict = {
+        **_COMMON, "max_vectors": [Interval(Integral, 1, None, closed="left"), None]}
+
+    def __init__(self, *, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=100,
+                 max_vectors=None, seed=None):
+        self.eta = eta
+        self.fit_intercept = fit_intercept
+        self.order = order
+        self.margin = margin
+        self.max_sweeps = max_sweeps
+        self.max_vectors = max_vectors
+        self.seed = seed
+
+    def fit(self, X, y):
+        """Run the voted perceptron: one run for two classes, one per class otherwise.
+
+        Returns
+        -------
+        self
+        """
+        _check_params(self)
+        X, y = _check_data(self, X, y, reset=True)
+
+        def train(X, signs):
+            return voted_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept,
+                                    order=self.order, margin=self.margin,
+                                    max_sweeps=self.max_sweeps, max_vectors=self.max_vectors,
+                                    seed=self.seed, warn=False)
+
+        self._fit_ovr(X, y, train)
+        return self
+
+
+class KernelPerceptron(_RunClassifier):
+    """The kernel perceptron (dual form) over :func:`perceptronlab.kernel_perceptron`.
+
+    f(x) = η Σ α_i y_i K(x_i, x) + b with α_i the mistakes on x_i; ``kernel="linear"`` is the
+    primal perceptron. One-vs-rest runs share one Gram matrix.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "poly", "linear"} or callable, default="rbf"
+        A callable takes (A, B) and returns the Gram block K(A, B).
+    degree : int >= 1, default=3
+    gamma : {"scale", "auto"} or float > 0, default="scale"
+    coef0 : float, default=1.0
+        poly is (γ⟨x,z⟩ + coef0)^degree; rbf is exp(−γ‖x − z‖²).
+    variant : {"last", "averaged", "voted"}, default="last"
+    budget : int >= 1 or None, default=None
+        At most this many support entries; the oldest leaves first.
+    cache : "auto" or bool, default="auto"
+        Cache the Gram matrix ("auto": when it fits in 256 MiB).
+    eta, fit_intercept, order, margin, max_sweeps, seed : as in :class:`AveragedPerceptron`.
+
+    Attributes
+    ----------
+    classes_, n_mistakes_, n_sweeps_, converged_, n_features_in_ : as in
+        :class:`perceptronlab.Perceptron`.
+    run_ : :class:`perceptronlab.family.kernel.KernelRun` (a list for one-vs-rest) with
+        ``support``, ``dual_coef``, ``alpha``.
+
+    Examples
+    --------
+    XOR, separable with the kernel (1 + ⟨x, z⟩)²:
+
+    >>> from perceptronlab import KernelPerceptron
+    >>> X, y = [[1, 1], [-1, -1], [1, -1], [-1, 1]], [1, 1, 0, 0]
+    >>> clf = KernelPerceptron(kernel="poly", degree=2, gamma=1.0, fit_intercept=False).fit(X, y)
+    >>> clf.converged_, clf.predict(X).tolist()
+    (True, [1, 1, 0, 0])
+    """
+
+    _parameter_constraints: dict = {
+        **_COMMON,
+        "kernel": [StrOptions(set(KERNELS)), callable],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither")],
+        "coef0": [Interval(Real, None, None, closed="neither")],
+        "variant": [StrOptions(set(VARIANTS))],
+        "budget": [Interval(Integral, 1, None, closed="left"), None],
+        "cache": [StrOptions({"auto"}), "boolean"],
+    }
+
+    def __init__(self, *, kernel="rbf", degree=3, gamma="scale", coef0=1.0, variant="last",
+                 budget=None, cache="auto", eta=1.0, fit_intercept=True, order="cyclic",
+                 margin=0.0, max_sweeps=100, seed=None):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.variant = variant
+        self.budget = budget
+        self.cache = cache
+        self.eta = eta
+        self.fit_intercept = fit_intercept
+        self.order = order
+        self.margin = margin
+        self.max_sweeps = max_sweeps
+        self.seed = seed
+
+    def fit(self, X, y):
+        """Run the kernel perceptron: one run for two classes, one per class (one Gram) otherwise.
+
+        Returns
+        -------
+        self
+        """
+        _check_params(self)
+        X, y = _check_data(self, X, y, reset=True)
+        spec = resolve_kernel(X, self.kernel, self.degree, self.gamma, self.coef0)
+        gram = spec(X, X) if use_gram(X.shape[0], spec, self.cache) else None
+
+        def train(X, signs):
+            return fit_kernel(X, signs, np.array([-1, 1]), spec, variant=self.variant,
+                              budget=self.budget, eta=self.eta, fit_intercept=self.fit_intercept,
+                              order=self.order, margin=self.margin, max_sweeps=self.max_sweeps,
+                              seed=self.seed, cache=self.cache, warn=False, gram=gram)
+
+        self._fit_ovr(X, y, train)
+        return self
+
+
+class MulticlassPerceptron(_FamilyClassifier):
+    """The multiclass perceptron (Collins 2002) over :func:`perceptronlab.multiclass_perceptron`.
+
+    One weight vector per class; predicts argmax_k ⟨w_k, x⟩ + b_k (ties: the first class); a
+    mistake when the true class does not win outright, then w_y += η x and w_r −= η x for the best
+    rival r. All classes are learned in one run (no one-vs-rest).
+
+    Parameters
+    ----------
+    averaged : bool, default=False
+        Use W averaged over every step.
+    eta, fit_intercept, order, margin, max_sweeps, seed : as in :class:`AveragedPerceptron`.
+
+    Attributes
+    ----------
+    coef_ : ndarray (n_classes, n_features), one row per class (two rows for two classes).
+    intercept_ : ndarray (n_classes,).
+    classes_, n_mistakes_, n_sweeps_, converged_, n_features_in_ : as in
+        :class:`perceptronlab.Perceptron` (one run, so scalars).
+    run_ : :class:`perceptronlab.family.multiclass.MulticlassRun`.
+
+    Examples
+    --------
+    >>> from perceptronlab import MulticlassPerceptron
+    >>> X = [[2, 0], [0, 2], [-2, -2], [3, 1], [1, 3], [-1, -3]]
+    >>> clf = MulticlassPerceptron(fit_intercept=False).fit(X, ["a", "b", "c", "a", "b", "c"])
+    >>> clf.coef_.shape, clf.score(X, ["a", "b", "c", "a", "b", "c"])
+    ((3, 2), 1.0)
+    """
+
+    _parameter_constraints: dict = {**_COMMON, "averaged": ["boolean"]}
+
+    def __init__(self, *, averaged=False, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0,
+                 max_sweeps=100, seed=None):
+        self.averaged = averaged
+        self.eta = eta
+        self.fit_intercept = fit_intercept
+        self.order = order
+        self.margin = margin
+        self.max_sweeps = max_sweeps
+        self.seed = seed
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return "coef_" in self.__dict__
+
+    def fit(self, X, y):
+        """Learn one weight vector per class in one run.
+
+        Returns
+        -------
+        self
+        """
+        _check_params(self)
+        X, y = _check_data(self, X, y, reset=True)
+        _check_targets(y, binary_only=False)
+        run = multiclass_perceptron(X, y, averaged=self.averaged, eta=self.eta,
+                                    fit_intercept=self.fit_intercept, order=self.order,
+                                    margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed,
+                                    warn=False)
+        self.classes_ = np.asarray(run.classes)
+        self.coef_ = np.asarray(run.w, dtype=np.float64)
+        self.intercept_ = np.asarray(run.b, dtype=np.float64)
+        self.n_mistakes_, self.n_sweeps_, self.converged_ = run.mistakes, run.sweeps, run.converged
+        self.run_ = run
+        _warn_runs(self, [run])
+        return self
+
+    def decision_function(self, X):
+        """(n, n_classes) scores; for two classes the (n,) difference s₁ − s₀ (> 0: classes_[1])."""
+        if "coef_" not in self.__dict__:
+            raise _NotFitted(f"This {type(self).__name__} instance is not fitted yet: "
+                             "decision_function needs the weights that fit(X, y) learns. Call "
+                             "fit(X, y) before decision_function(X).")
+        X = _check_data(self, X, reset=False)
+        scores = np.asarray(X @ self.coef_.T, dtype=np.float64) + self.intercept_
+        return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
+
+    def predict(self, X):
+        """The class of the highest score (ties: the first of ``classes_``)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]

@@ -1,0 +1,429 @@
+r"""The kernel perceptron: the perceptron in dual form (Aizerman et al. 1964; Freund & Schapire 1999).
+
+From w = 0, every weight vector the perceptron makes is a sum of the examples it erred on, so
+⟨w, x⟩ = η Σ_i α_i y_i ⟨x_i, x⟩ with α_i the number of mistakes on x_i. Replacing ⟨·,·⟩ by a kernel
+K gives
+
+.. math::
+
+    f(x) = \eta \sum_i \alpha_i y_i K(x_i, x) + b,
+
+with the engine's rule unchanged: a mistake when y_i f(x_i) ≤ margin (ties count), then α_i += 1
+(and b += η y_i with ``fit_intercept``). With ``kernel="linear"`` the run *is* the primal
+perceptron's: the same mistakes, and η Σ α_i y_i x_i is the engine's w.
+
+Kernels: ``"linear"`` ⟨x, z⟩; ``"poly"`` (γ⟨x, z⟩ + coef0)^degree; ``"rbf"`` exp(−γ‖x − z‖²); or a
+callable ``kernel(A, B) -> (len(A), len(B))`` Gram block (as scikit-learn's SVC takes).
+
+Cost. The learner keeps f(x_r) − b for every training row, so a check costs O(1) and a mistake on
+x_i costs one kernel column. The Gram cache: when the n × n Gram matrix fits in
+``GRAM_CACHE_BYTES`` (256 MiB: n ≤ 5,792 in float64) it is computed once with BLAS and a column is
+a row read; above it (or with ``cache=False``) the column is computed at each mistake (n kernel
+evaluations, compiled). Callable kernels always use the Gram matrix.
+
+Budget (for streams). Every mistake adds a support entry (x_i, y_i). With ``budget=B`` at most B
+entries are kept: when a mistake comes and B are held, the oldest entry leaves first (FIFO, the
+"forgetting" budget perceptron), so memory and prediction cost stay O(B).
+
+Variants. ``"last"`` predicts with the final f; ``"averaged"`` with the average of f over every
+step (as :func:`perceptronlab.averaged_perceptron`); ``"voted"`` with the survival-weighted vote
+of every f_k (as :func:`perceptronlab.voted_perceptron`, Freund & Schapire's kernel form).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptronlab import _validation as v
+from perceptronlab.core.perceptron import _SweepLog
+from perceptronlab.core.run import Run
+from perceptronlab.exceptions import WeightOverflowError
+from perceptronlab.family import _kernels
+from perceptronlab.family._common import (
+    check_params,
+    check_predict_X,
+    labels_from_signs,
+    make_run,
+    sweep_until_clean,
+    warn_not_converged,
+)
+from perceptronlab.family.voted import survival_counts
+
+KERNELS = ("rbf", "poly", "linear")
+VARIANTS = ("last", "averaged", "voted")
+#: the Gram matrix is cached when it fits in this many bytes (n ≤ 5,792 in float64)
+GRAM_CACHE_BYTES = 256 * 2**20
+
+_NO_ORDER = np.empty(0, dtype=np.int64)
+_KIND = {"linear": _kernels.LINEAR, "poly": _kernels.POLY, "rbf": _kernels.RBF}
+
+
+# ---------------------------------------------------------------- the kernel
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """A resolved kernel: name (or callable), degree, γ (a number) and coef0."""
+
+    kernel: Any
+    degree: int
+    gamma: float
+    coef0: float
+
+    def __call__(self, A, B) -> np.ndarray:
+        """The Gram block K(A, B) of shape (len(A), len(B))."""
+        if callable(self.kernel):
+            out = np.asarray(self.kernel(A, B), dtype=np.float64)
+            want = (A.shape[0], B.shape[0])
+            if out.shape != want or not np.isfinite(out).all():
+                raise v.fail("kernel (the callable)", f"a finite array of shape {want}",
+                             f"shape {out.shape}" if out.shape != want else "NaN or inf",
+                             "The callable takes (A, B) and returns the matrix K(a_i, b_j).")
+            return out
+        dot = A @ B.T
+        dot = dot.toarray() if sp.issparse(dot) else np.asarray(dot, dtype=np.float64)
+        if self.kernel == "linear":
+            return dot
+        if self.kernel == "poly":
+            return (self.gamma * dot + self.coef0) ** self.degree
+        dist = row_sq_norms(A)[:, None] + row_sq_norms(B)[None, :] - 2.0 * dot
+        return np.exp(-self.gamma * np.maximum(dist, 0.0))
+
+
+def row_sq_norms(X) -> np.ndarray:
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+    X = np.asarray(X, dtype=np.float64)
+    return np.einsum("ij,ij->i", X, X)
+
+
+def resolve_kernel(X, kernel, degree, gamma, coef0) -> KernelSpec:
+    """Check the kernel parameters and resolve γ ("scale": 1/(d·Var X), "auto": 1/d)."""
+    if not callable(kernel):
+        v.check_choice("kernel", kernel, KERNELS)
+    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 1:
+        raise v.fail("degree (of the poly kernel)", "an integer >= 1", repr(degree),
+                     "Pass e.g. degree=3.")
+    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(coef0):
+        raise v.fail("coef0 (of the poly kernel)", "a finite number", repr(coef0),
+                     "Pass e.g. coef0=1.0.")
+    d = X.shape[1]
+    if isinstance(gamma, str):
+        v.check_choice("gamma", gamma, ("scale", "auto"))
+        if gamma == "auto":
+            value = 1.0 / d
+        else:
+            if sp.issparse(X):
+                mean = X.mean()
+                var = X.multiply(X).mean() - mean * mean
+            else:
+                var = np.asarray(X, dtype=np.float64).var()
+            value = 1.0 / (d * var) if var > 0 else 1.0
+    elif (isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not np.isfinite(gamma)
+          or gamma <= 0):
+        raise v.fail("gamma (the kernel width)", "a number > 0, 'scale' or 'auto'", repr(gamma),
+                     "Pass e.g. gamma='scale' (1 / (n_features * X.var())) or gamma=0.1.")
+    else:
+        value = float(gamma)
+    return KernelSpec(kernel, int(degree), float(value), float(coef0))
+
+
+# ---------------------------------------------------------------- the engine
+
+
+class KernelEngine:
+    """The dual perceptron behind the engine's interface (sweep, indices, norms, snapshot)."""
+
+    def __init__(self, X, y, spec: KernelSpec, *, eta, margin, fit_intercept, budget, gram=None):
+        self.X, self.y = X, np.ascontiguousarray(y, dtype=np.float64)
+        self.n = X.shape[0]
+        self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
+        self.budget = 0 if budget is None else int(budget)
+        self.spec = spec
+        self.scores = np.zeros(self.n)
+        self.alpha = np.zeros(self.n, dtype=np.int64)
+        self.b = 0.0
+        self.fsq = 0.0
+        self.step = 0
+        self.n_entries = 0
+        self.ring = np.zeros(max(self.budget, 1), dtype=np.int64)
+        self._entry_buf = np.empty(self.n, dtype=np.int64)
+        self._step_buf = np.empty(self.n, dtype=np.int64)
+        self._norm_buf = np.empty(self.n)
+        self._col = np.empty(self.n)
+        self._index_chunks: list[np.ndarray] = []
+        self._step_chunks: list[np.ndarray] = []
+        self._norm_chunks: list[np.ndarray] = []
+        self.steps = None
+        empty_f, empty_i = np.empty((0, 0)), np.empty(0, dtype=np.int32)
+        self._G, self._X = empty_f, empty_f
+        self._csr = (empty_i, empty_i, np.empty(0))
+        self._buf = np.empty(0)
+        self._sqn = np.empty(0)
+        kind = spec.kernel
+        if gram is not None or callable(kind):
+            self.source = _kernels.FROM_GRAM
+            self._G = np.ascontiguousarray(spec(X, X) if gram is None else gram, dtype=np.float64)
+        else:
+            self.source = _kernels.FROM_CSR if sp.issparse(X) else _kernels.FROM_DENSE
+            self._sqn = row_sq_norms(X)
+            if sp.issparse(X):
+                self._csr = (X.indptr, X.indices, X.data)
+                self._buf = np.zeros(X.shape[1])
+            else:
+                self._X = X
+        self._kind = _KIND.get(kind, _kernels.LINEAR) if not callable(kind) else _kernels.LINEAR
+
+    @property
+    def indices(self) -> np.ndarray:
+        return np.concatenate(self._index_chunks) if self._index_chunks else _NO_ORDER
+
+    @property
+    def entry_steps(self) -> np.ndarray:
+        return np.concatenate(self._step_chunks) if self._step_chunks else _NO_ORDER
+
+    @property
+    def norms(self) -> np.ndarray:
+        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
+
+    def sweep(self, order, sweep: int) -> int:
+        use_order = order is not None
+        order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
+        indptr, indices, data = self._csr
+        spec = self.spec
+        (count, self.b, self.fsq, self.step, self.n_entries) = _kernels.kernel_sweep(
+            self.source, self._G, self._X, indptr, indices, data, self._sqn, self._kind,
+            spec.degree, spec.gamma, spec.coef0, self.y, order, use_order, self.scores,
+            self.alpha, self.b, self.eta, self.margin, self.fit_intercept, self.budget, self.ring,
+            self.n_entries, self.fsq, self.step, self._entry_buf, self._step_buf, self._norm_buf,
+            self._col, self._buf)
+        if count:
+            self._index_chunks.append(self._entry_buf[:count].copy())
+            self._step_chunks.append(self._step_buf[:count].copy())
+            self._norm_chunks.append(self._norm_buf[:count].copy())
+        return int(count)
+
+    def snapshot(self):
+        return np.empty(0), self.b
+
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.scores).all() and np.isfinite(self.b))
+
+    def errors(self) -> int:
+        return int(np.count_nonzero(self.y * (self.scores + self.b) <= 0))
+
+
+class _KernelSweepLog(_SweepLog):
+    """Training errors at each sweep's end straight from the kept scores (no primal w to store)."""
+
+    def end_sweep(self, sweep: int, updates: int, engine) -> None:
+        self.updates_per_sweep.append(updates)
+        if not engine.finite():
+            raise WeightOverflowError(
+                f"The dual scores overflowed during sweep {sweep}: expected finite values, got inf "
+                "or NaN. Scale the data, lower gamma or degree, or lower eta.")
+        self.errors_known[sweep] = engine.errors()
+
+
+# ---------------------------------------------------------------- the result
+
+
+@dataclass(eq=False)
+class KernelRun(Run):
+    """A :class:`~perceptronlab.Run` of the dual perceptron, with everything needed to predict.
+
+    ``w`` is the primal weight vector η Σ α_i y_i x_i of the chosen variant for the linear kernel
+    (empty for other kernels); ``b`` its intercept.
+
+    Attributes
+    ----------
+    variant : "last", "averaged" or "voted".
+    alpha : (n,) mistakes per example in the final f (inside the budget window).
+    support : indices of the training examples with a non-zero coefficient in the chosen variant.
+    support_vectors : those rows of X.
+    dual_coef : their coefficients (η α_i y_i for "last"; survival-weighted for "averaged").
+    entries, entry_steps : the example and the step (1-based) of every support entry, in order.
+    counts : survival count of f after each entry (the vote's weights).
+    n_steps : T = sweeps · n. kernel_spec : the resolved kernel. budget : the budget or None.
+    cached_gram : whether the Gram matrix was cached.
+    """
+
+    variant: str = "last"
+    alpha: np.ndarray | None = None
+    support: np.ndarray | None = None
+    support_vectors: Any = None
+    dual_coef: np.ndarray | None = None
+    entries: np.ndarray | None = None
+    entry_steps: np.ndarray | None = None
+    counts: np.ndarray | None = None
+    entry_signs: np.ndarray | None = None
+    n_steps: int = 0
+    kernel_spec: KernelSpec | None = None
+    budget: int | None = None
+    cached_gram: bool = False
+    n_features: int = 0
+
+    def summary(self) -> str:
+        kernel = getattr(self.kernel_spec.kernel, "__name__", self.kernel_spec.kernel)
+        state = "converged" if self.converged else "stopped at the sweep limit"
+        return (f"kernel perceptron ({kernel}, {self.variant}): {self.mistakes} mistakes in "
+                f"{self.sweeps} sweeps, {state}; {self.support.shape[0]} support vectors")
+
+    def decision_function(self, X) -> np.ndarray:
+        """f(x) for "last"/"averaged"; the normalised vote in [−1, 1] for "voted"."""
+        Xc = check_predict_X(X, self.n_features, "this kernel perceptron")
+        if self.variant != "voted":
+            if self.support.shape[0] == 0:
+                return np.full(Xc.shape[0], float(self.b))
+            return self.kernel_spec(Xc, self.support_vectors) @ self.dual_coef + self.b
+        return self._vote(Xc)
+
+    def _vote(self, X, block: int = 1024) -> np.ndarray:
+        eta = float(self.params["eta"])
+        total = float(self.counts.sum())
+        out = np.zeros(X.shape[0])
+        if self.entries.shape[0] == 0 or total == 0:
+            return out
+        # each entry's column of K(X, support) and its signed step η y_k
+        position = np.searchsorted(self.support, self.entries)
+        signed = eta * self.entry_signs
+        intercepts = (np.cumsum(signed) if self.params["fit_intercept"]
+                      else np.zeros(signed.shape[0]))
+        if self.budget:
+            intercepts = _window(intercepts[None, :], self.budget)[0]
+        weights = self.counts.astype(np.float64)
+        for start in range(0, X.shape[0], block):
+            K = self.kernel_spec(X[start:start + block], self.support_vectors)
+            f = np.cumsum(K[:, position] * signed, axis=1)
+            if self.budget:
+                f = _window(f, self.budget)
+            out[start:start + block] = np.sign(f + intercepts) @ weights / total
+        return out
+
+    def predict(self, X) -> np.ndarray:
+        """classes[1] where the decision is > 0, else classes[0]."""
+        return labels_from_signs(self.decision_function(X), self.classes)
+
+
+def _window(prefix: np.ndarray, budget: int) -> np.ndarray:
+    """Sums over the last ``budget`` entries from prefix sums along axis 1 (the FIFO window)."""
+    out = prefix.copy()
+    out[:, budget:] -= prefix[:, :-budget]
+    return out
+
+
+# ---------------------------------------------------------------- the learner
+
+
+def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coef0=1.0,
+                      variant: str = "last", budget: int | None = None, eta=1.0,
+                      fit_intercept: bool = False, order: str = "cyclic", margin=0.0,
+                      max_sweeps: int = 100, seed: int | None = None, cache="auto",
+                      warn: bool = True) -> KernelRun:
+    """Run the perceptron in dual form with a kernel.
+
+    Parameters
+    ----------
+    X : array-like (n, d) or CSR matrix.
+    y : any two labels; the larger (``classes[1]``) is +1.
+    kernel : "rbf", "poly", "linear", or a callable ``kernel(A, B)`` returning the Gram block.
+    degree, gamma, coef0 : poly is (γ⟨x,z⟩ + coef0)^degree, rbf is exp(−γ‖x−z‖²); gamma "scale"
+        is 1/(d·Var X) (as scikit-learn's SVC), "auto" is 1/d.
+    variant : "last" (the final f), "averaged" (f averaged over every step) or "voted".
+    budget : keep at most this many support entries (the oldest leaves first); None: no limit.
+    eta, fit_intercept, margin, seed : as in :func:`perceptronlab.perceptron`.
+    order : "cyclic" or "shuffle".
+    max_sweeps : the run ends here or at a clean sweep.
+    cache : "auto" caches the Gram matrix when it fits in 256 MiB; True always; False never.
+    warn : warn (NotConvergedWarning) when no clean sweep came.
+
+    Returns
+    -------
+    KernelRun
+
+    References
+    ----------
+    Aizerman, M. A., Braverman, E. M. & Rozonoer, L. I. (1964). Theoretical foundations of the
+    potential function method in pattern recognition learning. Freund, Y. & Schapire, R. E.
+    (1999). Large margin classification using the perceptron algorithm. Machine Learning 37(3).
+
+    Examples
+    --------
+    XOR is not linearly separable, but it is with the kernel (1 + ⟨x, z⟩)²:
+
+    >>> from perceptronlab import kernel_perceptron
+    >>> X, y = [[1, 1], [-1, -1], [1, -1], [-1, 1]], [1, 1, -1, -1]
+    >>> run = kernel_perceptron(X, y, kernel="poly", degree=2, gamma=1.0, coef0=1.0)
+    >>> run.converged, run.alpha.tolist(), run.predict(X).tolist()
+    (True, [1, 1, 1, 1], [1, 1, -1, -1])
+    """
+    max_sweeps, seed = check_params(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
+                                    seed=seed)
+    v.check_choice("variant", variant, VARIANTS)
+    budget = v.check_optional_positive_int("budget", budget,
+                                           "Pass e.g. budget=500, or None for no limit.")
+    if cache not in ("auto", True, False):
+        raise v.fail("cache", "'auto', True or False", repr(cache),
+                     "Pass cache='auto' to cache the Gram matrix when it fits in 256 MiB.")
+    Xc, signs, classes = v.check_Xy(X, y)
+    spec = resolve_kernel(Xc, kernel, degree, gamma, coef0)
+    return fit_kernel(Xc, signs, classes, spec, variant=variant, budget=budget, eta=eta,
+                      fit_intercept=fit_intercept, order=order, margin=margin,
+                      max_sweeps=max_sweeps, seed=seed, cache=cache, warn=warn)
+
+
+def use_gram(n: int, spec: KernelSpec, cache) -> bool:
+    return callable(spec.kernel) or cache is True or (cache == "auto" and 8 * n * n <= GRAM_CACHE_BYTES)
+
+
+def fit_kernel(Xc, signs, classes, spec: KernelSpec, *, variant, budget, eta, fit_intercept, order,
+               margin, max_sweeps, seed, cache, warn, gram=None) -> KernelRun:
+    """The learner on validated input; ``gram`` may pass a Gram matrix computed once (one-vs-rest)."""
+    n = Xc.shape[0]
+    if gram is None and use_gram(n, spec, cache):
+        gram = spec(Xc, Xc)
+    engine = KernelEngine(Xc, signs, spec, eta=eta, margin=margin,
+                          fit_intercept=bool(fit_intercept), budget=budget, gram=gram)
+    log = _KernelSweepLog(Xc, signs, False)
+    converged = sweep_until_clean(engine, log, order=order, max_sweeps=max_sweeps, seed=seed)
+    n_steps = len(log.updates_per_sweep) * n
+    entries, steps = engine.indices, engine.entry_steps
+    counts = survival_counts(steps, n_steps)
+    eta_f = float(eta)
+    if variant == "averaged":
+        # entry k is in f for steps t_k … r_k − 1, r_k = t_{k+budget} (its removal) or T + 1
+        ends = np.full(entries.shape[0], n_steps + 1, dtype=np.int64)
+        if budget and entries.shape[0] > budget:
+            ends[:-budget] = steps[budget:]
+        weights = (ends - steps) / max(n_steps, 1)
+        per_example = np.bincount(entries, weights=weights, minlength=n)
+        coef_all = eta_f * signs * per_example
+        b = float(eta_f * np.dot(signs[entries], weights)) if fit_intercept else 0.0
+    else:
+        coef_all = eta_f * signs * engine.alpha
+        b = engine.b
+    support = (np.unique(entries) if variant == "voted"
+               else np.flatnonzero(coef_all != 0).astype(np.int64))
+    dual_coef = coef_all[support]
+    support_vectors = Xc[support]
+    if spec.kernel == "linear" and variant != "voted":
+        w = np.asarray(support_vectors.T @ dual_coef, dtype=np.float64).ravel()
+    else:
+        w = np.empty(0)
+    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
+                  max_sweeps=max_sweeps, seed=seed, kernel=spec.kernel, degree=spec.degree,
+                  gamma=spec.gamma, coef0=spec.coef0, variant=variant, budget=budget, cache=cache)
+    run = make_run(KernelRun, engine, log, algorithm="kernel perceptron", params=params,
+                   converged=converged, X=Xc, signs=signs, classes=classes, w=w, b=b,
+                   variant=variant, alpha=engine.alpha.copy(), support=support,
+                   support_vectors=support_vectors, dual_coef=dual_coef, entries=entries,
+                   entry_steps=steps, counts=counts, entry_signs=signs[entries],
+                   n_steps=n_steps, kernel_spec=spec, budget=budget,
+                   cached_gram=engine.source == _kernels.FROM_GRAM, n_features=Xc.shape[1])
+    warn_not_converged(run, warn, max_sweeps, "kernel perceptron's " + variant + " hypothesis")
+    return run

@@ -1,0 +1,259 @@
+r"""The multiclass perceptron (Crammer & Singer 2003; Collins 2002): one weight vector per class.
+
+Scores s_k = ⟨w_k, x⟩ + b_k; the prediction is argmax_k s_k, ties going to the lowest class index
+(the first of ``classes``, as ``numpy.argmax``). Training follows the engine's rule with ties
+counted as mistakes: with r = argmax_{k ≠ y} s_k (the best rival, ties to the lowest index), an
+example is a mistake when
+
+.. math::
+
+    s_y - s_r \le \rho_0 \quad (\rho_0 = \text{margin}, 0 \text{ by default}),
+
+i.e. when the true class does not win outright; then w_y ← w_y + η x and w_r ← w_r − η x (and
+b_y += η, b_r −= η with ``fit_intercept``). From W = 0 the first example is therefore always a
+mistake, as in the binary engine. With two classes the run is the binary perceptron's: the same
+mistakes, and w_{classes[1]} = −w_{classes[0]} is the engine's w.
+
+``averaged=True`` returns the average of W over every step (the c·w trick of
+:mod:`perceptronlab.family.averaged`, row by row).
+
+Multiclass training on data that are separable by some W (each class scoring highest on its own
+examples, with margin γ) converges after at most 2R²/γ² mistakes (Crammer & Singer 2003).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from perceptronlab import _validation as v
+from perceptronlab.core.perceptron import _SweepLog
+from perceptronlab.core.run import Run
+from perceptronlab.exceptions import WeightOverflowError
+from perceptronlab.family import _kernels
+from perceptronlab.family._common import (
+    check_params,
+    check_predict_X,
+    make_run,
+    sweep_until_clean,
+    warn_not_converged,
+)
+
+_NO_ORDER = np.empty(0, dtype=np.int64)
+
+
+def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """(class index of each label, classes sorted); at least two classes."""
+    _, classes = v.check_labels(y, n_rows, binary=False)
+    if len(classes) < 2:
+        raise v.fail("y (the labels)", "at least two classes", f"1 class ({classes[0]})",
+                     "Training needs examples of at least two classes.")
+    y_arr = np.asarray(y)
+    if y_arr.ndim == 2:
+        y_arr = y_arr.ravel()
+    if classes.dtype.kind == "O":
+        lookup = {c: k for k, c in enumerate(classes.tolist())}
+        codes = np.array([lookup[c] for c in y_arr.tolist()], dtype=np.int64)
+    else:
+        codes = np.searchsorted(classes, y_arr).astype(np.int64)
+    return codes, classes
+
+
+def multiclass_scores(X, W, B) -> np.ndarray:
+    """s[i, k] = ⟨w_k, x_i⟩ + b_k."""
+    S = X @ W.T
+    return np.asarray(S, dtype=np.float64) + B
+
+
+def multiclass_errors(X, codes, W, B) -> int:
+    """Examples whose true class does not win outright (s_y − max_{k≠y} s_k ≤ 0)."""
+    S = multiclass_scores(X, W, B)
+    rows = np.arange(S.shape[0])
+    true = S[rows, codes].copy()
+    S[rows, codes] = -np.inf
+    return int(np.count_nonzero(true - S.max(axis=1) <= 0))
+
+
+class MulticlassEngine:
+    """Collins' update in compiled sweeps behind the engine's interface; W, B and the accumulators."""
+
+    def __init__(self, X, codes, n_classes, *, eta, margin, fit_intercept):
+        self.X, self.y = X, np.ascontiguousarray(codes, dtype=np.int64)
+        self.sparse = sp.issparse(X)
+        self.n, self.d = X.shape
+        self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
+        self.W = np.zeros((n_classes, self.d))
+        self.B = np.zeros(n_classes)
+        self.U = np.zeros((n_classes, self.d))
+        self.BU = np.zeros(n_classes)
+        self.c = 0.0
+        self.sq = 0.0
+        self._scores = np.empty(n_classes)
+        self._idx_buf = np.empty(self.n, dtype=np.int64)
+        self._norm_buf = np.empty(self.n)
+        self._index_chunks: list[np.ndarray] = []
+        self._norm_chunks: list[np.ndarray] = []
+        self.steps = None
+
+    @property
+    def indices(self) -> np.ndarray:
+        return np.concatenate(self._index_chunks) if self._index_chunks else _NO_ORDER
+
+    @property
+    def norms(self) -> np.ndarray:
+        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
+
+    def sweep(self, order, sweep: int) -> int:
+        use_order = order is not None
+        order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
+        common = (self.W, self.B, self.U, self.BU, self.c, self.eta, self.margin,
+                  self.fit_intercept, self.sq, self._scores, self._idx_buf, self._norm_buf)
+        if self.sparse:
+            X = self.X
+            count, self.c, self.sq = _kernels.multiclass_sweep_csr(
+                X.indptr, X.indices, X.data, self.y, order, use_order, *common)
+        else:
+            count, self.c, self.sq = _kernels.multiclass_sweep_dense(
+                self.X, self.y, order, use_order, *common)
+        if count:
+            self._index_chunks.append(self._idx_buf[:count].copy())
+            self._norm_chunks.append(self._norm_buf[:count].copy())
+        return int(count)
+
+    def snapshot(self):
+        return self.W.copy(), self.B.copy()
+
+    def average(self):
+        if self.c == 0:
+            return self.W.copy(), self.B.copy()
+        return self.W - self.U / self.c, self.B - self.BU / self.c
+
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.W).all() and np.isfinite(self.B).all())
+
+
+class _MulticlassSweepLog(_SweepLog):
+    """End-of-sweep (W, B) kept for the lazy error counts; past the byte budget, counted now."""
+
+    def end_sweep(self, sweep: int, updates: int, engine) -> None:
+        from perceptronlab.core.perceptron import CHECKPOINT_BUDGET_BYTES
+
+        self.updates_per_sweep.append(updates)
+        if not engine.finite():
+            raise WeightOverflowError(
+                f"The weights overflowed during sweep {sweep}: expected finite weights, got inf or "
+                "NaN. Scale the data (e.g. sklearn.preprocessing.StandardScaler) or lower eta.")
+        W, B = engine.snapshot()
+        if self.bytes + W.nbytes <= CHECKPOINT_BUDGET_BYTES:
+            self.checkpoints[sweep] = (W, B)
+            self.bytes += W.nbytes
+        else:
+            self.errors_known[sweep] = multiclass_errors(self.X, self.y, W, B)
+
+
+@dataclass(eq=False)
+class MulticlassRun(Run):
+    """A :class:`~perceptronlab.Run` of the multiclass perceptron.
+
+    ``w`` is the (K, d) weight matrix (one row per class, in the order of ``classes``) and ``b``
+    the (K,) intercepts: the average over every step when ``averaged``, else the last iterate.
+    ``errors_after_sweep`` counts examples whose class does not win outright.
+
+    Attributes
+    ----------
+    last_w, last_b : the last iterate. averaged : which one ``w`` is. n_steps : T = sweeps · n.
+    """
+
+    last_w: np.ndarray | None = None
+    last_b: np.ndarray | None = None
+    averaged: bool = False
+    n_steps: int = 0
+
+    @property
+    def coef(self) -> np.ndarray:
+        """(K, d + 1) with the intercepts first when ``fit_intercept``, else (K, d)."""
+        if self.fit_intercept:
+            return np.column_stack([self.b, self.w])
+        return self.w
+
+    @property
+    def errors_after_sweep(self) -> np.ndarray:
+        if len(self.errors_after_sweep_known) < self.sweeps and self.data is not None:
+            X, codes = self.data
+            for sweep, (W, B) in self.checkpoints.items():
+                self.errors_after_sweep_known.setdefault(sweep, multiclass_errors(X, codes, W, B))
+            self.checkpoints.clear()
+        known = self.errors_after_sweep_known
+        return np.array([known[s] for s in sorted(known)], dtype=np.int64)
+
+    def summary(self) -> str:
+        state = "converged" if self.converged else "stopped at the sweep limit"
+        kind = "averaged " if self.averaged else ""
+        return (f"{kind}multiclass perceptron: {len(self.classes)} classes, {self.mistakes} "
+                f"mistakes in {self.sweeps} sweeps, {state}")
+
+    def decision_function(self, X) -> np.ndarray:
+        """(n, K) scores ⟨w_k, x⟩ + b_k."""
+        Xc = check_predict_X(X, self.w.shape[1], "this multiclass perceptron")
+        return multiclass_scores(Xc, self.w, self.b)
+
+    def predict(self, X) -> np.ndarray:
+        """The class of the highest score; ties go to the first of ``classes``."""
+        return np.asarray(self.classes)[np.argmax(self.decision_function(X), axis=1)]
+
+
+def multiclass_perceptron(X, y, *, averaged: bool = False, eta=1.0, fit_intercept: bool = False,
+                          order: str = "cyclic", margin=0.0, max_sweeps: int = 100,
+                          seed: int | None = None, warn: bool = True) -> MulticlassRun:
+    """Train one weight vector per class with Collins' update until a clean sweep.
+
+    Parameters
+    ----------
+    X : array-like (n, d) or CSR matrix.
+    y : labels of two or more classes (any sortable type).
+    averaged : return W averaged over every step instead of the last W.
+    eta, fit_intercept, seed : as in :func:`perceptronlab.perceptron`.
+    order : "cyclic" or "shuffle".
+    margin : ρ₀ ≥ 0; a mistake while s_y − max_{k≠y} s_k ≤ ρ₀.
+    max_sweeps : the run ends here or at a clean sweep.
+    warn : warn (NotConvergedWarning) when no clean sweep came.
+
+    Returns
+    -------
+    MulticlassRun
+
+    References
+    ----------
+    Collins, M. (2002). Discriminative training methods for hidden Markov models: theory and
+    experiments with perceptron algorithms. EMNLP. Crammer, K. & Singer, Y. (2003).
+    Ultraconservative online algorithms for multiclass problems. JMLR 3.
+
+    Examples
+    --------
+    Three classes on the axes of the plane:
+
+    >>> from perceptronlab import multiclass_perceptron
+    >>> X = [[2, 0], [0, 2], [-2, -2], [3, 1], [1, 3], [-1, -3]]
+    >>> run = multiclass_perceptron(X, ["a", "b", "c", "a", "b", "c"])
+    >>> run.converged, int(run.errors_after_sweep[-1]), run.predict([[5, 0], [0, 5]]).tolist()
+    (True, 0, ['a', 'b'])
+    """
+    max_sweeps, seed = check_params(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
+                                    seed=seed)
+    Xc = v.check_matrix(X)
+    codes, classes = encode_labels(y, Xc.shape[0])
+    engine = MulticlassEngine(Xc, codes, len(classes), eta=eta, margin=margin,
+                              fit_intercept=bool(fit_intercept))
+    log = _MulticlassSweepLog(Xc, codes, False)
+    converged = sweep_until_clean(engine, log, order=order, max_sweeps=max_sweeps, seed=seed)
+    W, B = engine.average() if averaged else engine.snapshot()
+    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
+                  max_sweeps=max_sweeps, seed=seed, averaged=bool(averaged))
+    run = make_run(MulticlassRun, engine, log, algorithm="multiclass perceptron", params=params,
+                   converged=converged, X=Xc, signs=codes, classes=classes, w=W, b=B,
+                   last_w=engine.W.copy(), last_b=engine.B.copy(), averaged=bool(averaged),
+                   n_steps=int(engine.c))
+    warn_not_converged(run, warn, max_sweeps, "multiclass perceptron")
+    return run
