@@ -19,8 +19,9 @@ from perceptronlab.core.engines import CompiledEngine
 class OnlineState:
     """Weights and counts of an online perceptron; inputs are vectors or River-style dicts.
 
-    Dict inputs map feature names to columns in order of first appearance; unseen features of a
-    dict count as 0 and grow w when they first carry a value.
+    Vectors use a NumPy weight vector. Dicts use a dict of weights keyed by feature name, so one
+    round costs a few dictionary operations (a feature never seen counts as 0); ``w`` then lists the
+    weights in order of first appearance (``feature_names``).
 
     Examples
     --------
@@ -33,63 +34,81 @@ class OnlineState:
         self.eta = float(v.check_eta(eta))
         self.margin = float(v.check_margin(margin))
         self.fit_intercept = bool(fit_intercept)
-        self.w = np.zeros(0)
+        self._w = np.zeros(0)
+        self.weights: dict[Any, float] | None = None  # dict mode
         self.b = 0.0
         self.mistakes = 0
         self.seen = 0
-        self.feature_names: dict[Any, int] | None = None
 
-    # ------------------------------------------------------------ inputs
-    def vector(self, x: Any, *, grow: bool) -> np.ndarray:
-        if isinstance(x, Mapping):
-            if self.feature_names is None:
-                if self.w.shape[0]:
-                    raise v.fail("x", "a vector, as in earlier rounds", "a dict", "Use one input kind per learner.")
-                self.feature_names = {}
-            if grow:
-                for name in x:
-                    if name not in self.feature_names:
-                        self.feature_names[name] = len(self.feature_names)
-                if len(self.feature_names) > self.w.shape[0]:
-                    self.w = np.concatenate([self.w, np.zeros(len(self.feature_names) - self.w.shape[0])])
-            vec = np.zeros(self.w.shape[0])
+    @property
+    def feature_names(self) -> dict[Any, int] | None:
+        return None if self.weights is None else {name: k for k, name in enumerate(self.weights)}
+
+    @property
+    def w(self) -> np.ndarray:
+        return self._w if self.weights is None else np.fromiter(self.weights.values(), float, len(self.weights))
+
+    @w.setter
+    def w(self, value: np.ndarray) -> None:
+        self._w = value
+
+    # ------------------------------------------------------------ dicts
+    def _dict_score(self, x: Mapping) -> float:
+        if self.weights is None:
+            if self._w.shape[0] or self.seen:
+                raise v.fail("x", "a vector, as in earlier rounds", "a dict", "Use one input kind per learner.")
+            self.weights = {}
+        weights = self.weights
+        try:
+            score = self.b + sum([weights.get(name, 0.0) * value for name, value in x.items()])
+        except TypeError:
+            score = float("nan")
+        if not math.isfinite(score):  # only now look at each value, to name the bad one
             for name, value in x.items():
-                col = self.feature_names.get(name)
-                if col is not None and col < vec.shape[0]:
-                    vec[col] = _finite(value, name)
-            return vec
-        if self.feature_names is not None:
+                _finite(value, name)
+            raise v.fail("weights", "finite values", "an overflow", "Scale the features or lower eta.")
+        return score
+
+    # ------------------------------------------------------------ vectors
+    def vector(self, x: Any) -> np.ndarray:
+        if self.weights is not None:
             raise v.fail("x", "a dict, as in earlier rounds", type(x).__name__, "Use one input kind per learner.")
         vec = np.asarray(x, dtype=np.float64).ravel()
         if not np.isfinite(vec).all():
             raise v.fail("x", "finite values", "NaN or inf", "Remove or impute the missing values.")
-        if self.w.shape[0] == 0 and self.seen == 0:
-            self.w = np.zeros(vec.shape[0])
-        if vec.shape[0] != self.w.shape[0]:
-            raise v.fail("x", f"{self.w.shape[0]} features, as in earlier rounds", f"{vec.shape[0]}",
+        if self._w.shape[0] == 0 and self.seen == 0:
+            self._w = np.zeros(vec.shape[0])
+        if vec.shape[0] != self._w.shape[0]:
+            raise v.fail("x", f"{self._w.shape[0]} features, as in earlier rounds", f"{vec.shape[0]}",
                          "Pass every example with the same features.")
         return vec
 
     # ------------------------------------------------------------ protocol
     def score(self, x: Any) -> float:
         """⟨w, x⟩ + b with the current weights (no label involved)."""
-        vec = self.vector(x, grow=False)
-        return float(vec @ self.w[: vec.shape[0]]) + self.b
+        if isinstance(x, Mapping):
+            return self._dict_score(x)
+        vec = self.vector(x)
+        return float(vec @ self._w) + self.b
 
     def predict_sign(self, x: Any) -> int:
         return 1 if self.score(x) > 0 else -1
 
     def learn(self, x: Any, y_sign: int) -> bool:
         """Predict first (from w and x alone), then use y_sign; returns whether it was a mistake."""
-        vec = self.vector(x, grow=True)
-        score = float(vec @ self.w) + self.b  # the prediction's score, computed before y is read
+        score = self.score(x)  # the prediction's score, computed before y is read
         self.seen += 1
-        if y_sign not in (-1, 1):
+        if y_sign != 1 and y_sign != -1:
             raise v.fail("y", "-1 or +1", repr(y_sign), "Map the labels to -1/+1 first.")
         if y_sign * score > self.margin:
             return False
         c = self.eta * y_sign
-        self.w += c * vec
+        if isinstance(x, Mapping):
+            weights = self.weights
+            for name, value in x.items():
+                weights[name] = weights.get(name, 0.0) + value * c
+        else:
+            self._w += self.vector(x) * c
         if self.fit_intercept:
             self.b += c
         self.mistakes += 1
@@ -97,14 +116,16 @@ class OnlineState:
 
     def replay(self, X: np.ndarray, y_signs: np.ndarray) -> np.ndarray:
         """Progressive validation of a whole stream in one compiled sweep; returns mistake indices."""
+        if self.weights is not None:
+            raise v.fail("X", "dict examples, as learned so far", "a matrix", "Use learn with dicts.")
         X = v.check_matrix(X)
-        if self.w.shape[0] == 0 and self.seen == 0:
-            self.w = np.zeros(X.shape[1])
-        v.check_n_features(X.shape[1], self.w.shape[0], "this online learner")
+        if self._w.shape[0] == 0 and self.seen == 0:
+            self._w = np.zeros(X.shape[1])
+        v.check_n_features(X.shape[1], self._w.shape[0], "this online learner")
         engine = CompiledEngine(X, y_signs, eta=self.eta, margin=self.margin, fit_intercept=self.fit_intercept,
-                                w0=self.w, b0=self.b)
+                                w0=self._w, b0=self.b)
         engine.sweep(None, 1)
-        self.w, self.b = engine.w, engine.b
+        self._w, self.b = engine.w, engine.b
         indices = engine.indices
         self.mistakes += int(indices.shape[0])
         self.seen += X.shape[0]
