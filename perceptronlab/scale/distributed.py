@@ -176,27 +176,28 @@ def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 10
         del raws  # the shards hold the data now; their lineage stays with the scheduler
 
         def sweep_all(epoch, w, b):
+            lost = None
             for attempt in range(epoch_retries + 1):
                 futures = [cl.submit(sweep_partitions, shard, w, b, eta=eta, margin=margin,
                                      fit_intercept=fit_intercept, seed=shard_seed(seed, epoch, s),
                                      key=f"perceptronlab-sweep-{token}-e{epoch}-s{s}-a{attempt}")
                            for s, shard in enumerate(data)]
-                distributed.wait(futures)
-                failures = [(s, f) for s, f in enumerate(futures) if f.status != "finished"]
-                if not failures:
-                    return cl.gather(futures)
-                for s, future in failures:
-                    exc = _exception(future)
-                    if not _worker_lost(exc):
-                        raise ShardError(f"Shard {s} ({_shard_name(source, groups[s])}) failed in epoch "
-                                         f"{epoch}: {type(exc).__name__}: {exc}") from exc
-                for future in futures:
-                    future.cancel()
-            s, future = failures[0]
+                try:
+                    return cl.gather(futures)  # also waits for results lost with a worker
+                except Exception as exc:  # noqa: BLE001 - sorted out below, re-raised as ShardError
+                    s, cause = _first_failure(futures, exc)
+                    for future in futures:
+                        future.cancel()
+                    where = "a shard" if s is None else f"Shard {s} ({_shard_name(source, groups[s])})"
+                    if not _worker_lost(cause):
+                        raise ShardError(f"{where} failed in epoch {epoch}: {type(cause).__name__}: "
+                                         f"{cause}") from cause
+                    lost = (where, cause)
+            where, cause = lost
             raise ShardError(
-                f"Shard {s} ({_shard_name(source, groups[s])}) could not be swept in epoch {epoch}: "
-                f"its workers died {epoch_retries + 1} times ({_exception(future)!r}). No weights are "
-                "returned. Check the workers' memory limits and logs, then run again.")
+                f"{where} could not be swept in epoch {epoch}: the worker running it died in each of "
+                f"{epoch_retries + 1} attempt(s) ({type(cause).__name__}: {cause}). No weights are "
+                "returned. Check the workers' memory limits and logs, then run again.") from cause
 
         try:
             training = run_epochs(sweep_all, source.spec.n_features, mixing=mixing, max_epochs=max_epochs,
@@ -211,12 +212,16 @@ def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 10
     return build_model(training, source, groups, params)
 
 
-def _exception(future):
-    if future.status == "cancelled":
-        from concurrent.futures import CancelledError
+def _first_failure(futures, exc):
+    """(shard, exception) of the first failed sweep; (None, exc) if no future says which."""
+    from concurrent.futures import CancelledError
 
-        return CancelledError(f"task {future.key} was cancelled (its data was lost)")
-    return future.exception()
+    for s, future in enumerate(futures):
+        if future.status == "error":
+            return s, future.exception()
+        if future.status == "cancelled":
+            return s, CancelledError(f"the task {future.key} was cancelled")
+    return None, exc
 
 
 def _worker_lost(exc) -> bool:
