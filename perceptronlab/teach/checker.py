@@ -1,0 +1,476 @@
+"""The worksheet checker: find a student's first wrong row and name the slip.
+
+A worksheet is the table of seed 000's exam task, one row per step: (sweep, point, y⟨w,x⟩,
+mistake?, w after), and a last row for the clean sweep, ``N, all, "s1, s2, s3", no, stop``. This
+is the CSV layout of ``Run.table("csv")`` (header ``sweep,point,score,mistake,w_after``); with an
+intercept the w cell reads ``(1, 0), b = 1``. The clean sweep may also be written out row by row.
+
+:func:`check_worksheet` runs the exact engine on the data (``perceptron(..., exact=True,
+trace=True)``) and walks the sheet against it. At the first row that differs, the student's
+weights before that row are the engine's (every earlier row agreed), so the row can be explained
+by replaying the wrong rules of seed 001's "mistakes to catch" and the tie rule of seed 000:
+
+============================  ===================================================================
+``update-not-due``            an update although y⟨w,x⟩ > 0 ("updating when the condition is not
+                              satisfied")
+``x-instead-of-yx``           w ← w + ηx on a mistake with y = −1 ("adding xᵢ instead of yᵢxᵢ")
+``early-stop``                a stop row for a sweep that still updates, or the sheet ends before
+                              a clean sweep ("stopping immediately after an update")
+``tie-as-correct``            y⟨w,x⟩ = 0 marked as no mistake (ties count: ≤, not <)
+``label-before-prediction``   the score is y⟨w + ηyx, x⟩: the label was used (to update w)
+                              before the prediction was made, see below
+``arithmetic``                anything else: a wrong product or sum, a misread sign, a wrong w
+``layout``                    the rows do not follow the run (wrong sweep or point, extra rows)
+============================  ===================================================================
+
+The online slip in a sheet
+--------------------------
+Seed 001's online protocol predicts sign⟨w, x_t⟩ from w and x_t first and only then reads y_t.
+A sheet records the score y⟨w,x⟩ *before* the step. A student who reads the label first and
+updates before predicting writes the score of the already-updated weights,
+y⟨w + ηyx, x⟩ = y⟨w,x⟩ + η‖x‖² (usually positive, so the step looks correct). The checker names a
+wrong score ``label-before-prediction`` exactly when the step is a mistake (an update was due,
+so there was an update to apply too early) and the score equals that value.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from perceptronlab import _validation as v
+from perceptronlab.core.perceptron import perceptron
+from perceptronlab.core.run import Run, format_number, format_vector
+
+HEADER = ("sweep", "point", "score", "mistake", "w_after")
+
+#: slip kind -> (seed 001's / seed 000's wording, how to fix it)
+SLIPS: dict[str, tuple[str, str]] = {
+    "update-not-due": ("Updating when the condition is not satisfied",
+                       "Check y<w,x> <= 0 first; update only then."),
+    "x-instead-of-yx": ("Adding x_i instead of y_i x_i",
+                        "Use w <- w + eta * y_i * x_i: the label gives the sign of the contribution."),
+    "early-stop": ("Stopping immediately after an update",
+                   "Return to checking after every update; stop only after a full sweep with no update."),
+    "tie-as-correct": ("A tie y<w,x> = 0 treated as correct",
+                       "Ties count as mistakes (y<w,x> <= 0, not < 0): update on a tie."),
+    "label-before-prediction": ("Using the true label before making the (online) prediction",
+                                "Compute the score from w before this step's update, then use y as feedback."),
+    "arithmetic": ("Plain arithmetic", "Recompute the products and sums of this row."),
+    "layout": ("The rows do not follow the run",
+               "One row per point in the order x1, x2, ... of every sweep, then the stop row."),
+}
+
+_YES = {"yes", "y", "true", "1", "x", "✓", "ja", "j"}
+_NO = {"no", "n", "false", "0", "-", "✗", "nein"}
+
+
+@dataclass
+class CheckResult:
+    """The verdict on a worksheet.
+
+    Attributes
+    ----------
+    ok : the sheet is fully correct.
+    first_wrong_row : 1-based number of the first wrong data row (the header not counted); for a
+        sheet that ends too early, one past its last row. ``None`` when ok.
+    slip : the slip kind (a key of :data:`SLIPS`), ``None`` when ok.
+    message : one paragraph: what is wrong, why, and how to fix it.
+    expected : the correct row (cells as in ``Run.table("csv")``), ``None`` when ok.
+    got : the student's row as read, ``None`` when it is missing or ok.
+    run : the engine's exact traced run the sheet was checked against.
+    """
+
+    ok: bool
+    first_wrong_row: int | None
+    slip: str | None
+    message: str
+    expected: tuple | None = None
+    got: tuple | None = None
+    run: Run | None = field(default=None, repr=False)
+
+    @property
+    def slip_name(self) -> str | None:
+        """The slip in words (seed 001's list), ``None`` when ok."""
+        return SLIPS[self.slip][0] if self.slip else None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def verdict(self) -> str:
+        """A few lines for a terminal."""
+        if self.ok:
+            return f"correct: {self.message}"
+        lines = [f"row {self.first_wrong_row}: {self.slip_name} [{self.slip}]", self.message]
+        if self.got is not None:
+            lines.append("  yours:    " + ", ".join(self.got))
+        if self.expected is not None:
+            lines.append("  expected: " + ", ".join(self.expected))
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- reading a sheet
+
+
+@dataclass
+class _Row:
+    number: int
+    cells: tuple
+    sweep: int
+    point: int | None  # 0-based index, None for the stop row ("all")
+    score: Any = None  # Fraction, or a list of Fractions for the stop row
+    mistake: bool | None = None
+    w: tuple | None = None
+    b: Fraction | None = None
+
+
+def _number(text: str, where: str) -> Fraction:
+    cleaned = text.strip().replace("−", "-").replace("$", "").replace(" ", "")
+    cleaned = re.sub(r"\\[td]?frac\{(-?\d+)\}\{(\d+)\}", r"\1/\2", cleaned)
+    try:
+        return Fraction(cleaned)
+    except (ValueError, ZeroDivisionError) as exc:
+        raise v.fail(where, "a number like -2, 1/2 or 0.5", repr(text), "Fix the cell.") from exc
+
+
+def _vector(text: str, where: str, d: int, fit_intercept: bool) -> tuple[tuple, Fraction | None]:
+    raw = text.strip().replace("$", "")
+    b = None
+    match = re.search(r",?\s*b\s*=\s*([^,()]+)\s*$", raw)
+    if match:
+        b = _number(match.group(1), where + " (b)")
+        raw = raw[: match.start()]
+    raw = raw.strip().strip("()[]").strip()
+    parts = [p for p in raw.split(",")] if raw else []
+    values = tuple(_number(p, where) for p in parts)
+    if len(values) != d:
+        fix = "Write w as (w1, ..., wd)" + (", b = value" if fit_intercept else "") + "."
+        raise v.fail(where, f"a vector with {d} entries" + (" and b = value" if fit_intercept else ""),
+                     repr(text), fix)
+    if fit_intercept and b is None:
+        raise v.fail(where, "the intercept as '(w1, ..., wd), b = value'", repr(text),
+                     "Add ', b = value' (the run has an intercept).")
+    return values, b
+
+
+def _mistake(text: str, where: str) -> bool:
+    cell = text.strip().lower().rstrip("?")
+    if cell in _YES:
+        return True
+    if cell in _NO:
+        return False
+    raise v.fail(where, "yes or no", repr(text), "Write yes for a mistake (an update), no otherwise.")
+
+
+def _point(text: str, where: str, n: int) -> int | None:
+    cell = text.strip().replace("$", "").replace("_", "").replace("{", "").replace("}", "").lower()
+    if cell == "all":
+        return None
+    match = re.fullmatch(r"x?(\d+)", cell)
+    if not match or not 1 <= int(match.group(1)) <= n:
+        raise v.fail(where, f"a point x1 ... x{n} or 'all'", repr(text), "Name the point of the row, e.g. x2.")
+    return int(match.group(1)) - 1
+
+
+def _is_header(cells: list[str]) -> bool:
+    """A header row: its first cell is not a sweep number and its second is not a point name."""
+    first = cells[0] if cells else ""
+    second = cells[1].strip().lower().replace("_", "").replace("$", "") if len(cells) > 1 else ""
+    return not re.match(r"\s*\d", first) and not re.fullmatch(r"x?\{?\d+\}?|all", second)
+
+
+def _read_rows(source: Any) -> list[tuple[int, list[str]]]:
+    """(line number, cells) of every non-empty row; the header row, if any, dropped."""
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        if not path.is_file():
+            raise v.fail("worksheet", "a CSV file", f"{str(path)!r} (no such file)",
+                         "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise v.fail("worksheet", "a readable UTF-8 CSV file", f"{str(path)!r} ({exc})",
+                         "Save the sheet as CSV (UTF-8).") from exc
+        rows = list(csv.reader(io.StringIO(text)))
+    elif hasattr(source, "read"):
+        rows = list(csv.reader(io.StringIO(source.read())))
+    else:
+        try:
+            rows = [[str(c) for c in (r.values() if isinstance(r, dict) else r)] for r in source]
+        except TypeError as exc:
+            raise v.fail("worksheet", "a CSV path, a file object or a list of rows", type(source).__name__,
+                         "Pass e.g. the path of the sheet.") from exc
+    numbered = [(k + 1, [c.strip() for c in r]) for k, r in enumerate(rows) if any(c.strip() for c in r)]
+    if numbered and _is_header(numbered[0][1]):
+        numbered = numbered[1:]
+    if not numbered:
+        raise v.fail("worksheet", "at least one row (sweep, point, score, mistake, w_after)", "an empty sheet",
+                     "Write one row per step, as in `perceptronlab trace DATA --format csv`.")
+    return numbered
+
+
+def _parse(source: Any, n: int, d: int, fit_intercept: bool) -> list[_Row]:
+    parsed = []
+    for number, (line, cells) in enumerate(_read_rows(source), start=1):
+        where = f"worksheet row {number} (line {line})"
+        if len(cells) != 5:
+            raise v.fail(where, "5 cells: sweep, point, score, mistake, w_after", f"{len(cells)} cells",
+                         "Quote cells that contain commas, e.g. \"(1, -2)\".")
+        try:
+            sweep = int(cells[0])
+        except ValueError as exc:
+            raise v.fail(f"{where}, sweep", "a whole number", repr(cells[0]), "Number the sweeps 1, 2, ...") from exc
+        point = _point(cells[1], f"{where}, point", n)
+        row = _Row(number, tuple(cells), sweep, point)
+        if point is None:
+            scores = [s for s in cells[2].replace(";", ",").split(",") if s.strip()]
+            row.score = [_number(s, f"{where}, scores") for s in scores]
+            row.mistake = _mistake(cells[3], f"{where}, mistake") if cells[3] else False
+        else:
+            row.score = _number(cells[2], f"{where}, score")
+            row.mistake = _mistake(cells[3], f"{where}, mistake")
+            row.w, row.b = _vector(cells[4], f"{where}, w after", d, fit_intercept)
+        parsed.append(row)
+    return parsed
+
+
+# ---------------------------------------------------------------- checking
+
+
+def _eta(value: Any) -> Fraction:
+    """The learning rate as an exact Fraction: numbers (floats by their decimal text) or "1/2"."""
+    if isinstance(value, str):
+        value = _number(value, "eta (the learning rate)")
+    v.check_eta(value)
+    return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+
+
+def check_worksheet(rows_or_csv_path: Any, X: Any, y: Any, *, eta: Any = 1, fit_intercept: bool = False,
+                    max_sweeps: int = 1000) -> CheckResult:
+    """Check a student's worksheet against the exact engine run; name the first slip.
+
+    Parameters
+    ----------
+    rows_or_csv_path : a CSV path (header ``sweep,point,score,mistake,w_after`` optional), an open
+        text file, or rows of 5 cells (lists or dicts). Numbers may be integers, fractions or
+        decimals ("-2", "1/2", "0.5").
+    X, y : the data of the sheet (as for :func:`perceptronlab.perceptron`; exact values are best).
+    eta : the learning rate of the sheet (a number or a string like "1/2").
+    fit_intercept : the sheet carries an intercept ("(w1, w2), b = value").
+
+    Returns
+    -------
+    CheckResult
+        ``ok`` for a fully correct sheet; otherwise the first wrong row, the slip and a message.
+
+    Examples
+    --------
+    >>> from perceptronlab import perceptron
+    >>> X, y = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
+    >>> sheet = perceptron(X, y, exact=True, trace=True).table("csv")
+    >>> check_worksheet(io.StringIO(sheet), X, y).ok
+    True
+    >>> tie_missed = sheet.replace('2,x1,0,yes,"(1, -1)"', '2,x1,0,no,"(0, -1)"')
+    >>> result = check_worksheet(io.StringIO(tie_missed), X, y)
+    >>> result.first_wrong_row, result.slip
+    (4, 'tie-as-correct')
+    """
+    eta = _eta(eta)
+    run = perceptron(X, y, eta=eta, fit_intercept=bool(fit_intercept), exact=True, trace=True,
+                     max_sweeps=max_sweeps, warn=False)
+    Xc, signs, _ = v.check_Xy(X, y, exact=True)
+    n, d = len(Xc), len(Xc[0])
+    sheet = _parse(rows_or_csv_path, n, d, bool(fit_intercept))
+    return _Walk(run, Xc, [int(s) for s in signs], eta, bool(fit_intercept), sheet).check()
+
+
+class _Walk:
+    """Walks the sheet along the engine's steps."""
+
+    def __init__(self, run: Run, X, signs, eta: Fraction, fit_intercept: bool, sheet: list[_Row]):
+        self.run, self.X, self.signs, self.eta, self.fit_intercept = run, X, signs, eta, fit_intercept
+        self.sheet = sheet
+        self.steps = run.steps
+        self.n = len(X)
+        self.final = run.sweeps if run.converged else None  # the clean sweep
+
+    # -------------------------------------------------------- verdicts
+    def fail(self, row_number: int, slip: str, message: str, expected=None, got=None) -> CheckResult:
+        return CheckResult(False, row_number, slip, f"{message} Fix: {SLIPS[slip][1]}", expected, got, self.run)
+
+    def expected_cells(self, k: int) -> tuple:
+        step = self.steps[k]
+        w_after = format_vector(step.w) + (f", b = {format_number(step.b)}" if self.fit_intercept else "")
+        return (str(step.sweep), f"x{step.index + 1}", format_number(step.score),
+                "yes" if step.mistake else "no", w_after)
+
+    def stop_cells(self) -> tuple:
+        scores = [format_number(s.score) for s in self.steps if s.sweep == self.final]
+        return (str(self.final), "all", ", ".join(scores), "no", "stop")
+
+    def state_before(self, k: int) -> tuple[tuple, Fraction]:
+        if k == 0:
+            return tuple(Fraction(0) for _ in self.X[0]), Fraction(0)
+        return tuple(self.steps[k - 1].w), self.steps[k - 1].b
+
+    def w_text(self, w, b) -> str:
+        return format_vector(w) + (f", b = {format_number(b)}" if self.fit_intercept else "")
+
+    # -------------------------------------------------------- the walk
+    def check(self) -> CheckResult:
+        k = 0  # the next engine step
+        first_final = next((i for i, s in enumerate(self.steps) if s.sweep == self.final), None)
+        for position, row in enumerate(self.sheet):
+            if row.point is None:
+                if first_final is not None and k >= first_final:
+                    return self.stop_row(row, k, first_final, position)
+                return self.early_stop(row, k)
+            if k >= len(self.steps):
+                return self.fail(row.number, "layout",
+                                 f"The run has ended ({self.ending()}), but the sheet goes on with sweep {row.sweep}, "
+                                 f"x{row.point + 1}.", None, row.cells)
+            result = self.step_row(row, k)
+            if result is not None:
+                return result
+            k += 1
+        if k == len(self.steps) and self.final is not None:
+            return self.finish(len(self.sheet), written_out=True)
+        return self.sheet_ended(k)
+
+    def ending(self) -> str:
+        if self.final is not None:
+            return f"sweep {self.final} is clean"
+        return "w repeats: it never converges" if self.run.cycled else "the sweep limit was reached"
+
+    def finish(self, next_position: int, written_out: bool) -> CheckResult:
+        if next_position < len(self.sheet):
+            extra = self.sheet[next_position]
+            return self.fail(extra.number, "layout",
+                             f"The run stops after the clean sweep {self.final}; row {extra.number} is one too many.",
+                             None, extra.cells)
+        how = "the clean sweep written out" if written_out else "the stop row"
+        return CheckResult(True, None, None,
+                           f"all {len(self.sheet)} rows agree with the run ({self.run.mistakes} mistakes, "
+                           f"{self.run.sweeps} sweeps, final w = {self.w_text(self.run.w, self.run.b)}; {how}).",
+                           run=self.run)
+
+    def stop_row(self, row: _Row, k: int, first: int, position: int) -> CheckResult:
+        """A stop row once the clean sweep has begun (after 0 to n of its rows written out)."""
+        expected = self.stop_cells()
+        done = k - first
+        wanted = [s.score for s in self.steps[first:]]
+        if row.sweep != self.final:
+            return self.fail(row.number, "layout", f"The stop row belongs to sweep {self.final}, not {row.sweep}.",
+                             expected, row.cells)
+        got_scores = row.score
+        if len(got_scores) not in (len(wanted), len(wanted) - done):
+            return self.fail(row.number, "layout",
+                             f"The stop row lists {len(got_scores)} scores; sweep {self.final} checks {self.n} "
+                             "points.", expected, row.cells)
+        offset = 0 if len(got_scores) == len(wanted) else done
+        for j, (got, want) in enumerate(zip(got_scores, wanted[offset:], strict=True)):
+            if got != want:
+                index = self.steps[first + offset + j].index
+                return self.fail(row.number, "arithmetic",
+                                 f"In the clean sweep {self.final}, x{index + 1} has y<w,x> = {format_number(want)}, "
+                                 f"not {format_number(got)}.", expected, row.cells)
+        if row.mistake:
+            return self.fail(row.number, "layout", "The stop row has no mistake: mark it 'no'.", expected, row.cells)
+        return self.finish(position + 1, written_out=False)
+
+    def early_stop(self, row: _Row, k: int) -> CheckResult:
+        """A stop row before the clean sweep has begun."""
+        if k >= len(self.steps) or self.final is None:
+            reason = (f"this run never has a clean sweep ({self.ending()})" if self.final is None
+                      else "the run already ended")
+            return self.fail(row.number, "early-stop", f"The sheet stops in sweep {row.sweep}, but {reason}.",
+                             None, row.cells)
+        pending = [s for s in self.steps[k:] if s.mistake]
+        if pending:
+            update = pending[0]
+            why = (f"in sweep {update.sweep}, x{update.index + 1} has y<w,x> = {format_number(update.score)} <= 0, "
+                   "so w must still be updated")
+        else:
+            update = next(s for s in reversed(self.steps[:k]) if s.mistake)
+            why = (f"sweep {update.sweep} updated w at x{update.index + 1}, and an update does not show that every "
+                   f"point is now correct: finish sweep {self.steps[k].sweep}, then check a full sweep")
+        return self.fail(row.number, "early-stop",
+                         f"The sheet stops too early: {why}; the run stops only after the clean sweep {self.final}.",
+                         self.expected_cells(k), row.cells)
+
+    def sheet_ended(self, k: int) -> CheckResult:
+        number = len(self.sheet) + 1
+        if self.final is None:
+            return self.fail(number, "early-stop", f"The sheet ends, but the run never stops ({self.ending()}).")
+        last = self.sheet[-1] if self.sheet else None
+        expected = self.stop_cells() if self.steps[k].sweep == self.final else self.expected_cells(k)
+        after_update = last is not None and last.point is not None and last.mistake
+        what = "right after an update" if after_update else f"before sweep {self.final}, the clean sweep"
+        return self.fail(number, "early-stop",
+                         f"The sheet ends {what}: an update does not show that every point is now correct; "
+                         f"the next check is sweep {self.steps[k].sweep}, x{self.steps[k].index + 1}, and the run "
+                         f"stops only after the clean sweep {self.final}.", expected)
+
+    def step_row(self, row: _Row, k: int) -> CheckResult | None:
+        step = self.steps[k]
+        expected = self.expected_cells(k)
+        if (row.sweep, row.point) != (step.sweep, step.index):
+            return self.fail(row.number, "layout",
+                             f"The next check is sweep {step.sweep}, x{step.index + 1}, not sweep {row.sweep}, "
+                             f"x{row.point + 1}.", expected, row.cells)
+        w, b = self.state_before(k)
+        x, label = self.X[step.index], self.signs[step.index]
+        name = f"x{step.index + 1}"
+        if row.score != step.score:
+            w_early = tuple(wj + self.eta * label * xj for wj, xj in zip(w, x, strict=True))
+            b_early = b + (self.eta * label if self.fit_intercept else 0)
+            early = label * (sum((wj * xj for wj, xj in zip(w_early, x, strict=True)), Fraction(0)) + b_early)
+            if step.mistake and row.score == early:
+                return self.fail(row.number, "label-before-prediction",
+                                 f"y<w,x> of {name} is computed with w = {self.w_text(w, b)} from before this step: "
+                                 f"{format_number(step.score)}. Your {format_number(row.score)} is the score of "
+                                 f"w + eta*y*x, i.e. the label was used to update w before the prediction.",
+                                 expected, row.cells)
+            unsigned = label * step.score
+            hint = (" (this is <w,x> without the label y)" if row.score == unsigned and label == -1 and unsigned != 0
+                    else "")
+            return self.fail(row.number, "arithmetic",
+                             f"y<w,x> of {name} with w = {self.w_text(w, b)} is {format_number(step.score)}, not "
+                             f"{format_number(row.score)}{hint}.", expected, row.cells)
+        if row.mistake != step.mistake:
+            if step.mistake and step.score == 0:
+                return self.fail(row.number, "tie-as-correct",
+                                 f"y<w,x> of {name} is 0, a tie: it counts as a mistake and w must be updated.",
+                                 expected, row.cells)
+            if step.mistake:
+                return self.fail(row.number, "arithmetic",
+                                 f"y<w,x> of {name} is {format_number(step.score)} < 0: a mistake, so w must be "
+                                 "updated.", expected, row.cells)
+            return self.fail(row.number, "update-not-due",
+                             f"y<w,x> of {name} is {format_number(step.score)} > 0: correctly classified, so no "
+                             f"update; w stays {self.w_text(w, b)}.", expected, row.cells)
+        got_w, got_b = row.w, (row.b if self.fit_intercept else Fraction(0))
+        if got_w == tuple(step.w) and got_b == step.b:
+            return None
+        if not step.mistake:
+            updated = tuple(wj + self.eta * label * xj for wj, xj in zip(w, x, strict=True))
+            if got_w == updated:
+                return self.fail(row.number, "update-not-due",
+                                 f"{name} is marked as no mistake (y<w,x> = {format_number(step.score)} > 0), yet w "
+                                 f"was updated; it stays {self.w_text(w, b)}.", expected, row.cells)
+            return self.fail(row.number, "arithmetic",
+                             f"No update at {name}: w stays {self.w_text(w, b)}.", expected, row.cells)
+        plus_x = tuple(wj + self.eta * xj for wj, xj in zip(w, x, strict=True))
+        if label == -1 and got_w == plus_x:
+            return self.fail(row.number, "x-instead-of-yx",
+                             f"{name} has label y = -1, so the update is w - eta*x = {self.w_text(step.w, step.b)}; "
+                             f"{format_vector(got_w)} adds x.", expected, row.cells)
+        return self.fail(row.number, "arithmetic",
+                         f"The update at {name} gives w + eta*y*x = {self.w_text(step.w, step.b)}, not "
+                         f"{self.w_text(got_w, got_b)}.", expected, row.cells)
