@@ -422,7 +422,8 @@ def _model_document(model: Any) -> dict:
         name = type(model).__name__
         algorithm = getattr(model, "algorithm", None) or (
             "pocket" if "Pocket" in name else "online" if "Online" in name else "perceptron")
-        params = model.get_params(deep=False) if hasattr(model, "get_params") else {}
+        params = (model.get_params(deep=False) if hasattr(model, "get_params")
+                  else dict(getattr(model, "params", None) or {}))
         exact = bool(getattr(model, "exact", False)) or coef.dtype.kind == "O"
         training = {}
         for name, key in (("n_mistakes_", "mistakes"), ("n_sweeps_", "sweeps"),
@@ -495,10 +496,17 @@ def save_model(model: Any, path: str | os.PathLike) -> Path:
     if path.parent and not path.parent.exists():
         raise fail(f"model path {str(path)!r}", "a file in an existing folder",
                    f"missing folder {str(path.parent)!r}", "Create the folder first.")
+    if path.is_dir():
+        raise fail(f"model path {str(path)!r}", "a file name", "a directory",
+                   f"Name a file inside it, e.g. {str(path / 'model.json')!r}.")
     text = json.dumps(document, indent=2, allow_nan=False)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text + "\n", encoding="utf-8")
-    os.replace(tmp, path)  # never leave a half-written model behind
+    try:
+        tmp.write_text(text + "\n", encoding="utf-8")
+        os.replace(tmp, path)  # never leave a half-written model behind
+    finally:
+        if tmp.exists():
+            tmp.unlink()
     return path
 
 

@@ -298,6 +298,13 @@ def test_predict_with_the_wrong_number_of_features(tmp_path, exam_csv):
     assert result.exit_code == 1 and "2 features" in _one_error_line(result)
 
 
+def test_unwritable_output_is_bad_input_not_a_traceback(tmp_path, exam_csv):
+    model = tmp_path / "m.json"
+    assert invoke("train", exam_csv, "-o", model, "-q").exit_code == 0
+    result = invoke("predict", model, exam_csv, "--out", tmp_path / "no" / "such" / "p.csv")
+    assert result.exit_code == 1 and "No such file or directory" in _one_error_line(result)
+
+
 # ================================================================ the installed script
 
 

@@ -430,6 +430,9 @@ def test_save_errors(tmp_path):
         save_model(run, tmp_path / "no" / "such" / "m.json")
     with pytest.raises(InputError, match="a perceptronlab Run or a fitted estimator"):
         save_model({"w": [1, 2]}, tmp_path / "m.json")
+    with pytest.raises(InputError, match="a directory"):
+        save_model(run, tmp_path)
+    assert list(tmp_path.iterdir()) == []  # no temporary file left behind
     run.w = np.array([np.inf, 0.0])
     with pytest.raises(InputError, match="finite"):
         save_model(run, tmp_path / "m.json")

@@ -24,7 +24,7 @@ from typer.core import TyperGroup
 from perceptronlab.exceptions import PerceptronLabError
 
 #: command-group modules under ``perceptronlab.cli``; each has ``register(app)``.
-COMMAND_MODULES: tuple[str, ...] = ("engine", "teach", "web")
+COMMAND_MODULES: tuple[str, ...] = ("engine", "teach", "web", "exams")
 
 
 def _one_line(text: str) -> str:
@@ -32,7 +32,8 @@ def _one_line(text: str) -> str:
 
 
 class _Group(TyperGroup):
-    """The top-level group: turns package errors into exit code 1 and warnings into one line."""
+    """The top-level group: package errors and file errors become one line and exit code 1;
+    warnings become one line on stderr."""
 
     def invoke(self, ctx: click.Context) -> Any:
         def show(message, category, filename, lineno, file=None, line=None):
@@ -44,6 +45,13 @@ class _Group(TyperGroup):
                 return super().invoke(ctx)
             except PerceptronLabError as exc:
                 click.echo(f"Error: {_one_line(str(exc))}", err=True)
+                raise typer.Exit(1) from None
+            except OSError as exc:
+                if exc.filename is None:  # not about a file the user named: a real fault
+                    raise
+                reason = exc.strerror or type(exc).__name__
+                click.echo(f"Error: {exc.filename}: {reason}. Check the path and its permissions.",
+                           err=True)
                 raise typer.Exit(1) from None
 
 

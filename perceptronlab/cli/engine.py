@@ -68,7 +68,7 @@ def _short_vector(values: Any, limit: int = 8) -> str:
                                                                    if len(values) > limit else "")
 
 
-def _run_record(run: Any, n_rows: int) -> dict:
+def _run_record(run: Any, n_rows: int | None) -> dict:
     """The JSON face of a run (what ``train --json`` prints)."""
     record = {
         "algorithm": run.algorithm,
@@ -91,7 +91,7 @@ def _run_record(run: Any, n_rows: int) -> dict:
     return record
 
 
-def _print_run(run: Any, n_rows: int, n_features: int) -> None:
+def _print_run(run: Any, n_rows: int | None, n_features: int) -> None:
     from rich.table import Table
 
     from perceptronlab.core.run import format_number
@@ -101,7 +101,8 @@ def _print_run(run: Any, n_rows: int, n_features: int) -> None:
              else "zero training errors" if run.converged
              else "cycled: w repeats, it never converges" if run.cycled
              else "stopped at the limit, not converged")
-    table = Table(title=f"{run.algorithm} on {n_rows} examples × {n_features} features",
+    rows_text = "?" if n_rows is None else str(n_rows)
+    table = Table(title=f"{run.algorithm} on {rows_text} examples × {n_features} features",
                   show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
@@ -109,7 +110,7 @@ def _print_run(run: Any, n_rows: int, n_features: int) -> None:
     table.add_row("mistakes (updates)", str(run.mistakes))
     table.add_row("sweeps", str(run.sweeps))
     table.add_row("result", state)
-    if "training_errors" in record:
+    if "training_errors" in record and n_rows:
         errors = record["training_errors"]
         label = "pocket training errors" if run.algorithm == "pocket" else "training errors"
         table.add_row(label, f"{errors} of {n_rows} ({100 * (n_rows - errors) / n_rows:.2f}% correct)")
@@ -215,11 +216,11 @@ def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: b
     if result is None:  # the backend printed its own report
         return None, 0, 0
     n_features = int(len(result.w))
-    n_rows = int(getattr(result, "n_examples", 0) or (result.params or {}).get("n_examples", 0) or 0)
-    return result, n_rows, n_features
+    n_rows = getattr(result, "n_examples", None)
+    return result, (None if n_rows is None else int(n_rows)), n_features
 
 
-def _report(run: Any, n_rows: int, n_features: int, *, out: Path | None, json_output: bool,
+def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, json_output: bool,
             quiet: bool) -> None:
     if out is not None:
         from perceptronlab.io import save_model
@@ -264,10 +265,6 @@ def predict(
         X, y = read_data(data, fmt=data_format, exact=exact, has_label=False)
     predictions = fitted.predict(X)
     labels = [_plain_label(v) for v in predictions.tolist()]
-    if y is not None and not quiet:
-        same = np.asarray([str(a) == str(b) for a, b in zip(labels, y.tolist(), strict=True)])
-        info(f"accuracy on the {len(same)} labelled rows: {same.mean():.2%} "
-             f"({int((~same).sum())} wrong)")
     if out is not None:
         import csv
 
@@ -276,12 +273,14 @@ def predict(
             writer.writerow(["prediction"])
             writer.writerows([v] for v in labels)
         info(f"{len(labels)} predictions written to {out}", quiet=quiet)
-        if not json_output:
-            return
     if json_output:
         print_json({"predictions": labels})
-        return
-    typer.echo("\n".join(str(v) for v in labels))
+    elif out is None:
+        typer.echo("\n".join(str(v) for v in labels))
+    if y is not None and not quiet:
+        same = np.asarray([str(a) == str(b) for a, b in zip(labels, y.tolist(), strict=True)])
+        info(f"accuracy on the {len(same)} labelled rows: {same.mean():.2%} "
+             f"({int((~same).sum())} wrong)")
 
 
 def _plain_label(value: Any) -> Any:
