@@ -235,3 +235,26 @@ def test_bad_input(kind, seed, match):
         generate(kind, seed)
     with pytest.raises(InputError, match="fmt"):
         generate("trace", 0).render("pdf")
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_cli_exam(tmp_path):
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["exam", "--kind", "trace", "--seed", "5"])
+    assert result.exit_code == 0 and result.stdout == generate("trace", 5).markdown()
+    result = runner.invoke(app, ["exam", "--kind", "margin", "--seed", "2", "--solution", "--format", "latex"])
+    assert result.exit_code == 0 and result.stdout == generate("margin", 2).latex(solution=True)
+    out = tmp_path / "task.tex"
+    result = runner.invoke(app, ["exam", "-k", "generalization", "-s", "1", "-f", "latex", "--standalone",
+                                 "--solution", "--out", str(out)])
+    assert result.exit_code == 0 and out.read_text().startswith("\\documentclass")
+    assert runner.invoke(app, ["exam", "--kind", "essay"]).exit_code == 2
+    assert runner.invoke(app, ["exam", "--kind", "trace", "--seed", "-1"]).exit_code == 2
+    result = runner.invoke(app, ["exam", "--kind", "trace", "--out", str(tmp_path / "no" / "such" / "dir.md")])
+    assert result.exit_code == 1 and "writable" in result.output

@@ -207,10 +207,12 @@ def _read_rows(source: Any) -> list[tuple[int, list[str]]]:
             raise v.fail("worksheet", "a CSV path, a file object or a list of rows", type(source).__name__,
                          "Pass e.g. the path of the sheet.") from exc
     numbered = [(k + 1, [c.strip() for c in r]) for k, r in enumerate(rows) if any(c.strip() for c in r)]
+    header = None
     if numbered and _is_header(numbered[0][1]):
-        numbered = numbered[1:]
+        header, numbered = numbered[0][1], numbered[1:]
     if not numbered:
-        raise v.fail("worksheet", "at least one row (sweep, point, score, mistake, w_after)", "an empty sheet",
+        got = "an empty sheet" if header is None else f"only a header row ({','.join(header)!r})"
+        raise v.fail("worksheet", "at least one row (sweep, point, score, mistake, w_after)", got,
                      "Write one row per step, as in `perceptronlab trace DATA --format csv`.")
     return numbered
 
