@@ -239,7 +239,8 @@ def test_planted_slips_on_generated_exam_sheets(seed, slip):
 
 
 @pytest.mark.parametrize("sheet, match", [
-    ("sweep,point,score,mistake,w_after\n", "empty sheet"),
+    ("sweep,point,score,mistake,w_after\n", "only a header row"),
+    ("\n\n", "empty sheet"),
     ("1,x1,0,yes\n", "5 cells"),
     ('1,x1,zero,yes,"(1, 0)"\n', "a number like"),
     ('1,x1,0,maybe,"(1, 0)"\n', "yes or no"),
