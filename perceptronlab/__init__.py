@@ -48,7 +48,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 _SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "scale", "datasets", "plots", "experiments",
-               "report")
+               "report", "widget")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

@@ -176,12 +176,12 @@ def _integer(value: Any, name: str, low: int, high: int) -> int:
     return int(value)
 
 
-def parse_request(payload: Any) -> tuple[list[list[Fraction]], list[int], dict]:
-    """Validate a request; return (points as Fractions, labels in {-1, +1}, options with defaults).
+def parse_request(payload: Any) -> tuple[Points, list[int], dict]:
+    """Validate a request; return (the points, labels in {-1, +1}, options with their defaults).
 
     >>> points, labels, options = parse_request({"points": [[1, 0], ["1/2", 1]], "labels": [1, -1]})
-    >>> [[str(c) for c in p] for p in points], labels, options["order"]
-    ([['1', '0'], ['1/2', '1']], [1, -1], 'cyclic')
+    >>> [[str(c) for c in p] for p in points.fractions()], points.on_grid, labels, options["order"]
+    ([['1', '0'], ['1/2', '1']], True, [1, -1], 'cyclic')
     """
     if not isinstance(payload, Mapping):
         raise fail("request", "a JSON object with points, labels and options", type(payload).__name__,

@@ -105,6 +105,28 @@ function numberText(value) {
   return String(value);
 }
 
+// Button icons as inline SVG (no icon font, no emoji: they render the same everywhere).
+const ICONS = {
+  reset: "M5 4h2v16H5zM19 4v16L8 12z",
+  step: "M6 4v16l10-8zM17 4h2v16h-2z",
+  sweep: "M3 4v16l8-8zM11 4v16l8-8zM19 4h2v16h-2z",
+  run: "M4 4v16l8-8zM12 4v16l8-8z",
+  play: "M7 4v16l13-8z",
+  pause: "M6 4h4v16H6zM14 4h4v16h-4z",
+};
+
+function setButton(node, icon, label) {
+  node.replaceChildren();
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.classList.add("plab-icon");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", ICONS[icon]);
+  svg.append(path);
+  node.append(svg, document.createTextNode(label));
+}
+
 function csvField(text) {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -258,12 +280,16 @@ export function createLab(root, config) {
   const errorBox = h("div", { class: "plab-error", "data-testid": "error", role: "alert", hidden: true });
   const note = h("div", { class: "plab-note", "data-testid": "note", hidden: true });
 
-  const btn = (label, testid, title, onclick) => h("button", { type: "button", class: "plab-btn", "data-testid": testid, title, onclick }, label);
-  const resetBtn = btn("⏮ Reset", "btn-reset", "Back to w = 0 (Home)", () => { stop(); setStep(0); });
-  const stepBtn = btn("Step", "btn-step", "Check one example (→)", () => { stop(); setStep(step + 1); });
-  const sweepBtn = btn("Sweep", "btn-sweep", "Finish the current sweep (Shift+→)", () => { stop(); setStep(endOfSweep(step)); });
-  const runBtn = btn("Run ⏭", "btn-run", "Run to the end (End)", () => { stop(); setStep(total()); });
-  const playBtn = btn("▶ Play", "btn-play", "Play / pause (Space)", () => (playing ? stop() : play()));
+  const btn = (icon, label, testid, title, onclick) => {
+    const node = h("button", { type: "button", class: "plab-btn", "data-testid": testid, title, onclick });
+    setButton(node, icon, label);
+    return node;
+  };
+  const resetBtn = btn("reset", "Reset", "btn-reset", "Back to w = 0 (Home)", () => { stop(); setStep(0); });
+  const stepBtn = btn("step", "Step", "btn-step", "Check one example (→)", () => { stop(); setStep(step + 1); });
+  const sweepBtn = btn("sweep", "Sweep", "btn-sweep", "Finish the current sweep (Shift+→)", () => { stop(); setStep(endOfSweep(step)); });
+  const runBtn = btn("run", "Run", "btn-run", "Run to the end (End)", () => { stop(); setStep(total()); });
+  const playBtn = btn("play", "Play", "btn-play", "Play / pause (Space)", () => (playing ? stop() : play()));
   const speedInput = h("input", { type: "range", min: "1", max: "60", value: String(speed), class: "plab-speed", "data-testid": "speed", "aria-label": "Speed in steps per second" });
   const speedLabel = h("span", { class: "plab-speed-label" });
   speedInput.addEventListener("input", () => { speed = Number(speedInput.value); renderSpeed(); });
@@ -271,9 +297,14 @@ export function createLab(root, config) {
   scrubber.addEventListener("input", () => { stop(); setStep(Number(scrubber.value)); });
   const stepLabel = h("span", { class: "plab-steplabel", "data-testid": "step-label" });
 
-  const transport = h("div", { class: "plab-transport" }, resetBtn, stepBtn, sweepBtn, runBtn, playBtn,
-    h("label", { class: "plab-speedbox" }, speedInput, speedLabel));
-  const scrubRow = h("div", { class: "plab-scrubrow" }, scrubber, stepLabel);
+  const transport = h("div", { class: "plab-transport" }, resetBtn, stepBtn, sweepBtn, runBtn, playBtn);
+  const scrubRow = h("div", { class: "plab-scrubrow" }, scrubber, stepLabel,
+    h("label", { class: "plab-speedbox", title: "Play speed" }, speedInput, speedLabel));
+  const swatch = (cls, text) => h("span", { class: "plab-key" }, h("i", { class: cls }), text);
+  const legend = h("div", { class: "plab-legend", "data-testid": "legend" },
+    swatch("plab-k-plus", "+1"), swatch("plab-k-minus", "−1"), swatch("plab-k-wrong", "misclassified"),
+    swatch("plab-k-current", "current example"), swatch("plab-k-cert", "certificate"),
+    swatch("plab-k-line", "⟨w,x⟩ + b = 0"), swatch("plab-k-mm", "max margin"));
 
   // cards
   const card = (testid, title) => {
@@ -283,11 +314,11 @@ export function createLab(root, config) {
     return { node, value, detail };
   };
   const cards = {
-    R: card("card-R", "R = max ‖xᵢ‖"),
-    rho: card("card-rho", "ρ* (best margin)"),
+    R: card("card-R", "Radius R"),
+    rho: card("card-rho", "Best margin ρ*"),
     bound: card("card-bound", "Bound R²/ρ*²"),
-    mistakes: card("card-mistakes", "Mistakes so far"),
-    separable: card("card-separable", "Separable?"),
+    mistakes: card("card-mistakes", "Mistakes"),
+    separable: card("card-separable", "Separable"),
   };
   const cardRow = h("div", { class: "plab-cards", "data-ctl": "cards" }, Object.values(cards).map((c) => c.node));
 
@@ -371,8 +402,8 @@ export function createLab(root, config) {
     h("div", { class: "plab-sharerow" }, shareLink, copyBtn));
   if (!useHash) sharePanel.hidden = true;
 
-  const left = h("div", { class: "plab-left" }, h("div", { class: "plab-planebox" }, canvas), hint, transport, scrubRow, status, note, plotsPanel);
-  const right = h("div", { class: "plab-right" }, errorBox, cardRow, optionsPanel, logPanel, sharePanel);
+  const left = h("div", { class: "plab-left" }, h("div", { class: "plab-planebox" }, canvas), legend, hint, transport, scrubRow, status, note);
+  const right = h("div", { class: "plab-right" }, errorBox, cardRow, optionsPanel, logPanel, plotsPanel, sharePanel);
   root.append(h("div", { class: "plab-main" }, left, right));
 
   // ---------------------------------------------------------------- requests
@@ -477,14 +508,14 @@ export function createLab(root, config) {
     playing = true;
     lastFrame = 0;
     carry = 0;
-    playBtn.textContent = "❚❚ Pause";
+    setButton(playBtn, "pause", "Pause");
     playBtn.classList.add("plab-on");
     requestAnimationFrame(frame);
   }
 
   function stop() {
     playing = false;
-    playBtn.textContent = "▶ Play";
+    setButton(playBtn, "play", "Play");
     playBtn.classList.remove("plab-on");
   }
 
@@ -718,7 +749,7 @@ export function createLab(root, config) {
     return segment;
   }
 
-  function arrow(ctx, from, to, color, width, label, dash = []) {
+  function arrow(ctx, from, to, color, width, label, dash = [], labelAt = 1) {
     const [x0, y0] = toPixel(from[0], from[1]);
     const [x1, y1] = toPixel(to[0], to[1]);
     const length = Math.hypot(x1 - x0, y1 - y0);
@@ -742,9 +773,15 @@ export function createLab(root, config) {
     ctx.closePath();
     ctx.fill();
     if (label) {
+      // beside the arrow, on its left-hand side, at `labelAt` of its length
       ctx.font = "600 13px system-ui, sans-serif";
+      ctx.textAlign = "center";
       ctx.textBaseline = "middle";
-      ctx.fillText(label, x1 + 8 * (ux >= 0 ? 1 : -1) + (ux < 0 ? -ctx.measureText(label).width : 0) - uy * 4, y1 - 10 * (uy > 0 ? -1 : 1) * 0.6);
+      const ax = x0 + (x1 - x0) * labelAt, ay = y0 + (y1 - y0) * labelAt;
+      const wide = ctx.measureText(label).width / 2 + 6;
+      const lx = ax + uy * 14 + (labelAt === 1 ? ux * wide : 0);
+      const ly = ay - ux * 14 + (labelAt === 1 ? uy * 12 : 0);
+      ctx.fillText(label, lx, ly);
     }
     ctx.restore();
   }
@@ -881,7 +918,7 @@ export function createLab(root, config) {
       const tag = scale < 1 ? ` (×${scale.toPrecision(2)})` : "";
       if (v.previous) {
         arrow(ctx, [0, 0], s(v.previous.w), "#94a3b8", 1.8, "", [5, 4]);
-        arrow(ctx, s(v.previous.w), s(v.w), UPDATE, 2.4, "η·y·x");
+        arrow(ctx, s(v.previous.w), s(v.w), UPDATE, 2.4, "η·y·x", [], 0.5);
       }
       if (v.w[0] !== 0 || v.w[1] !== 0) arrow(ctx, [0, 0], s(v.w), INK, 2.6, "w" + tag);
     }
@@ -1047,13 +1084,18 @@ export function createLab(root, config) {
     const count = errors.length;
     const emax = Math.max(1, ...errors, result.n ? 0 : 0);
     axes(e, Math.max(1, count), emax, "sweep");
-    const sweepNow = v && step > 0 && step <= traced() ? result.run.steps.sweep[step - 1] : (v && v.final ? count : 0);
+    let completed = 0;
+    if (v && v.final) completed = count;
+    else if (step > 0) {
+      const sweeps = result.run.steps.sweep;
+      completed = sweeps[step - 1] - (step < sweeps.length && sweeps[step] === sweeps[step - 1] ? 1 : 0);
+    }
     const barWidth = Math.max(1, (e.right - e.left) / Math.max(1, count) - 2);
     errors.forEach((value, i) => {
       const x = e.left + (i / Math.max(1, count)) * (e.right - e.left) + 1;
       const height = (value / emax) * (e.bottom - e.top);
-      e.ctx.fillStyle = i + 1 <= sweepNow ? (value === 0 ? UPDATE : MINUS) : "#e2e8f0";
-      e.ctx.fillRect(x, e.bottom - height, barWidth, Math.max(value === 0 ? 0 : 1, height));
+      e.ctx.fillStyle = i + 1 <= completed ? (value === 0 ? UPDATE : MINUS) : "#e2e8f0";
+      e.ctx.fillRect(x, e.bottom - Math.max(height, 2), barWidth, Math.max(height, 2));
     });
   }
 
@@ -1109,7 +1151,7 @@ export function createLab(root, config) {
     const pick = state.options.order === "pick";
     pickInfo.parentElement.style.display = pick && !state.hidden.has("order") ? "" : "none";
     pickInfo.textContent = pick ? `Your order: ${state.sequence.length ? state.sequence.map((i) => `x${i + 1}`).join(" → ") : "click the points in the order to visit them"}${state.sequence.length && state.sequence.length < state.points.length ? " → the rest in index order" : ""}` : "";
-    cards.mistakes.node.querySelector(".plab-card-title").textContent = state.options.pocket ? "Updates so far" : "Mistakes so far";
+    cards.mistakes.node.querySelector(".plab-card-title").textContent = state.options.pocket ? "Updates" : "Mistakes";
     hint.textContent = editable()
       ? (pick ? "Click a point to add it to (or remove it from) your order · click empty space: +1 · shift-click: −1 · right-click: delete"
         : "Click: add +1 · shift-click: add −1 · click a point: flip its label · right-click: delete")

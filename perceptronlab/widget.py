@@ -1,0 +1,128 @@
+"""The lab in Jupyter: an anywidget that runs the lab page's ES module, computed by the Python engine.
+
+>>> from perceptronlab.widget import Lab
+>>> lab = Lab(points=[[1, 0], [1, 1], [0, 1]], labels=[1, -1, -1])
+>>> lab.result["run"]["mistakes"], lab.result["cards"]["bound"]["text"]
+(5, '10')
+
+The widget syncs ``points``, ``labels`` and ``options`` with the page; whenever one of them
+changes (from Python or from a click in the notebook), :func:`perceptronlab.web.api.compute`
+recomputes the whole run into ``result`` (or a message into ``error``). Needs the ``jupyter``
+extra: ``pip install 'perceptronlab[jupyter]'``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+try:
+    import anywidget
+    import traitlets
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError("perceptronlab.widget needs anywidget: pip install 'perceptronlab[jupyter]'.") from exc
+
+from perceptronlab.exceptions import PerceptronLabError
+
+__all__ = ["Lab"]
+
+_STATIC = Path(__file__).resolve().parent / "web" / "static"
+
+
+class Lab(anywidget.AnyWidget):
+    """The perceptron lab as a Jupyter widget (the same page as ``perceptronlab serve``).
+
+    Parameters
+    ----------
+    points : list of [x, y]
+        The points in the plane (numbers, or strings such as ``"1/2"``).
+    labels : list of 1 / -1
+        One label per point.
+    options : dict
+        The lab's options (see :mod:`perceptronlab.web.api`): ``order``, ``sequence``,
+        ``fit_intercept``, ``eta``, ``margin``, ``pocket``, ``max_sweeps``, ``seed``, ``arithmetic``.
+    hidden : list of str
+        Controls to hide, as in the page's classroom link (e.g. ``["pocket", "order"]``).
+
+    Attributes
+    ----------
+    result : dict
+        The lab's answer for the current points: ``result["run"]`` (mistakes, sweeps, w, the step
+        trace), ``result["cards"]`` (R, ρ*, bound, mistakes, separable), ``result["max_margin"]``.
+        Empty while there are no points or the input is bad.
+    error : str
+        The message for bad input ("" when the input is fine).
+
+    Examples
+    --------
+    >>> lab = Lab(points=[[1, 1], [-1, -1]], labels=[1, 1])
+    >>> lab.result["cards"]["separable"]["text"], lab.error
+    ('not separable', '')
+    >>> lab.options = {"eta": 0}
+    >>> lab.error.split(":")[0], lab.result
+    ('options.eta', {})
+    """
+
+    _esm = _STATIC / "lab.js"
+    _css = _STATIC / "lab.css"
+
+    points = traitlets.List([]).tag(sync=True)
+    labels = traitlets.List([]).tag(sync=True)
+    options = traitlets.Dict({}).tag(sync=True)
+    hidden = traitlets.List([]).tag(sync=True)
+    result = traitlets.Dict({}).tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, points: Any = None, labels: Any = None, options: dict | None = None,
+                 hidden: list | None = None, **kwargs: Any) -> None:
+        if points is None:
+            points, labels = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
+        super().__init__(points=_plain(points), labels=_plain(labels if labels is not None else []),
+                         options=dict(options or {}), hidden=list(hidden or []), **kwargs)
+        self._recompute()
+
+    @traitlets.observe("points", "labels", "options")
+    def _inputs_changed(self, change: dict) -> None:
+        self._recompute()
+
+    def _recompute(self) -> None:
+        from perceptronlab.web.api import compute
+
+        if not self.points and not self.labels:
+            self.set_state_quietly(result={}, error="")
+            return
+        try:
+            answer = compute({"points": self.points, "labels": self.labels, "options": self.options})
+        except PerceptronLabError as exc:
+            self.set_state_quietly(result={}, error=str(exc))
+            return
+        self.set_state_quietly(result=answer, error="")
+
+    def set_state_quietly(self, **values: Any) -> None:
+        """Set output traits together (the page redraws once)."""
+        with self.hold_sync():
+            for name, value in values.items():
+                setattr(self, name, value)
+
+    @property
+    def run(self) -> dict:
+        """``result["run"]``: mistakes, sweeps, w, the step trace."""
+        return self.result.get("run", {})
+
+    @property
+    def cards(self) -> dict:
+        """``result["cards"]``: R, ρ*, the bound, mistakes and separability, with display texts."""
+        return self.result.get("cards", {})
+
+
+def _plain(value: Any) -> Any:
+    """NumPy arrays, tuples, Fractions and Decimals as plain JSON values (numbers as strings)."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, Fraction | Decimal):
+        return str(value)
+    return value
