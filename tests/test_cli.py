@@ -102,6 +102,7 @@ def test_demo_shows_the_seed_task_and_sklearn_agrees():
         assert all(cell in out for cell in row)
     assert "5 mistakes in 4 sweeps, converged; w = (1, -2)" in out
     assert "(2, -4)" in out and "identical weights" in out
+    assert "R²/ρ² = 10" in out
 
 
 def test_demo_json_matches_the_seed_and_sklearn():
@@ -111,6 +112,7 @@ def test_demo_json_matches_the_seed_and_sklearn():
     assert [tuple(r) for r in data["worksheet"]] == SEED_WORKSHEET
     assert (data["mistakes"], data["sweeps"], data["w"]) == (5, 4, ["1", "-2"])
     assert data["eta2"] == {"mistakes": 5, "w": ["2", "-4"]}
+    assert data["bound"] == {"R2": "2", "rho2": "1/5", "novikoff": "10"}  # seed 000, task (b)
     assert data["sklearn"]["coef"] == [1.0, -2.0] and data["sklearn_equals_ours"] is True
     # the oracle, independently of the command: scikit-learn's run of the same data
     from sklearn.linear_model import Perceptron

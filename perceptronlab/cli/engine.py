@@ -319,16 +319,22 @@ def trace(
 
 
 def demo(json_output: JsonOpt = False) -> None:
-    """The seeds' exam task end to end: worksheet, summary, η = 2, and scikit-learn side by side."""
+    """The seeds' exam task end to end: worksheet, summary, bound, η = 2, scikit-learn side by side."""
     import warnings
 
     import numpy as np
 
     import perceptronlab as pl
     from perceptronlab.core.run import format_number, format_vector
+    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab.theory.geometry import margin_squared, radius_squared
 
     run = pl.perceptron(EXAM_X, EXAM_Y, exact=True, trace=True)
     run2 = pl.perceptron(EXAM_X, EXAM_Y, eta=2, exact=True, trace=True)
+    # (b): the separator w* = (1, -2) of the seed, its margin and Novikoff's bound R²/ρ²
+    r2 = radius_squared(EXAM_X)
+    rho2 = margin_squared([1, -2], EXAM_X, EXAM_Y)
+    bound = novikoff(r2, rho2, squared=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # max_iter=4 on purpose: sklearn's ConvergenceWarning is noise here
         from sklearn.linear_model import Perceptron as SkPerceptron
@@ -340,6 +346,7 @@ def demo(json_output: JsonOpt = False) -> None:
     if json_output:
         print_json({"worksheet": [list(r) for r in run.worksheet_rows()], "mistakes": run.mistakes,
                     "sweeps": run.sweeps, "converged": run.converged, "w": run.w,
+                    "bound": {"R2": r2, "rho2": rho2, "novikoff": bound},
                     "eta2": {"mistakes": run2.mistakes, "w": run2.w},
                     "sklearn": {"coef": sk.coef_[0], "n_iter": int(sk.n_iter_)},
                     "sklearn_equals_ours": agree})
@@ -365,8 +372,10 @@ def demo(json_output: JsonOpt = False) -> None:
         sheet.add_row(*row, style=style)
     con.print(sheet)
     con.print(f"[bold]summary:[/] {run.summary()}")
-    con.print(f"[bold](c) η = 2:[/] {run2.mistakes} mistakes, final w = {format_vector(run2.w)} "
-              f"(= 2 · {format_vector(run.w)}: from w = 0 the learning rate only scales w)")
+    con.print(f"[bold](b) bound:[/] R² = {format_number(r2)}, ρ(w*)² = {format_number(rho2)} for "
+              f"w* = (1, -2): R²/ρ² = {format_number(bound)} ≥ {run.mistakes} mistakes ✓")
+    con.print(f"[bold](c) η = 2:[/] {run2.mistakes} mistakes, w = {format_vector(run2.w)} "
+              f"= 2·{format_vector(run.w)}: from w = 0, η only scales w")
 
     side = Table(title="the same data in scikit-learn: Perceptron(shuffle=False, eta0=1, alpha=0, "
                        "penalty=None, fit_intercept=False, tol=None, max_iter=4)", title_justify="left")
