@@ -247,6 +247,10 @@ def sweeps(run):
         ax.plot(np.arange(1, history.shape[0] + 1), history, "-", color=POSITIVE_COLOR, lw=2.5,
                 drawstyle="steps-post", label="pocket's errors (best so far)")
     ax.axhline(0, color="#1a9850", ls="--", lw=1, alpha=0.6)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("sweep" if run.params.get("order") != "random-mistake" else "sweep (n updates)")
     ax.set_ylabel("count")
     state = "converged" if run.converged else "cycled" if run.cycled else "did not converge"
@@ -338,7 +342,7 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
     pad = 0.15 * max(np.ptp(X[:, 0]), np.ptp(X[:, 1]), 1.0)
     xlim = (float(X[:, 0].min() - pad), float(X[:, 0].max() + pad))
     ylim = (float(X[:, 1].min() - pad), float(X[:, 1].max() + pad))
-    fig = _figure(7, 6.2)
+    fig = _figure(9.5, 6.2)
     ax = fig.subplots()
     grid_x, grid_y = np.meshgrid(np.linspace(*xlim, 300), np.linspace(*ylim, 300))
     score = w[0] * grid_x + w[1] * grid_y + b
@@ -374,7 +378,8 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
     ax.set_title(title or f"w = ({w[0]:.4g}, {w[1]:.4g}), b = {b:.4g}; {int(wrong.sum())} misclassified")
-    ax.legend(loc="best", fontsize=9)
+    # outside the axes: a legend inside would hide points
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, borderaxespad=0)
     ax.grid(True, alpha=0.3)
     return fig
 
