@@ -172,7 +172,8 @@ def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 10
         source.learn(summaries)
         data = [cl.submit(_finalize_shard, [raws[i] for i in group], source.spec,
                           key=f"perceptronlab-shard-{token}-{s}") for s, group in enumerate(groups)]
-        distributed.wait(data)
+        with cl.as_current():
+            distributed.wait(data)
         del raws  # the shards hold the data now; their lineage stays with the scheduler
 
         def sweep_all(epoch, w, b):
