@@ -73,6 +73,14 @@ def test_seed_sheet_with_eta_and_intercept():
     rows, _ = correct_rows(EXAM_X, EXAM_Y, fit_intercept=True)
     assert rows[0][4] == "(1, 0), b = 1"
     assert check(rows, fit_intercept=True).ok
+    # x2 = (1, 1) with y = -1 after w = (1, 0), b = 1: adding x gives (2, 1), b = 2
+    rows[1] = ["1", "x2", "-2", "yes", "(2, 1), b = 2"]
+    result = check(rows, fit_intercept=True)
+    assert (result.first_wrong_row, result.slip) == (2, "x-instead-of-yx")
+    assert result.expected == ("1", "x2", "-2", "yes", "(0, -1), b = 0")
+    # the score with the intercept: y(<w,x> + b) = -(1 + 1) = -2; -1 forgets b
+    rows[1] = ["1", "x2", "-1", "yes", "(0, -1), b = 0"]
+    assert check(rows, fit_intercept=True).slip == "arithmetic"
 
 
 # ---------------------------------------------------------------- planted slips on the seed's sheet

@@ -288,6 +288,7 @@ def _render(blocks: list, fmt: str) -> list[str]:
         kind = block[0]
         if kind == "part":
             _, letter, note = block
+            note = _latex_text(note) if fmt == "latex" else note
             head = (f"**({letter})**" if fmt == "md" else f"\\textbf{{({letter})}}") + (f" {note}" if note else "")
             continue
         if kind == "p":
