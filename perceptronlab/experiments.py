@@ -182,10 +182,11 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
 
     ``trials``: datasets per separation (default 15, the notebook's).
     """
-    from perceptronlab import max_margin, perceptron, radius
+    from perceptronlab import perceptron
     from perceptronlab.core.batch import perceptron_batch
     from perceptronlab.datasets import gaussian_pair
     from perceptronlab.exceptions import NotSeparableError
+    from perceptronlab.theory.geometry import max_margin, radius
 
     seed = check_seed(seed) or 0
     trials = _trials(trials, 15)
@@ -370,8 +371,9 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
 
     ``trials``: the number of shuffled orders per n (default 5).
     """
-    from perceptronlab import max_margin, perceptron, radius
+    from perceptronlab import perceptron
     from perceptronlab.datasets import basis
+    from perceptronlab.theory.geometry import max_margin, radius
 
     seed = check_seed(seed) or 0
     trials = _trials(trials, 5)
@@ -440,8 +442,9 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
 
     ``trials``: not used (one dataset; pass ``seed`` for another).
     """
-    from perceptronlab import perceptron, pocket, separable
+    from perceptronlab import perceptron, pocket
     from perceptronlab.datasets import nonseparable
+    from perceptronlab.theory.separability import separable
 
     data_seed = 42 if seed is None else check_seed(seed)
     progress = progress or _quiet

@@ -385,8 +385,8 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
 
 
 def _max_margin_band(ax, X, y, intercept: bool, xlim, ylim) -> None:
-    from perceptronlab import max_margin as solve
     from perceptronlab.exceptions import NotSeparableError
+    from perceptronlab.theory.geometry import max_margin as solve
 
     try:
         best = solve(X, y, fit_intercept=intercept)

@@ -149,9 +149,10 @@ def _dense(X: Any) -> tuple[Any, np.ndarray]:
 def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None, source: str | None = None,
                  trace_points: int = TRACE_POINTS, max_sweeps: int = 1000) -> str:
     """The report as an HTML string (see :func:`write_report`)."""
-    from perceptronlab import analyze, max_margin, perceptron, plots, pocket, radius
+    from perceptronlab import analyze, perceptron, plots, pocket
     from perceptronlab.exceptions import NotSeparableError
     from perceptronlab.theory.bounds import novikoff
+    from perceptronlab.theory.geometry import max_margin, radius
 
     X, Xf = _dense(X)
     n, d = Xf.shape

@@ -9,6 +9,7 @@ import perceptronlab
 from perceptronlab import datasets, perceptron
 from perceptronlab.exceptions import InputError
 from perceptronlab.teach import datasets as teach_datasets
+from perceptronlab.theory.separability import separable
 
 
 def test_public_face_re_exports_the_teach_module():
@@ -76,7 +77,7 @@ def test_nonseparable_is_the_notebooks_data_and_not_separable():
     X1 = np.random.randn(40, 2) * 1.0 + np.array([0.5, 0])
     X, y = datasets.nonseparable()
     assert np.array_equal(X, np.vstack([X0, X1])) and y.tolist() == [0] * 40 + [1] * 40
-    assert not perceptronlab.separable(X, y, fit_intercept=True).separable
+    assert not separable(X, y, fit_intercept=True).separable
 
 
 def test_lfd_points_labels_and_target():

@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import perceptronlab
 from perceptronlab import datasets, perceptron, pocket
 from perceptronlab.exceptions import InputError
 from perceptronlab.experiments import EXPERIMENTS, ExperimentResult, run_experiment, study_seed
 from perceptronlab.theory.bounds import novikoff
+from perceptronlab.theory.geometry import max_margin, radius
+from perceptronlab.theory.separability import separable
 
 
 def test_registry_is_a_plain_dict_of_the_four_experiments():
@@ -50,10 +51,10 @@ def test_bound_vs_actual_rows_are_the_engine_and_the_theory(study):
                                                                                             row["trial"])
         X, y = datasets.gaussian_pair(25, row["separation"], seed=row["seed"])
         assert row["mistakes"] == perceptron(X, y, max_sweeps=500, warn=False).mistakes
-        assert row["separable"] == perceptronlab.separable(X, y).separable
+        assert row["separable"] == separable(X, y).separable
         if row["separable"]:
-            best = perceptronlab.max_margin(X, y)
-            assert np.isclose(row["rho"], best.rho) and np.isclose(row["R"], perceptronlab.radius(X))
+            best = max_margin(X, y)
+            assert np.isclose(row["rho"], best.rho) and np.isclose(row["R"], radius(X))
             assert np.isclose(row["bound"], novikoff(row["R"], row["rho"]))
             assert row["within_bound"] and row["mistakes"] <= row["bound"]
             # the exact max margin beats the notebook's mean-difference direction (or ties it)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-import perceptronlab
 from perceptronlab import datasets, perceptron, plots, pocket
 from perceptronlab.exceptions import InputError
 from perceptronlab.theory.bounds import novikoff
+from perceptronlab.theory.geometry import max_margin, radius
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -28,7 +28,7 @@ def _xy(line):
 @pytest.fixture(scope="module")
 def basis_run():
     X, y = datasets.basis(6)
-    return perceptron(X, y), perceptronlab.max_margin(X, y).rho, perceptronlab.radius(X)
+    return perceptron(X, y), max_margin(X, y).rho, radius(X)
 
 
 def test_squeeze_plots_the_runs_norms_between_the_bounds(basis_run):
@@ -57,7 +57,7 @@ def test_squeeze_plots_the_runs_norms_between_the_bounds(basis_run):
 def test_squeeze_switches_to_log_axes_far_from_the_bound():
     X, y = datasets.gaussian_pair(25, 1.5, seed=1520)  # separable, 14 mistakes, bound about 1543
     run = perceptron(X, y)
-    rho, R = perceptronlab.max_margin(X, y).rho, perceptronlab.radius(X)
+    rho, R = max_margin(X, y).rho, radius(X)
     assert novikoff(R, rho) > 10 * run.mistakes
     right = plots.squeeze(run, rho, R).axes[1]
     assert right.get_xscale() == "log"
@@ -167,7 +167,7 @@ def test_decision_regions_draws_the_max_margin_band_through_the_support_vectors(
     X, y = datasets.margin_task()
     run = perceptron(X, y)
     ax = plots.decision_regions(run, X, y, max_margin=True).axes[0]
-    best = perceptronlab.max_margin(X, y)
+    best = max_margin(X, y)
     assert _on_line(ax.lines[1], best.w, best.b)
     level = float(np.min(y * (X @ best.w + best.b)))
     edges = ax.lines[2:4]
