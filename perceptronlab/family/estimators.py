@@ -49,7 +49,7 @@ _COMMON = {
 }
 
 
-def _warn_runs(estimator, runs: list) -> None:
+def _warn_runs(estimator, runs: list, stacklevel: int = 3) -> None:
     stopped = [not r.converged for r in runs]
     if any(stopped):
         which = "" if len(runs) == 1 else " (" + ", ".join(
@@ -58,7 +58,7 @@ def _warn_runs(estimator, runs: list) -> None:
         warnings.warn(f"{type(estimator).__name__} did not converge: no clean sweep within "
                       f"max_sweeps={estimator.max_sweeps}{which}; the model uses all the sweeps. "
                       "Raise max_sweeps for separable data (a fixed number of sweeps is normal for "
-                      "noisy data).", NotConvergedWarning, stacklevel=3)
+                      "noisy data).", NotConvergedWarning, stacklevel=stacklevel)
 
 
 class AveragedPerceptron(_LinearPerceptron):
@@ -168,7 +168,7 @@ class _RunClassifier(_FamilyClassifier):
         self.n_sweeps_ = runs[0].sweeps if binary else np.array([r.sweeps for r in runs])
         self.converged_ = runs[0].converged if binary else np.array([r.converged for r in runs])
         self.run_ = runs[0] if binary else runs
-        _warn_runs(self, runs)
+        _warn_runs(self, runs, stacklevel=4)
         return runs
 
     def decision_function(self, X):
