@@ -205,15 +205,19 @@ def parse_request(payload: Any) -> tuple[Points, list[int], dict]:
     if len(labels) != len(points):
         raise fail("labels", f"{len(points)} labels, one per point", f"{len(labels)}",
                    "Send one label (1 or -1) per point.")
-    for i, point in enumerate(points):
-        if not isinstance(point, list | tuple) or len(point) != 2:
-            got = f"{len(point)} numbers" if isinstance(point, list | tuple) else repr(point)[:40]
-            raise fail(f"points[{i}]", "a pair [x, y]", got, "The lab works in the plane: send two coordinates.")
-    signs = []
-    for i, label in enumerate(labels):
-        if isinstance(label, bool) or not isinstance(label, numbers.Real | Decimal) or label not in (1, -1):
-            raise fail(f"labels[{i}]", "1 or -1", repr(label)[:40], "Label every point +1 or -1.")
-        signs.append(int(label))
+    if not all(type(point) is list and len(point) == 2 for point in points):
+        for i, point in enumerate(points):
+            if not isinstance(point, list | tuple) or len(point) != 2:
+                got = f"{len(point)} numbers" if isinstance(point, list | tuple) else repr(point)[:40]
+                raise fail(f"points[{i}]", "a pair [x, y]", got, "The lab works in the plane: send two coordinates.")
+    if all(type(label) is int and (label == 1 or label == -1) for label in labels):
+        signs = list(labels)
+    else:
+        signs = []
+        for i, label in enumerate(labels):
+            if isinstance(label, bool) or not isinstance(label, numbers.Real | Decimal) or label not in (1, -1):
+                raise fail(f"labels[{i}]", "1 or -1", repr(label)[:40], "Label every point +1 or -1.")
+            signs.append(int(label))
     return Points(points), signs, parse_options(payload.get("options") or {}, len(points))
 
 
@@ -518,12 +522,16 @@ def _fmt_vector(values: Any) -> str:
     return "(" + ", ".join(_decimal(float(v)) for v in values) + ")"
 
 
-def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fraction, margin: Fraction):
+def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fraction, margin: Fraction,
+            proof=None):
     """The cards R, ρ*, the bound and separability, and the max-margin line (theory toolkit calls).
 
     With the bias trick the perceptron runs on (1, x): Novikoff's bound then uses R and ρ* of those
     augmented points (the best margin of a plane through the origin of R³), so that is what the
     cards show; the drawn line is that plane's trace ⟨w, x⟩ + b = 0.
+
+    ``proof`` is a converged run: its final weights separate every point strictly, which settles
+    separability without the linear program (Gordan's certificate is only needed when a run fails).
     """
     from perceptronlab.theory import bounds
     from perceptronlab.theory.geometry import max_margin, radius, radius_squared
@@ -543,23 +551,31 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
         card_r = {"value": r_value, "text": _decimal(r_value),
                   "detail": f"R² = {_decimal(float(r_square))}, the largest ‖x‖{aug}"}
 
-    sep = separable(X, y, fit_intercept=fit_intercept)
-    support = _indices(sep.support)
-    weights = []
-    if not sep.separable and sep.certificate is not None:
-        weights = [format_number(sep.certificate[i]) if sep.exact else _decimal(float(sep.certificate[i]))
-                   for i in support]
-    card_sep = {"separable": bool(sep.separable),
-                "text": "separable" if sep.separable else "not separable",
-                "detail": str(sep.message),
-                "certificate": [] if sep.separable else support,
-                "certificate_weights": weights}
+    if proof is not None:
+        is_separable = True
+        card_sep = {"separable": True, "text": "separable",
+                    "detail": f"Linearly separable: the run's final w = {_w_text(proof.w, proof.b, fit_intercept)} "
+                              "puts every point strictly on its side.",
+                    "certificate": [], "certificate_weights": []}
+    else:
+        sep = separable(X, y, fit_intercept=fit_intercept)
+        is_separable = bool(sep.separable)
+        support = _indices(sep.support)
+        weights = []
+        if not sep.separable and sep.certificate is not None:
+            weights = [format_number(sep.certificate[i]) if sep.exact else _decimal(float(sep.certificate[i]))
+                       for i in support]
+        card_sep = {"separable": is_separable,
+                    "text": "separable" if is_separable else "not separable",
+                    "detail": str(sep.message),
+                    "certificate": [] if is_separable else support,
+                    "certificate_weights": weights}
 
     where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
     card_rho = {"value": None, "text": "none", "detail": f"no {where} separates the data"}
     card_bound = {"value": None, "text": "∞", "detail": "no mistake bound: the data is not separable"}
     mm = None
-    if sep.separable:
+    if is_separable:
         lifted = points.rows(exact, lift=True) if fit_intercept else X
         try:
             best = max_margin(lifted, y)
@@ -654,7 +670,8 @@ def _compute(payload: Any) -> dict:
     else:
         state = ("converged" if whole.converged else "cycled: the weights repeat, it never converges"
                  if whole.cycled else "stopped at the sweep limit")
-    cards, mm = _theory(points, signs, exact, fit, opts["eta"], opts["margin"])
+    proof = whole if whole.converged and whole.algorithm == "perceptron" else None
+    cards, mm = _theory(points, signs, exact, fit, opts["eta"], opts["margin"], proof)
     mistakes = int(whole.mistakes)
     bound = cards["bound"]["value"]
     within = None if bound is None else mistakes <= bound * (1 + 1e-12)

@@ -1,0 +1,328 @@
+"""The lab's server: the stateless endpoint against the engine, hand-worked numbers and brute force."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from perceptronlab import perceptron, pocket
+from perceptronlab.web import api
+from perceptronlab.web.app import STATIC, create_app
+
+EXAM = {"points": [[1, 0], [1, 1], [0, 1]], "labels": [1, -1, -1]}
+XOR = {"points": [[1, 1], [-1, -1], [1, -1], [-1, 1]], "labels": [1, 1, -1, -1]}
+
+
+@pytest.fixture(scope="module")
+def client():
+    return TestClient(create_app())
+
+
+def post(client, body, **options):
+    payload = {**body, "options": options} if options else body
+    response = client.post("/api/run", json=payload)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def best_margin_brute_force(X, y, fit_intercept=False, samples=200_000):
+    """max over unit directions of min y_i⟨w, x_i⟩ (w through the origin of the (lifted) points)."""
+    Z = np.asarray(X, dtype=float) * np.asarray(y, dtype=float)[:, None]
+    if fit_intercept:
+        Z = np.hstack([np.asarray(y, dtype=float)[:, None], Z])
+    if Z.shape[1] == 2:
+        angles = np.linspace(0, 2 * np.pi, samples, endpoint=False)
+        W = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    else:
+        rng = np.random.default_rng(0)
+        W = rng.standard_normal((samples, Z.shape[1]))
+        W /= np.linalg.norm(W, axis=1, keepdims=True)
+    return float((W @ Z.T).min(axis=1).max())
+
+
+def worksheet_from_answer(answer):
+    """The log as the page renders it at the end of the run (see lab.js, logRows)."""
+    run = answer["run"]
+    steps, weights, log = run["steps"], run["weights"], run["log"]
+    last = log["collapse_from"] if log["collapse_from"] is not None else steps["count"]
+    rows = [(str(steps["sweep"][j]), f"x{steps['index'][j] + 1}", steps["score_text"][j],
+             "yes" if steps["mistake"][j] else "no", weights["text"][steps["updates"][j]]) for j in range(last)]
+    if log["final_row"]:
+        rows.append(tuple(log["final_row"]))
+    return rows
+
+
+# ------------------------------------------------------------------ the exam task (seed 000)
+
+
+def test_exam_task_run_and_cards(client):
+    answer = post(client, EXAM)
+    run = answer["run"]
+    assert answer["exact"] is True
+    assert (run["mistakes"], run["sweeps"], run["converged"], run["w_text"]) == (5, 4, True, "(1, -2)")
+    cards = answer["cards"]
+    assert cards["R"]["text"] == "√2" and "R² = 2" in cards["R"]["detail"]
+    # ρ* is the best margin of any line through the origin: brute force over directions
+    rho = best_margin_brute_force(EXAM["points"], EXAM["labels"])
+    assert cards["rho"]["value"] == pytest.approx(rho, abs=1e-4) and cards["rho"]["value"] >= rho - 1e-12
+    assert cards["rho"]["value"] == pytest.approx(1 / math.sqrt(5), abs=1e-12)
+    assert cards["rho"]["text"] == "1/√5" and "ρ*² = 1/5" in cards["rho"]["detail"]
+    assert cards["bound"]["text"] == "10" and cards["bound"]["value"] == 10
+    assert cards["mistakes"]["value"] == 5 and cards["mistakes"]["within"] is True
+    assert cards["separable"]["separable"] is True and cards["separable"]["certificate"] == []
+    mm = answer["max_margin"]
+    assert np.allclose(np.array(mm["w"]) * math.sqrt(5), [1, -2]) and mm["b"] == 0
+    assert mm["band"] == pytest.approx(1 / math.sqrt(5))
+
+
+def test_exam_task_trace_equals_the_engine(client):
+    answer = post(client, EXAM)
+    run = perceptron(EXAM["points"], EXAM["labels"], exact=True, trace=True)
+    steps = answer["run"]["steps"]
+    assert steps["count"] == len(run.steps) == 12
+    assert steps["index"] == [s.index for s in run.steps]
+    assert steps["sweep"] == [s.sweep for s in run.steps]
+    assert steps["mistake"] == [s.mistake for s in run.steps]
+    assert [Fraction(t) for t in steps["score_text"]] == [s.score for s in run.steps]
+    weights = answer["run"]["weights"]
+    after = [weights["w"][k] for k in steps["updates"]]
+    assert after == [[float(c) for c in s.w] for s in run.steps]
+    assert worksheet_from_answer(answer) == run.worksheet_rows()
+    # the seed's worksheet, row by row
+    assert worksheet_from_answer(answer)[:3] == [("1", "x1", "0", "yes", "(1, 0)"), ("1", "x2", "-1", "yes", "(0, -1)"),
+                                                 ("1", "x3", "1", "no", "(0, -1)")]
+    assert worksheet_from_answer(answer)[-1] == ("4", "all", "1, 1, 2", "no", "stop")
+
+
+def test_misclassified_points_for_every_weight_vector(client):
+    answer = post(client, EXAM)
+    X, y = np.array(EXAM["points"]), np.array(EXAM["labels"])
+    weights = answer["run"]["weights"]
+    for w, b, wrong in zip(weights["w"], weights["b"], weights["wrong"], strict=True):
+        expected = [i for i in range(3) if y[i] * (X[i] @ np.array(w) + b) <= 0]
+        assert wrong == expected
+    assert weights["wrong"][0] == [0, 1, 2]  # at w = 0 every point is a tie, and ties are mistakes
+    assert weights["wrong"][-1] == []
+
+
+def test_learning_rate_scales_w_only(client):
+    answer = post(client, EXAM, eta=2)
+    assert answer["run"]["mistakes"] == 5 and answer["run"]["w_text"] == "(2, -4)"  # seed 000, (c)
+    half = post(client, EXAM, eta="1/2")
+    assert half["run"]["w_text"] == "(1/2, -1)" and half["options"]["eta"] == "1/2"
+
+
+def test_squeeze_plot_and_errors_per_sweep(client):
+    answer = post(client, EXAM)
+    run = perceptron(EXAM["points"], EXAM["labels"], exact=True)
+    squeeze = answer["plots"]["squeeze"]
+    assert squeeze["norms"] == pytest.approx([0.0, *run.norms.tolist()])
+    k = np.arange(len(squeeze["norms"]))
+    assert squeeze["upper"] == pytest.approx(np.sqrt(k * 2).tolist())  # √k·R
+    assert squeeze["lower"] == pytest.approx((k / math.sqrt(5)).tolist())  # kρ*
+    assert all(lo <= norm + 1e-12 <= up + 2e-12 for lo, norm, up in zip(squeeze["lower"], squeeze["norms"],
+                                                                      squeeze["upper"], strict=True))
+    assert answer["plots"]["errors"] == run.errors_after_sweep.tolist() == [1, 1, 0, 0]
+
+
+# ------------------------------------------------------------------ options
+
+
+def test_pick_order_visits_the_chosen_points_first(client):
+    answer = post(client, EXAM, order="pick", sequence=[2, 0])
+    assert answer["visit_order"] == [2, 0, 1]
+    permuted = perceptron([EXAM["points"][i] for i in (2, 0, 1)], [EXAM["labels"][i] for i in (2, 0, 1)],
+                          exact=True, trace=True)
+    steps = answer["run"]["steps"]
+    assert steps["index"] == [[2, 0, 1][s.index] for s in permuted.steps]
+    assert answer["run"]["mistakes"] == permuted.mistakes
+    assert steps["index"][:3] == [2, 0, 1]
+
+
+def test_shuffle_and_random_mistake_match_the_engine(client):
+    for order in ("shuffle", "random-mistake"):
+        answer = post(client, EXAM, order=order, seed=3)
+        run = perceptron(EXAM["points"], EXAM["labels"], order=order, seed=3, exact=True, trace=True)
+        assert answer["run"]["steps"]["index"] == [s.index for s in run.steps]
+        assert answer["run"]["mistakes"] == run.mistakes
+
+
+def test_bias_uses_the_augmented_points(client):
+    answer = post(client, EXAM, fit_intercept=True)
+    run = perceptron(EXAM["points"], EXAM["labels"], fit_intercept=True, exact=True)
+    assert answer["run"]["mistakes"] == run.mistakes and answer["run"]["w_text"].endswith(f"b = {run.b}")
+    cards = answer["cards"]
+    assert cards["R"]["text"] == "√3"  # ‖(1, 1, 1)‖
+    rho = best_margin_brute_force(EXAM["points"], EXAM["labels"], fit_intercept=True, samples=400_000)
+    assert cards["rho"]["value"] == pytest.approx(rho, abs=2e-3)
+    assert cards["rho"]["value"] >= rho - 1e-9  # the optimum is at least as good as any sample
+    assert cards["bound"]["value"] == pytest.approx(3 / cards["rho"]["value"] ** 2)
+    assert run.mistakes <= cards["bound"]["value"]
+
+
+def test_margin_perceptron_bound(client):
+    answer = post(client, EXAM, margin="1/2")
+    run = perceptron(EXAM["points"], EXAM["labels"], margin=Fraction(1, 2), exact=True)
+    assert answer["run"]["mistakes"] == run.mistakes
+    assert answer["cards"]["bound"]["text"] == "15"  # (R² + 2ρ₀)/ρ*² = (2 + 1)·5
+    assert answer["run"]["mistakes"] <= 15
+
+
+def test_pocket_matches_the_engine(client):
+    body = {"points": [[2, 1], [3, 2], [1, 2], [-1, -2], [-2, -1], [2, 2]], "labels": [1, 1, 1, -1, -1, -1]}
+    for order in ("cyclic", "random-mistake"):
+        answer = post(client, body, pocket=True, seed=1, order=order, max_sweeps=20)
+        run = pocket(body["points"], body["labels"], order=order, seed=1, max_sweeps=20, exact=True, trace=True)
+        assert answer["run"]["algorithm"] == "pocket"
+        assert answer["run"]["pocket_errors"] == run.pocket_errors == 1
+        assert answer["run"]["mistakes"] == run.mistakes
+        assert answer["run"]["steps"]["index"] == [s.index for s in run.steps]
+        assert answer["run"]["w"] == [float(c) for c in run.w]
+
+
+def test_not_separable_shows_the_certificate(client):
+    answer = post(client, XOR)
+    card = answer["cards"]["separable"]
+    assert card["separable"] is False and answer["run"]["cycled"] is True
+    z = np.array(XOR["points"], dtype=float) * np.array(XOR["labels"], dtype=float)[:, None]
+    alpha = np.array([float(Fraction(a)) for a in card["certificate_weights"]])
+    assert np.allclose(alpha @ z[card["certificate"]], 0) and alpha.sum() == pytest.approx(1)  # Gordan
+    assert answer["cards"]["rho"]["value"] is None and answer["cards"]["bound"]["value"] is None
+    assert answer["max_margin"] is None
+    assert worksheet_from_answer(answer)[-1][-1].startswith("cycle")
+
+
+def test_float_points_run_in_float_arithmetic(client):
+    body = {"points": [[1.25, 0.3], [0.7, 1.1], [-0.45, 0.9]], "labels": [1, -1, -1]}
+    answer = post(client, body)
+    assert answer["exact"] is False
+    run = perceptron(np.array(body["points"]), body["labels"], trace=True)
+    assert answer["run"]["w"] == run.w.tolist()
+    assert answer["run"]["steps"]["score"] == [s.score for s in run.steps]
+    rho = best_margin_brute_force(body["points"], body["labels"])
+    assert answer["cards"]["rho"]["value"] == pytest.approx(rho, abs=1e-4)
+    assert answer["cards"]["rho"]["value"] >= rho - 1e-12
+
+
+def test_string_coordinates_are_exact(client):
+    answer = post(client, {"points": [["1/3", "0"], ["0.5", "1/2"]], "labels": [1, -1]}, arithmetic="exact")
+    assert answer["exact"] is True
+    assert answer["cards"]["R"]["text"] == "1/√2"  # ‖(1/2, 1/2)‖² = 1/2
+
+
+def test_long_runs_are_traced_in_part(client):
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-5, 5, size=(3000, 2)).round(2)
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(3000) > 0, 1, -1)  # noisy: never converges
+    answer = post(client, {"points": X.tolist(), "labels": y.tolist()}, max_sweeps=20)
+    limits = answer["limits"]
+    assert limits["complete"] is False and limits["traced_steps"] == 3000  # one sweep of 3,000 points
+    assert "traced" in limits["note"]
+    whole = perceptron(X, y, max_sweeps=20, warn=False)
+    assert answer["run"]["mistakes"] == whole.mistakes and answer["run"]["sweeps"] == whole.sweeps
+
+
+def test_the_ten_thousand_point_limit_is_served(client):
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-5, 5, size=(10_000, 2)).round(3)
+    y = np.where(X @ [1, -2] > 0, 1, -1)
+    answer = post(client, {"points": X.tolist(), "labels": y.tolist()})
+    assert answer["n"] == 10_000 and answer["cards"]["separable"]["separable"] is True
+    assert answer["run"]["mistakes"] == perceptron(X, y).mistakes
+
+
+# ------------------------------------------------------------------ bad requests
+
+
+BAD = [
+    (b'{"points": [[NaN, 0]], "labels": [1]}', "finite"),
+    (b'{"points": [[Infinity, 0]], "labels": [1]}', "finite"),
+    (b'{"points": [[1, 0]', "JSON"),
+    (b'[1, 2]', "JSON object"),
+    (json.dumps({"points": [[1, 0, 2]], "labels": [1]}).encode(), "points[0]: expected a pair"),
+    (json.dumps({"points": [1, 2], "labels": [1, 1]}).encode(), "points[0]: expected a pair"),
+    (json.dumps({"points": [["abc", 0]], "labels": [1]}).encode(), "points[0][0]"),
+    (json.dumps({"points": [[True, 0]], "labels": [1]}).encode(), "points[0][0]"),
+    (json.dumps({"points": [["1e400", 0]], "labels": [1]}).encode(), "points[0][0]"),
+    (json.dumps({"points": [[2e6, 0]], "labels": [1]}).encode(), "Rescale"),
+    (json.dumps({"points": [], "labels": []}).encode(), "at least one point"),
+    (json.dumps({"labels": [1]}).encode(), "points"),
+    (json.dumps({"points": [[1, 0]], "labels": [1, -1]}).encode(), "1 labels, one per point"),
+    (json.dumps({"points": [[1, 0]], "labels": [0]}).encode(), "labels[0]: expected 1 or -1"),
+    (json.dumps({"points": [[1, 0]], "labels": [1], "extra": 1}).encode(), "unknown key 'extra'"),
+    (json.dumps({**EXAM, "options": {"speed": 3}}).encode(), "unknown key 'speed'"),
+    (json.dumps({**EXAM, "options": {"order": "backwards"}}).encode(), "options.order"),
+    (json.dumps({**EXAM, "options": {"eta": -1}}).encode(), "options.eta: expected a number > 0"),
+    (json.dumps({**EXAM, "options": {"eta": "x"}}).encode(), "options.eta"),
+    (json.dumps({**EXAM, "options": {"margin": -0.5}}).encode(), "options.margin"),
+    (json.dumps({**EXAM, "options": {"max_sweeps": 0}}).encode(), "options.max_sweeps"),
+    (json.dumps({**EXAM, "options": {"max_sweeps": 5000}}).encode(), "options.max_sweeps"),
+    (json.dumps({**EXAM, "options": {"seed": -1}}).encode(), "options.seed"),
+    (json.dumps({**EXAM, "options": {"fit_intercept": "yes"}}).encode(), "options.fit_intercept"),
+    (json.dumps({**EXAM, "options": {"order": "pick", "sequence": [0, 0]}}).encode(), "each point at most once"),
+    (json.dumps({**EXAM, "options": {"order": "pick", "sequence": [7]}}).encode(), "options.sequence[0]"),
+    (json.dumps({**EXAM, "options": {"arithmetic": "decimal"}}).encode(), "options.arithmetic"),
+]
+
+
+@pytest.mark.parametrize(("body", "needle"), BAD)
+def test_bad_requests_get_422_with_a_message(client, body, needle):
+    response = client.post("/api/run", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and needle in detail
+    assert "expected" in detail  # the message shape: what, expected, got, how to fix
+    assert client.post("/api/run", json=EXAM).status_code == 200  # the server is still fine
+
+
+def test_limits_points_and_bytes(client):
+    too_many = {"points": [[1, 0]] * 10_001, "labels": [1] * 10_001}
+    response = client.post("/api/run", json=too_many)
+    assert response.status_code == 422 and "at most 10,000 points" in response.json()["detail"]
+    big = b'{"points": [' + b",".join([b"[1.000000000001, 0.00000000001]"] * 40_000) + b'], "labels": []}'
+    assert len(big) > 1_000_000
+    response = client.post("/api/run", content=big)
+    assert response.status_code == 413 and "at most 1,000,000 bytes" in response.json()["detail"]
+    many_exact = {"points": [[i % 50, i // 50] for i in range(600)], "labels": [1] * 600,
+                  "options": {"arithmetic": "exact"}}
+    response = client.post("/api/run", json=many_exact)
+    assert response.status_code == 422 and "'exact' with at most 500 points" in response.json()["detail"]
+
+
+def test_compute_raises_input_error_in_python():
+    from perceptronlab.exceptions import InputError
+
+    with pytest.raises(InputError, match="labels"):
+        api.compute({"points": [[1, 0]], "labels": ["a"]})
+
+
+# ------------------------------------------------------------------ the page and its files
+
+
+def test_page_and_static_files(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert 'import { mountPage } from "./static/lab.js"' in page.text
+    script = client.get("/static/lab.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert client.get("/static/lab.css").status_code == 200
+    assert client.get("/api/health").json()["ok"] is True
+
+
+def test_no_network_no_cdn():
+    """The page loads nothing from outside the package: no http(s) URL except the SVG namespace."""
+    for name in ("index.html", "lab.js", "lab.css"):
+        text = (STATIC / name).read_text(encoding="utf-8")
+        urls = [line for line in text.splitlines() if "http://" in line or "https://" in line]
+        assert all("http://www.w3.org/2000/svg" in line for line in urls), (name, urls)
+    assert "export default" in (STATIC / "lab.js").read_text(encoding="utf-8")  # the anywidget entry
+
+
+def test_sqrt_text():
+    assert [api.sqrt_text(Fraction(v)) for v in (2, 8, 9, Fraction(1, 5), Fraction(9, 4), Fraction(18, 49))] == \
+        ["√2", "2√2", "3", "1/√5", "3/2", "3√2/7"]
