@@ -171,13 +171,18 @@ def _tidy_labels(values: list[str] | np.ndarray) -> np.ndarray:
     return floats
 
 
-def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool, has_label: bool = True):
-    where = f"CSV file {str(path)!r}"
+def _csv_records(path: Path, delimiter: str, where: str, *, header_only: bool = False):
+    """The non-blank rows of a CSV file as (line number, stripped cells); only the first with
+    ``header_only``."""
+    records = []
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
             reader = csv.reader(handle, delimiter=delimiter)
-            records = [(reader.line_num, [c.strip() for c in row]) for row in reader
-                       if row and any(c.strip() for c in row)]
+            for row in reader:
+                if row and any(c.strip() for c in row):
+                    records.append((reader.line_num, [c.strip() for c in row]))
+                    if header_only:
+                        break
     except UnicodeDecodeError as exc:
         raise fail(where, "UTF-8 text", f"undecodable bytes at byte {exc.start}",
                    "Is it a binary file (use .npy/.npz) or another encoding? Save it as UTF-8 CSV.") from None
@@ -186,14 +191,39 @@ def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool, has
                    "The file may be corrupt or truncated; check the quoting and re-export it.") from None
     if not records:
         raise fail(where, "a header row and data rows", "only blank lines", "Write the data into the file.")
-    header_line, header = records[0]
+    return records
+
+
+def _csv_fast(path: Path, delimiter: str, header_line: int, width: int, label_col: int):
+    """All-numeric files in NumPy's C parser; None when anything is unusual (the careful path
+    then reads the file again and names the bad line)."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # NumPy's note about skipped blank lines
+            table = np.loadtxt(path, delimiter=delimiter, skiprows=header_line, comments=None,
+                               quotechar='"', dtype=np.float64, ndmin=2, encoding="utf-8-sig")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if table.shape[0] == 0 or table.shape[1] != width or not np.isfinite(table).all():
+        return None
+    if label_col < 0:
+        return np.ascontiguousarray(table), None
+    X = np.ascontiguousarray(np.delete(table, label_col, axis=1))
+    return X, _tidy_labels(table[:, label_col])
+
+
+def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool, has_label: bool = True):
+    where = f"CSV file {str(path)!r}"
+    header_line, header = _csv_records(path, delimiter, where, header_only=True)[0]
     if len(header) < 1 + has_label:
         raise fail(where, "at least two columns (features and a label)" if has_label else "a feature column",
                    f"{len(header)} column in the header {header!r}",
                    "Separate the columns with commas" + (" (tab-separated files need .tsv)" if delimiter == ","
                                                          else "") + ".")
     if all(_is_number(c) for c in header):
-        raise fail(where, "a header row of column names on line 1", f"numbers {header[:4]!r}",
+        raise fail(where, f"a header row of column names on line {header_line}", f"numbers {header[:4]!r}",
                    "Add a header line such as 'x1,x2,y' (the label column is the last one by default).")
     if not has_label:
         label_col = -1
@@ -208,6 +238,11 @@ def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool, has
             raise fail("label", "a column name that occurs once", f"{repr(label)} {len(matches)} times",
                        "Rename the duplicate columns.")
         label_col = matches[0]
+    if not exact:
+        fast = _csv_fast(path, delimiter, header_line, len(header), label_col)
+        if fast is not None:
+            return fast
+    records = _csv_records(path, delimiter, where)
     rows = records[1:]
     if not rows:
         raise fail(where, "data rows below the header", "only the header", "Add the examples, one per line.")

@@ -92,6 +92,25 @@ def test_csv_bom_blank_lines_tsv_and_fmt_override(tmp_path):
     assert read_data(dat, fmt="CSV")[0].shape == (3, 2)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a,b,y\r\n1e3,-0.0,1\r\n 2.5 ,\"3\",-1\r\n",
+        "\n\na,b,y\n\n0.1,0.2,0\n\n0.30000000000000004,1e-320,1\n",
+        "\ufeffa;b,c,y\n1,2,3\n4,5,6\n",
+        "a,b,y\n" + "\n".join(f"{i / 7!r},{-i * 1e10!r},{i % 2}" for i in range(50)) + "\n",
+    ],
+)
+def test_csv_fast_path_equals_the_careful_path(tmp_path, text):
+    """NumPy's C parser (the fast path) and Python's float of each exact cell agree bit for bit."""
+    path = tmp_path / "d.csv"
+    path.write_bytes(text.encode())
+    X, y = read_data(path)
+    X_exact, y_exact = read_data(path, exact=True)
+    assert X.tolist() == [[float(v) for v in row] for row in X_exact]
+    assert y.tolist() == y_exact.tolist() and y.dtype == y_exact.dtype
+
+
 def test_csv_without_label_column(tmp_path):
     path = tmp_path / "features.csv"
     path.write_text("x1,x2\n1,0\n0,1\n")
