@@ -1,0 +1,86 @@
+"""The Jupyter widget's Python side: traits in, the lab's answer out (no browser needed)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from perceptronlab import perceptron
+from perceptronlab.web import api
+from perceptronlab.widget import Lab
+
+EXAM_X, EXAM_Y = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
+
+
+def test_default_is_the_exam_task():
+    lab = Lab()
+    assert lab.points == EXAM_X and lab.labels == EXAM_Y
+    assert lab.run["mistakes"] == 5 and lab.run["w_text"] == "(1, -2)"
+    assert lab.cards["bound"]["text"] == "10" and lab.error == ""
+
+
+def test_setting_points_updates_the_result():
+    lab = Lab(points=EXAM_X, labels=EXAM_Y)
+    points = [[3, 1], [1, 2], [-1, -1], [0, -2]]  # seed 000's margin task
+    labels = [1, 1, -1, -1]
+    with lab.hold_trait_notifications():
+        lab.points = points
+        lab.labels = labels
+    run = perceptron(points, labels, exact=True)
+    assert lab.run["mistakes"] == run.mistakes
+    assert lab.run["w_text"] == "(" + ", ".join(str(v) for v in run.w) + ")"
+    assert lab.cards["R"]["text"] == "√10"
+    assert lab.result == api.compute({"points": points, "labels": labels, "options": {}})
+
+
+def test_options_and_numpy_input():
+    lab = Lab(points=np.array(EXAM_X), labels=np.array(EXAM_Y), options={"eta": 2})
+    assert lab.points == EXAM_X and lab.run["w_text"] == "(2, -4)"
+    lab.options = {"fit_intercept": True}
+    assert lab.run["w_text"].endswith("b = 1")
+    lab2 = Lab(points=[[Fraction(1, 2), 0], [0, "1/2"]], labels=[1, -1])
+    assert lab2.points == [["1/2", 0], [0, "1/2"]] and lab2.result["exact"] is True
+
+
+def test_bad_input_sets_the_error_and_clears_the_result():
+    lab = Lab()
+    lab.labels = [1, -1]  # one label short
+    assert lab.result == {} and lab.error.startswith("labels: expected 3 labels")
+    lab.labels = EXAM_Y
+    assert lab.error == "" and lab.run["mistakes"] == 5
+    lab.options = {"order": "sideways"}
+    assert "options.order" in lab.error
+
+
+def test_the_front_end_sets_state_like_the_comm_does():
+    """What a click in the notebook sends: a set_state message with the new points and labels."""
+    lab = Lab()
+    lab.set_state({"points": [[1, 0], [1, 1], [0, 1], [2, 2]], "labels": [1, -1, -1, 1]})
+    assert lab.run["mistakes"] == api.compute({"points": lab.points, "labels": lab.labels})["run"]["mistakes"]
+    assert len(lab.run["steps"]["index"]) == lab.run["steps"]["count"]
+    state = lab.get_state()
+    assert state["result"]["run"]["mistakes"] == lab.run["mistakes"]
+    json.dumps(state["result"], allow_nan=False)  # the synced result is plain JSON
+
+
+def test_empty_plane():
+    lab = Lab(points=[], labels=[])
+    assert lab.result == {} and lab.error == ""
+
+
+def test_the_widget_uses_the_page_module():
+    from perceptronlab.web.app import STATIC
+
+    state = Lab().get_state()
+    source = (STATIC / "lab.js").read_text(encoding="utf-8")
+    assert state["_esm"] == source and state["_css"] == (STATIC / "lab.css").read_text(encoding="utf-8")
+    assert "export default { render }" in source and 'model.get("result")' in source
+
+
+@pytest.mark.parametrize("hidden", [["pocket", "order"], []])
+def test_hidden_controls_are_synced(hidden):
+    lab = Lab(hidden=hidden)
+    assert lab.get_state()["hidden"] == hidden
