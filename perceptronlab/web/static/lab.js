@@ -419,17 +419,21 @@ export function createLab(root, config) {
       result = null;
       error = "";
       step = 0;
+      root.dataset.ready = "1";
       render();
       return;
     }
     waiting = true;
     root.classList.add("plab-busy");
+    root.dataset.ready = "0";
     backend.submit(payload(), receive);
   }
 
   function receive(answer) {
     waiting = false;
     root.classList.remove("plab-busy");
+    root.dataset.ready = "1";
+    root.dataset.answers = String(Number(root.dataset.answers || 0) + 1);
     if (answer.error) {
       error = answer.error;
       result = null;

@@ -1,0 +1,300 @@
+"""The lab page in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+A uvicorn server runs the app on a free loopback port for the session. The page's numbers are
+held against the engine (``perceptron``, ``Run.worksheet_rows``, ``Run.table``) and the theory
+toolkit. Screenshots go to ``artifacts/`` for review.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from perceptronlab import perceptron
+from perceptronlab.theory.separability import separable
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+EXAM_HASH = "#p=1,0,1;1,1,-1;0,1,-1"
+EXAM_X, EXAM_Y = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    import uvicorn
+
+    from perceptronlab.web.app import create_app
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "the lab server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium")
+    assert executable, "Debian's chromium is not on the PATH: apt-get install chromium (make test does this)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def ready(page) -> None:
+    page.wait_for_selector('#lab[data-ready="1"]')
+
+
+def open_lab(page, base_url: str, hash_: str = EXAM_HASH) -> None:
+    page.goto(base_url + hash_)
+    ready(page)
+
+
+def card(page, name: str) -> str:
+    return page.get_by_test_id(f"card-{name}").locator(".plab-card-value").inner_text()
+
+
+def log_rows(page) -> list[tuple[str, ...]]:
+    rows = page.get_by_test_id("log-table").locator("tbody tr").all()
+    return [tuple(cell.inner_text() for cell in row.locator("td").all()) for row in rows]
+
+
+def click_point(page, x: float, y: float, shift: bool = False, button: str = "left") -> None:
+    plane = page.get_by_test_id("plane")
+    box = plane.bounding_box()
+    extent = float(plane.get_attribute("data-extent"))
+    size = box["width"]
+    position = {"x": size / 2 + x * size / (2 * extent), "y": size / 2 - y * size / (2 * extent)}
+    plane.click(position=position, modifiers=["Shift"] if shift else [], button=button)
+    ready(page)
+
+
+def set_scrubber(page, value: int) -> None:
+    page.get_by_test_id("scrubber").evaluate(
+        "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})); }", value)
+
+
+# ------------------------------------------------------------------ the exam task, by clicking
+
+
+def test_exam_task_by_clicking(page, base_url):
+    open_lab(page, base_url, "#p=")
+    assert page.get_by_test_id("status").inner_text() == "Click in the plane to add points."
+    click_point(page, 1, 0)
+    click_point(page, 1, 1, shift=True)
+    click_point(page, 0, 1, shift=True)
+    assert page.evaluate("location.hash").startswith("#p=1,0,1;1,1,-1;0,1,-1")
+    page.get_by_test_id("btn-run").click()
+    run = perceptron(EXAM_X, EXAM_Y, exact=True, trace=True)
+    assert card(page, "R") == "√2"
+    assert card(page, "rho") == "1/√5"
+    assert card(page, "bound") == "10"
+    assert card(page, "mistakes") == str(run.mistakes) == "5"
+    assert card(page, "separable") == "yes"
+    assert log_rows(page) == run.worksheet_rows()
+    assert "w = (1, -2)" in page.get_by_test_id("status").inner_text()
+    shot(page, "lab-exam-run")
+
+
+def test_step_sweep_and_rewind(page, base_url):
+    open_lab(page, base_url)
+    run = perceptron(EXAM_X, EXAM_Y, exact=True, trace=True)
+    rows = run.worksheet_rows()
+    page.get_by_test_id("btn-step").click()
+    assert log_rows(page) == rows[:1] == [("1", "x1", "0", "yes", "(1, 0)")]
+    assert card(page, "mistakes") == "1"
+    page.get_by_test_id("btn-sweep").click()
+    assert log_rows(page) == rows[:3]
+    page.get_by_test_id("btn-sweep").click()
+    assert log_rows(page) == rows[:6]
+    assert page.get_by_test_id("step-label").inner_text() == "step 6 / 12"
+    assert card(page, "mistakes") == "4"
+    shot(page, "lab-exam-sweep2")
+    set_scrubber(page, 2)
+    assert log_rows(page) == rows[:2]
+    assert "w = (0, -1)" in page.get_by_test_id("status").inner_text()
+    page.get_by_test_id("btn-reset").click()
+    assert log_rows(page) == [] and card(page, "mistakes") == "0"
+    set_scrubber(page, 12)
+    assert log_rows(page) == rows
+
+
+def test_play_runs_to_the_end(page, base_url):
+    open_lab(page, base_url)
+    page.get_by_test_id("speed").evaluate(
+        "el => { el.value = '60'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+    page.get_by_test_id("btn-play").click()
+    page.wait_for_function("document.querySelector('[data-testid=step-label]').textContent === 'step 12 / 12'",
+                           timeout=10_000)
+    assert card(page, "mistakes") == "5"
+    assert "Play" in page.get_by_test_id("btn-play").inner_text()
+
+
+def test_reload_from_the_url_hash(page, browser, base_url):
+    open_lab(page, base_url)
+    page.get_by_test_id("order").select_option("shuffle")
+    ready(page)
+    page.get_by_test_id("seed").fill("3")
+    page.get_by_test_id("seed").press("Enter")
+    ready(page)
+    page.get_by_test_id("eta").fill("2")
+    page.get_by_test_id("eta").press("Enter")
+    ready(page)
+    for _ in range(4):
+        page.get_by_test_id("btn-step").click()
+    page.wait_for_function("location.hash.includes('step=4')")
+    link = page.evaluate("location.href")
+    before = (log_rows(page), [card(page, n) for n in ("R", "rho", "bound", "mistakes", "separable")])
+    run = perceptron(EXAM_X, EXAM_Y, order="shuffle", seed=3, eta=2, exact=True, trace=True)
+    assert before[0] == [(str(s.sweep), f"x{s.index + 1}", str(s.score), "yes" if s.mistake else "no",
+                          "(" + ", ".join(str(v) for v in s.w) + ")") for s in run.steps[:4]]
+    other = browser.new_page(viewport={"width": 1360, "height": 900})
+    other.goto(link)
+    ready(other)
+    after = (log_rows(other), [card(other, n) for n in ("R", "rho", "bound", "mistakes", "separable")])
+    assert after == before
+    assert other.get_by_test_id("order").input_value() == "shuffle"
+    assert other.get_by_test_id("eta").input_value() == "2"
+    assert other.get_by_test_id("scrubber").input_value() == "4"
+    other.close()
+
+
+def test_bad_request_shows_its_message(page, base_url):
+    open_lab(page, base_url)
+    error = page.get_by_test_id("error")
+    assert error.is_hidden()
+    page.get_by_test_id("eta").fill("-1")
+    page.get_by_test_id("eta").press("Enter")
+    ready(page)
+    assert error.is_visible()
+    assert error.inner_text() == ("options.eta: expected a number > 0, got -1. "
+                                  "Send eta: 1; from w = 0 any eta > 0 gives the same mistakes.")
+    assert card(page, "R") == "–"
+    shot(page, "lab-bad-request")
+    page.get_by_test_id("eta").fill("1")
+    page.get_by_test_id("eta").press("Enter")
+    ready(page)
+    assert error.is_hidden() and card(page, "bound") == "10"
+
+
+def test_download_csv_is_the_worksheet(page, base_url):
+    open_lab(page, base_url)
+    with page.expect_download() as download:
+        page.get_by_test_id("download-csv").click()
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert text == perceptron(EXAM_X, EXAM_Y, exact=True, trace=True).table("csv")
+
+
+def test_non_separable_preset_highlights_the_certificate(page, base_url):
+    open_lab(page, base_url)
+    page.get_by_test_id("preset").select_option("nonsep")
+    ready(page)
+    assert card(page, "separable") == "no"
+    assert card(page, "rho") == "none" and card(page, "bound") == "∞"
+    points = page.evaluate("window.perceptronlab.state.points.map(p => [p.x, p.y])")
+    labels = page.evaluate("window.perceptronlab.state.points.map(p => p.label)")
+    proof = separable(points, labels)
+    detail = page.get_by_test_id("card-separable").locator(".plab-card-detail").inner_text()
+    assert detail.startswith("certificate: " + ", ".join(f"x{i + 1}" for i in proof.support))
+    page.get_by_test_id("btn-run").click()
+    shot(page, "lab-non-separable")
+    page.get_by_test_id("pocket").check()
+    ready(page)
+    assert page.get_by_test_id("card-mistakes").locator(".plab-card-title").inner_text() == "Updates"
+    page.get_by_test_id("btn-run").click()
+    assert "pocket" in page.get_by_test_id("status").inner_text()
+    shot(page, "lab-pocket")
+
+
+def test_edit_points_flip_and_delete(page, base_url):
+    open_lab(page, base_url)
+    click_point(page, 1, 0)  # a click on a point flips its label
+    assert page.evaluate("window.perceptronlab.state.points[0].label") == -1
+    assert card(page, "separable") == "yes"  # all three negative: w = (-1, -1) separates them
+    click_point(page, 0, 1, button="right")  # right-click deletes
+    assert page.evaluate("window.perceptronlab.state.points.length") == 2
+    assert page.evaluate("location.hash").startswith("#p=1,0,-1;1,1,-1")
+    click_point(page, -2.4, 1.6)  # snapped to the integer grid
+    assert page.evaluate("window.perceptronlab.state.points[2]") == {"x": -2, "y": 2, "label": 1}
+
+
+def test_pick_the_order(page, base_url):
+    open_lab(page, base_url)
+    page.get_by_test_id("order").select_option("pick")
+    ready(page)
+    click_point(page, 0, 1)  # x3 first
+    click_point(page, 1, 0)  # then x1; x2 follows
+    assert page.get_by_test_id("pick-info").inner_text().startswith("Your order: x3 → x1")
+    page.get_by_test_id("btn-sweep").click()
+    assert [row[1] for row in log_rows(page)] == ["x3", "x1", "x2"]
+    run = perceptron([EXAM_X[2], EXAM_X[0], EXAM_X[1]], [EXAM_Y[2], EXAM_Y[0], EXAM_Y[1]], exact=True)
+    page.get_by_test_id("btn-run").click()
+    assert card(page, "mistakes") == str(run.mistakes)
+    shot(page, "lab-pick-order")
+
+
+def test_classroom_link_hides_controls(page, base_url):
+    open_lab(page, base_url, EXAM_HASH + "&hide=pocket,order,eta,edit")
+    for hidden in ("pocket", "order", "eta"):
+        assert page.get_by_test_id(hidden).is_hidden()
+    for shown in ("rho0", "preset", "btn-step", "card-bound", "log-table"):
+        assert page.get_by_test_id(shown).is_visible()
+    page.get_by_test_id("plane").click(position={"x": 40, "y": 40})  # editing is locked
+    assert page.evaluate("window.perceptronlab.state.points.length") == 3
+    # the share box builds such a link
+    open_lab(page, base_url)
+    page.locator("details.plab-share summary").click()
+    page.locator("details.plab-share input[value=pocket]").check()
+    assert page.get_by_test_id("share-link").input_value().endswith("&hide=pocket")
+
+
+def test_bias_and_max_margin_band(page, base_url):
+    open_lab(page, base_url)
+    page.get_by_test_id("bias").check()
+    ready(page)
+    assert card(page, "R") == "√3"
+    run = perceptron(EXAM_X, EXAM_Y, fit_intercept=True, exact=True)
+    page.get_by_test_id("btn-run").click()
+    assert card(page, "mistakes") == str(run.mistakes)
+    assert f"b = {run.b}" in page.get_by_test_id("status").inner_text()
+    shot(page, "lab-bias")
