@@ -13,9 +13,26 @@ import scipy.sparse as sp
 
 from perceptronlab.core.run import Step
 
+LANES = 8
+
 
 def ordered_dot(w: np.ndarray, x: np.ndarray) -> float:
-    """⟨w, x⟩ summed left to right, the order the kernels and scikit-learn use."""
+    """⟨w, x⟩ in the kernels' summation order for x's dtype.
+
+    float64: left to right, the order scikit-learn uses. float32: eight interleaved lanes combined
+    as ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)), then the tail left to right (products in float64).
+    """
+    if x.dtype == np.float32:
+        products = w * x.astype(np.float64)
+        full = products.shape[0] - products.shape[0] % LANES
+        lanes = np.zeros(LANES)
+        for start in range(0, full, LANES):
+            lanes = lanes + products[start:start + LANES]
+        l0, l1, l2, l3, l4, l5, l6, l7 = lanes.tolist()
+        total = ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))
+        for value in products[full:].tolist():
+            total += value
+        return total
     total = 0.0
     for wj, xj in zip(w.tolist(), x.tolist(), strict=True):
         total += wj * xj
@@ -37,7 +54,7 @@ class ReferenceEngine:
         self.steps: list[Step] | None = [] if record_steps else None
 
     def score(self, i: int) -> float:
-        return self.y[i] * (ordered_dot(self.w, self.X[i].astype(np.float64)) + self.b)
+        return self.y[i] * (ordered_dot(self.w, self.X[i]) + self.b)
 
     def margins(self) -> np.ndarray:
         return np.array([self.score(i) for i in range(self.n)])
