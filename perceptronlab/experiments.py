@@ -78,8 +78,9 @@ class ExperimentResult:
     def __str__(self) -> str:
         return self.summary
 
-    def write(self, out_dir: Path | str) -> list[Path]:
+    def write(self, out_dir: Path | str, progress: Progress | None = None) -> list[Path]:
         """Write ``<name>.csv``, ``<name>.json`` and every figure as ``<stem>.png`` into ``out_dir``."""
+        progress = progress or _quiet
         out = Path(out_dir)
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -99,10 +100,12 @@ class ExperimentResult:
                    "table": self.table}
         json_path.write_text(json.dumps(_jsonable(payload), indent=2) + "\n", encoding="utf-8")
         written.append(json_path)
-        for stem, figure in self.figures.items():
+        progress("files", 0, len(self.figures))
+        for done, (stem, figure) in enumerate(self.figures.items(), start=1):
             path = out / f"{stem}.png"
             figure.savefig(path, dpi=110)
             written.append(path)
+            progress("files", done, len(self.figures))
         self.files = written
         return written
 
@@ -136,9 +139,9 @@ def _quiet(stage: str, done: int, total: int) -> None:
     """The default progress callback: nothing."""
 
 
-def _finish(result: ExperimentResult, out_dir: Path | str | None) -> ExperimentResult:
+def _finish(result: ExperimentResult, out_dir: Path | str | None, progress: Progress) -> ExperimentResult:
     if out_dir is not None:
-        result.write(out_dir)
+        result.write(out_dir, progress)
     return result
 
 
@@ -263,7 +266,7 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
     result = ExperimentResult("bound-vs-actual", rows, "\n".join(lines), stats, figures,
                               dict(seed=seed, trials=trials, n_per_class=n_per_class,
                                    separations=list(separations), max_sweeps=max_sweeps))
-    return _finish(result, out_dir)
+    return _finish(result, out_dir, progress)
 
 
 # ---------------------------------------------------------------- Learning From Data
@@ -331,7 +334,7 @@ def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: i
                                                     title=f"LFD, N = {sizes[0]}: the learned line g")
     result = ExperimentResult("lfd", rows, "\n".join(lines), stats, figures,
                               dict(seed=seed, trials=trials, sizes=list(sizes), test_points=test_points))
-    return _finish(result, out_dir)
+    return _finish(result, out_dir, progress)
 
 
 def _lfd_figure(rows: list[dict], sizes: tuple[int, ...]):
@@ -390,7 +393,7 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
         rows.append(dict(n=n, R=R, rho=rho, bound=round(bound, 9), mistakes=run.mistakes, sweeps=run.sweeps,
                          shuffled_mistakes_min=min(shuffled), shuffled_mistakes_max=max(shuffled),
                          attains_bound=run.mistakes == n and math.isclose(bound, n, rel_tol=1e-6)))
-        runs[n] = (run, R, rho)
+        runs[n] = (run, rho, R)
         progress("dimensions", done, len(dimensions))
     tight = all(r["attains_bound"] and r["shuffled_mistakes_min"] == r["shuffled_mistakes_max"] == r["n"]
                 for r in rows)
@@ -408,7 +411,7 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
     stats = dict(attains_bound=tight, dimensions=list(dimensions))
     result = ExperimentResult("worst-case", rows, "\n".join(lines), stats, figures,
                               dict(seed=seed, trials=trials, dimensions=list(dimensions)))
-    return _finish(result, out_dir)
+    return _finish(result, out_dir, progress)
 
 
 def _worst_case_figure(rows: list[dict]):
@@ -492,7 +495,7 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
                    by_update, X, y, title=f"Pocket's line: {by_update.pocket_errors} of {X.shape[0]} misclassified")}
     result = ExperimentResult("non-separable", rows, "\n".join(lines), stats, figures,
                               dict(seed=data_seed, sweeps=sweeps))
-    return _finish(result, out_dir)
+    return _finish(result, out_dir, progress)
 
 
 #: name -> experiment function ``(out_dir=None, *, seed=None, trials=None, progress=None)``

@@ -350,7 +350,7 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
                 colors=[NEGATIVE_COLOR, POSITIVE_COLOR], alpha=0.12)
 
     line = _segment(w, b, xlim, ylim)
-    ax.plot(line[:, 0], line[:, 1], "-", color="black", lw=2, label="decision line ⟨w,x⟩ + b = 0")
+    ax.plot(line[:, 0], line[:, 1], "-", color="black", lw=2, label="decision line ⟨w,x⟩ + b = 0", zorder=5)
     if max_margin:
         _max_margin_band(ax, X, y, intercept, xlim, ylim)
 
@@ -400,7 +400,7 @@ def _max_margin_band(ax, X, y, intercept: bool, xlim, ylim) -> None:
     level = float(np.min(signs * (X @ w_star + b_star)))
     rho = float(best.rho)
     centre = _segment(w_star, b_star, xlim, ylim)
-    ax.plot(centre[:, 0], centre[:, 1], "-", color=BOUND_COLOR, lw=1.5,
+    ax.plot(centre[:, 0], centre[:, 1], "-", color=BOUND_COLOR, lw=5, alpha=0.45,
             label=f"max-margin line (ρ* = {rho:.4g})")
     for offset in (-level, level):
         edge = _segment(w_star, b_star - offset, xlim, ylim)

@@ -33,6 +33,11 @@ def test_worst_case_attains_the_bound():
         assert row["mistakes"] == n == perceptron(*datasets.basis(n)).mistakes
         assert np.isclose(row["rho"], 1 / np.sqrt(n)) and np.isclose(row["bound"], n)
         assert row["shuffled_mistakes_min"] == row["shuffled_mistakes_max"] == n
+    # the squeeze of n = 10: the bound's line at k = 10, and ||w_k|| = sqrt(k) on the upper bound
+    left, right = result.figures["worst-case-squeeze"].axes
+    assert np.allclose(right.lines[3].get_xdata(), 10.0)
+    k, norms = left.lines[0].get_xydata().T
+    assert np.allclose(norms, np.sqrt(k)) and k[-1] == 10
 
 
 @pytest.fixture(scope="module")
