@@ -9,6 +9,16 @@ itself. Matplotlib is imported on first use; install it with ``pip install 'perc
 - :func:`sweeps`: updates per sweep and errors after each sweep (seed 003, §6.9; pocket).
 - :func:`decision_regions`: the plane, the line, w as an arrow, the max-margin band.
 - :func:`bound_surface`: R²/ρ² over (R, ρ) and its slices (seed 003, §6.5).
+
+Examples
+--------
+>>> from perceptronlab import perceptron, plots
+>>> from perceptronlab.datasets import basis
+>>> run = perceptron(*basis(4))
+>>> fig = plots.squeeze(run, rho=0.5, R=1.0)        # rho* = 1/sqrt(4), R = 1: bound 4 = mistakes
+>>> fig.axes[0].lines[0].get_ydata().tolist()       # ||w_k|| = sqrt(k)
+[0.0, 1.0, 1.4142135623730951, 1.7320508075688772, 2.0]
+>>> fig.savefig(__import__("io").BytesIO(), format="png")
 """
 
 from __future__ import annotations

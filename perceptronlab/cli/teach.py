@@ -23,6 +23,7 @@ from perceptronlab.cli._common import (
     progress,
     read_xy,
 )
+from perceptronlab.experiments import EXPERIMENTS
 
 
 class _Bars:
@@ -62,7 +63,7 @@ class _Bars:
 
 
 def experiment(
-    name: Annotated[str, typer.Argument(help="The experiment: bound-vs-actual, lfd, worst-case, non-separable.",
+    name: Annotated[str, typer.Argument(help=f"The experiment: {', '.join(EXPERIMENTS)}.", metavar="NAME",
                                         show_default=False)],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for the CSV, JSON and PNG files "
                                              "(default: ./NAME).")] = None,
@@ -75,11 +76,13 @@ def experiment(
 ) -> None:
     """Run one of the seeds' experiments and write its table, summary and plots.
 
-    bound-vs-actual: Novikoff's bound (exact max margin) against actual mistakes on Gaussian pairs
-    (seed 003). lfd: the Learning From Data PLA experiment. worst-case: the basis vectors attain
-    the bound. non-separable: errors oscillate, Pocket keeps the best.
+    bound-vs-actual: Novikoff's bound (exact max margin) against actual mistakes (seed 003).
+
+    lfd: the Learning From Data PLA experiment. worst-case: the basis vectors attain the bound.
+
+    non-separable: errors oscillate sweep after sweep, Pocket keeps the best.
     """
-    from perceptronlab.experiments import EXPERIMENTS, run_experiment
+    from perceptronlab.experiments import run_experiment
 
     if name not in EXPERIMENTS:
         typer.echo(f"Error: unknown experiment {name!r}: expected one of {', '.join(sorted(EXPERIMENTS))}. "
