@@ -298,3 +298,13 @@ def test_bias_and_max_margin_band(page, base_url):
     assert card(page, "mistakes") == str(run.mistakes)
     assert f"b = {run.b}" in page.get_by_test_id("status").inner_text()
     shot(page, "lab-bias")
+
+
+def test_readme_screenshot(page, base_url):
+    """The view of docs/lab.png: the exam task in sweep 2, x2's update drawn tip to tail."""
+    page.set_viewport_size({"width": 1280, "height": 820})
+    open_lab(page, base_url, EXAM_HASH + "&step=5")
+    assert page.get_by_test_id("step-label").inner_text() == "step 5 / 12"
+    assert "w = (0, -2)" in page.get_by_test_id("status").inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "lab.png"))

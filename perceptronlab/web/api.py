@@ -544,18 +544,18 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
     aug = " of (1, x)" if fit_intercept else ""
     if isinstance(r_square, Fraction):
         card_r = {"value": r_value, "text": sqrt_text(r_square),
-                  "detail": f"R² = {format_number(r_square)}, the largest ‖x‖{aug}"}
+                  "detail": f"R² = {format_number(r_square)}: the largest ‖x‖²{aug}"}
         if math.isqrt(r_square.numerator) ** 2 != r_square.numerator or r_square.denominator != 1:
-            card_r["detail"] += f"; R ≈ {_decimal(r_value)}"
+            card_r["detail"] += f" · R ≈ {_decimal(r_value)}"
     else:
         card_r = {"value": r_value, "text": _decimal(r_value),
-                  "detail": f"R² = {_decimal(float(r_square))}, the largest ‖x‖{aug}"}
+                  "detail": f"R² = {_decimal(float(r_square))}: the largest ‖x‖²{aug}"}
 
     if proof is not None:
         is_separable = True
         card_sep = {"separable": True, "text": "separable",
-                    "detail": f"Linearly separable: the run's final w = {_w_text(proof.w, proof.b, fit_intercept)} "
-                              "puts every point strictly on its side.",
+                    "detail": f"the run's final w = {_w_text(proof.w, proof.b, fit_intercept)} puts every "
+                              "point strictly on its side",
                     "certificate": [], "certificate_weights": []}
     else:
         sep = separable(X, y, fit_intercept=fit_intercept)
@@ -589,8 +589,8 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
                 w_star += f", b* = {_decimal(float(best.w[0]))}"
             exact_pair = isinstance(rho_square, Fraction) and isinstance(r_square, Fraction)
             card_rho = {"value": rho, "text": sqrt_text(rho_square) if exact_pair else _decimal(rho),
-                        "detail": (f"ρ*² = {format_number(rho_square)}; " if exact_pair else "")
-                        + f"unit w* = {w_star}; ρ* ≈ {_decimal(rho)}"}
+                        "detail": (f"ρ*² = {format_number(rho_square)} · ρ* ≈ {_decimal(rho)}" if exact_pair
+                                   else f"ρ*² ≈ {_decimal(rho * rho)}") + f" · unit w* = {w_star}"}
             if not exact_pair:
                 rho_square, r_square = float(rho_square), float(r_square)
             bound = bounds.novikoff(r_square, rho_square, squared=True)
@@ -666,7 +666,8 @@ def _compute(payload: Any) -> dict:
 
     if whole.algorithm == "pocket":
         state = ("found weights with 0 errors" if whole.converged
-                 else f"the pocket keeps the best weights seen: {whole.pocket_errors} errors")
+                 else f"the pocket keeps the best weights seen: {whole.pocket_errors} "
+                 f"error{'s' if whole.pocket_errors != 1 else ''}")
     else:
         state = ("converged" if whole.converged else "cycled: the weights repeat, it never converges"
                  if whole.cycled else "stopped at the sweep limit")

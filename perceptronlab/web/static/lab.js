@@ -385,9 +385,10 @@ export function createLab(root, config) {
   // plots
   const squeezeCanvas = h("canvas", { class: "plab-plot", "data-testid": "plot-squeeze" });
   const errorsCanvas = h("canvas", { class: "plab-plot", "data-testid": "plot-errors" });
+  const errorsCaption = h("figcaption", { "data-testid": "errors-caption" }, "Training errors after each sweep");
   const plotsPanel = h("div", { class: "plab-panel plab-plots", "data-ctl": "plots" },
     h("figure", {}, h("figcaption", {}, "Squeeze: ‖w_k‖ between kηρ* and √k·ηR"), squeezeCanvas),
-    h("figure", {}, h("figcaption", {}, "Training errors after each sweep"), errorsCanvas));
+    h("figure", {}, errorsCaption, errorsCanvas));
 
   // share
   const shareBoxes = Object.entries(HIDEABLE).map(([key, label]) => {
@@ -461,6 +462,16 @@ export function createLab(root, config) {
   function setOption(key, value) {
     state.options = { ...state.options, [key]: value };
     changed();
+  }
+
+  function matchPreset() {
+    // A hash or a widget with a preset's points shows that preset's name.
+    const key = ["exam", "margin", "nonsep", "worst"].find((name) => {
+      const points = PRESETS[name].points();
+      return points.length === state.points.length
+        && points.every((p, i) => p.x === state.points[i].x && p.y === state.points[i].y && p.label === state.points[i].label);
+    });
+    return key || (state.points.length ? "custom" : "empty");
   }
 
   function loadPreset(key) {
@@ -1064,6 +1075,8 @@ export function createLab(root, config) {
 
   function renderPlots() {
     if (state.hidden.has("plots")) return;
+    errorsCaption.textContent = result && result.plots.pocket
+      ? "Errors after each sweep (line: the pocket's)" : "Training errors after each sweep";
     const f = plotFrame(squeezeCanvas);
     const e = plotFrame(errorsCanvas);
     if (!result) return;
@@ -1101,6 +1114,12 @@ export function createLab(root, config) {
       e.ctx.fillStyle = i + 1 <= completed ? (value === 0 ? UPDATE : MINUS) : "#e2e8f0";
       e.ctx.fillRect(x, e.bottom - Math.max(height, 2), barWidth, Math.max(height, 2));
     });
+    const pocket = result.plots.pocket;
+    if (pocket && pocket.length) {
+      // the pocket's error count at the end of each sweep: it only goes down
+      const xs = pocket.map((_, i) => i + 0.5);
+      polyline(e, xs.slice(0, completed), pocket.slice(0, completed), Math.max(1, count), emax, "#0891b2", 2.2);
+    }
   }
 
   function renderStatus() {
@@ -1127,7 +1146,7 @@ export function createLab(root, config) {
     const j = step - 1;
     const verdict = s.mistake[j] ? `≤ ${escapeHtml(result.options.margin)} → <span class="plab-bad">mistake</span>, w ← w + η·y·x` : `> ${escapeHtml(result.options.margin)} → correct`;
     let text = `Sweep ${s.sweep[j]}, x${s.index[j] + 1} (y = ${state.points[s.index[j]]?.label > 0 ? "+1" : "−1"}): y⟨w,x⟩ = ${escapeHtml(s.score_text[j])} ${verdict} · <b>w = ${escapeHtml(v.text)}</b>`;
-    if (v.final) text += ` · <span class="plab-good">${escapeHtml(run.state)}</span>`;
+    if (v.final) text += ` · <span class="${run.converged ? "plab-good" : "plab-bad"}">${escapeHtml(run.state)}</span>`;
     status.innerHTML = text;
   }
 
@@ -1184,6 +1203,7 @@ export function createLab(root, config) {
   }
 
   extent = viewExtent();
+  state.preset = matchPreset();
   renderSpeed();
   syncControls();
   writeHash();
