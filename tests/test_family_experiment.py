@@ -1,0 +1,68 @@
+"""The learners experiment: label noise, the findings, the tables, and a small end-to-end run."""
+
+import json
+
+import numpy as np
+import pytest
+
+from perceptronlab import InputError
+from perceptronlab.family import experiment
+
+
+def test_flip_changes_exactly_the_rate_to_other_classes():
+    y = np.repeat(np.arange(5), 40)
+    noisy = experiment._flip(y, 0.15, np.random.default_rng(0))
+    assert int(np.sum(noisy != y)) == 30
+    assert set(noisy) <= set(y)
+
+
+def test_findings_read_the_table():
+    rows = []
+    for dataset in ("a", "b"):
+        for learner, error in [("last (perceptron)", 0.2), ("averaged", 0.1), ("voted", 0.3),
+                               ("multiclass (last)", 0.2), ("multiclass (averaged)", 0.1),
+                               ("kernel rbf (last)", 0.2), ("kernel rbf (averaged)", 0.05),
+                               ("kernel rbf (voted)", 0.05)]:
+            rows.append(dict(dataset=dataset, learner=learner, test_error=error, train_time=0.0))
+    rows = [r for r in rows if "poly" not in r["learner"]]
+    lines, stats = experiment.findings(
+        [*rows, *(dict(dataset=d, learner=f"kernel poly {k} ({v})", test_error=0.5, train_time=0)
+                  for d in ("a", "b") for k in (2, 3, 4) for v in ("last", "averaged", "voted"))])
+    assert stats["linear: averaged/voted <= last"] == "0/2"  # voted is worse
+    assert stats["multiclass: averaged/voted <= last"] == "2/2"
+    assert stats["kernel rbf: averaged/voted <= last"] == "2/2"
+    assert stats["a: best kernel"] == ["kernel rbf (averaged)", 0.05]
+    assert stats["a: best linear"] == ["averaged", 0.1]
+    assert any("best kernel learner kernel rbf (averaged) 5.0 %" in line for line in lines)
+
+
+def test_small_run_end_to_end(monkeypatch, tmp_path):
+    full = experiment._datasets
+
+    def small():
+        rng = np.random.default_rng(0)
+        out = []
+        for name, X, y, standardise in full():
+            keep = rng.choice(X.shape[0], size=120, replace=False)
+            out.append((name, X[keep], y[keep], standardise))
+        return out
+
+    monkeypatch.setattr(experiment, "_datasets", small)
+    calls = []
+    result = experiment.learners_experiment(tmp_path, seed=1, trials=1,
+                                            progress=lambda *a: calls.append(a))
+    rows = result.table
+    assert {r["dataset"] for r in rows} == {"digits", "digits (noisy)", "breast cancer",
+                                            "breast cancer (noisy)"}
+    assert len(rows) == 4 * len(experiment._learners(0))
+    assert all(0.0 <= r["test_error"] <= 1.0 and r["train_time"] >= 0 for r in rows)
+    assert calls[-1][1] == calls[-1][2]
+    assert json.loads((tmp_path / "learners.json").read_text())["table"][0]["dataset"] == "digits"
+    table = (tmp_path / "learners.md").read_text()
+    assert table.startswith("| learner | digits |") and "kernel rbf (voted)" in table
+    assert "datasets" in result.summary
+
+
+def test_bad_trials():
+    with pytest.raises(InputError, match="trials: expected an integer >= 1"):
+        experiment.run_learners_experiment(trials=0)
