@@ -159,7 +159,7 @@ SEPARATIONS = (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0)
 
 def study_seed(separation: float, trial: int, seed: int = 0) -> int:
     """The data seed of one dataset: the notebook's ``trial * 137 + int(sep * 100)`` (``seed`` = 0)."""
-    return seed * 1_000_003 + trial * 137 + int(separation * 100)
+    return (seed * 1_000_003 + trial * 137 + int(separation * 100)) % 2**32
 
 
 def mean_difference_margin(X: np.ndarray, y_signs: np.ndarray) -> float:

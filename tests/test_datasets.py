@@ -114,6 +114,8 @@ def test_label_by_matches_the_sign_rule():
     (lambda: datasets.gaussian_pair(separation=float("nan")), "separation"),
     (lambda: datasets.gaussian_pair(n_per_class=0), "n_per_class"),
     (lambda: datasets.gaussian_pair(seed=-1), "seed"),
+    (lambda: datasets.gaussian_pair(seed=2**32), "seed"),
+    (lambda: datasets.nonseparable(seed=None), "seed"),
     (lambda: datasets.gaussian_pair(spread=0), "spread"),
     (lambda: datasets.lfd(0), "N (the number of points)"),
     (lambda: datasets.nonseparable(seed="a"), "seed"),

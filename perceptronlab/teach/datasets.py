@@ -137,6 +137,14 @@ def _check_real(name: str, value, *, minimum: float | None = None, positive: boo
     return value
 
 
+def _legacy_seed(seed) -> int:
+    """A seed for the legacy ``RandomState`` the notebook uses: an integer in [0, 2**32)."""
+    checked = check_seed(seed)
+    if checked is None or checked >= 2**32:
+        raise fail("seed", "an integer in [0, 2**32)", repr(seed), "Pass e.g. seed=42 (the notebook's).")
+    return checked
+
+
 def gaussian_pair(n_per_class: int = 25, separation: float = 3.0, seed: int = 42, bias: bool = True,
                   spread: float = 0.5) -> Dataset:
     """Seed 003's Gaussian pair: two round clouds at (∓separation/2, 0), labels −1 then +1.
@@ -168,9 +176,7 @@ def gaussian_pair(n_per_class: int = 25, separation: float = 3.0, seed: int = 42
     n_per_class = check_positive_int("n_per_class", n_per_class, "Pass e.g. n_per_class=25.")
     separation = _check_real("separation", separation, minimum=0.0)
     spread = _check_real("spread", spread, positive=True)
-    seed = check_seed(seed)
-    if seed is None:
-        raise fail("seed", "an integer >= 0", "None", "Pass e.g. seed=42 (the notebook's).")
+    seed = _legacy_seed(seed)
     rng = np.random.RandomState(seed)
     negative = rng.randn(n_per_class, 2) * spread + np.array([-separation / 2, 0])
     positive = rng.randn(n_per_class, 2) * spread + np.array([separation / 2, 0])
@@ -247,9 +253,7 @@ def nonseparable(n_per_class: int = 40, shift: float = 0.5, spread: float = 1.0,
     n_per_class = check_positive_int("n_per_class", n_per_class, "Pass e.g. n_per_class=40.")
     shift = _check_real("shift", shift, minimum=0.0)
     spread = _check_real("spread", spread, positive=True)
-    seed = check_seed(seed)
-    if seed is None:
-        raise fail("seed", "an integer >= 0", "None", "Pass e.g. seed=42 (the notebook's).")
+    seed = _legacy_seed(seed)
     rng = np.random.RandomState(seed)
     zeros = rng.randn(n_per_class, 2) * spread + np.array([-shift, 0])
     ones = rng.randn(n_per_class, 2) * spread + np.array([shift, 0])
