@@ -77,3 +77,15 @@ def test_batch_rejects_bad_shapes():
 
     with pytest.raises(InputError, match="3-D array"):
         perceptron_batch(np.zeros((3, 2)), np.ones((3, 2)))
+
+
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+def test_csr_equals_dense_bits_on_float_data_with_ragged_rows(order):
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(501, 40))
+    X[rng.random(X.shape) < 0.8] = 0.0  # rows of different lengths, some nearly empty
+    y = np.sign(X @ rng.normal(size=40) + 0.01)
+    dense = perceptron(X, y, order=order, seed=1, fit_intercept=True, max_sweeps=6, warn=False)
+    sparse = perceptron(sp.csr_matrix(X), y, order=order, seed=1, fit_intercept=True, max_sweeps=6, warn=False)
+    assert np.array_equal(dense.w, sparse.w) and dense.b == sparse.b
+    assert dense.mistake_indices.tolist() == sparse.mistake_indices.tolist()

@@ -275,9 +275,41 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
     return count, b
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _csr_dot(indptr, indices, data, w, i):
+    s = 0.0
+    for k in range(indptr[i], indptr[i + 1]):
+        s += w[indices[k]] * data[k]
+    return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _csr_dot2(indptr, indices, data, w, a, b):
+    """⟨w, x_a⟩ and ⟨w, x_b⟩ as two interleaved chains, each summed in its row's stored order."""
+    a0, a1, b0, b1 = indptr[a], indptr[a + 1], indptr[b], indptr[b + 1]
+    common = min(a1 - a0, b1 - b0)
+    sa = 0.0
+    sb = 0.0
+    for k in range(common):
+        sa += w[indices[a0 + k]] * data[a0 + k]
+        sb += w[indices[b0 + k]] * data[b0 + k]
+    for k in range(a0 + common, a1):
+        sa += w[indices[k]] * data[k]
+    for k in range(b0 + common, b1):
+        sb += w[indices[k]] * data[k]
+    return sa, sb
+
+
+CSR_PREFETCH_ROWS = 4  # the weights a row gathers are prefetched this many rows ahead
+
+
 @njit(cache=True, nogil=True)
 def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
-    """One sweep over CSR rows; same rule and order as :func:`sweep_dense`. Returns (updates, b)."""
+    """One sweep over CSR rows; same rule and order as :func:`sweep_dense`. Returns (updates, b).
+
+    Two rows are scored at a time (two chains), and the weights that the rows ahead will gather
+    are prefetched, since w rarely fits the inner caches.
+    """
     n = indptr.shape[0] - 1
     count = 0
     sq = 0.0
@@ -286,25 +318,42 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
     if fit_intercept:
         sq += b * b
     steps = order.shape[0] if use_order else n
-    for t in range(steps):
-        i = order[t] if use_order else t
-        s = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
-            s += w[indices[k]] * data[k]
-        s += b
-        if y[i] * s <= margin:
-            c = eta * y[i]
-            for k in range(indptr[i], indptr[i + 1]):
-                j = indices[k]
-                old = w[j]
-                w[j] = old + data[k] * c
-                sq += w[j] * w[j] - old * old
-            if fit_intercept:
-                sq += (b + c) * (b + c) - b * b
-                b += c
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(max(sq, 0.0))
-            count += 1
+    t = 0
+    while t < steps:
+        pair = t + 1 < steps
+        r0 = order[t] if use_order else t
+        r1 = (order[t + 1] if use_order else t + 1) if pair else r0
+        for q in range(CSR_PREFETCH_ROWS, CSR_PREFETCH_ROWS + 2):
+            if t + q < steps:
+                ahead = order[t + q] if use_order else t + q
+                for k in range(indptr[ahead], indptr[ahead + 1]):
+                    _prefetch(w, indices[k])
+        s0, s1 = _csr_dot2(indptr, indices, data, w, r0, r1)
+        fresh = True
+        for q in range(2 if pair else 1):
+            i = r0 if q == 0 else r1
+            if q == 0:
+                s = s0
+            elif fresh:
+                s = s1
+            else:
+                s = _csr_dot(indptr, indices, data, w, i)
+            s += b
+            if y[i] * s <= margin:
+                c = eta * y[i]
+                for k in range(indptr[i], indptr[i + 1]):
+                    j = indices[k]
+                    old = w[j]
+                    w[j] = old + data[k] * c
+                    sq += w[j] * w[j] - old * old
+                if fit_intercept:
+                    sq += (b + c) * (b + c) - b * b
+                    b += c
+                idx_out[count] = i
+                norm_out[count] = math.sqrt(max(sq, 0.0))
+                count += 1
+                fresh = False
+        t += 2
     return count, b
 
 
@@ -336,10 +385,7 @@ def margins_dense_parallel(X, y, w, b, out):
 def margins_csr(indptr, indices, data, y, w, b, out):
     n = indptr.shape[0] - 1
     for i in range(n):
-        s = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
-            s += w[indices[k]] * data[k]
-        out[i] = y[i] * (s + b)
+        out[i] = y[i] * (_csr_dot(indptr, indices, data, w, i) + b)
     return out
 
 
