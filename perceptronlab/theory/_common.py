@@ -61,8 +61,10 @@ def float_matrix(X: Any) -> np.ndarray:
     elif isinstance(X, np.ndarray) and X.dtype.kind == "O":
         X = np.array([[float(Fraction(value)) if isinstance(value, str) else float(value) for value in row]
                       for row in X.tolist()])
-    arr = v.check_matrix(X, allow_sparse=False, dtypes=(np.float64,))
-    return arr
+    if (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and X.flags.c_contiguous
+            and X.size and np.isfinite(X.sum())):
+        return X  # finite (a NaN or inf would make the sum non-finite): no need for a second pass
+    return v.check_matrix(X, allow_sparse=False, dtypes=(np.float64,))
 
 
 def augment(X: np.ndarray) -> np.ndarray:
