@@ -146,10 +146,58 @@ def _dense(X: Any) -> tuple[Any, np.ndarray]:
     return X, Xf
 
 
+class _Analysis:
+    """The cards when ``perceptronlab.analyze`` is not available: the theory toolkit, piece by piece.
+
+    Measured where the perceptron runs (the augmented (1, x) with an intercept), exactly for exact
+    input: R² (``radius_squared``), separability with its certificate (``separable``), ρ*² and ρ*
+    (``max_margin``), Novikoff's bound and the leave-one-out test-error bound (``bounds``).
+    """
+
+    def __init__(self, X, y, fit_intercept: bool):
+        from perceptronlab.exceptions import NotSeparableError
+        from perceptronlab.theory.bounds import novikoff, test_error
+        from perceptronlab.theory.geometry import max_margin, radius_squared
+        from perceptronlab.theory.separability import separable
+
+        rows = [[1, *row] for row in X] if fit_intercept else X
+        n = len(rows)
+        self.data: dict[str, Any] = {"R²": radius_squared(rows)}
+        verdict = separable(rows, y)
+        self.data["separable"] = bool(verdict.separable)
+        self.message = ("In the augmented space of (1, x), the perceptron's with an intercept: "
+                        if fit_intercept else "") + verdict.message
+        if verdict.separable:
+            try:
+                best = max_margin(rows, y)
+            except NotSeparableError:  # separable only with margin 0 (a point on the origin)
+                best = None
+            if best is not None:
+                self.data["ρ*²"] = best.rho_squared
+                self.data["ρ*"] = float(best.rho)
+                self.data["Novikoff bound R²/ρ*²"] = novikoff(self.data["R²"], best.rho_squared, squared=True)
+                self.data[f"test-error bound R²/ρ*²/(n+1), n = {n}"] = test_error(
+                    self.data["R²"], best.rho_squared, n, squared=True)
+
+    def to_dict(self) -> dict:
+        return dict(self.data)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _analyze(X, y, fit_intercept: bool):
+    try:
+        from perceptronlab import analyze
+    except ImportError:
+        return _Analysis(X, y, fit_intercept)
+    return analyze(X, y, fit_intercept=fit_intercept)
+
+
 def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None, source: str | None = None,
                  trace_points: int = TRACE_POINTS, max_sweeps: int = 1000) -> str:
     """The report as an HTML string (see :func:`write_report`)."""
-    from perceptronlab import analyze, perceptron, plots, pocket
+    from perceptronlab import perceptron, plots, pocket
     from perceptronlab.exceptions import NotSeparableError
     from perceptronlab.theory.bounds import novikoff
     from perceptronlab.theory.geometry import max_margin, radius
@@ -164,7 +212,7 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
     title = title or "perceptronlab report"
     sections: list[str] = []
 
-    analysis = analyze(X_run, y, fit_intercept=fit_intercept)
+    analysis = _analyze(X_run, y, fit_intercept)
     cards = _flatten(analysis.to_dict())
     sections.append("<h2>Analysis</h2>" + _cards([("points", n), ("features", d),
                                                     ("classes (−1, +1)", f"{classes[0]}, {classes[1]}"),
