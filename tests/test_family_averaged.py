@@ -86,6 +86,18 @@ def test_average_is_the_survival_weighted_mean_of_the_voted_vectors():
     assert avg.b == pytest.approx(vot.counts @ vot.intercepts / vot.n_steps, abs=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_iterates_are_the_engines_bit_for_bit_on_float_input(dtype):
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(300, 19)).astype(dtype)
+    y = np.where(X.astype(np.float64) @ rng.normal(size=19) > 0, 1, -1)
+    for data in (X, sp.csr_matrix(X)):
+        plain = perceptron(data, y, order="shuffle", seed=2, max_sweeps=5, warn=False)
+        run = averaged_perceptron(data, y, order="shuffle", seed=2, max_sweeps=5, warn=False)
+        np.testing.assert_array_equal(run.last_w, plain.w)
+        np.testing.assert_array_equal(run.mistake_indices, plain.mistake_indices)
+
+
 def test_float32_input_gives_the_float64_run():
     X, y = integer_data(3)
     a = averaged_perceptron(X, y, fit_intercept=True)

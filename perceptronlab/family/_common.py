@@ -46,6 +46,15 @@ def sweep_until_clean(engine, log: _SweepLog, *, order: str, max_sweeps: int, se
     return False
 
 
+def sweep_positions(order, idx: np.ndarray, n: int) -> np.ndarray:
+    """Position (0-based) within the sweep of each updated example ``idx``."""
+    if order is None:
+        return idx
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[np.asarray(order)] = np.arange(n)
+    return inverse[idx]
+
+
 def make_run(cls, engine, log, *, algorithm, params, converged, X, signs, classes, w=None, b=None,
              **extra) -> Run:
     """The engine's Run (built by the core's ``_finish``) as the learner's subclass ``cls``."""

@@ -1,9 +1,11 @@
-"""Compiled loops of the family: averaged sweeps, the dual (kernel) sweep, the multiclass sweep.
+"""Compiled loops of the family: the average's accumulator, the dual (kernel) sweep, the multiclass
+sweep.
 
 Same contract as :mod:`perceptronlab.core.kernels`: contiguous arrays and scalars in, plain tuples
-out, no validation, no objects. The mistake test and the update are the engine's, written the same
-way (dot product summed in feature order, intercept added last, ``w[j] += x[j] * (eta * y)``), so
-on the same data the last iterates agree with the engine's bit for bit.
+out, no validation, no objects. The averaged and voted perceptrons run the engine's own sweep
+(:mod:`perceptronlab.core.kernels`) and only add bookkeeping; the multiclass and dual sweeps write
+the engine's mistake test and update the same way (dot product summed in feature order, intercept
+added last, ``w[j] += x[j] * (eta * y)``).
 """
 
 from __future__ import annotations
@@ -23,78 +25,34 @@ FROM_GRAM, FROM_DENSE, FROM_CSR = 0, 1, 2
 
 
 @njit(cache=True, nogil=True)
-def averaged_sweep_dense(X, y, order, use_order, w, b, u, bu, c, eta, margin, fit_intercept,
-                         idx_out, norm_out):
-    """One sweep of the perceptron that also keeps u = Σ (step − 1)·Δw for the average.
+def accumulate_dense(X, idx, steps_before, y, eta, u):
+    """u += Σ_k s_k·(η y_k)·x_k over one sweep's updates (s_k: steps taken before update k's step).
 
-    ``c`` counts the steps taken before this sweep; after T steps the average of the iterates
-    w₁, …, w_T (the weights after each step) is w − u/T. Returns (updates, b, bu, c).
+    Called after the engine's own sweep with its update indices, so the iterates are the engine's
+    and u costs one pass over the updated rows. Returns Σ_k s_k·η y_k (the intercept's share).
     """
-    n, d = X.shape
-    count = 0
-    steps = order.shape[0] if use_order else n
-    for t in range(steps):
-        i = order[t] if use_order else t
-        s = 0.0
+    d = X.shape[1]
+    bu = 0.0
+    for k in range(idx.shape[0]):
+        i = idx[k]
+        gc = eta * y[i] * steps_before[k]
         for j in range(d):
-            s += w[j] * X[i, j]
-        s += b
-        if y[i] * s <= margin:
-            g = eta * y[i]
-            gc = g * c
-            sq = 0.0
-            for j in range(d):
-                x = X[i, j]
-                w[j] += x * g
-                u[j] += x * gc
-                sq += w[j] * w[j]
-            if fit_intercept:
-                b += g
-                bu += gc
-                sq += b * b
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(sq)
-            count += 1
-        c += 1.0
-    return count, b, bu, c
+            u[j] += X[i, j] * gc
+        bu += gc
+    return bu
 
 
 @njit(cache=True, nogil=True)
-def averaged_sweep_csr(indptr, indices, data, y, order, use_order, w, b, u, bu, c, eta, margin,
-                       fit_intercept, idx_out, norm_out):
-    """CSR twin of :func:`averaged_sweep_dense`. Returns (updates, b, bu, c)."""
-    n = indptr.shape[0] - 1
-    count = 0
-    sq = 0.0
-    for j in range(w.shape[0]):
-        sq += w[j] * w[j]
-    if fit_intercept:
-        sq += b * b
-    steps = order.shape[0] if use_order else n
-    for t in range(steps):
-        i = order[t] if use_order else t
-        s = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
-            s += w[indices[k]] * data[k]
-        s += b
-        if y[i] * s <= margin:
-            g = eta * y[i]
-            gc = g * c
-            for k in range(indptr[i], indptr[i + 1]):
-                j = indices[k]
-                old = w[j]
-                w[j] = old + data[k] * g
-                u[j] += data[k] * gc
-                sq += w[j] * w[j] - old * old
-            if fit_intercept:
-                sq += (b + g) * (b + g) - b * b
-                b += g
-                bu += gc
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(max(sq, 0.0))
-            count += 1
-        c += 1.0
-    return count, b, bu, c
+def accumulate_csr(indptr, indices, data, idx, steps_before, y, eta, u):
+    """CSR twin of :func:`accumulate_dense`."""
+    bu = 0.0
+    for k in range(idx.shape[0]):
+        i = idx[k]
+        gc = eta * y[i] * steps_before[k]
+        for p in range(indptr[i], indptr[i + 1]):
+            u[indices[p]] += data[p] * gc
+        bu += gc
+    return bu
 
 
 # ---------------------------------------------------------------- multiclass (Collins 2002)

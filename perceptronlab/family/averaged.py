@@ -10,7 +10,8 @@ where :math:`w_t` is the weight vector *after* step t (one step = one example ch
 not it was a mistake), over every step of every sweep, the final clean sweep included, so
 T = sweeps · n. The average is kept lazily (Daumé 2006, "A Course in Machine Learning" §4.6; the
 c·w trick): with u = Σ_k (t_k − 1)·Δw_k over the updates Δw_k made at steps t_k,
-:math:`\bar w = w_T - u / T`, so a sweep costs what the plain perceptron's costs.
+:math:`\bar w = w_T - u / T`. The sweep is the engine's own compiled sweep; u grows by one
+compiled pass over the rows it updated, so a sweep costs what the plain perceptron's costs.
 
 Freund & Schapire (1999) introduced the average as a cheap stand-in for the voted perceptron;
 Collins (2002) made it the standard for structured prediction.
@@ -32,15 +33,18 @@ from perceptronlab.family._common import (
     check_predict_X,
     labels_from_signs,
     make_run,
+    sweep_positions,
     sweep_until_clean,
     warn_not_converged,
 )
 
-_NO_ORDER = np.empty(0, dtype=np.int64)
-
 
 class AveragedEngine(CompiledEngine):
-    """The compiled engine plus the accumulator u and the step counter c of the lazy average."""
+    """The compiled engine plus the accumulator u and the step counter c of the lazy average.
+
+    Each sweep is the engine's own (same code, same bits); afterwards u += Σ_k (t_k − 1)·Δw_k over
+    the sweep's updates, in one compiled pass over the updated rows.
+    """
 
     def __init__(self, X, y, **kwargs):
         super().__init__(X, y, **kwargs)
@@ -49,22 +53,21 @@ class AveragedEngine(CompiledEngine):
         self.c = 0.0
 
     def sweep(self, order, sweep: int) -> int:
-        use_order = order is not None
-        order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
-        if self.sparse:
-            X = self.X
-            count, self.b, self.bu, self.c = _kernels.averaged_sweep_csr(
-                X.indptr, X.indices, X.data, self.y, order, use_order, self.w, self.b, self.u,
-                self.bu, self.c, self.eta, self.margin, self.fit_intercept, self._idx_buf,
-                self._norm_buf)
-        else:
-            count, self.b, self.bu, self.c = _kernels.averaged_sweep_dense(
-                self.X, self.y, order, use_order, self.w, self.b, self.u, self.bu, self.c, self.eta,
-                self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
-        if count:
-            self._index_chunks.append(self._idx_buf[:count].copy())
-            self._norm_chunks.append(self._norm_buf[:count].copy())
-        return int(count)
+        chunks_before = len(self._index_chunks)
+        count = super().sweep(order, sweep)
+        if len(self._index_chunks) > chunks_before:
+            idx = self._index_chunks[-1]
+            steps_before = self.c + sweep_positions(order, idx, self.n).astype(np.float64)
+            if self.sparse:
+                X = self.X
+                bu = _kernels.accumulate_csr(X.indptr, X.indices, X.data, idx, steps_before,
+                                             self.y, self.eta, self.u)
+            else:
+                bu = _kernels.accumulate_dense(self.X, idx, steps_before, self.y, self.eta, self.u)
+            if self.fit_intercept:
+                self.bu += bu
+        self.c += self.n
+        return count
 
     def average(self) -> tuple[np.ndarray, float]:
         """(w̄, b̄) = (w − u/c, b − bu/c) over the c steps taken so far."""

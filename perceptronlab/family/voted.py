@@ -37,6 +37,7 @@ from perceptronlab.family._common import (
     check_predict_X,
     labels_from_signs,
     make_run,
+    sweep_positions,
     sweep_until_clean,
     warn_not_converged,
 )
@@ -57,12 +58,7 @@ class VotedEngine(CompiledEngine):
         count = super().sweep(order, sweep)
         if len(self._index_chunks) > chunks_before:
             idx = self._index_chunks[-1]
-            if order is None:
-                position = idx
-            else:
-                inverse = np.empty(self.n, dtype=np.int64)
-                inverse[np.asarray(order)] = np.arange(self.n)
-                position = inverse[idx]
+            position = sweep_positions(order, idx, self.n)
             self._step_chunks.append((sweep - 1) * self.n + position + 1)
         return count
 
