@@ -13,6 +13,7 @@ extra: ``pip install 'perceptronlab[jupyter]'``.
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -74,31 +75,52 @@ class Lab(anywidget.AnyWidget):
     hidden = traitlets.List([]).tag(sync=True)
     result = traitlets.Dict({}).tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
+    # the page numbers its requests; the answer echoes the number (so a repeat is answered too)
+    request_id = traitlets.Int(0).tag(sync=True)
+    answered_id = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, points: Any = None, labels: Any = None, options: dict | None = None,
                  hidden: list | None = None, **kwargs: Any) -> None:
         if points is None:
             points, labels = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
+        self._computed_for: str | None = None
         super().__init__(points=_plain(points), labels=_plain(labels if labels is not None else []),
                          options=dict(options or {}), hidden=list(hidden or []), **kwargs)
         self._recompute()
 
-    @traitlets.observe("points", "labels", "options")
+    def notify_change(self, change: Any) -> None:
+        # An input changed in Python: hold the sync so that the page receives the new input and
+        # its result in one message (the page then never draws an old result on new points).
+        if change.get("name") in ("points", "labels", "options"):
+            with self.hold_sync():
+                super().notify_change(change)
+        else:
+            super().notify_change(change)
+
+    @traitlets.observe("points", "labels", "options", "request_id")
     def _inputs_changed(self, change: dict) -> None:
         self._recompute()
 
     def _recompute(self) -> None:
+        """Compute once per distinct input (a page request sets several traits at once)."""
         from perceptronlab.web.api import compute
 
-        if not self.points and not self.labels:
-            self.set_state_quietly(result={}, error="")
-            return
-        try:
-            answer = compute({"points": self.points, "labels": self.labels, "options": self.options})
-        except PerceptronLabError as exc:
-            self.set_state_quietly(result={}, error=str(exc))
-            return
-        self.set_state_quietly(result=answer, error="")
+        key = json.dumps([self.points, self.labels, self.options], sort_keys=True, default=str)
+        outputs: dict[str, Any] = {}
+        if key != self._computed_for:
+            self._computed_for = key
+            if not self.points and not self.labels:
+                outputs.update(result={}, error="")
+            else:
+                try:
+                    outputs.update(result=compute({"points": self.points, "labels": self.labels,
+                                                   "options": self.options}), error="")
+                except PerceptronLabError as exc:
+                    outputs.update(result={}, error=str(exc))
+        if self.answered_id != self.request_id:
+            outputs["answered_id"] = self.request_id
+        if outputs:
+            self.set_state_quietly(**outputs)
 
     def set_state_quietly(self, **values: Any) -> None:
         """Set output traits together (the page redraws once)."""

@@ -308,3 +308,74 @@ def test_readme_screenshot(page, base_url):
     assert "w = (0, -2)" in page.get_by_test_id("status").inner_text()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "lab.png"))
+
+
+WIDGET_HARNESS = """
+async () => {
+  // A stand-in for the Jupyter model: the "kernel" answers through the lab's own endpoint, and
+  // sends result, error and answered_id in one message, as the widget's hold_sync does.
+  const module = await import("/static/lab.js");
+  const css = document.createElement("link");
+  css.rel = "stylesheet"; css.href = "/static/lab.css"; document.head.append(css);
+  const state = { points: [[1, 0], [1, 1], [0, 1]], labels: [1, -1, -1], options: {}, hidden: ["share"],
+                  result: {}, error: "", request_id: 0, answered_id: 0 };
+  const listeners = {};
+  const apply = (message) => {
+    Object.assign(state, message);
+    for (const key of Object.keys(message)) (listeners["change:" + key] || []).slice().forEach((f) => f());
+  };
+  const compute = async () => {
+    const response = await fetch("/api/run", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ points: state.points, labels: state.labels, options: state.options }) });
+    const body = await response.json();
+    return response.ok ? { result: body, error: "" } : { result: {}, error: body.detail };
+  };
+  const model = {
+    get: (key) => state[key],
+    set: (key, value) => { state[key] = value; },
+    on: (event, fn) => { (listeners[event] = listeners[event] || []).push(fn); },
+    off: (event, fn) => { listeners[event] = (listeners[event] || []).filter((g) => g !== fn); },
+    save_changes: () => { compute().then((answer) => apply({ ...answer, answered_id: state.request_id })); },
+  };
+  apply(await compute());
+  const el = document.createElement("div");
+  el.id = "widget";
+  document.body.replaceChildren(el);
+  module.default.render({ model, el });
+  window.kernelSets = async (points, labels) => {
+    state.points = points; state.labels = labels;
+    apply({ points, labels, ...(await compute()) });
+  };
+  window.widgetState = state;
+}
+"""
+
+
+def test_widget_front_end_with_a_model(page, base_url):
+    page.goto(base_url + "api/health")
+    page.evaluate(WIDGET_HARNESS)
+    page.wait_for_selector('#widget[data-ready="1"]')
+    root = page.locator("#widget")
+    assert root.get_by_test_id("card-bound").locator(".plab-card-value").inner_text() == "10"
+    assert root.get_by_test_id("share-link").is_hidden()
+    root.get_by_test_id("btn-sweep").click()
+    assert len(log_rows(page)) == 3
+    # a click in the widget's plane goes to the model, and the kernel's answer comes back
+    plane = root.get_by_test_id("plane")
+    box = plane.bounding_box()
+    extent = float(plane.get_attribute("data-extent"))
+    plane.click(position={"x": box["width"] / 2 + 2 * box["width"] / (2 * extent),
+                          "y": box["width"] / 2 - 2 * box["width"] / (2 * extent)})
+    page.wait_for_function("window.widgetState.answered_id === window.widgetState.request_id "
+                           "&& window.widgetState.points.length === 4")
+    page.wait_for_selector('#widget[data-ready="1"]')
+    assert page.evaluate("window.widgetState.points[3]") == [2, 2]
+    points = [[1, 0], [1, 1], [0, 1], [2, 2]]
+    run = perceptron(points, [1, -1, -1, 1], exact=True)
+    root.get_by_test_id("btn-run").click()
+    assert root.get_by_test_id("card-mistakes").locator(".plab-card-value").inner_text() == str(run.mistakes)
+    # the kernel changes the points (lab.points = ... in Python): the page follows
+    page.evaluate("window.kernelSets([[3, 1], [1, 2], [-1, -1], [0, -2]], [1, 1, -1, -1])")
+    page.wait_for_function("document.querySelector('#widget [data-testid=card-R] .plab-card-value')"
+                           ".textContent === '√10'")
+    shot(page, "lab-widget")

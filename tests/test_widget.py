@@ -84,3 +84,24 @@ def test_the_widget_uses_the_page_module():
 def test_hidden_controls_are_synced(hidden):
     lab = Lab(hidden=hidden)
     assert lab.get_state()["hidden"] == hidden
+
+
+def test_python_changes_reach_the_page_with_their_result():
+    """Setting points in Python sends the points and the new result in one message."""
+    lab = Lab()
+    messages = []
+    lab.send_state = lambda key=None: messages.append(sorted(key) if isinstance(key, set) else key)
+    with lab.hold_trait_notifications():
+        lab.points = [[1, 0], [1, 1], [0, 1], [2, 2]]
+        lab.labels = [1, -1, -1, 1]
+    assert any({"points", "result"} <= set(message) for message in messages)
+    assert lab.run["mistakes"] == perceptron(lab.points, lab.labels, exact=True).mistakes
+
+
+def test_page_requests_are_answered_even_when_nothing_changed():
+    lab = Lab()
+    messages = []
+    lab.send_state = lambda key=None: messages.append(sorted(key) if isinstance(key, set) else key)
+    lab.set_state({"points": EXAM_X, "labels": EXAM_Y, "request_id": 7})  # same input, new request
+    assert lab.answered_id == 7 and lab.run["mistakes"] == 5
+    assert ["answered_id"] in messages  # no recomputation, only the echo

@@ -210,27 +210,37 @@ export function httpBackend(url = "api/run") {
   };
 }
 
-/** Compute through the anywidget model: the Python side observes points/labels/options. */
+/**
+ * Compute through the anywidget model. The page sets points/labels/options and a new request_id;
+ * the Python side computes and answers by setting result/error and answered_id = request_id.
+ */
 function modelBackend(model) {
   let deliverTo = null;
-  const push = () => {
-    if (!deliverTo) return;
+  let waitingFor = null;
+  const current = () => {
     const error = model.get("error");
-    if (error) deliverTo({ error });
-    else if (model.get("result") && model.get("result").run) deliverTo({ result: model.get("result") });
+    if (error) return { error };
+    const result = model.get("result");
+    return result && result.run ? { result } : null;
   };
-  model.on("change:result", push);
-  model.on("change:error", push);
+  model.on("change:answered_id", () => {
+    if (!deliverTo || model.get("answered_id") !== waitingFor) return;
+    const answer = current();
+    if (answer) deliverTo(answer);
+  });
   return {
     submit(payload, deliver) {
       deliverTo = deliver;
       const unchanged = JSON.stringify(model.get("points")) === JSON.stringify(payload.points)
         && JSON.stringify(model.get("labels")) === JSON.stringify(payload.labels)
         && sameOptions(model.get("options"), payload.options);
-      if (unchanged) { push(); return; }
+      const answer = current();
+      if (unchanged && answer) { deliver(answer); return; }
+      waitingFor = (model.get("request_id") || 0) + 1;
       model.set("points", payload.points);
       model.set("labels", payload.labels);
       model.set("options", payload.options);
+      model.set("request_id", waitingFor);
       model.save_changes();
     },
   };
@@ -1216,7 +1226,13 @@ export function createLab(root, config) {
     get step() { return step; },
     setStep,
     loadPreset,
-    setPoints(points) { state.points = points.map((p) => ({ ...p })); state.sequence = []; extent = viewExtent(); markCustom(); changed(); },
+    setPoints(points) {
+      state.points = points.map((p) => ({ ...p }));
+      state.sequence = [];
+      extent = viewExtent();
+      state.preset = matchPreset();
+      changed();
+    },
     setOptions(options) { state.options = { ...state.options, ...options }; changed(); },
     toPixel,
   };
@@ -1246,11 +1262,20 @@ function render({ model, el }) {
     const same = incoming.length === current.length && incoming.every((p, i) => p.x === current[i].x && p.y === current[i].y && p.label === current[i].label);
     if (!same) lab.setPoints(incoming);
   };
+  const optionsFromPython = () => {
+    const incoming = { ...DEFAULT_OPTIONS, ...(model.get("options") || {}) };
+    const { sequence, ...rest } = incoming;
+    const current = { ...lab.state.options };
+    delete current.sequence;
+    if (!sameOptions(rest, { ...DEFAULT_OPTIONS, ...current })) lab.setOptions(rest);
+  };
   model.on("change:points", fromPython);
   model.on("change:labels", fromPython);
+  model.on("change:options", optionsFromPython);
   return () => {
     model.off("change:points", fromPython);
     model.off("change:labels", fromPython);
+    model.off("change:options", optionsFromPython);
   };
 }
 
