@@ -44,8 +44,9 @@ h1 { font-size: 1.7em; margin: 0.2em 0; }
 h2 { font-size: 1.25em; margin: 1.8em 0 0.6em; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
 .meta { color: var(--muted); }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); gap: 12px; }
+.cards + .cards, .cards + pre, pre + .cards { margin-top: 12px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 10px 14px; }
-.card .label { color: var(--muted); font-size: 0.82em; text-transform: uppercase; letter-spacing: 0.04em; }
+.card .label { color: var(--muted); font-size: 0.85em; }
 .card .value { font-size: 1.25em; font-weight: 600; word-break: break-word;
                font-variant-numeric: tabular-nums; }
 .verdict { border-radius: 10px; padding: 12px 16px; margin: 10px 0; font-weight: 600; }
@@ -53,7 +54,7 @@ h2 { font-size: 1.25em; margin: 1.8em 0 0.6em; padding-bottom: 4px; border-botto
 .verdict.bad { background: #fdecea; border: 1px solid #f3b4ae; color: var(--bad); }
 .verdict.note { background: #eef4fc; border: 1px solid #b8cff0; color: var(--accent); }
 pre { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px;
-      overflow-x: auto; font-size: 0.9em; }
+      overflow-x: auto; font-size: 0.9em; white-space: pre-wrap; }
 figure { margin: 14px 0 22px; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 8px; }
 figcaption { color: var(--muted); font-size: 0.9em; margin-top: 4px; }
