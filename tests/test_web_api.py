@@ -326,3 +326,47 @@ def test_no_network_no_cdn():
 def test_sqrt_text():
     assert [api.sqrt_text(Fraction(v)) for v in (2, 8, 9, Fraction(1, 5), Fraction(9, 4), Fraction(18, 49))] == \
         ["√2", "2√2", "3", "1/√5", "3/2", "3√2/7"]
+
+
+def test_serve_command_starts_the_lab():
+    """``perceptronlab serve --port N`` answers the page and the endpoint on loopback."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    command = [sys.executable, "-c", "from perceptronlab.cli import main; main()", "serve", "--port", str(port)]
+    server = subprocess.Popen(command,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None, server.stdout.read()
+                assert time.monotonic() < deadline, "perceptronlab serve did not start"
+                time.sleep(0.2)
+        assert health.json()["ok"] is True
+        assert "perceptronlab" in httpx.get(f"http://127.0.0.1:{port}/", timeout=5).text
+        answer = httpx.post(f"http://127.0.0.1:{port}/api/run", json=EXAM, timeout=30).json()
+        assert answer["run"]["mistakes"] == 5
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    assert f"http://127.0.0.1:{port}/" in server.stdout.read()
+
+
+def test_serve_rejects_a_bad_port():
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import app
+
+    result = CliRunner().invoke(app, ["serve", "--port", "70000"])
+    assert result.exit_code == 2 and "65535" in result.output
