@@ -321,14 +321,18 @@ def write_report(X, y, out_dir: Path | str, *, fit_intercept: bool = False, titl
     if not isinstance(filename, str) or not filename or Path(filename).name != filename:
         raise fail("filename", "a plain file name such as 'report.html'", repr(filename),
                    "Put the directory in out_dir.")
-    page = build_report(X, y, fit_intercept=fit_intercept, title=title, source=source, trace_points=trace_points,
-                        max_sweeps=max_sweeps)
     out = Path(out_dir)
+    _writable(out.mkdir, out, parents=True, exist_ok=True)  # before the work: a bad --out fails at once
+    page = build_report(X, y, fit_intercept=fit_intercept, title=title, source=source,
+                        trace_points=trace_points, max_sweeps=max_sweeps)
+    path = out / filename
+    _writable(path.write_text, out, page, encoding="utf-8")
+    return path
+
+
+def _writable(action, out: Path, *args, **kwargs) -> None:
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / filename
-        path.write_text(page, encoding="utf-8")
+        action(*args, **kwargs)
     except OSError as exc:
         raise fail("out_dir", "a writable directory", f"{out} ({exc.strerror})",
                    "Pass --out with a directory you can write to.") from None
-    return path
