@@ -260,7 +260,7 @@ def _signs(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
     unknown = ~np.isin(y, classes)
     if unknown.any():
         raise v.fail("y (the labels)", f"labels among classes_ {classes.tolist()}",
-                     f"{y[unknown][0]!r}", "Pass every label of the stream in classes=[...] on the "
+                     f"{_python(y[unknown][0])!r}", "Pass every label of the stream in classes=[...] on the "
                      "first call (a binary learner has two).")
     return np.where(y == classes[1], 1.0, -1.0)
 
@@ -301,7 +301,7 @@ class _LinearPerceptron(ClassifierMixin, BaseEstimator):
 
     def __getstate__(self):
         # Pickles carry the model, not the training set the runs point at.
-        state = super().__getstate__()
+        state = dict(super().__getstate__())  # for non-sklearn modules that is the live __dict__
         if "run_" in state:
             runs = state["run_"]
             state["run_"] = [_portable(r) for r in runs] if isinstance(runs, list) else _portable(runs)
