@@ -95,7 +95,7 @@ def test_python_changes_reach_the_page_with_their_result():
         lab.points = [[1, 0], [1, 1], [0, 1], [2, 2]]
         lab.labels = [1, -1, -1, 1]
     assert any({"points", "result"} <= set(message) for message in messages)
-    assert lab.run["mistakes"] == perceptron(lab.points, lab.labels, exact=True).mistakes
+    assert lab.run["mistakes"] == perceptron(lab.points, lab.labels, exact=True, warn=False).mistakes
 
 
 def test_page_requests_are_answered_even_when_nothing_changed():

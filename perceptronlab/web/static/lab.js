@@ -28,7 +28,7 @@ export const HIDEABLE = {
   log: "log", plots: "plots", edit: "editing the points", share: "this share box",
 };
 
-const LOG_WINDOW = 300;
+const LOG_WINDOW = 200;
 
 // ------------------------------------------------------------------ presets (data only)
 
@@ -590,8 +590,15 @@ export function createLab(root, config) {
     return Math.max(4, Math.ceil(biggest * 1.15 + 0.5));
   }
 
+  // CSS sizes of the canvases, read when they resize (not every frame: a read forces layout).
+  const sizes = new Map();
+  function cssWidth(target, fallback) {
+    if (!sizes.has(target)) sizes.set(target, target.clientWidth || fallback);
+    return sizes.get(target) || fallback;
+  }
+
   function planeSize() {
-    return canvas.clientWidth || 520;
+    return cssWidth(canvas, 520);
   }
 
   function toPixel(x, y) {
@@ -974,10 +981,9 @@ export function createLab(root, config) {
 
   function renderCards() {
     const set = (c, value, detail, tone) => {
-      c.value.textContent = value;
-      c.detail.textContent = detail;
-      c.detail.title = detail;
-      c.node.dataset.tone = tone || "";
+      if (c.value.textContent !== value) c.value.textContent = value;
+      if (c.detail.textContent !== detail) { c.detail.textContent = detail; c.detail.title = detail; }
+      if ((c.node.dataset.tone || "") !== (tone || "")) c.node.dataset.tone = tone || "";
     };
     if (!result) {
       for (const c of Object.values(cards)) set(c, "–", "");
@@ -1018,6 +1024,7 @@ export function createLab(root, config) {
     return rows;
   }
 
+  let lastLog = "";
   function renderLog() {
     const rows = logRows(step);
     const shown = rows.slice(Math.max(0, rows.length - LOG_WINDOW));
@@ -1031,8 +1038,8 @@ export function createLab(root, config) {
       const current = i === shown.length - 1 && step > 0 ? " plab-current" : "";
       html.push(`<tr class="${cls}${current}">${row.map((c) => `<td>${escape(c)}</td>`).join("")}</tr>`);
     });
-    logBody.innerHTML = html.join("");
-    logScroll.scrollTop = logScroll.scrollHeight;
+    const text = html.join("");
+    if (text !== lastLog) { logBody.innerHTML = text; lastLog = text; }
     downloadBtn.disabled = !result;
   }
 
@@ -1048,7 +1055,7 @@ export function createLab(root, config) {
   }
 
   function plotFrame(target, height = 150) {
-    const width = target.clientWidth || 260;
+    const width = cssWidth(target, 260);
     const ctx = setupCanvas(target, width, height);
     ctx.fillStyle = "#fff";
     ctx.fillRect(0, 0, width, height);
@@ -1208,8 +1215,13 @@ export function createLab(root, config) {
   }
 
   if (typeof ResizeObserver !== "undefined") {
-    const observer = new ResizeObserver(() => render());
+    const observer = new ResizeObserver((entries) => {
+      for (const entry of entries) sizes.set(entry.target, entry.contentRect.width);
+      render();
+    });
     observer.observe(canvas);
+    observer.observe(squeezeCanvas);
+    observer.observe(errorsCanvas);
   }
 
   extent = viewExtent();
