@@ -379,3 +379,19 @@ def test_widget_front_end_with_a_model(page, base_url):
     page.wait_for_function("document.querySelector('#widget [data-testid=card-R] .plab-card-value')"
                            ".textContent === '√10'")
     shot(page, "lab-widget")
+
+
+def test_keyboard_steps(page, base_url):
+    open_lab(page, base_url)
+    page.locator("#lab").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.get_by_test_id("step-label").inner_text() == "step 2 / 12"
+    page.keyboard.press("Shift+ArrowRight")
+    assert page.get_by_test_id("step-label").inner_text() == "step 3 / 12"
+    page.keyboard.press("End")
+    assert card(page, "mistakes") == "5"
+    page.keyboard.press("ArrowLeft")
+    assert page.get_by_test_id("step-label").inner_text() == "step 11 / 12"
+    page.keyboard.press("Home")
+    assert page.get_by_test_id("step-label").inner_text() == "step 0 / 12"

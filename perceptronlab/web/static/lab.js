@@ -679,7 +679,10 @@ export function createLab(root, config) {
 
   root.tabIndex = 0;
   root.addEventListener("keydown", (event) => {
-    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement
+      || target instanceof HTMLTextAreaElement || (target instanceof HTMLButtonElement && (event.key === " " || event.key === "Enter"))
+      || event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key === "ArrowRight") { stop(); setStep(event.shiftKey ? endOfSweep(step) : step + 1); }
     else if (event.key === "ArrowLeft") { stop(); setStep(step - 1); }
     else if (event.key === "Home") { stop(); setStep(0); }
