@@ -60,14 +60,16 @@ def f_of(state, X, y, kernel, x):
 
 
 @pytest.mark.parametrize("fit_intercept", [False, True])
-@pytest.mark.parametrize("cache", [True, False])
+@pytest.mark.parametrize("cache", ["auto", "full", "none"])
 @pytest.mark.parametrize("sparse", [False, True])
 def test_linear_kernel_is_the_primal_perceptron(fit_intercept, cache, sparse):
     X, y = integer_data(0, n=60, offset=0.7 if fit_intercept else 0.0)
     primal = perceptron(X, y, fit_intercept=fit_intercept, warn=False, max_sweeps=100)
     run = kernel_perceptron(sp.csr_matrix(X) if sparse else X, y, kernel="linear",
                             fit_intercept=fit_intercept, cache=cache, warn=False)
-    assert run.cached_gram is cache
+    assert run.cache == {"auto": "columns", "full": "full", "none": "none"}[cache]
+    if cache == "auto":  # one column per example that ever erred, each computed once
+        assert run.cached_columns == np.unique(run.mistake_indices).shape[0]
     assert (run.mistakes, run.sweeps, run.converged) == (primal.mistakes, primal.sweeps, True)
     np.testing.assert_array_equal(run.mistake_indices, primal.mistake_indices)
     # w = η Σ α_i y_i x_i is the engine's w, exactly, on integer data
@@ -122,10 +124,10 @@ def test_gram_cache_and_computed_columns_agree_dense_and_sparse(kernel):
     X, y = integer_data(4, n=50, noise=0.1)
     kwargs = dict(kernel=kernel, degree=3, gamma=0.2, coef0=1.0, max_sweeps=8,
                   fit_intercept=True, warn=False)
-    cached = kernel_perceptron(X, y, cache=True, **kwargs)
-    computed = kernel_perceptron(X, y, cache=False, **kwargs)
-    sparse = kernel_perceptron(sp.csr_matrix(X), y, cache=False, **kwargs)
-    for other in (computed, sparse):
+    cached = kernel_perceptron(X, y, cache="full", **kwargs)
+    others = [kernel_perceptron(data, y, cache=cache, **kwargs)
+              for data in (X, sp.csr_matrix(X)) for cache in ("auto", "none")]
+    for other in others:
         np.testing.assert_array_equal(other.mistake_indices, cached.mistake_indices)
         np.testing.assert_allclose(other.decision_function(X), cached.decision_function(X),
                                    rtol=1e-9, atol=1e-9)
@@ -136,7 +138,7 @@ def test_callable_kernel_equals_the_builtin_rbf():
     builtin = kernel_perceptron(X, y, kernel="rbf", gamma=0.3, max_sweeps=10, warn=False)
     given = kernel_perceptron(X, y, kernel=lambda A, B: rbf_kernel(A, B, gamma=0.3),
                               max_sweeps=10, warn=False)
-    assert given.cached_gram
+    assert given.cache == "full"
     np.testing.assert_array_equal(given.mistake_indices, builtin.mistake_indices)
     np.testing.assert_allclose(given.decision_function(X), builtin.decision_function(X),
                                atol=1e-9)
@@ -222,7 +224,8 @@ def test_xor_needs_the_kernel():
     (dict(coef0=float("nan")), r"coef0 \(of the poly kernel\): expected a finite number"),
     (dict(budget=0), "budget: expected an integer >= 1"),
     (dict(variant="best"), "variant: expected one of 'last', 'averaged', 'voted'"),
-    (dict(cache="yes"), "cache: expected 'auto', True or False"),
+    (dict(cache="yes"), "cache: expected one of 'auto', 'full', 'none'"),
+    (dict(cache=True), "cache: expected one of 'auto', 'full', 'none'"),
     (dict(kernel=lambda A, B: np.ones((2, 2))), r"kernel \(the callable\): expected a finite array"),
 ])
 def test_bad_parameters(kwargs, match):

@@ -15,6 +15,8 @@ import math
 import numpy as np
 from numba import njit
 
+from perceptronlab.core.kernels import _prefetch, _prefetch_row
+
 # kernel codes understood by the dual sweep
 LINEAR, POLY, RBF = 0, 1, 2
 # where the dual sweep gets a kernel column from
@@ -24,6 +26,11 @@ FROM_GRAM, FROM_DENSE, FROM_CSR = 0, 1, 2
 # ---------------------------------------------------------------- averaged (the c·w trick)
 
 
+#: updated rows are prefetched this many updates ahead (the pass runs after the sweep, when the
+#: rows have left the caches, so it is bound by memory latency without it)
+AHEAD = 32
+
+
 @njit(cache=True, nogil=True)
 def accumulate_dense(X, idx, steps_before, y, eta, u):
     """u += Σ_k s_k·(η y_k)·x_k over one sweep's updates (s_k: steps taken before update k's step).
@@ -31,9 +38,14 @@ def accumulate_dense(X, idx, steps_before, y, eta, u):
     Called after the engine's own sweep with its update indices, so the iterates are the engine's
     and u costs one pass over the updated rows. Returns Σ_k s_k·η y_k (the intercept's share).
     """
+    n_updates = idx.shape[0]
     d = X.shape[1]
+    flat = X.reshape(-1)
+    line = max(1, 64 // X.itemsize)
     bu = 0.0
-    for k in range(idx.shape[0]):
+    for k in range(n_updates):
+        if k + AHEAD < n_updates:
+            _prefetch_row(flat, idx[k + AHEAD], d, line)
         i = idx[k]
         gc = eta * y[i] * steps_before[k]
         for j in range(d):
@@ -45,8 +57,17 @@ def accumulate_dense(X, idx, steps_before, y, eta, u):
 @njit(cache=True, nogil=True)
 def accumulate_csr(indptr, indices, data, idx, steps_before, y, eta, u):
     """CSR twin of :func:`accumulate_dense`."""
+    n_updates = idx.shape[0]
+    data_line = max(1, 64 // data.itemsize)
+    index_line = max(1, 64 // indices.itemsize)
     bu = 0.0
-    for k in range(idx.shape[0]):
+    for k in range(n_updates):
+        if k + AHEAD < n_updates:
+            ahead = idx[k + AHEAD]
+            for p in range(indptr[ahead], indptr[ahead + 1], data_line):
+                _prefetch(data, p)
+            for p in range(indptr[ahead], indptr[ahead + 1], index_line):
+                _prefetch(indices, p)
         i = idx[k]
         gc = eta * y[i] * steps_before[k]
         for p in range(indptr[i], indptr[i + 1]):
@@ -172,13 +193,25 @@ def _apply_kernel(kind, dot, sq_a, sq_b, degree, gamma, coef0):
 
 
 @njit(cache=True, nogil=True)
-def kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gamma, coef0, buf, out):
-    """out[r] = K(x_r, x_i) for every training row r: from the Gram matrix or computed now."""
+def kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gamma, coef0, buf,
+                  slots, C, used, out):
+    """out[r] = K(x_r, x_i) for every training row r.
+
+    From the full Gram matrix G, or from the column cache (``slots[i]`` ≥ 0: row ``slots[i]`` of
+    C), or computed now (n kernel evaluations) and kept in the next free row of C while there is
+    one (``used[0]`` rows are taken).
+    """
     n = out.shape[0]
     if source == FROM_GRAM:
         for r in range(n):
             out[r] = G[i, r]
-    elif source == FROM_DENSE:
+        return
+    slot = slots[i]
+    if slot >= 0:
+        for r in range(n):
+            out[r] = C[slot, r]
+        return
+    if source == FROM_DENSE:
         d = X.shape[1]
         for r in range(n):
             s = 0.0
@@ -195,16 +228,22 @@ def kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gam
             out[r] = _apply_kernel(kind, s, sqn[r], sqn[i], degree, gamma, coef0)
         for p in range(indptr[i], indptr[i + 1]):
             buf[indices[p]] = 0.0
+    if used[0] < C.shape[0]:
+        slot = used[0]
+        for r in range(n):
+            C[slot, r] = out[r]
+        slots[i] = slot
+        used[0] = slot + 1
 
 
 @njit(cache=True, nogil=True)
 def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, coef0, y, order,
                  use_order, scores, alpha, b, eta, margin, fit_intercept, budget, ring, n_entries,
-                 fsq, step, entry_idx_out, entry_step_out, norm_out, col, buf):
+                 fsq, step, entry_idx_out, entry_step_out, norm_out, col, buf, slots, C, used):
     """One sweep of the dual perceptron f(x) = η Σ_k y_k K(x_k, x) + b over its support entries.
 
     ``scores[r]`` holds f(x_r) − b for every training row, so a check is O(1) and a mistake on
-    x_i costs one kernel column (a Gram-matrix row, or n kernel evaluations): scores += η y_i K_i.
+    x_i costs one kernel column (see :func:`kernel_column`): scores += η y_i K_i.
     Every mistake adds a support entry; with ``budget`` > 0 the entries form a FIFO ring and the
     oldest leaves (scores −= η y_j K_j) before a new one enters a full ring. ``fsq`` tracks the RKHS
     norm ‖f − b‖² incrementally. Returns (updates, b, fsq, step, n_entries).
@@ -220,7 +259,7 @@ def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, 
                 j = ring[n_entries % budget]
                 cj = eta * y[j]
                 kernel_column(source, G, X, indptr, indices, data, sqn, j, kind, degree, gamma,
-                              coef0, buf, col)
+                              coef0, buf, slots, C, used, col)
                 fsq += -2.0 * cj * scores[j] + cj * cj * col[j]
                 for r in range(n):
                     scores[r] -= cj * col[r]
@@ -229,7 +268,7 @@ def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, 
                     b -= cj
             g = eta * y[i]
             kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gamma, coef0,
-                          buf, col)
+                          buf, slots, C, used, col)
             fsq += 2.0 * g * scores[i] + g * g * col[i]
             for r in range(n):
                 scores[r] += g * col[r]

@@ -31,7 +31,15 @@ from perceptronlab.estimators import (
 from perceptronlab.exceptions import NotConvergedWarning
 from perceptronlab.family._common import FAMILY_ORDERS
 from perceptronlab.family.averaged import averaged_perceptron
-from perceptronlab.family.kernel import KERNELS, VARIANTS, fit_kernel, resolve_kernel, use_gram
+from perceptronlab.family.kernel import (
+    CACHE_MODES,
+    KERNELS,
+    VARIANTS,
+    ColumnCache,
+    fit_kernel,
+    resolve_kernel,
+    use_gram,
+)
 from perceptronlab.family.multiclass import multiclass_perceptron
 from perceptronlab.family.voted import voted_perceptron
 
@@ -266,8 +274,9 @@ class KernelPerceptron(_RunClassifier):
     variant : {"last", "averaged", "voted"}, default="last"
     budget : int >= 1 or None, default=None
         At most this many support entries; the oldest leaves first.
-    cache : "auto" or bool, default="auto"
-        Cache the Gram matrix ("auto": when it fits in 256 MiB).
+    cache : {"auto", "full", "none"}, default="auto"
+        "auto": the Gram cache, filled on demand up to 256 MiB (all columns for n ≤ 5,792);
+        "full": the whole Gram matrix up front; "none": no cache. One-vs-rest runs share it.
     eta, fit_intercept, order, margin, max_sweeps, seed : as in :class:`AveragedPerceptron`.
 
     Attributes
@@ -296,7 +305,7 @@ class KernelPerceptron(_RunClassifier):
         "coef0": [Interval(Real, None, None, closed="neither")],
         "variant": [StrOptions(set(VARIANTS))],
         "budget": [Interval(Integral, 1, None, closed="left"), None],
-        "cache": [StrOptions({"auto"}), "boolean"],
+        "cache": [StrOptions(set(CACHE_MODES))],
     }
 
     def __init__(self, *, kernel="rbf", degree=3, gamma="scale", coef0=1.0, variant="last",
@@ -317,7 +326,7 @@ class KernelPerceptron(_RunClassifier):
         self.seed = seed
 
     def fit(self, X, y):
-        """Run the kernel perceptron: one run for two classes, one per class (one Gram) otherwise.
+        """Run the kernel perceptron: one run for two classes, one per class (one cache) otherwise.
 
         Returns
         -------
@@ -326,13 +335,15 @@ class KernelPerceptron(_RunClassifier):
         _check_params(self)
         X, y = _check_data(self, X, y, reset=True)
         spec = resolve_kernel(X, self.kernel, self.degree, self.gamma, self.coef0)
-        gram = spec(X, X) if use_gram(X.shape[0], spec, self.cache) else None
+        gram = spec(X, X) if use_gram(spec, self.cache) else None
+        columns = None if gram is not None else ColumnCache(X.shape[0], self.cache == "auto")
 
         def train(X, signs):
             return fit_kernel(X, signs, np.array([-1, 1]), spec, variant=self.variant,
                               budget=self.budget, eta=self.eta, fit_intercept=self.fit_intercept,
                               order=self.order, margin=self.margin, max_sweeps=self.max_sweeps,
-                              seed=self.seed, cache=self.cache, warn=False, gram=gram)
+                              seed=self.seed, cache=self.cache, warn=False, gram=gram,
+                              columns=columns)
 
         self._fit_ovr(X, y, train)
         return self

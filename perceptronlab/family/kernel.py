@@ -16,10 +16,13 @@ Kernels: ``"linear"`` ⟨x, z⟩; ``"poly"`` (γ⟨x, z⟩ + coef0)^degree; ``"r
 callable ``kernel(A, B) -> (len(A), len(B))`` Gram block (as scikit-learn's SVC takes).
 
 Cost. The learner keeps f(x_r) − b for every training row, so a check costs O(1) and a mistake on
-x_i costs one kernel column. The Gram cache: when the n × n Gram matrix fits in
-``GRAM_CACHE_BYTES`` (256 MiB: n ≤ 5,792 in float64) it is computed once with BLAS and a column is
-a row read; above it (or with ``cache=False``) the column is computed at each mistake (n kernel
-evaluations, compiled). Callable kernels always use the Gram matrix.
+x_i costs one kernel column K(·, x_i) (n kernel evaluations, compiled). The Gram cache
+(``cache="auto"``, the default) keeps every column it computes, filled on demand, up to
+``GRAM_CACHE_BYTES`` (256 MiB): for n ≤ 5,792 (float64) every column fits, so a column is computed
+once however many mistakes its example makes, and examples that never err cost nothing; above that
+size the first columns to be needed are kept and the rest recomputed. ``cache="full"`` computes the
+whole n × n Gram matrix up front with BLAS (worth it when most examples become support vectors;
+callable kernels always do this); ``cache="none"`` keeps nothing (O(n) memory).
 
 Budget (for streams). Every mistake adds a support entry (x_i, y_i). With ``budget=B`` at most B
 entries are kept: when a mistake comes and B are held, the oldest entry leaves first (FIFO, the
@@ -56,7 +59,8 @@ from perceptronlab.family.voted import survival_counts
 
 KERNELS = ("rbf", "poly", "linear")
 VARIANTS = ("last", "averaged", "voted")
-#: the Gram matrix is cached when it fits in this many bytes (n ≤ 5,792 in float64)
+CACHE_MODES = ("auto", "full", "none")
+#: the Gram cache holds at most this many bytes of kernel columns (all n for n ≤ 5,792 in float64)
 GRAM_CACHE_BYTES = 256 * 2**20
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
@@ -86,13 +90,20 @@ class KernelSpec:
                              "The callable takes (A, B) and returns the matrix K(a_i, b_j).")
             return out
         dot = A @ B.T
-        dot = dot.toarray() if sp.issparse(dot) else np.asarray(dot, dtype=np.float64)
+        K = dot.toarray() if sp.issparse(dot) else np.array(dot, dtype=np.float64)
         if self.kernel == "linear":
-            return dot
+            return K
         if self.kernel == "poly":
-            return (self.gamma * dot + self.coef0) ** self.degree
-        dist = row_sq_norms(A)[:, None] + row_sq_norms(B)[None, :] - 2.0 * dot
-        return np.exp(-self.gamma * np.maximum(dist, 0.0))
+            K *= self.gamma
+            K += self.coef0
+            return np.power(K, self.degree, out=K)
+        # in place: −γ·max(‖a‖² + ‖b‖² − 2⟨a,b⟩, 0), then exp
+        K *= -2.0
+        K += row_sq_norms(A)[:, None]
+        K += row_sq_norms(B)[None, :]
+        np.maximum(K, 0.0, out=K)
+        K *= -self.gamma
+        return np.exp(K, out=K)
 
 
 def row_sq_norms(X) -> np.ndarray:
@@ -136,10 +147,30 @@ def resolve_kernel(X, kernel, degree, gamma, coef0) -> KernelSpec:
 # ---------------------------------------------------------------- the engine
 
 
+class ColumnCache:
+    """Kernel columns K(·, x_i) kept as they are computed (the Gram cache, filled on demand).
+
+    At most ``GRAM_CACHE_BYTES`` of columns; the rows of ``C`` are taken in the order the columns
+    are first needed. Labels play no part, so one-vs-rest runs share one cache.
+    """
+
+    def __init__(self, n: int, enabled: bool = True):
+        rows = min(n, GRAM_CACHE_BYTES // (8 * n)) if enabled else 0
+        self.slots = np.full(n, -1, dtype=np.int64)
+        self.C = np.empty((rows, n))  # pages are touched only as columns arrive
+        self.used = np.zeros(1, dtype=np.int64)
+
+    @property
+    def n_columns(self) -> int:
+        return int(self.used[0])
+
+
+
 class KernelEngine:
     """The dual perceptron behind the engine's interface (sweep, indices, norms, snapshot)."""
 
-    def __init__(self, X, y, spec: KernelSpec, *, eta, margin, fit_intercept, budget, gram=None):
+    def __init__(self, X, y, spec: KernelSpec, *, eta, margin, fit_intercept, budget, gram=None,
+                 columns: ColumnCache | None = None):
         self.X, self.y = X, np.ascontiguousarray(y, dtype=np.float64)
         self.n = X.shape[0]
         self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
@@ -166,6 +197,7 @@ class KernelEngine:
         self._buf = np.empty(0)
         self._sqn = np.empty(0)
         kind = spec.kernel
+        self.columns = ColumnCache(self.n, enabled=False) if columns is None else columns
         if gram is not None or callable(kind):
             self.source = _kernels.FROM_GRAM
             self._G = np.ascontiguousarray(spec(X, X) if gram is None else gram, dtype=np.float64)
@@ -201,7 +233,7 @@ class KernelEngine:
             spec.degree, spec.gamma, spec.coef0, self.y, order, use_order, self.scores,
             self.alpha, self.b, self.eta, self.margin, self.fit_intercept, self.budget, self.ring,
             self.n_entries, self.fsq, self.step, self._entry_buf, self._step_buf, self._norm_buf,
-            self._col, self._buf)
+            self._col, self._buf, self.columns.slots, self.columns.C, self.columns.used)
         if count:
             self._index_chunks.append(self._entry_buf[:count].copy())
             self._step_chunks.append(self._step_buf[:count].copy())
@@ -250,7 +282,8 @@ class KernelRun(Run):
     entries, entry_steps : the example and the step (1-based) of every support entry, in order.
     counts : survival count of f after each entry (the vote's weights).
     n_steps : T = sweeps · n. kernel_spec : the resolved kernel. budget : the budget or None.
-    cached_gram : whether the Gram matrix was cached.
+    cache : where the kernel columns came from: "full" (the Gram matrix), "columns" (the Gram
+        cache, filled on demand) or "none". cached_columns : columns the Gram cache held at the end.
     """
 
     variant: str = "last"
@@ -265,7 +298,8 @@ class KernelRun(Run):
     n_steps: int = 0
     kernel_spec: KernelSpec | None = None
     budget: int | None = None
-    cached_gram: bool = False
+    cache: str = "none"
+    cached_columns: int = 0
     n_features: int = 0
 
     def summary(self) -> str:
@@ -339,7 +373,8 @@ def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coe
     eta, fit_intercept, margin, seed : as in :func:`perceptronlab.perceptron`.
     order : "cyclic" or "shuffle".
     max_sweeps : the run ends here or at a clean sweep.
-    cache : "auto" caches the Gram matrix when it fits in 256 MiB; True always; False never.
+    cache : "auto": the Gram cache, filled on demand (all columns for n ≤ 5,792); "full": the whole
+        Gram matrix up front (BLAS); "none": no cache.
     warn : warn (NotConvergedWarning) when no clean sweep came.
 
     Returns
@@ -367,9 +402,9 @@ def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coe
     v.check_choice("variant", variant, VARIANTS)
     budget = v.check_optional_positive_int("budget", budget,
                                            "Pass e.g. budget=500, or None for no limit.")
-    if cache not in ("auto", True, False):
-        raise v.fail("cache", "'auto', True or False", repr(cache),
-                     "Pass cache='auto' to cache the Gram matrix when it fits in 256 MiB.")
+    if not isinstance(cache, str) or cache not in CACHE_MODES:
+        raise v.fail("cache", "one of 'auto', 'full', 'none'", repr(cache),
+                     "Pass cache='auto' (the Gram cache, filled on demand up to 256 MiB).")
     Xc, signs, classes = v.check_Xy(X, y)
     spec = resolve_kernel(Xc, kernel, degree, gamma, coef0)
     return fit_kernel(Xc, signs, classes, spec, variant=variant, budget=budget, eta=eta,
@@ -377,18 +412,22 @@ def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coe
                       max_sweeps=max_sweeps, seed=seed, cache=cache, warn=warn)
 
 
-def use_gram(n: int, spec: KernelSpec, cache) -> bool:
-    return callable(spec.kernel) or cache is True or (cache == "auto" and 8 * n * n <= GRAM_CACHE_BYTES)
+def use_gram(spec: KernelSpec, cache: str) -> bool:
+    """Whether the whole Gram matrix is computed up front (``"full"``, or a callable kernel)."""
+    return callable(spec.kernel) or cache == "full"
 
 
 def fit_kernel(Xc, signs, classes, spec: KernelSpec, *, variant, budget, eta, fit_intercept, order,
-               margin, max_sweeps, seed, cache, warn, gram=None) -> KernelRun:
-    """The learner on validated input; ``gram`` may pass a Gram matrix computed once (one-vs-rest)."""
+               margin, max_sweeps, seed, cache, warn, gram=None, columns=None) -> KernelRun:
+    """The learner on validated input; one-vs-rest passes one ``gram`` or ``columns`` cache to all."""
     n = Xc.shape[0]
-    if gram is None and use_gram(n, spec, cache):
+    if gram is None and use_gram(spec, cache):
         gram = spec(Xc, Xc)
+    if gram is None and columns is None:
+        columns = ColumnCache(n, enabled=cache == "auto")
     engine = KernelEngine(Xc, signs, spec, eta=eta, margin=margin,
-                          fit_intercept=bool(fit_intercept), budget=budget, gram=gram)
+                          fit_intercept=bool(fit_intercept), budget=budget, gram=gram,
+                          columns=columns)
     log = _KernelSweepLog(Xc, signs, False)
     converged = sweep_until_clean(engine, log, order=order, max_sweeps=max_sweeps, seed=seed)
     n_steps = len(log.updates_per_sweep) * n
@@ -424,6 +463,8 @@ def fit_kernel(Xc, signs, classes, spec: KernelSpec, *, variant, budget, eta, fi
                    support_vectors=support_vectors, dual_coef=dual_coef, entries=entries,
                    entry_steps=steps, counts=counts, entry_signs=signs[entries],
                    n_steps=n_steps, kernel_spec=spec, budget=budget,
-                   cached_gram=engine.source == _kernels.FROM_GRAM, n_features=Xc.shape[1])
+                   cache="full" if engine.source == _kernels.FROM_GRAM else
+                   "columns" if engine.columns.C.shape[0] else "none",
+                   cached_columns=engine.columns.n_columns, n_features=Xc.shape[1])
     warn_not_converged(run, warn, max_sweeps, "kernel perceptron's " + variant + " hypothesis")
     return run
