@@ -32,6 +32,8 @@ __all__ = ["build_report", "write_report"]
 
 #: a dataset with at most this many points gets the exact worksheet trace
 TRACE_POINTS = 20
+#: a dataset with at most this many points gets the exact leave-one-out error card
+LOO_POINTS = 2000
 
 _CSS = """
 :root { --ink: #1d2330; --muted: #5b6475; --line: #d9dee8; --card: #f6f8fb; --good: #1a7f37;
@@ -189,10 +191,36 @@ class _Analysis:
 
 def _analyze(X, y, fit_intercept: bool):
     try:
-        from perceptronlab import analyze
+        from perceptronlab.theory.analysis import analyze
     except ImportError:
         return _Analysis(X, y, fit_intercept)
-    return analyze(X, y, fit_intercept=fit_intercept)
+    # the exact leave-one-out error retrains once per example of the mistake set: small data only
+    return analyze(X, y, fit_intercept=fit_intercept, loo=len(y) <= LOO_POINTS)
+
+
+def _analysis_cards(analysis) -> list[tuple[str, Any]]:
+    """The cards of an analysis: the theory's numbers, exact where the analysis is exact."""
+    if not hasattr(analysis, "R_squared"):
+        return _flatten(analysis.to_dict())
+    cards: list[tuple[str, Any]] = [("radius R", analysis.R), ("R²", analysis.R_squared),
+                                    ("separable", analysis.separable)]
+    if analysis.separable and analysis.rho is not None:
+        cards += [("best margin ρ*", analysis.rho), ("ρ*²", analysis.rho_squared),
+                  ("Novikoff bound R²/ρ*²", analysis.bound)]
+        if analysis.max_margin is not None:
+            cards.append(("support vectors", len(analysis.max_margin.support)))
+        if analysis.ratio is not None:
+            cards.append(("mistakes / bound", analysis.ratio))
+        if analysis.loo is not None:
+            cards.append(("leave-one-out error", analysis.loo.error_rate))
+        if analysis.test_error_bound is not None:
+            cards.append(("test-error bound R²/ρ*²/(n+1)", analysis.test_error_bound))
+    else:
+        if analysis.pocket is not None:
+            cards.append(("pocket's training errors", analysis.pocket.pocket_errors))
+        if analysis.freund_schapire is not None:
+            cards.append(("Freund–Schapire bound (R+D)²/ρ²", analysis.freund_schapire))
+    return cards
 
 
 def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None, source: str | None = None,
@@ -214,7 +242,7 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
     sections: list[str] = []
 
     analysis = _analyze(X_run, y, fit_intercept)
-    cards = _flatten(analysis.to_dict())
+    cards = _analysis_cards(analysis)
     sections.append("<h2>Analysis</h2>" + _cards([("points", n), ("features", d),
                                                     ("classes (−1, +1)", f"{classes[0]}, {classes[1]}"),
                                                     ("intercept", fit_intercept)]))
@@ -246,7 +274,8 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
         run_section.append(f'<div class="verdict {"good" if within else "bad"}">{_esc(verdict)}</div>')
         pocket_run = None
     else:
-        pocket_run = pocket(Xf, y, fit_intercept=fit_intercept, max_sweeps=min(max_sweeps, 200), seed=0)
+        pocket_run = getattr(analysis, "pocket", None) or pocket(Xf, y, fit_intercept=fit_intercept,
+                                                                 max_sweeps=min(max_sweeps, 200), seed=0)
         state = "cycled: a start-of-sweep w repeated" if run.cycled else "stopped at the sweep limit"
         run_section.append(_cards([("mistakes M", run.mistakes), ("sweeps", run.sweeps), ("radius R", R),
                                    ("pocket's training errors", pocket_run.pocket_errors)]))

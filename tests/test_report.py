@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from perceptronlab import datasets, perceptron, pocket
 from perceptronlab.exceptions import InputError
-from perceptronlab.report import _analyze, _flatten, _number, build_report, write_report
+from perceptronlab.report import _analysis_cards, _analyze, _number, build_report, write_report
 from perceptronlab.theory.bounds import novikoff
 from perceptronlab.theory.geometry import max_margin, radius
 
@@ -49,7 +49,8 @@ def test_exam_report_holds_the_analysis_and_the_seeds_numbers(exam_page):
     X, y = datasets.exam_task()
     analysis = _analyze(X, y, False)  # perceptronlab.analyze, or the theory's pieces without it
     assert html.escape(str(analysis), quote=True) in page
-    for label, value in _flatten(analysis.to_dict()):
+    for label, value in _analysis_cards(analysis):
+        assert f'<div class="label">{html.escape(label, quote=True)}</div>' in page
         assert html.escape(_number(value), quote=True) in page, label
     # seed 000, task (b): R = sqrt 2, rho* = 1/sqrt 5, bound 10 >= 5 mistakes
     assert "1.41421" in page and "0.447214" in page
@@ -69,7 +70,9 @@ def test_non_separable_report_says_so_and_shows_pocket(tmp_path):
     page = write_report(X, y, tmp_path, fit_intercept=True).read_text(encoding="utf-8")
     _self_contained(page)
     assert "Not linearly separable" in page
-    kept = pocket(X, y, fit_intercept=True, max_sweeps=200, seed=0)
+    analysis = _analyze(X, y, True)
+    kept = analysis.pocket if getattr(analysis, "pocket", None) else pocket(X, y, fit_intercept=True,
+                                                                          max_sweeps=200, seed=0)
     assert f"<div class=\"label\">pocket&#x27;s training errors</div><div class=\"value\">{kept.pocket_errors}" in page
     assert "the step-by-step trace is shown for at most 20 points" in page
     assert len(_images(page)) == 3  # the plane, the perceptron's sweeps, pocket's sweeps
