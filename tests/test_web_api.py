@@ -9,8 +9,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from perceptronlab import perceptron, pocket
+from perceptronlab.exceptions import InputError
 from perceptronlab.web import api
 from perceptronlab.web.app import STATIC, create_app
 
@@ -295,8 +298,6 @@ def test_limits_points_and_bytes(client):
 
 
 def test_compute_raises_input_error_in_python():
-    from perceptronlab.exceptions import InputError
-
     with pytest.raises(InputError, match="labels"):
         api.compute({"points": [[1, 0]], "labels": ["a"]})
 
@@ -370,3 +371,68 @@ def test_serve_rejects_a_bad_port():
 
     result = CliRunner().invoke(app, ["serve", "--port", "70000"])
     assert result.exit_code == 2 and "65535" in result.output
+
+
+# ------------------------------------------------------------------ nothing a client sends breaks it
+
+_cell = st.one_of(st.integers(-5, 5), st.floats(allow_nan=True, allow_infinity=True, width=32),
+                  st.sampled_from(["1/2", "0.5", "-3", "x", "", "1/0", "1e9", "1e-30", None, True]),
+                  st.just([1, 2]))
+_point = st.one_of(st.lists(_cell, min_size=2, max_size=2), st.lists(_cell, max_size=3), _cell)
+_options = st.dictionaries(
+    st.sampled_from(["order", "sequence", "fit_intercept", "eta", "margin", "pocket", "max_sweeps", "seed",
+                     "arithmetic", "bogus"]),
+    st.one_of(st.sampled_from(["cyclic", "shuffle", "random-mistake", "pick", "exact", "float", "auto"]),
+              st.integers(-2, 1001), st.booleans(), st.lists(st.integers(-1, 6), max_size=6), _cell),
+    max_size=4)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(points=st.lists(_point, max_size=7), labels=st.lists(st.sampled_from([1, -1, 0, 1.0, "1", None]),
+                                                              max_size=7), options=_options)
+def test_any_request_gets_an_answer_or_a_message(points, labels, options):
+    try:
+        answer = api.compute({"points": points, "labels": labels, "options": options})
+    except InputError as exc:
+        assert "expected" in str(exc)
+        return
+    json.dumps(answer, allow_nan=False)
+    assert answer["n"] == len(points)
+    run = answer["run"]
+    assert len(run["weights"]["w"]) == run["mistakes"] + 1 or not run["complete"] or run["algorithm"] == "pocket"
+
+
+_half = st.integers(-6, 6).map(lambda v: v / 2)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_valid_requests_match_the_engine(data):
+    """Any valid request: the answer's run is the engine's run on the same points and options."""
+    n = data.draw(st.integers(1, 6))
+    grid = data.draw(st.booleans())
+    coordinate = _half if grid else st.floats(-4, 4, allow_nan=False).map(lambda v: round(v, 2))
+    points = data.draw(st.lists(st.lists(coordinate, min_size=2, max_size=2), min_size=n, max_size=n))
+    labels = data.draw(st.lists(st.sampled_from([1, -1]), min_size=n, max_size=n))
+    order = data.draw(st.sampled_from(["cyclic", "shuffle", "random-mistake"]))
+    options = {"order": order, "fit_intercept": data.draw(st.booleans()), "pocket": data.draw(st.booleans()),
+               "eta": data.draw(st.sampled_from([1, 2, "1/2"])), "seed": data.draw(st.integers(0, 3)),
+               "max_sweeps": 30}
+    answer = api.compute({"points": points, "labels": labels, "options": options})
+    exact = answer["exact"]
+    assert exact == all(float(2 * c).is_integer() for p in points for c in p)
+    X = points if exact else np.array(points, dtype=float)
+    eta = Fraction(options["eta"]) if exact else float(Fraction(options["eta"]))
+    common = dict(eta=eta, fit_intercept=options["fit_intercept"], order=order, seed=options["seed"],
+                  max_sweeps=30, exact=exact, trace=True)
+    if options["pocket"]:
+        run = pocket(X, labels, check="update", **common)
+    else:
+        run = perceptron(X, labels, warn=False, **common)
+    assert answer["run"]["mistakes"] == run.mistakes and answer["run"]["sweeps"] == run.sweeps
+    assert answer["run"]["w"] == [float(c) for c in run.w]
+    assert answer["run"]["steps"]["index"] == [s.index for s in run.steps]
+    bound = answer["cards"]["bound"]["value"]
+    if bound is not None and not options["pocket"]:
+        assert run.mistakes <= bound + 1e-9  # Novikoff holds on every separable request
+    assert answer["cards"]["separable"]["separable"] == (answer["cards"]["rho"]["value"] is not None)

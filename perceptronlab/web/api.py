@@ -132,9 +132,12 @@ def _number(value: Any, where: str) -> Fraction:
         elif isinstance(value, Decimal):
             if not value.is_finite():
                 raise fail(where, "a finite number", value, "Remove NaN and infinite values.")
-            if abs(value.adjusted()) > 12:
+            if value.adjusted() > 6:
                 raise fail(where, f"a number between -{MAX_COORDINATE:,} and {MAX_COORDINATE:,}",
                            str(value), "Rescale the data.")
+            if value.adjusted() < -15 and value != 0:
+                raise fail(where, "a number with at most 15 decimal places", str(value),
+                           "Round the value or rescale the data.")
             number = Fraction(value)
         elif isinstance(value, Fraction):
             number = value
