@@ -44,6 +44,9 @@ __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
 
 Progress = Callable[[str, int, int], None]
 
+#: the formats :meth:`ExperimentResult.write` writes figures in
+IMAGE_FORMATS = ("png", "svg")
+
 
 @dataclass(eq=False)
 class ExperimentResult:
@@ -78,8 +81,11 @@ class ExperimentResult:
     def __str__(self) -> str:
         return self.summary
 
-    def write(self, out_dir: Path | str, progress: Progress | None = None) -> list[Path]:
-        """Write ``<name>.csv``, ``<name>.json`` and every figure as ``<stem>.png`` into ``out_dir``."""
+    def write(self, out_dir: Path | str, progress: Progress | None = None, image_format: str = "png") -> list[Path]:
+        """Write ``<name>.csv``, ``<name>.json`` and every figure as ``<stem>.png`` (or ``.svg``) into ``out_dir``."""
+        from perceptronlab._validation import check_choice
+
+        check_choice("image_format", image_format, IMAGE_FORMATS)
         progress = progress or _quiet
         out = Path(out_dir)
         try:
@@ -102,8 +108,8 @@ class ExperimentResult:
         written.append(json_path)
         progress("files", 0, len(self.figures))
         for done, (stem, figure) in enumerate(self.figures.items(), start=1):
-            path = out / f"{stem}.png"
-            figure.savefig(path, dpi=110)
+            path = out / f"{stem}.{image_format}"
+            figure.savefig(path, dpi=110, format=image_format)
             written.append(path)
             progress("files", done, len(self.figures))
         self.files = written
@@ -508,9 +514,21 @@ EXPERIMENTS: dict[str, Callable[..., ExperimentResult]] = {
 
 
 def run_experiment(name: str, out_dir: Path | str | None = None, *, seed: int | None = None,
-                   trials: int | None = None, progress: Progress | None = None) -> ExperimentResult:
-    """Run the experiment ``name`` of :data:`EXPERIMENTS` (and write its files into ``out_dir``)."""
+                   trials: int | None = None, progress: Progress | None = None,
+                   image_format: str = "png") -> ExperimentResult:
+    """Run the experiment ``name`` of :data:`EXPERIMENTS` (and write its files into ``out_dir``).
+
+    ``image_format`` is "png" (default) or "svg" for the figures written into ``out_dir``.
+    """
+    from perceptronlab._validation import check_choice
+
     if name not in EXPERIMENTS:
         raise fail("experiment", "one of " + ", ".join(sorted(EXPERIMENTS)), repr(name),
                    "Run `perceptronlab experiment --help` for the list.")
-    return EXPERIMENTS[name](out_dir, seed=seed, trials=trials, progress=progress)
+    check_choice("image_format", image_format, IMAGE_FORMATS)
+    if out_dir is None or image_format == "png":
+        return EXPERIMENTS[name](out_dir, seed=seed, trials=trials, progress=progress)
+    # run without writing, then write in the asked format (entries only know the registry's signature)
+    result = EXPERIMENTS[name](None, seed=seed, trials=trials, progress=progress)
+    result.write(out_dir, progress, image_format)
+    return result

@@ -176,3 +176,13 @@ def test_cli_unknown_experiment_lists_the_names():
 
 def test_cli_bad_trials_is_a_usage_error():
     assert _cli("experiment", "lfd", "--trials", "0").exit_code == 2
+
+
+def test_cli_writes_svg_figures(tmp_path):
+    result = _cli("experiment", "worst-case", "--out", str(tmp_path), "--format", "svg", "--quiet")
+    assert result.exit_code == 0, result.output
+    svg = (tmp_path / "worst-case.svg").read_text()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    assert not (tmp_path / "worst-case.png").exists()
+    with pytest.raises(InputError, match="image_format"):
+        run_experiment("worst-case", tmp_path, image_format="gif")

@@ -6,6 +6,7 @@ format; results go to stdout, progress bars and notes to stderr.
 
 from __future__ import annotations
 
+import enum
 from pathlib import Path
 from typing import Annotated
 
@@ -24,6 +25,11 @@ from perceptronlab.cli._common import (
     read_xy,
 )
 from perceptronlab.experiments import EXPERIMENTS
+
+
+class ImageFormat(str, enum.Enum):
+    png = "png"
+    svg = "svg"
 
 
 class _Bars:
@@ -71,6 +77,7 @@ def experiment(
                                              "so the notebook's numbers come back).")] = None,
     trials: Annotated[int | None, typer.Option("--trials", min=1, help="Random repetitions (default: the "
                                                "experiment's own).")] = None,
+    image_format: Annotated[ImageFormat, typer.Option("--format", help="Figure format.")] = ImageFormat.png,
     quiet: QuietOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
@@ -90,7 +97,8 @@ def experiment(
         raise typer.Exit(2)
     out_dir = out if out is not None else Path(name)
     with _Bars(name, quiet) as bars:
-        result = run_experiment(name, out_dir, seed=seed, trials=trials, progress=bars)
+        result = run_experiment(name, out_dir, seed=seed, trials=trials, progress=bars,
+                                image_format=image_format.value)
     if json_out:
         print_json({"name": result.name, "params": result.params, "stats": result.stats,
                     "files": [str(p) for p in result.files]})
