@@ -357,13 +357,16 @@ def _decimal(value: float) -> str:
     return f"{value:.4g}"
 
 
-def _exact_or_decimal(value: Any) -> str:
-    if isinstance(value, Fraction):
-        text = format_number(value)
-        if value.denominator != 1:
-            text += f" ≈ {_decimal(float(value))}"
-        return text
-    return _decimal(float(value))
+def _card_number(value: Any) -> str:
+    """A card's big number: the exact fraction on the grid (27/2), else 4 significant digits."""
+    return format_number(value) if isinstance(value, Fraction) else _decimal(float(value))
+
+
+def _approx(value: Any) -> str:
+    """'≈ 13.5 · ' for a non-integer fraction (the decimal goes in the card's small print)."""
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return f"≈ {_decimal(float(value))} · "
+    return ""
 
 
 def _w_text(w: Any, b: Any, fit_intercept: bool) -> str:
@@ -597,15 +600,15 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
             if not exact_pair:
                 rho_square, r_square = float(rho_square), float(r_square)
             bound = bounds.novikoff(r_square, rho_square, squared=True)
-            card_bound = {"value": float(bound), "text": _exact_or_decimal(bound),
-                          "detail": "Novikoff (1962): at most R²/ρ*² mistakes, in any order"}
+            card_bound = {"value": float(bound), "text": _card_number(bound),
+                          "detail": _approx(bound) + "Novikoff (1962): at most R²/ρ*² mistakes, in any order"}
             if margin > 0:
                 # updates while y⟨w,x⟩ ≤ ρ₀ with step η: the same as ρ₀/η with step 1
                 rho0 = margin / eta if exact_pair else float(margin) / float(eta)
                 margin_bound = bounds.margin_perceptron(r_square, rho_square, rho0, squared=True)
-                card_bound.update(value=float(margin_bound), text=_exact_or_decimal(margin_bound),
-                                  detail=f"margin perceptron, ρ₀ = {format_number(margin)}: at most "
-                                         "(R² + 2ρ₀/η)/ρ*² updates")
+                card_bound.update(value=float(margin_bound), text=_card_number(margin_bound),
+                                  detail=_approx(margin_bound) + f"margin perceptron, ρ₀ = {format_number(margin)}: "
+                                         "at most (R² + 2ρ₀/η)/ρ*² updates")
             w_line = [float(c) for c in (best.w[1:] if fit_intercept else best.w)]
             b_line = float(best.w[0]) if fit_intercept else 0.0
             mm = {"w": w_line, "b": b_line, "band": rho, "rho": rho, "support": _indices(best.support)}
