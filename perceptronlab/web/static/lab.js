@@ -690,6 +690,7 @@ export function createLab(root, config) {
     else if (event.key === " ") { playing ? stop() : play(); }
     else return;
     event.preventDefault();
+    event.stopPropagation();  // in Jupyter, keep the notebook's own shortcuts out of it
   });
 
   // ---------------------------------------------------------------- what the cursor shows
@@ -1149,7 +1150,7 @@ export function createLab(root, config) {
       return;
     }
     if (!result) {
-      status.textContent = waiting ? "Computing…" : "";
+      status.textContent = waiting ? "Computing…" : error ? "Nothing to show: fix the input named in the message above." : "";
       return;
     }
     const run = result.run;
