@@ -108,6 +108,11 @@ def test_pickle_round_trip_predicts_the_same(estimator, iris):
         model = clone(estimator).set_params(max_sweeps=5).fit(X, y)
     again = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(again.predict(X), model.predict(X))
+    # the pickle drops the training data from its copy, not from the live model
+    runs = model.run_ if isinstance(model.run_, list) else [model.run_]
+    assert all(run.data is not None for run in runs)
+    again_runs = again.run_ if isinstance(again.run_, list) else [again.run_]
+    assert all(run.data is None for run in again_runs)
 
 
 def test_nonconvergence_warns_with_the_class(iris):

@@ -19,12 +19,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from perceptronlab.estimators import (
+    NotFittedError,
     _check_data,
     _check_params,
     _check_targets,
     _classes_for_training,
     _LinearPerceptron,
-    _NotFitted,
     _portable,
     _python,
 )
@@ -143,7 +143,7 @@ class _FamilyClassifier(ClassifierMixin, BaseEstimator):
 
     def __getstate__(self):
         # Pickles carry the model, not the training set the runs point at.
-        state = super().__getstate__()
+        state = dict(super().__getstate__())  # never mutate the live __dict__
         if "run_" in state:
             runs = state["run_"]
             state["run_"] = [_portable(r) for r in runs] if isinstance(runs, list) else _portable(runs)
@@ -158,7 +158,7 @@ class _RunClassifier(_FamilyClassifier):
 
     def _check_fitted(self, method: str) -> None:
         if "run_" not in self.__dict__:
-            raise _NotFitted(f"This {type(self).__name__} instance is not fitted yet: {method} "
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: {method} "
                              f"needs the model that fit(X, y) learns. Call fit(X, y) before "
                              f"{method}(X).")
 
@@ -419,7 +419,7 @@ class MulticlassPerceptron(_FamilyClassifier):
     def decision_function(self, X):
         """(n, n_classes) scores; for two classes the (n,) difference s₁ − s₀ (> 0: classes_[1])."""
         if "coef_" not in self.__dict__:
-            raise _NotFitted(f"This {type(self).__name__} instance is not fitted yet: "
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: "
                              "decision_function needs the weights that fit(X, y) learns. Call "
                              "fit(X, y) before decision_function(X).")
         X = _check_data(self, X, reset=False)
