@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from perceptronlab._validation import check_positive_int, check_seed, fail
+from perceptronlab.family.experiment import learners_experiment
 
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
 
@@ -510,6 +511,7 @@ EXPERIMENTS: dict[str, Callable[..., ExperimentResult]] = {
     "lfd": lfd,
     "worst-case": worst_case,
     "non-separable": non_separable,
+    "learners": learners_experiment,
 }
 
 
