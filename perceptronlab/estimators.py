@@ -25,20 +25,17 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError as _SklearnNotFittedError
-from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import InvalidParameterError as _SklearnInvalidParameterError
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
 from perceptronlab import _validation as v
+from perceptronlab import exceptions as _exceptions
 from perceptronlab.core.engines import margins
 from perceptronlab.core.online import OnlineState
 from perceptronlab.core.perceptron import perceptron, pocket
-from perceptronlab.exceptions import (
-    CycledWarning,
-    InputError,
-    NotConvergedWarning,
-    NotFittedError,
-)
+from perceptronlab.exceptions import CycledWarning, InputError, NotConvergedWarning
 
 __all__ = ["Perceptron", "PocketPerceptron", "OnlinePerceptron"]
 
@@ -46,15 +43,16 @@ __all__ = ["Perceptron", "PocketPerceptron", "OnlinePerceptron"]
 # ---------------------------------------------------------------- errors of this boundary
 
 
-class _ParameterError(InputError, InvalidParameterError):
+# Raised here so that both perceptronlab's and scikit-learn's handlers catch them.
+class InvalidParameterError(InputError, _SklearnInvalidParameterError):
     """A bad constructor parameter: perceptronlab's InputError and scikit-learn's InvalidParameterError."""
 
 
-class _CellTypeError(InputError, TypeError):
-    """A cell of X that is not a number; a TypeError, as NumPy raises it for such cells."""
+class NonNumericCellError(InputError, TypeError):
+    """A cell of X that is not a number; also a TypeError, as NumPy raises it for such cells."""
 
 
-class _NotFitted(NotFittedError, _SklearnNotFittedError):
+class NotFittedError(_exceptions.NotFittedError, _SklearnNotFittedError):
     """Used before fit: perceptronlab's and scikit-learn's NotFittedError at once."""
 
 
@@ -75,10 +73,10 @@ def _check_params(estimator: BaseEstimator) -> None:
     """Check the constructor parameters against ``_parameter_constraints``; add the fix."""
     try:
         estimator._validate_params()
-    except InvalidParameterError as exc:
+    except _SklearnInvalidParameterError as exc:
         found = re.search(r"The '(\w+)' parameter", str(exc))
         fix = _FIXES.get(found.group(1), "") if found else ""
-        raise _ParameterError(f"{exc} {fix}".strip()) from None
+        raise InvalidParameterError(f"{exc} {fix}".strip()) from None
 
 
 _NO_Y = object()
@@ -136,7 +134,7 @@ def _explain(exc: Exception, X: Any, y: Any) -> Exception:
         cell = _first_non_numeric(X)
         if cell is not None:
             row, col, value = cell
-            error = _CellTypeError if isinstance(exc, TypeError) else InputError
+            error = NonNumericCellError if isinstance(exc, TypeError) else InputError
             return error(f"X: expected numeric values, got {value!r} at row {row}, column {col} "
                          f"({text}). Fix or drop non-numeric cells (e.g. pandas.to_numeric(column, "
                          "errors='coerce'), then impute).")
@@ -155,7 +153,7 @@ def _explain(exc: Exception, X: Any, y: Any) -> Exception:
     if "y should be a 1d array" in text:
         return InputError(f"y (the labels): {text} Pass one label per row of X (multi-output targets "
                           "are not supported).")
-    error = _CellTypeError if isinstance(exc, TypeError) else InputError
+    error = NonNumericCellError if isinstance(exc, TypeError) else InputError
     return error(f"{text} Check X (rows of numbers) and y (one label per row).")
 
 
@@ -310,7 +308,7 @@ class _LinearPerceptron(ClassifierMixin, BaseEstimator):
     def _check_fitted(self, method: str) -> None:
         if "coef_" not in self.__dict__:
             name = type(self).__name__
-            raise _NotFitted(f"This {name} instance is not fitted yet: {method} needs the weights "
+            raise NotFittedError(f"This {name} instance is not fitted yet: {method} needs the weights "
                              f"that fit(X, y) learns. Call fit(X, y) before {method}(X).")
 
     def _fit_runs(self, X, y, train) -> list:
@@ -651,7 +649,7 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
         state = self.__dict__.get("_state")
         if state is None:
             name = type(self).__name__
-            raise _NotFitted(f"This {name} instance is not fitted yet: {method} needs the weights "
+            raise NotFittedError(f"This {name} instance is not fitted yet: {method} needs the weights "
                              "learned from examples. Call fit, partial_fit, replay or learn_one first.")
         return state
 
@@ -690,16 +688,18 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
         X, y = _check_data(self, X, y, reset=first)
         labels = _check_targets(y, binary_only=True)
         if first:
-            self._start(self._first_classes(classes, labels, method))
-        else:
-            if classes is not None and not np.array_equal(_two_classes(classes), self.classes_):
-                raise v.fail("classes", f"the classes of the first call, {self.classes_.tolist()}",
-                             f"{np.asarray(classes).tolist()}",
-                             "Pass classes only on the first call, or call fit to start over.")
-            if self._state.feature_names is not None:
-                raise v.fail("X", "dict examples, as learned so far", "a matrix",
-                             "Keep using learn_one/predict_one with dicts, or call fit(X, y) to start "
-                             "over on a matrix.")
+            first_classes = self._first_classes(classes, labels, method)
+            signs = _signs(y, first_classes)  # refuse stray labels before any state exists
+            self._start(first_classes)
+            return self._state.replay(X, signs)
+        if classes is not None and not np.array_equal(_two_classes(classes), self.classes_):
+            raise v.fail("classes", f"the classes of the first call, {self.classes_.tolist()}",
+                         f"{np.asarray(classes).tolist()}",
+                         "Pass classes only on the first call, or call fit to start over.")
+        if self._state.feature_names is not None:
+            raise v.fail("X", "dict examples, as learned so far", "a matrix",
+                         "Keep using learn_one/predict_one with dicts, or call fit(X, y) to start "
+                         "over on a matrix.")
         return self._state.replay(X, _signs(y, self.classes_))
 
     def replay(self, X, y) -> np.ndarray:
@@ -775,11 +775,14 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        x = self._example(x)
         if "_state" not in self.__dict__:
             _check_params(self)
-            self._start(self._first_classes(None, np.asarray([y]), "learn_one"))
-        sign = _signs(np.asarray([y]), self.classes_)[0]
-        x = self._example(x)
+            classes = self._first_classes(None, np.asarray([y]), "learn_one")
+            sign = _signs(np.asarray([y]), classes)[0]
+            self._start(classes)
+        else:
+            sign = _signs(np.asarray([y]), self.classes_)[0]
         self._state.learn(x, int(sign))
         if not isinstance(x, Mapping) and "n_features_in_" not in self.__dict__:
             self.n_features_in_ = int(self._state.w.shape[0])
@@ -799,5 +802,6 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """``classes_[1]`` where the score is > 0, else ``classes_[0]``."""
+        self._state_for("predict")
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(np.intp)]

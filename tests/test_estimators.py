@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import os
 import pickle
 import re
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -15,7 +19,13 @@ from sklearn.utils.estimator_checks import check_param_validation, parametrize_w
 
 import perceptronlab
 from perceptronlab import OnlinePerceptron, Perceptron, PocketPerceptron
-from perceptronlab.exceptions import CycledWarning, InputError, NotConvergedWarning, NotFittedError
+from perceptronlab.exceptions import (
+    CycledWarning,
+    InputError,
+    NotConvergedWarning,
+    NotFittedError,
+    PerceptronLabError,
+)
 
 EXAM_X = [[1, 0], [1, 1], [0, 1]]
 EXAM_Y = [1, -1, -1]
@@ -29,10 +39,34 @@ XOR_Y = [0, 1, 1, 0]
 # refits and compares); max_sweeps=20 keeps its per-update Python loop quick on the checks' data.
 @parametrize_with_checks([Perceptron(), PocketPerceptron(seed=0, max_sweeps=20), OnlinePerceptron()])
 def test_sklearn_estimator_checks(estimator, check):
+    if _check_function(check).__name__ == "check_array_api_input":
+        _array_api_check_in_subprocess(estimator)
+        return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NotConvergedWarning)
         warnings.simplefilter("ignore", CycledWarning)
         check(estimator)
+
+
+def _check_function(check):
+    while isinstance(check, functools.partial):
+        check = check.func
+    return check
+
+
+def _array_api_check_in_subprocess(estimator):
+    # scikit-learn runs this check only when SCIPY_ARRAY_API=1 was set before scipy was imported
+    # (else it skips): run it in a fresh interpreter with the variable set.
+    code = ("from sklearn.utils.estimator_checks import check_array_api_input\n"
+            "from perceptronlab import OnlinePerceptron, Perceptron, PocketPerceptron\n"
+            f"estimator = {estimator!r}\n"
+            "check_array_api_input(type(estimator).__name__, estimator, array_namespace='numpy',\n"
+            "                      expect_only_array_outputs=False)\n"
+            "print('array api check passed')\n")
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "SCIPY_ARRAY_API": "1"},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "array api check passed" in done.stdout
 
 
 @pytest.mark.parametrize("estimator", [Perceptron(), PocketPerceptron(seed=0, max_sweeps=5),
@@ -428,6 +462,10 @@ def test_online_needs_classes_for_other_labels():
         OnlinePerceptron().partial_fit(XOR_X, XOR_Y)
     with pytest.raises(InputError, match=r"learn_one\(\.\.\., classes=\[\.\.\.\]\)"):
         OnlinePerceptron().learn_one([1.0, 0.0], "spam")
+    fresh = OnlinePerceptron(classes=[0, 1])
+    with pytest.raises(InputError, match=r"labels among classes_ \[0, 1\], got 5"):
+        fresh.partial_fit([[1, 2]], [5])
+    assert not hasattr(fresh, "coef_") and fresh.predict_one([1, 2]) == 0  # nothing was learned
     model = OnlinePerceptron().partial_fit(XOR_X, XOR_Y, classes=[0, 1])
     with pytest.raises(InputError, match=r"labels among classes_ \[0, 1\], got 7"):
         model.partial_fit([[1, 1]], [7])
@@ -448,3 +486,19 @@ def test_bad_labels():
         Perceptron().fit(EXAM_X, None)
     with pytest.raises(InputError, match=r"y \(the labels\): expected finite labels, got NaN or inf"):
         Perceptron().fit(EXAM_X, [1.0, np.nan, 1.0])
+
+
+def test_boundary_errors_pickle_for_parallel_search():
+    # joblib sends a worker's exception back to the parent: it must survive pickling
+    errors = []
+    for call in (lambda: Perceptron(eta=0).fit(EXAM_X, EXAM_Y), lambda: Perceptron().predict(EXAM_X),
+                 lambda: Perceptron().fit(np.array([[{}, 1]], dtype=object), [1])):
+        with pytest.raises(PerceptronLabError) as caught:
+            call()
+        errors.append(caught.value)
+    for error in errors:
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and str(back) == str(error)
+    assert isinstance(errors[0], InvalidParameterError) and isinstance(errors[0], InputError)
+    assert isinstance(errors[1], SklearnNotFittedError) and isinstance(errors[1], NotFittedError)
+    assert isinstance(errors[2], TypeError) and isinstance(errors[2], InputError)
