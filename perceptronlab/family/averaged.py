@@ -80,6 +80,9 @@ class AveragedEngine(CompiledEngine):
 class AveragedRun(Run):
     """A :class:`~perceptronlab.Run` whose ``w``/``b`` are the averaged weights.
 
+    Everything else (mistakes, sweeps, ``norms``, ``errors_after_sweep``) describes the iterates,
+    exactly as the plain perceptron's run on the same data.
+
     Attributes
     ----------
     last_w, last_b : the last iterate (the plain perceptron's ``w``/``b`` on the same run).

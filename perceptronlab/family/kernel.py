@@ -270,7 +270,9 @@ class KernelRun(Run):
     """A :class:`~perceptronlab.Run` of the dual perceptron, with everything needed to predict.
 
     ``w`` is the primal weight vector η Σ α_i y_i x_i of the chosen variant for the linear kernel
-    (empty for other kernels); ``b`` its intercept.
+    (empty for other kernels and for the voted variant); ``b`` its intercept (the last f's for
+    "voted"). ``errors_after_sweep`` and ``norms`` (‖f‖ in the kernel's space, with b) are those of
+    the iterates f_t.
 
     Attributes
     ----------
