@@ -21,8 +21,9 @@ def test_registry_is_a_plain_dict_of_the_four_experiments():
 
 
 def test_unknown_experiment_names_the_choices():
-    with pytest.raises(InputError, match="bound-vs-actual, lfd, non-separable, worst-case"):
+    with pytest.raises(InputError, match="expected one of") as info:
         run_experiment("bound-vs-reality")
+    assert all(name in str(info.value) for name in EXPERIMENTS)
 
 
 def test_worst_case_attains_the_bound():
@@ -171,7 +172,8 @@ def test_cli_json_and_trials(tmp_path):
 def test_cli_unknown_experiment_lists_the_names():
     result = _cli("experiment", "nope")
     assert result.exit_code == 2
-    assert "unknown experiment 'nope'" in result.output and "bound-vs-actual, lfd" in result.output
+    assert "unknown experiment 'nope'" in result.output
+    assert all(name in result.output for name in EXPERIMENTS)
 
 
 def test_cli_bad_trials_is_a_usage_error():
