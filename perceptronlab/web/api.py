@@ -29,13 +29,31 @@ or strings (``"1/2"``, ``"0.5"``); JSON numbers are taken as the decimals they s
 
 The answer
 ----------
-``run`` (the result and the step trace as columns), ``cards`` (R, ρ*, the bound, mistakes,
-separability, each with a display text), ``max_margin`` (the best line, or null), ``plots`` (the
-squeeze plot and the errors per sweep) and ``limits`` (how much of the run was traced).
+``run``: the result (mistakes, sweeps, converged/cycled, final ``w`` and ``b`` with their exact
+text) and the trace as columns: ``steps`` (sweep, point index, y⟨w,x⟩ as a number and as the
+worksheet writes it, mistake?, and how many updates were made so far) and ``weights`` (every
+weight vector of the run from w = 0, its text, and which points it misclassifies: the page marks
+them without computing a single score). ``log`` says how the worksheet ends (the last clean sweep
+collapses into one "all … stop" row, exactly as :meth:`perceptronlab.Run.worksheet_rows`).
+``cards``: R, ρ*, the bound R²/ρ*² (or the margin perceptron's), mistakes, separability (with
+Gordan's certificate when not separable), each with a display text: exact fractions on the grid
+("1/√5", "10"), decimals otherwise. ``max_margin``: the best separating line and its band (null
+when not separable). ``plots``: the squeeze plot (‖w_k‖ with kηρ* and √(k(η²R² + 2ηρ₀))) and
+the training errors after each sweep (and the pocket's). ``limits``: how much was traced.
 
-Limits: at most :data:`MAX_POINTS` points; the server also refuses bodies over
-:data:`MAX_BODY_BYTES`. Long runs are traced for their first :data:`TRACE_STEPS` steps (the
-cards always come from the whole run).
+"I pick the next point"
+-----------------------
+The page sends the order the user clicked as ``sequence``; the engine runs its cyclic order on
+the points in that order, and the answer maps every index back to the user's numbering.
+
+Limits
+------
+At most :data:`MAX_POINTS` points (the server also refuses bodies over :data:`MAX_BODY_BYTES`),
+coordinates within ±:data:`MAX_COORDINATE`. So that the page stays quick, a run is traced step
+by step for at most :data:`TRACE_STEPS` steps (at least one sweep; random-mistake order and
+Pocket, which score every point at each update, within :data:`TRACE_WORK` scores); a longer run
+is then finished by the compiled engine and the cards and the final w come from that whole run,
+with a note saying so. Exact runs stop within :data:`EXACT_WORK` scores.
 """
 
 from __future__ import annotations
