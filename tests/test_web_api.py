@@ -436,3 +436,17 @@ def test_valid_requests_match_the_engine(data):
     if bound is not None and not options["pocket"]:
         assert run.mistakes <= bound + 1e-9  # Novikoff holds on every separable request
     assert answer["cards"]["separable"]["separable"] == (answer["cards"]["rho"]["value"] is not None)
+
+
+def test_margin_task_and_the_worst_case(client):
+    """Seed 000's margin task (R² = 10, best margin √2, bound 5) and seed 003's tight case e₁, e₂."""
+    margin_task = {"points": [[3, 1], [1, 2], [-1, -1], [0, -2]], "labels": [1, 1, -1, -1]}
+    answer = post(client, margin_task)
+    rho = best_margin_brute_force(margin_task["points"], margin_task["labels"])
+    assert answer["cards"]["rho"]["value"] == pytest.approx(rho, abs=1e-4)
+    assert (answer["cards"]["R"]["text"], answer["cards"]["rho"]["text"], answer["cards"]["bound"]["text"]) == \
+        ("√10", "√2", "5")
+    worst = post(client, {"points": [[1, 0], [0, 1]], "labels": [1, 1]})
+    assert (worst["cards"]["R"]["text"], worst["cards"]["rho"]["text"], worst["cards"]["bound"]["text"]) == \
+        ("1", "1/√2", "2")
+    assert worst["run"]["mistakes"] == 2  # the bound is attained
