@@ -45,7 +45,7 @@ __all__ = ["Perceptron", "PocketPerceptron", "OnlinePerceptron"]
 
 # Raised here so that both perceptronlab's and scikit-learn's handlers catch them.
 class InvalidParameterError(InputError, _SklearnInvalidParameterError):
-    """A bad constructor parameter: perceptronlab's InputError and scikit-learn's InvalidParameterError."""
+    """A bad constructor parameter: InputError and scikit-learn's InvalidParameterError."""
 
 
 class NonNumericCellError(InputError, TypeError):
@@ -57,8 +57,8 @@ class NotFittedError(_exceptions.NotFittedError, _SklearnNotFittedError):
 
 
 _FIXES = {
-    "eta": "Pass a learning rate > 0, e.g. eta=1.0 (from w = 0 any eta > 0 makes the same mistakes).",
-    "margin": "Pass margin=0.0 for the plain perceptron, or a positive rho0 for the margin perceptron.",
+    "eta": "Pass a learning rate > 0, e.g. eta=1.0 (from w = 0 every eta gives the same mistakes).",
+    "margin": "Pass margin=0.0 for the plain perceptron, or a rho0 > 0 for the margin perceptron.",
     "max_sweeps": "Pass an integer >= 1, e.g. max_sweeps=1000; the run always stops there.",
     "max_updates": "Pass None (no limit) or an integer >= 1, e.g. max_updates=10000.",
     "order": "Pass order='cyclic' (data order), 'shuffle' or 'random-mistake'.",
@@ -89,8 +89,10 @@ def _check_data(estimator: BaseEstimator, X: Any, y: Any = _NO_Y, *, reset: bool
     """
     if y is None:
         name = type(estimator).__name__
-        raise InputError(f"{name} requires y to be passed, but the target y is None: expected one "
-                         "label per row of X. Pass the labels: fit(X, y).")
+        raise InputError(
+            f"{name} requires y to be passed, but the target y is None: expected one "
+            "label per row of X. Pass the labels: fit(X, y)."
+        )
     options = dict(accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=reset)
     try:
         if y is _NO_Y:
@@ -104,55 +106,92 @@ def _explain(exc: Exception, X: Any, y: Any) -> Exception:
     """Turn scikit-learn's refusal of X or y into the what / expected / got / fix message."""
     text = str(exc)
     if text.startswith("X has ") and "features, but" in text:
-        return InputError(f"{text} Pass data with the same columns, in the same order, as at fit "
-                          "time.")
+        return InputError(
+            f"{text} Pass data with the same columns, in the same order, as at fit time."
+        )
     if "Complex data not supported" in text:
-        return v.fail("X", "real numbers", "complex values (Complex data not supported)",
-                      "Use X.real, or put the real and imaginary parts in separate columns.")
+        return v.fail(
+            "X",
+            "real numbers",
+            "complex values (Complex data not supported)",
+            "Use X.real, or put the real and imaginary parts in separate columns.",
+        )
     empty = re.search(r"Found array with 0 (sample|feature)\(s\) \(shape=(\([^)]*\))\)", text)
     if empty and empty.group(1) == "sample":
-        return v.fail("X", "at least one example (row)", f"0 sample(s) (shape={empty.group(2)})",
-                      "Pass a non-empty dataset.")
+        return v.fail(
+            "X",
+            "at least one example (row)",
+            f"0 sample(s) (shape={empty.group(2)})",
+            "Pass a non-empty dataset.",
+        )
     if empty:
-        return v.fail("X", "at least one feature",
-                      f"0 feature(s) (shape={empty.group(2)}) while a minimum of 1 is required",
-                      "Pass a dataset with feature columns.")
+        return v.fail(
+            "X",
+            "at least one feature",
+            f"0 feature(s) (shape={empty.group(2)}) while a minimum of 1 is required",
+            "Pass a dataset with feature columns.",
+        )
     if "Expected 2D array" in text or "2-dimensional container" in text or "with dim" in text:
         shape = np.shape(X) if not sp.issparse(X) else X.shape
-        return v.fail("X", "a 2-D array (rows are examples)", f"a {len(shape)}-D array of shape {shape}",
-                      "Reshape your data: X.reshape(-1, 1) for a single feature, X.reshape(1, -1) for "
-                      "a single example, X.reshape(len(X), -1) to flatten each example to one row.")
+        return v.fail(
+            "X",
+            "a 2-D array (rows are examples)",
+            f"a {len(shape)}-D array of shape {shape}",
+            "Reshape your data: X.reshape(-1, 1) for a single feature, X.reshape(1, -1) for "
+            "a single example, X.reshape(len(X), -1) to flatten each example to one row.",
+        )
     if "inhomogeneous" in text or "setting an array element with a sequence" in text:
         ragged = _ragged_row(X)
         if ragged is not None:
             first, row, length = ragged
-            return v.fail("X", f"every row with {first} features (as row 0)", f"row {row} with {length}",
-                          "Fix the ragged row: every example needs the same features.")
-        return v.fail("y (the labels)", "one label per row of X", "nested or ragged labels",
-                      "Pass a flat sequence with one label per example.")
+            return v.fail(
+                "X",
+                f"every row with {first} features (as row 0)",
+                f"row {row} with {length}",
+                "Fix the ragged row: every example needs the same features.",
+            )
+        return v.fail(
+            "y (the labels)",
+            "one label per row of X",
+            "nested or ragged labels",
+            "Pass a flat sequence with one label per example.",
+        )
     if "could not convert" in text or "argument must be" in text:
         cell = _first_non_numeric(X)
         if cell is not None:
             row, col, value = cell
             error = NonNumericCellError if isinstance(exc, TypeError) else InputError
-            return error(f"X: expected numeric values, got {value!r} at row {row}, column {col} "
-                         f"({text}). Fix or drop non-numeric cells (e.g. pandas.to_numeric(column, "
-                         "errors='coerce'), then impute).")
+            return error(
+                f"X: expected numeric values, got {value!r} at row {row}, column {col} "
+                f"({text}). Fix or drop non-numeric cells (e.g. pandas.to_numeric(column, "
+                "errors='coerce'), then impute)."
+            )
     if "Input X contains" in text or "Input contains" in text:
         row, col, value = _first_non_finite(X)
-        return v.fail("X", "finite values", f"{_number_name(value)} at row {row}, column {col}",
-                      "Remove or impute the rows with NaN or inf (e.g. sklearn.impute.SimpleImputer).")
+        return v.fail(
+            "X",
+            "finite values",
+            f"{_number_name(value)} at row {row}, column {col}",
+            "Remove or impute the rows with NaN or inf (e.g. sklearn.impute.SimpleImputer).",
+        )
     if "Input y contains" in text:
-        return v.fail("y (the labels)", "finite labels", "NaN or inf",
-                      "Remove the rows with missing labels.")
+        return v.fail(
+            "y (the labels)", "finite labels", "NaN or inf", "Remove the rows with missing labels."
+        )
     if "inconsistent numbers of samples" in text:
         counts = re.findall(r"\d+", text.rsplit(":", 1)[-1])
         if len(counts) == 2:
-            return v.fail("y (the labels)", f"{counts[0]} labels, one per row of X", f"{counts[1]} labels",
-                          "Check that X and y come from the same rows.")
+            return v.fail(
+                "y (the labels)",
+                f"{counts[0]} labels, one per row of X",
+                f"{counts[1]} labels",
+                "Check that X and y come from the same rows.",
+            )
     if "y should be a 1d array" in text:
-        return InputError(f"y (the labels): {text} Pass one label per row of X (multi-output targets "
-                          "are not supported).")
+        return InputError(
+            f"y (the labels): {text} Pass one label per row of X (multi-output targets "
+            "are not supported)."
+        )
     error = NonNumericCellError if isinstance(exc, TypeError) else InputError
     return error(f"{text} Check X (rows of numbers) and y (one label per row).")
 
@@ -206,7 +245,9 @@ def _check_targets(y: np.ndarray, *, binary_only: bool) -> np.ndarray:
     try:
         check_classification_targets(y)
     except ValueError as exc:
-        raise InputError(f"y (the labels): {exc} Pass class labels (ints, strings, or -1/+1).") from None
+        raise InputError(
+            f"y (the labels): {exc} Pass class labels (ints, strings, or -1/+1)."
+        ) from None
     labels = np.unique(y)
     if binary_only and labels.shape[0] > 2:
         raise _too_many(labels)
@@ -215,10 +256,13 @@ def _check_targets(y: np.ndarray, *, binary_only: bool) -> np.ndarray:
 
 def _too_many(labels: np.ndarray) -> InputError:
     shown = ", ".join(map(str, labels[:5])) + (", ..." if labels.shape[0] > 5 else "")
-    return v.fail("y (the labels)", "two classes (Only binary classification is supported.)",
-                  f"{labels.shape[0]} classes ({shown})",
-                  "Use perceptronlab.Perceptron or perceptronlab.PocketPerceptron (one-vs-rest) for "
-                  "more classes, or relabel to two.")
+    return v.fail(
+        "y (the labels)",
+        "two classes (Only binary classification is supported.)",
+        f"{labels.shape[0]} classes ({shown})",
+        "Use perceptronlab.Perceptron or perceptronlab.PocketPerceptron (one-vs-rest) for "
+        "more classes, or relabel to two.",
+    )
 
 
 def _is_signed(labels: np.ndarray) -> bool:
@@ -233,23 +277,35 @@ def _classes_for_training(labels: np.ndarray) -> np.ndarray:
         # -1/+1 are the perceptron's own labels: one of them alone is still a two-class problem
         # (the seeds' worst case labels every basis vector +1), as in the functional API.
         return np.array([-1, 1], dtype=labels.dtype)
-    raise v.fail("y (the labels)", "at least two classes", f"1 class ({labels[0]!r})",
-                 "Training needs examples of both classes (a single class is accepted only for "
-                 "labels -1/+1).")
+    raise v.fail(
+        "y (the labels)",
+        "at least two classes",
+        f"1 class ({labels[0]!r})",
+        "Training needs examples of both classes (a single class is accepted only for "
+        "labels -1/+1).",
+    )
 
 
 def _two_classes(classes: Any) -> np.ndarray:
     """The ``classes`` parameter of OnlinePerceptron: exactly two labels, sorted."""
     arr = np.asarray(classes)
     if arr.ndim != 1:
-        raise v.fail("classes", "a flat list of the two class labels", f"shape {arr.shape}",
-                     "Pass e.g. classes=[0, 1].")
+        raise v.fail(
+            "classes",
+            "a flat list of the two class labels",
+            f"shape {arr.shape}",
+            "Pass e.g. classes=[0, 1].",
+        )
     labels = np.unique(arr)
     if labels.shape[0] > 2:
         raise _too_many(labels)
     if labels.shape[0] < 2:
-        raise v.fail("classes", "exactly two class labels", f"{labels.tolist()}",
-                     "Pass both labels the data can carry, e.g. classes=[0, 1].")
+        raise v.fail(
+            "classes",
+            "exactly two class labels",
+            f"{labels.tolist()}",
+            "Pass both labels the data can carry, e.g. classes=[0, 1].",
+        )
     return labels
 
 
@@ -257,9 +313,13 @@ def _signs(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
     """+1 for ``classes[1]``, -1 for ``classes[0]``; labels outside ``classes`` are refused."""
     unknown = ~np.isin(y, classes)
     if unknown.any():
-        raise v.fail("y (the labels)", f"labels among classes_ {classes.tolist()}",
-                     f"{_python(y[unknown][0])!r}", "Pass every label of the stream in classes=[...] on the "
-                     "first call (a binary learner has two).")
+        raise v.fail(
+            "y (the labels)",
+            f"labels among classes_ {classes.tolist()}",
+            f"{_python(y[unknown][0])!r}",
+            "Pass every label of the stream in classes=[...] on the "
+            "first call (a binary learner has two).",
+        )
     return np.where(y == classes[1], 1.0, -1.0)
 
 
@@ -302,14 +362,18 @@ class _LinearPerceptron(ClassifierMixin, BaseEstimator):
         state = dict(super().__getstate__())  # for non-sklearn modules that is the live __dict__
         if "run_" in state:
             runs = state["run_"]
-            state["run_"] = [_portable(r) for r in runs] if isinstance(runs, list) else _portable(runs)
+            state["run_"] = (
+                [_portable(r) for r in runs] if isinstance(runs, list) else _portable(runs)
+            )
         return state
 
     def _check_fitted(self, method: str) -> None:
         if "coef_" not in self.__dict__:
             name = type(self).__name__
-            raise NotFittedError(f"This {name} instance is not fitted yet: {method} needs the weights "
-                             f"that fit(X, y) learns. Call fit(X, y) before {method}(X).")
+            raise NotFittedError(
+                f"This {name} instance is not fitted yet: {method} needs the "
+                f"weights that fit(X, y) learns. Call fit(X, y) before {method}(X)."
+            )
 
     def _fit_runs(self, X, y, train) -> list:
         labels = _check_targets(y, binary_only=False)
@@ -334,12 +398,14 @@ class _LinearPerceptron(ClassifierMixin, BaseEstimator):
         (n, n_classes), one column per one-vs-rest model."""
         self._check_fitted("decision_function")
         X = _check_data(self, X, reset=False)
-        scores = np.column_stack([_scores(X, w, b) for w, b in zip(self.coef_, self.intercept_, strict=True)])
+        scores = np.column_stack(
+            [_scores(X, w, b) for w, b in zip(self.coef_, self.intercept_, strict=True)]
+        )
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X):
-        """``classes_[1]`` where the score is > 0, else ``classes_[0]`` (a tie is not positive, as in
-        the rule); with more classes, the class of the highest one-vs-rest score."""
+        """``classes_[1]`` where the score is > 0, else ``classes_[0]`` (a tie is not positive, as
+        in the rule); with more classes, the class of the highest one-vs-rest score."""
         self._check_fitted("predict")
         scores = self.decision_function(X)
         if scores.ndim == 1:
@@ -352,7 +418,9 @@ _SEED = [Interval(Integral, 0, None, closed="left"), None]
 
 
 class Perceptron(_LinearPerceptron):
-    """The perceptron (Rosenblatt 1958) as a scikit-learn classifier, over :func:`perceptronlab.perceptron`.
+    """The perceptron (Rosenblatt 1958) as a scikit-learn classifier over the engine.
+
+    Each fit calls :func:`perceptronlab.perceptron`.
 
     w starts at 0; an example is a mistake when y(⟨w,x⟩ + b) ≤ ρ₀ (ties count); a mistake updates
     w ← w + η·y·x (and b ← b + η·y); a run ends after a clean sweep or at ``max_sweeps``, or, in
@@ -433,8 +501,9 @@ class Perceptron(_LinearPerceptron):
         "seed": _SEED,
     }
 
-    def __init__(self, *, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=1000,
-                 seed=None):
+    def __init__(
+        self, *, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=1000, seed=None
+    ):
         self.eta = eta
         self.fit_intercept = fit_intercept
         self.order = order
@@ -458,8 +527,17 @@ class Perceptron(_LinearPerceptron):
         X, y = _check_data(self, X, y, reset=True)
 
         def train(X, signs):
-            return perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
-                              margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed, warn=False)
+            return perceptron(
+                X,
+                signs,
+                eta=self.eta,
+                fit_intercept=self.fit_intercept,
+                order=self.order,
+                margin=self.margin,
+                max_sweeps=self.max_sweeps,
+                seed=self.seed,
+                warn=False,
+            )
 
         runs = self._fit_runs(X, y, train)
         self._warn(runs)
@@ -471,24 +549,41 @@ class Perceptron(_LinearPerceptron):
         def which(flags):
             if len(runs) == 1:
                 return ""
-            return " (" + ", ".join(f"class {_python(c)!r} vs rest"
-                                    for c, flag in zip(self.classes_, flags, strict=True) if flag) + ")"
+            return (
+                " ("
+                + ", ".join(
+                    f"class {_python(c)!r} vs rest"
+                    for c, flag in zip(self.classes_, flags, strict=True)
+                    if flag
+                )
+                + ")"
+            )
 
         cycled = [r.cycled for r in runs]
         stopped = [not r.converged and not r.cycled for r in runs]
         if any(cycled):
-            warnings.warn(f"{name}: the weights at the start of a sweep repeated an earlier sweep's"
-                          f"{which(cycled)}, so the cyclic perceptron will never converge on this data. "
-                          "Use perceptronlab.PocketPerceptron for the weights with the fewest training "
-                          "errors.", CycledWarning, stacklevel=3)
+            warnings.warn(
+                f"{name}: the weights at the start of a sweep repeated an earlier sweep's"
+                f"{which(cycled)}, so the cyclic perceptron will never converge on this data. "
+                "Use perceptronlab.PocketPerceptron for the weights with the fewest training "
+                "errors.",
+                CycledWarning,
+                stacklevel=3,
+            )
         if any(stopped):
-            warnings.warn(f"{name} did not converge: no clean sweep within max_sweeps={self.max_sweeps}"
-                          f"{which(stopped)}. The data may not be linearly separable; raise max_sweeps, "
-                          "or use perceptronlab.PocketPerceptron.", NotConvergedWarning, stacklevel=3)
+            warnings.warn(
+                f"{name} did not converge: no clean sweep within max_sweeps={self.max_sweeps}"
+                f"{which(stopped)}. The data may not be linearly separable; raise max_sweeps, "
+                "or use perceptronlab.PocketPerceptron.",
+                NotConvergedWarning,
+                stacklevel=3,
+            )
 
 
 class PocketPerceptron(_LinearPerceptron):
-    """The Pocket algorithm (Gallant 1990) as a scikit-learn classifier, over :func:`perceptronlab.pocket`.
+    """The Pocket algorithm (Gallant 1990) as a scikit-learn classifier over the engine.
+
+    Each fit calls :func:`perceptronlab.pocket`.
 
     Perceptron updates (by default on a uniformly random misclassified example) while keeping in
     the "pocket" the weights with the fewest training errors (y(⟨w,x⟩ + b) ≤ 0); the fitted weights
@@ -535,8 +630,17 @@ class PocketPerceptron(_LinearPerceptron):
         "seed": _SEED,
     }
 
-    def __init__(self, *, eta=1.0, fit_intercept=True, order="random-mistake", check="update",
-                 max_updates=None, max_sweeps=100, seed=None):
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        fit_intercept=True,
+        order="random-mistake",
+        check="update",
+        max_updates=None,
+        max_sweeps=100,
+        seed=None,
+    ):
         self.eta = eta
         self.fit_intercept = fit_intercept
         self.order = order
@@ -561,9 +665,17 @@ class PocketPerceptron(_LinearPerceptron):
         X, y = _check_data(self, X, y, reset=True)
 
         def train(X, signs):
-            return pocket(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
-                          check=self.check, max_updates=self.max_updates, max_sweeps=self.max_sweeps,
-                          seed=self.seed)
+            return pocket(
+                X,
+                signs,
+                eta=self.eta,
+                fit_intercept=self.fit_intercept,
+                order=self.order,
+                check=self.check,
+                max_updates=self.max_updates,
+                max_sweeps=self.max_sweeps,
+                seed=self.seed,
+            )
 
         runs = self._fit_runs(X, y, train)
         errors = [int(r.pocket_errors) for r in runs]
@@ -609,7 +721,8 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
     A stream in one compiled call, returning the rounds that were mistakes:
 
     >>> model = OnlinePerceptron(classes=["ham", "spam"])
-    >>> model.replay([[0.0, 1.0], [1.0, 0.0], [0.1, 0.9], [0.9, 0.2]], ["ham", "spam", "ham", "spam"])
+    >>> X = [[0.0, 1.0], [1.0, 0.0], [0.1, 0.9], [0.9, 0.2]]
+    >>> model.replay(X, ["ham", "spam", "ham", "spam"])
     array([0, 1])
     >>> model.predict([[1.0, 0.0], [0.0, 1.0]]).tolist(), model.n_mistakes_
     (['spam', 'ham'], 2)
@@ -649,12 +762,16 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
         state = self.__dict__.get("_state")
         if state is None:
             name = type(self).__name__
-            raise NotFittedError(f"This {name} instance is not fitted yet: {method} needs the weights "
-                             "learned from examples. Call fit, partial_fit, replay or learn_one first.")
+            raise NotFittedError(
+                f"This {name} instance is not fitted yet: {method} needs the "
+                "weights learned from examples. Call fit, partial_fit, replay or learn_one first."
+            )
         return state
 
     def _start(self, classes: np.ndarray) -> None:
-        self._state = OnlineState(eta=self.eta, margin=self.margin, fit_intercept=self.fit_intercept)
+        self._state = OnlineState(
+            eta=self.eta, margin=self.margin, fit_intercept=self.fit_intercept
+        )
         self.classes_ = classes
 
     def _first_classes(self, given: Any, labels: np.ndarray, method: str) -> np.ndarray:
@@ -664,10 +781,13 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
         if labels.shape[0] and _is_signed(labels):
             return np.array([-1, 1], dtype=labels.dtype)
         shown = labels[:2].tolist()
-        raise v.fail("classes", f"the two class labels before the first example ({method})",
-                     f"none, with labels {shown} in the data",
-                     f"Pass {method}(..., classes=[...]) or OnlinePerceptron(classes=[...]) with both "
-                     "labels (only -1/+1 labels need none).")
+        raise v.fail(
+            "classes",
+            f"the two class labels before the first example ({method})",
+            f"none, with labels {shown} in the data",
+            f"Pass {method}(..., classes=[...]) or OnlinePerceptron(classes=[...]) with both "
+            "labels (only -1/+1 labels need none).",
+        )
 
     @property
     def coef_(self) -> np.ndarray:
@@ -693,13 +813,20 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
             self._start(first_classes)
             return self._state.replay(X, signs)
         if classes is not None and not np.array_equal(_two_classes(classes), self.classes_):
-            raise v.fail("classes", f"the classes of the first call, {self.classes_.tolist()}",
-                         f"{np.asarray(classes).tolist()}",
-                         "Pass classes only on the first call, or call fit to start over.")
+            raise v.fail(
+                "classes",
+                f"the classes of the first call, {self.classes_.tolist()}",
+                f"{np.asarray(classes).tolist()}",
+                "Pass classes only on the first call, or call fit to start over.",
+            )
         if self._state.feature_names is not None:
-            raise v.fail("X", "dict examples, as learned so far", "a matrix",
-                         "Keep using learn_one/predict_one with dicts, or call fit(X, y) to start "
-                         "over on a matrix.")
+            raise v.fail(
+                "X",
+                "dict examples, as learned so far",
+                "a matrix",
+                "Keep using learn_one/predict_one with dicts, or call fit(X, y) to start "
+                "over on a matrix.",
+            )
         return self._state.replay(X, _signs(y, self.classes_))
 
     def replay(self, X, y) -> np.ndarray:
@@ -732,7 +859,11 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
             self.__dict__.pop(attribute, None)
         X, y = _check_data(self, X, y, reset=True)
         labels = _check_targets(y, binary_only=True)
-        classes = _two_classes(self.classes) if self.classes is not None else _classes_for_training(labels)
+        classes = (
+            _two_classes(self.classes)
+            if self.classes is not None
+            else _classes_for_training(labels)
+        )
         self._start(classes)
         self._state.replay(X, _signs(y, classes))
         return self
@@ -748,13 +879,21 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
         if arr.ndim == 2 and arr.shape[0] == 1:
             arr = arr[0]
         if arr.ndim != 1:
-            raise v.fail("x", "one example (a 1-D vector or a dict)", f"an array of shape {arr.shape}",
-                         "Use partial_fit(X, y) or replay(X, y) for many examples.")
+            raise v.fail(
+                "x",
+                "one example (a 1-D vector or a dict)",
+                f"an array of shape {arr.shape}",
+                "Use partial_fit(X, y) or replay(X, y) for many examples.",
+            )
         try:
             return arr.astype(np.float64)
         except (TypeError, ValueError) as exc:
-            raise v.fail("x", "numeric values", f"{arr.tolist()!r} ({exc})",
-                         "Pass numbers (or a dict of numbers).") from None
+            raise v.fail(
+                "x",
+                "numeric values",
+                f"{arr.tolist()!r} ({exc})",
+                "Pass numbers (or a dict of numbers).",
+            ) from None
 
     def predict_one(self, x):
         """The label predicted for one example (vector or dict), from the current weights.
@@ -793,8 +932,12 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
         """⟨w, x⟩ + b for every row of X; > 0 means ``classes_[1]``."""
         state = self._state_for("decision_function")
         if state.feature_names is not None:
-            raise v.fail("X", "dict examples, as learned", "a matrix",
-                         "Predict one dict at a time with predict_one.")
+            raise v.fail(
+                "X",
+                "dict examples, as learned",
+                "a matrix",
+                "Predict one dict at a time with predict_one.",
+            )
         X = _check_data(self, X, reset=False)
         if state.w.shape[0] != X.shape[1]:
             v.check_n_features(X.shape[1], state.w.shape[0], type(self).__name__)

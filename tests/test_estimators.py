@@ -1,4 +1,4 @@
-"""The scikit-learn estimators: conformance (sklearn's own checks), the engine underneath, bad input."""
+"""The scikit-learn estimators: sklearn's own checks, the engine underneath, bad input."""
 
 from __future__ import annotations
 
@@ -35,9 +35,12 @@ XOR_Y = [0, 1, 1, 0]
 
 # ---------------------------------------------------------------- scikit-learn conformance
 
+
 # PocketPerceptron: a seed makes the default random-mistake order reproducible (check_fit_idempotent
 # refits and compares); max_sweeps=20 keeps its per-update Python loop quick on the checks' data.
-@parametrize_with_checks([Perceptron(), PocketPerceptron(seed=0, max_sweeps=20), OnlinePerceptron()])
+@parametrize_with_checks(
+    [Perceptron(), PocketPerceptron(seed=0, max_sweeps=20), OnlinePerceptron()]
+)
 def test_sklearn_estimator_checks(estimator, check):
     if _check_function(check).__name__ == "check_array_api_input":
         _array_api_check_in_subprocess(estimator)
@@ -57,20 +60,28 @@ def _check_function(check):
 def _array_api_check_in_subprocess(estimator):
     # scikit-learn runs this check only when SCIPY_ARRAY_API=1 was set before scipy was imported
     # (else it skips): run it in a fresh interpreter with the variable set.
-    code = ("from sklearn.utils.estimator_checks import check_array_api_input\n"
-            "from perceptronlab import OnlinePerceptron, Perceptron, PocketPerceptron\n"
-            f"estimator = {estimator!r}\n"
-            "check_array_api_input(type(estimator).__name__, estimator, array_namespace='numpy',\n"
-            "                      expect_only_array_outputs=False)\n"
-            "print('array api check passed')\n")
-    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "SCIPY_ARRAY_API": "1"},
-                          capture_output=True, text=True, timeout=300)
+    code = (
+        "from sklearn.utils.estimator_checks import check_array_api_input\n"
+        "from perceptronlab import OnlinePerceptron, Perceptron, PocketPerceptron\n"
+        f"estimator = {estimator!r}\n"
+        "check_array_api_input(type(estimator).__name__, estimator, array_namespace='numpy',\n"
+        "                      expect_only_array_outputs=False)\n"
+        "print('array api check passed')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "SCIPY_ARRAY_API": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "array api check passed" in done.stdout
 
 
-@pytest.mark.parametrize("estimator", [Perceptron(), PocketPerceptron(seed=0, max_sweeps=5),
-                                       OnlinePerceptron()])
+@pytest.mark.parametrize(
+    "estimator", [Perceptron(), PocketPerceptron(seed=0, max_sweeps=5), OnlinePerceptron()]
+)
 def test_parameter_constraints_are_complete_and_enforced(estimator):
     # scikit-learn's own check: every parameter has a constraint, bad types and values are refused
     with warnings.catch_warnings():
@@ -84,12 +95,21 @@ def test_init_stores_parameters_unchanged_and_keyword_only():
     assert clf.eta is marker and clf.order == "nonsense" and clf.max_sweeps == -3
     with pytest.raises(TypeError):
         Perceptron(1.0)
-    assert Perceptron().get_params() == dict(eta=1.0, fit_intercept=True, order="cyclic", margin=0.0,
-                                             max_sweeps=1000, seed=None)
-    assert PocketPerceptron().get_params() == dict(eta=1.0, fit_intercept=True, order="random-mistake",
-                                                   check="update", max_updates=None, max_sweeps=100,
-                                                   seed=None)
-    assert OnlinePerceptron().get_params() == dict(eta=1.0, margin=0.0, fit_intercept=True, classes=None)
+    assert Perceptron().get_params() == dict(
+        eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=1000, seed=None
+    )
+    assert PocketPerceptron().get_params() == dict(
+        eta=1.0,
+        fit_intercept=True,
+        order="random-mistake",
+        check="update",
+        max_updates=None,
+        max_sweeps=100,
+        seed=None,
+    )
+    assert OnlinePerceptron().get_params() == dict(
+        eta=1.0, margin=0.0, fit_intercept=True, classes=None
+    )
 
 
 # ---------------------------------------------------------------- the seeds' numbers
@@ -124,8 +144,9 @@ def _gaussian(seed, n=30, d=3):
 def test_perceptron_is_the_engine_run(order):
     X, y = _gaussian(0)
     clf = Perceptron(order=order, seed=3, margin=0.25, eta=0.5).fit(X, y)
-    run = perceptronlab.perceptron(X, np.where(y == 1, 1, -1), order=order, seed=3, margin=0.25,
-                                   eta=0.5, fit_intercept=True)
+    run = perceptronlab.perceptron(
+        X, np.where(y == 1, 1, -1), order=order, seed=3, margin=0.25, eta=0.5, fit_intercept=True
+    )
     assert np.array_equal(clf.coef_[0], run.w) and clf.intercept_[0] == run.b
     assert clf.n_mistakes_ == run.mistakes and clf.n_sweeps_ == run.sweeps and clf.converged_
     assert np.array_equal(clf.run_.mistake_indices, run.mistake_indices)
@@ -162,8 +183,9 @@ def test_one_vs_rest_runs_the_engine_once_per_class():
     assert clf.coef_.shape == (3, 2) and clf.intercept_.shape == (3,)
     assert isinstance(clf.run_, list) and len(clf.run_) == 3
     for k, label in enumerate(clf.classes_):
-        run = perceptronlab.perceptron(X, np.where(labels == label, 1, -1), fit_intercept=True, max_sweeps=50,
-                                       warn=False)
+        run = perceptronlab.perceptron(
+            X, np.where(labels == label, 1, -1), fit_intercept=True, max_sweeps=50, warn=False
+        )
         assert np.array_equal(clf.coef_[k], run.w) and clf.intercept_[k] == run.b
         assert clf.n_mistakes_[k] == run.mistakes and clf.n_sweeps_[k] == run.sweeps
         assert clf.converged_[k] == run.converged
@@ -173,9 +195,14 @@ def test_one_vs_rest_runs_the_engine_once_per_class():
     assert clf.score(X, labels) == 1.0
 
 
-@pytest.mark.parametrize("make", [lambda: Perceptron(fit_intercept=False, max_sweeps=8),
-                                  lambda: PocketPerceptron(seed=1, max_sweeps=8),
-                                  lambda: OnlinePerceptron(margin=0.1)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Perceptron(fit_intercept=False, max_sweeps=8),
+        lambda: PocketPerceptron(seed=1, max_sweeps=8),
+        lambda: OnlinePerceptron(margin=0.1),
+    ],
+)
 def test_csr_input_gives_the_dense_weights(make):
     X, y = _gaussian(3, n=40, d=6)
     X[np.abs(X) < 0.8] = 0.0
@@ -192,8 +219,9 @@ def test_pocket_is_the_engine_run_and_counts_its_errors():
     X = rng.normal(size=(40, 2))
     y = (X[:, 0] + rng.normal(scale=0.6, size=40) > 0).astype(int)  # noisy: not separable
     clf = PocketPerceptron(seed=5, max_sweeps=15, check="sweep").fit(X, y)
-    run = perceptronlab.pocket(X, np.where(y == 1, 1, -1), seed=5, max_sweeps=15, check="sweep",
-                               fit_intercept=True)
+    run = perceptronlab.pocket(
+        X, np.where(y == 1, 1, -1), seed=5, max_sweeps=15, check="sweep", fit_intercept=True
+    )
     assert np.array_equal(clf.coef_[0], run.w) and clf.intercept_[0] == run.b
     signs = np.where(y == 1, 1, -1)
     brute_errors = int(np.sum(signs * (X @ clf.coef_[0] + clf.intercept_[0]) <= 0))
@@ -255,7 +283,9 @@ def test_pickle_keeps_the_model_but_not_the_training_data():
     clone = pickle.loads(pickle.dumps(clf))
     assert clone.run_.data is None and clone.run_.checkpoints == {}
     assert clone.run_.errors_after_sweep.tolist() == errors
-    assert np.array_equal(clone.predict(X), clf.predict(X)) and np.array_equal(clone.coef_, clf.coef_)
+    assert np.array_equal(clone.predict(X), clf.predict(X)) and np.array_equal(
+        clone.coef_, clf.coef_
+    )
     assert clf.run_.data is not None  # the fitted estimator itself is untouched
 
 
@@ -269,7 +299,9 @@ def test_online_learn_one_predicts_before_it_learns():
     for t, (x, label) in enumerate(zip(X, y, strict=True)):
         wrong.append(model.predict_one(x) != label)
         assert model.learn_one(x, label) is model
-        assert model.n_mistakes_ == sum(wrong), t  # learn_one's own prediction is the one made above
+        assert model.n_mistakes_ == sum(wrong), (
+            t
+        )  # learn_one's own prediction is the one made above
     # the same stream replayed in one compiled call: the same mistakes and weights
     replayed = OnlinePerceptron(classes=[0, 1], fit_intercept=False)
     indices = replayed.replay(X, y)
@@ -282,12 +314,13 @@ def test_online_partial_fit_in_chunks_equals_one_pass_and_fit():
     labels = np.where(y == 1, "up", "down")
     chunked = OnlinePerceptron(margin=0.5)
     for start in range(0, 60, 7):
-        chunked.partial_fit(X[start:start + 7], labels[start:start + 7], classes=["down", "up"])
+        chunked.partial_fit(X[start : start + 7], labels[start : start + 7], classes=["down", "up"])
     whole = OnlinePerceptron(margin=0.5).fit(X, labels)
     assert np.array_equal(chunked.coef_, whole.coef_) and chunked.intercept_ == whole.intercept_
     assert chunked.n_mistakes_ == whole.n_mistakes_
-    run = perceptronlab.perceptron(X, np.where(y == 1, 1, -1), margin=0.5, fit_intercept=True,
-                                   max_sweeps=1, warn=False)
+    run = perceptronlab.perceptron(
+        X, np.where(y == 1, 1, -1), margin=0.5, fit_intercept=True, max_sweeps=1, warn=False
+    )
     assert np.array_equal(whole.coef_[0], run.w) and whole.n_mistakes_ == run.mistakes
     refit = whole.fit(X[:5], labels[:5])  # fit starts over
     assert refit.n_mistakes_ <= 5
@@ -308,7 +341,9 @@ def test_online_predict_one_before_learning():
 
 def test_online_dicts_grow_the_features():
     model = OnlinePerceptron(classes=[False, True], fit_intercept=False)
-    model.learn_one({"x": 1.0}, True).learn_one({"y": 2.0}, False).learn_one({"x": 1.0, "y": 1.0}, True)
+    model.learn_one({"x": 1.0}, True).learn_one({"y": 2.0}, False).learn_one(
+        {"x": 1.0, "y": 1.0}, True
+    )
     # w = 0 ties: x; then <w, 2y> = 0 ties: (1, -2); then 1 - 2 < 0 for a True: (2, -1)
     assert model.coef_.tolist() == [[2.0, -1.0]] and model.n_mistakes_ == 3
     assert model.predict_one({"x": 3.0, "y": 1.0}) is True
@@ -337,25 +372,32 @@ def _message(cls, X, y, **params) -> str:
 def test_nan_and_inf_name_the_cell(cls):
     X = np.array(EXAM_X, dtype=float)
     X[1, 0] = np.nan
-    assert _message(cls, X, EXAM_Y) == ("X: expected finite values, got NaN at row 1, column 0. Remove "
-                                        "or impute the rows with NaN or inf (e.g. sklearn.impute.SimpleImputer).")
+    assert _message(cls, X, EXAM_Y) == (
+        "X: expected finite values, got NaN at row 1, column 0. Remove "
+        "or impute the rows with NaN or inf (e.g. sklearn.impute.SimpleImputer)."
+    )
     X[1, 0] = -np.inf
     assert "got -inf at row 1, column 0" in _message(cls, X, EXAM_Y)
-    assert "got inf at row 0, column 1" in _message(cls, sp.csr_matrix([[1, np.inf], [0, 1], [1, 1]]),
-                                                    EXAM_Y)
+    assert "got inf at row 0, column 1" in _message(
+        cls, sp.csr_matrix([[1, np.inf], [0, 1], [1, 1]]), EXAM_Y
+    )
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_ragged_rows(cls):
     message = _message(cls, [[1, 0], [1, 1, 5], [0, 1]], EXAM_Y)
-    assert message == ("X: expected every row with 2 features (as row 0), got row 1 with 3. Fix the "
-                       "ragged row: every example needs the same features.")
+    assert message == (
+        "X: expected every row with 2 features (as row 0), got row 1 with 3. Fix the "
+        "ragged row: every example needs the same features."
+    )
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_mismatched_lengths(cls):
-    assert _message(cls, EXAM_X, [1, -1]) == ("y (the labels): expected 3 labels, one per row of X, got 2 "
-                                              "labels. Check that X and y come from the same rows.")
+    assert _message(cls, EXAM_X, [1, -1]) == (
+        "y (the labels): expected 3 labels, one per row of X, got 2 "
+        "labels. Check that X and y come from the same rows."
+    )
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
@@ -367,18 +409,23 @@ def test_a_single_class(cls):
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_empty_data_and_zero_features(cls):
-    assert _message(cls, np.empty((0, 2)), []) == ("X: expected at least one example (row), got 0 "
-                                                   "sample(s) (shape=(0, 2)). Pass a non-empty dataset.")
+    assert _message(cls, np.empty((0, 2)), []) == (
+        "X: expected at least one example (row), got 0 "
+        "sample(s) (shape=(0, 2)). Pass a non-empty dataset."
+    )
     assert _message(cls, np.empty((3, 0)), EXAM_Y) == (
         "X: expected at least one feature, got 0 feature(s) (shape=(3, 0)) while a minimum of 1 is "
-        "required. Pass a dataset with feature columns.")
+        "required. Pass a dataset with feature columns."
+    )
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_non_numeric_cells(cls):
     message = _message(cls, [[1, 0], [1, "one"], [0, 1]], EXAM_Y)
-    assert message.startswith("X: expected numeric values, got 'one' at row 1, column 1 (could not "
-                              "convert string to float")
+    assert message.startswith(
+        "X: expected numeric values, got 'one' at row 1, column 1 (could not "
+        "convert string to float"
+    )
     assert "Fix or drop non-numeric cells" in message
     with pytest.raises(TypeError, match=r"got \{'a': 1\} at row 2, column 0"):
         _fit(cls, np.array([[1, 0], [1, 1], [{"a": 1}, 1]], dtype=object), EXAM_Y)
@@ -388,35 +435,68 @@ def test_non_numeric_cells(cls):
 def test_one_dimensional_and_complex_x(cls):
     assert _message(cls, [1.0, 2.0, 3.0], EXAM_Y).startswith(
         "X: expected a 2-D array (rows are examples), got a 1-D array of shape (3,). Reshape your "
-        "data: X.reshape(-1, 1)")
+        "data: X.reshape(-1, 1)"
+    )
     assert "got complex values" in _message(cls, np.array(EXAM_X) * 1j, EXAM_Y)
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
-@pytest.mark.parametrize(("params", "expected"), [
-    (dict(eta=0), r"The 'eta' parameter of \w+ must be a float in the range \(0.0, inf\). Got 0 "
-                  r"instead. Pass a learning rate > 0"),
-    (dict(eta=-1.5), r"must be a float in the range \(0.0, inf\). Got -1.5 instead."),
-    (dict(fit_intercept="yes"), r"The 'fit_intercept' parameter .* Got 'yes' instead. Pass fit_intercept=True"),
-])
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        (
+            dict(eta=0),
+            r"The 'eta' parameter of \w+ must be a float in the range \(0.0, inf\). Got 0 "
+            r"instead. Pass a learning rate > 0",
+        ),
+        (dict(eta=-1.5), r"must be a float in the range \(0.0, inf\). Got -1.5 instead."),
+        (
+            dict(fit_intercept="yes"),
+            r"The 'fit_intercept' parameter .* Got 'yes' instead. Pass fit_intercept=True",
+        ),
+    ],
+)
 def test_bad_shared_parameters(cls, params, expected):
     with pytest.raises(InputError, match=expected) as caught:
         _fit(cls, EXAM_X, EXAM_Y, **params)
     assert isinstance(caught.value, InvalidParameterError)
 
 
-@pytest.mark.parametrize(("cls", "params", "expected"), [
-    (Perceptron, dict(margin=-0.5), r"The 'margin' parameter of Perceptron must be a float in the range "
-                                    r"\[0.0, inf\). Got -0.5 instead. Pass margin=0.0 for the plain"),
-    (OnlinePerceptron, dict(margin=-1), r"'margin' parameter of OnlinePerceptron .* Got -1 instead."),
-    (Perceptron, dict(max_sweeps=0), r"The 'max_sweeps' parameter of Perceptron must be an int in the "
-                                     r"range \[1, inf\). Got 0 instead. Pass an integer >= 1"),
-    (PocketPerceptron, dict(max_sweeps=0), r"'max_sweeps' parameter .* Got 0 instead."),
-    (PocketPerceptron, dict(max_updates=0), r"'max_updates' parameter .* Got 0 instead. Pass None"),
-    (Perceptron, dict(order="random"), r"'order' parameter .* Got 'random' instead. Pass order='cyclic'"),
-    (PocketPerceptron, dict(check="epoch"), r"'check' parameter .* Got 'epoch' instead."),
-    (Perceptron, dict(seed=-1), r"'seed' parameter .* Got -1 instead. Pass seed=None"),
-])
+@pytest.mark.parametrize(
+    ("cls", "params", "expected"),
+    [
+        (
+            Perceptron,
+            dict(margin=-0.5),
+            r"The 'margin' parameter of Perceptron must be a float in the range "
+            r"\[0.0, inf\). Got -0.5 instead. Pass margin=0.0 for the plain",
+        ),
+        (
+            OnlinePerceptron,
+            dict(margin=-1),
+            r"'margin' parameter of OnlinePerceptron .* Got -1 instead.",
+        ),
+        (
+            Perceptron,
+            dict(max_sweeps=0),
+            r"The 'max_sweeps' parameter of Perceptron must be an int in the "
+            r"range \[1, inf\). Got 0 instead. Pass an integer >= 1",
+        ),
+        (PocketPerceptron, dict(max_sweeps=0), r"'max_sweeps' parameter .* Got 0 instead."),
+        (
+            PocketPerceptron,
+            dict(max_updates=0),
+            r"'max_updates' parameter .* Got 0 instead. Pass None",
+        ),
+        (
+            Perceptron,
+            dict(order="random"),
+            r"'order' parameter .* Got 'random' instead. Pass order='cyclic'",
+        ),
+        (PocketPerceptron, dict(check="epoch"), r"'check' parameter .* Got 'epoch' instead."),
+        (Perceptron, dict(seed=-1), r"'seed' parameter .* Got -1 instead. Pass seed=None"),
+    ],
+)
 def test_bad_parameters(cls, params, expected):
     with pytest.raises(InputError, match=expected):
         _fit(cls, EXAM_X, EXAM_Y, **params)
@@ -426,9 +506,13 @@ def test_bad_parameters(cls, params, expected):
 def test_wrong_number_of_features_at_predict_time(cls):
     model = _fit(cls, EXAM_X, EXAM_Y)
     for method in (model.predict, model.decision_function):
-        with pytest.raises(InputError, match=re.escape(
+        with pytest.raises(
+            InputError,
+            match=re.escape(
                 f"X has 3 features, but {cls.__name__} is expecting 2 features as input. Pass data "
-                "with the same columns, in the same order, as at fit time.")):
+                "with the same columns, in the same order, as at fit time."
+            ),
+        ):
             method([[1, 2, 3]])
     with pytest.raises(InputError, match="Reshape your data"):
         model.predict([1.0, 2.0])
@@ -440,7 +524,9 @@ def test_wrong_number_of_features_at_predict_time(cls):
 def test_predict_before_fit(cls):
     model = cls()
     for method in ("predict", "decision_function"):
-        with pytest.raises(NotFittedError, match=f"This {cls.__name__} instance is not fitted yet") as caught:
+        with pytest.raises(
+            NotFittedError, match=f"This {cls.__name__} instance is not fitted yet"
+        ) as caught:
             getattr(model, method)(EXAM_X)
         assert isinstance(caught.value, SklearnNotFittedError)
     assert not hasattr(model, "coef_")
@@ -448,17 +534,23 @@ def test_predict_before_fit(cls):
 
 def test_more_than_two_classes_where_only_binary_is_supported():
     message = _message(OnlinePerceptron, XOR_X, [0, 1, 2, 1])
-    assert message == ("y (the labels): expected two classes (Only binary classification is supported.), "
-                       "got 3 classes (0, 1, 2). Use perceptronlab.Perceptron or "
-                       "perceptronlab.PocketPerceptron (one-vs-rest) for more classes, or relabel to two.")
+    assert message == (
+        "y (the labels): expected two classes (Only binary classification is supported.), "
+        "got 3 classes (0, 1, 2). Use perceptronlab.Perceptron or "
+        "perceptronlab.PocketPerceptron (one-vs-rest) for more classes, or relabel to two."
+    )
     with pytest.raises(InputError, match="got 3 classes"):
         OnlinePerceptron(classes=["a", "b", "c"]).learn_one([1.0], "a")
 
 
 def test_online_needs_classes_for_other_labels():
-    with pytest.raises(InputError, match=re.escape(
-            "classes: expected the two class labels before the first example (partial_fit), got none, "
-            "with labels [0, 1] in the data. Pass partial_fit(..., classes=[...])")):
+    with pytest.raises(
+        InputError,
+        match=re.escape(
+            "classes: expected the two class labels before the first example (partial_fit), "
+            "got none, with labels [0, 1] in the data. Pass partial_fit(..., classes=[...])"
+        ),
+    ):
         OnlinePerceptron().partial_fit(XOR_X, XOR_Y)
     with pytest.raises(InputError, match=r"learn_one\(\.\.\., classes=\[\.\.\.\]\)"):
         OnlinePerceptron().learn_one([1.0, 0.0], "spam")
@@ -484,15 +576,20 @@ def test_bad_labels():
         Perceptron().fit(EXAM_X, [0.5, 1.5, 2.25])
     with pytest.raises(InputError, match="requires y to be passed, but the target y is None"):
         Perceptron().fit(EXAM_X, None)
-    with pytest.raises(InputError, match=r"y \(the labels\): expected finite labels, got NaN or inf"):
+    with pytest.raises(
+        InputError, match=r"y \(the labels\): expected finite labels, got NaN or inf"
+    ):
         Perceptron().fit(EXAM_X, [1.0, np.nan, 1.0])
 
 
 def test_boundary_errors_pickle_for_parallel_search():
     # joblib sends a worker's exception back to the parent: it must survive pickling
     errors = []
-    for call in (lambda: Perceptron(eta=0).fit(EXAM_X, EXAM_Y), lambda: Perceptron().predict(EXAM_X),
-                 lambda: Perceptron().fit(np.array([[{}, 1]], dtype=object), [1])):
+    for call in (
+        lambda: Perceptron(eta=0).fit(EXAM_X, EXAM_Y),
+        lambda: Perceptron().predict(EXAM_X),
+        lambda: Perceptron().fit(np.array([[{}, 1]], dtype=object), [1]),
+    ):
         with pytest.raises(PerceptronLabError) as caught:
             call()
         errors.append(caught.value)

@@ -24,22 +24,31 @@ from perceptronlab.exceptions import NotConvergedWarning
 
 
 def _sklearn(X, y, *, k, fit_intercept, eta=1.0):
-    model = SkPerceptron(shuffle=False, eta0=eta, alpha=0.0, penalty=None, fit_intercept=fit_intercept,
-                         tol=None, max_iter=k)
+    model = SkPerceptron(
+        shuffle=False,
+        eta0=eta,
+        alpha=0.0,
+        penalty=None,
+        fit_intercept=fit_intercept,
+        tol=None,
+        max_iter=k,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         return model.fit(X, y)
 
 
 def _ours(X, y, *, k, fit_intercept, eta=1.0):
-    model = perceptronlab.Perceptron(order="cyclic", fit_intercept=fit_intercept, max_sweeps=k, eta=eta)
+    model = perceptronlab.Perceptron(
+        order="cyclic", fit_intercept=fit_intercept, max_sweeps=k, eta=eta
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NotConvergedWarning)
         return model.fit(X, y)
 
 
 def _overlapping(seed, n, d, classes=2):
-    """Gaussian features (non-integer), labels only loosely tied to them: never separable in k sweeps."""
+    """Gaussian features (non-integer), labels loosely tied to them: not separable in k sweeps."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d))
     scores = X @ rng.normal(size=d) + rng.normal(scale=1.5, size=n)
@@ -57,8 +66,10 @@ def _assert_same_bits(ours, theirs):
 
 
 @pytest.mark.parametrize("fit_intercept", [False, True])
-@pytest.mark.parametrize(("seed", "n", "d", "k"), [(0, 40, 3, 1), (1, 60, 5, 7), (2, 25, 2, 30),
-                                                   (3, 100, 12, 15), (4, 9, 1, 4)])
+@pytest.mark.parametrize(
+    ("seed", "n", "d", "k"),
+    [(0, 40, 3, 1), (1, 60, 5, 7), (2, 25, 2, 30), (3, 100, 12, 15), (4, 9, 1, 4)],
+)
 def test_binary_equals_sklearn_bit_for_bit(fit_intercept, seed, n, d, k):
     X, y = _overlapping(seed, n, d)
     ours = _ours(X, y, k=k, fit_intercept=fit_intercept)
@@ -103,8 +114,14 @@ def test_sparse_without_intercept_equals_sklearn_dense():
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 40), d=st.integers(1, 8), k=st.integers(1, 12),
-       fit_intercept=st.booleans(), scale=st.sampled_from([1e-3, 1.0, 1e3]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(4, 40),
+    d=st.integers(1, 8),
+    k=st.integers(1, 12),
+    fit_intercept=st.booleans(),
+    scale=st.sampled_from([1e-3, 1.0, 1e3]),
+)
 def test_equals_sklearn_property(seed, n, d, k, fit_intercept, scale):
     rng = np.random.default_rng(seed)
     X = rng.normal(scale=scale, size=(n, d))
