@@ -395,3 +395,33 @@ def test_keyboard_steps(page, base_url):
     assert page.get_by_test_id("step-label").inner_text() == "step 11 / 12"
     page.keyboard.press("Home")
     assert page.get_by_test_id("step-label").inner_text() == "step 0 / 12"
+
+
+def test_a_pasted_link_loads_in_the_same_tab(page, base_url):
+    open_lab(page, base_url)
+    assert card(page, "R") == "√2"
+    page.evaluate("location.hash = '#p=3,1,1;1,2,1;-1,-1,-1;0,-2,-1&step=2'")
+    page.wait_for_function("document.querySelector('[data-testid=card-R] .plab-card-value').textContent === '√10'")
+    ready(page)
+    assert card(page, "rho") == "√2" and card(page, "bound") == "5"  # seed 000's margin task
+    assert page.get_by_test_id("preset").input_value() == "margin"
+    assert page.get_by_test_id("step-label").inner_text().startswith("step 2 /")
+
+
+def test_float_points_show_short_numbers_and_download_full_ones(page, base_url):
+    import re
+
+    open_lab(page, base_url, "#p=0.1,0.2,1;0.3,-0.7,-1;-0.45,0.35,-1&snap=0")
+    page.get_by_test_id("btn-run").click()
+    X, y = [[0.1, 0.2], [0.3, -0.7], [-0.45, 0.35]], [1, -1, -1]
+    run = perceptron(X, y, trace=True)
+    assert not run.exact
+
+    def short(text):  # the page's shortFloats
+        return re.sub(r"-?\d+\.\d{5,}(e[-+]?\d+)?", lambda m: repr(float(f"{float(m.group()):.6g}")).removesuffix(".0"),
+                      text)
+
+    assert log_rows(page) == [tuple(short(cell) for cell in row) for row in run.worksheet_rows()]
+    with page.expect_download() as download:
+        page.get_by_test_id("download-csv").click()
+    assert Path(download.value.path()).read_text(encoding="utf-8") == run.table("csv")

@@ -127,6 +127,11 @@ function setButton(node, icon, label) {
   node.append(svg, document.createTextNode(label));
 }
 
+// Floats on screen to 6 significant digits (the CSV keeps the engine's shortest round-trip repr).
+function shortFloats(text) {
+  return String(text).replace(/-?\d+\.\d{5,}(e[-+]?\d+)?/g, (m) => String(Number(Number(m).toPrecision(6))));
+}
+
 function csvField(text) {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -568,6 +573,29 @@ export function createLab(root, config) {
     if (window.location.hash !== text) history.replaceState(null, "", text);
     renderShare();
   }
+  // A link pasted into the same tab only changes the hash: load its state.
+  // (replaceState, which the page itself uses, fires no hashchange.)
+  if (useHash) {
+    window.addEventListener("hashchange", () => {
+      const incoming = decodeHash(window.location.hash);
+      if (!incoming) return;
+      stop();
+      state.points = incoming.points;
+      state.options = { ...DEFAULT_OPTIONS, ...incoming.options };
+      state.sequence = incoming.sequence;
+      state.snap = incoming.snap;
+      state.showMargin = incoming.showMargin;
+      state.hidden = incoming.hidden;
+      state.preset = matchPreset();
+      pendingStep = incoming.step;
+      followEnd = false;
+      step = 0;
+      extent = viewExtent();
+      syncControls();
+      request();
+    });
+  }
+
   function writeHashSoon() {
     if (!useHash) return;
     clearTimeout(hashTimer);
@@ -815,8 +843,9 @@ export function createLab(root, config) {
       ctx.textBaseline = "middle";
       const ax = x0 + (x1 - x0) * labelAt, ay = y0 + (y1 - y0) * labelAt;
       const wide = ctx.measureText(label).width / 2 + 6;
-      const lx = ax + uy * 14 + (labelAt === 1 ? ux * wide : 0);
-      const ly = ay - ux * 14 + (labelAt === 1 ? uy * 12 : 0);
+      const size = planeSize();
+      const lx = Math.min(size - wide, Math.max(wide, ax + uy * 14 + (labelAt === 1 ? ux * wide : 0)));
+      const ly = Math.min(size - 10, Math.max(10, ay - ux * 14 + (labelAt === 1 ? uy * 12 : 0)));
       ctx.fillText(label, lx, ly);
     }
     ctx.restore();
@@ -1037,10 +1066,11 @@ export function createLab(root, config) {
       html.push(`<tr class="plab-more"><td colspan="5">… ${rows.length - shown.length} earlier rows (in the CSV)</td></tr>`);
     }
     const escape = (t) => String(t).replace(/[&<>]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[ch]);
+    const short = result && !result.exact ? shortFloats : (t) => t;
     shown.forEach((row, i) => {
       const cls = row[3] === "yes" ? "plab-yes" : row[4] === "stop" ? "plab-stop" : "";
       const current = i === shown.length - 1 && step > 0 ? " plab-current" : "";
-      html.push(`<tr class="${cls}${current}">${row.map((c) => `<td>${escape(c)}</td>`).join("")}</tr>`);
+      html.push(`<tr class="${cls}${current}">${row.map((c) => `<td>${escape(short(c))}</td>`).join("")}</tr>`);
     });
     const text = html.join("");
     if (text !== lastLog) { logBody.innerHTML = text; lastLog = text; }
@@ -1160,13 +1190,14 @@ export function createLab(root, config) {
       return;
     }
     if (v.final && step > traced()) {
-      status.innerHTML = `<b>End of the whole run</b>: w = ${escapeHtml(run.w_text)} · ${escapeHtml(run.state)}`;
+      status.innerHTML = `<b>End of the whole run</b>: w = ${escapeHtml(result.exact ? run.w_text : shortFloats(run.w_text))} · ${escapeHtml(run.state)}`;
       return;
     }
     const s = run.steps;
     const j = step - 1;
     const verdict = s.mistake[j] ? `≤ ${escapeHtml(result.options.margin)} → <span class="plab-bad">mistake</span>, w ← w + η·y·x` : `> ${escapeHtml(result.options.margin)} → correct`;
-    let text = `Sweep ${s.sweep[j]}, x${s.index[j] + 1} (y = ${state.points[s.index[j]]?.label > 0 ? "+1" : "−1"}): y⟨w,x⟩ = ${escapeHtml(s.score_text[j])} ${verdict} · <b>w = ${escapeHtml(v.text)}</b>`;
+    const short = result.exact ? (t) => t : shortFloats;
+    let text = `Sweep ${s.sweep[j]}, x${s.index[j] + 1} (y = ${state.points[s.index[j]]?.label > 0 ? "+1" : "−1"}): y⟨w,x⟩ = ${escapeHtml(short(s.score_text[j]))} ${verdict} · <b>w = ${escapeHtml(short(v.text))}</b>`;
     if (v.final) text += ` · <span class="${run.converged ? "plab-good" : "plab-bad"}">${escapeHtml(run.state)}</span>`;
     status.innerHTML = text;
   }
