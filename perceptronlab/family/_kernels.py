@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 from perceptronlab.core.kernels import _prefetch, _prefetch_row
@@ -311,7 +310,3 @@ def naive_dual_sweep(X, sqn, kind, degree, gamma, coef0, y, alpha, b, eta, margi
                 b += eta * y[i]
             count += 1
     return count, b, n_support
-
-
-def empty_int() -> np.ndarray:
-    return np.empty(0, dtype=np.int64)
