@@ -45,6 +45,10 @@ def test_bad_rounds_are_named():
     with pytest.raises(InputError, match=r"x\['a'\].*finite"):
         state.learn({"a": float("nan")}, 1)
     state = OnlineState()
+    state.learn({"a": 1.0}, 1)
+    with pytest.raises(InputError, match=r"x\['b'\].*a number"):
+        state.learn({"a": 1.0, "b": "high"}, 1)
+    state = OnlineState()
     state.learn([1.0, 2.0], 1)
     with pytest.raises(InputError, match="2 features"):
         state.learn([1.0], 1)

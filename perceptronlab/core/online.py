@@ -16,6 +16,9 @@ from perceptronlab import _validation as v
 from perceptronlab.core.engines import CompiledEngine
 
 
+_INF = float("inf")
+
+
 class OnlineState:
     """Weights and counts of an online perceptron; inputs are vectors or River-style dicts.
 
@@ -96,7 +99,19 @@ class OnlineState:
 
     def learn(self, x: Any, y_sign: int) -> bool:
         """Predict first (from w and x alone), then use y_sign; returns whether it was a mistake."""
-        score = self.score(x)  # the prediction's score, computed before y is read
+        if type(x) is dict and self.weights is not None:
+            # the hot path of a stream of dicts, written out: a few dict operations per feature
+            get = self.weights.get
+            score = self.b
+            try:
+                for name, value in x.items():
+                    score += get(name, 0.0) * value
+            except TypeError:
+                score = _INF
+            if score != score or score in (_INF, -_INF):
+                score = self._dict_score(x)  # names the bad value
+        else:
+            score = self.score(x)  # the prediction's score, computed before y is read
         self.seen += 1
         if y_sign != 1 and y_sign != -1:
             raise v.fail("y", "-1 or +1", repr(y_sign), "Map the labels to -1/+1 first.")
@@ -105,8 +120,9 @@ class OnlineState:
         c = self.eta * y_sign
         if isinstance(x, Mapping):
             weights = self.weights
+            get = weights.get
             for name, value in x.items():
-                weights[name] = weights.get(name, 0.0) + value * c
+                weights[name] = get(name, 0.0) + value * c
         else:
             self._w += self.vector(x) * c
         if self.fit_intercept:
