@@ -15,7 +15,6 @@ import numpy as np
 from perceptronlab import _validation as v
 from perceptronlab.core.engines import CompiledEngine
 
-
 _INF = float("inf")
 
 
