@@ -173,8 +173,13 @@ def _check_shape(n_rows: int, lengths: list[int]) -> None:
         raise fail("X", "at least one feature", "0 features", "Pass a dataset with feature columns.")
 
 
-def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float64, np.float32)) -> np.ndarray | sp.csr_matrix:
-    """A float C-contiguous array (no copy when it already is one) or a CSR matrix."""
+def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float64, np.float32),
+                 check_finite: bool = True) -> np.ndarray | sp.csr_matrix:
+    """A float C-contiguous array (no copy when it already is one) or a CSR matrix.
+
+    ``check_finite=False`` leaves NaN/inf to the compiled sweep, which finds them on its own first
+    pass at no cost (:func:`perceptronlab.core.engines.raise_not_finite` gives the same message).
+    """
     if sp.issparse(X):
         if not allow_sparse:
             raise fail("X", "a dense array", "a sparse matrix", "Call X.toarray() first.")
@@ -183,8 +188,11 @@ def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float
             _check_shape(X.shape[0], [X.shape[1]])
         if X.dtype not in dtypes:
             X = X.astype(np.float64)
-        if not np.all(np.isfinite(X.data)):
-            raise fail("X", "finite values", "NaN or inf", "Remove or impute the rows with NaN or inf.")
+        if check_finite and not np.all(np.isfinite(X.data)):
+            row = int(np.searchsorted(X.indptr, np.flatnonzero(~np.isfinite(X.data))[0], side="right") - 1)
+            from perceptronlab.core.engines import raise_not_finite
+
+            raise_not_finite(X, row, None)
         if not X.has_sorted_indices:
             X = X.sorted_indices()
         return X
@@ -211,16 +219,16 @@ def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float
         dtype = arr.dtype if arr.dtype in dtypes else np.float64
         arr = np.ascontiguousarray(arr, dtype=dtype)
     _check_shape(arr.shape[0], [arr.shape[1]])
-    if not np.isfinite(arr).all():
+    if check_finite and not np.isfinite(arr).all():
         bad = np.argwhere(~np.isfinite(arr))[0]
         raise fail("X", "finite values", f"{arr[tuple(bad)]} at row {bad[0]}, column {bad[1]}",
                    "Remove or impute the rows with NaN or inf.")
     return arr
 
 
-def check_Xy(X: Any, y: Any, *, exact: bool = False, allow_sparse: bool = True):
+def check_Xy(X: Any, y: Any, *, exact: bool = False, allow_sparse: bool = True, check_finite: bool = True):
     """Validate a training set. Returns (X, y_signs, classes); X is rows of Fractions when exact."""
-    Xc = check_exact_matrix(X) if exact else check_matrix(X, allow_sparse=allow_sparse)
+    Xc = check_exact_matrix(X) if exact else check_matrix(X, allow_sparse=allow_sparse, check_finite=check_finite)
     n_rows = len(Xc) if exact else Xc.shape[0]
     signs, classes = check_labels(y, n_rows)
     return Xc, signs, classes

@@ -32,8 +32,8 @@ def test_blocked_parallel_sweep_equals_sequential_bits(dtype, block, use_order):
         w_seq, w_par = np.zeros(X.shape[1]), np.zeros(X.shape[1])
         for _ in range(sweep + 1):
             outs = [np.empty(n, np.int64), np.empty(n), np.empty(n, np.int64), np.empty(n)]
-            c1, b1 = kernels.sweep_dense(X, y, order, use_order, w_seq, 0.5, 1.0, 0.0, True, outs[0], outs[1])
-            c2, b2 = kernels.sweep_dense_blocked(X, y, order, use_order, w_par, 0.5, 1.0, 0.0, True, outs[2],
+            c1, b1, _ = kernels.sweep_dense(X, y, order, use_order, w_seq, 0.5, 1.0, 0.0, True, outs[0], outs[1])
+            c2, b2, _ = kernels.sweep_dense_blocked(X, y, order, use_order, w_par, 0.5, 1.0, 0.0, True, outs[2],
                                                  outs[3], block, np.empty(block))
             assert c1 == c2 and b1 == b2
             assert np.array_equal(w_seq, w_par)

@@ -57,3 +57,33 @@ def test_input_is_not_copied_or_modified():
     run = perceptron(X, y)
     assert run.data[0] is X
     assert np.array_equal(X, before)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda X, y: perceptron(X, y),
+        lambda X, y: perceptron(X, y, order="shuffle", seed=0),
+        lambda X, y: perceptron(X, y, order="random-mistake", seed=0),
+        lambda X, y: pocket(X, y, seed=0),
+        lambda X, y: pocket(X, y, order="cyclic", check="sweep"),
+        lambda X, y: perceptron(X, y, trace=True),
+    ],
+)
+def test_nan_is_named_on_every_path(call, sparse):
+    import scipy.sparse as sp
+
+    X = np.ones((40, 3))
+    X[17, 2] = np.nan
+    y = np.where(np.arange(40) % 2, 1, -1)
+    with pytest.raises(InputError, match=r"(?i)X: expected finite values, got nan at row 17, column 2"):
+        call(sp.csr_matrix(X) if sparse else X, y)
+
+
+def test_overflow_during_pocket_is_not_blamed_on_the_data():
+    from perceptronlab.exceptions import WeightOverflowError
+
+    X = np.array([[1e308, 1e308], [-1e308, 1e308], [1e308, -1e308]])
+    with pytest.raises(WeightOverflowError, match="Scale the data"):
+        pocket(X, [1, -1, 1], eta=10.0, seed=0)

@@ -74,19 +74,22 @@ class CompiledEngine:
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
         if self.sparse:
             X = self.X
-            count, self.b = kernels.sweep_csr(X.indptr, X.indices, X.data, self.y, order, use_order, self.w,
-                                              self.b, self.eta, self.margin, self.fit_intercept,
-                                              self._idx_buf, self._norm_buf)
+            count, self.b, stopped = kernels.sweep_csr(X.indptr, X.indices, X.data, self.y, order, use_order,
+                                                       self.w, self.b, self.eta, self.margin, self.fit_intercept,
+                                                       self._idx_buf, self._norm_buf)
         elif self._use_parallel():
             block = parallel_block(self.n, self._last_updates)
             scores = np.empty(block)
             with _threads(self.n_jobs):
-                count, self.b = kernels.sweep_dense_blocked(
+                count, self.b, stopped = kernels.sweep_dense_blocked(
                     self.X, self.y, order, use_order, self.w, self.b, self.eta, self.margin, self.fit_intercept,
                     self._idx_buf, self._norm_buf, block, scores)
         else:
-            count, self.b = kernels.sweep_dense(self.X, self.y, order, use_order, self.w, self.b, self.eta,
-                                                self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
+            count, self.b, stopped = kernels.sweep_dense(self.X, self.y, order, use_order, self.w, self.b,
+                                                         self.eta, self.margin, self.fit_intercept, self._idx_buf,
+                                                         self._norm_buf)
+        if stopped >= 0:
+            raise_not_finite(self.X, int(stopped), sweep)
         self._last_updates = int(count)
         if count:
             self._index_chunks.append(self._idx_buf[:count].copy())
@@ -99,9 +102,13 @@ class CompiledEngine:
 
     def margins(self) -> np.ndarray:
         if self.n_jobs == 1:
-            return margins(self.X, self.y, self.w, self.b, out=self._margins, parallel=False)
-        with _threads(self.n_jobs):
-            return margins(self.X, self.y, self.w, self.b, out=self._margins)
+            values = margins(self.X, self.y, self.w, self.b, out=self._margins, parallel=False)
+        else:
+            with _threads(self.n_jobs):
+                values = margins(self.X, self.y, self.w, self.b, out=self._margins)
+        if not np.isfinite(values).all():
+            raise_not_finite(self.X, int(np.flatnonzero(~np.isfinite(values))[0]), None)
+        return values
 
     def update(self, i: int, sweep: int, score: float) -> None:
         c = self.eta * self.y[i]
@@ -130,6 +137,26 @@ class CompiledEngine:
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.w).all() and math.isfinite(self.b))
+
+
+def raise_not_finite(X, row: int, sweep: int | None):
+    """A score was NaN or inf at ``row``: bad input (say which cell) or weights that overflowed."""
+    from perceptronlab._validation import fail
+    from perceptronlab.exceptions import WeightOverflowError
+
+    if sp.issparse(X):
+        start, stop = X.indptr[row], X.indptr[row + 1]
+        values, columns = X.data[start:stop], X.indices[start:stop]
+    else:
+        values, columns = X[row], np.arange(X.shape[1])
+    bad = np.flatnonzero(~np.isfinite(values))
+    if bad.shape[0]:
+        raise fail("X", "finite values", f"{values[bad[0]]} at row {row}, column {columns[bad[0]]}",
+                   "Remove or impute the rows with NaN or inf.")
+    when = f"during sweep {sweep}" if sweep is not None else "during training"
+    raise WeightOverflowError(
+        f"The weights overflowed {when}: expected finite weights, got inf or NaN. "
+        "Scale the data (e.g. sklearn.preprocessing.StandardScaler or MaxAbsScaler) or lower eta.")
 
 
 class _threads:

@@ -155,7 +155,11 @@ def _update(X, i, w, c):
 
 @njit(cache=True, nogil=True)
 def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
-    """One sweep over dense rows: test y(⟨w,x⟩+b) ≤ margin, update w += x·(eta·y). Returns (updates, b).
+    """One sweep over dense rows: test y(⟨w,x⟩+b) ≤ margin, update w += x·(eta·y).
+
+    Returns (updates, b, stopped_at): ``stopped_at`` is -1, or the row whose score was not finite
+    (NaN or inf in the row, or weights that overflowed), where the sweep stopped. That check costs
+    nothing here, so the boundary need not make its own pass over X.
 
     Rows are scored four at a time with the current w; after an update inside a group, the rest
     of the group is scored again with the new w, so the result is that of the one-row loop.
@@ -185,6 +189,8 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
             else:
                 s = _dot(w, X, i)
             s += b
+            if not abs(s) < math.inf:  # NaN or inf in the row (or in w): stop here, the caller says which
+                return count, b, i
             if y[i] * s <= margin:
                 c = eta * y[i]
                 sq = _update(X, i, w, c)
@@ -196,7 +202,7 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
                 count += 1
                 fresh = False
         t += m
-    return count, b
+    return count, b, -1
 
 
 @njit(cache=True, nogil=True)
@@ -258,6 +264,8 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
         while t < stop:
             i = order[t] if use_order else t
             s = scores[t - offset] + b
+            if not abs(s) < math.inf:
+                return count, b, i
             if y[i] * s <= margin:
                 c = eta * y[i]
                 sq = _update(X, i, w, c)
@@ -272,7 +280,7 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
                     offset = t + 1
             t += 1
         start = stop
-    return count, b
+    return count, b, -1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -305,7 +313,7 @@ CSR_PREFETCH_ROWS = 4  # the weights a row gathers are prefetched this many rows
 
 @njit(cache=True, nogil=True)
 def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
-    """One sweep over CSR rows; same rule and order as :func:`sweep_dense`. Returns (updates, b).
+    """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
 
     Two rows are scored at a time (two chains), and the weights that the rows ahead will gather
     are prefetched, since w rarely fits the inner caches.
@@ -339,6 +347,8 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
             else:
                 s = _csr_dot(indptr, indices, data, w, i)
             s += b
+            if not abs(s) < math.inf:
+                return count, b, i
             if y[i] * s <= margin:
                 c = eta * y[i]
                 for k in range(indptr[i], indptr[i + 1]):
@@ -354,7 +364,7 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
                 count += 1
                 fresh = False
         t += 2
-    return count, b
+    return count, b, -1
 
 
 _NO_ORDER_INDEX = np.empty(0, dtype=np.int64)

@@ -133,7 +133,7 @@ class OnlineState:
         """Progressive validation of a whole stream in one compiled sweep; returns mistake indices."""
         if self.weights is not None:
             raise v.fail("X", "dict examples, as learned so far", "a matrix", "Use learn with dicts.")
-        X = v.check_matrix(X)
+        X = v.check_matrix(X, check_finite=False)  # the compiled sweep names a NaN/inf cell itself
         if self._w.shape[0] == 0 and self.seen == 0:
             self._w = np.zeros(X.shape[1])
         v.check_n_features(X.shape[1], self._w.shape[0], "this online learner")

@@ -48,11 +48,12 @@ class _SweepLog:
             self.errors_known[sweep] = count_errors(self.X, self.y, w, b)
 
 
-def _prepare(X, y, *, eta, margin, exact, order, orders=v.ORDERS):
+def _prepare(X, y, *, eta, margin, exact, order, orders=v.ORDERS, compiled=True):
     v.check_choice("order", order, orders)
     v.check_eta(eta)
     v.check_margin(margin)
-    Xc, signs, classes = v.check_Xy(X, y, exact=exact)
+    # the compiled sweeps find NaN/inf themselves on their first pass, so no separate pass over X
+    Xc, signs, classes = v.check_Xy(X, y, exact=exact, check_finite=not compiled)
     if exact:
         eta, margin = Fraction(eta), Fraction(margin)
     return Xc, signs, classes, eta, margin
@@ -106,7 +107,9 @@ def perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cycl
     max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=1000.")
     seed = v.check_seed(seed)
     v.check_choice("backend", backend, ("compiled", "reference"))
-    Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=margin, exact=exact, order=order)
+    compiled = not (exact or trace or backend == "reference")
+    Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=margin, exact=exact, order=order,
+                                               compiled=compiled)
     engine = make_engine(Xc, signs, exact=exact, eta=eta, margin=margin, fit_intercept=bool(fit_intercept),
                          trace=trace, backend=backend, n_jobs=n_jobs)
     rng = np.random.default_rng(seed)
@@ -197,7 +200,8 @@ def pocket(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "random-m
     max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=100.")
     max_updates = v.check_optional_positive_int("max_updates", max_updates, "Pass e.g. max_updates=10000 or None.")
     seed = v.check_seed(seed)
-    Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=0, exact=exact, order=order)
+    Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=0, exact=exact, order=order,
+                                               compiled=not (exact or trace))
     engine = make_engine(Xc, signs, exact=exact, eta=eta, margin=margin, fit_intercept=bool(fit_intercept),
                          trace=trace, n_jobs=n_jobs)
     rng = np.random.default_rng(seed)
