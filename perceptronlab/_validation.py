@@ -7,16 +7,22 @@ below the boundary (the kernels, the exact engine) trusts what leaves this modul
 from __future__ import annotations
 
 import numbers
+import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from perceptronlab.exceptions import InputError
 
 ORDERS = ("cyclic", "shuffle", "random-mistake")
+
+
+def is_sparse(X: Any) -> bool:
+    """A SciPy sparse matrix? Without importing SciPy: if scipy.sparse is not loaded, X is not one."""
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and sparse.issparse(X)
 POCKET_CHECKS = ("update", "sweep")
 
 
@@ -146,7 +152,7 @@ def _to_fraction(value: Any, where: str) -> Fraction:
 
 def check_exact_matrix(X: Any) -> list[list[Fraction]]:
     """Rows of Fractions from ints, Fractions, floats (taken exactly) or decimal strings."""
-    if sp.issparse(X):
+    if is_sparse(X):
         X = X.toarray()
     if isinstance(X, np.ndarray):
         if X.ndim != 2:
@@ -174,13 +180,15 @@ def _check_shape(n_rows: int, lengths: list[int]) -> None:
 
 
 def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float64, np.float32),
-                 check_finite: bool = True) -> np.ndarray | sp.csr_matrix:
+                 check_finite: bool = True) -> Any:
     """A float C-contiguous array (no copy when it already is one) or a CSR matrix.
 
     ``check_finite=False`` leaves NaN/inf to the compiled sweep, which finds them on its own first
     pass at no cost (:func:`perceptronlab.core.engines.raise_not_finite` gives the same message).
     """
-    if sp.issparse(X):
+    if is_sparse(X):
+        import scipy.sparse as sp
+
         if not allow_sparse:
             raise fail("X", "a dense array", "a sparse matrix", "Call X.toarray() first.")
         X = sp.csr_matrix(X) if X.format != "csr" else X

@@ -10,8 +10,8 @@ import hashlib
 import math
 
 import numpy as np
-import scipy.sparse as sp
 
+from perceptronlab._validation import is_sparse
 from perceptronlab.core import kernels
 from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.reference import ReferenceEngine
@@ -45,7 +45,7 @@ class CompiledEngine:
     """The perceptron rule in compiled loops over dense float32/float64 or CSR input."""
 
     def __init__(self, X, y, *, eta, margin, fit_intercept, w0=None, b0=0.0, n_jobs=None):
-        self.sparse = sp.issparse(X)
+        self.sparse = is_sparse(X)
         self.X = X if self.sparse else np.ascontiguousarray(X)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.n_jobs = resolve_n_jobs(n_jobs)
@@ -144,7 +144,7 @@ def raise_not_finite(X, row: int, sweep: int | None):
     from perceptronlab._validation import fail
     from perceptronlab.exceptions import WeightOverflowError
 
-    if sp.issparse(X):
+    if is_sparse(X):
         start, stop = X.indptr[row], X.indptr[row + 1]
         values, columns = X.data[start:stop], X.indices[start:stop]
     else:
@@ -186,7 +186,7 @@ def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
     out = np.empty(X.shape[0]) if out is None else out
     w = np.ascontiguousarray(w, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)
-    if sp.issparse(X):
+    if is_sparse(X):
         return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
     if parallel and X.size >= PARALLEL_MIN_ELEMENTS:
         return kernels.margins_dense_parallel(X, y, w, float(b), out)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import scipy.sparse as sp
 
+from perceptronlab._validation import is_sparse
 from perceptronlab.core.run import Step
 
 LANES = 8
@@ -43,7 +43,7 @@ class ReferenceEngine:
     """The perceptron rule in plain NumPy/Python, one example at a time."""
 
     def __init__(self, X, y, *, eta, margin, fit_intercept, record_steps=False):
-        self.X = X.toarray() if sp.issparse(X) else X
+        self.X = X.toarray() if is_sparse(X) else X
         self.y = y
         self.n, self.d = self.X.shape
         self.eta, self.margin, self.fit_intercept = float(eta), float(margin), fit_intercept
