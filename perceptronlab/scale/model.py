@@ -114,9 +114,12 @@ class MixedPerceptron:
         state = "converged (a clean epoch)" if self.converged else (
             "cycled (never converges)" if self.cycled else "not converged")
         rows = f" over {self.n_rows} rows" if self.n_rows is not None else ""
-        return (f"Iterative parameter mixing ({self.params.get('mixing')}) of {len(self.shards)} shard(s)"
-                f"{rows}: {self.epochs} epoch(s), {self.mistakes} mistakes, {state}.\n"
-                f"mistakes per epoch: {self.history.sum(axis=1).tolist()}")
+        how = ("The cyclic perceptron (one shard)" if len(self.shards) == 1 else
+               f"Iterative parameter mixing ({self.params.get('mixing')}) of {len(self.shards)} shards")
+        per_epoch = self.history.sum(axis=1).tolist()
+        shown = str(per_epoch) if len(per_epoch) <= 12 else f"{per_epoch[:6]} ... {per_epoch[-6:]}"
+        return (f"{how}{rows}: {self.epochs} epoch(s), {self.mistakes} mistakes, {state}.\n"
+                f"mistakes per epoch: {shown}")
 
     # ---------------------------------------------------------- prediction
 

@@ -12,7 +12,10 @@ from perceptronlab.scale.mixing import BLOCKSIZE, fit_in_process
 
 
 class _SweepBar:
-    """A Rich progress bar per sweep (rows read), on stderr."""
+    """A Rich progress bar per sweep (rows read), on stderr.
+
+    On a terminal each bar clears when its sweep ends; in a log, every sweep leaves one line.
+    """
 
     def __init__(self) -> None:
         self._progress = None
@@ -28,9 +31,10 @@ class _SweepBar:
             TimeElapsedColumn,
         )
 
+        console = Console(stderr=True)
         self._progress = Progress(TextColumn("sweep {task.fields[sweep]}"), BarColumn(), MofNCompleteColumn(),
                                   TextColumn("rows"), TimeElapsedColumn(),
-                                  console=Console(stderr=True), transient=False)
+                                  console=console, transient=console.is_terminal)
         self._task = self._progress.add_task("sweep", total=total_rows, sweep=epoch)
         self._progress.start()
 
