@@ -28,6 +28,9 @@ from typer.testing import CliRunner
 from perceptronlab import perceptron
 from perceptronlab.scale import ShardError, fit, fit_in_process
 
+# a lost cluster must fail a test, not hang the suite
+pytestmark = pytest.mark.timeout(150)
+
 # the plugin class below travels to the workers by value (tests/ is not importable there)
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
@@ -115,7 +118,8 @@ def test_worker_killed_during_an_epoch_does_not_lose_the_run(cluster_client, par
 def test_a_shard_whose_workers_keep_dying_is_named_and_no_weights_return(cluster_client, parquet_glob,
                                                                          tmp_path):
     pattern, _, _ = parquet_glob
-    cluster_client.register_plugin(KillDuringSweep(tmp_path, shard=1, epoch=1, times=10**6))
+    # allowed-failures=1: two deaths make KilledWorker, and epoch_retries=0 gives up at once
+    cluster_client.register_plugin(KillDuringSweep(tmp_path, shard=1, epoch=1, times=2))
     try:
         with pytest.raises(ShardError, match=r"Shard 1 \(.*part-001\.parquet \(row group 0\).*epoch 1.*"
                                              r"No weights are returned"):
