@@ -17,6 +17,7 @@ returned as a result.
 from __future__ import annotations
 
 import contextlib
+import functools
 import uuid
 from collections.abc import Iterator
 
@@ -177,23 +178,24 @@ def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 10
         del raws  # the shards hold the data now; their lineage stays with the scheduler
 
         def sweep_all(epoch, w, b):
+            def submit(s, shard, where, *, attempt):
+                return cl.submit(sweep_partitions, shard, w, b, eta=eta, margin=margin,
+                                 fit_intercept=fit_intercept, seed=shard_seed(seed, epoch, s),
+                                 key=f"perceptronlab-sweep-{token}-e{epoch}-s{s}-a{attempt}",
+                                 workers=where, allow_other_workers=False)
+
             lost = None
             for attempt in range(epoch_retries + 1):
-                futures = [cl.submit(sweep_partitions, shard, w, b, eta=eta, margin=margin,
-                                     fit_intercept=fit_intercept, seed=shard_seed(seed, epoch, s),
-                                     key=f"perceptronlab-sweep-{token}-e{epoch}-s{s}-a{attempt}")
-                           for s, shard in enumerate(data)]
                 try:
-                    return cl.gather(futures)  # also waits for results lost with a worker
-                except Exception as exc:  # noqa: BLE001 - sorted out below, re-raised as ShardError
-                    s, cause = _first_failure(futures, exc)
-                    for future in futures:
-                        future.cancel()
+                    return _run_epoch(cl, data, functools.partial(submit, attempt=attempt))
+                except _Lost as exc:
+                    s, cause = exc.args
+                    lost = ("a shard" if s is None else f"Shard {s} ({_shard_name(source, groups[s])})", cause)
+                except _Failed as exc:
+                    s, cause = exc.args
                     where = "a shard" if s is None else f"Shard {s} ({_shard_name(source, groups[s])})"
-                    if not _worker_lost(cause):
-                        raise ShardError(f"{where} failed in epoch {epoch}: {type(cause).__name__}: "
-                                         f"{cause}") from cause
-                    lost = (where, cause)
+                    raise ShardError(f"{where} failed in epoch {epoch}: {type(cause).__name__}: "
+                                     f"{cause}") from cause
             where, cause = lost
             raise ShardError(
                 f"{where} could not be swept in epoch {epoch}: the worker running it died in each of "
@@ -211,6 +213,54 @@ def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 10
     params = dict(mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin,
                   fit_intercept=bool(fit_intercept), averaged=bool(averaged), seed=seed, shards=len(groups))
     return build_model(training, source, groups, params)
+
+
+class _Lost(Exception):
+    """(shard, cause): the worker of a shard's sweep died; the epoch may be submitted again."""
+
+
+class _Failed(Exception):
+    """(shard, cause): a shard's sweep raised; submitting it again would fail the same way."""
+
+
+#: seconds between checks that the workers holding the shards are still alive
+POLL_SECONDS = 0.5
+
+
+def _run_epoch(client, data, submit):
+    """Sweep every shard on the worker that holds its data; the shards' results in shard order.
+
+    Each sweep is pinned to the workers holding its shard (strict restrictions, so work stealing
+    never moves a shard's data between epochs). A pinned task cannot move when its worker dies,
+    so the workers are polled while the epoch runs and a dead one raises :class:`_Lost`; a shard
+    whose data is being recomputed after a loss is submitted unpinned.
+    """
+    import distributed
+
+    holders = client.who_has(data)
+    wheres = [sorted(holders.get(shard.key, ())) or None for shard in data]
+    futures = [submit(s, shard, where) for s, (shard, where) in enumerate(zip(data, wheres, strict=True))]
+    try:
+        with client.as_current():
+            while True:
+                try:
+                    distributed.wait(futures, timeout=POLL_SECONDS)
+                    break
+                except TimeoutError:
+                    alive = set(client.scheduler_info(n_workers=-1)["workers"])
+                    for s, (future, where) in enumerate(zip(futures, wheres, strict=True)):
+                        if where is not None and not future.done() and not alive.intersection(where):
+                            raise _Lost(s, RuntimeError(f"the worker {where[0]} holding shard {s} died "
+                                                        "during the sweep")) from None
+        try:
+            return client.gather(futures)
+        except Exception as exc:  # noqa: BLE001 - sorted into lost workers and real failures
+            s, cause = _first_failure(futures, exc)
+            raise (_Lost if _worker_lost(cause) else _Failed)(s, cause) from exc
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
 
 
 def _first_failure(futures, exc):
