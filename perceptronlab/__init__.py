@@ -32,6 +32,19 @@ _EXPORTS: dict[str, str] = {
     "VotedPerceptron": "perceptronlab.family.estimators",
     "KernelPerceptron": "perceptronlab.family.estimators",
     "MulticlassPerceptron": "perceptronlab.family.estimators",
+    # theory: geometry, separability, leave-one-out, analysis (bounds: perceptronlab.bounds)
+    "radius": "perceptronlab.theory.geometry",
+    "radius_squared": "perceptronlab.theory.geometry",
+    "distance": "perceptronlab.theory.geometry",
+    "margin": "perceptronlab.theory.geometry",
+    "max_margin": "perceptronlab.theory.geometry",
+    "MaxMarginResult": "perceptronlab.theory.geometry",
+    "separable": "perceptronlab.theory.separability",
+    "SeparabilityResult": "perceptronlab.theory.separability",
+    "loo_error": "perceptronlab.theory.loo",
+    "LooResult": "perceptronlab.theory.loo",
+    "analyze": "perceptronlab.theory.analysis",
+    "Analysis": "perceptronlab.theory.analysis",
     # data and models
     "read_data": "perceptronlab.io",
     "save_model": "perceptronlab.io",
@@ -48,7 +61,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 _SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "scale", "datasets", "plots", "experiments",
-               "report", "widget")
+               "report", "widget", "bounds")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

@@ -95,8 +95,10 @@ def fmt(value: Any, digits: int = 6) -> str:
     return f"{value:.{digits}g}"
 
 
-def fmt_vector(values: Any, digits: int = 6) -> str:
-    return "(" + ", ".join(fmt(value, digits) for value in values) + ")"
+def fmt_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
+    values = list(values)
+    shown = ", ".join(fmt(value, digits) for value in values[:limit])
+    return "(" + shown + (f", ... ({len(values)} entries)" if len(values) > limit else "") + ")"
 
 
 def solve_exact(A: list[list[Fraction]], b: list[Fraction]) -> list[Fraction] | None:

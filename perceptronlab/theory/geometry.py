@@ -575,6 +575,7 @@ def _explain_not_separable(X, fit_intercept):
 #: Working-set tuning: examples added per round and the initial size (multiples of d + 1).
 ADD_PER_ROUND = 2.0
 INITIAL_SIZE = 2.0
+MAX_ROUNDS = 500
 
 
 def _solve_qp_daqp(Xw: np.ndarray, yw: np.ndarray, fit_intercept: bool, active=None):
@@ -637,6 +638,8 @@ def _working_set_loop(X, signs, fit_intercept, method, tol, solver):
     active = None
     while True:
         rounds += 1
+        if rounds > MAX_ROUNDS:  # numerical trouble: one interior-point solve of everything
+            return _working_set_loop(X, signs, fit_intercept, "full", tol, "clarabel")
         solved = _solve_subproblem(X[W], signs[W], fit_intercept, tol, solver, active)
         if solved is None and solver == "daqp":
             solved = _solve_qp(X[W], signs[W], fit_intercept, tol)  # confirm infeasibility
@@ -648,6 +651,7 @@ def _working_set_loop(X, signs, fit_intercept, method, tol, solver):
         chosen = None
         if pool is not None:
             pool_scores = y_pool * (X_pool @ w + b)
+            pool_scores[np.isin(pool, W, assume_unique=True)] = np.inf
             hits = np.flatnonzero(pool_scores < 1 - 1e-9)
             if hits.shape[0]:
                 chosen = pool[hits[np.argsort(pool_scores[hits])[:add]]]
