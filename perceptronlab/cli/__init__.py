@@ -24,7 +24,7 @@ from typer.core import TyperGroup
 from perceptronlab.exceptions import PerceptronLabError
 
 #: command-group modules under ``perceptronlab.cli``; each has ``register(app)``.
-COMMAND_MODULES: tuple[str, ...] = ("engine", "teach", "web", "exams")
+COMMAND_MODULES: tuple[str, ...] = ("engine", "teach", "web", "exams", "theory")
 
 
 def _one_line(text: str) -> str:

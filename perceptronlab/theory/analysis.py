@@ -30,7 +30,7 @@ from perceptronlab.theory.geometry import MaxMarginResult, max_margin, radius_sq
 from perceptronlab.theory.loo import LooResult, loo_error
 from perceptronlab.theory.separability import SeparabilityResult, separable
 
-#: Exact (Fraction) perceptron runs for exact input up to this many entries.
+#: Exact (Fraction) perceptron runs for exact input up to this many entries (and bounds this large).
 EXACT_RUN_LIMIT = 10_000
 #: The run's sweep limit: enough for the bound (each unclean sweep makes a mistake), within reason.
 MAX_SWEEPS_CAP = 100_000
@@ -197,6 +197,7 @@ def analyze(X: Any, y: Any, fit_intercept: bool = False, *, loo: bool = True, se
         rho2 = margin.rho_squared
         bound = bounds.novikoff(R2, rho2, squared=True) if float(rho2) > 0 else math.inf
         sweeps = int(min(MAX_SWEEPS_CAP, max(1000, math.ceil(float(bound)) + 2)))
+        exact_run = exact_run and float(bound) <= EXACT_RUN_LIMIT  # at most `bound` Fraction updates
         run = perceptron(X, y, fit_intercept=fit_intercept, exact=exact_run, max_sweeps=sweeps, warn=False)
         loo_result = None
         if loo and run.converged:
