@@ -195,6 +195,7 @@ def test_a_script_without_a_client_starts_and_closes_a_local_cluster(tmp_path):
     assert result["closed"]
 
 
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 def test_bench_scale_smoke():
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from benchmarks.bench_scale import DATA_DIR, bench_scale
