@@ -22,6 +22,8 @@ import pyarrow.parquet as pq
 import pytest
 import scipy.sparse as sp
 from distributed import Client, LocalCluster
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sklearn.datasets import dump_svmlight_file
 from typer.testing import CliRunner
 
@@ -147,6 +149,22 @@ def test_one_shard_is_the_cyclic_perceptron_bit_for_bit(params):
     assert same_bits(model.w, run.w) and model.b == run.b
     assert model.history[:, 0].tolist() == run.updates_per_sweep.tolist()
     assert (model.converged, model.cycled, model.epochs) == (run.converged, run.cycled, run.sweeps)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), n=st.integers(2, 10), d=st.integers(1, 3), fit_intercept=st.booleans())
+def test_property_partitions_continue_w_like_the_concatenation(data, n, d, fit_intercept):
+    X = np.array(data.draw(st.lists(st.lists(st.integers(-3, 3), min_size=d, max_size=d), min_size=n,
+                                    max_size=n)), dtype=float)
+    y = np.array(data.draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n)))
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, n - 1), max_size=3))))
+    chunks = tuple(np.diff([0, *cuts, n]).tolist())
+    run = perceptron(X, y, fit_intercept=fit_intercept, max_sweeps=12, warn=False)
+    model = fit_in_process(da.from_array(X, chunks=(chunks, d)), da.from_array(y, chunks=(chunks,)), shards=1,
+                           fit_intercept=fit_intercept, max_epochs=12, warn=False)
+    assert same_bits(model.final_w_, run.w) and model.final_b_ == run.b
+    assert model.history[:, 0].tolist() == run.updates_per_sweep.tolist()
+    assert (model.converged, model.cycled) == (run.converged, run.cycled)
 
 
 def test_one_shard_cycles_where_the_cyclic_perceptron_cycles():
