@@ -1,0 +1,138 @@
+"""analyze and ``perceptronlab analyze``: the seeds' tasks, scikit-learn's real datasets, the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from perceptronlab import analyze, loo_error, max_margin, perceptron, radius
+from perceptronlab.cli import app
+
+runner = CliRunner()
+
+
+def test_exam_task_story():
+    report = analyze([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
+    assert (report.n, report.d) == (3, 2)
+    assert report.R_squared == 2 and report.R == pytest.approx(math.sqrt(2))
+    assert report.separable and report.rho_squared == Fraction(1, 5)
+    assert report.bound == 10 and isinstance(report.bound, Fraction)
+    assert (report.run.mistakes, report.run.sweeps, report.run.converged) == (5, 4, True)
+    assert [int(v) for v in report.run.w] == [1, -2]
+    assert report.ratio == pytest.approx(0.5)
+    assert report.loo.errors == 2 and report.loo.retrainings == 2
+    assert report.test_error_bound == Fraction(10, 4)
+    text = str(report)
+    assert "rho*^2 = 1/5" in text and "Novikoff bound R^2/rho*^2 = 10" in text
+    record = json.loads(json.dumps(report.to_dict()))
+    assert record["bound_exact"] == "10" and record["rho_squared_exact"] == "1/5"
+    assert record["run"]["mistakes"] == 5 and record["loo"]["errors"] == 2
+
+
+def test_margin_task_and_intercept():
+    X, y = [[3, 1], [1, 2], [-1, -1], [0, -2]], [1, 1, -1, -1]
+    report = analyze(X, y)
+    assert report.R_squared == 10 and report.rho_squared == 2 and report.bound == 5
+    assert report.run.mistakes <= report.bound
+    with_b = analyze(X, y, fit_intercept=True)
+    # the bias trick: R and rho* of the augmented vectors (1, x)
+    assert with_b.R_squared == 11
+    augmented = [[1, *row] for row in X]
+    assert with_b.rho_squared == max_margin(augmented, y).rho_squared == Fraction(14, 5)
+    assert with_b.run.mistakes <= with_b.bound
+
+
+def test_non_separable_story():
+    report = analyze([[0, 0], [1, 1], [0, 1], [1, 0]], [1, 1, -1, -1], fit_intercept=True)
+    assert not report.separable and report.separability.exact
+    assert report.bound is None and report.loo is None and report.rho is None
+    assert report.run.cycled
+    assert report.pocket.pocket_errors == 1  # XOR: the best line misclassifies one point
+    assert report.freund_schapire is not None and report.freund_schapire >= report.run.updates_per_sweep[0]
+    record = json.loads(json.dumps(report.to_dict()))
+    assert record["pocket"]["errors"] == 1 and record["separable"] is False
+    assert "Not linearly separable" in str(report) and "pocket" in str(report)
+
+
+def test_iris_setosa_versus_rest():
+    from sklearn.datasets import load_iris
+    from sklearn.svm import SVC
+
+    X, labels = load_iris(return_X_y=True)
+    y = np.where(labels == 0, 1, -1)
+    report = analyze(X, y, fit_intercept=True)
+    assert report.separable and report.run.converged
+    assert report.run.mistakes <= report.bound
+    Xa = np.hstack([np.ones((150, 1)), X])
+    assert report.R == pytest.approx(radius(Xa))
+    # an independent check of rho*: SVC on the augmented data, the constant column unpenalised aside
+    svc = SVC(kernel="linear", C=1e10, tol=1e-8).fit(X, y)
+    assert report.max_margin.rho <= 1 / np.linalg.norm(svc.coef_) * (1 + 1e-6)  # augmented ≤ free intercept
+    assert report.loo.indices.tolist() == loo_error(X, y, fit_intercept=True).indices.tolist()
+    brute = [k for k in range(150) if _left_out_error(X, y, k)]
+    assert report.loo.indices.tolist() == brute
+
+
+def _left_out_error(X, y, k):
+    keep = np.r_[0:k, k + 1:len(y)]
+    run = perceptron(X[keep], y[keep], fit_intercept=True, warn=False)
+    return y[k] * (X[k] @ run.w + run.b) <= 0
+
+
+def test_breast_cancer_is_analysed_honestly():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    report = analyze(X, y, fit_intercept=True, loo=False)
+    assert report.separable  # with an intercept the 569 standardized tumours are separable...
+    assert report.bound > 1e6  # ...but with a tiny margin
+    if not report.run.converged:
+        assert report.run.sweeps == report.run.params["max_sweeps"]
+    assert report.run.mistakes <= report.bound
+    assert json.loads(json.dumps(report.to_dict()))["separable"] is True
+
+
+# ---------------------------------------------------------------- the command line
+
+
+@pytest.fixture
+def exam_csv(tmp_path):
+    path = tmp_path / "exam.csv"
+    path.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
+    return path
+
+
+def test_cli_cards(exam_csv):
+    result = runner.invoke(app, ["analyze", str(exam_csv)])
+    assert result.exit_code == 0, result.output
+    for text in ("1/5", "bound R²/ρ*²", "10", "5 mistakes, 4 sweeps", "2/3"):
+        assert text in result.output
+
+
+def test_cli_json_and_label(tmp_path, exam_csv):
+    result = runner.invoke(app, ["analyze", str(exam_csv), "--json"])
+    assert result.exit_code == 0
+    record = json.loads(result.stdout)
+    assert record["bound_exact"] == "10" and record["run"]["sweeps"] == 4
+    first = tmp_path / "first.csv"
+    first.write_text("label,a,b\n1,1,0\n-1,1,1\n-1,0,1\n")
+    record = json.loads(runner.invoke(app, ["analyze", str(first), "--json", "--label", "label"]).stdout)
+    assert record["rho_squared_exact"] == "1/5"
+
+
+def test_cli_intercept_non_separable_and_errors(tmp_path):
+    xor = tmp_path / "xor.csv"
+    xor.write_text("a,b,y\n0,0,1\n1,1,1\n0,1,-1\n1,0,-1\n")
+    result = runner.invoke(app, ["analyze", str(xor), "--intercept"])
+    assert result.exit_code == 0 and "not separable" in result.output and "pocket" in result.output
+    missing = runner.invoke(app, ["analyze", str(tmp_path / "nope.csv")])
+    assert missing.exit_code == 1 and "Traceback" not in missing.output
+    bad = runner.invoke(app, ["analyze"])
+    assert bad.exit_code == 2

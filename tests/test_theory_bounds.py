@@ -1,0 +1,129 @@
+"""Bounds: the seeds' numbers, exactness, the bounds holding on real runs, and bad input."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from perceptronlab import InputError, bounds, max_margin, perceptron, radius
+from perceptronlab.bounds import (
+    best_freund_schapire,
+    freund_schapire,
+    margin_perceptron,
+    novikoff,
+    novikoff_rb,
+    sample_size,
+    slack,
+    test_error,
+)
+
+
+def test_seed_000_generalization_task():
+    assert test_error(2, 0.5, 999) == pytest.approx(0.016, abs=1e-15)      # (a) 1.6 %
+    assert test_error(2, Fraction(1, 2), 999) == Fraction(16, 1000)
+    assert sample_size(2, 0.5, 0.005) == 3199                               # (b)
+    assert sample_size(2, 0.25, 0.005) == 12799                             # (c) margin halved
+    assert sample_size(2, Fraction(1, 2), Fraction(1, 200)) == 3199
+    # the answer really is the smallest such n
+    assert test_error(2, Fraction(1, 2), 3199) <= Fraction(1, 200) < test_error(2, Fraction(1, 2), 3198)
+
+
+def test_seed_000_mistake_bounds():
+    assert novikoff(2, Fraction(1, 5), squared=True) == 10                  # exam task (b)
+    assert novikoff(10, 2, squared=True) == 5                               # margin task (b), w_A
+    assert novikoff(10, Fraction(9, 5), squared=True) == Fraction(50, 9)    # w_B: 10/1.8
+    assert novikoff(25, Fraction(1, 2), squared=True) == 50                 # part (c) with x5
+    assert novikoff(math.sqrt(2), 1 / math.sqrt(5)) == pytest.approx(10)
+    assert isinstance(novikoff(2, 1), Fraction) and isinstance(novikoff(2.0, 1), float)
+
+
+def test_rb_form_and_margin_perceptron_reduce_to_novikoff():
+    assert novikoff_rb(3, Fraction(1, 2)) == novikoff(3, 2) == Fraction(9, 4)
+    assert margin_perceptron(3, 2, 0) == novikoff(3, 2)
+    assert margin_perceptron(3, 2, 1) == Fraction(9 + 2, 4)
+    assert margin_perceptron(2, Fraction(1, 5), 1, squared=True) == 20
+    assert freund_schapire(3, 0, 2) == novikoff(3, 2)
+    assert freund_schapire(1, 1, Fraction(1, 2)) == 16
+
+
+def test_slack_against_its_definition():
+    rng = np.random.default_rng(0)
+    X, y = rng.standard_normal((30, 3)), np.where(rng.random(30) < 0.5, 1, -1)
+    w, b, rho = np.array([1.0, -2.0, 0.5]), 0.3, 0.4
+    distances = y * (X @ w + b) / np.linalg.norm(w)
+    expected = math.sqrt(sum(max(0.0, rho - m) ** 2 for m in distances))
+    assert slack(w, X, y, rho, b=b) == pytest.approx(expected, rel=1e-13)
+    assert slack(3 * w, X, y, rho, b=3 * b) == pytest.approx(expected, rel=1e-13)  # scale-free
+    # a separating w at a margin it achieves has no slack
+    assert slack([1, -2], [[1, 0], [1, 1], [0, 1]], [1, -1, -1], 1 / math.sqrt(5) - 1e-12) == 0.0
+
+
+@pytest.mark.parametrize("noise", [2, 4, 12])
+def test_best_freund_schapire_beats_a_dense_grid(noise):
+    rng = np.random.default_rng(noise)
+    X = rng.standard_normal((40, 2))
+    w = np.array([0.3, 1.0])
+    y = np.where(X @ w > 0, 1, -1)
+    y[:noise] *= -1
+    bound, rho = best_freund_schapire(w, X, y)
+    R = radius(X)
+    grid = np.geomspace(1e-3, 1e3, 6001)
+    values = [freund_schapire(R, slack(w, X, y, r), r) for r in grid]
+    assert bound <= min(values) + 1e-9
+    if math.isinf(rho):  # the infimum is the limit n as rho grows
+        assert bound == 40 and min(values) >= 40 - 1e-9
+    else:
+        assert freund_schapire(R, slack(w, X, y, rho), rho) == pytest.approx(bound, rel=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_bounds_hold_on_runs(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((60, 3))
+    w_true = rng.standard_normal(3)
+    y = np.sign(X @ w_true)
+    X += 0.2 * y[:, None] * w_true / np.linalg.norm(w_true)
+    rho = max_margin(X, y).rho
+    run = perceptron(X, y, order="shuffle", seed=seed)
+    assert run.converged and run.mistakes <= novikoff(radius(X), rho)
+    run_margin = perceptron(X, y, margin=0.5)
+    assert run_margin.mistakes <= margin_perceptron(radius(X), rho, 0.5)
+    # Freund-Schapire on noisy labels: one pass makes at most the bound for any w
+    noisy = y.copy()
+    noisy[:6] *= -1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one_pass = perceptron(X, noisy, max_sweeps=1)
+    for w in (w_true, rng.standard_normal(3)):
+        assert one_pass.mistakes <= best_freund_schapire(w, X, noisy)[0] + 1e-9
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: novikoff(1, 0), "rho"),
+    (lambda: novikoff(1, -0.5), "rho"),
+    (lambda: novikoff(-1, 0.5), "R"),
+    (lambda: novikoff(True, 0.5), "R"),
+    (lambda: novikoff(1, float("nan")), "finite"),
+    (lambda: sample_size(2, 0.5, 0), "epsilon"),
+    (lambda: sample_size(2, 0.5, 1), r"\(0, 1\)"),
+    (lambda: sample_size(2, 0.5, 1.5), "epsilon"),
+    (lambda: test_error(2, 0.5, -1), "n"),
+    (lambda: test_error(2, 0.5, 2.5), "n"),
+    (lambda: margin_perceptron(2, 1, -1), "rho0"),
+    (lambda: freund_schapire(2, -1, 1), "D"),
+    (lambda: slack([0, 0], [[1, 0]], [1], 1), "zero vector"),
+    (lambda: novikoff_rb(2, 0), "B"),
+])
+def test_bad_input_messages(call, match):
+    with pytest.raises(InputError, match=match) as info:
+        call()
+    assert "expected" in str(info.value)
+
+
+def test_public_module_face():
+    assert bounds.novikoff is novikoff
+    assert test_error.__test__ is False
