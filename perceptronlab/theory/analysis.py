@@ -198,19 +198,20 @@ def analyze(X: Any, y: Any, fit_intercept: bool = False, *, loo: bool = True, se
         bound = bounds.novikoff(R2, rho2, squared=True) if float(rho2) > 0 else math.inf
         sweeps = int(min(MAX_SWEEPS_CAP, max(1000, math.ceil(float(bound)) + 2)))
         exact_run = exact_run and float(bound) <= EXACT_RUN_LIMIT  # at most `bound` Fraction updates
-        run = perceptron(X, y, fit_intercept=fit_intercept, exact=exact_run, max_sweeps=sweeps, warn=False)
+        X_run = X if exact_run else Xf
+        run = perceptron(X_run, y, fit_intercept=fit_intercept, exact=exact_run, max_sweeps=sweeps, warn=False)
         loo_result = None
         if loo and run.converged:
-            loo_result = loo_error(X, y, fit_intercept=fit_intercept, exact=exact_run, max_sweeps=sweeps)
+            loo_result = loo_error(X_run, y, fit_intercept=fit_intercept, exact=exact_run, max_sweeps=sweeps)
         return Analysis(n=n, d=d, fit_intercept=fit_intercept, R=math.sqrt(R2), R_squared=R2,
                         separability=separability, max_margin=margin, rho=margin.rho, rho_squared=rho2,
                         bound=bound, run=run, ratio=run.mistakes / float(bound), loo=loo_result,
                         test_error_bound=bounds.test_error(R2, rho2, n, squared=True))
-    run = perceptron(X, y, fit_intercept=fit_intercept, max_sweeps=100, warn=False)
+    run = perceptron(Xf, y, fit_intercept=fit_intercept, max_sweeps=100, warn=False)
     if n * d <= 20_000:  # the pocket checked after every update (seed 002), as long as that is cheap
-        pocket_run = pocket(X, y, fit_intercept=fit_intercept, seed=seed)
+        pocket_run = pocket(Xf, y, fit_intercept=fit_intercept, seed=seed)
     else:
-        pocket_run = pocket(X, y, fit_intercept=fit_intercept, order="shuffle", check="sweep", max_sweeps=1000,
+        pocket_run = pocket(Xf, y, fit_intercept=fit_intercept, order="shuffle", check="sweep", max_sweeps=1000,
                             seed=seed)
     fs = fs_rho = None
     w_pocket = np.asarray(pocket_run.w, dtype=np.float64)
