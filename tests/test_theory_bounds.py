@@ -8,6 +8,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from perceptronlab import InputError, bounds, max_margin, perceptron, radius
 from perceptronlab.bounds import (
@@ -20,6 +22,7 @@ from perceptronlab.bounds import (
     slack,
     test_error,
 )
+from perceptronlab.theory import radius_squared
 
 
 def test_seed_000_generalization_task():
@@ -127,3 +130,24 @@ def test_bad_input_messages(call, match):
 def test_public_module_face():
     assert bounds.novikoff is novikoff
     assert test_error.__test__ is False
+
+
+# ---------------------------------------------------------------- properties (hypothesis)
+
+points = st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), min_size=2, max_size=8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(points=points, normal=st.tuples(st.integers(-3, 3), st.integers(-3, 3)))
+def test_property_exact_novikoff_bound_holds_for_the_exact_run(points, normal):
+    X = [list(p) for p in points if p[0] * normal[0] + p[1] * normal[1] != 0]
+    if len(X) < 1 or normal == (0, 0):
+        return
+    y = [1 if x[0] * normal[0] + x[1] * normal[1] > 0 else -1 for x in X]
+    best = max_margin(X, y)
+    assert best.exact
+    bound = novikoff(radius_squared(X), best.rho_squared, squared=True)
+    run = perceptron(X, y, exact=True)
+    assert run.converged and run.mistakes <= bound
+    # (RB)^2 with B = 1/rho* is the same number
+    assert novikoff_rb(radius(X), best.B) == pytest.approx(float(bound), rel=1e-9)
