@@ -283,29 +283,45 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
     return count, b, -1
 
 
+# CSR kernels index with unsigned integers: Numba then skips the negative-index wraparound test
+# on every gather, which otherwise costs about half the speed of a sparse pass.
+_U = np.uint64
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _csr_dot(indptr, indices, data, w, i):
     s = 0.0
-    for k in range(indptr[i], indptr[i + 1]):
-        s += w[indices[k]] * data[k]
+    for k in range(_U(indptr[i]), _U(indptr[i + 1])):
+        s += w[_U(indices[k])] * data[k]
     return s
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _csr_dot2(indptr, indices, data, w, a, b):
     """⟨w, x_a⟩ and ⟨w, x_b⟩ as two interleaved chains, each summed in its row's stored order."""
-    a0, a1, b0, b1 = indptr[a], indptr[a + 1], indptr[b], indptr[b + 1]
+    a0, a1, b0, b1 = _U(indptr[a]), _U(indptr[a + 1]), _U(indptr[b]), _U(indptr[b + 1])
     common = min(a1 - a0, b1 - b0)
     sa = 0.0
     sb = 0.0
     for k in range(common):
-        sa += w[indices[a0 + k]] * data[a0 + k]
-        sb += w[indices[b0 + k]] * data[b0 + k]
+        sa += w[_U(indices[a0 + k])] * data[a0 + k]
+        sb += w[_U(indices[b0 + k])] * data[b0 + k]
     for k in range(a0 + common, a1):
-        sa += w[indices[k]] * data[k]
+        sa += w[_U(indices[k])] * data[k]
     for k in range(b0 + common, b1):
-        sb += w[indices[k]] * data[k]
+        sb += w[_U(indices[k])] * data[k]
     return sa, sb
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _csr_update(indptr, indices, data, i, w, c, sq):
+    """w += x_i·c over the row's entries; returns ‖w‖² kept up to date from its old value ``sq``."""
+    for k in range(_U(indptr[i]), _U(indptr[i + 1])):
+        j = _U(indices[k])
+        old = w[j]
+        w[j] = old + data[k] * c
+        sq += w[j] * w[j] - old * old
+    return sq
 
 
 CSR_PREFETCH_ROWS = 4  # the weights a row gathers are prefetched this many rows ahead
@@ -334,8 +350,8 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
         for q in range(CSR_PREFETCH_ROWS, CSR_PREFETCH_ROWS + 2):
             if t + q < steps:
                 ahead = order[t + q] if use_order else t + q
-                for k in range(indptr[ahead], indptr[ahead + 1]):
-                    _prefetch(w, indices[k])
+                for k in range(_U(indptr[ahead]), _U(indptr[ahead + 1])):
+                    _prefetch(w, _U(indices[k]))
         s0, s1 = _csr_dot2(indptr, indices, data, w, r0, r1)
         fresh = True
         for q in range(2 if pair else 1):
@@ -351,11 +367,7 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
                 return count, b, i
             if y[i] * s <= margin:
                 c = eta * y[i]
-                for k in range(indptr[i], indptr[i + 1]):
-                    j = indices[k]
-                    old = w[j]
-                    w[j] = old + data[k] * c
-                    sq += w[j] * w[j] - old * old
+                sq = _csr_update(indptr, indices, data, i, w, c, sq)
                 if fit_intercept:
                     sq += (b + c) * (b + c) - b * b
                     b += c
@@ -407,8 +419,8 @@ def add_row_dense(X, i, w, c):
 
 @njit(cache=True, nogil=True)
 def add_row_csr(indptr, indices, data, i, w, c):
-    for k in range(indptr[i], indptr[i + 1]):
-        w[indices[k]] += data[k] * c
+    for k in range(_U(indptr[i]), _U(indptr[i + 1])):
+        w[_U(indices[k])] += data[k] * c
     sq = 0.0
     for j in range(w.shape[0]):
         sq += w[j] * w[j]
