@@ -145,12 +145,29 @@ def _score4_overload(w, X, r0, r1, r2, r3):
 
 @njit(cache=True, nogil=True, inline="always")
 def _update(X, i, w, c):
-    """w += X[i]·c (scikit-learn's ``WeightVector.add`` order); returns ‖w‖²."""
-    sq = 0.0
-    for j in range(w.shape[0]):
+    """w += X[i]·c (scikit-learn's ``WeightVector.add`` order); returns ‖w‖² (for plots only, so
+    summed in four chains: the weights themselves are exact to the operation)."""
+    d = w.shape[0]
+    q0 = 0.0
+    q1 = 0.0
+    q2 = 0.0
+    q3 = 0.0
+    j = 0
+    while j + 4 <= d:
         w[j] += X[i, j] * c
-        sq += w[j] * w[j]
-    return sq
+        w[j + 1] += X[i, j + 1] * c
+        w[j + 2] += X[i, j + 2] * c
+        w[j + 3] += X[i, j + 3] * c
+        q0 += w[j] * w[j]
+        q1 += w[j + 1] * w[j + 1]
+        q2 += w[j + 2] * w[j + 2]
+        q3 += w[j + 3] * w[j + 3]
+        j += 4
+    while j < d:
+        w[j] += X[i, j] * c
+        q0 += w[j] * w[j]
+        j += 1
+    return (q0 + q1) + (q2 + q3)
 
 
 @njit(cache=True, nogil=True)
@@ -181,14 +198,9 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
             if t + ahead + k < steps:
                 _prefetch_row(flat, order[t + ahead + k] if use_order else t + ahead + k, d, step)
         s0, s1, s2, s3 = _score4(w, X, r0, r1, r2, r3)
-        fresh = True
         for k in range(m):
             i = r0 if k == 0 else r1 if k == 1 else r2 if k == 2 else r3
-            if fresh:
-                s = s0 if k == 0 else s1 if k == 1 else s2 if k == 2 else s3
-            else:
-                s = _dot(w, X, i)
-            s += b
+            s = (s0 if k == 0 else s1 if k == 1 else s2 if k == 2 else s3) + b
             if not abs(s) < math.inf:  # NaN or inf in the row (or in w): stop here, the caller says which
                 return count, b, i
             if y[i] * s <= margin:
@@ -200,7 +212,8 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
                 idx_out[count] = i
                 norm_out[count] = math.sqrt(sq)
                 count += 1
-                fresh = False
+                if k + 1 < m:  # the rest of the group, scored again with the new w (four chains)
+                    s0, s1, s2, s3 = _score4(w, X, r0, r1, r2, r3)
         t += m
     return count, b, -1
 
