@@ -345,17 +345,15 @@ def _portable(run):
     return light
 
 
-class _LinearPerceptron(ClassifierMixin, BaseEstimator):
-    """decision_function / predict for weights ``coef_`` (one row per class) and ``intercept_``."""
+class _RunClassifierBase(ClassifierMixin, BaseEstimator):
+    """Tags and pickling of every classifier that keeps its engine runs in ``run_``
+    (this module's and the family's)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.non_deterministic = getattr(self, "order", "cyclic") != "cyclic" and self.seed is None
         return tags
-
-    def __sklearn_is_fitted__(self) -> bool:
-        return "coef_" in self.__dict__
 
     def __getstate__(self):
         # Pickles carry the model, not the training set the runs point at.
@@ -366,6 +364,13 @@ class _LinearPerceptron(ClassifierMixin, BaseEstimator):
                 [_portable(r) for r in runs] if isinstance(runs, list) else _portable(runs)
             )
         return state
+
+
+class _LinearPerceptron(_RunClassifierBase):
+    """decision_function / predict for weights ``coef_`` (one row per class) and ``intercept_``."""
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return "coef_" in self.__dict__
 
     def _check_fitted(self, method: str) -> None:
         if "coef_" not in self.__dict__:

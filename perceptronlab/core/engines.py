@@ -38,7 +38,7 @@ def resolve_n_jobs(n_jobs: int | None) -> int:
 
 def parallel_block(n_rows: int, last_updates: int) -> int:
     """Rows scored per parallel block: long when updates are rare, short when each costs a rescore."""
-    return int(np.clip(n_rows // (8 * (last_updates + 1)), 512, 16_384))
+    return int(np.clip(n_rows // (last_updates + 1), 2048, 16_384))
 
 
 class CompiledEngine:

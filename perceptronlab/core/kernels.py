@@ -2,14 +2,14 @@
 
 Kernels take contiguous arrays and scalars and return plain tuples: no validation, no objects.
 Numba specialises each kernel per dtype, so one source serves float32 and float64 input; the
-weights are always float64.
+weights and every sum are float64 (float32 entries are widened exactly).
 
 Summation order is part of the semantics: every dot product is summed in feature order, exactly as
 scikit-learn's ``WeightVector.dot`` does, so on the same data the two give the same bits, and the
 parallel kernels give the same bits as the sequential ones. Speed comes from what does not change
-that order: scoring four rows at a time (four independent chains instead of one), software
-prefetch of the rows ahead (a sweep is a stream over X), and, on several cores, scoring blocks of
-rows in parallel with the current w and walking them in order.
+that order: scoring eight rows at a time in SIMD registers (one lane per row, so each row is still
+one chain in feature order), software prefetch of the rows ahead (a sweep is a stream over X), and,
+on several cores, scoring blocks of rows in parallel with the current w and walking them in order.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic
 
 
 @intrinsic
@@ -52,78 +52,20 @@ def _prefetch_row(flat, row, d, step):
         _prefetch(flat, base + j)
 
 
-LANES = 8  # float32 rows are summed in eight interleaved lanes (see _dot)
-
-
-@intrinsic
-def _lanes_f32(typingctx, w, X, i):
-    """The eight lanes of a float32 row: Σ over blocks of 8 of w[j:j+8]·float64(X[i, j:j+8]) as one
-    <8 x double> accumulator, combined as ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)). Written as LLVM vector
-    IR because the order is part of the result: the CPU's SIMD lanes are the eight lanes."""
-    signature = types.float64(w, X, i)
-
-    def codegen(context, builder, sig, args):
-        w_arr = context.make_array(sig.args[0])(context, builder, args[0])
-        x_arr = context.make_array(sig.args[1])(context, builder, args[1])
-        d = builder.extract_value(x_arr.shape, 1)
-        row = builder.mul(args[2], d)
-        f64x8 = ir.VectorType(ir.DoubleType(), LANES)
-        f32x8 = ir.VectorType(ir.FloatType(), LANES)
-        blocks = builder.udiv(d, ir.Constant(d.type, LANES))
-        acc_ptr = cgutils.alloca_once_value(builder, ir.Constant(f64x8, [0.0] * LANES))
-        with cgutils.for_range(builder, blocks) as loop:
-            j = builder.mul(loop.index, ir.Constant(d.type, LANES))
-            x_ptr = builder.bitcast(builder.gep(x_arr.data, [builder.add(row, j)]), f32x8.as_pointer())
-            w_ptr = builder.bitcast(builder.gep(w_arr.data, [j]), f64x8.as_pointer())
-            product = builder.fmul(builder.load(w_ptr, align=8), builder.fpext(builder.load(x_ptr, align=4), f64x8))
-            builder.store(builder.fadd(builder.load(acc_ptr), product), acc_ptr)
-        acc = builder.load(acc_ptr)
-        lane = [builder.extract_element(acc, ir.Constant(ir.IntType(32), k)) for k in range(LANES)]
-        low = builder.fadd(builder.fadd(lane[0], lane[1]), builder.fadd(lane[2], lane[3]))
-        high = builder.fadd(builder.fadd(lane[4], lane[5]), builder.fadd(lane[6], lane[7]))
-        return builder.fadd(low, high)
-
-    return signature, codegen
-
-
+@njit(cache=True, nogil=True, inline="always")
 def _dot(w, X, i):
-    """⟨w, X[i]⟩ in the summation order of X's dtype (resolved at compile time by the overload).
-
-    float64 (and integers): left to right, as scikit-learn. float32: eight lanes, lane k summing
-    the products j ≡ k (mod 8) left to right, combined as ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)), then
-    the tail j ≥ 8⌊d/8⌋ added left to right. The lanes let the CPU keep up with a half-width stream;
-    :func:`perceptronlab.core.reference.ordered_dot` defines the same order in NumPy.
-    """
-
-
-def _score_group(w, X, rows, out):
-    """out[k] = ⟨w, X[rows[k]]⟩ for the GROUP rows in ``rows``, each in the order of :func:`_dot`."""
-
-
-@overload(_dot, inline="always")
-def _dot_overload(w, X, i):
-    if X.dtype == types.float32:
-        def lanes(w, X, i):
-            d = w.shape[0]
-            s = _lanes_f32(w, X, i)
-            for j in range(d - d % LANES, d):
-                s += w[j] * X[i, j]
-            return s
-        return lanes
-
-    def in_order(w, X, i):
-        s = 0.0
-        for j in range(w.shape[0]):
-            s += w[j] * X[i, j]
-        return s
-    return in_order
+    """⟨w, X[i]⟩ summed left to right in float64 (float32 entries widened exactly), as scikit-learn."""
+    s = 0.0
+    for j in range(w.shape[0]):
+        s += w[j] * X[i, j]
+    return s
 
 
 GROUP = 8  # rows scored together
 
 
 @intrinsic
-def _rows8_f64(typingctx, w, X, rows, out):
+def _rows8(typingctx, w, X, rows, out):
     """out[k] = Σ_{j < 4⌊d/4⌋} w[j]·X[rows[k], j] for eight rows, each summed left to right.
 
     Eight running sums in two <4 x double> registers; four columns of four rows at a time come
@@ -141,6 +83,13 @@ def _rows8_f64(typingctx, w, X, rows, out):
         d = builder.extract_value(x_arr.shape, 1)
         i32, i64 = ir.IntType(32), ir.IntType(64)
         f64x4 = ir.VectorType(ir.DoubleType(), 4)
+        # float32 rows are loaded as <4 x float> and widened exactly, so the sums are float64's
+        single = sig.args[1].dtype == types.float32
+        row_vector = ir.VectorType(ir.FloatType(), 4) if single else f64x4
+
+        def load_row(pointer):
+            value = builder.load(builder.bitcast(pointer, row_vector.as_pointer()), align=4 if single else 8)
+            return builder.fpext(value, f64x4) if single else value
 
         def mask(*lanes):
             return ir.Constant(ir.VectorType(i32, len(lanes)), [ir.Constant(i32, k) for k in lanes])
@@ -153,8 +102,7 @@ def _rows8_f64(typingctx, w, X, rows, out):
             wv = builder.load(builder.bitcast(builder.gep(w_arr.data, [j]), f64x4.as_pointer()), align=8)
             splat = [builder.shuffle_vector(wv, wv, mask(q, q, q, q)) for q in range(4)]
             for acc, group in zip(accumulators, (bases[:4], bases[4:]), strict=True):
-                v = [builder.load(builder.bitcast(builder.gep(base, [j]), f64x4.as_pointer()), align=8)
-                     for base in group]
+                v = [load_row(builder.gep(base, [j])) for base in group]
                 t0 = builder.shuffle_vector(v[0], v[1], mask(0, 4, 2, 6))
                 t1 = builder.shuffle_vector(v[0], v[1], mask(1, 5, 3, 7))
                 t2 = builder.shuffle_vector(v[2], v[3], mask(0, 4, 2, 6))
@@ -177,23 +125,16 @@ def _rows8_f64(typingctx, w, X, rows, out):
     return signature, codegen
 
 
-@overload(_score_group, inline="always")
-def _score_group_overload(w, X, rows, out):
-    if X.dtype == types.float64:
-        def transposed(w, X, rows, out):
-            _rows8_f64(w, X, rows, out)
-            d = w.shape[0]
-            for k in range(GROUP):
-                s = out[k]
-                for j in range(d - d % 4, d):  # the last columns, continuing each row's sum in order
-                    s += w[j] * X[rows[k], j]
-                out[k] = s
-        return transposed
-
-    def by_rows(w, X, rows, out):
-        for k in range(GROUP):
-            out[k] = _dot(w, X, rows[k])
-    return by_rows
+@njit(cache=True, nogil=True, inline="always")
+def _score_group(w, X, rows, out):
+    """out[k] = ⟨w, X[rows[k]]⟩ for the GROUP rows in ``rows``, each summed in feature order."""
+    _rows8(w, X, rows, out)
+    d = w.shape[0]
+    for k in range(GROUP):
+        s = out[k]
+        for j in range(d - d % 4, d):  # the last columns, continuing each row's sum in order
+            s += w[j] * X[rows[k], j]
+        out[k] = s
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -13,28 +13,11 @@ import numpy as np
 from perceptronlab._validation import is_sparse
 from perceptronlab.core.run import Step
 
-LANES = 8
-
 
 def ordered_dot(w: np.ndarray, x: np.ndarray) -> float:
-    """⟨w, x⟩ in the kernels' summation order for x's dtype.
-
-    float64: left to right, the order scikit-learn uses. float32: eight interleaved lanes combined
-    as ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)), then the tail left to right (products in float64).
-    """
-    if x.dtype == np.float32:
-        products = w * x.astype(np.float64)
-        full = products.shape[0] - products.shape[0] % LANES
-        lanes = np.zeros(LANES)
-        for start in range(0, full, LANES):
-            lanes = lanes + products[start:start + LANES]
-        l0, l1, l2, l3, l4, l5, l6, l7 = lanes.tolist()
-        total = ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))
-        for value in products[full:].tolist():
-            total += value
-        return total
+    """⟨w, x⟩ summed left to right in float64, the order the kernels and scikit-learn use."""
     total = 0.0
-    for wj, xj in zip(w.tolist(), x.tolist(), strict=True):
+    for wj, xj in zip(w.tolist(), x.astype(np.float64).tolist(), strict=True):
         total += wj * xj
     return total
 

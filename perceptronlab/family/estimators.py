@@ -15,7 +15,6 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from perceptronlab.estimators import (
@@ -25,8 +24,8 @@ from perceptronlab.estimators import (
     _check_targets,
     _classes_for_training,
     _LinearPerceptron,
-    _portable,
     _python,
+    _RunClassifierBase,
 )
 from perceptronlab.exceptions import NotConvergedWarning
 from perceptronlab.family._common import FAMILY_ORDERS
@@ -132,25 +131,7 @@ class AveragedPerceptron(_LinearPerceptron):
         return self
 
 
-class _FamilyClassifier(ClassifierMixin, BaseEstimator):
-    """Tags and pickling shared by the family's classifiers."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.non_deterministic = getattr(self, "order", "cyclic") != "cyclic" and self.seed is None
-        return tags
-
-    def __getstate__(self):
-        # Pickles carry the model, not the training set the runs point at.
-        state = dict(super().__getstate__())  # never mutate the live __dict__
-        if "run_" in state:
-            runs = state["run_"]
-            state["run_"] = [_portable(r) for r in runs] if isinstance(runs, list) else _portable(runs)
-        return state
-
-
-class _RunClassifier(_FamilyClassifier):
+class _RunClassifier(_RunClassifierBase):
     """One-vs-rest over runs that predict: decision_function stacks each run's decision."""
 
     def __sklearn_is_fitted__(self) -> bool:
@@ -349,7 +330,7 @@ class KernelPerceptron(_RunClassifier):
         return self
 
 
-class MulticlassPerceptron(_FamilyClassifier):
+class MulticlassPerceptron(_RunClassifierBase):
     """The multiclass perceptron (Collins 2002) over :func:`perceptronlab.multiclass_perceptron`.
 
     One weight vector per class; predicts argmax_k ⟨w_k, x⟩ + b_k (ties: the first class); a
