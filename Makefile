@@ -29,7 +29,6 @@ test-fast: setup
 	$(PY) -m pytest -q -m "not browser and not slow"
 
 bench: setup
-	$(PY) -m pip install -q river
 	$(PY) -m benchmarks
 
 lint: setup
