@@ -138,6 +138,16 @@ def _score_group(w, X, rows, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _next_group(order, use_order, t, m, end, rows, flat, d, step):
+    """rows = the m rows from position t (padded with the first), and the group after it prefetched."""
+    for k in range(GROUP):
+        rows[k] = (order[t + k] if use_order else t + k) if k < m else rows[0]
+        ahead = t + GROUP + k
+        if ahead < end:
+            _prefetch_row(flat, order[ahead] if use_order else ahead, d, step)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _update(X, i, w, c):
     """w += X[i]·c (scikit-learn's ``WeightVector.add`` order); returns ‖w‖² (for plots only, so
     summed in four chains: the weights themselves are exact to the operation)."""
@@ -186,11 +196,7 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
     t = 0
     while t < steps:
         m = min(GROUP, steps - t)
-        for k in range(GROUP):
-            rows[k] = (order[t + k] if use_order else t + k) if k < m else rows[0]
-            ahead = t + GROUP + k
-            if ahead < steps:
-                _prefetch_row(flat, order[ahead] if use_order else ahead, d, step)
+        _next_group(order, use_order, t, m, steps, rows, flat, d, step)
         _score_group(w, X, rows, scores)
         walked = m
         for k in range(m):
@@ -224,11 +230,7 @@ def _score_span(X, order, use_order, w, start, stop, out, offset):
     t = start
     while t < stop:
         m = min(GROUP, stop - t)
-        for k in range(GROUP):
-            rows[k] = (order[t + k] if use_order else t + k) if k < m else rows[0]
-            ahead = t + GROUP + k
-            if ahead < stop:
-                _prefetch_row(flat, order[ahead] if use_order else ahead, d, step)
+        _next_group(order, use_order, t, m, stop, rows, flat, d, step)
         _score_group(w, X, rows, scores)
         for k in range(m):
             out[t + k - offset] = scores[k]
