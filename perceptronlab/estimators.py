@@ -365,6 +365,24 @@ class _RunClassifierBase(ClassifierMixin, BaseEstimator):
             )
         return state
 
+    def _fit_one_vs_rest(self, X, y, train) -> list:
+        """One ``train(X, signs)`` run for two classes (classes_[1] is +1), one per class otherwise;
+        sets classes_, n_mistakes_, n_sweeps_, converged_ and run_ (arrays / a list for several)."""
+        labels = _check_targets(y, binary_only=False)
+        classes = _classes_for_training(labels)
+        if classes.shape[0] == 2:
+            tasks = [np.where(y == classes[1], 1.0, -1.0)]
+        else:
+            tasks = [np.where(y == label, 1.0, -1.0) for label in classes]
+        runs = [train(X, signs) for signs in tasks]
+        binary = len(runs) == 1
+        self.classes_ = classes
+        self.n_mistakes_ = runs[0].mistakes if binary else np.array([r.mistakes for r in runs])
+        self.n_sweeps_ = runs[0].sweeps if binary else np.array([r.sweeps for r in runs])
+        self.converged_ = runs[0].converged if binary else np.array([r.converged for r in runs])
+        self.run_ = runs[0] if binary else runs
+        return runs
+
 
 class _LinearPerceptron(_RunClassifierBase):
     """decision_function / predict for weights ``coef_`` (one row per class) and ``intercept_``."""
@@ -381,21 +399,9 @@ class _LinearPerceptron(_RunClassifierBase):
             )
 
     def _fit_runs(self, X, y, train) -> list:
-        labels = _check_targets(y, binary_only=False)
-        classes = _classes_for_training(labels)
-        if classes.shape[0] == 2:
-            tasks = [np.where(y == classes[1], 1.0, -1.0)]
-        else:
-            tasks = [np.where(y == label, 1.0, -1.0) for label in classes]
-        runs = [train(X, signs) for signs in tasks]
-        binary = len(runs) == 1
-        self.classes_ = classes
+        runs = self._fit_one_vs_rest(X, y, train)
         self.coef_ = np.vstack([np.asarray(run.w, dtype=np.float64) for run in runs])
         self.intercept_ = np.array([float(run.b) for run in runs])
-        self.n_mistakes_ = runs[0].mistakes if binary else np.array([r.mistakes for r in runs])
-        self.n_sweeps_ = runs[0].sweeps if binary else np.array([r.sweeps for r in runs])
-        self.converged_ = runs[0].converged if binary else np.array([r.converged for r in runs])
-        self.run_ = runs[0] if binary else runs
         return runs
 
     def decision_function(self, X):

@@ -22,7 +22,6 @@ from perceptronlab.estimators import (
     _check_data,
     _check_params,
     _check_targets,
-    _classes_for_training,
     _LinearPerceptron,
     _python,
     _RunClassifierBase,
@@ -144,19 +143,7 @@ class _RunClassifier(_RunClassifierBase):
                              f"{method}(X).")
 
     def _fit_ovr(self, X, y, train) -> list:
-        labels = _check_targets(y, binary_only=False)
-        classes = _classes_for_training(labels)
-        if classes.shape[0] == 2:
-            tasks = [np.where(y == classes[1], 1.0, -1.0)]
-        else:
-            tasks = [np.where(y == label, 1.0, -1.0) for label in classes]
-        runs = [train(X, signs) for signs in tasks]
-        binary = len(runs) == 1
-        self.classes_ = classes
-        self.n_mistakes_ = runs[0].mistakes if binary else np.array([r.mistakes for r in runs])
-        self.n_sweeps_ = runs[0].sweeps if binary else np.array([r.sweeps for r in runs])
-        self.converged_ = runs[0].converged if binary else np.array([r.converged for r in runs])
-        self.run_ = runs[0] if binary else runs
+        runs = self._fit_one_vs_rest(X, y, train)
         _warn_runs(self, runs, stacklevel=4)
         return runs
 
