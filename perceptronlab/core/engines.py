@@ -41,7 +41,33 @@ def parallel_block(n_rows: int, last_updates: int) -> int:
     return int(np.clip(n_rows // (last_updates + 1), 2048, 16_384))
 
 
-class CompiledEngine:
+class UpdateLog:
+    """Every update an engine made: the example's index and ‖(w, b)‖ after it, in per-sweep chunks.
+
+    A kernel writes a sweep's updates into ``_idx_buf`` / ``_norm_buf``; :meth:`_log` keeps them.
+    """
+
+    def _start_log(self, n: int) -> None:
+        self._idx_buf = np.empty(n, dtype=np.int64)
+        self._norm_buf = np.empty(n)
+        self._index_chunks: list[np.ndarray] = []
+        self._norm_chunks: list[np.ndarray] = []
+
+    def _log(self, count: int) -> None:
+        if count:
+            self._index_chunks.append(self._idx_buf[:count].copy())
+            self._norm_chunks.append(self._norm_buf[:count].copy())
+
+    @property
+    def indices(self) -> np.ndarray:
+        return np.concatenate(self._index_chunks) if self._index_chunks else np.empty(0, dtype=np.int64)
+
+    @property
+    def norms(self) -> np.ndarray:
+        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
+
+
+class CompiledEngine(UpdateLog):
     """The perceptron rule in compiled loops over dense float32/float64 or CSR input."""
 
     def __init__(self, X, y, *, eta, margin, fit_intercept, w0=None, b0=0.0, n_jobs=None):
@@ -54,20 +80,9 @@ class CompiledEngine:
         self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
         self.w = np.zeros(self.d) if w0 is None else np.array(w0, dtype=np.float64)
         self.b = float(b0)
-        self._idx_buf = np.empty(self.n, dtype=np.int64)
-        self._norm_buf = np.empty(self.n)
-        self._index_chunks: list[np.ndarray] = []
-        self._norm_chunks: list[np.ndarray] = []
+        self._start_log(self.n)
         self._margins = np.empty(self.n)
         self.steps = None
-
-    @property
-    def indices(self) -> np.ndarray:
-        return np.concatenate(self._index_chunks) if self._index_chunks else np.empty(0, dtype=np.int64)
-
-    @property
-    def norms(self) -> np.ndarray:
-        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
 
     def sweep(self, order, sweep: int) -> int:
         use_order = order is not None
@@ -91,9 +106,7 @@ class CompiledEngine:
         if stopped >= 0:
             raise_not_finite(self.X, int(stopped), sweep)
         self._last_updates = int(count)
-        if count:
-            self._index_chunks.append(self._idx_buf[:count].copy())
-            self._norm_chunks.append(self._norm_buf[:count].copy())
+        self._log(count)
         return int(count)
 
     def _use_parallel(self) -> bool:

@@ -174,6 +174,18 @@ def _update(X, i, w, c):
     return (q0 + q1) + (q2 + q3)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count):
+    """The update on a mistake of row i (w += x·c, b += c) and its entry in the log; returns b."""
+    sq = _update(X, i, w, c)
+    if fit_intercept:
+        b += c
+        sq += b * b
+    idx_out[count] = i
+    norm_out[count] = math.sqrt(sq)
+    return b
+
+
 @njit(cache=True, nogil=True)
 def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
     """One sweep over dense rows: test y(⟨w,x⟩+b) ≤ margin, update w += x·(eta·y).
@@ -205,13 +217,7 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
             if not abs(s) < math.inf:  # NaN or inf in the row (or in w): stop here, the caller says which
                 return count, b, i
             if y[i] * s <= margin:
-                c = eta * y[i]
-                sq = _update(X, i, w, c)
-                if fit_intercept:
-                    b += c
-                    sq += b * b
-                idx_out[count] = i
-                norm_out[count] = math.sqrt(sq)
+                b = _take_update(X, i, w, b, eta * y[i], fit_intercept, idx_out, norm_out, count)
                 count += 1
                 walked = k + 1  # the next group starts right after the update, scored with the new w
                 break
@@ -271,13 +277,7 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
             if not abs(s) < math.inf:
                 return count, b, i
             if y[i] * s <= margin:
-                c = eta * y[i]
-                sq = _update(X, i, w, c)
-                if fit_intercept:
-                    b += c
-                    sq += b * b
-                idx_out[count] = i
-                norm_out[count] = math.sqrt(sq)
+                b = _take_update(X, i, w, b, eta * y[i], fit_intercept, idx_out, norm_out, count)
                 count += 1
                 if t + 1 < stop:
                     _score_rows(X, order, use_order, w, t + 1, stop, scores)

@@ -43,6 +43,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab import _validation as v
+from perceptronlab.core.engines import UpdateLog
 from perceptronlab.core.perceptron import _SweepLog
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import WeightOverflowError
@@ -166,7 +167,7 @@ class ColumnCache:
 
 
 
-class KernelEngine:
+class KernelEngine(UpdateLog):
     """The dual perceptron behind the engine's interface (sweep, indices, norms, snapshot)."""
 
     def __init__(self, X, y, spec: KernelSpec, *, eta, margin, fit_intercept, budget, gram=None,
@@ -212,16 +213,8 @@ class KernelEngine:
         self._kind = _KIND.get(kind, _kernels.LINEAR) if not callable(kind) else _kernels.LINEAR
 
     @property
-    def indices(self) -> np.ndarray:
-        return np.concatenate(self._index_chunks) if self._index_chunks else _NO_ORDER
-
-    @property
     def entry_steps(self) -> np.ndarray:
         return np.concatenate(self._step_chunks) if self._step_chunks else _NO_ORDER
-
-    @property
-    def norms(self) -> np.ndarray:
-        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
 
     def sweep(self, order, sweep: int) -> int:
         use_order = order is not None

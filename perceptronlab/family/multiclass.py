@@ -29,6 +29,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab import _validation as v
+from perceptronlab.core.engines import UpdateLog
 from perceptronlab.core.perceptron import _SweepLog
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import WeightOverflowError
@@ -76,7 +77,7 @@ def multiclass_errors(X, codes, W, B) -> int:
     return int(np.count_nonzero(true - S.max(axis=1) <= 0))
 
 
-class MulticlassEngine:
+class MulticlassEngine(UpdateLog):
     """Collins' update in compiled sweeps behind the engine's interface; W, B and the accumulators."""
 
     def __init__(self, X, codes, n_classes, *, eta, margin, fit_intercept):
@@ -91,19 +92,8 @@ class MulticlassEngine:
         self.c = 0.0
         self.sq = 0.0
         self._scores = np.empty(n_classes)
-        self._idx_buf = np.empty(self.n, dtype=np.int64)
-        self._norm_buf = np.empty(self.n)
-        self._index_chunks: list[np.ndarray] = []
-        self._norm_chunks: list[np.ndarray] = []
+        self._start_log(self.n)
         self.steps = None
-
-    @property
-    def indices(self) -> np.ndarray:
-        return np.concatenate(self._index_chunks) if self._index_chunks else _NO_ORDER
-
-    @property
-    def norms(self) -> np.ndarray:
-        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
 
     def sweep(self, order, sweep: int) -> int:
         use_order = order is not None
@@ -117,9 +107,7 @@ class MulticlassEngine:
         else:
             count, self.c, self.sq = _kernels.multiclass_sweep_dense(
                 self.X, self.y, order, use_order, *common)
-        if count:
-            self._index_chunks.append(self._idx_buf[:count].copy())
-            self._norm_chunks.append(self._norm_buf[:count].copy())
+        self._log(count)
         return int(count)
 
     def snapshot(self):
