@@ -137,7 +137,7 @@ def _value(quantity: Any) -> float:
 
 
 def _novikoff(R: float, rho: float) -> float:
-    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab.bounds import novikoff
 
     return _value(novikoff(R, rho))
 

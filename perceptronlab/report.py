@@ -159,7 +159,7 @@ class _Analysis:
 
     def __init__(self, X, y, fit_intercept: bool):
         from perceptronlab.exceptions import NotSeparableError
-        from perceptronlab.theory.bounds import novikoff, test_error
+        from perceptronlab.bounds import novikoff, test_error
         from perceptronlab.theory.geometry import max_margin, radius_squared
         from perceptronlab.theory.separability import separable
 
@@ -228,7 +228,7 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
     """The report as an HTML string (see :func:`write_report`)."""
     from perceptronlab import perceptron, plots, pocket
     from perceptronlab.exceptions import NotSeparableError
-    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab.bounds import novikoff
     from perceptronlab.theory.geometry import max_margin, radius
 
     X, Xf = _dense(X)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from perceptronlab import datasets, perceptron, pocket
 from perceptronlab.exceptions import InputError
 from perceptronlab.report import _analysis_cards, _analyze, _number, build_report, write_report
-from perceptronlab.theory.bounds import novikoff
+from perceptronlab.bounds import novikoff
 from perceptronlab.theory.geometry import max_margin, radius
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -326,7 +326,7 @@ def demo(json_output: JsonOpt = False) -> None:
 
     import perceptronlab as pl
     from perceptronlab.core.run import format_number, format_vector
-    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab.bounds import novikoff
     from perceptronlab.theory.geometry import margin_squared, radius_squared
 
     run = pl.perceptron(EXAM_X, EXAM_Y, exact=True, trace=True)

@@ -72,7 +72,7 @@ def check(
     from perceptronlab.teach.checker import check_worksheet
 
     if data is None:
-        from perceptronlab.teach.datasets import exam_task
+        from perceptronlab.datasets import exam_task
 
         X, y = exam_task()
     else:

@@ -195,22 +195,22 @@ def _margin2(w, X, y) -> Fraction:
 
 
 def _novikoff(R2: Fraction, rho2: Fraction) -> Fraction:
-    """R²/ρ² (Novikoff 1962), by :func:`perceptronlab.theory.bounds.novikoff`."""
-    from perceptronlab.theory.bounds import novikoff
+    """R²/ρ² (Novikoff 1962), by :func:`perceptronlab.bounds.novikoff`."""
+    from perceptronlab.bounds import novikoff
 
     return novikoff(R2, rho2, squared=True)
 
 
 def _test_error_bound(R2: Fraction, rho2: Fraction, n: int) -> Fraction:
-    """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.theory.bounds.test_error`."""
-    from perceptronlab.theory.bounds import test_error
+    """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.bounds.test_error`."""
+    from perceptronlab.bounds import test_error
 
     return test_error(R2, rho2, n, squared=True)
 
 
 def _sample_size(R2: Fraction, rho2: Fraction, epsilon: Fraction) -> int:
-    """The smallest n with R²/ρ²/(n+1) ≤ ε, by :func:`perceptronlab.theory.bounds.sample_size`."""
-    from perceptronlab.theory.bounds import sample_size
+    """The smallest n with R²/ρ²/(n+1) ≤ ε, by :func:`perceptronlab.bounds.sample_size`."""
+    from perceptronlab.bounds import sample_size
 
     return sample_size(R2, rho2, epsilon, squared=True)
 

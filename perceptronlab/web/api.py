@@ -557,7 +557,7 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
     ``proof`` is a converged run: its final weights separate every point strictly, which settles
     separability without the linear program (Gordan's certificate is only needed when a run fails).
     """
-    from perceptronlab.theory import bounds
+    from perceptronlab import bounds
     from perceptronlab.theory.geometry import max_margin, radius, radius_squared
     from perceptronlab.theory.separability import separable
 
