@@ -158,8 +158,8 @@ class _Analysis:
     """
 
     def __init__(self, X, y, fit_intercept: bool):
-        from perceptronlab.exceptions import NotSeparableError
         from perceptronlab.bounds import novikoff, test_error
+        from perceptronlab.exceptions import NotSeparableError
         from perceptronlab.theory.geometry import max_margin, radius_squared
         from perceptronlab.theory.separability import separable
 
@@ -227,8 +227,8 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
                  trace_points: int = TRACE_POINTS, max_sweeps: int = 1000) -> str:
     """The report as an HTML string (see :func:`write_report`)."""
     from perceptronlab import perceptron, plots, pocket
-    from perceptronlab.exceptions import NotSeparableError
     from perceptronlab.bounds import novikoff
+    from perceptronlab.exceptions import NotSeparableError
     from perceptronlab.theory.geometry import max_margin, radius
 
     X, Xf = _dense(X)

@@ -51,16 +51,13 @@ class TableFormat(str, enum.Enum):
 
 def _exact_number(text: str, name: str) -> Fraction:
     """``--eta``/``--margin`` of the exact commands: 2, 0.5 or 1/2, taken exactly."""
-    try:
-        return Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        from perceptronlab._validation import fail
+    from perceptronlab._numbers import parse_exact
 
-        raise fail(f"--{name}", "a number such as 2, 0.5 or 1/2", repr(text), f"Pass e.g. --{name} 1.") from None
+    return parse_exact(text, f"--{name}", expected="a number such as 2, 0.5 or 1/2", fix=f"Pass e.g. --{name} 1.")
 
 
 def _short_vector(values: Any, limit: int = 8) -> str:
-    from perceptronlab.core.run import format_number
+    from perceptronlab._numbers import format_number
 
     values = list(values)
     shown = ", ".join(format_number(v) for v in values[:limit])
@@ -94,7 +91,7 @@ def _run_record(run: Any, n_rows: int | None) -> dict:
 def _print_run(run: Any, n_rows: int | None, n_features: int) -> None:
     from rich.table import Table
 
-    from perceptronlab.core.run import format_number
+    from perceptronlab._numbers import format_number
 
     record = _run_record(run, n_rows)
     state = ("converged (a clean sweep)" if run.converged and run.algorithm == "perceptron"
@@ -173,7 +170,7 @@ def _train_local(data: Path, options: dict, quiet: bool):
         X, y = read_xy(data, label=options["label"], fmt=options["fmt"], exact=options["exact"])
     n_rows, n_features = (len(X), len(X[0])) if options["exact"] else X.shape
     algorithm = options["algorithm"]
-    common = dict(eta=Fraction(str(options["eta"])) if options["exact"] else options["eta"],
+    common = dict(eta=_exact_number(str(options["eta"]), "eta") if options["exact"] else options["eta"],
                   fit_intercept=options["fit_intercept"], seed=options["seed"], exact=options["exact"])
     if algorithm == "perceptron":
         if options["max_updates"] is not None:
@@ -254,7 +251,8 @@ def predict(
     """Predict a label for every row of DATA (with or without a label column): one per line."""
     import numpy as np
 
-    from perceptronlab.io import load_model, read_data
+    from perceptronlab.estimators import load_model
+    from perceptronlab.io import read_data
 
     fitted = load_model(model)
     exact = bool(getattr(fitted, "exact", False))
@@ -325,7 +323,7 @@ def demo(json_output: JsonOpt = False) -> None:
     import numpy as np
 
     import perceptronlab as pl
-    from perceptronlab.core.run import format_number, format_vector
+    from perceptronlab._numbers import format_number, format_vector
     from perceptronlab.bounds import novikoff
     from perceptronlab.theory.geometry import margin_squared, radius_squared
 

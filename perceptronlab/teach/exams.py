@@ -39,9 +39,9 @@ from fractions import Fraction
 from typing import Any
 
 from perceptronlab import _validation as v
-from perceptronlab.core.engines import margins as engine_margins
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
+from perceptronlab.core.scores import margins as engine_margins
 
 KINDS = ("trace", "margin", "generalization")
 FORMATS = ("md", "latex")
