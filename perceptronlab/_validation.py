@@ -18,12 +18,14 @@ import numpy as np
 from perceptronlab._numbers import parse_exact
 from perceptronlab.exceptions import InputError, fail, overflow_error
 
-__all__ = ["ORDERS", "POCKET_CHECKS", "InputError", "fail", "overflow_error", "is_sparse", "check_eta",
+__all__ = ["ORDERS", "FAMILY_ORDERS", "POCKET_CHECKS", "InputError", "fail", "overflow_error", "is_sparse", "check_eta",
            "check_margin", "check_positive_int", "check_optional_positive_int", "check_choice", "check_seed",
            "check_labels", "check_exact_matrix", "check_matrix", "check_Xy", "check_vector", "check_n_features",
            "not_finite_error"]
 
 ORDERS = ("cyclic", "shuffle", "random-mistake")
+#: the family averages and votes over whole sweeps, so each step visits one example
+FAMILY_ORDERS = ("cyclic", "shuffle")
 
 
 def is_sparse(X: Any) -> bool:

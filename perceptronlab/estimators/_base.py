@@ -29,7 +29,6 @@ from perceptronlab import _validation as v
 from perceptronlab import exceptions as _exceptions
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.exceptions import CycledWarning, InputError, NotConvergedWarning
-from perceptronlab.family._common import FAMILY_ORDERS
 
 # ---------------------------------------------------------------- errors of this boundary
 
@@ -322,7 +321,7 @@ def python_label(label: Any) -> Any:
 
 
 ORDER_OPTIONS = StrOptions(set(v.ORDERS))
-FAMILY_ORDER_OPTIONS = StrOptions(set(FAMILY_ORDERS))
+FAMILY_ORDER_OPTIONS = StrOptions(set(v.FAMILY_ORDERS))
 SEED_OPTIONS = [Interval(Integral, 0, None, closed="left"), None]
 #: the family's common parameters (Perceptron adds "random-mistake" to the orders)
 FAMILY_CONSTRAINTS = {

@@ -14,13 +14,10 @@ from perceptronlab import _validation as v
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import NotConvergedWarning
 
-#: the family averages and votes over whole sweeps, so each step visits one example
-FAMILY_ORDERS = ("cyclic", "shuffle")
-
 
 def check_params(*, eta, margin, order, max_sweeps, seed):
     """The engine's parameter checks, with the family's orders. Returns (max_sweeps, seed)."""
-    v.check_choice("order", order, FAMILY_ORDERS)
+    v.check_choice("order", order, v.FAMILY_ORDERS)
     v.check_eta(eta)
     v.check_margin(margin)
     max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=100.")
