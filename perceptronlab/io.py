@@ -295,10 +295,10 @@ def _is_number(text: str) -> bool:
 
 
 def _exact_cell(text: str, where: str, line: int, column: str) -> Fraction:
-    expected = f"an exact number (like 2, -0.5 or 1/3) in column {column!r}"
+    what, expected = f"{where}, column {column!r}", "an exact number (like 2, -0.5 or 1/3)"
     if text == "":
-        raise fail(where, expected, f"an empty cell on line {line}", "Fix or drop the row.")
-    return parse_exact(text, where, expected=expected, fix="Fix or drop the row.", at=f" on line {line}")
+        raise fail(what, expected, f"an empty cell on line {line}", "Fix or drop the row.")
+    return parse_exact(text, what, expected=expected, fix="Fix or drop the row.", at=f" on line {line}")
 
 
 def _read_libsvm(path: Path):

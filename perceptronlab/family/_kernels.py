@@ -15,7 +15,7 @@ import math
 
 from numba import njit
 
-from perceptronlab.core.kernels import _prefetch, _prefetch_row
+from perceptronlab.core.intrinsics import prefetch, prefetch_row
 
 # kernel codes understood by the dual sweep
 LINEAR, POLY, RBF = 0, 1, 2
@@ -45,7 +45,7 @@ def accumulate_dense(X, idx, steps_before, y, eta, u):
     bu = 0.0
     for k in range(n_updates):
         if k + AHEAD < n_updates:
-            _prefetch_row(flat, idx[k + AHEAD], d, line)
+            prefetch_row(flat, idx[k + AHEAD], d, line)
         i = idx[k]
         gc = eta * y[i] * steps_before[k]
         for j in range(d):
@@ -65,9 +65,9 @@ def accumulate_csr(indptr, indices, data, idx, steps_before, y, eta, u):
         if k + AHEAD < n_updates:
             ahead = idx[k + AHEAD]
             for p in range(indptr[ahead], indptr[ahead + 1], data_line):
-                _prefetch(data, p)
+                prefetch(data, p)
             for p in range(indptr[ahead], indptr[ahead + 1], index_line):
-                _prefetch(indices, p)
+                prefetch(indices, p)
         i = idx[k]
         gc = eta * y[i] * steps_before[k]
         for p in range(indptr[i], indptr[i + 1]):
