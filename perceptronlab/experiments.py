@@ -192,8 +192,8 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
 
     ``trials``: datasets per separation (default 15, the notebook's).
     """
-    from perceptronlab import perceptron
     from perceptronlab.core.batch import perceptron_batch
+    from perceptronlab.core.perceptron import perceptron
     from perceptronlab.datasets import gaussian_pair
     from perceptronlab.exceptions import NotSeparableError
     from perceptronlab.theory.geometry import max_margin, radius
@@ -292,7 +292,7 @@ def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: i
 
     ``trials``: runs per N (default 1000).
     """
-    from perceptronlab import perceptron
+    from perceptronlab.core.perceptron import perceptron
     from perceptronlab.datasets import label_by
     from perceptronlab.datasets import lfd as make
 
@@ -381,7 +381,7 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
 
     ``trials``: the number of shuffled orders per n (default 5).
     """
-    from perceptronlab import perceptron
+    from perceptronlab.core.perceptron import perceptron
     from perceptronlab.datasets import basis
     from perceptronlab.theory.geometry import max_margin, radius
 
@@ -452,7 +452,7 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
 
     ``trials``: not used (one dataset; pass ``seed`` for another).
     """
-    from perceptronlab import perceptron, pocket
+    from perceptronlab.core.perceptron import perceptron, pocket
     from perceptronlab.datasets import nonseparable
     from perceptronlab.theory.separability import separable
 

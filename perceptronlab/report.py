@@ -226,8 +226,9 @@ def _analysis_cards(analysis) -> list[tuple[str, Any]]:
 def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None, source: str | None = None,
                  trace_points: int = TRACE_POINTS, max_sweeps: int = 1000) -> str:
     """The report as an HTML string (see :func:`write_report`)."""
-    from perceptronlab import perceptron, plots, pocket
+    from perceptronlab import plots
     from perceptronlab.bounds import novikoff
+    from perceptronlab.core.perceptron import perceptron, pocket
     from perceptronlab.exceptions import NotSeparableError
     from perceptronlab.theory.geometry import max_margin, radius
 
