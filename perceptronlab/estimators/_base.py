@@ -380,6 +380,36 @@ class RunClassifierBase(ClassifierMixin, BaseEstimator):
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: {method} needs the "
                                  f"{self._fitted_what} that fit(X, y) learns. Call fit(X, y) before {method}(X).")
 
+    def fit(self, X, y):
+        """Fit on (X, y): one engine run for two classes (``classes_[1]`` is +1), one run per class
+        (``classes_[k]`` against the rest) otherwise.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,); any labels.
+
+        Returns
+        -------
+        self
+        """
+        check_params(self)
+        X, y = check_data(self, X, y, reset=True)
+        self._fitted(self._fit_one_vs_rest(X, y, self._trainer(X)))
+        return self
+
+    def _trainer(self, X):
+        """``train(X, signs) -> Run`` with this estimator's parameters (``X`` is the whole
+        training set, for what the runs of one fit share)."""
+        return self._train
+
+    def _train(self, X, signs):  # pragma: no cover - each estimator says how it trains
+        raise NotImplementedError
+
+    def _fitted(self, runs: list) -> None:
+        """What fit keeps besides the runs (and the warnings it gives)."""
+        self._warn(runs)
+
     def _fit_one_vs_rest(self, X, y, train) -> list:
         """One ``train(X, signs)`` run for two classes (classes_[1] is +1), one per class otherwise;
         sets classes_, n_mistakes_, n_sweeps_, converged_ and run_ (arrays / a list for several)."""
@@ -417,21 +447,20 @@ class RunClassifierBase(ClassifierMixin, BaseEstimator):
             warnings.warn(f"{name}: the weights at the start of a sweep repeated an earlier sweep's{which(cycled)}, "
                           "so the cyclic perceptron will never converge on this data. Use "
                           "perceptronlab.PocketPerceptron for the weights with the fewest training errors.",
-                          CycledWarning, stacklevel=3)
+                          CycledWarning, stacklevel=4)
         if any(stopped):
             warnings.warn(f"{name} did not converge: no clean sweep within max_sweeps={self.max_sweeps}"
-                          f"{which(stopped)}{self._not_converged_advice}", NotConvergedWarning, stacklevel=3)
+                          f"{which(stopped)}{self._not_converged_advice}", NotConvergedWarning, stacklevel=4)
 
 
 class LinearClassifier(RunClassifierBase):
     """decision_function / predict for weights ``coef_`` (one row per class) and ``intercept_``:
     the core's feature-order scores and its tie rule (:mod:`perceptronlab.core.scores`)."""
 
-    def _fit_runs(self, X, y, train) -> list:
-        runs = self._fit_one_vs_rest(X, y, train)
+    def _fitted(self, runs: list) -> None:
         self.coef_ = np.vstack([np.asarray(run.w, dtype=np.float64) for run in runs])
         self.intercept_ = np.array([float(run.b) for run in runs])
-        return runs
+        self._warn(runs)
 
     def decision_function(self, X):
         """Signed scores ⟨w, x⟩ + b: shape (n,) for two classes (> 0 means ``classes_[1]``), else

@@ -90,23 +90,9 @@ class AveragedPerceptron(LinearClassifier):
         self.max_sweeps = max_sweeps
         self.seed = seed
 
-    def fit(self, X, y):
-        """Run the averaged perceptron: one run for two classes, one per class otherwise.
-
-        Returns
-        -------
-        self
-        """
-        check_params(self)
-        X, y = check_data(self, X, y, reset=True)
-
-        def train(X, signs):
-            return averaged_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept,
-                                       order=self.order, margin=self.margin,
-                                       max_sweeps=self.max_sweeps, seed=self.seed, warn=False)
-
-        self._warn(self._fit_runs(X, y, train))
-        return self
+    def _train(self, X, signs):
+        return averaged_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
+                                   margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed, warn=False)
 
 
 class RunClassifier(RunClassifierBase):
@@ -171,24 +157,10 @@ class VotedPerceptron(RunClassifier):
         self.max_vectors = max_vectors
         self.seed = seed
 
-    def fit(self, X, y):
-        """Run the voted perceptron: one run for two classes, one per class otherwise.
-
-        Returns
-        -------
-        self
-        """
-        check_params(self)
-        X, y = check_data(self, X, y, reset=True)
-
-        def train(X, signs):
-            return voted_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept,
-                                    order=self.order, margin=self.margin,
-                                    max_sweeps=self.max_sweeps, max_vectors=self.max_vectors,
-                                    seed=self.seed, warn=False)
-
-        self._warn(self._fit_one_vs_rest(X, y, train))
-        return self
+    def _train(self, X, signs):
+        return voted_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
+                                margin=self.margin, max_sweeps=self.max_sweeps, max_vectors=self.max_vectors,
+                                seed=self.seed, warn=False)
 
 
 class KernelPerceptron(RunClassifier):
@@ -259,28 +231,19 @@ class KernelPerceptron(RunClassifier):
         self.max_sweeps = max_sweeps
         self.seed = seed
 
-    def fit(self, X, y):
-        """Run the kernel perceptron: one run for two classes, one per class (one cache) otherwise.
-
-        Returns
-        -------
-        self
-        """
-        check_params(self)
-        X, y = check_data(self, X, y, reset=True)
+    def _trainer(self, X):
+        """One kernel for all the one-vs-rest runs, and one Gram matrix or cache of columns."""
         spec = resolve_kernel(X, self.kernel, self.degree, self.gamma, self.coef0)
         gram = spec(X, X) if use_gram(spec, self.cache) else None
         columns = None if gram is not None else ColumnCache(X.shape[0], self.cache == "auto")
 
         def train(X, signs):
-            return fit_kernel(X, signs, np.array([-1, 1]), spec, variant=self.variant,
-                              budget=self.budget, eta=self.eta, fit_intercept=self.fit_intercept,
-                              order=self.order, margin=self.margin, max_sweeps=self.max_sweeps,
-                              seed=self.seed, cache=self.cache, warn=False, gram=gram,
-                              columns=columns)
+            return fit_kernel(X, signs, np.array([-1, 1]), spec, variant=self.variant, budget=self.budget,
+                              eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
+                              margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed,
+                              cache=self.cache, warn=False, gram=gram, columns=columns)
 
-        self._warn(self._fit_one_vs_rest(X, y, train))
-        return self
+        return train
 
 
 class MulticlassPerceptron(RunClassifierBase):
@@ -343,7 +306,7 @@ class MulticlassPerceptron(RunClassifierBase):
         self._keep_runs(np.asarray(run.classes), [run])
         self.coef_ = np.asarray(run.w, dtype=np.float64)
         self.intercept_ = np.asarray(run.b, dtype=np.float64)
-        self._warn([run])
+        self._fitted([run])
         return self
 
     def decision_function(self, X):

@@ -16,13 +16,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from perceptronlab import _validation as v
 from perceptronlab.core.perceptron import perceptron, pocket
-from perceptronlab.estimators._base import (
-    ORDER_OPTIONS,
-    SEED_OPTIONS,
-    LinearClassifier,
-    check_data,
-    check_params,
-)
+from perceptronlab.estimators._base import ORDER_OPTIONS, SEED_OPTIONS, LinearClassifier
 
 __all__ = ["Perceptron", "PocketPerceptron"]
 
@@ -121,37 +115,9 @@ class Perceptron(LinearClassifier):
         self.max_sweeps = max_sweeps
         self.seed = seed
 
-    def fit(self, X, y):
-        """Run the perceptron on (X, y): one engine run for two classes, one per class otherwise.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,); any labels.
-
-        Returns
-        -------
-        self
-        """
-        check_params(self)
-        X, y = check_data(self, X, y, reset=True)
-
-        def train(X, signs):
-            return perceptron(
-                X,
-                signs,
-                eta=self.eta,
-                fit_intercept=self.fit_intercept,
-                order=self.order,
-                margin=self.margin,
-                max_sweeps=self.max_sweeps,
-                seed=self.seed,
-                warn=False,
-            )
-
-        runs = self._fit_runs(X, y, train)
-        self._warn(runs)
-        return self
+    def _train(self, X, signs):
+        return perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
+                          margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed, warn=False)
 
 
 class PocketPerceptron(LinearClassifier):
@@ -223,35 +189,12 @@ class PocketPerceptron(LinearClassifier):
         self.max_sweeps = max_sweeps
         self.seed = seed
 
-    def fit(self, X, y):
-        """Run Pocket on (X, y): one engine run for two classes, one per class otherwise.
+    def _train(self, X, signs):
+        return pocket(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
+                      check=self.check, max_updates=self.max_updates, max_sweeps=self.max_sweeps, seed=self.seed)
 
-        Parameters
-        ----------
-        X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,); any labels.
-
-        Returns
-        -------
-        self
-        """
-        check_params(self)
-        X, y = check_data(self, X, y, reset=True)
-
-        def train(X, signs):
-            return pocket(
-                X,
-                signs,
-                eta=self.eta,
-                fit_intercept=self.fit_intercept,
-                order=self.order,
-                check=self.check,
-                max_updates=self.max_updates,
-                max_sweeps=self.max_sweeps,
-                seed=self.seed,
-            )
-
-        runs = self._fit_runs(X, y, train)
+    def _fitted(self, runs: list) -> None:
+        self.coef_ = np.vstack([np.asarray(run.w, dtype=np.float64) for run in runs])
+        self.intercept_ = np.array([float(run.b) for run in runs])
         errors = [int(r.pocket_errors) for r in runs]
-        self.pocket_errors_ = errors[0] if len(runs) == 1 else np.array(errors)
-        return self
+        self.pocket_errors_ = errors[0] if len(runs) == 1 else np.array(errors)  # the pocket's runs do not warn
