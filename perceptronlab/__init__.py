@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from perceptronlab._version import __version__
+from perceptronlab._version import __version__ as __version__  # the one place: _version.py
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {

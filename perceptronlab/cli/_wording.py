@@ -25,6 +25,7 @@ from typing import Any
 
 #: a library parameter → the name of the command-line parameter that sets it
 PARAMETERS: dict[str, str] = {
+    "X, y": "data",  # the data of a worksheet (perceptronlab.teach.sheets)
     "eta": "eta",
     "margin": "margin",
     "max_sweeps": "max_sweeps",
@@ -52,7 +53,7 @@ Flags = dict[str, tuple[str, "str | None", bool]]
 
 _ASSIGNMENT = re.compile(r"\b(?P<name>[a-z_]+)=(?P<value>'[^']*'|\"[^\"]*\"|-?[\w.+-]*\w)")
 _IDENTIFIER = re.compile(r"\b(?P<name>[a-z]+(?:_[a-z]+)+)\b")  # names with an underscore only
-_HEAD = re.compile(r"^(?P<name>[a-z_]+)(?=[ :])")
+_HEAD = re.compile(r"^(?P<name>X, y|[a-z_]+)(?=[ :])")
 
 
 def flags_of(command: Any) -> Flags:
