@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
+import sys
 from pathlib import Path
 
 import jsonschema
 import yaml
 
 import perceptronlab
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10: tomli comes with `build` (the dev extra)
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
