@@ -117,9 +117,9 @@ def _print_run(run: Any, n_rows: int | None, n_features: int) -> None:
 
 
 EtaOpt = Annotated[str, typer.Option(
-    "--eta", help="Learning rate η > 0: 2, 0.5 or 1/2 (from w = 0 it only scales w).")]
+    "--eta", metavar="NUMBER", help="Learning rate η > 0: 2, 0.5 or 1/2 (from w = 0 it only scales w).")]
 MarginOpt = Annotated[str, typer.Option(
-    "--margin", help="Margin ρ₀ ≥ 0 of the margin perceptron: update while y⟨w,x⟩ ≤ ρ₀.")]
+    "--margin", metavar="NUMBER", help="Margin ρ₀ ≥ 0 of the margin perceptron: update while y⟨w,x⟩ ≤ ρ₀.")]
 MaxSweepsOpt = Annotated[int | None, typer.Option(
     "--max-sweeps", min=1,
     help=f"Stop after this many sweeps. Default: {DEFAULT_MAX_SWEEPS['perceptron']} for the perceptron "

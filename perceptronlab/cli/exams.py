@@ -108,7 +108,7 @@ def exam(
 
 
 def check(
-    worksheet: Annotated[Path, typer.Argument(help="The student's sheet as CSV: sweep,point,score,mistake,"
+    worksheet: Annotated[Path, typer.Argument(metavar="SHEET", help="The student's sheet as CSV: sweep,point,score,mistake,"
                                               "w_after (the layout of `perceptronlab trace DATA -f csv`); a sheet "
                                               "from `exam --sheet-out` carries its data in '#' lines.")],
     data: Annotated[Path | None, typer.Option("--data", "-d", help="The sheet's dataset. Needed unless the "
@@ -118,7 +118,7 @@ def check(
         help="The sheet has an intercept: w cells read '(w1, w2), b = v'. Default: the sheet's '# intercept:' "
              "line, else no.", show_default=False)] = None,
     eta: Annotated[str | None, typer.Option(
-        "--eta", help="The sheet's learning rate, exact: 1, 2, 0.5 or 1/2. Default: the sheet's '# eta:' "
+        "--eta", metavar="NUMBER", help="The sheet's learning rate, exact: 1, 2, 0.5 or 1/2. Default: the sheet's '# eta:' "
                       "line, else 1.")] = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,

@@ -48,12 +48,11 @@ import io
 import os
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from perceptronlab import _validation as v
 from perceptronlab.core.run import format_number
-from perceptronlab.teach.checker import HEADER, CheckResult, check_worksheet
+from perceptronlab.teach.checker import HEADER, CheckResult, check_worksheet, read_sheet_file
 
 #: how the header lines begin
 MARK = "#"
@@ -138,15 +137,7 @@ def blank_sheet(X: Any, y: Any, *, eta: Any = 1, fit_intercept: bool = False, ti
 
 def _text(sheet: Any) -> str:
     if isinstance(sheet, str | os.PathLike):
-        path = Path(sheet)
-        if not path.is_file():
-            raise v.fail("worksheet", "a CSV file", f"{str(path)!r} (no such file)",
-                         "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
-        try:
-            return path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise v.fail("worksheet", "a readable UTF-8 CSV file", f"{str(path)!r} ({exc})",
-                         "Save the sheet as CSV (UTF-8).") from exc
+        return read_sheet_file(sheet)
     if hasattr(sheet, "read"):
         return sheet.read()
     raise v.fail("worksheet", "a CSV path or an open text file", type(sheet).__name__, "Pass e.g. the path of the sheet.")
