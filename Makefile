@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast browser bench lint clean
+.PHONY: setup run test test-fast browser bench lint dist clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,5 +35,11 @@ lint: setup
 	$(VENV)/bin/ruff check perceptronlab tests benchmarks
 	$(VENV)/bin/lint-imports
 
+# The sdist and the wheel in dist/ (the wheel built from the sdist), checked by twine.
+dist: setup
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+	$(VENV)/bin/twine check --strict dist/*
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+from perceptronlab._version import __version__ as __version__  # the one place: _version.py
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {

@@ -37,6 +37,7 @@ import numpy as np
 
 from perceptronlab._numbers import parse_exact
 from perceptronlab._validation import check_exact_matrix, fail
+from perceptronlab._version import __version__
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import InputError
 
@@ -429,7 +430,6 @@ def _plain(value: Any) -> Any:
 
 
 def _model_document(model: Any) -> dict:
-    from perceptronlab import __version__
 
     if isinstance(model, Run):
         w = model.w

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from perceptronlab._validation import check_labels, fail
+from perceptronlab._version import __version__
 
 __all__ = ["build_report", "write_report"]
 
@@ -313,7 +314,6 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
 
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{_esc(source)} · " if source else ""
-    from perceptronlab import __version__
 
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

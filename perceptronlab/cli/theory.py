@@ -14,6 +14,7 @@ import typer
 from perceptronlab.cli._common import (
     DataArg,
     DataFormatOpt,
+    InterceptOpt,
     JsonOpt,
     LabelOpt,
     QuietOpt,
@@ -90,9 +91,7 @@ def _cards(result: Any) -> list:
 
 def analyze(
     data: DataArg,
-    intercept: Annotated[bool, typer.Option(
-        "--intercept/--no-intercept",
-        help="Analyse the perceptron with an intercept (the bias trick). Default: none, as in the seeds.")] = False,
+    intercept: InterceptOpt = False,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     loo: Annotated[bool, typer.Option("--loo/--no-loo", help="Compute the exact leave-one-out error.")] = True,

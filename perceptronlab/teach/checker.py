@@ -184,19 +184,23 @@ def _is_header(cells: list[str]) -> bool:
     return not re.match(r"\s*\d", first) and not re.fullmatch(r"x?\{?\d+\}?|all", second)
 
 
+def read_sheet_file(source: str | os.PathLike) -> str:
+    """The text of a worksheet file (UTF-8, a byte-order mark dropped), or a clear error."""
+    path = Path(source)
+    if not path.is_file():
+        raise v.fail("worksheet", "a CSV file", f"{str(path)!r} (no such file)",
+                     "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise v.fail("worksheet", "a readable UTF-8 CSV file", f"{str(path)!r} ({exc})",
+                     "Save the sheet as CSV (UTF-8).") from exc
+
+
 def _read_rows(source: Any) -> list[tuple[int, list[str]]]:
     """(line number, cells) of every non-empty row; the header row, if any, dropped."""
     if isinstance(source, str | os.PathLike):
-        path = Path(source)
-        if not path.is_file():
-            raise v.fail("worksheet", "a CSV file", f"{str(path)!r} (no such file)",
-                         "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise v.fail("worksheet", "a readable UTF-8 CSV file", f"{str(path)!r} ({exc})",
-                         "Save the sheet as CSV (UTF-8).") from exc
-        rows = list(csv.reader(io.StringIO(text)))
+        rows = list(csv.reader(io.StringIO(read_sheet_file(source))))
     elif hasattr(source, "read"):
         rows = list(csv.reader(io.StringIO(source.read())))
     else:
