@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from perceptronlab import InputError, load_model, perceptron, read_data
+from perceptronlab import InputError, bounds, load_model, perceptron, read_data
 from perceptronlab._numbers import (
     MAX_DIGITS,
     MAX_EXPONENT,
@@ -92,6 +92,8 @@ def test_every_reader_of_exact_numbers_is_bounded(tmp_path):
         check_worksheet([("1", "x1", "1e100000000", "yes", "(1, 0)")], [[1, 0], [0, 1]], [1, -1])
     with pytest.raises(InputError, match="at most 1000 digits"):
         check_worksheet([], [[1, 0], [0, 1]], [1, -1], eta="1e100000000")
+    with pytest.raises(InputError, match="R .*at most 1000 digits"):
+        bounds.novikoff(Decimal("1e100000000"), 1)
     model = tmp_path / "model.json"
     run = perceptron([[1, 0], [0, 1]], [1, -1], exact=True)
     from perceptronlab import save_model
