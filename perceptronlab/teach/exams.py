@@ -45,6 +45,7 @@ from fractions import Fraction
 from typing import Any
 
 from perceptronlab import _validation as v
+from perceptronlab._numbers import parse_exact
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import margins as engine_margins
@@ -460,7 +461,8 @@ def _trace_from(X, y, run: Run, ties, rng: random.Random | None, seed: int, *, w
     R_index = max(range(n), key=lambda i: (_norm2(X[i]), -i))
     star_scores = _scores(w_star, X, y)
     bound = _novikoff(R2, rho2)
-    eta = rng.choice((Fraction(2), Fraction(3), Fraction(1, 2))) if eta is None else Fraction(eta)
+    eta = (rng.choice((Fraction(2), Fraction(3), Fraction(1, 2))) if eta is None
+           else parse_exact(eta, "eta (the learning rate)"))
     run_eta = perceptron(X, y, eta=eta, exact=True, max_sweeps=6, warn=False)
     if run_eta.mistakes != run.mistakes or list(run_eta.w) != [eta * c for c in run.w]:
         raise AssertionError("eta-invariance failed: the engine disagrees with seed 000's task (c)")  # pragma: no cover
