@@ -21,8 +21,7 @@ run: setup
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
-test: setup browser
-	$(VENV)/bin/ruff check perceptronlab tests benchmarks
+test: setup browser lint
 	$(PY) -m pytest -q
 
 test-fast: setup
@@ -31,8 +30,10 @@ test-fast: setup
 bench: setup
 	$(PY) -m benchmarks
 
+# ruff, and the import contracts of pyproject.toml (the layers of docs/architecture.md)
 lint: setup
 	$(VENV)/bin/ruff check perceptronlab tests benchmarks
+	$(VENV)/bin/lint-imports
 
 # The sdist and the wheel in dist/ (the wheel built from the sdist), checked by twine.
 dist: setup

@@ -508,7 +508,7 @@ def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark
 
 def _novikoff(R: np.ndarray, rho: np.ndarray) -> np.ndarray:
     """perceptronlab.bounds.novikoff elementwise, as floats."""
-    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab.bounds import novikoff
 
     def one(r, p):
         value = novikoff(float(r), float(p))

@@ -53,7 +53,7 @@ class TableFormat(str, enum.Enum):
 
 
 def _short_vector(values: Any, limit: int = 8) -> str:
-    from perceptronlab.core.run import format_number
+    from perceptronlab._numbers import format_number
 
     values = list(values)
     shown = ", ".join(format_number(v) for v in values[:limit])
@@ -87,7 +87,7 @@ def _run_record(run: Any, n_rows: int | None) -> dict:
 def _print_run(run: Any, n_rows: int | None, n_features: int) -> None:
     from rich.table import Table
 
-    from perceptronlab.core.run import format_number
+    from perceptronlab._numbers import format_number
 
     record = _run_record(run, n_rows)
     state = ("converged (a clean sweep)" if run.converged and run.algorithm == "perceptron"
@@ -260,7 +260,8 @@ def predict(
     """Predict a label for every row of DATA (with or without a label column): one per line."""
     import numpy as np
 
-    from perceptronlab.io import load_model, read_data
+    from perceptronlab.estimators import load_model
+    from perceptronlab.io import read_data
 
     fitted = load_model(model)
     exact = bool(getattr(fitted, "exact", False))
@@ -331,8 +332,8 @@ def demo(json_output: JsonOpt = False) -> None:
     import numpy as np
 
     import perceptronlab as pl
-    from perceptronlab.core.run import format_number, format_vector
-    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab._numbers import format_number, format_vector
+    from perceptronlab.bounds import novikoff
     from perceptronlab.theory.geometry import margin_squared, radius_squared
 
     run = pl.perceptron(EXAM_X, EXAM_Y, exact=True, trace=True)
