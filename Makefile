@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast browser bench lint clean
+.PHONY: setup run test test-fast browser bench lint docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,12 @@ test-fast: setup
 bench: setup
 	$(PY) -m benchmarks
 
+# The documentation site, offline, warnings as errors, every example executed: docs/_build/html/index.html
+docs: setup
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
 lint: setup
 	$(VENV)/bin/ruff check perceptronlab tests benchmarks
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache docs/_build docs/auto_examples docs/api/generated docs/gen_modules
