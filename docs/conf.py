@@ -76,10 +76,22 @@ sphinx_gallery_conf = {
     "plot_gallery": "True",
 }
 
+# ---------------------------------------------------------------- math, offline
+# MathJax 2 from the jupyter-server-mathjax package, copied into _static: the site needs no network
+import jupyter_server_mathjax  # noqa: E402
+
+MATHJAX = Path(jupyter_server_mathjax.__file__).resolve().parent / "static"
+mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
+                               "processEscapes": True, "ignoreClass": "document",
+                               "processClass": "math|output_area"},
+                   "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web", "imageFont": None},
+                   "menuSettings": {"zoom": "None"}, "messageStyle": "none"}
+
 # ---------------------------------------------------------------- the page
 html_theme = "pydata_sphinx_theme"
 html_title = "perceptronlab"
-html_static_path = ["_static"]
+html_static_path = ["_static", str(MATHJAX)]
 html_css_files = ["perceptronlab.css"]
 html_theme_options = {
     "navbar_align": "left",

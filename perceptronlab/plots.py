@@ -41,10 +41,10 @@ BOUND_COLOR = "#7b3294"
 
 def _figure(width: float, height: float):
     try:
-        from matplotlib.figure import Figure
+        from perceptronlab._figure import PlotFigure
     except ImportError as exc:  # pragma: no cover - matplotlib is in the test environment
         raise ImportError("perceptronlab.plots needs matplotlib: pip install 'perceptronlab[plots]'") from exc
-    return Figure(figsize=(width, height), layout="constrained")
+    return PlotFigure(figsize=(width, height), layout="constrained")
 
 
 def _positive_number(name: str, value: Any) -> float:

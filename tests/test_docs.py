@@ -220,6 +220,17 @@ def test_the_site_builds_with_every_page(built_site):
 
 
 @pytest.mark.slow
+def test_the_site_needs_no_network(built_site):
+    """Scripts, styles and fonts are the site's own (MathJax included): it reads offline."""
+    outside = set()
+    for page in built_site.rglob("*.html"):
+        for url in re.findall(r'<(?:script|link)[^>]+(?:src|href)="(https?:[^"]+)"', page.read_text(encoding="utf-8")):
+            outside.add(url)
+    assert not outside, f"the site loads from the network: {sorted(outside)[:5]}"
+    assert (built_site / "_static" / "MathJax.js").is_file()
+
+
+@pytest.mark.slow
 def test_every_gallery_example_ran_and_drew(built_site):
     examples = sorted((ROOT / "examples").glob("plot_*.py"))
     assert len(examples) >= 8
