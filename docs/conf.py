@@ -73,6 +73,7 @@ sphinx_gallery_conf = {
     "image_scrapers": ("matplotlib", "figure_scraper"),
     "within_subsection_order": "FileNameSortKey",
     "show_memory": False,
+    "write_computation_times": False,  # its page loads DataTables from a CDN: the site stays offline
     "plot_gallery": "True",
 }
 
