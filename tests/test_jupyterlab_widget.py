@@ -26,11 +26,11 @@ from perceptronlab import perceptron
 from perceptronlab.theory.geometry import max_margin, radius_squared
 
 pytestmark = pytest.mark.browser
-
-ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-default-apps", "--disable-extensions"]
+
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 NOTEBOOK_CELL = "from perceptronlab.widget import Lab\n\nlab = Lab(points=[], labels=[])\nlab"
 # what JupyterLab would fetch from the internet, switched off
 LAB_CONFIG = {"LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
@@ -144,6 +144,9 @@ def lab_server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
+    # Not the lab page tests' session-wide browser: shared across this module's kernel client
+    # (jupyter_client), Playwright's sync API then fails in the later tests ("Sync API inside the
+    # asyncio loop"); a browser per module, closed before the next starts, works.
     from playwright.sync_api import sync_playwright
 
     executable = shutil.which("chromium")
