@@ -57,7 +57,7 @@ class NonNumericCellError(InputError, TypeError):
     >>> from perceptronlab import Perceptron
     >>> from perceptronlab.estimators import NonNumericCellError
     >>> try:
-    ...     Perceptron().fit([[1, "a"], [0, 1]], [1, -1])
+    ...     Perceptron().fit([[1, {}], [0, 1]], [1, -1])  # a dict is no number
     ... except NonNumericCellError as error:
     ...     print(isinstance(error, TypeError))
     True

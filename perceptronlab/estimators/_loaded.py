@@ -116,7 +116,7 @@ class LoadedModel:
     >>> run = perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True)
     >>> path = save_model(run, Path(tempfile.mkdtemp()) / "exam.json")
     >>> model = load_model(path)
-    >>> type(model).__name__, [str(w) for w in model.w], model.predict([[2, 1], [0, 1]]).tolist()
+    >>> type(model).__name__, [str(w) for w in model.w], model.predict([[3, 1], [0, 1]]).tolist()
     ('LoadedModel', ['1', '-2'], [1, -1])
     """
 
