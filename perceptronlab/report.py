@@ -226,7 +226,16 @@ def _analysis_cards(analysis) -> list[tuple[str, Any]]:
 
 def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None, source: str | None = None,
                  trace_points: int = TRACE_POINTS, max_sweeps: int = 1000) -> str:
-    """The report as an HTML string (see :func:`write_report`)."""
+    """The report as an HTML string (see :func:`write_report`).
+
+    Examples
+    --------
+    >>> from perceptronlab.datasets import exam_task
+    >>> from perceptronlab.report import build_report
+    >>> page = build_report(*exam_task(), title="The exam task")
+    >>> page.startswith("<!DOCTYPE html>"), "<h1>The exam task</h1>" in page, "M = 5 ≤ R²/ρ*² = 10" in page
+    (True, True, True)
+    """
     from perceptronlab import plots
     from perceptronlab.bounds import novikoff
     from perceptronlab.core.perceptron import perceptron, pocket
