@@ -34,6 +34,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed where th
 
 from perceptronlab import _validation as v
 from perceptronlab.core.online import OnlineState
+from perceptronlab.core.online_average import AveragedOnlineState
 
 __all__ = ["Perceptron", "AveragedPerceptron"]
 
@@ -126,8 +127,8 @@ class Perceptron(base.MiniBatchClassifier):
 
 class AveragedPerceptron(Perceptron):
     """The averaged perceptron as a River classifier: it learns as :class:`Perceptron` and
-    predicts with the average of its weights after every round so far,
-    w̄ = (1/T) Σ_t w_t (kept lazily: w̄ = w − u/T with u = Σ_k (t_k − 1)·Δw_k over the updates).
+    predicts with the average of its weights after every round so far, w̄ = (1/T) Σ_t w_t
+    (:class:`perceptronlab.core.online_average.AveragedOnlineState`).
 
     Parameters
     ----------
@@ -152,41 +153,23 @@ class AveragedPerceptron(Perceptron):
 
     def __init__(self, eta0: float = 1.0, margin: float = 0.0, fit_intercept: bool = True):
         super().__init__(eta0=eta0, margin=margin, fit_intercept=fit_intercept)
-        self._u: dict = {}
-        self._bu = 0.0
-        self.n_rounds = 0
+        self._state = AveragedOnlineState(eta=eta0, margin=margin, fit_intercept=fit_intercept)
 
     @property
     def weights(self) -> dict:
-        T = self.n_rounds
-        if T == 0:
-            return {}
-        u = self._u
-        return {name: w - u.get(name, 0.0) / T for name, w in (self._state.weights or {}).items()}
+        return dict(self._state.average_weights()) if self._state.weights is not None else {}
 
     @property
     def intercept(self) -> float:
-        return float(self._state.b) if self.n_rounds == 0 else float(self._state.b - self._bu / self.n_rounds)
+        return self._state.average_intercept()
 
-    def learn_one(self, x: dict, y: Any) -> None:
-        sign = _sign(y)
-        steps_before = self.n_rounds
-        if self._state.learn(x, sign):
-            gc = (self._state.eta * sign) * steps_before  # the steps taken before this one, as the batch average
-            u = self._u
-            for name, value in x.items():
-                u[name] = u.get(name, 0.0) + value * gc
-            if self.fit_intercept:
-                self._bu += gc
-        self.n_rounds += 1
+    @property
+    def n_rounds(self) -> int:
+        return int(self._state.rounds)
 
     def predict_one(self, x: dict, **kwargs: Any) -> bool:
         """True where ⟨w̄, x⟩ + b̄ > 0 (a tie predicts False)."""
-        weights = self.weights
-        score = self.intercept
-        for name, value in x.items():
-            score += weights.get(name, 0.0) * value
-        return score > 0
+        return self._state.average_score(x) > 0
 
 
 def _rows(X) -> list[dict]:

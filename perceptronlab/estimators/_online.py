@@ -42,6 +42,13 @@ class Replay(NamedTuple):
     errors : the rounds whose prediction, made before the label was seen, was wrong (progressive
         validation's errors). Every error is an update; an update is not an error when the
         prediction was right (a tie on a ``classes_[0]`` row, or a row right but within ρ₀).
+
+    Examples
+    --------
+    >>> from perceptronlab import OnlinePerceptron
+    >>> found = OnlinePerceptron(classes=["ham", "spam"]).replay([[1.0], [1.0]], ["ham", "spam"])
+    >>> found.updates.tolist(), found.errors.tolist()  # round 0: a tie, predicted "ham", right
+    ([0, 1], [1])
     """
 
     updates: np.ndarray
