@@ -672,3 +672,26 @@ def test_boundary_errors_pickle_for_parallel_search():
     assert isinstance(errors[0], InvalidParameterError) and isinstance(errors[0], InputError)
     assert isinstance(errors[1], SklearnNotFittedError) and isinstance(errors[1], NotFittedError)
     assert isinstance(errors[2], TypeError) and isinstance(errors[2], InputError)
+
+
+# ---------------------------------------------------------------- model files of 0.1.0
+
+
+@pytest.mark.parametrize(("name", "cls", "params"), [
+    ("perceptron_ovr.json", Perceptron, dict(eta0=0.5, max_iter=7, random_state=3, order="shuffle")),
+    ("pocket.json", PocketPerceptron, dict(eta0=1.0, max_iter=9, random_state=4)),
+    ("run.json", Perceptron, dict(eta0=2.0, max_iter=5, random_state=1, order="shuffle")),
+])
+def test_model_files_of_0_1_0_load_with_the_new_names(name, cls, params):
+    import json
+    from pathlib import Path
+
+    from sklearn.datasets import load_iris
+
+    folder = Path(__file__).parent / "data" / "models-0.1.0"
+    model = perceptronlab.load_model(folder / name)
+    assert type(model) is cls
+    assert {k: model.get_params()[k] for k in params} == params
+    X, _ = load_iris(return_X_y=True)
+    expected = np.array(json.loads((folder / "iris_scores.json").read_text())[name])
+    assert model.decision_function(X).tobytes() == expected.tobytes()  # 0.1.0's scores, bit for bit

@@ -273,3 +273,32 @@ def test_bad_class_weights_and_partial_fit_misuse_are_explained():
         model.partial_fit(X, np.where(y == 2, 9, y))
     with pytest.raises(perceptronlab.InputError, match="early_stopping: expected a validation set"):
         Perceptron(early_stopping=True, validation_fraction=0.01, tol=1e-3).fit(X[::8], y[::8])
+
+
+# ---------------------------------------------------------------- n_jobs, verbose
+
+
+def test_n_jobs_does_not_change_the_result():
+    X, y = load_digits(return_X_y=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        runs = [Perceptron(max_iter=5, n_jobs=n).fit(X, y) for n in (1, 2, None)]
+        pockets = [perceptronlab.PocketPerceptron(max_iter=2, n_jobs=n, random_state=0).fit(X[:300], y[:300])
+                   for n in (1, 2)]
+    assert runs[0].coef_.tobytes() == runs[1].coef_.tobytes() == runs[2].coef_.tobytes()
+    assert pockets[0].coef_.tobytes() == pockets[1].coef_.tobytes()
+
+
+def test_verbose_prints_a_line_per_sweep(capsys):
+    X, y = load_breast_cancer(return_X_y=True)
+    quiet = Perceptron(max_iter=4, tol=1e-3, n_iter_no_change=2)
+    talking = Perceptron(max_iter=4, tol=1e-3, n_iter_no_change=2, verbose=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        quiet.fit(X, y)
+        assert capsys.readouterr().out == ""
+        talking.fit(X, y)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0::2] == [f"-- Epoch {k}" for k in range(1, talking.n_iter_ + 1)]
+    assert all(line.startswith("Norm: ") and "Avg. loss: " in line for line in out[1::2])
+    assert talking.coef_.tobytes() == quiet.coef_.tobytes()  # talking changes nothing
