@@ -473,6 +473,16 @@ def perceptron_many(X, y, eta, margin, fit_intercept, max_sweeps, W, B, mistakes
 # their speed; with every scale 1.0 they give the plain sweeps' bits ((η·y)·1.0 is η·y).
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _weighted_check(y_i, s, margin, eta, scale_i):
+    """(z, loss, c) of a row with score s: z = y·s; the hinge loss margin − z and the update step
+    c = (η·y)·scale for a mistake (z ≤ margin), else 0 and 0."""
+    z = y_i * s
+    if z <= margin:
+        return z, margin - z, (eta * y_i) * scale_i
+    return z, 0.0, 0.0
+
+
 @njit(cache=True, nogil=True)
 def sweep_dense_weighted(X, y, scale, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out,
                          margin_out):
@@ -494,14 +504,12 @@ def sweep_dense_weighted(X, y, scale, order, use_order, w, b, eta, margin, fit_i
         s = _dot(w, X, i) + b
         if not abs(s) < math.inf:
             return count, b, i, loss
-        z = y[i] * s
-        if z <= margin:
-            loss += margin - z
-            c = (eta * y[i]) * scale[i]
-            if c != 0.0:
-                b = _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count)
-                margin_out[count] = z
-                count += 1
+        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        loss += lost
+        if c != 0.0:
+            b = _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count)
+            margin_out[count] = z
+            count += 1
     return count, b, -1, loss
 
 
@@ -522,17 +530,15 @@ def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, w, b, 
         s = _csr_dot(indptr, indices, data, w, i) + b
         if not abs(s) < math.inf:
             return count, b, i, loss
-        z = y[i] * s
-        if z <= margin:
-            loss += margin - z
-            c = (eta * y[i]) * scale[i]
-            if c != 0.0:
-                sq = _csr_update(indptr, indices, data, i, w, c, sq)
-                if fit_intercept:
-                    sq += (b + c) * (b + c) - b * b
-                    b += c
-                idx_out[count] = i
-                norm_out[count] = math.sqrt(max(sq, 0.0))
-                margin_out[count] = z
-                count += 1
+        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        loss += lost
+        if c != 0.0:
+            sq = _csr_update(indptr, indices, data, i, w, c, sq)
+            if fit_intercept:
+                sq += (b + c) * (b + c) - b * b
+                b += c
+            idx_out[count] = i
+            norm_out[count] = math.sqrt(max(sq, 0.0))
+            margin_out[count] = z
+            count += 1
     return count, b, -1, loss

@@ -602,9 +602,11 @@ class PartialFit:
         check_params(self)
         first = not self.__sklearn_is_fitted__()
         X, y = check_data(self, X, y, reset=first)
-        self._train_tasks(X, y, partial_classes(self, classes, y, first), go_on=not first, sweeps=1,
-                          partial=True)
+        self._sweep_once(X, y, partial_classes(self, classes, y, first), go_on=not first)
         return self
+
+    def _sweep_once(self, X, y, classes, *, go_on: bool) -> None:
+        self._train_tasks(X, y, classes, go_on=go_on, sweeps=1, partial=True)
 
 
 def partial_classes(estimator, classes: Any, y: np.ndarray, first: bool) -> np.ndarray:

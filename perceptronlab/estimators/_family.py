@@ -27,7 +27,6 @@ from perceptronlab.estimators._base import (
     check_data,
     check_params,
     check_targets,
-    partial_classes,
     seed_of,
 )
 from perceptronlab.family.averaged import AveragedEngine, drive_averaged
@@ -286,7 +285,7 @@ class KernelPerceptron(RunClassifier):
         return train
 
 
-class MulticlassPerceptron(RunClassifierBase):
+class MulticlassPerceptron(PartialFit, RunClassifierBase):
     """The multiclass perceptron (Collins 2002) over :func:`perceptronlab.multiclass_perceptron`.
 
     One weight vector per class; predicts argmax_k ⟨w_k, x⟩ + b_k (ties: the first class); a
@@ -354,24 +353,8 @@ class MulticlassPerceptron(RunClassifierBase):
         self._warn([self._learn(X, y, classes, go_on=self._warm(classes), sweeps=self.max_iter)])
         return self
 
-    def partial_fit(self, X, y, classes=None):
-        """One sweep over the batch (X, y), going on from the last W (and average).
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        classes : array-like of every class label of the stream, needed on the first call.
-
-        Returns
-        -------
-        self
-        """
-        check_params(self)
-        first = not self.__sklearn_is_fitted__()
-        X, y = check_data(self, X, y, reset=first)
-        self._learn(X, y, partial_classes(self, classes, y, first), go_on=not first, sweeps=1, partial=True)
-        return self
+    def _sweep_once(self, X, y, classes, *, go_on: bool) -> None:
+        self._learn(X, y, classes, go_on=go_on, sweeps=1, partial=True)
 
     def _learn(self, X, y, classes, *, go_on: bool, sweeps: int, partial: bool = False):
         X = v.check_matrix(X, check_finite=False)
