@@ -366,8 +366,8 @@ def signs_of(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
             "y (the labels)",
             f"labels among classes_ {classes.tolist()}",
             f"{python_label(y[unknown][0])!r}",
-            "Pass every label of the stream in classes=[...] on the "
-            "first call (a binary learner has two).",
+            "Pass both labels of the stream before the first example: OnlinePerceptron(classes=[...]) or "
+            "partial_fit(X, y, classes=[...]) (a binary learner has two).",
         )
     return np.where(y == classes[1], 1.0, -1.0)
 

@@ -143,8 +143,9 @@ class Perceptron(LinearClassifier):
     dense and CSR: both sum ⟨w,x⟩ in feature order and add (η·y)·weight·x. They differ on sparse
     input with an intercept (scikit-learn damps sparse intercept updates by 0.01; here the rule is
     the same for every storage of X), on float32 input (scikit-learn then keeps float32 weights;
-    here they are float64), and with ``tol=None`` when a cyclic run stops because it cycled
-    (scikit-learn goes on to ``max_iter``). Negative sample weights are refused.
+    here they are float64), and with ``tol=None`` when a run converges or cycles: it stops there
+    (``n_iter_`` the sweeps run), while scikit-learn goes on to ``max_iter`` (its later epochs
+    change nothing after a clean one). Negative sample weights are refused.
 
     Examples
     --------
