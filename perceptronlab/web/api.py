@@ -359,7 +359,7 @@ def parse_options(options: Any, n_points: int) -> dict:
     opts["margin"] = _number(opts["margin"], "options.margin")
     if opts["margin"] < 0:
         raise fail("options.margin (rho0)", "a number >= 0", format_number(opts["margin"]),
-                   "Send margin: 0 for the plain perceptron.")
+                   "Use ρ₀ = 0 for the plain perceptron.")
     opts["max_sweeps"] = _integer(opts["max_sweeps"], "max_sweeps", 1, MAX_SWEEPS)
     opts["seed"] = _integer(opts["seed"], "seed", 0, 2**32 - 1)
     sequence = opts["sequence"]
@@ -378,7 +378,7 @@ def parse_options(options: Any, n_points: int) -> dict:
     opts["sequence"] = [int(i) for i in sequence]
     if opts["arithmetic"] == "exact" and n_points > EXACT_MAX_POINTS:
         raise fail("options.arithmetic", f"'exact' with at most {EXACT_MAX_POINTS} points", f"{n_points} points",
-                   'Send "arithmetic": "auto" or "float".')
+                   'Choose auto or float arithmetic ("arithmetic": "auto").')
     return opts
 
 
@@ -395,7 +395,7 @@ def use_exact(points: Points, opts: dict) -> bool:
     >>> use_exact(Points([["1/123456789012", "1/987654321098"]]), opts)
     Traceback (most recent call last):
     ...
-    perceptronlab.exceptions.InputError: options.arithmetic: expected 'exact' only for numbers with a common denominator of at most 18 digits (the lab's budget for exact arithmetic), got a common denominator of more than 18 digits. Send "arithmetic": "float", or round the coordinates (e.g. to 6 decimals).
+    perceptronlab.exceptions.InputError: options.arithmetic: expected 'exact' only for numbers with a common denominator of at most 18 digits (the lab's budget for exact arithmetic), got a common denominator of more than 18 digits. Choose float arithmetic ("arithmetic": "float"), or round the coordinates (e.g. to 6 decimals).
     """
     if opts["arithmetic"] == "float":
         return False
@@ -409,7 +409,7 @@ def use_exact(points: Points, opts: dict) -> bool:
     digits = len(str(EXACT_DENOMINATOR)) - 1
     raise fail("options.arithmetic", f"'exact' only for numbers with a common denominator of at most {digits} digits "
                "(the lab's budget for exact arithmetic)", f"a common denominator of more than {digits} digits",
-               'Send "arithmetic": "float", or round the coordinates (e.g. to 6 decimals).')
+               'Choose float arithmetic ("arithmetic": "float"), or round the coordinates (e.g. to 6 decimals).')
 
 
 def _common_denominator(values: list[Fraction], limit: int) -> int | None:
