@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast browser bench lint clean
+.PHONY: setup run test test-fast browser bench fuzz lint clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ test-fast: setup
 
 bench: setup
 	$(PY) -m benchmarks
+
+# The fuzz tests with many more examples (the Hypothesis profile "fuzz" of tests/conftest.py).
+fuzz: setup
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -m fuzz
 
 lint: setup
 	$(VENV)/bin/ruff check perceptronlab tests benchmarks

@@ -178,9 +178,15 @@ def bind(host: str, port: int) -> socket.socket:
         The port is in use, or the address is not one of this machine's.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP, not 0: asyncio turns Nagle's algorithm off only on sockets that say they are TCP
+    # (with it on, every answer on a kept-alive connection waits 40 ms for a delayed ACK)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
-        sock = socket.create_server((host, port), family=family, backlog=2048)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
     except OSError as exc:
+        sock.close()
         if exc.errno == errno.EADDRINUSE:
             raise fail(f"--port {port}", f"a free port on {host}", "a port in use (another program, perhaps "
                        "another perceptronlab serve, listens there)",

@@ -156,6 +156,7 @@ class WorkerPool:
         self.start_timeout = start_timeout
         self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
         self._alive: set[_Worker] = set()
+        self._dying: set[_Worker] = set()  # killed, not yet reaped
         self._spawning: set[asyncio.Task] = set()
         self._waiting = 0
         self._busy = 0
@@ -191,10 +192,11 @@ class WorkerPool:
             task.cancel()
         for worker in list(self._alive):
             worker.kill()
-        for worker in list(self._alive):
+        for worker in [*self._alive, *self._dying]:  # no worker outlives the pool
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(worker.process.wait(), 5)
         self._alive.clear()
+        self._dying.clear()
 
     def stats(self) -> dict:
         """Workers, how many are busy, how many requests wait, how many workers were replaced."""
@@ -302,6 +304,8 @@ class WorkerPool:
         if worker not in self._alive:
             return
         self._alive.discard(worker)
+        self._dying.add(worker)
+        asyncio.ensure_future(worker.process.wait()).add_done_callback(lambda _: self._dying.discard(worker))
         self.restarts += 1
         if self._closing:
             return
