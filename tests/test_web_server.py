@@ -122,13 +122,31 @@ def test_a_full_queue_answers_503_with_retry_after():
         refused = httpx.post(url + "api/run", json=EXAM, timeout=deadline)
         assert refused.status_code == 503
         assert int(refused.headers["Retry-After"]) >= 1
-        assert refused.json()["detail"].startswith("The lab server is busy: all 1 workers are busy and 1 requests wait")
+        assert refused.json()["detail"].startswith("The lab server is busy: its worker is busy and 1 request waits. "
+                                                   "Try again in ")
         running.close()
         queued.close()
         state = wait_until(url, lambda s: s["busy"] == 0 and s["queued"] == 0 and s["ready"] == 1, WORKER_START,
                            "the abandoned requests were not dropped")
         assert state["served"] == 0  # neither abandoned request was computed to the end
         assert httpx.post(url + "api/run", json=EXAM, timeout=2 * deadline).json()["run"]["mistakes"] == 5
+
+
+def test_a_long_expected_wait_is_refused_at_once():
+    """Admission also looks at time: with a second per request ahead in line, a request that would
+    wait longer than ``max_wait`` is refused at once, with that wait as its Retry-After."""
+    import asyncio
+
+    from perceptronlab.web.pool import Busy
+
+    pool = WorkerPool(1, queue=100, deadline=30, max_wait=2.0)  # not started: no idle worker
+    pool._service_seconds, pool._busy, pool._waiting = 1.0, 1, 2
+    assert pool.expected_wait() == 3.0 and pool.retry_after() == 3
+    with pytest.raises(Busy) as refused:
+        asyncio.run(pool.compute(b"{}", asyncio.Event()))
+    assert refused.value.retry_after == 3 and str(refused.value) == "its worker is busy and 2 requests wait"
+    pool._waiting = 0  # one second ahead: admitted (it would wait for a worker)
+    assert pool.expected_wait() == 1.0 <= pool.max_wait
 
 
 def test_the_deadline_stops_the_work():

@@ -23,7 +23,7 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, max=64,
                                                 help="Compute worker processes (default: one per core).")]
 QueueOpt = Annotated[int | None, typer.Option("--queue", min=0, max=10_000,
                                               help="Requests that may wait for a worker; more get 503 "
-                                                   "(default: 8 per worker).")]
+                                                   "(default: 100 per worker; and no request that would wait more than about 2 s).")]
 DeadlineOpt = Annotated[float, typer.Option("--deadline", min=0.1, max=600,
                                             help="Seconds a request may wait, and seconds it may compute.")]
 

@@ -57,8 +57,11 @@ log = logging.getLogger("perceptronlab.web")
 
 #: seconds a request may wait for a worker, and seconds it may compute.
 DEFAULT_DEADLINE = 10.0
-#: requests that may wait for a worker, per worker.
-QUEUE_PER_WORKER = 8
+#: requests that may wait for a worker, per worker (each holds its body, at most 1 MB); the pool
+#: also refuses a request that would wait more than about 2 s, whatever the count.
+QUEUE_PER_WORKER = 100
+#: open connections the server accepts (more get 503 from uvicorn): bounds the request bodies in memory.
+MAX_CONNECTIONS = 512
 #: seconds in-flight requests get after SIGTERM before their workers are killed.
 SHUTDOWN_GRACE = 2
 
@@ -72,7 +75,8 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
     workers : int, optional
         Compute worker processes (default: one per available core).
     queue : int, optional
-        Requests that may wait for a worker (default: 8 per worker); more get 503.
+        Requests that may wait for a worker (default: 100 per worker); more get 503, and so does a
+        request that would wait more than about 2 seconds.
     deadline : float
         Seconds a request may wait for a worker, and seconds it may compute (default 10).
     allow_hosts : iterable of str
@@ -219,7 +223,7 @@ def _server(app, log_level: str):
             await super().shutdown(sockets=sockets)
 
     return LabServer(uvicorn.Config(app, log_level=log_level, timeout_graceful_shutdown=SHUTDOWN_GRACE,
-                                    server_header=False))
+                                    server_header=False, limit_concurrency=MAX_CONNECTIONS))
 
 
 @contextlib.contextmanager

@@ -4,8 +4,9 @@ Every lab request runs in a worker process (:mod:`perceptronlab.web.worker`), ne
 server's event loop, so the server keeps answering (``GET /api/health`` included) while the
 workers compute, and one worker per core uses every core. The pool
 
-- admits a request only while a worker is idle or fewer than ``queue`` requests wait; beyond
-  that it refuses at once (:class:`Busy`, the server's 503 with ``Retry-After``);
+- admits a request only while a worker is idle, or while fewer than ``queue`` requests wait and
+  the wait it can expect (from the mean time per request) stays within ``max_wait`` seconds;
+  beyond that it refuses at once (:class:`Busy`, the server's 503 with ``Retry-After``);
 - lets a request wait at most ``deadline`` seconds for a worker (then :class:`Busy`), and compute
   at most ``deadline`` seconds (then :class:`DeadlineExceeded`): the worker is killed and a fresh
   one started, so the work really stops;
@@ -135,6 +136,8 @@ class WorkerPool:
         Worker processes (one request each at a time).
     queue : int
         Requests that may wait for a worker; more are refused at once.
+    max_wait : float
+        Seconds of expected wait beyond which a request is refused at once.
     deadline : float
         Seconds a request may wait for a worker, and seconds it may compute.
     grace : float
@@ -145,13 +148,13 @@ class WorkerPool:
         Seconds a new worker may take to start (imports and warm-up).
     """
 
-    def __init__(self, workers: int, queue: int, deadline: float, grace: float = 0.25, stop_grace: float = 1.0,
-                 start_timeout: float = 120.0):
+    def __init__(self, workers: int, queue: int, deadline: float, max_wait: float = 2.0, grace: float = 0.25,
+                 stop_grace: float = 1.0, start_timeout: float = 120.0):
         if workers < 1 or queue < 0 or deadline <= 0:
             raise ValueError(f"WorkerPool: expected workers >= 1, queue >= 0, deadline > 0, got {workers}, "
                              f"{queue}, {deadline}")
         self.size, self.queue, self.deadline, self.grace = workers, queue, deadline, grace
-        self.stop_grace = stop_grace
+        self.stop_grace, self.max_wait = stop_grace, max_wait
         self._stopping = asyncio.Event()
         self.start_timeout = start_timeout
         self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
@@ -202,16 +205,19 @@ class WorkerPool:
         """Workers, how many are busy, how many requests wait, how many workers were replaced."""
         return {"workers": self.size, "ready": len(self._alive), "busy": self._busy, "queued": self._waiting,
                 "queue": self.queue, "restarts": self.restarts, "served": self.served,
-                "deadline_s": self.deadline}
+                "deadline_s": self.deadline, "expected_wait_s": round(max(0.0, self.expected_wait()), 3)}
 
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
         return sorted(worker.pid for worker in self._alive)
 
+    def expected_wait(self) -> float:
+        """Seconds a request admitted now may expect to wait: the line ahead, at the mean time per request."""
+        return (self._waiting + self._busy + 1 - self.size) * self._service_seconds / self.size
+
     def retry_after(self) -> int:
         """Whole seconds until a refused client may expect a free worker (1 to 60)."""
-        ahead = self._waiting + self._busy + 1
-        return int(min(60, max(1, math.ceil(ahead * self._service_seconds / self.size))))
+        return int(min(60, max(1, math.ceil(self.expected_wait()))))
 
     # ------------------------------------------------------------------ one request
 
@@ -219,8 +225,10 @@ class WorkerPool:
         """Run one request body on a worker; ``gone`` is set when the client disconnects."""
         if self._closing:
             raise Busy("the lab server is shutting down", self.retry_after())
-        if self._idle.empty() and self._waiting >= self.queue:
-            raise Busy(f"all {self.size} workers are busy and {self._waiting} requests wait", self.retry_after())
+        if self._idle.empty() and (self._waiting >= self.queue or self.expected_wait() > self.max_wait):
+            line = "1 request waits" if self._waiting == 1 else f"{self._waiting} requests wait"
+            raise Busy(f"{'its worker is' if self.size == 1 else f'all {self.size} workers are'} busy and {line}",
+                       self.retry_after())
         worker = await self._acquire(gone)
         self._busy += 1
         loop = asyncio.get_running_loop()
