@@ -211,6 +211,26 @@ async def _load(port: int, body: bytes, clients: int, per_client: int) -> dict:
             "reconnects": reconnects}
 
 
+def _run_async(coroutine):
+    """``asyncio.run`` in a thread of its own (the caller's thread may already run a loop, e.g. Playwright's)."""
+    import threading
+
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = asyncio.run(coroutine)
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 def _peak_rss(pid: int) -> int:
     """The peak resident memory (VmHWM) of a process, in bytes (0 when it is gone)."""
     try:
@@ -267,11 +287,11 @@ def bench_web_load(scale: float = 1.0) -> list[dict]:
     try:
         line = server.stdout.readline()
         port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", line).group(1))
-        workers = json.loads(asyncio.run(_health_once(port)))["workers"]
+        workers = json.loads(_run_async(_health_once(port)))["workers"]
         pids = _children(server.pid)
         for _ in range(rounds):  # load and baseline interleaved; the same machine, the same minutes
             cpu = [sum(_cpu_seconds(pid) for pid in pids), _cpu_seconds(server.pid)]
-            result = asyncio.run(_load(port, body, clients, per_client))
+            result = _run_async(_load(port, body, clients, per_client))
             result["workers_cores"] = (sum(_cpu_seconds(pid) for pid in pids) - cpu[0]) / result["wall"]
             result["server_cores"] = (_cpu_seconds(server.pid) - cpu[1]) / result["wall"]
             results.append(result)

@@ -197,6 +197,7 @@ def test_reload_from_the_url_hash(page, browser, base_url):
     assert before[0] == [(str(s.sweep), f"x{s.index + 1}", str(s.score), "yes" if s.mistake else "no",
                           "(" + ", ".join(str(v) for v in s.w) + ")") for s in run.steps[:4]]
     other = browser.new_page(viewport={"width": 1360, "height": 900})
+    other.set_default_timeout(ANSWER_MS)
     other.goto(link)
     ready(other)
     after = (log_rows(other), [card(other, n) for n in ("R", "rho", "bound", "mistakes", "separable")])

@@ -53,7 +53,12 @@ coordinates within ±:data:`MAX_COORDINATE`. So that the page stays quick, a run
 by step for at most :data:`TRACE_STEPS` steps (at least one sweep; random-mistake order and
 Pocket, which score every point at each update, within :data:`TRACE_WORK` scores); a longer run
 is then finished by the compiled engine and the cards and the final w come from that whole run,
-with a note saying so. Exact runs stop within :data:`EXACT_WORK` scores.
+with a note saying so. Exact runs stop within :data:`EXACT_WORK` scores, and exact arithmetic is
+used only while every coordinate, η and ρ₀ share a common denominator below
+:data:`EXACT_DENOMINATOR` (Fractions then stay small; "auto" falls back to floats, "exact" is
+refused with the budget in the message). Integers are refused past ±:data:`MAX_COORDINATE` with a
+short message (a 4,000-digit integer is described, not echoed), and past :data:`MAX_INT_DIGITS`
+digits while the JSON is parsed. The server (:mod:`perceptronlab.web.app`) adds a deadline.
 """
 
 from __future__ import annotations
