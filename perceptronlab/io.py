@@ -1,8 +1,8 @@
 """Data files and model files.
 
 Data: :func:`read_data` reads CSV (with a header), LIBSVM/svmlight, ``.npy`` and ``.npz`` into
-``(X, y)``. Models: :func:`save_model` and :func:`load_model` write and read JSON, never pickle,
-so a model file is safe to open, diff and read by eye. Every bad file (missing, empty, truncated,
+``(X, y)``. Models: :func:`save_model` writes JSON, never pickle, and :func:`perceptronlab.load_model`
+reads it back (through :func:`read_model_document`), so a model file is safe to open, diff and read by eye. Every bad file (missing, empty, truncated,
 corrupt, foreign, from a newer version) gets one clear :class:`~perceptronlab.exceptions.InputError`
 that says what was wrong, what was expected, what came and how to fix it.
 
@@ -35,10 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from perceptronlab._validation import fail
+from perceptronlab._numbers import parse_exact
+from perceptronlab._validation import check_exact_matrix, fail
+from perceptronlab._version import __version__
+from perceptronlab.core.run import Run
 from perceptronlab.exceptions import InputError
 
-__all__ = ["read_data", "save_model", "load_model", "LoadedModel", "DATA_FORMATS",
+__all__ = ["read_data", "save_model", "read_model_document", "DATA_FORMATS",
            "MODEL_FORMAT", "MODEL_VERSION"]
 
 #: data formats and the file extensions that select them
@@ -151,8 +154,6 @@ def read_data(path: str | os.PathLike, *, label: str | None = None, fmt: str | N
     if not has_label:
         y = None
     if exact:
-        from perceptronlab._validation import check_exact_matrix
-
         X = check_exact_matrix(X)
     return X, y
 
@@ -295,12 +296,10 @@ def _is_number(text: str) -> bool:
 
 
 def _exact_cell(text: str, where: str, line: int, column: str) -> Fraction:
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        got = "an empty cell" if text == "" else repr(text)
-        raise fail(where, f"an exact number (like 2, -0.5 or 1/3) in column {column!r}",
-                   f"{got} on line {line}", "Fix or drop the row.") from None
+    what, expected = f"{where}, column {column!r}", "an exact number (like 2, -0.5 or 1/3)"
+    if text == "":
+        raise fail(what, expected, f"an empty cell on line {line}", "Fix or drop the row.")
+    return parse_exact(text, what, expected=expected, fix="Fix or drop the row.", at=f" on line {line}")
 
 
 def _read_libsvm(path: Path):
@@ -431,8 +430,6 @@ def _plain(value: Any) -> Any:
 
 
 def _model_document(model: Any) -> dict:
-    from perceptronlab import __version__
-    from perceptronlab.core.run import Run
 
     if isinstance(model, Run):
         w = model.w
@@ -508,7 +505,7 @@ def save_model(model: Any, path: str | os.PathLike) -> Path:
     ----------
     model : a :class:`~perceptronlab.Run` (from ``perceptron``/``pocket``), a fitted estimator
         with ``coef_``, ``intercept_`` and ``classes_`` (perceptronlab's or scikit-learn's), or a
-        :class:`LoadedModel`.
+        :class:`perceptronlab.estimators.LoadedModel`.
     path : where to write; parent folders must exist.
 
     Returns
@@ -519,7 +516,7 @@ def save_model(model: Any, path: str | os.PathLike) -> Path:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from perceptronlab import perceptron
+    >>> from perceptronlab import load_model, perceptron
     >>> run = perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True)
     >>> path = save_model(run, pathlib.Path(tempfile.mkdtemp()) / "exam.json")
     >>> model = load_model(path)
@@ -527,7 +524,7 @@ def save_model(model: Any, path: str | os.PathLike) -> Path:
     ([Fraction(1, 1), Fraction(-2, 1)], [1, -1])
     """
     path = Path(path)
-    document = model.document if isinstance(model, LoadedModel) else _model_document(model)
+    document = model.document if hasattr(model, "document") else _model_document(model)
     if path.parent and not path.parent.exists():
         raise fail(f"model path {str(path)!r}", "a file in an existing folder",
                    f"missing folder {str(path.parent)!r}", "Create the folder first.")
@@ -545,51 +542,23 @@ def save_model(model: Any, path: str | os.PathLike) -> Path:
     return path
 
 
-def _parse_weight(value: Any, field: str, exact: bool, bad) -> Any:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise bad(field, "numbers (or exact strings like '1/3')", repr(value))
-    if isinstance(value, str):
-        try:
-            number = Fraction(value)
-        except (ValueError, ZeroDivisionError):
-            raise bad(field, "numbers (or exact strings like '1/3')", repr(value)) from None
-        return number if exact else float(number)
-    if isinstance(value, float) and not math.isfinite(value):  # pragma: no cover - json gives no inf
-        raise bad(field, "finite numbers", repr(value))
-    return Fraction(value) if exact else float(value)
+def read_model_document(path: str | os.PathLike) -> dict:
+    """The JSON document of a model file written by :func:`save_model`, its envelope checked.
 
-
-def _bad_model(source: str, field: str, expected: str, got: str) -> InputError:
-    return fail(f"{source}, field {field!r}", expected, got,
-                "The file is damaged or was edited by hand; save the model again.")
-
-
-def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
-    """Load a JSON model file written by :func:`save_model`.
-
-    Parameters
-    ----------
-    path : the model file.
-    as_estimator : return a fitted :class:`perceptronlab.Perceptron` or
-        :class:`perceptronlab.PocketPerceptron` for float models saved from a run or from those
-        estimators; ``False`` always gives a :class:`LoadedModel`.
-
-    Returns
-    -------
-    Perceptron, PocketPerceptron or LoadedModel
-        A fitted model with ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``,
-        ``predict`` and ``decision_function``. Exact models (Fractions kept), online models and
-        models saved from other libraries load as :class:`LoadedModel`.
+    The file must exist, be UTF-8 JSON, carry ``"format": "perceptronlab-model"`` and a ``version``
+    this perceptronlab reads; the fields inside are checked by the model that reads them
+    (:class:`perceptronlab.estimators.LoadedModel`). Load a model with
+    :func:`perceptronlab.load_model`.
 
     Raises
     ------
     InputError
         Missing, empty, truncated or corrupt file; not JSON; a foreign JSON document; a wrong
-        ``format`` tag; a ``version`` newer than this perceptronlab reads; malformed fields.
+        ``format`` tag; a ``version`` newer than this perceptronlab reads.
     """
     path = Path(path)
     _check_file(path, "model file")
-    where = f"model file {str(path)!r}"
+    where = model_source(path)
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -607,167 +576,19 @@ def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
                    "Load a file written by perceptronlab.save_model or `perceptronlab train --out`.")
     version = document.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise _bad_model(where, "version", "an integer >= 1", repr(version))
+        raise bad_model(where, "version", "an integer >= 1", repr(version))
     if version > MODEL_VERSION:
         raise fail(where, f"model format version {MODEL_VERSION} or older", f"version {version}",
                    "The file was written by a newer perceptronlab; upgrade perceptronlab to load it.")
-    loaded = LoadedModel(document, source=where)
-    return _as_estimator(loaded) if as_estimator else loaded
+    return document
 
 
-_ESTIMATOR_OF = {"perceptron": "Perceptron", "pocket": "PocketPerceptron"}
+def model_source(path: str | os.PathLike) -> str:
+    """How messages name a model file."""
+    return f"model file {str(Path(path))!r}"
 
 
-def _as_estimator(model: LoadedModel) -> Any:
-    """The perceptronlab estimator with the loaded weights, where one fits; else ``model`` itself."""
-    name = _ESTIMATOR_OF.get(model.algorithm)
-    if model.exact or name is None or model.estimator not in (
-            "perceptronlab.Run", f"perceptronlab.estimators.{name}"):
-        return model
-    try:
-        from perceptronlab import estimators
-    except ImportError:  # pragma: no cover - the estimators ship with the package
-        return model
-    cls = getattr(estimators, name)
-    accepted = cls().get_params(deep=False)
-    params = {k: model.params[k] for k in accepted if k in model.params}
-    try:
-        fitted = cls(**params)
-    except TypeError:  # pragma: no cover - a parameter of another version
-        fitted = cls()
-    fitted.classes_ = model.classes_
-    fitted.coef_ = np.array(model.coef_, dtype=np.float64)
-    fitted.intercept_ = np.array(model.intercept_, dtype=np.float64)
-    fitted.n_features_in_ = model.n_features_in_
-    for key, attribute in (("mistakes", "n_mistakes_"), ("sweeps", "n_sweeps_"),
-                           ("converged", "converged_"), ("pocket_errors", "pocket_errors_")):
-        if key in model.training:
-            value = model.training[key]
-            setattr(fitted, attribute, np.asarray(value) if isinstance(value, list) else value)
-    return fitted
-
-
-class LoadedModel:
-    """A fitted linear model read from a model file: predicts like the estimator that was saved.
-
-    Attributes
-    ----------
-    coef_ : ndarray (1, d) for two classes, (k, d) one-vs-rest for k > 2 (object array of Fractions
-        for exact models).
-    intercept_ : ndarray (1,) or (k,).
-    classes_ : ndarray of the labels; ``classes_[1]`` is the positive class of a binary model.
-    w, b : the binary model's weight vector and intercept (as in a :class:`~perceptronlab.Run`).
-    algorithm, params, exact, training, n_features_in_, document : as stored.
-    """
-
-    def __init__(self, document: dict, *, source: str = "model document"):
-        self.document = document
-
-        def bad(field: str, expected: str, got: str) -> InputError:
-            return _bad_model(source, field, expected, got)
-
-        exact = document.get("exact", False)
-        if not isinstance(exact, bool):
-            raise bad("exact", "true or false", repr(exact))
-        self.exact = exact
-        self.algorithm = document.get("algorithm")
-        if not isinstance(self.algorithm, str):
-            raise bad("algorithm", "a string", repr(self.algorithm))
-        self.estimator = document.get("estimator", "perceptronlab.Run")
-        params = document.get("params", {})
-        if not isinstance(params, dict):
-            raise bad("params", "an object", type(params).__name__)
-        self.params = dict(params)
-        if exact:
-            for key in ("eta", "margin"):
-                if isinstance(self.params.get(key), str):
-                    try:
-                        self.params[key] = Fraction(self.params[key])
-                    except (ValueError, ZeroDivisionError):
-                        pass
-        training = document.get("training", {})
-        self.training = training if isinstance(training, dict) else {}
-        classes = document.get("classes")
-        if not isinstance(classes, list) or len(classes) < 2 or \
-                any(isinstance(c, dict | list) or c is None for c in classes):
-            raise bad("classes", "a list of at least two labels", repr(classes))
-        if len({repr(c) for c in classes}) != len(classes):
-            raise bad("classes", "distinct labels", repr(classes))
-        self.classes_ = np.asarray(classes)
-        n_features = document.get("n_features")
-        if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
-            raise bad("n_features", "an integer >= 1", repr(n_features))
-        self.n_features_in_ = n_features
-        w, b = document.get("w"), document.get("b")
-        binary = len(classes) == 2
-        rows = [w] if binary else w
-        intercepts = [b] if binary else b
-        if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-            raise bad("w", "a list of numbers" if binary else "a list of rows, one per class",
-                             repr(w)[:60])
-        if not binary and len(rows) != len(classes):
-            raise bad("w", f"{len(classes)} rows (one per class)", f"{len(rows)} rows")
-        if any(len(r) != n_features for r in rows):
-            raise bad("w", f"{n_features} weights per row (n_features)",
-                             ", ".join(str(len(r)) for r in rows))
-        if not isinstance(intercepts, list) or len(intercepts) != len(rows):
-            raise bad("b", "a number" if binary else f"a list of {len(rows)} numbers", repr(b)[:60])
-        dtype = object if exact else np.float64
-        self.coef_ = np.array([[_parse_weight(v, "w", exact, bad) for v in r] for r in rows], dtype=dtype)
-        self.intercept_ = np.array([_parse_weight(v, "b", exact, bad) for v in intercepts], dtype=dtype)
-
-    # ------------------------------------------------------------ binary views
-    @property
-    def w(self) -> Any:
-        """The weight vector of a binary model (a list of Fractions when exact)."""
-        if self.coef_.shape[0] != 1:
-            raise AttributeError("w: a one-vs-rest model has one weight row per class; use coef_.")
-        return self.coef_[0].tolist() if self.exact else self.coef_[0]
-
-    @property
-    def b(self) -> Any:
-        if self.coef_.shape[0] != 1:
-            raise AttributeError("b: a one-vs-rest model has one intercept per class; use intercept_.")
-        return self.intercept_[0]
-
-    @property
-    def fit_intercept(self) -> bool:
-        return bool(self.params.get("fit_intercept", False))
-
-    def __repr__(self) -> str:
-        return (f"LoadedModel(algorithm={self.algorithm!r}, n_features={self.n_features_in_}, "
-                f"classes={self.classes_.tolist()!r}, exact={self.exact})")
-
-    # ------------------------------------------------------------ prediction
-    def _check_X(self, X: Any) -> Any:
-        from perceptronlab._validation import check_exact_matrix, check_matrix, check_n_features
-
-        if self.exact:
-            rows = check_exact_matrix(X)
-            check_n_features(len(rows[0]), self.n_features_in_, "the loaded model")
-            return rows
-        Xc = check_matrix(X)
-        check_n_features(Xc.shape[1], self.n_features_in_, "the loaded model")
-        return Xc
-
-    def decision_function(self, X: Any) -> np.ndarray:
-        """⟨w,x⟩ + b for each row: shape (n,) for two classes, (n, k) one-vs-rest.
-
-        Exact models compute with Fractions (float inputs taken at their exact value).
-        """
-        Xc = self._check_X(X)
-        if self.exact:
-            scores = np.array([[sum((a * c for a, c in zip(row, coef, strict=True)), Fraction(0)) + b
-                                for coef, b in zip(self.coef_, self.intercept_, strict=True)]
-                               for row in Xc], dtype=object)
-        else:
-            scores = np.asarray(Xc @ self.coef_.T) + self.intercept_
-        return scores[:, 0] if self.coef_.shape[0] == 1 else scores
-
-    def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where ⟨w,x⟩ + b > 0, else ``classes_[0]`` (ties go to the negative class,
-        as in scikit-learn); one-vs-rest: the class of the largest score."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self.classes_[np.argmax(scores, axis=1)]
+def bad_model(source: str, field: str, expected: str, got: str) -> InputError:
+    """A malformed field of a model document."""
+    return fail(f"{source}, field {field!r}", expected, got,
+                "The file is damaged or was edited by hand; save the model again.")

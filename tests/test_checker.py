@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perceptronlab import InputError, perceptron
-from perceptronlab.core.run import format_number, format_vector
+from perceptronlab._numbers import format_number, format_vector
 from perceptronlab.teach.checker import SLIPS, check_worksheet
 from perceptronlab.teach.exams import generate
 
@@ -281,24 +281,24 @@ def test_cli_check(tmp_path):
     from perceptronlab.cli import app
 
     runner = CliRunner()
+    data = tmp_path / "data.csv"
+    data.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
     rows, run = correct_rows(EXAM_X, EXAM_Y)
     good = tmp_path / "good.csv"
     good.write_text(run.table("csv"))
-    result = runner.invoke(app, ["check", str(good)])  # default data: seed 000's exam task
+    result = runner.invoke(app, ["check", str(good), "--data", str(data)])
     assert result.exit_code == 0 and result.stdout.startswith("correct:")
     rows[3] = ["2", "x1", "0", "no", "(0, -1)"]
     bad = tmp_path / "bad.csv"
     bad.write_text(to_csv(rows).getvalue())
-    result = runner.invoke(app, ["check", str(bad)])
+    result = runner.invoke(app, ["check", str(bad), "-d", str(data)])
     assert result.exit_code == 1 and "row 4" in result.stdout and "tie-as-correct" in result.stdout
-    result = runner.invoke(app, ["check", str(bad), "--json"])
+    result = runner.invoke(app, ["check", str(bad), "-d", str(data), "--json"])
     assert result.exit_code == 1
     import json
 
     assert json.loads(result.stdout)["slip"] == "tie-as-correct"
     # with a data file and a learning rate
-    data = tmp_path / "data.csv"
-    data.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
     sheet = tmp_path / "eta.csv"
     sheet.write_text(perceptron(EXAM_X, EXAM_Y, eta=Fraction(1, 2), exact=True, trace=True).table("csv"))
     assert runner.invoke(app, ["check", str(sheet), "--data", str(data), "--eta", "1/2"]).exit_code == 0
@@ -306,7 +306,7 @@ def test_cli_check(tmp_path):
     # unreadable sheets: exit 1 with a message, no traceback
     junk = tmp_path / "junk.csv"
     junk.write_text("garbage\n")
-    result = runner.invoke(app, ["check", str(junk)])
+    result = runner.invoke(app, ["check", str(junk), "--data", str(data)])
     assert result.exit_code == 1 and "only a header row" in result.output and "Traceback" not in result.output
-    result = runner.invoke(app, ["check", str(tmp_path / "missing.csv")])
+    result = runner.invoke(app, ["check", str(tmp_path / "missing.csv"), "--data", str(data)])
     assert result.exit_code == 1 and "no such file" in result.output

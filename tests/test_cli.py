@@ -263,11 +263,11 @@ def test_dask_flags_without_the_backend(monkeypatch, exam_csv):
         (("train", "missing.csv"), "no such file"),
         (("train", "{exam}", "--eta", "-1"), "eta (the learning rate)"),
         (("train", "{exam}", "--margin", "-0.5"), "margin"),
-        (("train", "{exam}", "--max-sweeps", "0"), "max_sweeps"),
         (("train", "{exam}", "--label", "nope"), "label"),
         (("train", "{exam}", "--algorithm", "pocket", "--margin", "1"), "--margin"),
         (("train", "{exam}", "--max-updates", "5"), "--max-updates"),
         (("trace", "{exam}", "--eta", "two"), "--eta"),
+        (("train", "{exam}", "--eta", "fast"), "--eta"),
         (("trace", "{exam}", "--eta", "0"), "eta"),
         (("predict", "{exam}", "{exam}"), "model file"),
         (("train", "{bad}"), "line 3"),
@@ -285,7 +285,8 @@ def test_bad_input_exits_1_with_one_line(tmp_path, exam_csv, args, piece):
 @pytest.mark.parametrize(
     "args",
     [("train",), ("train", "x.csv", "--order", "sideways"), ("train", "x.csv", "--bogus"),
-     ("trace", "x.csv", "--format", "docx"), ("frobnicate",), ("train", "x.csv", "--eta", "fast")],
+     ("trace", "x.csv", "--format", "docx"), ("frobnicate",), ("train", "x.csv", "--max-sweeps", "0"),
+     ("exam", "--kind", "trace", "--seed", "-1")],
 )
 def test_usage_errors_exit_2(args):
     assert invoke(*args).exit_code == 2

@@ -258,3 +258,154 @@ def test_cli_exam(tmp_path):
     assert runner.invoke(app, ["exam", "--kind", "trace", "--seed", "-1"]).exit_code == 2
     result = runner.invoke(app, ["exam", "--kind", "trace", "--out", str(tmp_path / "no" / "such" / "dir.md")])
     assert result.exit_code == 1 and "writable" in result.output
+
+
+# ---------------------------------------------------------------- data, worksheets, Typst and PDF
+
+
+@pytest.mark.parametrize("kind, seed", [("trace", 0), ("trace", 7), ("margin", 2)])
+def test_dataset_csv_is_the_tasks_data(tmp_path, kind, seed):
+    from perceptronlab import read_data
+
+    task = generate(kind, seed)
+    path = tmp_path / "data.csv"
+    path.write_text(task.dataset_csv())
+    X, y = read_data(path, exact=True)
+    assert [tuple(x) for x in X] == [tuple(x) for x in task.data["X"]]
+    assert y.tolist() == list(task.data["y"])
+
+
+def test_generalization_has_no_dataset_and_margin_no_worksheet():
+    with pytest.raises(InputError, match="dataset"):
+        generate("generalization", 0).dataset_csv()
+    with pytest.raises(InputError, match="worksheet"):
+        generate("margin", 0).worksheet_csv()
+
+
+@pytest.mark.parametrize("seed", [0, 3, 7])
+def test_blank_worksheet_carries_the_task_and_checks_when_filled(seed):
+    import io
+
+    from perceptronlab.teach.sheets import check_sheet, read_header
+
+    task = generate("trace", seed)
+    blank = task.worksheet_csv()
+    header = read_header(io.StringIO(blank))
+    assert list(header.X) == [tuple(x) for x in task.data["X"]] and list(header.y) == list(task.data["y"])
+    assert header.eta == 1 and header.fit_intercept is False
+    # the blank sheet is refused at its first empty cell, with the file's own line number
+    comments = [ln for ln in blank.splitlines() if ln.startswith("#")]
+    result = None
+    with pytest.raises(InputError, match=rf"row 1 \(line {len(comments) + 2}\), score"):
+        result = check_sheet(io.StringIO(blank))
+    assert result is None
+    # filled in correctly it passes; with the tie marked as no mistake it names the slip
+    filled = "\n".join(comments) + "\n" + task.run.table("csv")
+    assert check_sheet(io.StringIO(filled)).ok
+    sweep, index = task.answers["ties"][0]
+    k = next(i for i, s in enumerate(task.run.steps) if (s.sweep, s.index) == (sweep, index))
+    rows = filled.splitlines()
+    row = len(comments) + 1 + k
+    cells = rows[row].split(",", 4)
+    assert cells[2] == "0" and cells[3] == "yes"
+    w_before = task.run.steps[k - 1].w
+    rows[row] = ",".join(cells[:3] + ["no", '"(' + ", ".join(str(c) for c in w_before) + ')"'])
+    verdict = check_sheet(io.StringIO("\n".join(rows) + "\n"))
+    assert (verdict.ok, verdict.slip, verdict.first_wrong_row) == (False, "tie-as-correct", k + 1)
+
+
+def test_sheet_header_must_agree_with_what_is_passed():
+    import io
+
+    from perceptronlab.teach.sheets import blank_sheet, check_sheet
+
+    X, y = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
+    run = perceptron(X, y, eta=Fraction(1, 2), fit_intercept=True, exact=True, trace=True)
+    sheet = blank_sheet(X, y, eta="1/2", fit_intercept=True).split("sweep,")[0] + run.table("csv")
+    assert check_sheet(io.StringIO(sheet)).ok  # eta and intercept from the header
+    assert check_sheet(io.StringIO(sheet), X, y, eta=Fraction(1, 2), fit_intercept=True).ok
+    assert check_sheet(io.StringIO(sheet), np.array(X, dtype=float), np.array(y)).ok  # same numbers
+    with pytest.raises(InputError, match="eta"):
+        check_sheet(io.StringIO(sheet), eta=1)
+    with pytest.raises(InputError, match="fit_intercept"):
+        check_sheet(io.StringIO(sheet), fit_intercept=False)
+    with pytest.raises(InputError, match="other data"):
+        check_sheet(io.StringIO(sheet), [[1, 0], [1, 1], [0, 2]], y)
+    with pytest.raises(InputError, match="'# data:'"):
+        check_sheet(io.StringIO(run.table("csv")))
+    with pytest.raises(InputError, match="line 2"):
+        check_sheet(io.StringIO("# data: x1,y\n# data: one,1\n" + run.table("csv")))
+
+
+def test_typst_source_carries_every_number_of_the_task():
+    for kind, seed in [("trace", 0), ("margin", 2), ("generalization", 1)]:
+        task = generate(kind, seed)
+        source = task.typst(solution=True)
+        assert source.count("#pagebreak()") == 1
+        for x in task.data.get("X", []):
+            assert "(" + ",".join(str(c) for c in x) + ")" in source.replace(" ", "")
+        if kind == "generalization":
+            assert f"n = {task.data['n']}" in source and str(task.answers["n_min"]) in source
+    assert generate("trace", 0).render("typst") == generate("trace", 0).typst()
+
+
+@pytest.mark.parametrize("kind", exams.KINDS)
+@pytest.mark.parametrize("seed", range(8))
+def test_every_task_typesets(kind, seed):
+    pdf = generate(kind, seed).pdf(solution=True)
+    assert pdf.startswith(b"%PDF-")
+
+
+def _pdf_text(pdf: bytes) -> str:
+    import io
+
+    import pypdf
+
+    text = "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    return text.replace("−", "-")
+
+
+def test_pdf_text_carries_the_tasks_numbers():
+    task = generate("trace", 7)
+    text = _pdf_text(task.pdf(solution=True))
+    compact = text.replace(" ", "")
+    for x in task.data["X"]:
+        assert "(" + ",".join(str(c) for c in x) + ")" in compact
+    # the key's worksheet, row by row, as the table prints it
+    for row in task.run.worksheet_rows():
+        assert " ".join(row) in text, row
+    assert f"{task.answers['mistakes']} mistakes" in text
+    general = generate("generalization", 1)
+    text = _pdf_text(general.pdf(solution=False))
+    assert f"{general.data['n']}" in text and str(general.answers["n_min"]) not in text  # no key asked
+    assert str(general.answers["n_min"]) in _pdf_text(general.pdf(solution=True))
+
+
+def test_cli_exam_pdf_data_and_sheet(tmp_path):
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import app
+
+    runner = CliRunner()
+    pdf, data, sheet = tmp_path / "exam.pdf", tmp_path / "data.csv", tmp_path / "sheet.csv"
+    result = runner.invoke(app, ["exam", "-k", "trace", "-s", "4", "--solution", "-f", "pdf", "-o", str(pdf),
+                                 "--data-out", str(data), "--sheet-out", str(sheet)])
+    assert result.exit_code == 0, result.output
+    task = generate("trace", 4)
+    assert pdf.read_bytes().startswith(b"%PDF-") and data.read_text() == task.dataset_csv()
+    assert sheet.read_text() == task.worksheet_csv()
+    assert all(" ".join(row) in _pdf_text(pdf.read_bytes()) for row in task.run.worksheet_rows())
+    typst_source = runner.invoke(app, ["exam", "-k", "margin", "-f", "typst"])
+    assert typst_source.exit_code == 0 and typst_source.stdout == generate("margin", 0).typst()
+    # refusals: one line, exit 1, nothing written
+    for args, piece in [(["-k", "generalization", "--data-out", str(tmp_path / "g.csv")], "--data-out"),
+                        (["-k", "margin", "--sheet-out", str(tmp_path / "m.csv")], "--sheet-out"),
+                        (["-k", "trace", "-f", "pdf"], "--out")]:
+        refused = runner.invoke(app, ["exam", *args])
+        assert refused.exit_code == 1 and piece in refused.stderr and "Traceback" not in refused.output
+    assert not (tmp_path / "g.csv").exists() and not (tmp_path / "m.csv").exists()
+    # the student's round trip: the blank sheet filled in, checked with no --data
+    comments = [ln for ln in sheet.read_text().splitlines() if ln.startswith("#")]
+    sheet.write_text("\n".join(comments) + "\n" + task.run.table("csv"))
+    checked = runner.invoke(app, ["check", str(sheet)])
+    assert checked.exit_code == 0 and checked.stdout.startswith("correct:")

@@ -7,6 +7,8 @@ format. Shared helpers (reading a data file, ``--json``, ``--quiet``, the Rich c
 :mod:`perceptronlab.cli._common`.
 
 Exit codes: 0 ok, 1 bad input (a one-line message on stderr, no traceback), 2 usage error.
+Messages name the command's flags (:mod:`perceptronlab.cli._wording`); every command's help ends
+with examples (:mod:`perceptronlab.cli._examples`).
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-import click
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
+from perceptronlab.cli._examples import epilog
+from perceptronlab.cli._wording import flags_of, to_command_line
 from perceptronlab.exceptions import PerceptronLabError
 
 #: command-group modules under ``perceptronlab.cli``; each has ``register(app)``.
@@ -31,26 +34,55 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _plain_flags(params: list) -> list:
+    """Flags take no value, so their help shows no type.
+
+    Typer's Rich help asks every option for ``display_type_rich()``, and for a boolean flag that is
+    ``<bool>`` (its plain-text help skips flags; the Rich panel does not). An empty metavar is what
+    the panel shows for an option's type, so a flag gets one; options with values keep theirs.
+    """
+    for param in params:
+        if getattr(param, "is_flag", False) and getattr(param, "metavar", "") is None:
+            param.metavar = ""
+    return params
+
+
+class _Command(TyperCommand):
+    """Every ``perceptronlab`` command: plain flags in ``--help``."""
+
+    def get_params(self, ctx: Any) -> list:
+        return _plain_flags(super().get_params(ctx))
+
+
 class _Group(TyperGroup):
     """The top-level group: package errors and file errors become one line and exit code 1;
-    warnings become one line on stderr."""
+    warnings become one line on stderr; both in command-line wording (the command's flags, not
+    the library's parameter names)."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def get_params(self, ctx: Any) -> list:
+        return _plain_flags(super().get_params(ctx))
+
+    def _wording(self, ctx: Any, message: str) -> str:
+        name = getattr(ctx, "invoked_subcommand", None)
+        command = self.commands.get(name) if name else None
+        return _one_line(to_command_line(str(message), flags_of(command)) if command else message)
+
+    def invoke(self, ctx: Any) -> Any:
         def show(message, category, filename, lineno, file=None, line=None):
-            click.echo(f"Warning: {_one_line(str(message))}", err=True)
+            typer.echo(f"Warning: {self._wording(ctx, str(message))}", err=True)
 
         with warnings.catch_warnings():
             warnings.showwarning = show
             try:
                 return super().invoke(ctx)
             except PerceptronLabError as exc:
-                click.echo(f"Error: {_one_line(str(exc))}", err=True)
+                typer.echo(f"Error: {self._wording(ctx, str(exc))}", err=True)
                 raise typer.Exit(1) from None
             except OSError as exc:
                 if exc.filename is None:  # not about a file the user named: a real fault
                     raise
                 reason = exc.strerror or type(exc).__name__
-                click.echo(f"Error: {exc.filename}: {reason}. Check the path and its permissions.",
+                typer.echo(f"Error: {exc.filename}: {reason}. Check the path and its permissions.",
                            err=True)
                 raise typer.Exit(1) from None
 
@@ -60,7 +92,7 @@ app = typer.Typer(
     cls=_Group,
     help="The perceptron family, exactly as the textbooks define it.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 
@@ -73,28 +105,38 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
+@app.callback(epilog=epilog(None))
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
                                  help="Show the version and exit."),
 ) -> None:
     """The perceptron family, exactly as the textbooks define it."""
 
 
 def register_commands(target: typer.Typer | None = None) -> typer.Typer:
-    """Import every module of :data:`COMMAND_MODULES` and call its ``register(app)``."""
+    """Import every module of :data:`COMMAND_MODULES` and call its ``register(app)``.
+
+    Each registered command then gets the shared command class (plain flags in ``--help``) and
+    its examples (:mod:`perceptronlab.cli._examples`) at the end of its help, unless its module
+    gave it its own.
+    """
     target = app if target is None else target
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"perceptronlab.cli.{name}")
         module.register(target)
+    for info in target.registered_commands:
+        if info.cls in (None, TyperCommand):  # Typer's default class: ours adds plain flags
+            info.cls = _Command
+        name = info.name or info.callback.__name__.replace("_", "-")
+        info.epilog = info.epilog or epilog(name)
     return target
 
 
 register_commands()
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the ``perceptronlab`` console script."""
+def main(argv: Sequence[str] | None = None, prog_name: str = "perceptronlab") -> None:
+    """Entry point of the ``perceptronlab`` console script (and of ``python -m perceptronlab``)."""
     command = typer.main.get_command(app)
-    command.main(args=list(argv) if argv is not None else None, prog_name="perceptronlab")
+    command.main(args=list(argv) if argv is not None else None, prog_name=prog_name)
     sys.exit(0)  # pragma: no cover - click exits itself in standalone mode

@@ -16,6 +16,10 @@ from typing import Annotated, Any
 
 import typer
 
+#: the most sweeps when --max-sweeps is not given: the library's defaults (perceptron(max_sweeps=1000),
+#: pocket(max_sweeps=100)), for every command and backend; a test holds them equal.
+DEFAULT_MAX_SWEEPS: dict[str, int] = {"perceptron": 1000, "pocket": 100}
+
 # ---------------------------------------------------------------- common options (Annotated)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
@@ -29,8 +33,26 @@ DataFormatOpt = Annotated[
     typer.Option("--data-format",
                  help="Data file format: csv, tsv, libsvm, npy or npz (default: from the extension)."),
 ]
+InterceptOpt = Annotated[bool, typer.Option(
+    "--intercept/--no-intercept",
+    help="Fit an intercept b (the bias trick: x gets a constant 1). Default: none, as in the seeds.")]
+SeedOpt = Annotated[int | None, typer.Option(
+    "--seed", min=0, help="Seed of the shuffle and random-mistake orders (the same seed, the same run).")]
 DataArg = Annotated[Path, typer.Argument(
     metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz.")]
+
+
+
+
+def parse_number(text: str, flag: str) -> Fraction:
+    """A number option (``--eta``, ``--margin``) as written: ``2``, ``0.5`` or ``1/2``, exactly.
+
+    >>> parse_number("1/2", "--eta"), parse_number("0.1", "--eta")
+    (Fraction(1, 2), Fraction(1, 10))
+    """
+    from perceptronlab._numbers import parse_exact
+
+    return parse_exact(text, flag, expected="a number such as 2, 0.5 or 1/2", fix=f"Pass e.g. {flag} 1.")
 
 
 # ---------------------------------------------------------------- consoles

@@ -7,20 +7,23 @@ The commands parse, call the API (:func:`perceptronlab.perceptron`, :func:`perce
 from __future__ import annotations
 
 import enum
-from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from perceptronlab.cli._common import (
+    DEFAULT_MAX_SWEEPS,
     DataArg,
     DataFormatOpt,
+    InterceptOpt,
     JsonOpt,
     LabelOpt,
     QuietOpt,
+    SeedOpt,
     console,
     info,
+    parse_number,
     print_json,
     progress,
     read_xy,
@@ -49,18 +52,8 @@ class TableFormat(str, enum.Enum):
     html = "html"
 
 
-def _exact_number(text: str, name: str) -> Fraction:
-    """``--eta``/``--margin`` of the exact commands: 2, 0.5 or 1/2, taken exactly."""
-    try:
-        return Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        from perceptronlab._validation import fail
-
-        raise fail(f"--{name}", "a number such as 2, 0.5 or 1/2", repr(text), f"Pass e.g. --{name} 1.") from None
-
-
 def _short_vector(values: Any, limit: int = 8) -> str:
-    from perceptronlab.core.run import format_number
+    from perceptronlab._numbers import format_number
 
     values = list(values)
     shown = ", ".join(format_number(v) for v in values[:limit])
@@ -94,7 +87,7 @@ def _run_record(run: Any, n_rows: int | None) -> dict:
 def _print_run(run: Any, n_rows: int | None, n_features: int) -> None:
     from rich.table import Table
 
-    from perceptronlab.core.run import format_number
+    from perceptronlab._numbers import format_number
 
     record = _run_record(run, n_rows)
     state = ("converged (a clean sweep)" if run.converged and run.algorithm == "perceptron"
@@ -123,6 +116,16 @@ def _print_run(run: Any, n_rows: int | None, n_features: int) -> None:
 # ================================================================ train
 
 
+EtaOpt = Annotated[str, typer.Option(
+    "--eta", metavar="NUMBER", help="Learning rate η > 0: 2, 0.5 or 1/2 (from w = 0 it only scales w).")]
+MarginOpt = Annotated[str, typer.Option(
+    "--margin", metavar="NUMBER", help="Margin ρ₀ ≥ 0 of the margin perceptron: update while y⟨w,x⟩ ≤ ρ₀.")]
+MaxSweepsOpt = Annotated[int | None, typer.Option(
+    "--max-sweeps", min=1,
+    help=f"Stop after this many sweeps. Default: {DEFAULT_MAX_SWEEPS['perceptron']} for the perceptron "
+         f"(--dask and --stream too), {DEFAULT_MAX_SWEEPS['pocket']} for pocket.")]
+
+
 def train(
     data: DataArg,
     algorithm: Annotated[Algorithm, typer.Option(help="perceptron, or pocket for non-separable data.")]
@@ -130,33 +133,39 @@ def train(
     order: Annotated[Order | None, typer.Option(
         help="cyclic (data order), shuffle, random-mistake. Default: cyclic for the perceptron, "
              "random-mistake for pocket.")] = None,
-    eta: Annotated[float, typer.Option(help="Learning rate η > 0 (from w = 0 it only scales w).")] = 1.0,
-    intercept: Annotated[bool, typer.Option(
-        "--intercept/--no-intercept",
-        help="Fit an intercept b (the bias trick). Default: none, as in the seeds.")] = False,
-    margin: Annotated[float, typer.Option(help="Margin ρ₀ ≥ 0: update while y⟨w,x⟩ ≤ ρ₀.")] = 0.0,
-    max_sweeps: Annotated[int | None, typer.Option(
-        help="Stop after this many sweeps. Default: 1000 (perceptron), 100 (pocket).")] = None,
-    max_updates: Annotated[int | None, typer.Option(help="Pocket only: stop after this many updates.")]
+    eta: EtaOpt = "1",
+    intercept: InterceptOpt = False,
+    margin: MarginOpt = "0",
+    max_sweeps: MaxSweepsOpt = None,
+    max_updates: Annotated[int | None, typer.Option(min=1, help="Pocket only: stop after this many updates.")]
     = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the shuffle / random-mistake orders.")] = None,
+    seed: SeedOpt = None,
     exact: Annotated[bool, typer.Option(help="Compute with exact fractions (small data).")] = False,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Save the model as JSON here.")] = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
-    dask: Annotated[bool, typer.Option("--dask", help="Train with Dask (the dask extra).")] = False,
+    dask: Annotated[bool, typer.Option(
+        "--dask", help="Train on a Dask cluster by iterative parameter mixing (the dask extra); a local "
+                       "cluster unless --scheduler is given.")] = False,
     scheduler: Annotated[str | None, typer.Option(
-        help="Dask scheduler address (implies --dask).")] = None,
-    shards: Annotated[int | None, typer.Option(help="Number of Dask shards (implies --dask).")] = None,
+        help="Dask scheduler address, e.g. tcp://host:8786 (implies --dask).")] = None,
+    shards: Annotated[int | None, typer.Option(
+        min=1, help="Number of Dask shards (implies --dask). Default: one per partition.")] = None,
     stream: Annotated[bool, typer.Option(
-        "--stream", help="Stream the data file in blocks (implies --dask).")] = False,
+        "--stream", help="Train out of core on this machine: one block of the file in memory at a time "
+                         "(the dask extra's readers; no cluster, not with --scheduler or --shards).")] = False,
 ) -> None:
     """Train a perceptron (or pocket) on DATA and print what the run did."""
-    options = dict(algorithm=algorithm.value, order=order.value if order else None, eta=eta,
-                   fit_intercept=intercept, margin=margin, max_sweeps=max_sweeps, max_updates=max_updates,
-                   seed=seed, exact=exact, label=label, fmt=data_format)
+    eta_value, margin_value = parse_number(eta, "--eta"), parse_number(margin, "--margin")
+    if not exact:
+        eta_value, margin_value = float(eta_value), float(margin_value)
+    name = algorithm.value
+    options = dict(algorithm=name, order=order.value if order else None, eta=eta_value,
+                   fit_intercept=intercept, margin=margin_value,
+                   max_sweeps=DEFAULT_MAX_SWEEPS[name] if max_sweeps is None else max_sweeps,
+                   max_updates=max_updates, seed=seed, exact=exact, label=label, fmt=data_format)
     if dask or scheduler is not None or shards is not None or stream:
         run, n_rows, n_features = _train_scaled(data, scheduler, shards, stream, options, quiet)
         if run is None:
@@ -173,17 +182,15 @@ def _train_local(data: Path, options: dict, quiet: bool):
         X, y = read_xy(data, label=options["label"], fmt=options["fmt"], exact=options["exact"])
     n_rows, n_features = (len(X), len(X[0])) if options["exact"] else X.shape
     algorithm = options["algorithm"]
-    common = dict(eta=Fraction(str(options["eta"])) if options["exact"] else options["eta"],
-                  fit_intercept=options["fit_intercept"], seed=options["seed"], exact=options["exact"])
+    common = dict(eta=options["eta"], fit_intercept=options["fit_intercept"], seed=options["seed"],
+                  exact=options["exact"], max_sweeps=options["max_sweeps"])
     if algorithm == "perceptron":
         if options["max_updates"] is not None:
             from perceptronlab._validation import fail
 
             raise fail("--max-updates", "no value for the perceptron", options["max_updates"],
                        "It limits pocket only; use --max-sweeps, or --algorithm pocket.")
-        kwargs = dict(common, order=options["order"] or "cyclic", margin=options["margin"],
-                      max_sweeps=1000 if options["max_sweeps"] is None else options["max_sweeps"])
-        limit = kwargs["max_sweeps"]
+        kwargs = dict(common, order=options["order"] or "cyclic", margin=options["margin"])
         call = pl.perceptron
     else:
         if options["margin"]:
@@ -191,12 +198,11 @@ def _train_local(data: Path, options: dict, quiet: bool):
 
             raise fail("--margin", "0 for pocket", options["margin"],
                        "The margin applies to the perceptron; drop --margin or use --algorithm perceptron.")
-        kwargs = dict(common, order=options["order"] or "random-mistake", max_updates=options["max_updates"],
-                      max_sweeps=100 if options["max_sweeps"] is None else options["max_sweeps"])
-        limit = kwargs["max_sweeps"]
+        kwargs = dict(common, order=options["order"] or "random-mistake", max_updates=options["max_updates"])
         call = pl.pocket
     # One compiled call does the whole run, so the indicator shows that it is working (and for how
     # long), not a fraction done: the number of sweeps is unknown until the run converges.
+    limit = options["max_sweeps"]
     with progress(f"training {algorithm} on {n_rows} × {n_features} (at most {limit} sweeps)", quiet=quiet):
         run = call(X, y, **kwargs)
     return run, n_rows, n_features
@@ -254,7 +260,8 @@ def predict(
     """Predict a label for every row of DATA (with or without a label column): one per line."""
     import numpy as np
 
-    from perceptronlab.io import load_model, read_data
+    from perceptronlab.estimators import load_model
+    from perceptronlab.io import read_data
 
     fitted = load_model(model)
     exact = bool(getattr(fitted, "exact", False))
@@ -293,13 +300,13 @@ def _plain_label(value: Any) -> Any:
 def trace(
     data: DataArg,
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Table format.")] = TableFormat.md,
-    eta: Annotated[str, typer.Option(help="Learning rate η > 0, exact: 2, 0.5 or 1/2.")] = "1",
-    intercept: Annotated[bool, typer.Option(
-        "--intercept/--no-intercept", help="Fit an intercept (the bias trick).")] = False,
-    margin: Annotated[str, typer.Option(help="Margin ρ₀ ≥ 0, exact.")] = "0",
-    max_sweeps: Annotated[int, typer.Option(help="Stop after this many sweeps.")] = 100,
+    eta: EtaOpt = "1",
+    intercept: InterceptOpt = False,
+    margin: MarginOpt = "0",
+    max_sweeps: Annotated[int, typer.Option("--max-sweeps", min=1, help="Stop after this many sweeps.")]
+    = DEFAULT_MAX_SWEEPS["perceptron"],
     order: Annotated[Order, typer.Option(help="Order of the examples.")] = Order.cyclic,
-    seed: Annotated[int | None, typer.Option(help="Seed of the shuffle / random-mistake orders.")] = None,
+    seed: SeedOpt = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     quiet: QuietOpt = False,
@@ -308,8 +315,8 @@ def trace(
     import perceptronlab as pl
 
     X, y = read_xy(data, label=label, fmt=data_format, exact=True)
-    run = pl.perceptron(X, y, eta=_exact_number(eta, "eta"), fit_intercept=intercept,
-                        margin=_exact_number(margin, "margin"), max_sweeps=max_sweeps, order=order.value,
+    run = pl.perceptron(X, y, eta=parse_number(eta, "--eta"), fit_intercept=intercept,
+                        margin=parse_number(margin, "--margin"), max_sweeps=max_sweeps, order=order.value,
                         seed=seed, exact=True, trace=True)
     typer.echo(run.table(fmt.value), nl=False)
     info(run.summary(), quiet=quiet)
@@ -325,8 +332,8 @@ def demo(json_output: JsonOpt = False) -> None:
     import numpy as np
 
     import perceptronlab as pl
-    from perceptronlab.core.run import format_number, format_vector
-    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab._numbers import format_number, format_vector
+    from perceptronlab.bounds import novikoff
     from perceptronlab.theory.geometry import margin_squared, radius_squared
 
     run = pl.perceptron(EXAM_X, EXAM_Y, exact=True, trace=True)

@@ -15,6 +15,7 @@ import typer
 from perceptronlab.cli._common import (
     DataArg,
     DataFormatOpt,
+    InterceptOpt,
     JsonOpt,
     LabelOpt,
     QuietOpt,
@@ -77,7 +78,7 @@ def experiment(
                                              "so the notebook's numbers come back).")] = None,
     trials: Annotated[int | None, typer.Option("--trials", min=1, help="Random repetitions (default: the "
                                                "experiment's own).")] = None,
-    image_format: Annotated[ImageFormat, typer.Option("--format", help="Figure format.")] = ImageFormat.png,
+    image_format: Annotated[ImageFormat, typer.Option("--format", "-f", help="Figure format.")] = ImageFormat.png,
     quiet: QuietOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
@@ -110,7 +111,7 @@ def experiment(
 def report(
     data: DataArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for report.html.")] = Path("report"),
-    intercept: Annotated[bool, typer.Option("--intercept", help="Fit an intercept (the bias trick).")] = False,
+    intercept: InterceptOpt = False,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     title: Annotated[str | None, typer.Option("--title", help="The page's heading.")] = None,

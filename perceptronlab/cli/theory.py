@@ -14,6 +14,7 @@ import typer
 from perceptronlab.cli._common import (
     DataArg,
     DataFormatOpt,
+    InterceptOpt,
     JsonOpt,
     LabelOpt,
     QuietOpt,
@@ -25,7 +26,7 @@ from perceptronlab.cli._common import (
 
 
 def _num(value: Any, digits: int = 6) -> str:
-    from perceptronlab.theory._common import fmt
+    from perceptronlab._numbers import format_short as fmt
 
     return fmt(value, digits)
 
@@ -90,9 +91,7 @@ def _cards(result: Any) -> list:
 
 def analyze(
     data: DataArg,
-    intercept: Annotated[bool, typer.Option(
-        "--intercept/--no-intercept",
-        help="Analyse the perceptron with an intercept (the bias trick). Default: none, as in the seeds.")] = False,
+    intercept: InterceptOpt = False,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     loo: Annotated[bool, typer.Option("--loo/--no-loo", help="Compute the exact leave-one-out error.")] = True,
@@ -108,7 +107,7 @@ def analyze(
     R²/ρ*², the actual run and its ratio to the bound, the leave-one-out error and the test-error
     bound; for non-separable data the pocket's errors and its Freund–Schapire bound.
     """
-    from perceptronlab.theory._common import EXACT_LIMIT
+    from perceptronlab.theory.analysis import EXACT_LIMIT
     from perceptronlab.theory.analysis import analyze as run_analysis
 
     X, y = read_xy(data, label=label, fmt=data_format)

@@ -15,6 +15,12 @@ same task):
   (b) the n that guarantees a test error ε, (c) the same in a higher dimension, and with the
   margin shrunk or the radius grown.
 
+Each task renders as Markdown, LaTeX or Typst (``render(fmt)``), as a printable PDF through Typst
+(:meth:`ExamTask.pdf`, the ``pdf`` extra), and hands out its dataset (:meth:`ExamTask.dataset_csv`)
+and, for ``"trace"``, a blank worksheet that carries its data (:meth:`ExamTask.worksheet_csv`, the
+format of :mod:`perceptronlab.teach.sheets`), so that ``perceptronlab check sheet.csv`` needs
+nothing else.
+
 Every number of a solution is computed, never typed: the worksheet by the exact engine
 (``perceptron(..., exact=True, trace=True)`` and ``Run.table``), scores y⟨w,xᵢ⟩ by the engine's
 exact ``margins``, R², ρ² and the bounds by the theory toolkit (``radius_squared``,
@@ -39,12 +45,17 @@ from fractions import Fraction
 from typing import Any
 
 from perceptronlab import _validation as v
-from perceptronlab.core.engines import margins as engine_margins
+from perceptronlab._numbers import parse_exact
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
+from perceptronlab.core.scores import margins as engine_margins
 
 KINDS = ("trace", "margin", "generalization")
-FORMATS = ("md", "latex")
+#: the text formats of :meth:`ExamTask.render` (the PDF is :meth:`ExamTask.pdf`)
+FORMATS = ("md", "latex", "typst")
+
+#: the worksheet's column names (as ``Run.table`` prints them)
+WORKSHEET_HEADER = ("sweep", "point", "y⟨w,x⟩", "mistake?", "w after")
 
 # How many draws the rejection sampling may take before it gives up (it needs a few dozen).
 MAX_DRAWS = 200_000
@@ -129,10 +140,63 @@ class ExamTask:
             out += _render([("part", part.letter, part.grading)] + part.solution, "latex")
         return "\n".join(out).rstrip() + "\n"
 
+    def typst(self, solution: bool = False) -> str:
+        """The task as a Typst document (an A4 page; the solution after a page break when ``solution``)."""
+        from perceptronlab.teach import typeset
+
+        out = [typeset.PREAMBLE,
+               f"= Exam-style task: {typeset.text_to_typst(self.title)} ({_pts(self.points)} P)", ""]
+        out += _render(self.intro, "typst")
+        for part in self.parts:
+            out += _render([("part", part.letter, f"({_pts(part.points)} P, {part.level})")] + part.question,
+                           "typst")
+        if solution:
+            out += ["#pagebreak()", "== Solution", ""]
+            for part in self.parts:
+                out += _render([("part", part.letter, part.grading)] + part.solution, "typst")
+        return "\n".join(out).rstrip() + "\n"
+
+    def pdf(self, solution: bool = False) -> bytes:
+        """The task as a printable PDF (the key on a second page when ``solution``), typeset by
+        Typst from :meth:`typst` (needs the ``pdf`` extra: ``pip install 'perceptronlab[pdf]'``)."""
+        from perceptronlab.teach.typeset import compile_pdf
+
+        return compile_pdf(self.typst(solution))
+
     def render(self, fmt: str = "md", solution: bool = False) -> str:
-        """``markdown`` or ``latex`` by name (``fmt`` in md, latex)."""
+        """``markdown``, ``latex`` or ``typst`` by name (``fmt`` in md, latex, typst)."""
         v.check_choice("fmt", fmt, FORMATS)
-        return self.markdown(solution) if fmt == "md" else self.latex(solution)
+        return {"md": self.markdown, "latex": self.latex, "typst": self.typst}[fmt](solution)
+
+    def dataset_csv(self) -> str:
+        """The task's dataset as CSV (``x1,x2,y``, exact values): the points of a ``"trace"``
+        task, the four training points of a ``"margin"`` task (x5 is part (c)'s question).
+        A ``"generalization"`` task has no dataset (only R*, ρ*, n and ε) and refuses.
+
+        >>> print(generate("trace", 0).dataset_csv().splitlines()[0])
+        x1,x2,y
+        """
+        if "X" not in self.data:
+            raise v.fail("dataset", "a task with a dataset (kind 'trace' or 'margin')",
+                         f"a {self.kind!r} task (it has only R*, rho*, n and epsilon)",
+                         "Use kind='trace' or kind='margin'.")
+        d = len(self.data["X"][0])
+        lines = [",".join([f"x{j + 1}" for j in range(d)] + ["y"])]
+        lines += [",".join([_plain(c) for c in x] + [str(int(label))])
+                  for x, label in zip(self.data["X"], self.data["y"], strict=True)]
+        return "\n".join(lines) + "\n"
+
+    def worksheet_csv(self) -> str:
+        """A blank worksheet for part (a) of a ``"trace"`` task that carries the task's data
+        (:func:`perceptronlab.teach.sheets.blank_sheet`); other kinds have no worksheet and refuse.
+        """
+        from perceptronlab.teach.sheets import blank_sheet
+
+        if self.kind != "trace":
+            raise v.fail("worksheet", "a 'trace' task (its part (a) is the worksheet)", f"a {self.kind!r} task",
+                         "Use kind='trace'.")
+        return blank_sheet(self.data["X"], self.data["y"], eta=1, fit_intercept=False,
+                           title=f"exam task trace, seed {self.seed}")
 
 
 def generate(kind: str, seed: int) -> ExamTask:
@@ -195,27 +259,32 @@ def _margin2(w, X, y) -> Fraction:
 
 
 def _novikoff(R2: Fraction, rho2: Fraction) -> Fraction:
-    """R²/ρ² (Novikoff 1962), by :func:`perceptronlab.theory.bounds.novikoff`."""
-    from perceptronlab.theory.bounds import novikoff
+    """R²/ρ² (Novikoff 1962), by :func:`perceptronlab.bounds.novikoff`."""
+    from perceptronlab.bounds import novikoff
 
     return novikoff(R2, rho2, squared=True)
 
 
 def _test_error_bound(R2: Fraction, rho2: Fraction, n: int) -> Fraction:
-    """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.theory.bounds.test_error`."""
-    from perceptronlab.theory.bounds import test_error
+    """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.bounds.test_error`."""
+    from perceptronlab.bounds import test_error
 
     return test_error(R2, rho2, n, squared=True)
 
 
 def _sample_size(R2: Fraction, rho2: Fraction, epsilon: Fraction) -> int:
-    """The smallest n with R²/ρ²/(n+1) ≤ ε, by :func:`perceptronlab.theory.bounds.sample_size`."""
-    from perceptronlab.theory.bounds import sample_size
+    """The smallest n with R²/ρ²/(n+1) ≤ ε, by :func:`perceptronlab.bounds.sample_size`."""
+    from perceptronlab.bounds import sample_size
 
     return sample_size(R2, rho2, epsilon, squared=True)
 
 
 # ---------------------------------------------------------------- formatting
+
+
+def _plain(value: Any) -> str:
+    """An exact number as CSV text: ``-2``, ``1/2``."""
+    return str(Fraction(value))
 
 
 def _pts(value: Fraction) -> str:
@@ -282,17 +351,21 @@ def _render(blocks: list, fmt: str) -> list[str]:
 
     A part heading ("(a) (2 P, easy)") shares its line with the paragraph that follows it.
     """
+    from perceptronlab.teach import typeset
+
+    text_of = {"md": lambda t: t, "latex": _latex_text, "typst": typeset.prose_to_typst}[fmt]
     out: list[str] = []
     head = ""
     for block in blocks:
         kind = block[0]
         if kind == "part":
             _, letter, note = block
-            note = _latex_text(note) if fmt == "latex" else note
-            head = (f"**({letter})**" if fmt == "md" else f"\\textbf{{({letter})}}") + (f" {note}" if note else "")
+            note = typeset.text_to_typst(note) if fmt == "typst" else text_of(note)
+            head = ({"md": f"**({letter})**", "latex": f"\\textbf{{({letter})}}", "typst": f"*({letter})*"}[fmt]
+                    + (f" {note}" if note else ""))
             continue
         if kind == "p":
-            text = _latex_text(block[1]) if fmt == "latex" else block[1]
+            text = text_of(block[1])
             out += [f"{head} {text}" if head else text, ""]
             head = ""
             continue
@@ -300,11 +373,15 @@ def _render(blocks: list, fmt: str) -> list[str]:
             out += [head, ""]
             head = ""
         if kind == "math":
-            out += [f"$${block[1]}$$" if fmt == "md" else f"\\[{block[1]}\\]", ""]
+            out += [{"md": f"$${block[1]}$$", "latex": f"\\[{block[1]}\\]",
+                     "typst": f"$ {typeset.tex_to_typst(block[1])} $"}[fmt], ""]
         elif kind == "table":
             run = block[1]
-            out += [run.table("md").rstrip() if fmt == "md"
-                    else "\\begin{center}\n" + run.table("latex").rstrip() + "\n\\end{center}", ""]
+            if fmt == "typst":
+                out += [typeset.table(list(WORKSHEET_HEADER), [list(r) for r in run.worksheet_rows()]), ""]
+            else:
+                out += [run.table("md").rstrip() if fmt == "md"
+                        else "\\begin{center}\n" + run.table("latex").rstrip() + "\n\\end{center}", ""]
     if head:
         out += [head, ""]
     return out
@@ -384,7 +461,8 @@ def _trace_from(X, y, run: Run, ties, rng: random.Random | None, seed: int, *, w
     R_index = max(range(n), key=lambda i: (_norm2(X[i]), -i))
     star_scores = _scores(w_star, X, y)
     bound = _novikoff(R2, rho2)
-    eta = rng.choice((Fraction(2), Fraction(3), Fraction(1, 2))) if eta is None else Fraction(eta)
+    eta = (rng.choice((Fraction(2), Fraction(3), Fraction(1, 2))) if eta is None
+           else parse_exact(eta, "eta (the learning rate)"))
     run_eta = perceptron(X, y, eta=eta, exact=True, max_sweeps=6, warn=False)
     if run_eta.mistakes != run.mistakes or list(run_eta.w) != [eta * c for c in run.w]:
         raise AssertionError("eta-invariance failed: the engine disagrees with seed 000's task (c)")  # pragma: no cover

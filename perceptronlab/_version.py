@@ -1,0 +1,5 @@
+"""The version of perceptronlab, written once: ``pyproject.toml`` reads it from here (setuptools'
+``dynamic = ["version"]``), and ``perceptronlab.__version__``, ``perceptronlab --version``, saved
+models and the report show it."""
+
+__version__ = "0.2.0"
