@@ -35,13 +35,13 @@ DEADLINE_S = 10.0
 ANSWER_MS = int(1000 * (2 * DEADLINE_S + WorkerPool(1, 0, 1.0).start_timeout))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def base_url():
     with background(create_app(workers=2, deadline=DEADLINE_S)) as url:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
 

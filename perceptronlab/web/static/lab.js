@@ -133,7 +133,8 @@ function shortFloats(text) {
 }
 
 // The server's messages in the page's words: points by their x-names (x1 … xn, never 0-based
-// indices), options by their labels on the page.
+// indices), options by their labels on the page. (The Jupyter widget shows the kernel's own
+// message, lab.error, word for word: its user sets the options in Python.)
 export function pageWords(message) {
   return String(message)
     .replace(/points\[(\d+)\]\[([01])\]/g, (_, i, j) => `x${Number(i) + 1} (its ${j === "0" ? "first" : "second"} coordinate)`)
@@ -242,7 +243,7 @@ export function httpBackend(url = "api/run") {
             }
             if (inflight === controller) inflight = null;
             if (response.ok && answer) deliver({ result: answer });
-            else if (response.status === 422 || response.status === 413) deliver({ error: detail || `The lab refused the input (${response.status}).`, kind: "input" });
+            else if (response.status === 422 || response.status === 413) deliver({ error: pageWords(detail) || `The lab refused the input (${response.status}).`, kind: "input" });
             else deliver({ error: `The lab server answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : "."}`, kind: "server" });
           })
           .catch((failure) => {
@@ -1456,7 +1457,7 @@ export function createLab(root, config) {
     for (const b of [stepBtn, sweepBtn, runBtn, playBtn, resetBtn]) b.disabled = !result;
     errorBox.hidden = !error;
     errorBox.dataset.kind = errorKind;
-    errorText.textContent = pageWords(error);
+    errorText.textContent = error;
     retryBtn.hidden = !error || errorKind === "input";
     note.hidden = !(result && result.limits.note);
     note.textContent = result ? result.limits.note : "";
