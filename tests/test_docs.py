@@ -185,6 +185,8 @@ def test_the_guide_shows_python_only_as_doctests():
     """A ```python block would be shown without being run: the pages use ```pycon (doctests)."""
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
+        if page.name == "architecture.md":  # its one ```python block is run by tests/test_new_member.py
+            text = text.replace("```python\n# new_member.py", "", 1)
         assert "```python" not in text, f"{page.name}: write snippets as ```pycon doctests"
 
 

@@ -105,6 +105,19 @@ class LoadedModel:
     classes_ : ndarray of the labels; ``classes_[1]`` is the positive class of a binary model.
     w, b : the binary model's weight vector and intercept (as in a :class:`~perceptronlab.Run`).
     algorithm, params, exact, training, n_features_in_, document : as stored.
+
+    Examples
+    --------
+    An exact run keeps its weights as fractions in the file and in the loaded model:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from perceptronlab import load_model, perceptron, save_model
+    >>> run = perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True)
+    >>> path = save_model(run, Path(tempfile.mkdtemp()) / "exam.json")
+    >>> model = load_model(path)
+    >>> type(model).__name__, [str(w) for w in model.w], model.predict([[3, 1], [0, 1]]).tolist()
+    ('LoadedModel', ['1', '-2'], [1, -1])
     """
 
     def __init__(self, document: dict, *, source: str = "model document"):
