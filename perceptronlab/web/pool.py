@@ -251,6 +251,7 @@ class WorkerPool:
                     released = True
                     raise ClientGone()
             if not call.done():
+                self._service_seconds += 0.2 * (self.deadline - self._service_seconds)  # it held a worker that long
                 raise DeadlineExceeded(f"the request computed for more than {self.deadline:g} s")
             kind, payload = call.result()  # WorkerFailed when the process died
             self._release(worker)
