@@ -9,5 +9,5 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 # Fuzz tests (marked `fuzz`) take their number of examples from the Hypothesis profile:
 # the default in `make test`, many more with HYPOTHESIS_PROFILE=fuzz (`make fuzz`).
-settings.register_profile("fuzz", max_examples=3000, deadline=None)
+settings.register_profile("fuzz", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
