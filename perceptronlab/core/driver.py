@@ -171,7 +171,8 @@ def _permutation(order: str, rng, n: int):
 
 def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int | None = None,
           margin: Any = 0, cycles: bool | None = None, on_sweep: OnSweep | None = None,
-          first_sweep: int = 0, rest_of_sweep: np.ndarray | None = None, record_errors: bool = True) -> Outcome:
+          first_sweep: int = 0, rest_of_sweep: np.ndarray | None = None, record_errors: bool = True,
+          stop_when_clean: bool = True) -> Outcome:
     """Run the rule on ``engine`` until a clean sweep, a cycle, ``max_sweeps`` or the hook says stop.
 
     Parameters
@@ -188,6 +189,9 @@ def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int |
         ``rest_of_sweep`` first (that sweep is not a full one, so it cannot converge).
     record_errors : keep the end-of-sweep states for the training-error counts (False when no
         :class:`~perceptronlab.Run` is made, or no count is possible).
+    stop_when_clean : end the run at a clean sweep (the rule's stop). False leaves stopping to
+        ``max_sweeps`` and the hook (scikit-learn's ``tol`` rule); ``converged`` then says whether
+        the last sweep was clean.
     """
     log = SweepLog(on_sweep, record_errors)
     rng = np.random.default_rng(seed)
@@ -208,11 +212,11 @@ def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int |
             seen.add(key)
         updates = engine.sweep(_permutation(order, rng, engine.n), sweep)
         stop = log.end_sweep(sweep, updates, engine)
-        if updates == 0:
+        if updates == 0 and stop_when_clean:
             return Outcome(log, converged=True)
         if stop:
-            return Outcome(log, stopped=True)
-    return Outcome(log)
+            return Outcome(log, stopped=True, converged=updates == 0)
+    return Outcome(log, converged=bool(log.updates_per_sweep) and log.updates_per_sweep[-1] == 0)
 
 
 def _random_mistakes(engine: SteppingEngine, log: SweepLog, rng, margin, max_sweeps: int) -> tuple[bool, bool]:
@@ -234,18 +238,20 @@ def _random_mistakes(engine: SteppingEngine, log: SweepLog, rng, margin, max_swe
 
 
 def drive_pocket(engine: SteppingEngine, *, order: str, check: str, max_sweeps: int, max_updates: int | None,
-                 seed: int | None = None, on_sweep: OnSweep | None = None) -> Outcome:
+                 seed: int | None = None, on_sweep: OnSweep | None = None, pocket: Pocket | None = None) -> Outcome:
     """Pocket (Gallant 1990): the rule's updates, keeping the weights with the fewest errors.
 
     ``check`` is "update" (count the errors after every update) or "sweep" (after every sweep);
     the run stops at zero errors, ``max_updates``, ``max_sweeps`` or the hook's stop. The pocket
-    starts at w = 0 (every example a tie, so n errors).
+    starts at w = 0 (every example a tie, so n errors), or at ``pocket`` (a run that goes on: its
+    weights with their error count on this data).
     """
     log = SweepLog(on_sweep)
     rng = np.random.default_rng(seed)
     limit = max_updates if max_updates is not None else np.iinfo(np.int64).max
-    w, b = engine.snapshot()
-    pocket = Pocket(w, b, engine.n)
+    if pocket is None:
+        w, b = engine.snapshot()
+        pocket = Pocket(w, b, engine.n)
     if check == "sweep" and order != "random-mistake":
         stopped = _pocket_by_sweeps(engine, log, rng, order, max_sweeps, limit, pocket)
     else:

@@ -15,7 +15,12 @@ from typing import Any
 import numpy as np
 
 from perceptronlab._numbers import parse_exact, to_float
-from perceptronlab._validation import check_exact_matrix, check_matrix, check_n_features
+from perceptronlab._validation import (
+    ESTIMATOR_NAMES,
+    check_exact_matrix,
+    check_matrix,
+    check_n_features,
+)
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.estimators._linear import Perceptron, PocketPerceptron
 from perceptronlab.exceptions import InputError
@@ -78,6 +83,11 @@ def _as_estimator(model: LoadedModel) -> Any:
     cls = _LINEAR[name]
     accepted = cls().get_params(deep=False)
     params = {k: model.params[k] for k in accepted if k in model.params}
+    for old, new in ESTIMATOR_NAMES.items():  # files of 0.1.0 and of runs: the functional API's names
+        if old in model.params and new in accepted and new not in params:
+            params[new] = model.params[old]
+    if not (params.get("random_state") is None or isinstance(params["random_state"], int)):
+        del params["random_state"]  # a RandomState was saved as its repr: a record, not a seed
     try:
         fitted = cls(**params)
     except TypeError:  # pragma: no cover - a parameter of another version
