@@ -13,7 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._validation import is_sparse, not_finite_error
-from perceptronlab.core import kernels
+from perceptronlab.core import kernels, ratchet
 from perceptronlab.core.driver import SteppingEngine
 from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.reference import ReferenceEngine
@@ -94,6 +94,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.b = float(b0)
         self._start_log(self.n)
         self._margins = np.empty(self.n)
+        self._count_order: np.ndarray | None = None
         self.steps = None
 
     def sweep(self, order, sweep: int) -> int:
@@ -119,6 +120,44 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             raise not_finite_error(self.X, int(stopped), sweep)
         self._last_updates = int(count)
         self._log(count)
+        return int(count)
+
+    def walk(self, picks, start: int, run: int, target: int, updates_left: int, sweep: int) -> tuple[int, int, int, bool]:
+        picks = np.ascontiguousarray(picks, dtype=np.int64)
+        if self.sparse:
+            X = self.X
+            position, run, count, reached, self.b, stopped = ratchet.walk_csr(
+                X.indptr, X.indices, X.data, self.y, picks, start, run, target, updates_left, self.w, self.b,
+                self.eta, self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
+        else:
+            position, run, count, reached, self.b, stopped = ratchet.walk_dense(
+                self.X, self.y, picks, start, run, target, updates_left, self.w, self.b, self.eta, self.margin,
+                self.fit_intercept, self._idx_buf, self._norm_buf)
+        self._log(count)
+        if stopped >= 0:
+            raise not_finite_error(self.X, int(stopped), sweep)
+        return int(position), int(run), int(count), bool(reached)
+
+    def errors_up_to(self, limit: int) -> int:
+        """Training errors of the weights now, counted until ``limit`` are found (then ``limit``).
+
+        The rows that the last complete count found wrong are counted first: on noisy data most
+        weights get most of them wrong too, so a count that will reach ``limit`` stops early.
+        """
+        if self._count_order is None:
+            self._count_order = np.arange(self.n, dtype=np.int64)
+            self._wrong = np.empty(self.n, dtype=np.int64)
+        order, wrong = self._count_order, self._wrong
+        if self.sparse:
+            X = self.X
+            count = ratchet.errors_up_to_csr(X.indptr, X.indices, X.data, self.y, self.w, self.b, limit, order, wrong)
+        else:
+            count = ratchet.errors_up_to_dense(self.X, self.y, self.w, self.b, limit, order,
+                                               np.empty(ratchet.COUNT_BLOCK), wrong)
+        if count < limit:
+            first = np.zeros(self.n, dtype=bool)
+            first[wrong[:count]] = True
+            self._count_order = np.concatenate([wrong[:count], np.flatnonzero(~first)])
         return int(count)
 
     def _use_parallel(self) -> bool:
