@@ -137,8 +137,9 @@ def pocket(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "random-m
     max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=100.")
     max_updates = v.check_optional_positive_int("max_updates", max_updates, "Pass e.g. max_updates=10000 or None.")
     seed = v.check_seed(seed)
+    # the ratchet's picks need not meet every row before its first count: X is checked here
     Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=0, exact=exact, order=order,
-                                               compiled=not (exact or trace))
+                                               compiled=not (exact or trace or check == "ratchet"))
     engine = make_engine(Xc, signs, exact=exact, eta=eta, margin=margin, fit_intercept=bool(fit_intercept),
                          trace=trace, n_jobs=n_jobs)
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, check=check, max_updates=max_updates,
