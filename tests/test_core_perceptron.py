@@ -145,7 +145,8 @@ def test_novikoff_bound_holds_with_a_known_separator(seed):
     run = perceptron(X, y)
     assert run.converged
     assert run.mistakes <= (R / rho) ** 2
-    assert all(label * (sum(wj * xj for wj, xj in zip(run.w, x)) + run.b) > 0 for x, label in zip(X, y))
+    for x, label in zip(X, y, strict=True):  # every example on its side, summed here in feature order
+        assert label * (sum(wj * xj for wj, xj in zip(run.w, x, strict=True)) + run.b) > 0
 
 
 def test_converged_run_separates_and_respects_ties():

@@ -67,7 +67,7 @@ def gallant(X, y, picks, *, max_sweeps, fit_intercept=False, max_updates=None):
     w, b = [0] * d, 0
     kept = ([0] * d, 0, n, 0)  # w, b, errors, run
     run, updated, history = 0, [], []
-    for _, sweep in zip(range(max_sweeps), picks):
+    for _, sweep in zip(range(max_sweeps), picks, strict=False):  # picks never end
         for i in sweep:
             if y[i] * score(w, b, X[i]) > 0:
                 run += 1

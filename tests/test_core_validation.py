@@ -1,8 +1,8 @@
 """Every bad input of the engine gets one clear message: what, expected, got, how to fix."""
 
 import numpy as np
-import scipy.sparse as sp
 import pytest
+import scipy.sparse as sp
 
 from perceptronlab import perceptron, pocket
 from perceptronlab.exceptions import InputError
