@@ -30,8 +30,8 @@ import numpy as np
 from perceptronlab.core.run import Run, Step
 from perceptronlab.exceptions import overflow_error
 
-__all__ = ["CHECKPOINT_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "SweepLog", "Outcome", "Pocket",
-           "drive", "drive_pocket", "finish"]
+__all__ = ["CHECKPOINT_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "OnSweep", "OnStage", "SweepLog",
+           "Outcome", "Pocket", "drive", "drive_pocket", "finish"]
 
 # Keep end-of-sweep weights for the lazy ``errors_after_sweep`` up to this many bytes; past it the
 # errors are counted as the sweeps end (one extra pass each) so memory stays bounded.
@@ -108,6 +108,12 @@ class SweepInfo(NamedTuple):
 
 
 OnSweep = Callable[[SweepInfo], Any]
+
+#: The progress of a long function made of stages (``analyze``, the report): ``on_stage(name,
+#: total)`` announces a stage (``total``: its sweep limit, or None when it has no sweeps) and
+#: returns the per-sweep hook to pass to that stage's run (or None). A stage ends where the next
+#: one starts, or where the function returns.
+OnStage = Callable[[str, "int | None"], "OnSweep | None"]
 
 
 class SweepLog:
