@@ -40,7 +40,7 @@ import numpy as np
 from perceptronlab._validation import is_sparse
 from perceptronlab.exceptions import InputError, fail
 
-__all__ = ["SCALES", "PREPROCESSING_VERSION", "fit_scaler", "apply_scaler", "scaler_name", "describe_scaler",
+__all__ = ["SCALES", "fit_scaler", "apply_scaler", "scaler_name", "describe_scaler",
            "scaler_to_document", "scaler_from_document", "split_pipeline"]
 
 #: the ``scale`` choices; "none" (or None) leaves the features as they are

@@ -170,16 +170,22 @@ def analyze(
         result = run_analysis(X, y, fit_intercept=intercept, loo=loo, max_sweeps=max_sweeps,
                               scale=None if not scaled else scale.value,
                               feature_names=feature_names(data, label=label, fmt=data_format), on_stage=progress)
+    flags = flags_of(ctx.command)
+
+    def wording(text: str) -> str:
+        return to_command_line(text, flags)
+
     if json_output:
-        print_json(result.to_dict())
+        record = result.to_dict()
+        record["advice"] = [{**a, "why": wording(a["why"]), "fix": wording(a["fix"])} for a in record["advice"]]
+        print_json(record)
         return
     from rich.columns import Columns
 
-    flags = flags_of(ctx.command)
     out = console()
     out.print(Columns(run_cards(result)))
     out.print(str(result.separability))
-    for card in advice_cards(result, lambda text: to_command_line(text, flags)):
+    for card in advice_cards(result, wording):
         out.print(card)
 
 
