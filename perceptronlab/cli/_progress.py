@@ -97,7 +97,8 @@ class Progress:
 
             self._bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
                                      TextColumn("{task.fields[detail]}"), TimeElapsedColumn(),
-                                     console=console, transient=True, refresh_per_second=REFRESH)
+                                     console=console, transient=True, refresh_per_second=REFRESH,
+                                     redirect_stdout=False)
             self._timer = threading.Timer(SHOW_AFTER, self._show)
             self._timer.daemon = True
             self._timer.start()
@@ -123,6 +124,11 @@ class Progress:
                 self._bar.stop()
         if not self.terminal and not failed:
             self._flush()
+
+    @property
+    def live(self) -> bool:
+        """Whether the terminal display is up (after :data:`SHOW_AFTER` seconds of work)."""
+        return self._bar is not None and self._bar.live.is_started
 
     def _show(self) -> None:
         with self._lock:
