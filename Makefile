@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast browser bench lint dist clean
+.PHONY: setup run test test-fast browser bench lint dist docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ test-fast: setup
 bench: setup
 	$(PY) -m benchmarks
 
+# The documentation site, offline, warnings as errors, every example executed: docs/_build/html/index.html
+docs: setup
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
 # ruff, and the import contracts of pyproject.toml (the layers of docs/architecture.md)
 lint: setup
 	$(VENV)/bin/ruff check perceptronlab tests benchmarks
@@ -42,4 +46,4 @@ dist: setup
 	$(VENV)/bin/twine check --strict dist/*
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache docs/_build docs/auto_examples docs/api/generated docs/gen_modules

@@ -71,6 +71,15 @@ class ExperimentResult:
         Further text files, by file name (e.g. ``learners.md``), written beside the table.
     files : list of Path
         What :meth:`write` wrote.
+
+    Examples
+    --------
+    >>> from perceptronlab.experiments import run_experiment
+    >>> result = run_experiment("worst-case", trials=2)
+    >>> result.name, result.stats["attains_bound"], sorted(result.figures)
+    ('worst-case', True, ['worst-case', 'worst-case-squeeze'])
+    >>> print(result.summary.splitlines()[1])
+      mistakes = n = R²/ρ*² for every n, in cyclic and 2 shuffled orders: yes
     """
 
     name: str
@@ -586,6 +595,16 @@ def run_experiment(name: str, out_dir: Path | str | None = None, *, seed: int | 
     """Run the experiment ``name`` of :data:`EXPERIMENTS` (and write its files into ``out_dir``).
 
     ``image_format`` is "png" (default) or "svg" for the figures written into ``out_dir``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from perceptronlab.experiments import run_experiment
+    >>> result = run_experiment("non-separable", tempfile.mkdtemp())
+    >>> result.stats["separable"], result.stats["pocket_update_check_errors"]
+    (False, 20)
+    >>> sorted(path.name for path in result.files)[:2]
+    ['non-separable-pocket.png', 'non-separable-regions.png']
     """
     from perceptronlab._validation import check_choice
 

@@ -568,6 +568,17 @@ def read_model_document(path: str | os.PathLike) -> dict:
     InputError
         Missing, empty, truncated or corrupt file; not JSON; a foreign JSON document; a wrong
         ``format`` tag; a ``version`` newer than this perceptronlab reads.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from perceptronlab import perceptron, save_model
+    >>> from perceptronlab.io import read_model_document
+    >>> path = save_model(perceptron([[1, 0], [0, 1]], [1, -1]), Path(tempfile.mkdtemp()) / "m.json")
+    >>> document = read_model_document(path)
+    >>> document["format"], document["algorithm"], document["w"]
+    ('perceptronlab-model', 'perceptron', [1.0, -1.0])
     """
     path = Path(path)
     _check_file(path, "model file")

@@ -233,7 +233,16 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
                  trace_points: int = TRACE_POINTS, max_sweeps: int | None = None, scale: str | None = None,
                  feature_names: list[str] | None = None, on_stage=None,
                  wording: Callable[[str], str] | None = None) -> str:
-    """The report as an HTML string (see :func:`write_report`)."""
+    """The report as an HTML string (see :func:`write_report`).
+
+    Examples
+    --------
+    >>> from perceptronlab.datasets import exam_task
+    >>> from perceptronlab.report import build_report
+    >>> page = build_report(*exam_task(), title="The exam task")
+    >>> page.startswith("<!DOCTYPE html>"), "<h1>The exam task</h1>" in page, "M = 5 ≤ R²/ρ*² = 10" in page
+    (True, True, True)
+    """
     from perceptronlab import plots
     from perceptronlab.scaling import describe_scaler
     from perceptronlab.theory.analysis import analyze

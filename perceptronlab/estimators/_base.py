@@ -35,15 +35,48 @@ from perceptronlab.exceptions import CycledWarning, InputError, NotConvergedWarn
 
 # Raised here so that both perceptronlab's and scikit-learn's handlers catch them.
 class InvalidParameterError(InputError, _SklearnInvalidParameterError):
-    """A bad constructor parameter: InputError and scikit-learn's InvalidParameterError."""
+    """A bad constructor parameter: InputError and scikit-learn's InvalidParameterError.
+
+    Examples
+    --------
+    >>> from perceptronlab import Perceptron
+    >>> from perceptronlab.estimators import InvalidParameterError
+    >>> try:
+    ...     Perceptron(order="sorted").fit([[1, 0], [0, 1]], [1, -1])
+    ... except InvalidParameterError as error:
+    ...     print(type(error).__mro__[1].__name__)
+    InputError
+    """
 
 
 class NonNumericCellError(InputError, TypeError):
-    """A cell of X that is not a number; also a TypeError, as NumPy raises it for such cells."""
+    """A cell of X that is not a number; also a TypeError, as NumPy raises it for such cells.
+
+    Examples
+    --------
+    >>> from perceptronlab import Perceptron
+    >>> from perceptronlab.estimators import NonNumericCellError
+    >>> try:
+    ...     Perceptron().fit([[1, {}], [0, 1]], [1, -1])  # a dict is no number
+    ... except NonNumericCellError as error:
+    ...     print(isinstance(error, TypeError))
+    True
+    """
 
 
 class NotFittedError(_exceptions.NotFittedError, _SklearnNotFittedError):
-    """Used before fit: perceptronlab's and scikit-learn's NotFittedError at once."""
+    """Used before fit: perceptronlab's and scikit-learn's NotFittedError at once.
+
+    Examples
+    --------
+    >>> import sklearn.exceptions
+    >>> from perceptronlab import Perceptron
+    >>> try:
+    ...     Perceptron().predict([[1, 0]])
+    ... except sklearn.exceptions.NotFittedError as error:
+    ...     print(type(error).__module__, type(error).__name__)
+    perceptronlab.estimators NotFittedError
+    """
 
 
 FIXES = {

@@ -116,6 +116,19 @@ class LoadedModel:
     algorithm, params, exact, training, n_features_in_, document : as stored.
     scaler : the fitted scikit-learn scaler applied before scoring (the file's ``"preprocessing"``),
         or None.
+
+    Examples
+    --------
+    An exact run keeps its weights as fractions in the file and in the loaded model:
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from perceptronlab import load_model, perceptron, save_model
+    >>> run = perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True)
+    >>> path = save_model(run, Path(tempfile.mkdtemp()) / "exam.json")
+    >>> model = load_model(path)
+    >>> type(model).__name__, [str(w) for w in model.w], model.predict([[3, 1], [0, 1]]).tolist()
+    ('LoadedModel', ['1', '-2'], [1, -1])
     """
 
     def __init__(self, document: dict, *, source: str = "model document"):
