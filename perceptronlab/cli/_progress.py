@@ -11,9 +11,9 @@ their ``on_stage`` (:data:`perceptronlab.core.driver.OnStage`). What the user se
   took at least :data:`SHOW_AFTER` seconds (earlier stages' lines are kept until then);
 - nothing with ``--quiet`` or ``--json``, and nothing for work that ends within a second.
 
-The per-sweep hook is cheap: it keeps the sweep's numbers and hands them to Rich at most
-:data:`REFRESH` times a second, so a compiled run of microsecond sweeps slows by well under 2 %
-(``benchmarks/bench_progress.py`` measures it).
+The per-sweep hook is a :class:`~perceptronlab.core.driver.Chunked` hook: the driver calls it
+between chunks of sweeps, about :data:`REFRESH` times a second, so a compiled run of microsecond
+sweeps pays an integer comparison per sweep (``benchmarks/bench_progress.py`` measures the cost).
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ import threading
 import time
 from typing import Any
 
+from perceptronlab.core.driver import Chunked
+
 #: seconds of work before anything is shown
 SHOW_AFTER = 1.0
 #: at most this many updates of the display per second
-REFRESH = 10.0
+REFRESH = 5.0
 
 
 def _count(value: int) -> str:
@@ -82,7 +84,6 @@ class Progress:
         self._timer: threading.Timer | None = None
         self._lock = threading.Lock()
         self._closed = False
-        self._next_refresh = 0.0
         if not self.enabled:
             return
         if console is None:
@@ -146,17 +147,14 @@ class Progress:
         if self._bar is not None:
             task = self._bar.add_task(name, total=total, detail="")
         self.stage = _Stage(name, total, task)
-        return None if total is None else self.on_sweep
+        return None if total is None else Chunked(self.on_sweep, 1.0 / REFRESH)
 
     def on_sweep(self, info: Any) -> None:
         """The per-sweep hook of the current stage (``info``: a :class:`~perceptronlab.core.driver.SweepInfo`)."""
         stage = self.stage
         stage.sweep, stage.updates, stage.mistakes = info.sweep, info.updates, info.mistakes
         if self._bar is not None:
-            now = time.monotonic()
-            if now >= self._next_refresh:
-                self._next_refresh = now + 1.0 / REFRESH
-                self._bar.update(stage.task, completed=stage.sweep, detail=stage.detail())
+            self._bar.update(stage.task, completed=stage.sweep, detail=stage.detail())
 
     def count(self, name: str, done: int, total: int) -> None:
         """Counted work (the experiments' ``progress(stage, done, total)``): ``done`` of ``total`` in ``name``."""

@@ -85,7 +85,7 @@ def run_cards(result: Any) -> list:
     if sep.separable:
         cards.append(_card("separable", [("verdict", "yes: the perceptron converges"),
                                          ("min y(⟨w,x⟩+b)", _num(sep.residual))], "green"))
-        cards.append(_card("best margin", [("ρ*", _num(result.rho, 10)), ("ρ*²", _exact_pair(result.rho_squared)),
+        cards.append(_card("best margin", [("ρ*", _num(result.rho)), ("ρ*²", _exact_pair(result.rho_squared)),
                                            ("support vectors", "examples " + _list(result.max_margin.support))]))
         cards.append(_card("mistakes", [("bound R²/ρ*²", _exact_pair(result.bound)),
                                         ("perceptron", f"{_num(run.mistakes)} mistakes, {_num(run.sweeps)} sweeps"),
