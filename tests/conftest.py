@@ -4,3 +4,24 @@ import os
 
 # Plots render headless everywhere.
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def bc200_csv(tmp_path_factory):
+    """A user's own unscaled data (issue 14): the first 200 rows of scikit-learn's breast cancer as a
+    CSV with a header (spaces in the names made underscores) and a ``label`` column."""
+    import csv
+
+    from sklearn.datasets import load_breast_cancer
+
+    data = load_breast_cancer()
+    path = tmp_path_factory.mktemp("bc200") / "bc200.csv"
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([name.replace(" ", "_") for name in data.feature_names] + ["label"])
+        writer.writerows([*(repr(float(v)) for v in row), int(label)]
+                         for row, label in zip(data.data[:200], data.target[:200], strict=True))
+    return path

@@ -188,8 +188,8 @@ class LoadedModel:
         self.intercept_ = np.array([_parse_weight(v, "b", exact, source) for v in intercepts], dtype=dtype)
         preprocessing = document.get("preprocessing")
         if preprocessing is not None and exact:
-            raise bad("preprocessing", "no scaler in an exact model", "a scaler",
-                      "Exact models take the data as written; save the model again.")
+            raise bad("preprocessing", "no scaler in an exact model (exact models take the data as written)",
+                      "a scaler")
         self.scaler = None if preprocessing is None else scaler_from_document(preprocessing, n_features, source)
 
     # ------------------------------------------------------------ binary views
