@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from typing import Any
 
 from perceptronlab.core.driver import Chunked
@@ -106,6 +107,10 @@ class Progress:
 
     # ------------------------------------------------------------ the context
     def __enter__(self) -> Progress:
+        if self._bar is not None:  # warnings wait until the bar is down, then print as they would have
+            self._showwarning = warnings.showwarning
+            self._warnings: list[tuple] = []
+            warnings.showwarning = lambda *args, **kwargs: self._warnings.append((args, kwargs))
         return self
 
     def __exit__(self, kind, error, traceback) -> None:
@@ -123,6 +128,10 @@ class Progress:
             self._closed = True
             if self._bar is not None and self._bar.live.is_started:
                 self._bar.stop()
+        if self._bar is not None and hasattr(self, "_showwarning"):
+            warnings.showwarning = self._showwarning
+            for args, kwargs in self._warnings:
+                self._showwarning(*args, **kwargs)
         if not self.terminal and not failed:
             self._flush()
 
