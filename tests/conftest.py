@@ -25,3 +25,11 @@ def bc200_csv(tmp_path_factory):
         writer.writerows([*(repr(float(v)) for v in row), int(label)]
                          for row, label in zip(data.data[:200], data.target[:200], strict=True))
     return path
+
+
+@pytest.fixture
+def exam_csv(tmp_path):
+    """Seed 000's exam task as a CSV file."""
+    path = tmp_path / "exam.csv"
+    path.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
+    return path

@@ -75,13 +75,6 @@ def noisy_csv(tmp_path_factory):
     return path
 
 
-@pytest.fixture
-def exam_csv(tmp_path):
-    path = tmp_path / "exam.csv"
-    path.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
-    return path
-
-
 # ---------------------------------------------------------------- on a terminal: the bar
 
 

@@ -104,13 +104,6 @@ def test_breast_cancer_is_analysed_honestly():
 # ---------------------------------------------------------------- the command line
 
 
-@pytest.fixture
-def exam_csv(tmp_path):
-    path = tmp_path / "exam.csv"
-    path.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
-    return path
-
-
 def test_cli_cards(exam_csv):
     result = runner.invoke(app, ["analyze", str(exam_csv)])
     assert result.exit_code == 0, result.output
