@@ -27,7 +27,7 @@ from perceptronlab.exceptions import InputError, fail
 
 __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_exact", "to_float", "sqrt_float", "format_number",
            "format_vector", "format_short", "format_sqrt", "format_display", "format_display_vector",
-           "format_percent", "EXACT_SHOWN_CHARS"]
+           "format_percent", "format_count", "EXACT_SHOWN_CHARS"]
 
 #: most digits in a numerator, a denominator, or the digits of a decimal text
 MAX_DIGITS = 1000
@@ -286,6 +286,15 @@ def format_display_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
     values = list(values)
     shown = ", ".join(format_display(v, digits) for v in values[:limit])
     return f"({shown}, … {len(values)} entries)" if len(values) > limit else f"({shown})"
+
+
+def format_count(count: Any, noun: str) -> str:
+    """``1 mistake``, ``1,379,883 mistakes``: a count in :func:`format_display` form and its noun.
+
+    >>> format_count(1, "mistake"), format_count(0, "sweep"), format_count(100000, "sweep")
+    ('1 mistake', '0 sweeps', '100,000 sweeps')
+    """
+    return f"{format_display(count)} {noun}{'' if count == 1 else 's'}"
 
 
 def format_percent(share: Any, digits: int = 2) -> str:

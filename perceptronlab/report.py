@@ -105,13 +105,14 @@ def _figure_html(figure, caption: str) -> str:
             f"<figcaption>{_esc(caption)}</figcaption></figure>")
 
 
-Card = tuple  # (label, value) or (label, value, note)
+#: a card: (label, value) or (label, value, note); the note says what the value does not
+Card = tuple
 
 
 def _cards(items: list[Card]) -> str:
     cells = []
     for item in items:
-        label, value, note = (*item, None)[:3]
+        label, value, note = item if len(item) == 3 else (*item, None)
         vacuous = note is not None and note.startswith("vacuous")
         cells.append(f'<div class="card{" vacuous" if vacuous else ""}"><div class="label">{_esc(label)}</div>'
                      f'<div class="value">{_esc(_number(value))}</div>'
@@ -178,9 +179,9 @@ def _advice_html(analysis, wording: Callable[[str], str]) -> str:
 
 
 def _run_line(run: Any, state: str) -> str:
-    from perceptronlab._numbers import format_display, format_display_vector
+    from perceptronlab._numbers import format_count, format_display, format_display_vector
 
-    text = (f"{run.algorithm}: {format_display(run.mistakes)} mistakes in {format_display(run.sweeps)} sweeps, "
+    text = (f"{run.algorithm}: {format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}, "
             f"{state}; w = {format_display_vector(run.w)}")
     if run.fit_intercept:
         text += f", b = {format_display(run.b)}"
@@ -189,7 +190,7 @@ def _run_line(run: Any, state: str) -> str:
     return text
 
 
-def _run_section(analysis, wording: Callable[[str], str]) -> list[str]:
+def _run_section(analysis) -> list[str]:
     """The one run, told as it ended: a success only when it converged within its bound."""
     from perceptronlab._numbers import format_display, format_percent
 
@@ -258,8 +259,8 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
     analysis = analyze(X if small else Xf, y, fit_intercept=fit_intercept, loo=n <= LOO_POINTS,
                        max_sweeps=max_sweeps, scale=scale, trace=small, feature_names=feature_names,
                        on_stage=on_stage)
-    if analysis.scale:
-        X = Xf = np.asarray(analysis.run.data[0], dtype=np.float64)
+    if analysis.scale:  # the plots show the data the run saw: the scaled features
+        Xf = np.asarray(analysis.run.data[0], dtype=np.float64)
     sections: list[str] = []
     facts = [("points", n), ("features", d), ("classes (−1, +1)", f"{classes[0]}, {classes[1]}"),
              ("intercept", fit_intercept)]
@@ -269,7 +270,7 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
                     + f"<pre>{_esc(str(analysis.separability))}</pre>")
     if analysis.advice:
         sections.append(_advice_html(analysis, wording))
-    sections.append("".join(_run_section(analysis, wording)))
+    sections.append("".join(_run_section(analysis)))
 
     if on_stage is not None:
         on_stage("plots", None)

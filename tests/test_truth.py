@@ -286,3 +286,15 @@ def test_the_seeds_task_gets_no_advice_and_its_exact_numbers(tmp_path):
     assert "1/5" in result.stdout and "5/2" in result.stdout and "50 %" in result.stdout
     big = pl.analyze(*pl.datasets.gaussian_pair(100, 6.0, seed=1))
     assert big.separable and big.converged and not big.test_error_bound_vacuous and big.advice == []
+
+
+def test_a_scaled_report_of_the_plane_draws_the_scaled_data_and_counts_in_words(exam_csv, tmp_path):
+    result = invoke("report", exam_csv, "--scale", "standard", "--out", tmp_path, "--quiet")
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    text = page_text(page)
+    # standardised, the exam task is separable with ρ* = 1/√2 and R² = 5/2: one update, then a clean sweep
+    assert card(page, "R²") == "2.5" and card(page, "Novikoff bound R²/ρ*²") == "5"
+    assert "perceptron: 1 mistake in 2 sweeps, converged" in text
+    assert len(re.findall(r'src="data:image/png;base64,', page)) == 4  # the plane, the squeeze, sweeps, surface
+    assert "this run was computed in floating point" in text  # no exact worksheet of scaled data

@@ -60,7 +60,8 @@ class _Stage:
             return self.detail()
         if self.total is None:
             return "done"
-        return (f"{_count(self.sweep)} sweeps of at most {_count(self.total)}, {_count(self.updates)} "
+        return (f"{_count(self.sweep)} sweep{'' if self.sweep == 1 else 's'} of at most {_count(self.total)}, "
+                f"{_count(self.updates)} "
                 f"mistake{'' if self.updates == 1 else 's'} in the last sweep, {_count(self.mistakes)} in all")
 
 

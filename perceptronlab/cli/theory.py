@@ -68,7 +68,7 @@ def _list(indices: Any, limit: int = 8) -> str:
 
 def run_cards(result: Any) -> list:
     """The Rich cards of an :class:`~perceptronlab.theory.analysis.Analysis` (one run, told as it ended)."""
-    from perceptronlab._numbers import format_percent
+    from perceptronlab._numbers import format_count, format_percent
     from perceptronlab.scaling import describe_scaler
 
     run = result.run
@@ -88,7 +88,8 @@ def run_cards(result: Any) -> list:
         cards.append(_card("best margin", [("ρ*", _num(result.rho)), ("ρ*²", _exact_pair(result.rho_squared)),
                                            ("support vectors", "examples " + _list(result.max_margin.support))]))
         cards.append(_card("mistakes", [("bound R²/ρ*²", _exact_pair(result.bound)),
-                                        ("perceptron", f"{_num(run.mistakes)} mistakes, {_num(run.sweeps)} sweeps"),
+                                        ("perceptron", f"{format_count(run.mistakes, 'mistake')}, "
+                                                       f"{format_count(run.sweeps, 'sweep')}"),
                                         ("run", state),
                                         ("mistakes / bound", format_percent(result.ratio))],
                            "cyan" if run.converged else "red"))
@@ -108,7 +109,7 @@ def run_cards(result: Any) -> list:
                                              ("certificate", "examples " + _list(sep.support)),
                                              ("checked", "exactly" if sep.exact else f"residual {sep.residual:.1e}")],
                            "red"))
-        rows = [("perceptron", f"{_num(run.mistakes)} mistakes in {_num(run.sweeps)} sweeps"),
+        rows = [("perceptron", f"{format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}"),
                 ("run", state)]
         if result.pocket is not None:
             rows.append(("pocket errors", f"{result.pocket.pocket_errors}/{result.n}"))

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from perceptronlab import _validation as v
+from perceptronlab._numbers import format_count, format_display_vector, format_percent
 from perceptronlab._numbers import format_display as shown
-from perceptronlab._numbers import format_display_vector, format_percent
 from perceptronlab.core.driver import OnStage
 from perceptronlab.scaling import describe_scaler, fit_scaler
 from perceptronlab.theory import _bounds as bounds
@@ -237,7 +237,8 @@ class Analysis:
                                            if isinstance(self.R_squared, Fraction) else ""),
                  str(self.separability)]
         run = self.run
-        run_line = (f"perceptron: {shown(run.mistakes)} mistakes in {shown(run.sweeps)} sweeps, {self.run_state()}")
+        run_line = (f"perceptron: {format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}, "
+                    f"{self.run_state()}")
         if self.separable:
             rho_text = (f"ρ*² {_equals(self.rho_squared)}  (ρ* {_equals(self.rho)})"
                         if isinstance(self.rho_squared, Fraction) else f"ρ* {_equals(self.rho)}")
