@@ -120,7 +120,7 @@ def test_analyze_report_and_experiment_show_their_stages(bc200_csv, tmp_path):
     assert code == 0 and "plots" in text and "writing the page" in text and re.search(r"perceptron .*of (at most )?46,332", text)
     code, out = in_terminal("experiment", "worst-case", "--out", tmp_path / "w")
     text = plain(out)
-    assert code == 0 and HIDE_CURSOR in out and re.search(r"dimensions .*\d of 6 runs", text)
+    assert code == 0 and HIDE_CURSOR in out and re.search(r"dimensions .*\d of 6\b", text)
 
 
 @pytest.mark.parametrize("flag", ["--quiet", "--json"])
@@ -136,7 +136,7 @@ def test_quiet_and_json_show_nothing(noisy_csv, flag):
 
 def test_experiment_json_shows_nothing(tmp_path):
     code, out = in_terminal("experiment", "worst-case", "--out", tmp_path, "--json")
-    assert code == 0 and HIDE_CURSOR not in out and "runs" not in out.split("{", 1)[0]
+    assert code == 0 and HIDE_CURSOR not in out and "dimensions" not in out.split("{", 1)[0]
 
 
 # ---------------------------------------------------------------- in a log: one line per stage

@@ -6,7 +6,8 @@ their ``on_stage`` (:data:`perceptronlab.core.driver.OnStage`). What the user se
 
 - on a terminal, once the work has taken :data:`SHOW_AFTER` seconds: a Rich progress display,
   one row per stage: sweeps done of the limit, mistakes in the last sweep, the elapsed time
-  (a stage without sweeps shows a pulsing bar and its time); it disappears when the command ends;
+  (a stage without sweeps shows a pulsing bar and its time; counted work, such as an
+  experiment's runs, shows done of total, one stage at a time); it disappears when the command ends;
 - when stderr is not a terminal (a log, a pipe, CI): one line per stage as it ends, for work that
   took at least :data:`SHOW_AFTER` seconds (earlier stages' lines are kept until then);
 - nothing with ``--quiet`` or ``--json``, and nothing for work that ends within a second.
@@ -49,7 +50,7 @@ class _Stage:
 
     def detail(self) -> str:
         if self.done is not None:
-            return f"{_count(self.done)} of {_count(self.of or 0)} runs"
+            return f"{_count(self.done)} of {_count(self.of or 0)}"
         if self.total is None:
             return ""
         return (f"sweep {_count(self.sweep)} of {_count(self.total)} · {_count(self.updates)} "
@@ -185,10 +186,11 @@ class Progress:
             return
         self.stage = None
         if self._bar is not None:
-            end = stage.sweep if stage.total is not None else 1
-            if stage.done is not None:
-                end = stage.done
-            self._bar.update(stage.task, total=max(end, 1), completed=max(end, 1), detail=stage.summary())
+            if stage.done is not None:  # counted work moves on to its next stage: one row at a time
+                self._bar.remove_task(stage.task)
+                return
+            end = max(stage.sweep if stage.total is not None else 1, 1)
+            self._bar.update(stage.task, total=end, completed=end, detail=stage.summary())
             self._bar.stop_task(stage.task)
             return
         if not self.terminal:
