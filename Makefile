@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast browser bench lint dist docs clean
+.PHONY: setup run test test-fast browser bench fuzz lint dist docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ test-fast: setup
 
 bench: setup
 	$(PY) -m benchmarks
+
+# The fuzz tests with many more examples (the Hypothesis profile "fuzz" of tests/conftest.py).
+fuzz: setup
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -m fuzz
 
 # The documentation site, offline, warnings as errors, every example executed: docs/_build/html/index.html
 docs: setup

@@ -2,11 +2,16 @@
 
 import os
 
+import pytest
+from hypothesis import settings
+
 # Plots render headless everywhere.
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-
-import pytest  # noqa: E402
+# Fuzz tests (marked `fuzz`) take their number of examples from the Hypothesis profile:
+# the default in `make test`, many more with HYPOTHESIS_PROFILE=fuzz (`make fuzz`).
+settings.register_profile("fuzz", max_examples=2000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(scope="session")
