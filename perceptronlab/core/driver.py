@@ -255,12 +255,14 @@ def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int |
         the last sweep was clean.
     """
     log = SweepLog(on_sweep, record_errors)
-    outcome = _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep)
+    outcome = _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
+                     stop_when_clean)
     log.flush()
     return outcome
 
 
-def _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep) -> Outcome:
+def _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
+           stop_when_clean) -> Outcome:
     rng = np.random.default_rng(seed)
     if order == "random-mistake":
         converged, stopped = _random_mistakes(engine, log, rng, margin, max_sweeps)
