@@ -16,6 +16,9 @@ Model file layout (``"version": 1``)::
      "training": {"mistakes": 5, "sweeps": 4, "converged": true, ...},
      "perceptronlab_version": "0.1.0"}
 
+Optional: ``"preprocessing"``, a fitted scaler applied before every prediction (the format of
+:mod:`perceptronlab.scaling`: ``{"version": 1, "scaler": "standard", "mean": [...], "scale": [...]}``).
+
 ``w`` is one list for two classes and a list of lists (one row per class, one-vs-rest) for more;
 ``b`` is then a list too. Exact weights (``fractions.Fraction``) are stored as strings ``"p/q"``
 (or ``"p"``) and load back as Fractions; float weights are JSON numbers (shortest round-trip form,
@@ -498,15 +501,19 @@ def _model_document(model: Any) -> dict:
     }
 
 
-def save_model(model: Any, path: str | os.PathLike) -> Path:
+def save_model(model: Any, path: str | os.PathLike, *, scaler: Any = None) -> Path:
     """Save a run or a fitted estimator as a JSON model file (never pickle).
 
     Parameters
     ----------
     model : a :class:`~perceptronlab.Run` (from ``perceptron``/``pocket``), a fitted estimator
-        with ``coef_``, ``intercept_`` and ``classes_`` (perceptronlab's or scikit-learn's), or a
-        :class:`perceptronlab.estimators.LoadedModel`.
+        with ``coef_``, ``intercept_`` and ``classes_`` (perceptronlab's or scikit-learn's), a
+        :class:`perceptronlab.estimators.LoadedModel`, or a fitted scikit-learn
+        ``Pipeline([scaler, estimator])`` with a ``StandardScaler`` or ``MaxAbsScaler``.
     path : where to write; parent folders must exist.
+    scaler : the fitted ``StandardScaler`` or ``MaxAbsScaler`` the model was trained behind
+        (:func:`perceptronlab.scaling.fit_scaler`); it is stored in the file and applied again by
+        :func:`perceptronlab.load_model`'s model before every prediction.
 
     Returns
     -------
@@ -523,8 +530,14 @@ def save_model(model: Any, path: str | os.PathLike) -> Path:
     >>> model.w, model.predict([[1, 0], [0, 1]]).tolist()
     ([Fraction(1, 1), Fraction(-2, 1)], [1, -1])
     """
+    from perceptronlab.scaling import scaler_to_document, split_pipeline
+
     path = Path(path)
-    document = model.document if hasattr(model, "document") else _model_document(model)
+    piped, model = split_pipeline(model)
+    scaler = piped if scaler is None else scaler
+    document = dict(model.document) if hasattr(model, "document") else _model_document(model)
+    if scaler is not None:
+        document["preprocessing"] = scaler_to_document(scaler, document["n_features"])
     if path.parent and not path.parent.exists():
         raise fail(f"model path {str(path)!r}", "a file in an existing folder",
                    f"missing folder {str(path.parent)!r}", "Create the folder first.")

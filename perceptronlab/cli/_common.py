@@ -7,6 +7,7 @@ stderr, so ``perceptronlab ... --json > out.json`` stays clean.
 from __future__ import annotations
 
 import contextlib
+import enum
 import json
 import math
 from collections.abc import Iterator
@@ -40,6 +41,18 @@ SeedOpt = Annotated[int | None, typer.Option(
     "--seed", min=0, help="Seed of the shuffle and random-mistake orders (the same seed, the same run).")]
 DataArg = Annotated[Path, typer.Argument(
     metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz.")]
+
+
+class Scale(str, enum.Enum):
+    standard = "standard"
+    maxabs = "maxabs"
+    none = "none"
+
+
+ScaleOpt = Annotated[Scale, typer.Option(
+    "--scale", help="Scale the features first: standard (StandardScaler: each to mean 0, variance 1), maxabs "
+                    "(MaxAbsScaler: each into [-1, 1]) or none. A model saved by train keeps its scaler, and "
+                    "predict applies it.")]
 
 
 
@@ -86,28 +99,6 @@ def status(message: str, *, quiet: bool = False) -> Iterator[None]:
         yield
 
 
-@contextlib.contextmanager
-def progress(message: str, *, quiet: bool = False) -> Iterator[None]:
-    """A Rich spinner with ``message`` and the elapsed time on stderr while the block runs.
-
-    It shows that the work is going on and for how long, not a fraction done. Nothing is shown
-    with ``quiet`` or when stderr is not a terminal (pipes, CI logs).
-    """
-    if quiet:
-        yield
-        return
-    con = err_console()
-    if not con.is_terminal:
-        yield
-        return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=con, transient=True) as bar:
-        bar.add_task(message, total=None)
-        yield
-
-
 def info(message: str, *, quiet: bool = False) -> None:
     """Print a one-line note on stderr unless ``quiet``."""
     if not quiet:
@@ -123,6 +114,30 @@ def read_xy(path: Path | str, *, label: str | None = None, fmt: str | None = Non
     from perceptronlab.io import read_data
 
     return read_data(path, label=label, fmt=fmt, exact=exact)
+
+
+def feature_names(path: Path | str, *, label: str | None = None, fmt: str | None = None) -> list[str] | None:
+    """The feature columns' names of a CSV/TSV file (its header without the label column), or
+    None for formats without names (and for a header with empty or repeated names)."""
+    import csv
+
+    from perceptronlab.io import DATA_FORMATS
+
+    path = Path(path)
+    kind = fmt or next((k for k, ends in DATA_FORMATS.items() if path.suffix.lower() in ends), None)
+    if kind not in ("csv", "tsv"):
+        return None
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            header = next((row for row in csv.reader(handle, delimiter="," if kind == "csv" else "\t")
+                           if any(cell.strip() for cell in row)), None)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    if header is None:
+        return None
+    header = [cell.strip() for cell in header]
+    names = [c for c in header if c != (label if label is not None else header[-1])]
+    return names if all(names) and len(set(names)) == len(names) else None
 
 
 # ---------------------------------------------------------------- JSON

@@ -14,7 +14,9 @@ snapshot. The driver owns everything else:
   update, after every sweep, or by Gallant's ratchet (when a run of correct picks beats the pocket's);
 - the per-sweep hook ``on_sweep``: called at the end of every sweep with a :class:`SweepInfo`; it
   may return True to stop after that sweep, and an exception it raises ends the run (nothing is
-  returned, the engine is left as it was). Progress bars and deadlines hang on it.
+  returned, the engine is left as it was). Deadlines hang on it; progress displays wrap theirs in
+  :class:`Chunked`, which the driver calls between chunks of sweeps (and after the last one), so a
+  run of microsecond sweeps pays an integer comparison per sweep, not a call.
 
 A new member of the family implements :class:`Engine` for its own update and calls
 :func:`drive` and :func:`finish`; see ``docs/architecture.md`` for one in a page.
@@ -22,6 +24,7 @@ A new member of the family implements :class:`Engine` for its own update and cal
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, runtime_checkable
@@ -31,8 +34,8 @@ import numpy as np
 from perceptronlab.core.run import Run, Step
 from perceptronlab.exceptions import overflow_error
 
-__all__ = ["CHECKPOINT_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "SweepLog", "Outcome", "Pocket",
-           "drive", "drive_pocket", "finish"]
+__all__ = ["CHECKPOINT_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "OnSweep", "OnStage", "Chunked",
+           "SweepLog", "Outcome", "Pocket", "drive", "drive_pocket", "finish"]
 
 # Keep end-of-sweep weights for the lazy ``errors_after_sweep`` up to this many bytes; past it the
 # errors are counted as the sweeps end (one extra pass each) so memory stays bounded.
@@ -122,18 +125,52 @@ class SweepInfo(NamedTuple):
 
 OnSweep = Callable[[SweepInfo], Any]
 
+#: The progress of a long function made of stages (``analyze``, the report): ``on_stage(name,
+#: total)`` announces a stage (``total``: its sweep limit, or None when it has no sweeps) and
+#: returns the per-sweep hook to pass to that stage's run (or None). A stage ends where the next
+#: one starts, or where the function returns.
+OnStage = Callable[[str, "int | None"], "OnSweep | None"]
+
+
+class Chunked:
+    """An ``on_sweep`` hook for progress, called between chunks of sweeps rather than after each one.
+
+    Pass ``Chunked(hook)`` as ``on_sweep``: the driver counts the sweeps and calls
+    ``hook(SweepInfo)`` when a chunk ends, doubling the chunk while the calls come less than
+    ``interval`` seconds apart (halving it when they come more than four intervals apart), and once
+    more after the last sweep of the run (that call's answer is not asked). A run of microsecond
+    sweeps then pays one comparison per sweep and one call about every ``interval`` seconds. The
+    hook may return True to stop the run where its chunk ends.
+
+    >>> from perceptronlab import perceptron
+    >>> seen = []
+    >>> run = perceptron([[1, 0], [0, 1], [1, 1]], [1, 1, -1], order="shuffle", seed=0, max_sweeps=50,
+    ...                  warn=False, on_sweep=Chunked(lambda info: seen.append(info.sweep), interval=60))
+    >>> seen, run.sweeps        # sweeps 1, 2, 4, 8, 16, 32 end chunks; 50 is the last
+    ([1, 2, 4, 8, 16, 32, 50], 50)
+    """
+
+    __slots__ = ("hook", "interval")
+
+    def __init__(self, hook: OnSweep, interval: float = 0.1):
+        self.hook, self.interval = hook, float(interval)
+
 
 class SweepLog:
     """Per-sweep records: updates, end-of-sweep checkpoints (or their error counts), the hook."""
 
-    def __init__(self, on_sweep: OnSweep | None = None, record_errors: bool = True):
+    def __init__(self, on_sweep: OnSweep | Chunked | None = None, record_errors: bool = True):
         self.record_errors = record_errors
         self.updates_per_sweep: list[int] = []
         self.checkpoints: dict[int, tuple[Any, Any]] = {}
         self.errors_known: dict[int, int] = {}
         self.bytes = 0
         self.mistakes = 0
-        self.on_sweep = on_sweep
+        chunked = isinstance(on_sweep, Chunked)
+        self.on_sweep = on_sweep.hook if chunked else on_sweep
+        self._interval = on_sweep.interval if chunked else None
+        self._chunk, self._due, self._called = 1, 0, None
+        self._pending, self._pending_updates = 0, 0  # the last sweep not yet told to a chunked hook
 
     def end_sweep(self, sweep: int, updates: int, engine: Engine) -> bool:
         """Record the sweep; returns True when the hook asks to stop."""
@@ -149,7 +186,31 @@ class SweepLog:
                 self.bytes += size
             else:
                 self.errors_known[sweep] = engine.errors(state)
-        return self.on_sweep is not None and self.on_sweep(SweepInfo(sweep, updates, self.mistakes)) is True
+        if self.on_sweep is None:
+            return False
+        if self._interval is not None:
+            if sweep < self._due:
+                self._pending, self._pending_updates = sweep, updates
+                return False
+            self._schedule(sweep)
+        return self.on_sweep(SweepInfo(sweep, updates, self.mistakes)) is True
+
+    def _schedule(self, sweep: int) -> None:
+        """The next chunk of a :class:`Chunked` hook: double or halve it to keep calls ``interval`` apart."""
+        now = time.monotonic()
+        if self._called is not None:
+            apart = now - self._called
+            if apart < self._interval:
+                self._chunk *= 2
+            elif apart > 4 * self._interval and self._chunk > 1:
+                self._chunk //= 2
+        self._called, self._due, self._pending = now, sweep + self._chunk, 0
+
+    def flush(self) -> None:
+        """Tell a :class:`Chunked` hook about the run's last sweep, if its chunk had not ended."""
+        if self._interval is not None and self._pending:
+            sweep, self._pending = self._pending, 0
+            self.on_sweep(SweepInfo(sweep, self._pending_updates, self.mistakes))
 
 
 @dataclass
@@ -224,6 +285,14 @@ def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int |
         the last sweep was clean.
     """
     log = SweepLog(on_sweep, record_errors)
+    outcome = _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
+                     stop_when_clean)
+    log.flush()
+    return outcome
+
+
+def _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
+           stop_when_clean) -> Outcome:
     rng = np.random.default_rng(seed)
     if order == "random-mistake":
         converged, stopped = _random_mistakes(engine, log, rng, margin, max_sweeps)
@@ -289,6 +358,7 @@ def drive_pocket(engine: SteppingEngine, *, order: str, check: str, max_sweeps: 
         stopped = _pocket_by_sweeps(engine, log, rng, order, max_sweeps, limit, pocket)
     else:
         stopped = _pocket_by_steps(engine, log, rng, order, check, max_sweeps, limit, pocket)
+    log.flush()
     return Outcome(log, converged=pocket.errors == 0, stopped=stopped, pocket=pocket)
 
 

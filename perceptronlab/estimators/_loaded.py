@@ -25,6 +25,7 @@ from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.estimators._linear import Perceptron, PocketPerceptron
 from perceptronlab.exceptions import InputError
 from perceptronlab.io import bad_model, model_source, read_model_document
+from perceptronlab.scaling import apply_scaler, scaler_from_document
 
 __all__ = ["LoadedModel", "load_model"]
 
@@ -56,10 +57,12 @@ def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
 
     Returns
     -------
-    Perceptron, PocketPerceptron or LoadedModel
+    Perceptron, PocketPerceptron, LoadedModel or Pipeline
         A fitted model with ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``,
         ``predict`` and ``decision_function``. Exact models (Fractions kept), online models and
-        models saved from other libraries load as :class:`LoadedModel`.
+        models saved from other libraries load as :class:`LoadedModel`. A model saved with a
+        scaler (``"preprocessing"``) loads as a scikit-learn ``Pipeline([scaler, estimator])``
+        (a :class:`LoadedModel`, which applies the scaler itself, with ``as_estimator=False``).
 
     Raises
     ------
@@ -75,7 +78,13 @@ _ESTIMATOR_OF = {"perceptron": "Perceptron", "pocket": "PocketPerceptron"}
 
 
 def _as_estimator(model: LoadedModel) -> Any:
-    """The perceptronlab estimator with the loaded weights, where one fits; else ``model`` itself."""
+    """The perceptronlab estimator with the loaded weights, where one fits; else ``model`` itself;
+    behind its scaler in a ``Pipeline`` when it has one."""
+    if model.scaler is not None:
+        from sklearn.pipeline import make_pipeline
+
+        bare = LoadedModel({k: v for k, v in model.document.items() if k != "preprocessing"})
+        return make_pipeline(model.scaler, _as_estimator(bare))
     name = _ESTIMATOR_OF.get(model.algorithm)
     if model.exact or name is None or model.estimator not in (
             "perceptronlab.Run", f"perceptronlab.estimators.{name}"):
@@ -115,6 +124,8 @@ class LoadedModel:
     classes_ : ndarray of the labels; ``classes_[1]`` is the positive class of a binary model.
     w, b : the binary model's weight vector and intercept (as in a :class:`~perceptronlab.Run`).
     algorithm, params, exact, training, n_features_in_, document : as stored.
+    scaler : the fitted scikit-learn scaler applied before scoring (the file's ``"preprocessing"``),
+        or None.
 
     Examples
     --------
@@ -185,6 +196,11 @@ class LoadedModel:
         dtype = object if exact else np.float64
         self.coef_ = np.array([[_parse_weight(v, "w", exact, source) for v in r] for r in rows], dtype=dtype)
         self.intercept_ = np.array([_parse_weight(v, "b", exact, source) for v in intercepts], dtype=dtype)
+        preprocessing = document.get("preprocessing")
+        if preprocessing is not None and exact:
+            raise bad("preprocessing", "no scaler in an exact model (exact models take the data as written)",
+                      "a scaler")
+        self.scaler = None if preprocessing is None else scaler_from_document(preprocessing, n_features, source)
 
     # ------------------------------------------------------------ binary views
     @property
@@ -216,7 +232,7 @@ class LoadedModel:
             return rows
         Xc = check_matrix(X)
         check_n_features(Xc.shape[1], self.n_features_in_, "the loaded model")
-        return Xc
+        return apply_scaler(self.scaler, Xc)
 
     def decision_function(self, X: Any) -> np.ndarray:
         """⟨w,x⟩ + b for each row: shape (n,) for two classes, (n, k) one-vs-rest.
