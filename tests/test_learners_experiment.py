@@ -61,7 +61,8 @@ def test_small_run_end_to_end(monkeypatch, tmp_path):
                                             "breast cancer (noisy)"}
     assert len(rows) == 4 * len(experiment._learners(0))
     assert all(r["train_time"] > 0 for r in rows)
-    assert calls[-1] == ("done", 4 * len(experiment._learners(0)), 4 * len(experiment._learners(0)))
+    fits = 4 * len(experiment._learners(0))
+    assert [c for c in calls if c[0] == "done"] == [("done", fits, fits)]  # every fit counted once
     # two cells recomputed here: the split, the scaling, the label noise on the training labels only,
     # scikit-learn's Perceptron fitted on them and scored on the clean test labels
     from sklearn.linear_model import Perceptron as SkPerceptron
@@ -69,7 +70,7 @@ def test_small_run_end_to_end(monkeypatch, tmp_path):
     from sklearn.preprocessing import StandardScaler
 
     cell = {(r["dataset"], r["learner"]): r["test_error"] for r in rows}
-    (_, X_d, y_d, _), (_, X_c, y_c, _) = small()
+    (_, X_d, y_d, _), (_, X_c, y_c, _) = experiment._datasets()  # the small ones, patched in
     X_tr, X_te, y_tr, y_te = train_test_split(X_c, y_c, test_size=0.25, stratify=y_c, random_state=1)
     scaler = StandardScaler().fit(X_tr)
     model = SkPerceptron(random_state=1).fit(scaler.transform(X_tr), y_tr)

@@ -141,23 +141,22 @@ class CompiledEngine(UpdateLog, SteppingEngine):
     def errors_up_to(self, limit: int) -> int:
         """Training errors of the weights now, counted until ``limit`` are found (then ``limit``).
 
-        The rows that the last complete count found wrong are counted first: on noisy data most
-        weights get most of them wrong too, so a count that will reach ``limit`` stops early.
+        Rows are counted in the order of their margins under the weights of the last complete count
+        (the pocket's, in the ratchet): its errors first, then the rows nearest its boundary. Weights
+        that are not better get those rows wrong too, so a count that reaches ``limit`` stops early.
         """
         if self._count_order is None:
             self._count_order = np.arange(self.n, dtype=np.int64)
-            self._wrong = np.empty(self.n, dtype=np.int64)
-        order, wrong = self._count_order, self._wrong
+        margins = np.empty(self.n)
         if self.sparse:
             X = self.X
-            count = ratchet.errors_up_to_csr(X.indptr, X.indices, X.data, self.y, self.w, self.b, limit, order, wrong)
+            count = ratchet.errors_up_to_csr(X.indptr, X.indices, X.data, self.y, self.w, self.b, limit,
+                                             self._count_order, margins)
         else:
-            count = ratchet.errors_up_to_dense(self.X, self.y, self.w, self.b, limit, order,
-                                               np.empty(ratchet.COUNT_BLOCK), wrong)
+            count = ratchet.errors_up_to_dense(self.X, self.y, self.w, self.b, limit, self._count_order,
+                                               np.empty(ratchet.COUNT_BLOCK), margins)
         if count < limit:
-            first = np.zeros(self.n, dtype=bool)
-            first[wrong[:count]] = True
-            self._count_order = np.concatenate([wrong[:count], np.flatnonzero(~first)])
+            self._count_order = np.argsort(margins, kind="stable")
         return int(count)
 
     def _use_parallel(self) -> bool:

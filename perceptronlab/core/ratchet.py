@@ -93,12 +93,13 @@ def walk_csr(indptr, indices, data, y, picks, start, run, target, updates_left, 
 
 
 @njit(cache=True, nogil=True)
-def errors_up_to_dense(X, y, w, b, limit, order, scores, wrong_out):
+def errors_up_to_dense(X, y, w, b, limit, order, scores, margins_out):
     """Rows with y(⟨w,x⟩ + b) ≤ 0 (the bits of :func:`~perceptronlab.core.kernels.margins_dense`),
     counted in the row order ``order`` until ``limit`` are found: returns the count if it is below
-    ``limit`` (then ``wrong_out[:count]`` holds those rows), else ``limit``. ``scores`` is a buffer
-    of :data:`COUNT_BLOCK` floats. The result does not depend on the order; the sooner the rows
-    that the weights get wrong come, the sooner a count that reaches ``limit`` stops."""
+    ``limit`` (every row was then scored: ``margins_out[i]`` = y_i(⟨w,x_i⟩ + b)), else ``limit``.
+    ``scores`` is a buffer of :data:`COUNT_BLOCK` floats. The result does not depend on the order;
+    the sooner the rows that the weights get wrong come, the sooner a count that reaches ``limit``
+    stops."""
     n = X.shape[0]
     count = 0
     start = 0
@@ -107,9 +108,9 @@ def errors_up_to_dense(X, y, w, b, limit, order, scores, wrong_out):
         _score_span(X, order, True, w, start, stop, scores, start)
         for t in range(stop - start):
             i = order[start + t]
-            if y[i] * (scores[t] + b) <= 0.0:
-                if count < limit:
-                    wrong_out[count] = i
+            m = y[i] * (scores[t] + b)
+            margins_out[i] = m
+            if m <= 0.0:
                 count += 1
         if count >= limit:
             return limit
@@ -118,14 +119,14 @@ def errors_up_to_dense(X, y, w, b, limit, order, scores, wrong_out):
 
 
 @njit(cache=True, nogil=True)
-def errors_up_to_csr(indptr, indices, data, y, w, b, limit, order, wrong_out):
+def errors_up_to_csr(indptr, indices, data, y, w, b, limit, order, margins_out):
     """:func:`errors_up_to_dense` over CSR rows."""
     count = 0
     for t in range(order.shape[0]):
         i = order[t]
-        if y[i] * (_csr_dot(indptr, indices, data, w, i) + b) <= 0.0:
-            if count < limit:
-                wrong_out[count] = i
+        m = y[i] * (_csr_dot(indptr, indices, data, w, i) + b)
+        margins_out[i] = m
+        if m <= 0.0:
             count += 1
             if count >= limit:
                 return limit
