@@ -80,6 +80,8 @@ def table(rows: list[dict]) -> str:
 
 
 def run(only: str | None, scale: float) -> tuple[list[dict], list[str]]:
+    from benchmarks._timing import check_row
+
     rows, failures = [], []
     for name, fn in collect(only):
         print(f"running {name} ...", file=sys.stderr, flush=True)
@@ -87,6 +89,9 @@ def run(only: str | None, scale: float) -> tuple[list[dict], list[str]]:
         try:
             params = inspect.signature(fn).parameters
             result = fn(scale=scale) if "scale" in params else fn()
+            for item in result if isinstance(result, list) else [result]:
+                if "bound" in item:  # a row of the interleaved harness: its verdict must follow from its numbers
+                    check_row(item)
         except Exception as exc:  # one failing benchmark is a FAILED row, and the run's status is 1
             traceback.print_exc()
             failures.append(name)

@@ -187,6 +187,34 @@ def result_row(case: str, figure: Stat | float, target: Target | None, detail: s
     }
 
 
+def check_row(item: dict) -> None:
+    """Raise ValueError unless the row's median, spread, target text and verdict agree."""
+    problems = []
+    if set(item) != {"case", "target", "bound", "ratio", "spread", "rounds", "checks", "met", "detail"}:
+        problems.append(f"keys {sorted(item)}")
+    else:
+        low, high = item["spread"]
+        if not (math.isfinite(item["ratio"]) and low <= item["ratio"] <= high):
+            problems.append(f"median {item['ratio']} outside its spread {item['spread']}")
+        if item["rounds"] < 1 or (item["rounds"] == 1 and low != high):
+            problems.append(f"{item['rounds']} rounds with a spread {item['spread']}")
+        bound = item["bound"]
+        if bound is None:
+            if item["met"] is not None or item["target"] != "— (reported)":
+                problems.append("a verdict without a target")
+        else:
+            target = Target(bound["op"], bound["value"])
+            if item["met"] is not met(target, item["ratio"], item["checks"]):
+                problems.append(f"met={item['met']} does not follow from {item['ratio']} {target} and {item['checks']}")
+            if not item["target"].startswith(str(target)):
+                problems.append(f"target text {item['target']!r} is not {str(target)!r}")
+        for name, ok in item["checks"].items():
+            if f"{name}: {'yes' if ok else 'NO'}" not in item["detail"]:
+                problems.append(f"check {name!r} not stated in the detail")
+    if problems:
+        raise ValueError(f"{item.get('case')}: " + "; ".join(problems))
+
+
 def require(module: str, extra: str):
     """Import an optional package a benchmark needs, or fail loudly saying how to install it."""
     import importlib

@@ -68,7 +68,7 @@ def _dask_rate(pattern: str, workers: int, epochs: int, shards: int, processes: 
     from perceptronlab.scale import fit
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes, scheduler_port=0,
-                      dashboard_address=None, silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
         return _timed(lambda cb: fit(pattern, client=client, shards=shards, max_epochs=epochs, callback=cb,
                                      warn=False))
 
