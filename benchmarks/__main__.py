@@ -22,6 +22,10 @@ README = HERE.parent / "README.md"
 #: the README's benchmark table lies between these two lines (the runner rewrites it)
 README_BEGIN = "<!-- benchmarks: generated from benchmarks/RESULTS.md by `make bench`; do not edit -->"
 README_END = "<!-- benchmarks: end -->"
+NOTE = ("Every figure: the median of interleaved rounds (each round times every side once), with the "
+        "smallest and largest round; one-thread code is timed in the calling thread's CPU time, rows marked "
+        "\"wall time\" use wall time (several threads or processes). `make bench` writes this file and the "
+        "README's table.")
 HEADER = ("| case | target | measured (median) | spread (min–max, rounds) | met | detail |\n"
           "| --- | --- | --- | --- | --- | --- |")
 
@@ -127,7 +131,7 @@ def main(argv=None) -> int:
     rows, failures = run(args.only, scale)
     machine = machine_line()
     table_text = table(rows)
-    text = f"# Benchmark results\n\nMachine: {machine}\n\n{table_text}\n"
+    text = f"# Benchmark results\n\n{NOTE}\n\nMachine: {machine}\n\n{table_text}\n"
     print(text)
     if scale == 1.0 and args.only is None and not args.rounds:
         Path(args.out).write_text(text)

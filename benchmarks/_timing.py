@@ -3,7 +3,13 @@
 Every figure is measured in interleaved rounds: each round times every side once (the order reversed
 from one round to the next), so a machine that slows down slows all sides alike, and each side gets
 the same number of rounds. A row reports the median of the per-round ratios and their spread (the
-smallest and largest round), and its ``met`` follows from those numbers (:func:`row`).
+smallest and largest round), and its ``met`` follows from those numbers (:func:`result_row`).
+
+Code that runs on one thread (ours with ``n_jobs=1``, GEMV with BLAS limited to one thread, SpMV,
+scikit-learn's SGD, River) is timed in the calling thread's CPU time (``cpu=True``): on a shared
+machine that leaves out the time other processes hold the core, which wall time would add to
+whichever side happened to be descheduled. Anything with several threads or processes is timed in
+wall time.
 """
 
 from __future__ import annotations
@@ -40,28 +46,22 @@ def rounds(wanted: int | None = None) -> int:
 Case = Callable[[], float]  # one measurement: runs its code once and returns the seconds it took
 
 
-def timed(fn: Callable[..., Any], setup: Callable[[], Any] | None = None) -> Case:
-    """A case timing ``fn()`` (or ``fn(setup())``, the setup untimed: fresh state every round)."""
+def clock(cpu: bool) -> Callable[[], float]:
+    """The calling thread's CPU time (one-thread code), or wall time."""
+    return time.thread_time if cpu else time.perf_counter
+
+
+def timed(fn: Callable[..., Any], setup: Callable[[], Any] | None = None, cpu: bool = False) -> Case:
+    """A case timing ``fn()`` (or ``fn(setup())``, the setup untimed: fresh state every round);
+    ``cpu=True`` for one-thread code (the thread's CPU time)."""
+    now = clock(cpu)
 
     def case() -> float:
         state = setup() if setup is not None else None
         gc.collect()
-        start = time.perf_counter()
+        start = now()
         fn() if setup is None else fn(state)
-        return time.perf_counter() - start
-
-    return case
-
-
-def repeated(fn: Callable[[], Any], times: int) -> Case:
-    """A case timing ``times`` calls of ``fn`` in a row, reporting the seconds per call."""
-
-    def case() -> float:
-        gc.collect()
-        start = time.perf_counter()
-        for _ in range(times):
-            fn()
-        return (time.perf_counter() - start) / times
+        return now() - start
 
     return case
 

@@ -152,5 +152,5 @@ def bench_two_cores(scale: float = 1.0):
                f"{X.shape[0]:,}×{D} float64 {X.nbytes / 2**20:.0f} MiB ({l3_text()}); "
                f"{made} updates in the sweep before, {one.indices.shape[0]} in the timed one; two cores "
                f"{median_ms(seconds['two cores'])}, one core {median_ms(seconds['one core'])}, "
-               f"GEMV (2 threads) {median_ms(seconds['GEMV, 2 threads'])}",
+               f"GEMV (2 threads) {median_ms(seconds['GEMV, 2 threads'])}; wall time",
                {"same weights and updates as one core": identical})

@@ -44,10 +44,10 @@ def bench_pocket_and_random_mistake(scale: float = 1.0):
         result_row('pocket, check="update": one update / one GEMV', Stat.ratio(per_update["pocket"], seconds["GEMV"]),
                    at_most(1.2), f"{n:,}×{d} non-separable, {updates} updates a round (a fresh run each); "
                    f"{median_ms(per_update['pocket'])} per update (the scores of all rows + the error count), "
-                   f"GEMV {median_ms(seconds['GEMV'])}"),
+                   f"GEMV {median_ms(seconds['GEMV'])} (BLAS's default threads); wall time"),
         result_row("random-mistake order: one update / one GEMV",
                    Stat.ratio(per_update["random-mistake"], seconds["GEMV"]), at_most(1.2),
-                   f"{n:,}×{d}; a fresh engine each round; {median_ms(per_update['random-mistake'])} per update"),
+                   f"{n:,}×{d}; a fresh engine each round; {median_ms(per_update['random-mistake'])} per update; wall time"),
     ]
 
 
@@ -74,7 +74,7 @@ def bench_many_small_runs(scale: float = 1.0):
                       f"one call {batch.ms()}, {int(result.converged.sum())} of {runs} converged within {max_sweeps} "
                       f"sweeps ({int(result.sweeps.sum()):,} sweeps in all); the same runs one by one "
                       f"{np.median(seconds['one by one']):.2f} s "
-                      f"({Stat.ratio(seconds['one by one'], seconds['one call']).median:.0f}× slower)")
+                      f"({Stat.ratio(seconds['one by one'], seconds['one call']).median:.0f}× slower); wall time")
 
 
 _MEMORY_SCRIPT = """

@@ -30,7 +30,7 @@ def _averaged_row(X, y, label: str, sweeps: int) -> dict:
         def run(eng):
             updates[make] = sum(eng.sweep(None, s) for s in range(2, sweeps + 2))
 
-        case = timed(run, setup=setup)
+        case = timed(run, setup=setup, cpu=True)
         return lambda: case() / sweeps
 
     plain, averaged = (lambda: CompiledEngine(X, y, **kwargs)), (lambda: AveragedEngine(X, y, **kwargs))
@@ -75,14 +75,14 @@ def _kernel_rows(scale: float, noise: float) -> list[dict]:
         def run():
             runs[cache] = kernel_perceptron(X, y, kernel="rbf", gamma=gamma, max_sweeps=sweeps, cache=cache,
                                             warn=False)
-        return timed(run)
+        return timed(run, cpu=True)
 
     naive = {}
 
     def textbook():
         naive["mistakes"], naive["alpha"] = naive_dual_perceptron(X, y, RBF, gamma, sweeps)
 
-    seconds = interleave({"auto": fit("auto"), "none": fit("none"), "full": fit("full"), "naive": timed(textbook)},
+    seconds = interleave({"auto": fit("auto"), "none": fit("none"), "full": fit("full"), "naive": timed(textbook, cpu=True)},
                          n_rounds=5)
     cached = runs["auto"]
     ideal = cached.mistakes / max(cached.cached_columns, 1)  # kernel columns without a cache / with one

@@ -71,7 +71,7 @@ def _series(label: str, cases: dict[int, tuple], nonzeros) -> dict:
         def run(eng):
             updates[n] = eng.sweep(None, 1)
 
-        return timed(run, setup=setup)
+        return timed(run, setup=setup, cpu=True)
 
     seconds = interleave({n: sweep_of(n) for n in cases})
     per_nnz = {n: seconds[n] / nonzeros(cases[n][0]) for n in cases}

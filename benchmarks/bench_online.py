@@ -21,7 +21,7 @@ def bench_online_replay(scale: float = 1.0):
 
     n, d = max(1000, int(200_000 * scale)), 100
     X, y = separable_dense(n, d)
-    seconds = interleave({"replay": timed(lambda state: state.replay(X, y), setup=OnlineState),
+    seconds = interleave({"replay": timed(lambda state: state.replay(X, y), setup=OnlineState, cpu=True),
                           "sweep": sweeps(X, y, 1)})
     return result_row("online replay of a stream / one dense sweep", Stat.ratio(seconds["replay"], seconds["sweep"]),
                       at_most(1.2), f"{n:,}×{d} stream, one compiled pass each from w = 0")
@@ -66,8 +66,8 @@ def bench_online_learn_many(scale: float = 1.0):
                 state.learn_many(chunk, chunk_signs)
         return run
 
-    seconds = interleave({"River": timed(_river_loop(dicts, labels.tolist())), "NumPy": timed(batches(arrays)),
-                          "pandas": timed(batches(frames))})
+    seconds = interleave({"River": timed(_river_loop(dicts, labels.tolist()), cpu=True),
+                          "NumPy": timed(batches(arrays), cpu=True), "pandas": timed(batches(frames), cpu=True)})
     per = {name: np.median(values) / calls * 1e9 for name, values in seconds.items()}
     return [result_row(f"online: River's learn_one loop / learn_many on {kind} mini-batches of {BATCH:,}, per example",
                        Stat.ratio(seconds["River"], seconds[kind]), at_least(20),
@@ -89,7 +89,7 @@ def bench_online_learn_one(scale: float = 1.0):
         for x, label in zip(dicts, labels, strict=True):
             model.learn_one(x, label)
 
-    seconds = interleave({"ours": timed(ours), "River": timed(_river_loop(dicts, labels))})
+    seconds = interleave({"ours": timed(ours, cpu=True), "River": timed(_river_loop(dicts, labels), cpu=True)})
     per = {name: np.median(values) / calls * 1e6 for name, values in seconds.items()}
     return result_row("online: River's learn_one / OnlinePerceptron.learn_one, per call",
                       Stat.ratio(seconds["River"], seconds["ours"]), at_least(2),

@@ -139,7 +139,7 @@ def bench_scale(size_gb: float = 1.0, *, n_features: int = 100, epochs: int = 6,
     return [
         result_row(f"iterative parameter mixing, {data['bytes_on_disk'] / 1e9:.3g} GB: 2 Dask workers / 1 Dask "
                    "worker (epochs/s)", Stat.ratio(rates["1 worker"], rates["2 workers"]), at_least(TARGET),
-                   f"{dataset}; {epochs_s}; 2 shards, {epochs} epochs a fit, the first left out"),
+                   f"{dataset}; {epochs_s}; 2 shards, {epochs} epochs a fit, the first left out; wall time"),
         result_row(f"iterative parameter mixing, {data['bytes_on_disk'] / 1e9:.3g} GB: 2 Dask workers / one core "
                    "in memory (epochs/s)", Stat.ratio(rates["in memory"], rates["2 workers"]), at_least(TARGET),
                    f"the single-machine sweep over the same data held in memory (n_jobs=1); {epochs_s}"),

@@ -45,7 +45,7 @@ def bench_max_margin_working_set(n: int = 20_000, d: int = 100, scale: float = 1
     return result_row(f"max_margin: full QP / working set (n={n:,}, d={d})",
                       Stat.ratio(seconds["full"], seconds["working set"]), at_least(10),
                       f"full QP {np.median(seconds['full']):.2f} s, working set {median_ms(seconds['working set'])} "
-                      f"({fast.iterations} rounds, {fast.working_set_size} rows); rho rel. error {rel:.1e}",
+                      f"({fast.iterations} rounds, {fast.working_set_size} rows); rho rel. error {rel:.1e}; wall time",
                       {"rho rel. error ≤ 1e-9": rel <= 1e-9})
 
 
@@ -60,7 +60,7 @@ def bench_max_margin_million(n: int = 1_000_000, d: int = 100, scale: float = 1.
     result = results[-1]
     return result_row(f"max_margin at n={n:,}, d={d} (seconds)", Stat.of(seconds["max_margin"]), at_most(3.0, " s"),
                       f"rho = {result.rho:.6g}, {result.iterations} rounds, {result.working_set_size} rows, "
-                      f"{len(result.support)} support vectors")
+                      f"{len(result.support)} support vectors; wall time")
 
 
 def brute_force_loo(X, y) -> list[int]:
@@ -97,7 +97,7 @@ def bench_loo(n: int = 2000, d: int = 20, scale: float = 1.0) -> dict:
                       Stat.ratio(seconds["brute force"], seconds["loo_error"]), at_least(20),
                       f"brute force {np.median(seconds['brute force']):.2f} s ({n:,} retrainings), loo_error "
                       f"{median_ms(seconds['loo_error'])} ({found['fast'].retrainings} retrainings); "
-                      f"{found['fast'].errors} errors", {"the same errors": same})
+                      f"{found['fast'].errors} errors; wall time", {"the same errors": same})
 
 
 def bench_analyze(scale: float = 1.0):
@@ -115,7 +115,7 @@ def bench_analyze(scale: float = 1.0):
                       Stat.ratio(seconds["analyze"], seconds["perceptron"]), at_most(10),
                       f"analyze {np.median(seconds['analyze']):.2f} s (separability LP, a 100-sweep run, the pocket's "
                       f"1,000 sweeps, the best Freund–Schapire bound), perceptron(X, y) "
-                      f"{np.median(seconds['perceptron']):.2f} s ({runs['run'].sweeps} sweeps)")
+                      f"{np.median(seconds['perceptron']):.2f} s ({runs['run'].sweeps} sweeps); wall time")
 
 
 def bench_analyze_growth(scale: float = 1.0):
@@ -137,4 +137,4 @@ def bench_analyze_growth(scale: float = 1.0):
                        for n in sizes)
     return result_row(f"growth, analyze / one perceptron run: at n = {large:,} over n = {small:,}",
                       Stat.ratio(relative[large], relative[small]), at_most(1.3),
-                      f"noisy data, d = {d}; analyze / perceptron(X, y) at each n: {series}")
+                      f"noisy data, d = {d}; analyze / perceptron(X, y) at each n: {series}; wall time")

@@ -62,6 +62,9 @@ def _dot(w, X, i):
 
 
 GROUP = 8  # rows scored together
+# Rows are prefetched this many bytes ahead of the group being scored: about what memory delivers
+# to one core in its latency (≈ 35 GB/s × 300 ns), whatever the row length or dtype.
+PREFETCH_BYTES = 12 * 1024
 
 
 @intrinsic
@@ -138,11 +141,17 @@ def _score_group(w, X, rows, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _next_group(order, use_order, t, m, end, rows, flat, d, step):
-    """rows = the m rows from position t (padded with the first), and the group after it prefetched."""
+def _prefetch_distance(X):
+    """Rows between a group and the rows prefetched for it (:data:`PREFETCH_BYTES` ahead)."""
+    return max(GROUP, PREFETCH_BYTES // max(1, X.shape[1] * X.itemsize))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_group(order, use_order, t, m, end, rows, flat, d, step, distance):
+    """rows = the m rows from position t (padded with the first); the rows ``distance`` ahead prefetched."""
     for k in range(GROUP):
         rows[k] = (order[t + k] if use_order else t + k) if k < m else rows[0]
-        ahead = t + GROUP + k
+        ahead = t + distance + k
         if ahead < end:
             _prefetch_row(flat, order[ahead] if use_order else ahead, d, step)
 
@@ -201,6 +210,7 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
     n, d = X.shape
     flat = X.reshape(-1)
     step = max(1, 64 // X.itemsize)
+    distance = _prefetch_distance(X)
     steps = order.shape[0] if use_order else n
     rows = np.empty(GROUP, dtype=np.int64)
     scores = np.empty(GROUP)
@@ -208,7 +218,7 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
     t = 0
     while t < steps:
         m = min(GROUP, steps - t)
-        _next_group(order, use_order, t, m, steps, rows, flat, d, step)
+        _next_group(order, use_order, t, m, steps, rows, flat, d, step, distance)
         _score_group(w, X, rows, scores)
         walked = m
         for k in range(m):
@@ -231,12 +241,13 @@ def _score_span(X, order, use_order, w, start, stop, out, offset):
     d = X.shape[1]
     flat = X.reshape(-1)
     step = max(1, 64 // X.itemsize)
+    distance = _prefetch_distance(X)
     rows = np.empty(GROUP, dtype=np.int64)
     scores = np.empty(GROUP)
     t = start
     while t < stop:
         m = min(GROUP, stop - t)
-        _next_group(order, use_order, t, m, stop, rows, flat, d, step)
+        _next_group(order, use_order, t, m, stop, rows, flat, d, step, distance)
         _score_group(w, X, rows, scores)
         for k in range(m):
             out[t + k - offset] = scores[k]

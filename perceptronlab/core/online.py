@@ -105,12 +105,18 @@ class OnlineState:
         """Predict first (from w and x alone), then use y_sign; returns whether it was a mistake."""
         weights = self.weights
         if type(x) is dict and weights is not None:
-            # the hot path of a stream of dicts, written out: a few dict operations per feature
-            get = weights.get
+            # the hot path of a stream of dicts, written out: a few dict operations per feature (a
+            # subscript while every name is known, get(name, 0.0) from the start once one is not)
             score = self.b
             try:
-                for name, value in x.items():
-                    score += get(name, 0.0) * value
+                try:
+                    for name, value in x.items():
+                        score += weights[name] * value
+                except KeyError:
+                    get = weights.get
+                    score = self.b
+                    for name, value in x.items():
+                        score += get(name, 0.0) * value
             except TypeError:
                 score = _NAN
             if score - score != 0.0:  # NaN or inf (or not a number): name the bad value
@@ -121,8 +127,17 @@ class OnlineState:
             if y_sign * score > self.margin:
                 return False
             c = self.eta * y_sign
-            for name, value in x.items():
-                weights[name] = get(name, 0.0) + value * c
+            try:
+                for name, value in x.items():
+                    weights[name] += value * c
+            except KeyError:  # a new name (those before it are updated, and stay so)
+                get = weights.get
+                seen_before = True
+                for name, value in x.items():
+                    if seen_before and name in weights:
+                        continue  # updated in the loop above
+                    seen_before = False
+                    weights[name] = get(name, 0.0) + value * c
         else:
             score = self.score(x)  # the prediction's score, computed before y is read
             self.seen += 1
