@@ -89,3 +89,37 @@ def test_csr_equals_dense_bits_on_float_data_with_ragged_rows(order):
     sparse = perceptron(sp.csr_matrix(X), y, order=order, seed=1, fit_intercept=True, max_sweeps=6, warn=False)
     assert np.array_equal(dense.w, sparse.w) and dense.b == sparse.b
     assert dense.mistake_indices.tolist() == sparse.mistake_indices.tolist()
+
+
+def _sklearn_csr_weights(X, y, epochs):
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import Perceptron
+
+    model = Perceptron(shuffle=False, eta0=1.0, alpha=0.0, penalty=None, fit_intercept=False, tol=None,
+                       max_iter=epochs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return model.fit(X, y).coef_[0]
+
+
+@pytest.mark.parametrize("kind", ["uniform columns (the paired loop)", "power-law columns (row by row)"])
+def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
+    from perceptronlab.core.kernels import csr_paired
+
+    rng = np.random.default_rng(11)
+    n, d = 3000, 2**18
+    if kind.startswith("uniform"):
+        columns = np.sort(rng.integers(0, d, size=(n, 40)), axis=1)
+    else:  # a few columns in most rows, as words in documents
+        ranks = np.minimum((rng.pareto(0.9, size=(n, 40)) * 3).astype(np.int64), d - 1)
+        columns = np.sort(rng.permutation(d)[ranks], axis=1)
+    X = sp.csr_matrix((rng.standard_normal(columns.size), columns.ravel(), np.arange(0, columns.size + 1, 40)),
+                      shape=(n, d))
+    X.sum_duplicates()
+    y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
+    assert csr_paired(X.indptr, X.indices, d) == kind.startswith("uniform")
+    ours = perceptron(X, y, max_sweeps=3, warn=False)
+    assert ours.sweeps == 3 and ours.mistakes > 300
+    assert np.array_equal(ours.w, _sklearn_csr_weights(X, y, 3))
