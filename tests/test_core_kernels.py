@@ -123,3 +123,23 @@ def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
     ours = perceptron(X, y, max_sweeps=3, warn=False)
     assert ours.sweeps == 3 and ours.mistakes > 300
     assert np.array_equal(ours.w, _sklearn_csr_weights(X, y, 3))
+
+
+def test_the_weights_fingerprint_tells_every_bit_apart():
+    from perceptronlab.core.kernels import fingerprint
+
+    rng = np.random.default_rng(12)
+    w = rng.standard_normal(1000)
+    seen = {fingerprint(w, 0.5)}
+    assert fingerprint(w.copy(), 0.5) in seen  # the same bits, the same key
+    for j in range(0, 1000, 7):  # one bit flipped anywhere, or b changed, is another key
+        for bit in (0, 31, 63):
+            other = w.copy()
+            other.view(np.uint64)[j] ^= np.uint64(1) << np.uint64(bit)
+            key = fingerprint(other, 0.5)
+            assert key not in seen
+            seen.add(key)
+    for b in (-0.5, 0.0, -0.0, np.nextafter(0.5, 1)):
+        assert fingerprint(w, b) not in seen
+        seen.add(fingerprint(w, b))
+    assert fingerprint(np.zeros(3), 0.0) != fingerprint(np.zeros(4), 0.0)  # the length counts

@@ -6,7 +6,6 @@ cycles, pocket); an engine only knows how to sweep, score, update and snapshot.
 
 from __future__ import annotations
 
-import hashlib
 import math
 
 import numpy as np
@@ -136,10 +135,10 @@ class CompiledEngine(UpdateLog):
         self._index_chunks.append(np.array([i], dtype=np.int64))
         self._norm_chunks.append(np.array([math.sqrt(sq)]))
 
-    def key(self) -> bytes:
-        digest = hashlib.blake2b(self.w.tobytes(), digest_size=32)
-        digest.update(np.float64(self.b).tobytes())
-        return digest.digest()
+    def key(self) -> tuple[int, int]:
+        # a 128-bit fingerprint of (w, b) in one compiled pass: a digest of a large w cost a tenth
+        # of a sparse sweep (blake2b: 1.6 ms for 2^18 weights)
+        return kernels.fingerprint(self.w, self.b)
 
     def snapshot(self):
         return self.w.copy(), self.b

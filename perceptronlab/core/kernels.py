@@ -456,6 +456,47 @@ def _sweep_csr_paired(indptr, indices, data, y, order, use_order, w, b, eta, mar
     return count, b, -1
 
 
+_P1 = np.uint64(0x9E3779B185EBCA87)
+_P2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_P3 = np.uint64(0x165667B19E3779F9)
+_P4 = np.uint64(0x85EBCA77C2B2AE63)
+_P5 = np.uint64(0x27D4EB2F165667C5)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rotl(x, r):
+    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _avalanche(h):
+    h ^= h >> np.uint64(33)
+    h *= _P2
+    h ^= h >> np.uint64(29)
+    h *= _P3
+    h ^= h >> np.uint64(32)
+    return h
+
+
+@njit(cache=True, nogil=True)
+def fingerprint(w, b):
+    """A 128-bit fingerprint of the bits of (w, b), as two 64-bit words: two xxHash64-style lanes
+    (multiply, rotate, multiply per word, different seeds and a final avalanche each). For cycle
+    detection: one pass at memory speed, where a cryptographic digest of a large w costs a tenth
+    of a sweep."""
+    words = w.view(np.uint64)
+    h1 = _P5 ^ np.uint64(words.shape[0])
+    h2 = _P4 + np.uint64(words.shape[0])
+    for k in range(words.shape[0]):
+        x = words[k]
+        h1 = _rotl(h1 + x * _P2, 31) * _P1
+        h2 = _rotl(h2 ^ (x * _P3), 27) * _P4 + _P5
+    tail = np.array([b]).view(np.uint64)[0]
+    h1 = _avalanche(h1 ^ (_rotl(tail * _P2, 31) * _P1))
+    h2 = _avalanche(h2 + tail * _P4)
+    return h1, h2
+
+
 @njit(cache=True, nogil=True)
 def dot_in_order(w, x):
     """⟨w, x⟩ summed in feature order (the sweeps' order), for one example."""
