@@ -75,10 +75,13 @@ def difference(long: Case, short: Case, per: float = 1.0) -> Case:
     return case
 
 
-def interleave(cases: dict[str, Case], n_rounds: int | None = None, warmup: bool = True) -> dict[str, np.ndarray]:
+def interleave(cases: dict[str, Case], n_rounds: int | None = None, warmup: bool = True,
+               settle: float = 0.0) -> dict[str, np.ndarray]:
     """Seconds of every case in interleaved rounds: A, B, C, then C, B, A, then A, B, C, …
 
     ``warmup`` runs every case once first, untimed (compilation, first-touch page faults).
+    ``settle`` seconds of sleep before each case let the thread pools of the case before (BLAS's,
+    Numba's) stop spinning, so that they do not hold cores the next case needs.
     """
     n_rounds = rounds(n_rounds)
     names = list(cases)
@@ -88,6 +91,8 @@ def interleave(cases: dict[str, Case], n_rounds: int | None = None, warmup: bool
     seconds: dict[str, list[float]] = {name: [] for name in names}
     for r in range(n_rounds):
         for name in names if r % 2 == 0 else reversed(names):
+            if settle:
+                time.sleep(settle)
             seconds[name].append(cases[name]())
     return {name: np.asarray(values, dtype=np.float64) for name, values in seconds.items()}
 

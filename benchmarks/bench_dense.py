@@ -146,7 +146,7 @@ def bench_two_cores(scale: float = 1.0):
         "two cores": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(2)),
         "GEMV, 2 threads": products(X, times=1, threads=2),
         "one core": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(1)),
-    })
+    }, settle=0.3)
     return result_row("two cores, late sweep, out of cache: our sweep / two-thread GEMV",
                Stat.ratio(seconds["two cores"], seconds["GEMV, 2 threads"]), at_most(1.1),
                f"{X.shape[0]:,}×{D} float64 {X.nbytes / 2**20:.0f} MiB ({l3_text()}); "

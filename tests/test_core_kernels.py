@@ -143,3 +143,32 @@ def test_the_weights_fingerprint_tells_every_bit_apart():
         assert fingerprint(w, b) not in seen
         seen.add(fingerprint(w, b))
     assert fingerprint(np.zeros(3), 0.0) != fingerprint(np.zeros(4), 0.0)  # the length counts
+
+
+@pytest.mark.parametrize("kind", ["integer ties", "wide range", "float32 near ties"])
+def test_blocked_sweep_decides_stale_rows_only_when_the_bound_allows(kind):
+    """Late sweeps where many rows sit on or near the margin (exact ties on integer data, rows of
+    magnitudes 1e-6 … 1e6, float32 rows next to the hyperplane): the blocked sweep's stale scores
+    must never decide a row the exact score would decide otherwise."""
+    rng = np.random.default_rng(13)
+    n, d = 20_000, 12
+    if kind == "integer ties":
+        X = rng.integers(-2, 3, size=(n, d)).astype(np.float64)
+    elif kind == "wide range":
+        X = rng.normal(size=(n, d)) * 10.0 ** rng.integers(-6, 7, size=(n, 1))
+    else:
+        X = rng.normal(size=(n, d)).astype(np.float32)
+    w_true = rng.normal(size=d)
+    y = np.where(X.astype(np.float64) @ w_true >= 0, 1.0, -1.0)
+    w0 = w_true + 1e-3 * rng.normal(size=d)  # a near-final w: few updates, many rows close to the margin
+    for block in (512, 4096):
+        w_seq, w_par = w0.copy(), w0.copy()
+        outs = [np.empty(n, np.int64), np.empty(n), np.empty(n, np.int64), np.empty(n)]
+        b_seq = b_par = 0.0
+        for _ in range(3):
+            c1, b_seq, _ = kernels.sweep_dense(X, y, NO_ORDER, False, w_seq, b_seq, 1.0, 0.0, True, outs[0], outs[1])
+            c2, b_par, _ = kernels.sweep_dense_blocked(X, y, NO_ORDER, False, w_par, b_par, 1.0, 0.0, True, outs[2],
+                                                       outs[3], block, np.empty(block))
+            assert c1 == c2 and b_seq == b_par and np.array_equal(w_seq, w_par)
+            assert np.array_equal(outs[0][:c1], outs[2][:c2]) and np.array_equal(outs[1][:c1], outs[3][:c2])
+        assert c1 > 0  # the late sweeps still update

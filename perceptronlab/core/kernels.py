@@ -254,9 +254,25 @@ def _score_span(X, order, use_order, w, start, stop, out, offset):
         t += m
 
 
+@njit(cache=True, nogil=True, fastmath={"reassoc"})
+def _squared_norms(X, order, use_order, start, stop, out, offset):
+    """out[t - offset] ≥ ‖x_order[t]‖² up to rounding, for t in [start, stop): a bound, not a
+    result, so the sum may be reassociated (vectorized); every order of a sum of squares is within
+    (d − 1)·u of the exact value."""
+    d = X.shape[1]
+    for t in range(start, stop):
+        i = order[t] if use_order else t
+        s = 0.0
+        for j in range(d):
+            v = np.float64(X[i, j])
+            s += v * v
+        out[t - offset] = s
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def _score_rows(X, order, use_order, w, start, stop, out):
-    """:func:`_score_span` over [start, stop) split into chunks scored in parallel."""
+def _score_rows(X, order, use_order, w, start, stop, out, sq_out, with_norms):
+    """:func:`_score_span` over [start, stop) split into chunks scored in parallel; with
+    ``with_norms`` each chunk also bounds its rows' squared norms (read again from the caches)."""
     chunks = 16
     size = (stop - start + chunks - 1) // chunks
     for c in prange(chunks):
@@ -264,6 +280,14 @@ def _score_rows(X, order, use_order, w, start, stop, out):
         hi = min(stop, lo + size)
         if lo < hi:
             _score_span(X, order, use_order, w, lo, hi, out, start)
+            if with_norms:
+                _squared_norms(X, order, use_order, lo, hi, sq_out, start)
+
+
+_U_ROUND = 2.0**-53  # the unit roundoff of float64
+# a block whose scores, after its updates, decide fewer rows than this many of its own is cut short
+# and the rest scored again in parallel with the new weights
+BLOCK_RESCORE_AFTER = 64
 
 
 @njit(cache=True, nogil=True)
@@ -271,30 +295,65 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
                         scores):
     """:func:`sweep_dense` on several cores, same bits: score a block in parallel, walk it in order.
 
-    After an update at position p the rest of the block is scored again (in parallel) with the new
-    w. Late sweeps, with few updates, then run at the bandwidth of all cores.
+    The block is scored with the weights (w₀, b₀) it starts with. Until the first update those
+    scores are exactly the sequential sweep's. After updates, a stale score still decides its row
+    whenever it is further from the margin than the weights can have moved the exact score, plus
+    the rounding of both sums (Higham's bound γ·Σ|w_j x_j| for a dot product summed in any order,
+    with Cauchy-Schwarz on the moved part):
+
+        |s(w, b) − s₀| ≤ ‖w − w₀‖·‖x‖ + |b − b₀| + γ·(‖w₀‖·‖x‖ + |b₀|) + γ·(‖w‖·‖x‖ + |b|),
+
+    where ‖w − w₀‖ is bounded update by update (|c|·‖x_p‖·(1 + 3u) + u·‖w‖ each). A row closer
+    than that is scored again, alone, with the current w, in feature order: the decisions, and so
+    the updates and every bit of w, are the sequential sweep's. After :data:`BLOCK_RESCORE_AFTER`
+    such rows the rest of the block is scored again in parallel. Late sweeps, with few updates,
+    run at the bandwidth of all cores with one parallel pass per block.
     """
     steps = order.shape[0] if use_order else X.shape[0]
+    d = X.shape[1]
+    gamma = (d + 2) * _U_ROUND / (1.0 - (d + 2) * _U_ROUND)
+    inflate = 1.0 + 4 * (d + 2) * _U_ROUND
+    sq = np.empty(scores.shape[0])
     count = 0
     start = 0
     while start < steps:
         stop = min(start + block, steps)
-        _score_rows(X, order, use_order, w, start, stop, scores)
-        offset = start
+        _score_rows(X, order, use_order, w, start, stop, scores, sq, True)
+        w_norm0 = 0.0
+        for j in range(d):
+            w_norm0 += w[j] * w[j]
+        w_norm0 = math.sqrt(w_norm0 * inflate) * inflate
+        b0 = b
+        drift = 0.0  # ≥ ‖w − w₀‖
+        moved = False
+        rescored = 0
         t = start
         while t < stop:
             i = order[t] if use_order else t
-            s = scores[t - offset] + b
+            s = scores[t - start] + b0
+            if moved:
+                x_norm = math.sqrt(sq[t - start] * inflate) * inflate
+                bound = (drift * x_norm + abs(b - b0) + gamma * (w_norm0 * x_norm + abs(b0))
+                         + gamma * ((w_norm0 + drift) * x_norm + abs(b)) + _U_ROUND * (abs(s) + abs(margin)))
+                bound = bound * (1.0 + 1e-6) + 1e-300
+                gap = y[i] * s - margin
+                if not (abs(gap) > bound and bound < math.inf):  # too close to call: score it again, exactly
+                    s = _dot(w, X, i) + b
+                    rescored += 1
+                # otherwise the stale score decides: the exact one is on the same side of the margin
             if not abs(s) < math.inf:
                 return count, b, i
             if y[i] * s <= margin:
-                b = _take_update(X, i, w, b, eta * y[i], fit_intercept, idx_out, norm_out, count)
+                c = eta * y[i]
+                x_norm = math.sqrt(sq[t - start] * inflate) * inflate
+                b = _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count)
+                drift += abs(c) * x_norm * (1.0 + 3 * _U_ROUND) + _U_ROUND * (w_norm0 + drift)
+                moved = True
                 count += 1
-                if t + 1 < stop:
-                    _score_rows(X, order, use_order, w, t + 1, stop, scores)
-                    offset = t + 1
             t += 1
-        start = stop
+            if rescored >= BLOCK_RESCORE_AFTER and t < stop:
+                break  # the rest of the block is scored again with the current w
+        start = t
     return count, b, -1
 
 
@@ -551,7 +610,7 @@ def margins_dense(X, y, w, b, out):
 @njit(cache=True, nogil=True)
 def margins_dense_parallel(X, y, w, b, out):
     """:func:`margins_dense` with the rows spread over the cores (same bits)."""
-    _score_rows(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out)
+    _score_rows(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out, out, False)
     return _signed(y, b, out)
 
 
