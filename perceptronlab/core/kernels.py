@@ -426,6 +426,18 @@ def csr_paired(indptr, indices, d):
     return distinct >= PAIRED_MIN_DISTINCT * sample.shape[0]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _csr_take_update(indptr, indices, data, i, w, b, c, fit_intercept, sq, idx_out, norm_out, count):
+    """The update on a mistake of row i (w += x·c, b += c) and its log entry; returns (b, ‖(w, b)‖²)."""
+    sq = _csr_update(indptr, indices, data, i, w, c, sq)
+    if fit_intercept:
+        sq += (b + c) * (b + c) - b * b
+        b += c
+    idx_out[count] = i
+    norm_out[count] = math.sqrt(max(sq, 0.0))
+    return b, sq
+
+
 def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
     """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
 
@@ -455,13 +467,8 @@ def _sweep_csr_rows(indptr, indices, data, y, order, use_order, w, b, eta, margi
         if not abs(s) < math.inf:
             return count, b, i
         if y[i] * s <= margin:
-            c = eta * y[i]
-            sq = _csr_update(indptr, indices, data, i, w, c, sq)
-            if fit_intercept:
-                sq += (b + c) * (b + c) - b * b
-                b += c
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(max(sq, 0.0))
+            b, sq = _csr_take_update(indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out,
+                                     norm_out, count)
             count += 1
     return count, b, -1
 
@@ -502,13 +509,8 @@ def _sweep_csr_paired(indptr, indices, data, y, order, use_order, w, b, eta, mar
             if not abs(s) < math.inf:
                 return count, b, i
             if y[i] * s <= margin:
-                c = eta * y[i]
-                sq = _csr_update(indptr, indices, data, i, w, c, sq)
-                if fit_intercept:
-                    sq += (b + c) * (b + c) - b * b
-                    b += c
-                idx_out[count] = i
-                norm_out[count] = math.sqrt(max(sq, 0.0))
+                b, sq = _csr_take_update(indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out,
+                                         norm_out, count)
                 count += 1
                 fresh = False
         t += 2

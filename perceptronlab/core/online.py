@@ -104,9 +104,10 @@ class OnlineState:
     def learn(self, x: Any, y_sign: int) -> bool:
         """Predict first (from w and x alone), then use y_sign; returns whether it was a mistake."""
         weights = self.weights
-        if type(x) is dict and weights is not None:
-            # the hot path of a stream of dicts, written out: a few dict operations per feature (a
-            # subscript while every name is known, get(name, 0.0) from the start once one is not)
+        known = type(x) is dict and weights is not None  # the hot path of a stream of dicts
+        if known:
+            # written out: a few dict operations per feature (a subscript while every name is
+            # known, get(name, 0.0) from the start once one is not)
             score = self.b
             try:
                 try:
@@ -121,42 +122,38 @@ class OnlineState:
                 score = _NAN
             if score - score != 0.0:  # NaN or inf (or not a number): name the bad value
                 score = self._dict_score(x)
-            self.seen += 1
-            if y_sign != 1 and y_sign != -1:
-                raise v.fail("y", "-1 or +1", repr(y_sign), "Map the labels to -1/+1 first.")
-            if y_sign * score > self.margin:
-                return False
-            c = self.eta * y_sign
+        else:
+            score = self.score(x)  # the prediction's score, computed before y is read
+        self.seen += 1
+        if y_sign != 1 and y_sign != -1:
+            raise v.fail("y", "-1 or +1", repr(y_sign), "Map the labels to -1/+1 first.")
+        if y_sign * score > self.margin:
+            return False
+        c = self.eta * y_sign
+        if known:
             try:
                 for name, value in x.items():
                     weights[name] += value * c
             except KeyError:  # a new name (those before it are updated, and stay so)
-                get = weights.get
-                seen_before = True
-                for name, value in x.items():
-                    if seen_before and name in weights:
-                        continue  # updated in the loop above
-                    seen_before = False
-                    weights[name] = get(name, 0.0) + value * c
+                self._add_from(x, c, name)
+        elif isinstance(x, Mapping):
+            self._add_from(x, c, None)
         else:
-            score = self.score(x)  # the prediction's score, computed before y is read
-            self.seen += 1
-            if y_sign != 1 and y_sign != -1:
-                raise v.fail("y", "-1 or +1", repr(y_sign), "Map the labels to -1/+1 first.")
-            if y_sign * score > self.margin:
-                return False
-            c = self.eta * y_sign
-            if isinstance(x, Mapping):
-                weights = self.weights
-                get = weights.get
-                for name, value in x.items():
-                    weights[name] = get(name, 0.0) + value * c
-            else:
-                self._w += self.vector(x) * c
+            self._w += self.vector(x) * c
         if self.fit_intercept:
             self.b += c
         self.mistakes += 1
         return True
+
+    def _add_from(self, x: Mapping, c: float, first: Any) -> None:
+        """weights[name] += value·c for the names of x from ``first`` on (from the start if None)."""
+        weights = self.weights
+        get = weights.get
+        started = first is None
+        for name, value in x.items():
+            started = started or name == first
+            if started:
+                weights[name] = get(name, 0.0) + value * c
 
     def learn_many(self, X: Any, y_signs: Any) -> np.ndarray:
         """Learn a mini-batch row by row in one compiled loop; returns which rows were mistakes.
