@@ -427,6 +427,17 @@ def csr_paired(indptr, indices, d):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _squared_weights(w, b, fit_intercept):
+    """‖(w, b)‖² (b only with an intercept): where a CSR sweep's running norm starts."""
+    sq = 0.0
+    for j in range(w.shape[0]):
+        sq += w[j] * w[j]
+    if fit_intercept:
+        sq += b * b
+    return sq
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _csr_take_update(indptr, indices, data, i, w, b, c, fit_intercept, sq, idx_out, norm_out, count):
     """The update on a mistake of row i (w += x·c, b += c) and its log entry; returns (b, ‖(w, b)‖²)."""
     sq = _csr_update(indptr, indices, data, i, w, c, sq)
@@ -454,11 +465,7 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
 def _sweep_csr_rows(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out,
                     norm_out):
     """:func:`sweep_csr` row by row."""
-    sq = 0.0
-    for j in range(w.shape[0]):
-        sq += w[j] * w[j]
-    if fit_intercept:
-        sq += b * b
+    sq = _squared_weights(w, b, fit_intercept)
     steps = order.shape[0] if use_order else indptr.shape[0] - 1
     count = 0
     for t in range(steps):
@@ -479,11 +486,7 @@ def _sweep_csr_paired(indptr, indices, data, y, order, use_order, w, b, eta, mar
     """:func:`sweep_csr` two rows at a time (two chains), prefetching the weights of the rows ahead."""
     n = indptr.shape[0] - 1
     count = 0
-    sq = 0.0
-    for j in range(w.shape[0]):
-        sq += w[j] * w[j]
-    if fit_intercept:
-        sq += b * b
+    sq = _squared_weights(w, b, fit_intercept)
     steps = order.shape[0] if use_order else n
     t = 0
     while t < steps:
