@@ -34,6 +34,10 @@ from perceptronlab.theory.separability import SeparabilityResult, separable
 EXACT_RUN_LIMIT = 10_000
 #: The run's sweep limit: enough for the bound (each unclean sweep makes a mistake), within reason.
 MAX_SWEEPS_CAP = 100_000
+#: The pocket checked after every update (seed 002) scores all n rows at each of its up to 100·n
+#: updates: about 100·n²·d operations. Up to n²·d of this it runs (a second at most); larger data
+#: gets shuffled sweeps checked once a sweep (seed 003), linear in n.
+UPDATE_CHECKED_POCKET_WORK = 2_000_000
 
 
 def _exact_str(value: Any) -> str | None:
@@ -59,7 +63,8 @@ class Analysis:
     loo : :class:`LooResult` (separable data), else None.
     test_error_bound : :math:`R^2/\rho^{*2}/(n+1)` with this sample's R and ρ* (seed 000, Theorem 2).
     pocket : the Pocket run (non-separable data), else None: random-mistake updates checked after
-        every update (seed 002), or for large data shuffled sweeps checked after each sweep (seed 003).
+        every update (seed 002) while n²·d ≤ :data:`UPDATE_CHECKED_POCKET_WORK`, else shuffled
+        sweeps checked after each sweep (seed 003).
     freund_schapire, freund_schapire_rho : the best :math:`(R+D)^2/\rho^2` for the pocket's weights.
     """
 
@@ -208,7 +213,7 @@ def analyze(X: Any, y: Any, fit_intercept: bool = False, *, loo: bool = True, se
                         bound=bound, run=run, ratio=run.mistakes / float(bound), loo=loo_result,
                         test_error_bound=bounds.test_error(R2, rho2, n, squared=True))
     run = perceptron(Xf, y, fit_intercept=fit_intercept, max_sweeps=100, warn=False)
-    if n * d <= 20_000:  # the pocket checked after every update (seed 002), as long as that is cheap
+    if n * n * d <= UPDATE_CHECKED_POCKET_WORK:  # the pocket checked after every update (seed 002)
         pocket_run = pocket(Xf, y, fit_intercept=fit_intercept, seed=seed)
     else:
         pocket_run = pocket(Xf, y, fit_intercept=fit_intercept, order="shuffle", check="sweep", max_sweeps=1000,
