@@ -131,6 +131,7 @@ def test_a_failing_benchmark_is_a_failed_row_and_the_run_fails(monkeypatch, caps
     assert not (tmp_path / "RESULTS.md").exists()  # a smoke run writes nothing
 
 
+@pytest.mark.slow
 def test_the_runner_prints_a_table_and_names_the_machine(capsys, two_rounds):
     assert runner.main(["--only", "bench_engine.bench_startup", "--scale", "0.01"]) == 0
     out = capsys.readouterr().out
