@@ -54,7 +54,7 @@ def test_quality_rows_show_each_check_s_errors_next_to_its_time(bench, two_round
     for item in rows:
         check_arithmetic(item)
         assert item["met"] is None and item["checks"] == {"the kept errors recount": True}
-        assert item["detail"].startswith("training errors kept: ")
+        assert item["detail"].startswith("training errors kept")
 
 
 def test_the_benchmark_s_own_error_count_is_a_brute_force_count():
