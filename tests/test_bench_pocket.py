@@ -10,14 +10,6 @@ from benchmarks import __main__ as runner
 from benchmarks import _timing, bench_pocket
 
 
-@pytest.fixture
-def two_rounds():
-    before = _timing._settings["rounds"]
-    _timing.set_rounds(2)
-    yield
-    _timing.set_rounds(before)
-
-
 def recomputed_verdict(item: dict):
     """The verdict from the row's own median, target and checks, computed here."""
     if item["bound"] is None:

@@ -24,6 +24,9 @@ __all__ = ["CompiledEngine", "WeightedEngine", "UpdateLog", "make_engine", "para
            "PARALLEL_MAX_UPDATE_RATE"]
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
+# placeholders for the kind of rows a kernel taking both is not given
+_NO_ROWS = np.empty((0, 0))
+_NO_CSR = sp.csr_matrix((0, 0))
 
 # The multi-core sweep scores blocks of rows in parallel and rescores the rest of a block after each
 # update, so it pays off on long sweeps with few updates (late sweeps); early sweeps stay sequential.
@@ -125,15 +128,10 @@ class CompiledEngine(UpdateLog, SteppingEngine):
 
     def walk(self, picks, start: int, run: int, target: int, updates_left: int, sweep: int) -> tuple[int, int, int, bool]:
         picks = np.ascontiguousarray(picks, dtype=np.int64)
-        if self.sparse:
-            X = self.X
-            position, run, count, reached, self.b, stopped = ratchet.walk_csr(
-                X.indptr, X.indices, X.data, self.y, picks, start, run, target, updates_left, self.w, self.b,
-                self.eta, self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
-        else:
-            position, run, count, reached, self.b, stopped = ratchet.walk_dense(
-                self.X, self.y, picks, start, run, target, updates_left, self.w, self.b, self.eta, self.margin,
-                self.fit_intercept, self._idx_buf, self._norm_buf)
+        X, csr = (_NO_ROWS, self.X) if self.sparse else (self.X, _NO_CSR)
+        position, run, count, reached, self.b, stopped = ratchet.walk(
+            X, csr.indptr, csr.indices, csr.data, self.sparse, self.y, picks, start, run, target, updates_left,
+            self.w, self.b, self.eta, self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
         self._log(count)
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)

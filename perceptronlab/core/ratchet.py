@@ -14,18 +14,27 @@ import math
 
 from numba import njit
 
-from perceptronlab.core.kernels import _csr_dot, _csr_update, _dot, _score_span, _take_update
+from perceptronlab.core.kernels import (
+    _csr_dot,
+    _csr_take_update,
+    _dot,
+    _score_span,
+    _squared_weights,
+    _take_update,
+)
 
-__all__ = ["walk_dense", "walk_csr", "errors_up_to_dense", "errors_up_to_csr", "COUNT_BLOCK"]
+__all__ = ["walk", "errors_up_to_dense", "errors_up_to_csr", "COUNT_BLOCK"]
 
 #: rows scored between two looks at the count
 COUNT_BLOCK = 256
 
 
 @njit(cache=True, nogil=True)
-def walk_dense(X, y, picks, start, run, target, updates_left, w, b, eta, margin, fit_intercept, idx_out, norm_out):
+def walk(X, indptr, indices, data, sparse, y, picks, start, run, target, updates_left, w, b, eta, margin,
+         fit_intercept, idx_out, norm_out):
     """Check the rows ``picks[start:]`` in turn: y(⟨w,x⟩ + b) ≤ margin updates w += x·(eta·y) and
-    sets the run to 0, else the run grows by one.
+    sets the run to 0, else the run grows by one. The rows are those of the dense ``X``, or with
+    ``sparse`` of the CSR arrays (``indptr``, ``indices``, ``data``): the other is a placeholder.
 
     Stops after the pick that makes the run equal ``target``, after the update that makes
     ``updates_left`` updates, or at the end of the picks. Returns (position after the last pick
@@ -33,54 +42,23 @@ def walk_dense(X, y, picks, start, run, target, updates_left, w, b, eta, margin,
     ``target``; ``stopped_at`` is -1, or the row whose score was not finite (the walk stopped there,
     before it).
     """
+    sq = _squared_weights(w, b, fit_intercept) if sparse else 0.0  # the CSR update keeps ‖(w, b)‖² current
     count = 0
     t = start
     steps = picks.shape[0]
     while t < steps:
         i = picks[t]
-        s = _dot(w, X, i) + b
-        if not abs(s) < math.inf:
-            return t, run, count, False, b, i
-        t += 1
-        if y[i] * s <= margin:
-            b = _take_update(X, i, w, b, eta * y[i], fit_intercept, idx_out, norm_out, count)
-            count += 1
-            run = 0
-            if count == updates_left:
-                return t, run, count, False, b, -1
-        else:
-            run += 1
-            if run == target:
-                return t, run, count, True, b, -1
-    return t, run, count, False, b, -1
-
-
-@njit(cache=True, nogil=True)
-def walk_csr(indptr, indices, data, y, picks, start, run, target, updates_left, w, b, eta, margin, fit_intercept,
-             idx_out, norm_out):
-    """:func:`walk_dense` over CSR rows (the row's entries in stored order, as the CSR sweep)."""
-    sq = 0.0
-    for j in range(w.shape[0]):
-        sq += w[j] * w[j]
-    if fit_intercept:
-        sq += b * b
-    count = 0
-    t = start
-    steps = picks.shape[0]
-    while t < steps:
-        i = picks[t]
-        s = _csr_dot(indptr, indices, data, w, i) + b
+        s = (_csr_dot(indptr, indices, data, w, i) if sparse else _dot(w, X, i)) + b
         if not abs(s) < math.inf:
             return t, run, count, False, b, i
         t += 1
         if y[i] * s <= margin:
             c = eta * y[i]
-            sq = _csr_update(indptr, indices, data, i, w, c, sq)
-            if fit_intercept:
-                sq += (b + c) * (b + c) - b * b
-                b += c
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(max(sq, 0.0))
+            if sparse:
+                b, sq = _csr_take_update(indptr, indices, data, i, w, b, c, fit_intercept, sq, idx_out, norm_out,
+                                         count)
+            else:
+                b = _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count)
             count += 1
             run = 0
             if count == updates_left:
