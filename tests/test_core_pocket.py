@@ -219,6 +219,11 @@ def test_ratchet_compiled_equals_its_twin_bit_for_bit_on_real_data():
         outcomes.append((engine.indices.tolist(), outcome.pocket.w.tobytes(), outcome.pocket.b,
                          outcome.pocket.errors, outcome.pocket.history, engine.w.tobytes()))
     assert outcomes[0] == outcomes[1] == outcomes[2]
+    X32 = X.astype(np.float32)  # float32 rows are widened exactly: the run of their float64 values
+    a = pocket(X32, y, check="ratchet", seed=9, max_sweeps=20, fit_intercept=True)
+    b = pocket(X32.astype(np.float64), y, check="ratchet", seed=9, max_sweeps=20, fit_intercept=True)
+    assert a.w.tobytes() == b.w.tobytes() and a.mistake_indices.tolist() == b.mistake_indices.tolist()
+    assert a.pocket_history.tolist() == b.pocket_history.tolist()
 
 
 @pytest.mark.parametrize("sparse", [False, True])
