@@ -85,7 +85,8 @@ def squeeze(run, rho, R):
     ----------
     run : Run
         A perceptron run; its ``norms`` (‖w_k‖ after each update, the intercept included as a
-        coordinate) are drawn from k = 0.
+        coordinate) are drawn from k = 0. A run whose log kept only its first updates
+        (``run.log_complete`` False) is refused.
     rho, R : float
         The margin and the radius in the space the run updates in. Without an intercept:
         ``perceptronlab.max_margin(X, y).rho`` and ``perceptronlab.radius(X)``. With
@@ -110,6 +111,7 @@ def squeeze(run, rho, R):
     10.0
     """
     run = _check_run(run, "squeeze")
+    run.check_log_complete("squeeze")
     rho, R = _positive_number("rho", rho), _positive_number("R", R)
     norms = np.concatenate([[0.0], np.asarray(run.norms, dtype=np.float64)])
     k = np.arange(norms.shape[0], dtype=np.float64)

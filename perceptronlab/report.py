@@ -284,9 +284,13 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
                                     "The plane: both classes, the learned line and w"
                                     + (", the max-margin band." if separable_data else
                                        " (pocket's weights); misclassified points circled.")))
-    if separable_data and run.mistakes:
+    if separable_data and run.mistakes and run.log_complete:
         figures.append(_figure_html(plots.squeeze(run, rho, R),
                                     "The squeeze of Novikoff's proof: kρ* ≤ ‖w_k‖ ≤ √k·R, so k ≤ R²/ρ*²."))
+    elif separable_data and run.mistakes:
+        figures.append('<div class="verdict note">The squeeze of Novikoff\'s proof needs ‖w_k‖ after every '
+                       f"update; this run of {run.mistakes:,} updates logged the first "
+                       f"{run.mistake_indices.shape[0]:,} (the log's memory budget).</div>")
     figures.append(_figure_html(plots.sweeps(run), "Updates per sweep and training errors after each sweep."))
     if kept is not None:
         figures.append(_figure_html(plots.sweeps(kept), "Pocket: the fewest errors kept so far."))
