@@ -46,28 +46,46 @@ from perceptronlab.family._common import (
 )
 
 
+# the updates replayed into the vote at a time (fewer at the end of the run)
+VOTE_BATCH = 65_536
+
+
 class VotedEngine(CompiledEngine):
     """The compiled engine, also recording the step number (1-based, over all sweeps) of each update
-    and building the vote (:class:`Vote`) from each sweep's updates, replayed after the sweep."""
+    and building the vote (:class:`Vote`): the updates are replayed in batches of
+    :data:`VOTE_BATCH` (and at the end, :meth:`build_vote`) by a second engine that follows this one."""
 
     def __init__(self, X, y, *, max_vectors: int | None = None, **kwargs):
         super().__init__(X, y, **kwargs)
-        self.replayer = CompiledEngine(X, y, **kwargs)  # follows this engine, one sweep behind
+        self.replayer = CompiledEngine(X, y, **kwargs)
         self.vote = Vote(max_vectors, self.d)
         self._step_chunks: list[np.ndarray] = []
+        self._waiting: list[tuple[np.ndarray, np.ndarray]] = []  # (indices, steps) not replayed yet
+        self._n_waiting = 0
 
     def sweep(self, order, sweep: int) -> int:
         kept_before = self.n_kept
         count = super().sweep(order, sweep)
         if count:
-            idx = self._idx_buf[:count]  # this sweep's updates, as the kernel wrote them
+            idx = self._idx_buf[:count].copy()  # this sweep's updates, as the kernel wrote them
             steps = (sweep - 1) * self.n + sweep_positions(order, idx, self.n) + 1
             if self.n_kept > kept_before:  # the steps are logged alongside the indices
                 self._step_chunks.append(steps[:self.n_kept - kept_before])
+            self._waiting.append((idx, steps))
+            self._n_waiting += count
+            if self._n_waiting >= VOTE_BATCH:
+                self.build_vote()
+        return count
+
+    def build_vote(self) -> None:
+        """Replay the updates waiting (the same bits as the run's) and give their vectors to the vote."""
+        if self._waiting:
+            idx = np.concatenate([chunk for chunk, _ in self._waiting])
+            steps = np.concatenate([chunk for _, chunk in self._waiting])
+            self._waiting, self._n_waiting = [], 0
             keep = self.vote.choose(steps)
             vectors, intercepts = self.replayer.replay(idx, keep)
             self.vote.store(vectors, intercepts)
-        return count
 
     @property
     def mistake_steps(self) -> np.ndarray:
@@ -80,77 +98,83 @@ class Vote:
 
     Vector k (0-based, the k-th update's) is made at step t_k; its count t_{k+1} − t_k is known when
     the next update comes, so the latest vector waits (``pending``) until then, or until
-    :meth:`close`. After each sweep, :meth:`choose` says which of the sweep's vectors are to be built
-    (they enter the vote, or wait), and :meth:`store` takes them in that order.
+    :meth:`close`. For each batch of updates, :meth:`choose` says which of their vectors to build
+    (they enter the vote, or wait), and :meth:`store` takes them in that order. Without a limit
+    every vector is kept, within :data:`~perceptronlab.core.driver.LOG_BUDGET_BYTES`.
     """
 
     def __init__(self, limit: int | None, d: int):
         self.limit, self.d = limit, d
         capacity = 0 if limit is None else limit
+        self.counts = np.empty(capacity, dtype=np.int64)   # by row
+        # with a limit: the kept vectors in rows, their numbers and rows, the free rows
         self.vectors, self.intercepts = np.empty((capacity, d)), np.empty(capacity)
-        self.k = np.empty(0, dtype=np.int64)       # the kept vectors' numbers, their counts, their rows
-        self.count = np.empty(0, dtype=np.int64)
+        self.k = np.empty(0, dtype=np.int64)
         self.slot = np.empty(0, dtype=np.int64)
         self.free = list(range(capacity))[::-1]
+        self.chunks: list[tuple[np.ndarray, np.ndarray]] = []  # without: every vector, batch by batch
         self.made = 0                                # vectors made so far
         self.votes = 0                               # the counts of the vectors made, except the pending one
-        self.pending: tuple[int, int] | None = None  # (k, t_k) of the latest vector
+        self.pending: tuple[int, int] | None = None  # (k, t_k) of the latest vector, and (with a limit) it
         self.pending_vector: tuple[np.ndarray, float] | None = None
-        self._to_store = np.empty(0, dtype=np.int64)  # rows for the next store, -1: the pending one
+        self._rows = np.empty(0, dtype=np.int64)     # where the next store puts its vectors
 
     def choose(self, steps: np.ndarray) -> np.ndarray:
-        """Take the steps of one sweep's updates; returns which of their vectors to build."""
-        if self.pending is not None:
-            k, t = self.pending
-            rows = self._enter(np.array([k]), np.array([steps[0] - t]))
-            if rows[0] >= 0:
-                self._put(rows[0], *self.pending_vector)
+        """Take the steps of a batch of updates; returns which of their vectors to build."""
+        self._enter_pending(steps[0])
         m = steps.shape[0]
         rows = self._enter(self.made + np.arange(m - 1), np.diff(steps))
         self.made += m
         self.pending = (self.made - 1, int(steps[-1]))
-        self._to_store = np.append(rows[rows >= 0], -1)
+        self._rows = rows[rows >= 0]
         return np.append(rows >= 0, True)
 
     def store(self, vectors: np.ndarray, intercepts: np.ndarray) -> None:
         """The vectors :meth:`choose` asked for, in order (the last is the pending one)."""
-        for row, vector, intercept in zip(self._to_store, vectors, intercepts, strict=True):
-            if row >= 0:
-                self._put(row, vector, intercept)
-            else:
-                self.pending_vector = (vector.copy(), float(intercept))
+        if self.limit is None:
+            self.chunks.append((vectors, intercepts))
+            return
+        self.vectors[self._rows], self.intercepts[self._rows] = vectors[:-1], intercepts[:-1]
+        self.pending_vector = (vectors[-1].copy(), float(intercepts[-1]))
 
     def close(self, n_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The vote after ``n_steps`` steps: (vectors, intercepts, counts), in the order they were made."""
+        self._enter_pending(n_steps + 1)
+        self.pending = self.pending_vector = None
+        if self.limit is not None:
+            rows = self.slot[np.argsort(self.k)]
+            return self.vectors[rows], self.intercepts[rows], self.counts[rows]
+        counts = self.counts[:self.made]
+        if len(self.chunks) == 1:
+            return (*self.chunks[0], counts)
+        if not self.chunks:
+            return np.empty((0, self.d)), np.empty(0), counts
+        return (np.concatenate([v for v, _ in self.chunks]), np.concatenate([b for _, b in self.chunks]), counts)
+
+    def _enter_pending(self, next_step: int) -> None:
+        """The pending vector's count is known: the next update comes at ``next_step``."""
         if self.pending is not None:
             k, t = self.pending
-            rows = self._enter(np.array([k]), np.array([n_steps - t + 1]))
-            if rows[0] >= 0:
-                self._put(rows[0], *self.pending_vector)
-            self.pending = self.pending_vector = None
-        order = np.argsort(self.k, kind="stable")
-        rows = self.slot[order]
-        return self.vectors[rows].copy(), self.intercepts[rows].copy(), self.count[order].copy()
+            row = self._enter(np.array([k]), np.array([next_step - t]))[0]
+            if row >= 0 and self.limit is not None:
+                self.vectors[row], self.intercepts[row] = self.pending_vector
 
     def _enter(self, k: np.ndarray, count: np.ndarray) -> np.ndarray:
-        """Vectors ``k`` (newer than every kept one) with their final counts: the row each one is to
-        be stored in, or −1 where it does not enter the vote (or leaves it at once)."""
+        """Vectors ``k`` (consecutive, newer than every kept one) with their final counts: the row
+        each one is to be stored in, or −1 where it does not enter the vote (or leaves it at once)."""
         self.votes += int(count.sum())
-        rows = np.full(k.shape[0], -1, dtype=np.int64)
         if k.shape[0] == 0:
-            return rows
-        if self.limit is None:
-            start = self.k.shape[0]
-            rows[:] = np.arange(start, start + k.shape[0])
-            self._grow(start + k.shape[0])
-            self.k, self.count, self.slot = np.r_[self.k, k], np.r_[self.count, count], np.r_[self.slot, rows]
-            return rows
+            return k
+        if self.limit is None:  # every vector, vector k in row k
+            self._grow(int(k[-1]) + 2)  # with the pending one
+            self.counts[k] = count
+            return k
+        rows = np.full(k.shape[0], -1, dtype=np.int64)
+        candidates = np.arange(k.shape[0])
         if self.k.shape[0] == self.limit:  # a newer vector with an equal count beats the smallest
-            enters = count >= self.count.min()
-            k, count, candidates = k[enters], count[enters], np.flatnonzero(enters)
-        else:
-            candidates = np.arange(k.shape[0])
-        every_k, every_count = np.r_[self.k, k], np.r_[self.count, count]
+            candidates = np.flatnonzero(count >= self.counts[self.slot].min())
+            k, count = k[candidates], count[candidates]
+        every_k, every_count = np.r_[self.k, k], np.r_[self.counts[self.slot], count]
         ranked = np.lexsort((every_k, every_count))[::-1][:self.limit]  # the largest (count, k)
         stays = np.zeros(every_k.shape[0], dtype=bool)
         stays[ranked] = True
@@ -159,27 +183,23 @@ class Vote:
         new = np.flatnonzero(stays[old:])
         slots = np.array([self.free.pop() for _ in new], dtype=np.int64)
         rows[candidates[new]] = slots
+        self.counts[slots] = count[new]
         self.k = np.r_[self.k[stays[:old]], k[new]]
-        self.count = np.r_[self.count[stays[:old]], count[new]]
         self.slot = np.r_[self.slot[stays[:old]], slots]
         return rows
 
     def _grow(self, size: int) -> None:
-        """Room for ``size`` vectors (no limit: every vector, within the log's memory budget)."""
-        if size * (self.d + 1) * 8 > driver.LOG_BUDGET_BYTES:
+        """Counts for ``size`` vectors (no limit: every vector, within the log's memory budget)."""
+        if size * (self.d + 2) * 8 > driver.LOG_BUDGET_BYTES:
             raise v.fail("voted_perceptron: max_vectors", "a vote that fits the memory budget "
                          f"(perceptronlab.core.driver.LOG_BUDGET_BYTES = {driver.LOG_BUDGET_BYTES:,} bytes)",
-                         f"None, and the run has made more than {size - 1:,} vectors of {self.d:,} weights",
+                         f"None, and the run has made more than {size - 2:,} vectors of {self.d:,} weights",
                          "Pass max_vectors (e.g. max_vectors=1000: the vectors with the largest survival "
                          "counts), or fewer max_sweeps.")
-        if size > self.vectors.shape[0]:
-            capacity = max(size, 2 * self.vectors.shape[0], 16)
-            vectors, intercepts = np.empty((capacity, self.d)), np.empty(capacity)
-            vectors[:self.vectors.shape[0]], intercepts[:self.intercepts.shape[0]] = self.vectors, self.intercepts
-            self.vectors, self.intercepts = vectors, intercepts
-
-    def _put(self, row: int, vector: np.ndarray, intercept: float) -> None:
-        self.vectors[row], self.intercepts[row] = vector, intercept
+        if size > self.counts.shape[0]:
+            counts = np.empty(max(size, 2 * self.counts.shape[0], 16), dtype=np.int64)
+            counts[:self.counts.shape[0]] = self.counts
+            self.counts = counts
 
 
 @dataclass(eq=False)
@@ -285,6 +305,7 @@ def voted_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str =
     # no cycle test: the vote keeps changing while the iterates cycle
     outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
     n_steps = len(outcome.log.updates_per_sweep) * engine.n
+    engine.build_vote()
     vote = engine.vote
     vectors, intercepts, counts = vote.close(n_steps)
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
