@@ -45,7 +45,6 @@ from perceptronlab.family._common import (
     warn_not_converged,
 )
 
-
 # the updates replayed into the vote at a time (fewer at the end of the run)
 VOTE_BATCH = 65_536
 
