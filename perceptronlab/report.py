@@ -280,7 +280,9 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
     plane = d == 2 or (d == 3 and bool(np.all(Xf[:, 0] == 1.0)))
     shown = kept if kept is not None else run
     if plane and np.any(np.asarray(shown.w, dtype=np.float64)):
-        figures.append(_figure_html(plots.decision_regions(shown, Xf, y, max_margin=separable_data),
+        # the analysis' own maximum margin: one computation of ρ* for the cards and the band
+        band = analysis.max_margin if separable_data else False
+        figures.append(_figure_html(plots.decision_regions(shown, Xf, y, max_margin=band),
                                     "The plane: both classes, the learned line and w"
                                     + (", the max-margin band." if separable_data else
                                        " (pocket's weights); misclassified points circled.")))
