@@ -318,7 +318,7 @@ def train_from_cli(data, *, scheduler: str | None = None, shards: int | None = N
 
     options = {k: val for k, val in dict(options or {}).items() if val is not None}
     known = {"eta", "fit_intercept", "max_sweeps", "margin", "label", "out", "algorithm", "order", "seed",
-             "exact", "fmt"}
+             "exact", "fmt", "check"}  # check: pocket's, refused with the algorithm below
     unknown = sorted(set(options) - known)
     if unknown:
         raise v.fail("options", f"keys among {', '.join(sorted(known))}", ", ".join(unknown),
