@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from perceptronlab._files import atomic_write
 from perceptronlab._validation import check_labels, fail
 
 __all__ = ["build_report", "write_report"]
@@ -355,7 +356,7 @@ def write_report(X, y, out_dir: Path | str, *, fit_intercept: bool = False, titl
     page = build_report(X, y, fit_intercept=fit_intercept, title=title, source=source,
                         trace_points=trace_points, max_sweeps=max_sweeps)
     path = out / filename
-    _writable(path.write_text, out, page, encoding="utf-8")
+    atomic_write(path, page, what="report")
     return path
 
 

@@ -38,6 +38,11 @@ InterceptOpt = Annotated[bool, typer.Option(
     help="Fit an intercept b (the bias trick: x gets a constant 1). Default: none, as in the seeds.")]
 SeedOpt = Annotated[int | None, typer.Option(
     "--seed", min=0, help="Seed of the shuffle and random-mistake orders (the same seed, the same run).")]
+MaxBytesOpt = Annotated[str | None, typer.Option(
+    "--max-bytes", metavar="SIZE",
+    help="Memory budget for reading the data, e.g. 2G or 500M (K, M, G, T: powers of 1024). A file that "
+         "needs more is refused before it is read. Default: half of the available memory, and at most 200 "
+         "times the file's size.")]
 DataArg = Annotated[Path, typer.Argument(
     metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz.")]
 
@@ -121,11 +126,11 @@ def info(message: str, *, quiet: bool = False) -> None:
 
 
 def read_xy(path: Path | str, *, label: str | None = None, fmt: str | None = None,
-            exact: bool = False) -> tuple[Any, Any]:
+            exact: bool = False, max_bytes: str | None = None) -> tuple[Any, Any]:
     """Read a data file into ``(X, y)`` with :func:`perceptronlab.io.read_data`."""
     from perceptronlab.io import read_data
 
-    return read_data(path, label=label, fmt=fmt, exact=exact)
+    return read_data(path, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
 
 
 # ---------------------------------------------------------------- JSON

@@ -40,6 +40,8 @@ PARAMETERS: dict[str, str] = {
     "shards": "shards",
     "trials": "trials",
     "kind": "kind",
+    "max_bytes": "max_bytes",
+    "loo": "loo",
 }
 
 #: a library call named in advice → (the command-line parameter it needs, what to say instead)

@@ -17,6 +17,7 @@ from perceptronlab.cli._common import (
     InterceptOpt,
     JsonOpt,
     LabelOpt,
+    MaxBytesOpt,
     QuietOpt,
     console,
     print_json,
@@ -98,6 +99,7 @@ def analyze(
     exact: Annotated[bool | None, typer.Option(
         "--exact/--no-exact",
         help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files.")] = None,
+    max_bytes: MaxBytesOpt = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -110,11 +112,11 @@ def analyze(
     from perceptronlab.theory._common import EXACT_LIMIT
     from perceptronlab.theory.analysis import analyze as run_analysis
 
-    X, y = read_xy(data, label=label, fmt=data_format)
+    X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
     shape = getattr(X, "shape", None)
     small = shape is not None and shape[0] * shape[1] <= EXACT_LIMIT
     if exact or (exact is None and small and not hasattr(X, "tocsr")):
-        X, y = read_xy(data, label=label, fmt=data_format, exact=True)
+        X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
     with progress("analysing", quiet=quiet or json_output):
         result = run_analysis(X, y, fit_intercept=intercept, loo=loo)
     if json_output:

@@ -14,6 +14,7 @@ import numpy as np
 from perceptronlab._validation import is_sparse
 from perceptronlab.core import kernels
 from perceptronlab.core.exact import ExactEngine
+from perceptronlab.core.interrupt import call_parallel
 from perceptronlab.core.reference import ReferenceEngine
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
@@ -202,7 +203,7 @@ def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
     if is_sparse(X):
         return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
     if parallel and X.size >= PARALLEL_MIN_ELEMENTS:
-        return kernels.margins_dense_parallel(X, y, w, float(b), out)
+        return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
     return kernels.margins_dense(X, y, w, float(b), out)
 
 

@@ -78,14 +78,38 @@ def connect(client=None, *, n_workers: int | None = None, quiet: bool = True) ->
         pass
     import logging
 
-    cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=None,
-                                       silence_logs=logging.ERROR if quiet else logging.WARNING)
+    with _workers_ignore_ctrl_c():
+        cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                           dashboard_address=None,
+                                           silence_logs=logging.ERROR if quiet else logging.WARNING)
     try:
         with distributed.Client(cluster) as made:
             yield made
     finally:
         cluster.close()
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start worker processes that ignore Ctrl-C: this process closes the cluster on Ctrl-C.
+
+    A terminal sends Ctrl-C's SIGINT to every process of the foreground group, the local cluster's
+    workers included, and each would print its own KeyboardInterrupt traceback while this process
+    shuts them down. An ignored signal stays ignored in the processes started meanwhile, so SIGINT
+    is ignored while the cluster starts (only the main thread may change it; a Ctrl-C in those
+    seconds is lost, the next one stops the run).
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _finalize_shard(raws, spec):
