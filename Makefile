@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast browser bench lint dist clean
+.PHONY: setup run test test-fast fuzz browser bench lint dist clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ test: setup browser
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not browser and not slow"
+
+# The fuzz suite at length: 20 times the examples of `make test` (tests/conftest.py's profiles).
+fuzz: setup
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q tests/test_fuzz.py
 
 bench: setup
 	$(PY) -m benchmarks
