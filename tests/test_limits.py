@@ -357,3 +357,16 @@ def test_string_weight_beyond_the_float_range_is_an_input_error(tmp_path):
                                     n_features=2, classes=[-1, 1], w=["1e309", 1], b=0)))
     with pytest.raises(InputError, match="field 'w'"):
         load_model(path)
+
+
+@NEEDS_NUMBERS
+def test_huge_exact_values_are_an_error_not_an_overflow(tmp_path):
+    """Exact data with |x| > 1e154 (math.sqrt of a Fraction overflows) and --exact --eta 1e308."""
+    data = tmp_path / "d.csv"
+    data.write_text("x1,x2,y\n1e200,0,1\n1,1,-1\n0,1,-1\n")
+    exam = tmp_path / "exam.csv"
+    exam.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
+    for args in (["trace", str(data)], ["train", str(exam), "--exact", "--eta", "1e308"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code in (0, 1) and not isinstance(result.exception, OverflowError), (args, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)

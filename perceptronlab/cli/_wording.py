@@ -41,7 +41,6 @@ PARAMETERS: dict[str, str] = {
     "trials": "trials",
     "kind": "kind",
     "max_bytes": "max_bytes",
-    "loo": "loo",
 }
 
 #: a library call named in advice → (the command-line parameter it needs, what to say instead)
