@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast fuzz browser bench lint dist clean
+.PHONY: setup run test test-fast fuzz browser bench lint dist docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,7 @@ run: setup
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
-test: setup browser
-	$(VENV)/bin/ruff check perceptronlab tests benchmarks
+test: setup browser lint
 	$(PY) -m pytest -q
 
 test-fast: setup
@@ -35,8 +34,14 @@ fuzz: setup
 bench: setup
 	$(PY) -m benchmarks
 
+# The documentation site, offline, warnings as errors, every example executed: docs/_build/html/index.html
+docs: setup
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+
+# ruff, and the import contracts of pyproject.toml (the layers of docs/architecture.md)
 lint: setup
 	$(VENV)/bin/ruff check perceptronlab tests benchmarks
+	$(VENV)/bin/lint-imports
 
 # The sdist and the wheel in dist/ (the wheel built from the sdist), checked by twine.
 dist: setup
@@ -45,4 +50,4 @@ dist: setup
 	$(VENV)/bin/twine check --strict dist/*
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache docs/_build docs/auto_examples docs/api/generated docs/gen_modules

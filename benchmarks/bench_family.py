@@ -13,9 +13,9 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
+from benchmarks._baselines import RBF, naive_dual_sweep
 from benchmarks._timing import row
 from perceptronlab.core.engines import CompiledEngine
-from perceptronlab.family import _kernels
 from perceptronlab.family.averaged import AveragedEngine
 from perceptronlab.family.kernel import KernelSpec, fit_kernel, row_sq_norms
 
@@ -125,8 +125,8 @@ def _naive(X, sqn, y, spec, sweeps):
     support = np.zeros(X.shape[0], dtype=np.int64)
     n_support, b, mistakes = 0, 0.0, 0
     for _ in range(sweeps):
-        made, b, n_support = _kernels.naive_dual_sweep(
-            X, sqn, _kernels.RBF, spec.degree, spec.gamma, spec.coef0, y, alpha, b, 1.0, 0.0,
+        made, b, n_support = naive_dual_sweep(
+            X, sqn, RBF, spec.degree, spec.gamma, spec.coef0, y, alpha, b, 1.0, 0.0,
             False, support, n_support)
         mistakes += made
         if made == 0:

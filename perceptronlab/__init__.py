@@ -19,19 +19,19 @@ _EXPORTS: dict[str, str] = {
     "pocket": "perceptronlab.core.perceptron",
     "Run": "perceptronlab.core.run",
     "Step": "perceptronlab.core.run",
-    # estimators (scikit-learn API)
+    # estimators (scikit-learn API), the family's included
     "Perceptron": "perceptronlab.estimators",
     "PocketPerceptron": "perceptronlab.estimators",
     "OnlinePerceptron": "perceptronlab.estimators",
+    "AveragedPerceptron": "perceptronlab.estimators",
+    "VotedPerceptron": "perceptronlab.estimators",
+    "KernelPerceptron": "perceptronlab.estimators",
+    "MulticlassPerceptron": "perceptronlab.estimators",
     # the family: averaged, voted, kernel, multiclass
     "averaged_perceptron": "perceptronlab.family.averaged",
     "voted_perceptron": "perceptronlab.family.voted",
     "kernel_perceptron": "perceptronlab.family.kernel",
     "multiclass_perceptron": "perceptronlab.family.multiclass",
-    "AveragedPerceptron": "perceptronlab.family.estimators",
-    "VotedPerceptron": "perceptronlab.family.estimators",
-    "KernelPerceptron": "perceptronlab.family.estimators",
-    "MulticlassPerceptron": "perceptronlab.family.estimators",
     # theory: geometry, separability, leave-one-out, analysis (bounds: perceptronlab.bounds)
     "radius": "perceptronlab.theory.geometry",
     "radius_squared": "perceptronlab.theory.geometry",
@@ -48,7 +48,7 @@ _EXPORTS: dict[str, str] = {
     # data and models
     "read_data": "perceptronlab.io",
     "save_model": "perceptronlab.io",
-    "load_model": "perceptronlab.io",
+    "load_model": "perceptronlab.estimators",
     # errors and warnings
     "PerceptronLabError": "perceptronlab.exceptions",
     "InputError": "perceptronlab.exceptions",

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from perceptronlab._validation import fail
+from perceptronlab.exceptions import fail
 
 __all__ = ["atomic_open", "atomic_write", "write_target"]
 

@@ -31,7 +31,7 @@ import os
 import re
 from typing import Any
 
-from perceptronlab._validation import fail
+from perceptronlab.exceptions import fail
 
 __all__ = ["DEFAULT_FRACTION", "EXPANSION_FACTOR", "EXPANSION_FLOOR", "available_memory", "default_budget",
            "check_budget", "parse_bytes", "format_bytes"]

@@ -6,17 +6,26 @@ below the boundary (the kernels, the exact engine) trusts what leaves this modul
 
 from __future__ import annotations
 
+import math
 import numbers
 import sys
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from perceptronlab.exceptions import InputError
+from perceptronlab._numbers import parse_exact
+from perceptronlab.exceptions import InputError, fail, overflow_error
+
+__all__ = ["ORDERS", "FAMILY_ORDERS", "POCKET_CHECKS", "InputError", "fail", "overflow_error", "is_sparse", "check_eta",
+           "check_margin", "check_positive_int", "check_optional_positive_int", "check_choice", "check_seed",
+           "check_labels", "check_exact_matrix", "check_matrix", "check_Xy", "check_vector", "check_n_features",
+           "not_finite_error"]
 
 ORDERS = ("cyclic", "shuffle", "random-mistake")
+#: the family averages and votes over whole sweeps, so each step visits one example
+FAMILY_ORDERS = ("cyclic", "shuffle")
 
 
 def is_sparse(X: Any) -> bool:
@@ -26,18 +35,21 @@ def is_sparse(X: Any) -> bool:
 POCKET_CHECKS = ("update", "sweep")
 
 
-def fail(what: str, expected: str, got: Any, fix: str) -> InputError:
-    """Build the one message shape used everywhere: what, expected, got, fix."""
-    return InputError(f"{what}: expected {expected}, got {got}. {fix}")
-
-
 # ---------------------------------------------------------------- parameters
+
+
+def _finite_float(value: Any) -> bool:
+    """Finite, and within the float range (a huge int or Fraction is not an OverflowError here)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def check_eta(eta: Any) -> float:
     if isinstance(eta, bool) or not isinstance(eta, numbers.Real | Fraction | Decimal):
         raise fail("eta (the learning rate)", "a positive number", repr(eta), "Pass e.g. eta=1.0.")
-    if not np.isfinite(float(eta)) or eta <= 0:
+    if not _finite_float(eta) or eta <= 0:
         raise fail("eta (the learning rate)", "a finite number > 0", eta,
                    "Pass e.g. eta=1.0; from w = 0 any eta > 0 gives the same mistakes.")
     return eta
@@ -46,7 +58,7 @@ def check_eta(eta: Any) -> float:
 def check_margin(margin: Any) -> Any:
     if isinstance(margin, bool) or not isinstance(margin, numbers.Real | Fraction | Decimal):
         raise fail("margin (rho0)", "a number >= 0", repr(margin), "Pass margin=0 for the plain perceptron.")
-    if not np.isfinite(float(margin)) or margin < 0:
+    if not _finite_float(margin) or margin < 0:
         raise fail("margin (rho0)", "a finite number >= 0", margin,
                    "Pass margin=0 for the plain perceptron, or a positive rho0 for the margin perceptron.")
     return margin
@@ -125,29 +137,8 @@ def check_labels(y: Any, n_rows: int | None = None, *, binary: bool = True,
 def _to_fraction(value: Any, where: str) -> Fraction:
     if isinstance(value, bool):
         raise fail(f"X{where}", "a number", repr(value), "Use numbers, not booleans.")
-    if isinstance(value, Fraction | numbers.Integral):
-        return Fraction(value)
-    if isinstance(value, float | np.floating):
-        if not np.isfinite(value):
-            raise fail(f"X{where}", "a finite number", value, "Remove or fix rows with NaN or inf.")
-        return Fraction(float(value))
-    if isinstance(value, Decimal):
-        if not value.is_finite():
-            raise fail(f"X{where}", "a finite number", value, "Remove or fix rows with NaN or inf.")
-        return Fraction(value)
-    if isinstance(value, str):
-        try:
-            dec = Decimal(value.strip())
-        except InvalidOperation:
-            try:
-                return Fraction(value.strip())
-            except (ValueError, ZeroDivisionError) as exc:
-                raise fail(f"X{where}", "a number, a fraction like '1/3' or a decimal string",
-                           repr(value), "Fix the cell.") from exc
-        if not dec.is_finite():
-            raise fail(f"X{where}", "a finite number", value, "Remove or fix rows with NaN or inf.")
-        return Fraction(dec)
-    raise fail(f"X{where}", "a number", f"{type(value).__name__} {value!r}", "Fix the cell.")
+    return parse_exact(value, f"X{where}", expected="a number, a fraction like '1/3' or a decimal string",
+                       fix="Fix the cell.")
 
 
 def check_exact_matrix(X: Any) -> list[list[Fraction]]:
@@ -184,7 +175,7 @@ def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float
     """A float C-contiguous array (no copy when it already is one) or a CSR matrix.
 
     ``check_finite=False`` leaves NaN/inf to the compiled sweep, which finds them on its own first
-    pass at no cost (:func:`perceptronlab.core.engines.raise_not_finite` gives the same message).
+    pass at no cost (:func:`not_finite_error` gives the same message).
     """
     if is_sparse(X):
         import scipy.sparse as sp
@@ -198,9 +189,7 @@ def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float
             X = X.astype(np.float64)
         if check_finite and not np.all(np.isfinite(X.data)):
             row = int(np.searchsorted(X.indptr, np.flatnonzero(~np.isfinite(X.data))[0], side="right") - 1)
-            from perceptronlab.core.engines import raise_not_finite
-
-            raise_not_finite(X, row, None)
+            raise not_finite_error(X, row, None)
         if not X.has_sorted_indices:
             X = X.sorted_indices()
         return X
@@ -256,3 +245,18 @@ def check_n_features(n_features: int, expected: int, who: str) -> None:
     if n_features != expected:
         raise fail("X", f"{expected} features, as {who} was fitted with", f"{n_features} features",
                    "Pass data with the same columns as at fit time.")
+
+
+def not_finite_error(X: Any, row: int, sweep: int | None) -> Exception:
+    """A score was NaN or inf at ``row``: bad input (the error names the cell) or weights that
+    overflowed (the error names the sweep)."""
+    if is_sparse(X):
+        start, stop = X.indptr[row], X.indptr[row + 1]
+        values, columns = X.data[start:stop], X.indices[start:stop]
+    else:
+        values, columns = X[row], np.arange(X.shape[1])
+    bad = np.flatnonzero(~np.isfinite(values))
+    if bad.shape[0]:
+        return fail("X", "finite values", f"{values[bad[0]]} at row {row}, column {columns[bad[0]]}",
+                    "Remove or impute the rows with NaN or inf.")
+    return overflow_error(f"during sweep {sweep}" if sweep is not None else "during training")

@@ -1,4 +1,6 @@
-"""The Littlestone adversary (public face of :mod:`perceptronlab.teach.adversary`).
+"""The Littlestone adversary (seed 001): every round a mistake, every label realizable.
+
+This module is the one public home of these names (the implementation is private).
 
 >>> from sklearn.linear_model import Perceptron
 >>> from perceptronlab.adversary import SklearnAdapter, littlestone
@@ -6,7 +8,7 @@
 5
 """
 
-from perceptronlab.teach.adversary import (
+from perceptronlab.teach._adversary import (
     LittlestoneResult,
     ProofError,
     Round,

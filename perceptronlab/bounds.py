@@ -1,11 +1,13 @@
-"""The perceptron's bounds (public face of :mod:`perceptronlab.theory.bounds`).
+"""The perceptron's bounds: Novikoff, Freund–Schapire, the test-error bound and the sample size.
+
+This module is the one public home of these names (the implementation is private).
 
 >>> from perceptronlab import bounds
 >>> bounds.novikoff(2, 0.5), bounds.sample_size(2, 0.5, 0.005)
 (16.0, 3199)
 """
 
-from perceptronlab.theory.bounds import (
+from perceptronlab.theory._bounds import (
     best_freund_schapire,
     freund_schapire,
     margin_perceptron,

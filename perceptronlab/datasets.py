@@ -1,4 +1,7 @@
-"""The seeds' datasets (public face of :mod:`perceptronlab.teach.datasets`).
+"""The seeds' datasets: the exam task, the margin task, basis vectors, Gaussian pairs, the
+Learning From Data target and non-separable clouds.
+
+This module is the one public home of these names (the implementation is private).
 
 >>> from perceptronlab import datasets
 >>> X, y = datasets.exam_task()
@@ -6,7 +9,7 @@
 (3, 2)
 """
 
-from perceptronlab.teach.datasets import (
+from perceptronlab.teach._datasets import (
     Dataset,
     basis,
     exam_task,

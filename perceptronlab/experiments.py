@@ -38,9 +38,9 @@ from typing import Any
 
 import numpy as np
 
+from perceptronlab import _learners_experiment as learners
 from perceptronlab._files import atomic_open, atomic_write
 from perceptronlab._validation import check_positive_int, check_seed, fail
-from perceptronlab.family.experiment import learners_experiment
 
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
 
@@ -70,6 +70,15 @@ class ExperimentResult:
         The parameters used (seed, trials, …).
     files : list of Path
         What :meth:`write` wrote.
+
+    Examples
+    --------
+    >>> from perceptronlab.experiments import run_experiment
+    >>> result = run_experiment("worst-case", trials=2)
+    >>> result.name, result.stats["attains_bound"], sorted(result.figures)
+    ('worst-case', True, ['worst-case', 'worst-case-squeeze'])
+    >>> print(result.summary.splitlines()[1])
+      mistakes = n = R^2/rho*^2 for every n, in cyclic and 2 shuffled orders: yes
     """
 
     name: str
@@ -139,7 +148,7 @@ def _value(quantity: Any) -> float:
 
 
 def _novikoff(R: float, rho: float) -> float:
-    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab.bounds import novikoff
 
     return _value(novikoff(R, rho))
 
@@ -194,8 +203,8 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
 
     ``trials``: datasets per separation (default 15, the notebook's).
     """
-    from perceptronlab import perceptron
     from perceptronlab.core.batch import perceptron_batch
+    from perceptronlab.core.perceptron import perceptron
     from perceptronlab.datasets import gaussian_pair
     from perceptronlab.exceptions import NotSeparableError
     from perceptronlab.theory.geometry import max_margin, radius
@@ -294,7 +303,7 @@ def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: i
 
     ``trials``: runs per N (default 1000).
     """
-    from perceptronlab import perceptron
+    from perceptronlab.core.perceptron import perceptron
     from perceptronlab.datasets import label_by
     from perceptronlab.datasets import lfd as make
 
@@ -383,7 +392,7 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
 
     ``trials``: the number of shuffled orders per n (default 5).
     """
-    from perceptronlab import perceptron
+    from perceptronlab.core.perceptron import perceptron
     from perceptronlab.datasets import basis
     from perceptronlab.theory.geometry import max_margin, radius
 
@@ -454,7 +463,7 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
 
     ``trials``: not used (one dataset; pass ``seed`` for another).
     """
-    from perceptronlab import perceptron, pocket
+    from perceptronlab.core.perceptron import perceptron, pocket
     from perceptronlab.datasets import nonseparable
     from perceptronlab.theory.separability import separable
 
@@ -507,6 +516,35 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
     return _finish(result, out_dir, progress)
 
 
+def learners_experiment(out_dir=None, *, seed: int | None = None, trials: int | None = None,
+                        progress: Progress | None = None) -> ExperimentResult:
+    """The family against scikit-learn's linear learners on digits and breast cancer (clean and
+    with noisy labels), after Freund & Schapire (1999, §6); see
+    :func:`perceptronlab._learners_experiment.run_learners_experiment`.
+
+    Returns the table, a summary with the findings, and the stats; with ``out_dir`` it writes
+    ``learners.csv``, ``learners.json`` and ``learners.md``.
+    """
+    seed = 0 if seed is None else seed
+    rows = learners.run_learners_experiment(None, seed=seed, trials=trials, progress=progress)
+    lines, stats = learners.findings(rows)
+    n_trials = learners.DEFAULT_TRIALS if trials is None else trials
+    head = (f"learners: test error on digits, breast cancer and their noisy variants "
+            f"({int(100 * learners.NOISE_RATE)} % of training labels flipped), mean of {n_trials} "
+            f"split(s), {learners.SWEEPS} sweeps each (Freund & Schapire 1999, §6).")
+    table = learners.markdown_table(rows)
+    summary = "\n".join([head, *("  " + line for line in lines), "", table])
+    result = ExperimentResult("learners", rows, summary, stats, {},
+                              dict(seed=seed, trials=n_trials, sweeps=learners.SWEEPS,
+                                   noise_rate=learners.NOISE_RATE))
+    if out_dir is not None:
+        result.write(out_dir)
+        md = Path(out_dir) / "learners.md"
+        atomic_write(md, table, what="experiment table")
+        result.files.append(md)
+    return result
+
+
 #: name -> experiment function ``(out_dir=None, *, seed=None, trials=None, progress=None)``
 EXPERIMENTS: dict[str, Callable[..., ExperimentResult]] = {
     "bound-vs-actual": bound_vs_actual,
@@ -523,6 +561,16 @@ def run_experiment(name: str, out_dir: Path | str | None = None, *, seed: int | 
     """Run the experiment ``name`` of :data:`EXPERIMENTS` (and write its files into ``out_dir``).
 
     ``image_format`` is "png" (default) or "svg" for the figures written into ``out_dir``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from perceptronlab.experiments import run_experiment
+    >>> result = run_experiment("non-separable", tempfile.mkdtemp())
+    >>> result.stats["separable"], result.stats["pocket_update_check_errors"]
+    (False, 20)
+    >>> sorted(path.name for path in result.files)[:2]
+    ['non-separable-pocket.png', 'non-separable-regions.png']
     """
     from perceptronlab._validation import check_choice
 

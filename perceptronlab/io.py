@@ -1,8 +1,9 @@
 """Data files and model files.
 
 Data: :func:`read_data` reads CSV (with a header), LIBSVM/svmlight, ``.npy`` and ``.npz`` into
-``(X, y)``. Models: :func:`save_model` and :func:`load_model` write and read JSON, never pickle,
-so a model file is safe to open, diff and read by eye. Every bad file (missing, empty, truncated,
+``(X, y)``. Models: :func:`save_model` writes JSON, never pickle, and :func:`perceptronlab.load_model`
+reads it back (through :func:`read_model_document` and the contract :func:`check_model_document`), so a
+model file is safe to open, diff and read by eye. Every bad file (missing, empty, truncated,
 corrupt, foreign, from a newer version) gets one clear :class:`~perceptronlab.exceptions.InputError`
 that says what was wrong, what was expected, what came and how to fix it.
 
@@ -24,7 +25,7 @@ Model file layout (``"version": 1``)::
 Optional: ``"feature_names": ["x1", "x2"]`` and ``"label_name": "y"`` (the CSV columns at training:
 prediction then takes the columns by name, so a label column is never read as a feature), and
 ``"preprocessing"`` (reserved for a fitted scaler; a model that needs a step this version cannot
-apply is refused). Files without them load as before. :func:`check_model_document` is the contract.
+apply is refused). Files without them load as before.
 ``w`` is one list for two classes and a list of lists (one row per class, one-vs-rest) for more;
 ``b`` is then a list too. Exact weights (``fractions.Fraction``) are stored as strings ``"p/q"``
 (or ``"p"``) and load back as Fractions; float weights are JSON numbers (shortest round-trip form,
@@ -51,10 +52,13 @@ import numpy as np
 
 from perceptronlab._files import atomic_write, write_target
 from perceptronlab._memory import check_budget, format_bytes, parse_bytes
-from perceptronlab._validation import fail
+from perceptronlab._numbers import parse_exact, to_float
+from perceptronlab._validation import check_exact_matrix, fail
+from perceptronlab._version import __version__
+from perceptronlab.core.run import Run
 from perceptronlab.exceptions import InputError
 
-__all__ = ["read_data", "read_columns", "save_model", "load_model", "check_model_document", "LoadedModel",
+__all__ = ["read_data", "read_columns", "save_model", "read_model_document", "check_model_document",
            "DATA_FORMATS", "MODEL_FORMAT", "MODEL_VERSION"]
 
 #: data formats and the file extensions that select them
@@ -204,8 +208,6 @@ def read_data(path: str | os.PathLike, *, label: str | None = None, fmt: str | N
     if not has_label:
         y = None
     if exact:
-        from perceptronlab._validation import check_exact_matrix
-
         X = check_exact_matrix(X)
     return X, y
 
@@ -213,6 +215,8 @@ def read_data(path: str | os.PathLike, *, label: str | None = None, fmt: str | N
 def read_columns(path: str | os.PathLike, *, fmt: str | None = None) -> list[str] | None:
     """The column names of a CSV/TSV file's header row; ``None`` for formats without names.
 
+    Examples
+    --------
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "exam.csv"
     >>> _ = path.write_text("x1, x2 ,y\\n1,0,+1\\n")
@@ -454,12 +458,10 @@ def _is_number(text: str) -> bool:
 
 
 def _exact_cell(text: str, where: str, line: int, column: str) -> Fraction:
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        got = "an empty cell" if text == "" else repr(text)
-        raise fail(where, f"an exact number (like 2, -0.5 or 1/3) in column {column!r}",
-                   f"{got} on line {line}", "Fix or drop the row.") from None
+    what, expected = f"{where}, column {column!r}", "an exact number (like 2, -0.5 or 1/3)"
+    if text == "":
+        raise fail(what, expected, f"an empty cell on line {line}", "Fix or drop the row.")
+    return parse_exact(text, what, expected=expected, fix="Fix or drop the row.", at=f" on line {line}")
 
 
 def _read_libsvm(path: Path, exact: bool = False, max_bytes: Any = None):
@@ -680,9 +682,6 @@ def _plain(value: Any) -> Any:
 
 
 def _model_document(model: Any) -> dict:
-    from perceptronlab import __version__
-    from perceptronlab.core.run import Run
-
     if isinstance(model, Run):
         w = model.w
         rows = [w.tolist()]
@@ -766,7 +765,7 @@ def save_model(model: Any, path: str | os.PathLike, *, feature_names: Sequence[s
     ----------
     model : a :class:`~perceptronlab.Run` (from ``perceptron``/``pocket``), a fitted estimator
         with ``coef_``, ``intercept_`` and ``classes_`` (perceptronlab's or scikit-learn's), or a
-        :class:`LoadedModel`.
+        :class:`perceptronlab.estimators.LoadedModel`.
     path : where to write; parent folders must exist.
     feature_names : the names of the features, in the order of the weights (a CSV file's header
         without the label column); stored so that prediction takes the right columns by name.
@@ -782,14 +781,14 @@ def save_model(model: Any, path: str | os.PathLike, *, feature_names: Sequence[s
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from perceptronlab import perceptron
+    >>> from perceptronlab import load_model, perceptron
     >>> run = perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True)
     >>> path = save_model(run, pathlib.Path(tempfile.mkdtemp()) / "exam.json", feature_names=["x1", "x2"])
     >>> model = load_model(path)
     >>> model.w, model.predict([[1, 0], [0, 1]]).tolist(), model.feature_names_in_.tolist()
     ([Fraction(1, 1), Fraction(-2, 1)], [1, -1], ['x1', 'x2'])
     """
-    document = dict(model.document if isinstance(model, LoadedModel) else _model_document(model))
+    document = dict(model.document if hasattr(model, "document") else _model_document(model))
     if feature_names is not None:
         document["feature_names"] = [str(name) for name in feature_names]
     if label_name is not None:
@@ -801,23 +800,27 @@ def save_model(model: Any, path: str | os.PathLike, *, feature_names: Sequence[s
     return Path(path)
 
 
-def _parse_weight(value: Any, field: str, exact: bool, bad) -> Any:
+_DAMAGED = "The file is damaged or was edited by hand; save the model again."
+
+
+def _parse_weight(value: Any, field: str, exact: bool, source: str) -> Any:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise bad(field, "numbers (or exact strings like '1/3')", repr(value))
-    if isinstance(value, str):
-        try:
-            number = Fraction(value)
-        except (ValueError, ZeroDivisionError):
-            raise bad(field, "numbers (or exact strings like '1/3')", repr(value)) from None
-        return number if exact else float(number)
-    if isinstance(value, float) and not math.isfinite(value):  # pragma: no cover - json gives no inf
-        raise bad(field, "finite numbers", repr(value))
-    return Fraction(value) if exact else float(value)
+        raise bad_model(source, field, "numbers (or exact strings like '1/3')", _shown(value))
+    if isinstance(value, float) and not math.isfinite(value):  # NaN, Infinity and 1e309 in the JSON
+        raise bad_model(source, field, "finite numbers", repr(value))
+    what = f"{source}, field {field!r}"
+    number = parse_exact(value, what, expected="numbers (or exact strings like '1/3')", fix=_DAMAGED)
+    return number if exact else to_float(number, what, _DAMAGED)
 
 
-def _bad_model(source: str, field: str, expected: str, got: str) -> InputError:
-    return fail(f"{source}, field {field!r}", expected, got,
-                "The file is damaged or was edited by hand; save the model again.")
+def bad_model(source: str, field: str, expected: str, got: str) -> InputError:
+    """A malformed field of a model document."""
+    return fail(f"{source}, field {field!r}", expected, got, _DAMAGED)
+
+
+def model_source(path: str | os.PathLike) -> str:
+    """How messages name a model file."""
+    return f"model file {str(Path(path))!r}"
 
 
 def _shown(value: Any, limit: int = 60) -> str:
@@ -920,9 +923,22 @@ def check_model_document(document: Any, source: str = "model document") -> dict:
     ------
     InputError
         The first field that breaks the contract, named, with what it holds.
+
+    Examples
+    --------
+    >>> document = {"format": "perceptronlab-model", "version": 1, "algorithm": "perceptron",
+    ...             "n_features": 2, "classes": [-1, 1], "w": [1.0, -2.0], "b": 0.0}
+    >>> check_model_document(document)["coef"].tolist()
+    [[1.0, -2.0]]
+    >>> check_model_document({**document, "classes": [1, 1.0]})
+    Traceback (most recent call last):
+    ...
+    perceptronlab.exceptions.InputError: model document, field 'classes': expected labels of one type \
+(all strings, all integers, all booleans or all numbers), got [1, 1.0] (mixed integers and numbers). \
+The file is damaged or was edited by hand; save the model again.
     """
     def bad(field: str, expected: str, got: str) -> InputError:
-        return _bad_model(source, field, expected, got)
+        return bad_model(source, field, expected, got)
 
     if not isinstance(document, dict):
         raise fail(source, "a JSON object", type(document).__name__, "Save the model again.")
@@ -938,6 +954,14 @@ def check_model_document(document: Any, source: str = "model document") -> dict:
     params = document.get("params", {})
     if not isinstance(params, dict):
         raise bad("params", "an object", type(params).__name__)
+    params = dict(params)
+    if exact:
+        for key in ("eta", "margin"):
+            if isinstance(params.get(key), str):
+                try:
+                    params[key] = parse_exact(params[key], f"params.{key}")
+                except InputError:
+                    pass  # a parameter is a record of the training, not needed to predict
     training = _check_training(document.get("training", {}), bad)
     preprocessing = document.get("preprocessing")
     if preprocessing not in (None, {}, []):
@@ -963,42 +987,43 @@ def check_model_document(document: Any, source: str = "model document") -> dict:
     if not isinstance(intercepts, list) or len(intercepts) != len(rows):
         raise bad("b", "a number" if binary else f"a list of {len(rows)} numbers", _shown(b))
     dtype = object if exact else np.float64
-    coef = np.array([[_parse_weight(v, "w", exact, bad) for v in r] for r in rows], dtype=dtype)
-    intercept = np.array([_parse_weight(v, "b", exact, bad) for v in intercepts], dtype=dtype)
-    return {"exact": exact, "algorithm": algorithm, "estimator": estimator, "params": dict(params),
+    coef = np.array([[_parse_weight(v, "w", exact, source) for v in r] for r in rows], dtype=dtype)
+    intercept = np.array([_parse_weight(v, "b", exact, source) for v in intercepts], dtype=dtype)
+    return {"exact": exact, "algorithm": algorithm, "estimator": estimator, "params": params,
             "training": training, "classes": np.asarray(classes), "n_features": n_features,
             "feature_names": feature_names, "label_name": label_name, "coef": coef, "intercept": intercept}
 
 
-def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
-    """Load a JSON model file written by :func:`save_model`.
+def read_model_document(path: str | os.PathLike) -> dict:
+    """The JSON document of a model file written by :func:`save_model`, its envelope checked.
 
-    Parameters
-    ----------
-    path : the model file.
-    as_estimator : return a fitted :class:`perceptronlab.Perceptron` or
-        :class:`perceptronlab.PocketPerceptron` for float models saved from a run or from those
-        estimators; ``False`` always gives a :class:`LoadedModel`.
-
-    Returns
-    -------
-    Perceptron, PocketPerceptron or LoadedModel
-        A fitted model with ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``,
-        ``predict`` and ``decision_function`` (and ``feature_names_in_`` when the file stores the
-        feature names). Exact models (Fractions kept), online models and models saved from other
-        libraries load as :class:`LoadedModel`.
+    The file must exist, be UTF-8 JSON of a size the memory budget allows, carry ``"format":
+    "perceptronlab-model"`` and a ``version`` this perceptronlab reads; the fields inside are the
+    contract of :func:`check_model_document`, which the model that reads them
+    (:class:`perceptronlab.estimators.LoadedModel`) applies. Load a model with
+    :func:`perceptronlab.load_model`.
 
     Raises
     ------
     InputError
         Missing, empty, truncated or corrupt file; not JSON (or nested too deeply, or with an
         integer of more than 4,300 digits); a foreign JSON document; a wrong ``format`` tag; a
-        ``version`` newer than this perceptronlab reads; a field that breaks the contract of
-        :func:`check_model_document`.
+        ``version`` newer than this perceptronlab reads.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from perceptronlab import perceptron, save_model
+    >>> from perceptronlab.io import read_model_document
+    >>> path = save_model(perceptron([[1, 0], [0, 1]], [1, -1]), Path(tempfile.mkdtemp()) / "m.json")
+    >>> document = read_model_document(path)
+    >>> document["format"], document["algorithm"], document["w"]
+    ('perceptronlab-model', 'perceptron', [1.0, -1.0])
     """
     path = Path(path)
     _check_file(path, "model file")
-    where = f"model file {str(path)!r}"
+    where = model_source(path)
     size = path.stat().st_size
     check_budget(JSON_BYTES_PER_BYTE * size, where, file_size=size, detail=f"the JSON of a {format_bytes(size)} file")
     try:
@@ -1016,7 +1041,7 @@ def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
                    "The file is damaged or not a model; save the model again.") from None
     except ValueError as exc:  # an integer of more than 4,300 digits (Python's limit for int(text))
         raise fail(where, "numbers of at most 4,300 digits", f"a longer one ({str(exc)[:60]}...)",
-                   "The file is damaged or was edited by hand; save the model again.") from None
+                   _DAMAGED) from None
     if not isinstance(document, dict) or document.get("format") != MODEL_FORMAT:
         got = (f"format tag {_shown(document.get('format'))}" if isinstance(document, dict) and "format" in document
                else "a JSON document without it")
@@ -1024,152 +1049,8 @@ def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
                    "Load a file written by perceptronlab.save_model or `perceptronlab train --out`.")
     version = document.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise _bad_model(where, "version", "an integer >= 1", _shown(version))
+        raise bad_model(where, "version", "an integer >= 1", _shown(version))
     if version > MODEL_VERSION:
         raise fail(where, f"model format version {MODEL_VERSION} or older", f"version {version}",
                    "The file was written by a newer perceptronlab; upgrade perceptronlab to load it.")
-    loaded = LoadedModel(document, source=where)
-    return _as_estimator(loaded) if as_estimator else loaded
-
-
-_ESTIMATOR_OF = {"perceptron": "Perceptron", "pocket": "PocketPerceptron"}
-
-
-def _as_estimator(model: LoadedModel) -> Any:
-    """The perceptronlab estimator with the loaded weights, where one fits; else ``model`` itself."""
-    name = _ESTIMATOR_OF.get(model.algorithm)
-    if model.exact or name is None or model.estimator not in (
-            "perceptronlab.Run", f"perceptronlab.estimators.{name}"):
-        return model
-    try:
-        from perceptronlab import estimators
-    except ImportError:  # pragma: no cover - the estimators ship with the package
-        return model
-    cls = getattr(estimators, name)
-    accepted = cls().get_params(deep=False)
-    params = {k: model.params[k] for k in accepted if k in model.params}
-    try:
-        fitted = cls(**params)
-    except TypeError:  # pragma: no cover - a parameter of another version
-        fitted = cls()
-    fitted.classes_ = model.classes_
-    fitted.coef_ = np.array(model.coef_, dtype=np.float64)
-    fitted.intercept_ = np.array(model.intercept_, dtype=np.float64)
-    fitted.n_features_in_ = model.n_features_in_
-    if hasattr(model, "feature_names_in_"):
-        fitted.feature_names_in_ = model.feature_names_in_
-    for key, attribute in (("mistakes", "n_mistakes_"), ("sweeps", "n_sweeps_"),
-                           ("converged", "converged_"), ("pocket_errors", "pocket_errors_")):
-        if key in model.training:
-            value = model.training[key]
-            setattr(fitted, attribute, np.asarray(value) if isinstance(value, list) else value)
-    return fitted
-
-
-class LoadedModel:
-    """A fitted linear model read from a model file: predicts like the estimator that was saved.
-
-    Attributes
-    ----------
-    coef_ : ndarray (1, d) for two classes, (k, d) one-vs-rest for k > 2 (object array of Fractions
-        for exact models).
-    intercept_ : ndarray (1,) or (k,).
-    classes_ : ndarray of the labels; ``classes_[1]`` is the positive class of a binary model.
-    feature_names_in_ : ndarray of the feature names, when the file stores them (a DataFrame given
-        to ``predict`` then has its columns taken by name).
-    label_name : the label column's name at training, or None.
-    w, b : the binary model's weight vector and intercept (as in a :class:`~perceptronlab.Run`).
-    algorithm, params, exact, training, n_features_in_, document : as stored.
-    """
-
-    def __init__(self, document: dict, *, source: str = "model document"):
-        fields = check_model_document(document, source)
-        self.document = document
-        self.exact = fields["exact"]
-        self.algorithm = fields["algorithm"]
-        self.estimator = fields["estimator"]
-        self.params = fields["params"]
-        if self.exact:
-            for key in ("eta", "margin"):
-                if isinstance(self.params.get(key), str):
-                    try:
-                        self.params[key] = Fraction(self.params[key])
-                    except (ValueError, ZeroDivisionError):
-                        pass
-        self.training = fields["training"]
-        self.classes_ = fields["classes"]
-        self.n_features_in_ = fields["n_features"]
-        if fields["feature_names"] is not None:
-            self.feature_names_in_ = np.asarray(fields["feature_names"], dtype=object)
-        self.label_name = fields["label_name"]
-        self.coef_ = fields["coef"]
-        self.intercept_ = fields["intercept"]
-
-    # ------------------------------------------------------------ binary views
-    @property
-    def w(self) -> Any:
-        """The weight vector of a binary model (a list of Fractions when exact)."""
-        if self.coef_.shape[0] != 1:
-            raise AttributeError("w: a one-vs-rest model has one weight row per class; use coef_.")
-        return self.coef_[0].tolist() if self.exact else self.coef_[0]
-
-    @property
-    def b(self) -> Any:
-        if self.coef_.shape[0] != 1:
-            raise AttributeError("b: a one-vs-rest model has one intercept per class; use intercept_.")
-        return self.intercept_[0]
-
-    @property
-    def fit_intercept(self) -> bool:
-        return bool(self.params.get("fit_intercept", False))
-
-    def __repr__(self) -> str:
-        return (f"LoadedModel(algorithm={self.algorithm!r}, n_features={self.n_features_in_}, "
-                f"classes={self.classes_.tolist()!r}, exact={self.exact})")
-
-    # ------------------------------------------------------------ prediction
-    def _check_X(self, X: Any) -> Any:
-        from perceptronlab._validation import check_exact_matrix, check_matrix, check_n_features
-
-        if hasattr(X, "columns") and hasattr(X, "to_numpy"):  # a DataFrame: its columns by name
-            X = self._by_name(X)
-        if self.exact:
-            rows = check_exact_matrix(X)
-            check_n_features(len(rows[0]), self.n_features_in_, "the loaded model")
-            return rows
-        Xc = check_matrix(X)
-        check_n_features(Xc.shape[1], self.n_features_in_, "the loaded model")
-        return Xc
-
-    def _by_name(self, frame: Any) -> np.ndarray:
-        names = getattr(self, "feature_names_in_", None)
-        if names is None:
-            return frame.to_numpy()
-        columns = [str(c) for c in frame.columns]
-        missing = [n for n in names if n not in columns]
-        if missing:
-            raise fail("X", "the columns the model was trained on (" + ", ".join(map(repr, names)) + ")",
-                       "no column " + ", ".join(map(repr, missing)), "Pass a DataFrame with those columns.")
-        return frame[list(names)].to_numpy()
-
-    def decision_function(self, X: Any) -> np.ndarray:
-        """⟨w,x⟩ + b for each row: shape (n,) for two classes, (n, k) one-vs-rest.
-
-        Exact models compute with Fractions (float inputs taken at their exact value).
-        """
-        Xc = self._check_X(X)
-        if self.exact:
-            scores = np.array([[sum((a * c for a, c in zip(row, coef, strict=True)), Fraction(0)) + b
-                                for coef, b in zip(self.coef_, self.intercept_, strict=True)]
-                               for row in Xc], dtype=object)
-        else:
-            scores = np.asarray(Xc @ self.coef_.T) + self.intercept_
-        return scores[:, 0] if self.coef_.shape[0] == 1 else scores
-
-    def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where ⟨w,x⟩ + b > 0, else ``classes_[0]`` (ties go to the negative class,
-        as in scikit-learn); one-vs-rest: the class of the largest score."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self.classes_[np.argmax(scores, axis=1)]
+    return document

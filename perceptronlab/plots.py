@@ -41,10 +41,10 @@ BOUND_COLOR = "#7b3294"
 
 def _figure(width: float, height: float):
     try:
-        from matplotlib.figure import Figure
+        from perceptronlab._figure import PlotFigure
     except ImportError as exc:  # pragma: no cover - matplotlib is in the test environment
         raise ImportError("perceptronlab.plots needs matplotlib: pip install 'perceptronlab[plots]'") from exc
-    return Figure(figsize=(width, height), layout="constrained")
+    return PlotFigure(figsize=(width, height), layout="constrained")
 
 
 def _positive_number(name: str, value: Any) -> float:
@@ -100,6 +100,14 @@ def squeeze(run, rho, R):
     Figure
         Left: ``ax.lines`` = [‖w_k‖, kρ, √k·R]; right: [‖w_k‖², k²ρ², kR², the line k = R²/ρ²],
         on log-log axes (from k = 1) when the bound is more than 10 times the mistakes.
+
+    Examples
+    --------
+    >>> from perceptronlab import datasets, max_margin, perceptron, plots, radius
+    >>> X, y = datasets.exam_task()
+    >>> fig = plots.squeeze(perceptron(X, y), max_margin(X, y).rho, radius(X))
+    >>> round(float(fig.axes[1].lines[3].get_xdata()[0]), 9)     # the crossing k = R²/ρ*² = 10
+    10.0
     """
     run = _check_run(run, "squeeze")
     rho, R = _positive_number("rho", rho), _positive_number("R", R)
@@ -180,6 +188,15 @@ def bound_vs_actual(results):
     Figure
         Left: the scatter (``ax.collections[0]``) with the line y = x (``ax.lines[0]``); right: the
         ratio bound / actual as box plots per separation, with the line ratio = 1.
+
+    Examples
+    --------
+    >>> from perceptronlab import plots
+    >>> rows = [{"bound": 36.2, "mistakes": 2, "separation": 3.0},
+    ...         {"bound": 777.0, "mistakes": 23, "separation": 2.0}]
+    >>> fig = plots.bound_vs_actual(rows)
+    >>> fig.get_suptitle()
+    '2 runs; every run within its bound: yes'
     """
     rows = _rows(results)
     bounds = np.array([float(r["bound"]) for r in rows])
@@ -242,6 +259,13 @@ def sweeps(run):
     Figure
         One axes; ``ax.lines`` = [updates per sweep, errors after sweep] (+ [pocket errors] for a
         pocket run), against the sweep number 1, 2, ….
+
+    Examples
+    --------
+    >>> from perceptronlab import datasets, perceptron, plots
+    >>> fig = plots.sweeps(perceptron(*datasets.exam_task()))
+    >>> [[int(v) for v in line.get_ydata()] for line in fig.axes[0].lines[:2]]  # updates, errors after
+    [[2, 2, 1, 0], [1, 1, 0, 0]]
     """
     run = _check_run(run, "sweeps")
     updates = np.asarray(run.updates_per_sweep)
@@ -332,6 +356,14 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
     -------
     Figure
         One axes; ``ax.lines[0]`` is the decision line, then the max-margin lines when asked.
+
+    Examples
+    --------
+    >>> from perceptronlab import datasets, perceptron, plots
+    >>> X, y = datasets.margin_task()
+    >>> fig = plots.decision_regions(perceptron(X, y), X, y, max_margin=True)
+    >>> len(fig.axes[0].lines) > 1                     # the perceptron's line and the max-margin band
+    True
     """
     w, b, intercept = _weights(fitted)
     X = check_matrix(X, allow_sparse=False)
@@ -447,6 +479,13 @@ def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark
     Figure
         Three axes: the 3-D surface of log₁₀(R²/ρ²), then ``lines`` of R²/ρ² against ρ (one per
         radius) and against R (one per margin), on log scales.
+
+    Examples
+    --------
+    >>> from perceptronlab import plots
+    >>> fig = plots.bound_surface(mark=(2 ** 0.5, 5 ** -0.5))   # seed 000's exam task: R²/ρ*² = 10
+    >>> len(fig.axes)
+    3
     """
     radii = [_positive_number("radii", r) for r in radii]
     margins = [_positive_number("margins", m) for m in margins]
@@ -508,7 +547,7 @@ def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark
 
 def _novikoff(R: np.ndarray, rho: np.ndarray) -> np.ndarray:
     """perceptronlab.bounds.novikoff elementwise, as floats."""
-    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab.bounds import novikoff
 
     def one(r, p):
         value = novikoff(float(r), float(p))

@@ -28,6 +28,7 @@ import numpy as np
 
 from perceptronlab._files import atomic_write
 from perceptronlab._validation import check_labels, fail
+from perceptronlab._version import __version__
 
 __all__ = ["build_report", "write_report"]
 
@@ -159,8 +160,8 @@ class _Analysis:
     """
 
     def __init__(self, X, y, fit_intercept: bool):
+        from perceptronlab.bounds import novikoff, test_error
         from perceptronlab.exceptions import NotSeparableError
-        from perceptronlab.theory.bounds import novikoff, test_error
         from perceptronlab.theory.geometry import max_margin, radius_squared
         from perceptronlab.theory.separability import separable
 
@@ -226,10 +227,20 @@ def _analysis_cards(analysis) -> list[tuple[str, Any]]:
 
 def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None, source: str | None = None,
                  trace_points: int = TRACE_POINTS, max_sweeps: int = 1000) -> str:
-    """The report as an HTML string (see :func:`write_report`)."""
-    from perceptronlab import perceptron, plots, pocket
+    """The report as an HTML string (see :func:`write_report`).
+
+    Examples
+    --------
+    >>> from perceptronlab.datasets import exam_task
+    >>> from perceptronlab.report import build_report
+    >>> page = build_report(*exam_task(), title="The exam task")
+    >>> page.startswith("<!DOCTYPE html>"), "<h1>The exam task</h1>" in page, "M = 5 ≤ R²/ρ*² = 10" in page
+    (True, True, True)
+    """
+    from perceptronlab import plots
+    from perceptronlab.bounds import novikoff
+    from perceptronlab.core.perceptron import perceptron, pocket
     from perceptronlab.exceptions import NotSeparableError
-    from perceptronlab.theory.bounds import novikoff
     from perceptronlab.theory.geometry import max_margin, radius
 
     X, Xf = _dense(X)
@@ -313,7 +324,6 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
 
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{_esc(source)} · " if source else ""
-    from perceptronlab import __version__
 
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

@@ -97,6 +97,11 @@ class Lab(anywidget.AnyWidget):
         else:
             super().notify_change(change)
 
+    @traitlets.validate("points", "labels")
+    def _plain_json(self, proposal: Any) -> Any:
+        # Fractions, Decimals and NumPy values assigned in Python reach the page as exact text
+        return _plain(proposal["value"])
+
     @traitlets.observe("points", "labels", "options", "request_id")
     def _inputs_changed(self, change: dict) -> None:
         self._recompute()

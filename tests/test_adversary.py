@@ -15,8 +15,9 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 import perceptronlab
 from perceptronlab import InputError, perceptron
 from perceptronlab.adversary import ProofError, SklearnAdapter, littlestone
-from perceptronlab.core.exact import ExactEngine, exact_dot
+from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.online import OnlineState
+from perceptronlab.core.scores import exact_dot
 
 
 class OnlineStateLearner:

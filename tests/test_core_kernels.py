@@ -7,8 +7,9 @@ import scipy.sparse as sp
 from perceptronlab import perceptron
 from perceptronlab.core import kernels
 from perceptronlab.core.batch import perceptron_batch
-from perceptronlab.core.engines import CompiledEngine, margins
+from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.reference import ordered_dot
+from perceptronlab.core.scores import margins
 
 NO_ORDER = np.empty(0, dtype=np.int64)
 

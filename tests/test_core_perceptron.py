@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perceptronlab import perceptron, pocket
-from perceptronlab.core.engines import count_errors
+from perceptronlab.core.scores import count_errors
 from perceptronlab.exceptions import CycledWarning, NotConvergedWarning, WeightOverflowError
 
 EXAM_X = [[1, 0], [1, 1], [0, 1]]

@@ -8,14 +8,15 @@ import pytest
 import perceptronlab
 from perceptronlab import datasets, perceptron
 from perceptronlab.exceptions import InputError
-from perceptronlab.teach import datasets as teach_datasets
 from perceptronlab.theory.separability import separable
 
 
-def test_public_face_re_exports_the_teach_module():
+def test_datasets_has_one_public_home():
     assert perceptronlab.datasets is datasets
     for name in datasets.__all__:
-        assert getattr(datasets, name) is getattr(teach_datasets, name)
+        assert getattr(datasets, name).__module__ == "perceptronlab.teach._datasets"
+    with pytest.raises(ImportError):
+        __import__("perceptronlab.teach.datasets")
 
 
 def test_exam_task_reproduces_seed_000_worksheet_exactly():

@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from perceptronlab import datasets, perceptron, pocket
+from perceptronlab.bounds import novikoff
 from perceptronlab.exceptions import InputError
 from perceptronlab.experiments import EXPERIMENTS, ExperimentResult, run_experiment, study_seed
-from perceptronlab.theory.bounds import novikoff
 from perceptronlab.theory.geometry import max_margin, radius
 from perceptronlab.theory.separability import separable
 

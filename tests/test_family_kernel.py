@@ -14,8 +14,6 @@ from perceptronlab import (
     perceptron,
     voted_perceptron,
 )
-from perceptronlab.family import _kernels
-from perceptronlab.family.kernel import KernelSpec
 
 
 def integer_data(seed, n=40, d=4, offset=0.0, noise=0.0):
@@ -145,18 +143,21 @@ def test_callable_kernel_equals_the_builtin_rbf():
 
 
 def test_compiled_dual_equals_the_naive_dual_loop():
+    """The textbook dual loop, f(x_i) = Σ_j α_j y_j K(x_j, x_i) recomputed at every step, in Python."""
     X, y = integer_data(6, n=60, noise=0.1)
-    spec = KernelSpec("poly", 2, 1.0, 1.0)
     run = kernel_perceptron(X, y, kernel="poly", degree=2, gamma=1.0, coef0=1.0, max_sweeps=5,
                             warn=False)
-    alpha = np.zeros(len(y), dtype=np.int64)
-    support = np.zeros(len(y), dtype=np.int64)
-    n_support, b, mistakes = 0, 0.0, 0
-    sqn = np.einsum("ij,ij->i", X, X)
+    rows, labels = X.tolist(), y.tolist()
+    gram = [[(1.0 + sum(a * b for a, b in zip(u, w, strict=True))) ** 2 for w in rows] for u in rows]
+    alpha = [0] * len(rows)
+    mistakes = 0
     for _ in range(5):
-        made, b, n_support = _kernels.naive_dual_sweep(
-            X, sqn, _kernels.POLY, spec.degree, spec.gamma, spec.coef0, y.astype(np.float64),
-            alpha, b, 1.0, 0.0, False, support, n_support)
+        made = 0
+        for i in range(len(rows)):
+            f = sum(alpha[j] * labels[j] * gram[j][i] for j in range(len(rows)))
+            if labels[i] * f <= 0:
+                alpha[i] += 1
+                made += 1
         mistakes += made
         if made == 0:
             break

@@ -14,8 +14,9 @@ from typer.testing import CliRunner
 import perceptronlab as pl
 from perceptronlab._files import atomic_open, atomic_write
 from perceptronlab.cli import app
+from perceptronlab.estimators import load_model
 from perceptronlab.exceptions import InputError
-from perceptronlab.io import load_model, save_model
+from perceptronlab.io import save_model
 
 runner = CliRunner()
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="POSIX permissions and symbolic links")

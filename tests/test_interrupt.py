@@ -109,6 +109,9 @@ def test_ctrl_c_while_starting(tmp_path, after):
     code, err, _ = interrupt([str(SCRIPT), "analyze", str(data)], after=after)
     if code == 0:  # finished before the signal: nothing to interrupt on a fast machine
         return
+    if code == -signal.SIGINT:  # a loaded machine: the interpreter had not started yet, killed silently
+        assert err == ""
+        return
     _clean(code, err)
 
 

@@ -11,8 +11,9 @@ import pytest
 import scipy.sparse as sp
 
 import perceptronlab as pl
+from perceptronlab.estimators import LoadedModel, load_model
 from perceptronlab.exceptions import InputError
-from perceptronlab.io import LoadedModel, load_model, read_data, save_model
+from perceptronlab.io import read_data, save_model
 
 EXAM_CSV = "x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n"
 

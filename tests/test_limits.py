@@ -302,12 +302,9 @@ def test_parse_and_format_bytes():
     assert _memory.available_memory() > 0 and _memory.default_budget() > 0
 
 
-# ================================================================ bounded exact parsing (the engine's numbers)
-
-NEEDS_NUMBERS = pytest.mark.xfail(strict=True, reason="needs _numbers from engine")
+# ================================================================ bounded exact parsing (perceptronlab._numbers)
 
 
-@NEEDS_NUMBERS
 def test_hostile_exact_numbers_are_refused_quickly(tmp_path):
     """A cell, --eta or a model weight of 1e100000000 names an integer of 10^8 digits: refused at
     once (the bounded numbers of perceptronlab._numbers), not built for minutes."""
@@ -317,7 +314,7 @@ def test_hostile_exact_numbers_are_refused_quickly(tmp_path):
     script = textwrap.dedent(f"""
         import json, sys
         from perceptronlab.cli import app
-        from perceptronlab.io import load_model
+        from perceptronlab.estimators import load_model
         from perceptronlab.exceptions import InputError
         from typer.testing import CliRunner
         runner = CliRunner()
@@ -346,11 +343,10 @@ def _run_bounded(script: str, seconds: float):
         pytest.fail(f"still computing after {seconds} s")
 
 
-@NEEDS_NUMBERS
 def test_string_weight_beyond_the_float_range_is_an_input_error(tmp_path):
     import json
 
-    from perceptronlab.io import load_model
+    from perceptronlab.estimators import load_model
 
     path = tmp_path / "m.json"
     path.write_text(json.dumps(dict(format="perceptronlab-model", version=1, algorithm="perceptron",
@@ -359,7 +355,6 @@ def test_string_weight_beyond_the_float_range_is_an_input_error(tmp_path):
         load_model(path)
 
 
-@NEEDS_NUMBERS
 def test_huge_exact_values_are_an_error_not_an_overflow(tmp_path):
     """Exact data with |x| > 1e154 (math.sqrt of a Fraction overflows) and --exact --eta 1e308."""
     data = tmp_path / "d.csv"

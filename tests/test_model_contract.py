@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 
 import perceptronlab as pl
 from perceptronlab.cli import app
+from perceptronlab.estimators import LoadedModel, load_model
 from perceptronlab.exceptions import InputError
-from perceptronlab.io import LoadedModel, check_model_document, load_model, save_model
+from perceptronlab.io import check_model_document, save_model
 
 runner = CliRunner()
 

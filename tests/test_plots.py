@@ -7,8 +7,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from perceptronlab import datasets, perceptron, plots, pocket
+from perceptronlab.bounds import novikoff
 from perceptronlab.exceptions import InputError
-from perceptronlab.theory.bounds import novikoff
 from perceptronlab.theory.geometry import max_margin, radius
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

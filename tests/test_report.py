@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from perceptronlab import datasets, perceptron, pocket
+from perceptronlab.bounds import novikoff
 from perceptronlab.exceptions import InputError
 from perceptronlab.report import _analysis_cards, _analyze, _number, build_report, write_report
-from perceptronlab.theory.bounds import novikoff
 from perceptronlab.theory.geometry import max_margin, radius
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from perceptronlab import InputError, NotSeparableError, loo_error, perceptron
-from perceptronlab.core.engines import margins
+from perceptronlab.core.scores import margins
 
 
 def brute_force(X, y, **options):

@@ -58,7 +58,7 @@ def test_classifiers_urls_and_extras():
     extras = PROJECT["optional-dependencies"]
     assert any(dep.startswith("typst") for dep in extras["pdf"])
     assert {"build", "twine"} <= {re.split(r"[<>=\[ ]", dep)[0] for dep in extras["dev"]}
-    assert extras["all"] == ["perceptronlab[plots,web,jupyter,dask,pdf,dev]"]
+    assert extras["all"] == ["perceptronlab[plots,web,jupyter,dask,pdf,dev,docs]"]
 
 
 def test_changelog_has_this_release():

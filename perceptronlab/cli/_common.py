@@ -55,12 +55,9 @@ def parse_number(text: str, flag: str) -> Fraction:
     >>> parse_number("1/2", "--eta"), parse_number("0.1", "--eta")
     (Fraction(1, 2), Fraction(1, 10))
     """
-    try:
-        return Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        from perceptronlab._validation import fail
+    from perceptronlab._numbers import parse_exact
 
-        raise fail(flag, "a number such as 2, 0.5 or 1/2", repr(text), f"Pass e.g. {flag} 1.") from None
+    return parse_exact(text, flag, expected="a number such as 2, 0.5 or 1/2", fix=f"Pass e.g. {flag} 1.")
 
 
 # ---------------------------------------------------------------- consoles

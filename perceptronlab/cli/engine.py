@@ -54,7 +54,7 @@ class TableFormat(str, enum.Enum):
 
 
 def _short_vector(values: Any, limit: int = 8) -> str:
-    from perceptronlab.core.run import format_number
+    from perceptronlab._numbers import format_number
 
     values = list(values)
     shown = ", ".join(format_number(v) for v in values[:limit])
@@ -88,7 +88,7 @@ def _run_record(run: Any, n_rows: int | None) -> dict:
 def _print_run(run: Any, n_rows: int | None, n_features: int) -> None:
     from rich.table import Table
 
-    from perceptronlab.core.run import format_number
+    from perceptronlab._numbers import format_number
 
     record = _run_record(run, n_rows)
     state = ("converged (a clean sweep)" if run.converged and run.algorithm == "perceptron"
@@ -296,7 +296,7 @@ def predict(
     """
     import numpy as np
 
-    from perceptronlab.io import load_model
+    from perceptronlab.estimators import load_model
 
     if out is not None:
         from perceptronlab._files import write_target
@@ -408,8 +408,8 @@ def demo(json_output: JsonOpt = False) -> None:
     import numpy as np
 
     import perceptronlab as pl
-    from perceptronlab.core.run import format_number, format_vector
-    from perceptronlab.theory.bounds import novikoff
+    from perceptronlab._numbers import format_number, format_vector
+    from perceptronlab.bounds import novikoff
     from perceptronlab.theory.geometry import margin_squared, radius_squared
 
     run = pl.perceptron(EXAM_X, EXAM_Y, exact=True, trace=True)

@@ -27,7 +27,7 @@ from perceptronlab.cli._common import (
 
 
 def _num(value: Any, digits: int = 6) -> str:
-    from perceptronlab.theory._common import fmt
+    from perceptronlab._numbers import format_short as fmt
 
     return fmt(value, digits)
 
@@ -109,7 +109,7 @@ def analyze(
     R²/ρ*², the actual run and its ratio to the bound, the leave-one-out error and the test-error
     bound; for non-separable data the pocket's errors and its Freund–Schapire bound.
     """
-    from perceptronlab.theory._common import EXACT_LIMIT
+    from perceptronlab.theory.analysis import EXACT_LIMIT
     from perceptronlab.theory.analysis import analyze as run_analysis
 
     X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)

@@ -1,7 +1,7 @@
-"""Engines: one object per arithmetic (compiled, NumPy twin, exact) behind one small interface.
+"""Engines: one object per arithmetic (compiled, NumPy twin, exact) behind one interface.
 
-The driver in :mod:`perceptronlab.core.perceptron` owns the rule's control flow (orders, stopping,
-cycles, pocket); an engine only knows how to sweep, score, update and snapshot.
+The driver (:mod:`perceptronlab.core.driver`) owns the rule's control flow (orders, stopping,
+cycles, pocket); an engine only knows how to sweep, score, update, replay and snapshot.
 """
 
 from __future__ import annotations
@@ -10,36 +10,40 @@ import hashlib
 import math
 
 import numpy as np
+import scipy.sparse as sp
 
-from perceptronlab._validation import is_sparse
+from perceptronlab._validation import is_sparse, not_finite_error
 from perceptronlab.core import kernels
+from perceptronlab.core.driver import SteppingEngine
 from perceptronlab.core.exact import ExactEngine
-from perceptronlab.core.interrupt import call_parallel
 from perceptronlab.core.reference import ReferenceEngine
+from perceptronlab.core.scores import count_errors, margins
+from perceptronlab.core.threads import numba_threads, resolve_n_jobs
+from perceptronlab.exceptions import SCALE_FIX
+
+__all__ = ["CompiledEngine", "UpdateLog", "make_engine", "parallel_block", "weights_key", "PARALLEL_MIN_ROWS",
+           "PARALLEL_MAX_UPDATE_RATE"]
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
 
 # The multi-core sweep scores blocks of rows in parallel and rescores the rest of a block after each
 # update, so it pays off on long sweeps with few updates (late sweeps); early sweeps stay sequential.
 PARALLEL_MIN_ROWS = 20_000
-# Below this many entries of X a parallel pass costs more in thread start-up than it saves.
-PARALLEL_MIN_ELEMENTS = 1_000_000
 PARALLEL_MAX_UPDATE_RATE = 1 / 2048
-
-
-def resolve_n_jobs(n_jobs: int | None) -> int:
-    """None or -1: every core Numba may use; otherwise a positive count, capped at that."""
-    import numba
-
-    available = numba.config.NUMBA_NUM_THREADS
-    if n_jobs is None or n_jobs == -1:
-        return available
-    return max(1, min(int(n_jobs), available))
+# updates are replayed in blocks of this many rows
+_REPLAY_BLOCK = 4096
 
 
 def parallel_block(n_rows: int, last_updates: int) -> int:
     """Rows scored per parallel block: long when updates are rare, short when each costs a rescore."""
     return int(np.clip(n_rows // (last_updates + 1), 2048, 16_384))
+
+
+def weights_key(w: np.ndarray, b: float) -> bytes:
+    """A digest equal for equal float weights (w, b): the cycle proof's key."""
+    digest = hashlib.blake2b(np.ascontiguousarray(w, dtype=np.float64).tobytes(), digest_size=32)
+    digest.update(np.float64(b).tobytes())
+    return digest.digest()
 
 
 class UpdateLog:
@@ -68,8 +72,15 @@ class UpdateLog:
         return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
 
 
-class CompiledEngine(UpdateLog):
-    """The perceptron rule in compiled loops over dense float32/float64 or CSR input."""
+class CompiledEngine(UpdateLog, SteppingEngine):
+    """The perceptron rule in compiled loops over dense float32/float64 or CSR input.
+
+    ``w0``/``b0`` start the weights elsewhere than 0 (streams, mixing, resumed runs).
+    """
+
+    exact = False
+    overflowing = "weights"
+    overflow_fix = SCALE_FIX
 
     def __init__(self, X, y, *, eta, margin, fit_intercept, w0=None, b0=0.0, n_jobs=None):
         self.sparse = is_sparse(X)
@@ -96,7 +107,7 @@ class CompiledEngine(UpdateLog):
         elif self._use_parallel():
             block = parallel_block(self.n, self._last_updates)
             scores = np.empty(block)
-            with _threads(self.n_jobs):
+            with numba_threads(self.n_jobs):
                 count, self.b, stopped = kernels.sweep_dense_blocked(
                     self.X, self.y, order, use_order, self.w, self.b, self.eta, self.margin, self.fit_intercept,
                     self._idx_buf, self._norm_buf, block, scores)
@@ -105,7 +116,7 @@ class CompiledEngine(UpdateLog):
                                                          self.eta, self.margin, self.fit_intercept, self._idx_buf,
                                                          self._norm_buf)
         if stopped >= 0:
-            raise_not_finite(self.X, int(stopped), sweep)
+            raise not_finite_error(self.X, int(stopped), sweep)
         self._last_updates = int(count)
         self._log(count)
         return int(count)
@@ -118,10 +129,10 @@ class CompiledEngine(UpdateLog):
         if self.n_jobs == 1:
             values = margins(self.X, self.y, self.w, self.b, out=self._margins, parallel=False)
         else:
-            with _threads(self.n_jobs):
+            with numba_threads(self.n_jobs):
                 values = margins(self.X, self.y, self.w, self.b, out=self._margins)
         if not np.isfinite(values).all():
-            raise_not_finite(self.X, int(np.flatnonzero(~np.isfinite(values))[0]), None)
+            raise not_finite_error(self.X, int(np.flatnonzero(~np.isfinite(values))[0]), None)
         return values
 
     def update(self, i: int, sweep: int, score: float) -> None:
@@ -137,13 +148,48 @@ class CompiledEngine(UpdateLog):
         self._index_chunks.append(np.array([i], dtype=np.int64))
         self._norm_chunks.append(np.array([math.sqrt(sq)]))
 
+    def replay(self, indices: np.ndarray, keep: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Apply the updates on the examples ``indices`` in order, with no mistake test and no log.
+
+        Each is the kernels' update, w_k = w_{k−1} + x·(η y) entry by entry, so replaying a run's
+        mistake indices from its start gives its weights bit for bit. Returns the iterates (w, b)
+        after the updates where ``keep`` is True, as arrays (K, d) and (K,) (empty without ``keep``).
+        """
+        indices = np.asarray(indices, dtype=np.int64)
+        kept = 0 if keep is None else int(np.count_nonzero(keep))
+        vectors = np.empty((kept, self.d))
+        intercepts = np.zeros(kept)
+        row = 0
+        for start in range(0, indices.shape[0], _REPLAY_BLOCK):
+            idx = indices[start:start + _REPLAY_BLOCK]
+            rows = self.X[idx]
+            rows = rows.toarray() if sp.issparse(rows) else np.asarray(rows, dtype=np.float64)
+            signed = self.eta * self.y[idx]
+            path = np.cumsum(np.vstack([self.w[None, :], rows * signed[:, None]]), axis=0)[1:]
+            b_path = (np.cumsum(np.concatenate([[self.b], signed]))[1:] if self.fit_intercept
+                      else np.full(idx.shape[0], self.b))  # b + c₁ + c₂ + ... in order, as the kernels add
+            if keep is not None:
+                sel = keep[start:start + _REPLAY_BLOCK]
+                count = int(sel.sum())
+                vectors[row:row + count] = path[sel]
+                intercepts[row:row + count] = b_path[sel]
+                row += count
+            self.w = path[-1].copy()
+            self.b = float(b_path[-1])
+        return vectors, intercepts
+
     def key(self) -> bytes:
-        digest = hashlib.blake2b(self.w.tobytes(), digest_size=32)
-        digest.update(np.float64(self.b).tobytes())
-        return digest.digest()
+        return weights_key(self.w, self.b)
 
     def snapshot(self):
         return self.w.copy(), self.b
+
+    def checkpoint(self):
+        return self.snapshot()
+
+    def errors(self, state=None) -> int:
+        w, b = self.snapshot() if state is None else state
+        return count_errors(self.X, self.y, w, b)
 
     def restore(self, w, b) -> None:
         self.w[:] = w
@@ -151,65 +197,6 @@ class CompiledEngine(UpdateLog):
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.w).all() and math.isfinite(self.b))
-
-
-def raise_not_finite(X, row: int, sweep: int | None):
-    """A score was NaN or inf at ``row``: bad input (say which cell) or weights that overflowed."""
-    from perceptronlab._validation import fail
-    from perceptronlab.exceptions import WeightOverflowError
-
-    if is_sparse(X):
-        start, stop = X.indptr[row], X.indptr[row + 1]
-        values, columns = X.data[start:stop], X.indices[start:stop]
-    else:
-        values, columns = X[row], np.arange(X.shape[1])
-    bad = np.flatnonzero(~np.isfinite(values))
-    if bad.shape[0]:
-        raise fail("X", "finite values", f"{values[bad[0]]} at row {row}, column {columns[bad[0]]}",
-                   "Remove or impute the rows with NaN or inf.")
-    when = f"during sweep {sweep}" if sweep is not None else "during training"
-    raise WeightOverflowError(
-        f"The weights overflowed {when}: expected finite weights, got inf or NaN. "
-        "Scale the data (e.g. sklearn.preprocessing.StandardScaler or MaxAbsScaler) or lower eta.")
-
-
-class _threads:
-    """Run Numba's parallel kernels on ``n`` threads inside the block."""
-
-    def __init__(self, n: int):
-        self.n = n
-
-    def __enter__(self):
-        import numba
-
-        self.before = numba.get_num_threads()
-        numba.set_num_threads(self.n)
-
-    def __exit__(self, *exc):
-        import numba
-
-        numba.set_num_threads(self.before)
-
-
-def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
-    """y_i (⟨w, x_i⟩ + b) for every row, with the kernels' summation order."""
-    if isinstance(X, list):
-        from perceptronlab.core.exact import exact_dot
-
-        return np.array([int(yi) * (exact_dot(w, xi) + b) for xi, yi in zip(X, y, strict=True)], dtype=object)
-    out = np.empty(X.shape[0]) if out is None else out
-    w = np.ascontiguousarray(w, dtype=np.float64)
-    y = np.ascontiguousarray(y, dtype=np.float64)
-    if is_sparse(X):
-        return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
-    if parallel and X.size >= PARALLEL_MIN_ELEMENTS:
-        return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
-    return kernels.margins_dense(X, y, w, float(b), out)
-
-
-def count_errors(X, y, w, b) -> int:
-    """Training errors of (w, b): examples with y(⟨w,x⟩ + b) ≤ 0 (a tie is an error, as in the rule)."""
-    return int(np.count_nonzero(margins(X, y, w, b) <= 0))
 
 
 def make_engine(X, y, *, exact, eta, margin, fit_intercept, trace, backend="compiled", n_jobs=None):

@@ -1,65 +1,58 @@
 """The Fraction engine: the reference semantics of the perceptron, computed without rounding.
 
-Traces from this engine match hand computation cell for cell (the seeds' exam worksheet).
+Traces from this engine match hand computation cell for cell (the seeds' exam worksheet). The
+mistake test and the update are written here once for exact arithmetic (:func:`exact_score`,
+:func:`exact_update`); the worksheet checker replays students' steps with the same two functions.
 """
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import numpy as np
 
-from perceptronlab.core.run import Step
+from perceptronlab._numbers import sqrt_float
+from perceptronlab.core.reference import StepwiseEngine
+from perceptronlab.core.scores import exact_dot
+
+__all__ = ["ExactEngine", "exact_score", "exact_update"]
 
 
-def exact_dot(w, x) -> Fraction:
-    return sum((wj * xj for wj, xj in zip(w, x, strict=True)), Fraction(0))
+def exact_score(w, b, x, y: int) -> Fraction:
+    """y(⟨w, x⟩ + b): the example is a mistake when this is ≤ ρ₀ (ties count)."""
+    return y * (exact_dot(w, x) + b)
 
 
-class ExactEngine:
+def exact_update(w, b, x, y: int, eta: Fraction, fit_intercept: bool) -> tuple[list[Fraction], Fraction]:
+    """The rule's update: (w + η·y·x, b + η·y), the intercept only with ``fit_intercept``."""
+    c = eta * y
+    return [wj + c * xj for wj, xj in zip(w, x, strict=True)], (b + c if fit_intercept else b)
+
+
+class ExactEngine(StepwiseEngine):
     """The perceptron rule on rows of Fractions."""
 
+    exact = True
+    _score_dtype = object
+
     def __init__(self, X, y, *, eta, margin, fit_intercept, record_steps=False):
-        self.X = X
-        self.y = [int(v) for v in y]
+        self._start(X, [int(v) for v in y], eta=Fraction(eta), margin=Fraction(margin), fit_intercept=fit_intercept,
+                    record_steps=record_steps)
         self.n, self.d = len(X), len(X[0])
-        self.eta, self.margin, self.fit_intercept = Fraction(eta), Fraction(margin), fit_intercept
         self.w = [Fraction(0)] * self.d
         self.b = Fraction(0)
-        self.indices: list[int] = []
-        self.norms: list[float] = []
-        self.steps: list[Step] | None = [] if record_steps else None
 
     def score(self, i: int) -> Fraction:
-        return self.y[i] * (exact_dot(self.w, self.X[i]) + self.b)
+        return exact_score(self.w, self.b, self.X[i], self.y[i])
 
-    def margins(self) -> np.ndarray:
-        return np.array([self.score(i) for i in range(self.n)], dtype=object)
+    def _step(self, i: int) -> None:
+        self.w, self.b = exact_update(self.w, self.b, self.X[i], self.y[i], self.eta, self.fit_intercept)
 
-    def update(self, i: int, sweep: int, score: Fraction) -> None:
-        c = self.eta * self.y[i]
-        self.w = [wj + c * xj for wj, xj in zip(self.w, self.X[i], strict=True)]
-        if self.fit_intercept:
-            self.b += c
-        self.indices.append(i)
-        self.norms.append(math.sqrt(exact_dot(self.w, self.w) + self.b * self.b))
-        self._record(sweep, i, score, True)
+    def _norm(self) -> float:
+        return sqrt_float(exact_dot(self.w, self.w) + self.b * self.b)
 
-    def _record(self, sweep, i, score, mistake):
-        if self.steps is not None:
-            self.steps.append(Step(sweep, int(i), tuple(self.X[i]), self.y[i], score, mistake,
-                                   tuple(self.w), self.b))
-
-    def sweep(self, order, sweep: int) -> int:
-        before = len(self.indices)
-        for i in (range(self.n) if order is None else order):
-            score = self.score(int(i))
-            if score <= self.margin:
-                self.update(int(i), sweep, score)
-            else:
-                self._record(sweep, int(i), score, False)
-        return len(self.indices) - before
+    def _step_view(self, i: int) -> tuple[tuple, tuple]:
+        return tuple(self.X[i]), tuple(self.w)
 
     def key(self) -> tuple:
         return (*self.w, self.b)

@@ -14,6 +14,7 @@ import numpy as np
 
 from perceptronlab import _validation as v
 from perceptronlab.core.engines import CompiledEngine
+from perceptronlab.core.scores import scores
 
 _INF = float("inf")
 
@@ -68,7 +69,7 @@ class OnlineState:
         if not math.isfinite(score):  # only now look at each value, to name the bad one
             for name, value in x.items():
                 _finite(value, name)
-            raise v.fail("weights", "finite values", "an overflow", "Scale the features or lower eta.")
+            raise v.overflow_error("during training")
         return score
 
     # ------------------------------------------------------------ vectors
@@ -91,7 +92,7 @@ class OnlineState:
         if isinstance(x, Mapping):
             return self._dict_score(x)
         vec = self.vector(x)
-        return float(vec @ self._w) + self.b
+        return float(scores(vec.reshape(1, -1), self._w, self.b)[0])  # the kernels' order, as replay
 
     def predict_sign(self, x: Any) -> int:
         return 1 if self.score(x) > 0 else -1

@@ -11,7 +11,10 @@ import math
 import numpy as np
 
 from perceptronlab._validation import is_sparse
+from perceptronlab.core.driver import SteppingEngine
 from perceptronlab.core.run import Step
+from perceptronlab.core.scores import count_errors
+from perceptronlab.exceptions import SCALE_FIX
 
 
 def ordered_dot(w: np.ndarray, x: np.ndarray) -> float:
@@ -22,49 +25,94 @@ def ordered_dot(w: np.ndarray, x: np.ndarray) -> float:
     return total
 
 
-class ReferenceEngine:
-    """The perceptron rule in plain NumPy/Python, one example at a time."""
+def reference_update(w: np.ndarray, x: np.ndarray, c: float) -> np.ndarray:
+    """w + x·c, each entry w_j + x_j·c in float64, the kernels' update."""
+    return w + x.astype(np.float64) * c
 
-    def __init__(self, X, y, *, eta, margin, fit_intercept, record_steps=False):
-        self.X = X.toarray() if is_sparse(X) else X
-        self.y = y
-        self.n, self.d = self.X.shape
-        self.eta, self.margin, self.fit_intercept = float(eta), float(margin), fit_intercept
-        self.w = np.zeros(self.d)
-        self.b = 0.0
-        self.indices: list[int] = []
-        self.norms: list[float] = []
+
+class StepwiseEngine(SteppingEngine):
+    """The rule one example at a time in Python: the sweep, its mistake test, the update log and the
+    trace, written once for the exact and the NumPy engines, which differ only in their arithmetic
+    (:meth:`score`, :meth:`_step`, :meth:`_norm`, and how a step is recorded)."""
+
+    exact = False
+    overflowing = "weights"
+    overflow_fix = SCALE_FIX
+    _score_dtype: type = np.float64
+
+    def _start(self, X, y, *, eta, margin, fit_intercept, record_steps) -> None:
+        self.X, self.y = X, y
+        self.eta, self.margin, self.fit_intercept = eta, margin, fit_intercept
+        self._indices: list[int] = []
+        self._norms: list[float] = []
         self.steps: list[Step] | None = [] if record_steps else None
 
-    def score(self, i: int) -> float:
-        return self.y[i] * (ordered_dot(self.w, self.X[i]) + self.b)
+    @property
+    def indices(self) -> np.ndarray:
+        return np.asarray(self._indices, dtype=np.int64)
+
+    @property
+    def norms(self) -> np.ndarray:
+        return np.asarray(self._norms, dtype=np.float64)
 
     def margins(self) -> np.ndarray:
-        return np.array([self.score(i) for i in range(self.n)])
+        return np.array([self.score(i) for i in range(self.n)], dtype=self._score_dtype)
 
-    def update(self, i: int, sweep: int, score: float) -> None:
-        c = self.eta * self.y[i]
-        self.w = self.w + self.X[i].astype(np.float64) * c
-        if self.fit_intercept:
-            self.b += c
-        self.indices.append(i)
-        self.norms.append(math.sqrt(float(self.w @ self.w) + self.b * self.b))
+    def update(self, i: int, sweep: int, score) -> None:
+        self._step(i)
+        self._indices.append(i)
+        self._norms.append(self._norm())
         self._record(sweep, i, score, True)
 
     def _record(self, sweep, i, score, mistake):
         if self.steps is not None:
-            self.steps.append(Step(sweep, int(i), tuple(self.X[i].tolist()), int(self.y[i]), score,
-                                   mistake, tuple(self.w.tolist()), self.b))
+            x, w = self._step_view(i)
+            self.steps.append(Step(sweep, int(i), x, int(self.y[i]), score, mistake, w, self.b))
 
     def sweep(self, order, sweep: int) -> int:
-        before = len(self.indices)
+        before = len(self._indices)
         for i in (range(self.n) if order is None else order):
+            i = int(i)
             score = self.score(i)
             if score <= self.margin:
                 self.update(i, sweep, score)
             else:
                 self._record(sweep, i, score, False)
-        return len(self.indices) - before
+        return len(self._indices) - before
+
+    def checkpoint(self):
+        return self.snapshot()
+
+    def errors(self, state=None) -> int:
+        w, b = self.snapshot() if state is None else state
+        return count_errors(self.X, self.y, w, b)
+
+
+class ReferenceEngine(StepwiseEngine):
+    """The perceptron rule in plain NumPy/Python, one example at a time."""
+
+    def __init__(self, X, y, *, eta, margin, fit_intercept, record_steps=False):
+        X = X.toarray() if is_sparse(X) else X
+        self._start(X, y, eta=float(eta), margin=float(margin), fit_intercept=fit_intercept,
+                    record_steps=record_steps)
+        self.n, self.d = X.shape
+        self.w = np.zeros(self.d)
+        self.b = 0.0
+
+    def score(self, i: int) -> float:
+        return self.y[i] * (ordered_dot(self.w, self.X[i]) + self.b)
+
+    def _step(self, i: int) -> None:
+        c = self.eta * self.y[i]
+        self.w = reference_update(self.w, self.X[i], c)
+        if self.fit_intercept:
+            self.b += c
+
+    def _norm(self) -> float:
+        return math.sqrt(float(self.w @ self.w) + self.b * self.b)
+
+    def _step_view(self, i: int) -> tuple[tuple, tuple]:
+        return tuple(self.X[i].tolist()), tuple(self.w.tolist())
 
     def key(self) -> bytes:
         return self.w.tobytes() + np.float64(self.b).tobytes()

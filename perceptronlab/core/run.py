@@ -5,10 +5,13 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
+
+from perceptronlab._numbers import format_number, format_vector
+from perceptronlab._validation import check_choice
+from perceptronlab.core.scores import count_errors
 
 TABLE_FORMATS = ("md", "csv", "latex", "html")
 
@@ -30,22 +33,6 @@ class Step:
     b: Any
 
 
-def format_number(value: Any) -> str:
-    """Exact numbers as the worksheet writes them: 1, -2, 1/5; floats in shortest round-trip form."""
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    value = float(value)
-    if value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return repr(value)
-
-
-def format_vector(values: Any) -> str:
-    return "(" + ", ".join(format_number(v) for v in values) + ")"
-
-
 @dataclass(eq=False)
 class Run:
     """What a perceptron (or pocket) run did.
@@ -58,6 +45,7 @@ class Run:
     sweeps : number of sweeps started (the last clean sweep included).
     converged : the last sweep made no update (pocket: the pocket weights have zero errors).
     cycled : a start-of-sweep weight vector repeated in cyclic order: it never converges.
+    stopped : the per-sweep hook (``on_sweep``) stopped the run early.
     mistake_indices : the example index of every update, in order.
     updates_per_sweep : updates made during each sweep.
     errors_after_sweep : training errors (y⟨w,x⟩ ≤ 0) of the weights at the end of each sweep.
@@ -83,6 +71,7 @@ class Run:
     pocket_errors: int | None = None
     pocket_history: np.ndarray | None = field(repr=False, default=None)
     data: Any = field(repr=False, default=None)
+    stopped: bool = field(repr=False, default=False)
 
     @property
     def fit_intercept(self) -> bool:
@@ -98,8 +87,6 @@ class Run:
     def errors_after_sweep(self) -> np.ndarray:
         """Training errors of the end-of-sweep weights, computed on first access from checkpoints."""
         if len(self.errors_after_sweep_known) < self.sweeps and self.data is not None:
-            from perceptronlab.core.engines import count_errors
-
             X, y = self.data
             for sweep, (w, b) in self.checkpoints.items():
                 if sweep not in self.errors_after_sweep_known:
@@ -110,7 +97,7 @@ class Run:
 
     def summary(self) -> str:
         state = ("converged" if self.converged else "cycled (never converges)" if self.cycled
-                 else "stopped at the sweep limit")
+                 else "stopped early (on_sweep)" if self.stopped else "stopped at the sweep limit")
         head = f"{self.algorithm}: {self.mistakes} mistakes in {self.sweeps} sweeps, {state}; w = {format_vector(self.w)}"
         if self.fit_intercept:
             head += f", b = {format_number(self.b)}"
@@ -147,8 +134,6 @@ class Run:
 
     def table(self, fmt: str = "md") -> str:
         """Render the trace as the worksheet: ``fmt`` is one of md, csv, latex, html."""
-        from perceptronlab._validation import check_choice
-
         check_choice("fmt", fmt, TABLE_FORMATS)
         rows = self.worksheet_rows()
         header = ("sweep", "point", "y⟨w,x⟩", "mistake?", "w after")

@@ -2,7 +2,8 @@
 sweep.
 
 Same contract as :mod:`perceptronlab.core.kernels`: contiguous arrays and scalars in, plain tuples
-out, no validation, no objects. The averaged and voted perceptrons run the engine's own sweep
+out, no validation, no objects; :mod:`perceptronlab.family._reference` holds their pure-Python
+twins, which the tests hold them to bit for bit. The averaged and voted perceptrons run the engine's own sweep
 (:mod:`perceptronlab.core.kernels`) and only add bookkeeping; the multiclass and dual sweeps write
 the engine's mistake test and update the same way (dot product summed in feature order, intercept
 added last, ``w[j] += x[j] * (eta * y)``).
@@ -14,7 +15,7 @@ import math
 
 from numba import njit
 
-from perceptronlab.core.kernels import _prefetch, _prefetch_row
+from perceptronlab.core.intrinsics import prefetch, prefetch_row
 
 # kernel codes understood by the dual sweep
 LINEAR, POLY, RBF = 0, 1, 2
@@ -44,7 +45,7 @@ def accumulate_dense(X, idx, steps_before, y, eta, u):
     bu = 0.0
     for k in range(n_updates):
         if k + AHEAD < n_updates:
-            _prefetch_row(flat, idx[k + AHEAD], d, line)
+            prefetch_row(flat, idx[k + AHEAD], d, line)
         i = idx[k]
         gc = eta * y[i] * steps_before[k]
         for j in range(d):
@@ -64,9 +65,9 @@ def accumulate_csr(indptr, indices, data, idx, steps_before, y, eta, u):
         if k + AHEAD < n_updates:
             ahead = idx[k + AHEAD]
             for p in range(indptr[ahead], indptr[ahead + 1], data_line):
-                _prefetch(data, p)
+                prefetch(data, p)
             for p in range(indptr[ahead], indptr[ahead + 1], index_line):
-                _prefetch(indices, p)
+                prefetch(indices, p)
         i = idx[k]
         gc = eta * y[i] * steps_before[k]
         for p in range(indptr[i], indptr[i + 1]):
@@ -282,31 +283,3 @@ def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, 
             norm_out[count] = math.sqrt(max(fsq + b * b, 0.0))
             count += 1
     return count, b, fsq, step, n_entries
-
-
-@njit(cache=True, nogil=True)
-def naive_dual_sweep(X, sqn, kind, degree, gamma, coef0, y, alpha, b, eta, margin, fit_intercept,
-                     support, n_support):
-    """The textbook dual loop (the benchmark's baseline): f(x_i) = η Σ_j α_j y_j K(x_j, x_i) + b
-    recomputed from the kernel at every step over the current support. Returns (updates, b, n_support).
-    """
-    n, d = X.shape
-    count = 0
-    for i in range(n):
-        f = 0.0
-        for q in range(n_support):
-            j = support[q]
-            s = 0.0
-            for p in range(d):
-                s += X[j, p] * X[i, p]
-            f += alpha[j] * y[j] * _apply_kernel(kind, s, sqn[j], sqn[i], degree, gamma, coef0)
-        f = eta * f + b
-        if y[i] * f <= margin:
-            if alpha[i] == 0:
-                support[n_support] = i
-                n_support += 1
-            alpha[i] += 1
-            if fit_intercept:
-                b += eta * y[i]
-            count += 1
-    return count, b, n_support

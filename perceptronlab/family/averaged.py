@@ -24,17 +24,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from perceptronlab import _validation as v
-from perceptronlab.core.engines import CompiledEngine, margins
-from perceptronlab.core.perceptron import _SweepLog
+from perceptronlab.core.driver import OnSweep, drive, finish
+from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.run import Run
+from perceptronlab.core.scores import labels, scores
 from perceptronlab.family import _kernels
 from perceptronlab.family._common import (
     check_params,
     check_predict_X,
-    labels_from_signs,
-    make_run,
     sweep_positions,
-    sweep_until_clean,
     warn_not_converged,
 )
 
@@ -96,16 +94,16 @@ class AveragedRun(Run):
     def decision_function(self, X) -> np.ndarray:
         """⟨w̄, x⟩ + b̄ for every row of X."""
         Xc = check_predict_X(X, self.w.shape[0], "this averaged perceptron")
-        return margins(Xc, np.ones(Xc.shape[0]), self.w, self.b)
+        return scores(Xc, self.w, self.b)
 
     def predict(self, X) -> np.ndarray:
         """classes[1] where ⟨w̄, x⟩ + b̄ > 0, else classes[0]."""
-        return labels_from_signs(self.decision_function(X), self.classes)
+        return labels(self.decision_function(X), self.classes)
 
 
 def averaged_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cyclic",
                         margin=0.0, max_sweeps: int = 100, seed: int | None = None,
-                        warn: bool = True) -> AveragedRun:
+                        warn: bool = True, on_sweep: OnSweep | None = None) -> AveragedRun:
     """Run the perceptron and return the average of its iterates over every step.
 
     The mistakes, sweeps, ``mistake_indices``, ``updates_per_sweep`` and ``norms`` are those of
@@ -122,6 +120,7 @@ def averaged_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: st
     max_sweeps : the run ends here or at a clean sweep. No cycle test: the average keeps moving
         while the iterates cycle.
     warn : warn (NotConvergedWarning) when no clean sweep came.
+    on_sweep : the per-sweep hook, as in :func:`perceptronlab.perceptron`.
 
     Returns
     -------
@@ -148,13 +147,13 @@ def averaged_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: st
                                     seed=seed)
     Xc, signs, classes = v.check_Xy(X, y)
     engine = AveragedEngine(Xc, signs, eta=eta, margin=margin, fit_intercept=bool(fit_intercept))
-    log = _SweepLog(Xc, signs, False)
-    converged = sweep_until_clean(engine, log, order=order, max_sweeps=max_sweeps, seed=seed)
+    # no cycle test: the average keeps moving while the iterates cycle
+    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
     w_avg, b_avg = engine.average()
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
                   max_sweeps=max_sweeps, seed=seed)
-    run = make_run(AveragedRun, engine, log, algorithm="averaged perceptron", params=params,
-                   converged=converged, X=Xc, signs=signs, classes=classes, w=w_avg, b=b_avg,
-                   last_w=engine.w.copy(), last_b=engine.b, n_steps=int(engine.c))
+    run = finish(engine, outcome, run_class=AveragedRun, algorithm="averaged perceptron", params=params,
+                 X=Xc, signs=signs, classes=classes, w=w_avg, b=b_avg, last_w=engine.w.copy(),
+                 last_b=engine.b, n_steps=int(engine.c))
     warn_not_converged(run, warn, max_sweeps, "average")
     return run

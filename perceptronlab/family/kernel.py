@@ -43,19 +43,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab import _validation as v
+from perceptronlab.core.driver import Engine, OnSweep, drive, finish
 from perceptronlab.core.engines import UpdateLog
-from perceptronlab.core.perceptron import _SweepLog
 from perceptronlab.core.run import Run
-from perceptronlab.exceptions import WeightOverflowError
+from perceptronlab.core.scores import labels
 from perceptronlab.family import _kernels
-from perceptronlab.family._common import (
-    check_params,
-    check_predict_X,
-    labels_from_signs,
-    make_run,
-    sweep_until_clean,
-    warn_not_converged,
-)
+from perceptronlab.family._common import check_params, check_predict_X, warn_not_converged
 from perceptronlab.family.voted import survival_counts
 
 KERNELS = ("rbf", "poly", "linear")
@@ -167,8 +160,16 @@ class ColumnCache:
 
 
 
-class KernelEngine(UpdateLog):
-    """The dual perceptron behind the engine's interface (sweep, indices, norms, snapshot)."""
+class KernelEngine(UpdateLog, Engine):
+    """The dual perceptron as an :class:`~perceptronlab.core.driver.Engine`: its own sweep (the dual
+    mistake test and update, in :mod:`perceptronlab.family._kernels`), the driver's control flow.
+
+    The training errors are counted at each sweep's end from the kept scores (no primal w to store).
+    """
+
+    exact = False
+    overflowing = "dual scores"
+    overflow_fix = "Scale the data, lower gamma or degree, or lower eta."
 
     def __init__(self, X, y, spec: KernelSpec, *, eta, margin, fit_intercept, budget, gram=None,
                  columns: ColumnCache | None = None):
@@ -236,23 +237,15 @@ class KernelEngine(UpdateLog):
     def snapshot(self):
         return np.empty(0), self.b
 
+    def checkpoint(self):
+        return None  # the errors are counted now, from the scores
+
     def finite(self) -> bool:
         return bool(np.isfinite(self.scores).all() and np.isfinite(self.b))
 
-    def errors(self) -> int:
+    def errors(self, state=None) -> int:
+        """Training errors of f now: y_r(f(x_r)) ≤ 0 (a tie counts)."""
         return int(np.count_nonzero(self.y * (self.scores + self.b) <= 0))
-
-
-class _KernelSweepLog(_SweepLog):
-    """Training errors at each sweep's end straight from the kept scores (no primal w to store)."""
-
-    def end_sweep(self, sweep: int, updates: int, engine) -> None:
-        self.updates_per_sweep.append(updates)
-        if not engine.finite():
-            raise WeightOverflowError(
-                f"The dual scores overflowed during sweep {sweep}: expected finite values, got inf "
-                "or NaN. Scale the data, lower gamma or degree, or lower eta.")
-        self.errors_known[sweep] = engine.errors()
 
 
 # ---------------------------------------------------------------- the result
@@ -336,7 +329,7 @@ class KernelRun(Run):
 
     def predict(self, X) -> np.ndarray:
         """classes[1] where the decision is > 0, else classes[0]."""
-        return labels_from_signs(self.decision_function(X), self.classes)
+        return labels(self.decision_function(X), self.classes)
 
 
 def _window(prefix: np.ndarray, budget: int) -> np.ndarray:
@@ -353,7 +346,7 @@ def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coe
                       variant: str = "last", budget: int | None = None, eta=1.0,
                       fit_intercept: bool = False, order: str = "cyclic", margin=0.0,
                       max_sweeps: int = 100, seed: int | None = None, cache="auto",
-                      warn: bool = True) -> KernelRun:
+                      warn: bool = True, on_sweep: OnSweep | None = None) -> KernelRun:
     """Run the perceptron in dual form with a kernel.
 
     Parameters
@@ -371,6 +364,7 @@ def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coe
     cache : "auto": the Gram cache, filled on demand (all columns for n ≤ 5,792); "full": the whole
         Gram matrix up front (BLAS); "none": no cache.
     warn : warn (NotConvergedWarning) when no clean sweep came.
+    on_sweep : the per-sweep hook, as in :func:`perceptronlab.perceptron`.
 
     Returns
     -------
@@ -404,7 +398,7 @@ def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coe
     spec = resolve_kernel(Xc, kernel, degree, gamma, coef0)
     return fit_kernel(Xc, signs, classes, spec, variant=variant, budget=budget, eta=eta,
                       fit_intercept=fit_intercept, order=order, margin=margin,
-                      max_sweeps=max_sweeps, seed=seed, cache=cache, warn=warn)
+                      max_sweeps=max_sweeps, seed=seed, cache=cache, warn=warn, on_sweep=on_sweep)
 
 
 def use_gram(spec: KernelSpec, cache: str) -> bool:
@@ -413,7 +407,8 @@ def use_gram(spec: KernelSpec, cache: str) -> bool:
 
 
 def fit_kernel(Xc, signs, classes, spec: KernelSpec, *, variant, budget, eta, fit_intercept, order,
-               margin, max_sweeps, seed, cache, warn, gram=None, columns=None) -> KernelRun:
+               margin, max_sweeps, seed, cache, warn, gram=None, columns=None,
+               on_sweep: OnSweep | None = None) -> KernelRun:
     """The learner on validated input; one-vs-rest passes one ``gram`` or ``columns`` cache to all."""
     n = Xc.shape[0]
     if gram is None and use_gram(spec, cache):
@@ -423,9 +418,9 @@ def fit_kernel(Xc, signs, classes, spec: KernelSpec, *, variant, budget, eta, fi
     engine = KernelEngine(Xc, signs, spec, eta=eta, margin=margin,
                           fit_intercept=bool(fit_intercept), budget=budget, gram=gram,
                           columns=columns)
-    log = _KernelSweepLog(Xc, signs, False)
-    converged = sweep_until_clean(engine, log, order=order, max_sweeps=max_sweeps, seed=seed)
-    n_steps = len(log.updates_per_sweep) * n
+    # no cycle test: the averaged and voted hypotheses keep changing while the iterates cycle
+    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
+    n_steps = len(outcome.log.updates_per_sweep) * n
     entries, steps = engine.indices, engine.entry_steps
     counts = survival_counts(steps, n_steps)
     eta_f = float(eta)
@@ -452,8 +447,8 @@ def fit_kernel(Xc, signs, classes, spec: KernelSpec, *, variant, budget, eta, fi
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
                   max_sweeps=max_sweeps, seed=seed, kernel=spec.kernel, degree=spec.degree,
                   gamma=spec.gamma, coef0=spec.coef0, variant=variant, budget=budget, cache=cache)
-    run = make_run(KernelRun, engine, log, algorithm="kernel perceptron", params=params,
-                   converged=converged, X=Xc, signs=signs, classes=classes, w=w, b=b,
+    run = finish(engine, outcome, run_class=KernelRun, algorithm="kernel perceptron", params=params,
+                   X=Xc, signs=signs, classes=classes, w=w, b=b,
                    variant=variant, alpha=engine.alpha.copy(), support=support,
                    support_vectors=support_vectors, dual_coef=dual_coef, entries=entries,
                    entry_steps=steps, counts=counts, entry_signs=signs[entries],

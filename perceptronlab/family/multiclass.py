@@ -29,18 +29,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab import _validation as v
+from perceptronlab.core.driver import Engine, OnSweep, drive, finish
 from perceptronlab.core.engines import UpdateLog
-from perceptronlab.core.perceptron import _SweepLog
 from perceptronlab.core.run import Run
-from perceptronlab.exceptions import WeightOverflowError
+from perceptronlab.core.scores import labels, score_matrix
+from perceptronlab.exceptions import SCALE_FIX
 from perceptronlab.family import _kernels
-from perceptronlab.family._common import (
-    check_params,
-    check_predict_X,
-    make_run,
-    sweep_until_clean,
-    warn_not_converged,
-)
+from perceptronlab.family._common import check_params, check_predict_X, warn_not_converged
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
 
@@ -63,9 +58,8 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def multiclass_scores(X, W, B) -> np.ndarray:
-    """s[i, k] = ⟨w_k, x_i⟩ + b_k."""
-    S = X @ W.T
-    return np.asarray(S, dtype=np.float64) + B
+    """s[i, k] = ⟨w_k, x_i⟩ + b_k, summed in feature order as the multiclass sweep sums them."""
+    return score_matrix(X, W, B)
 
 
 def multiclass_errors(X, codes, W, B) -> int:
@@ -77,8 +71,14 @@ def multiclass_errors(X, codes, W, B) -> int:
     return int(np.count_nonzero(true - S.max(axis=1) <= 0))
 
 
-class MulticlassEngine(UpdateLog):
-    """Collins' update in compiled sweeps behind the engine's interface; W, B and the accumulators."""
+class MulticlassEngine(UpdateLog, Engine):
+    """Collins' update in compiled sweeps as an :class:`~perceptronlab.core.driver.Engine`: its own
+    sweep (the argmax mistake test and update, in :mod:`perceptronlab.family._kernels`), the
+    driver's control flow; W, B and the accumulators of the average."""
+
+    exact = False
+    overflowing = "weights"
+    overflow_fix = SCALE_FIX
 
     def __init__(self, X, codes, n_classes, *, eta, margin, fit_intercept):
         self.X, self.y = X, np.ascontiguousarray(codes, dtype=np.int64)
@@ -113,6 +113,14 @@ class MulticlassEngine(UpdateLog):
     def snapshot(self):
         return self.W.copy(), self.B.copy()
 
+    def checkpoint(self):
+        return self.snapshot()
+
+    def errors(self, state=None) -> int:
+        """Examples whose class does not win outright under (W, B) of ``state`` (or now)."""
+        W, B = self.snapshot() if state is None else state
+        return multiclass_errors(self.X, self.y, W, B)
+
     def average(self):
         if self.c == 0:
             return self.W.copy(), self.B.copy()
@@ -120,25 +128,6 @@ class MulticlassEngine(UpdateLog):
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.W).all() and np.isfinite(self.B).all())
-
-
-class _MulticlassSweepLog(_SweepLog):
-    """End-of-sweep (W, B) kept for the lazy error counts; past the byte budget, counted now."""
-
-    def end_sweep(self, sweep: int, updates: int, engine) -> None:
-        from perceptronlab.core.perceptron import CHECKPOINT_BUDGET_BYTES
-
-        self.updates_per_sweep.append(updates)
-        if not engine.finite():
-            raise WeightOverflowError(
-                f"The weights overflowed during sweep {sweep}: expected finite weights, got inf or "
-                "NaN. Scale the data (e.g. sklearn.preprocessing.StandardScaler) or lower eta.")
-        W, B = engine.snapshot()
-        if self.bytes + W.nbytes <= CHECKPOINT_BUDGET_BYTES:
-            self.checkpoints[sweep] = (W, B)
-            self.bytes += W.nbytes
-        else:
-            self.errors_known[sweep] = multiclass_errors(self.X, self.y, W, B)
 
 
 @dataclass(eq=False)
@@ -189,12 +178,13 @@ class MulticlassRun(Run):
 
     def predict(self, X) -> np.ndarray:
         """The class of the highest score; ties go to the first of ``classes``."""
-        return np.asarray(self.classes)[np.argmax(self.decision_function(X), axis=1)]
+        return labels(self.decision_function(X), self.classes)
 
 
 def multiclass_perceptron(X, y, *, averaged: bool = False, eta=1.0, fit_intercept: bool = False,
                           order: str = "cyclic", margin=0.0, max_sweeps: int = 100,
-                          seed: int | None = None, warn: bool = True) -> MulticlassRun:
+                          seed: int | None = None, warn: bool = True,
+                          on_sweep: OnSweep | None = None) -> MulticlassRun:
     """Train one weight vector per class with Collins' update until a clean sweep.
 
     Parameters
@@ -207,6 +197,7 @@ def multiclass_perceptron(X, y, *, averaged: bool = False, eta=1.0, fit_intercep
     margin : ρ₀ ≥ 0; a mistake while s_y − max_{k≠y} s_k ≤ ρ₀.
     max_sweeps : the run ends here or at a clean sweep.
     warn : warn (NotConvergedWarning) when no clean sweep came.
+    on_sweep : the per-sweep hook, as in :func:`perceptronlab.perceptron`.
 
     Returns
     -------
@@ -234,13 +225,12 @@ def multiclass_perceptron(X, y, *, averaged: bool = False, eta=1.0, fit_intercep
     codes, classes = encode_labels(y, Xc.shape[0])
     engine = MulticlassEngine(Xc, codes, len(classes), eta=eta, margin=margin,
                               fit_intercept=bool(fit_intercept))
-    log = _MulticlassSweepLog(Xc, codes, False)
-    converged = sweep_until_clean(engine, log, order=order, max_sweeps=max_sweeps, seed=seed)
+    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
     W, B = engine.average() if averaged else engine.snapshot()
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
                   max_sweeps=max_sweeps, seed=seed, averaged=bool(averaged))
-    run = make_run(MulticlassRun, engine, log, algorithm="multiclass perceptron", params=params,
-                   converged=converged, X=Xc, signs=codes, classes=classes, w=W, b=B,
+    run = finish(engine, outcome, run_class=MulticlassRun, algorithm="multiclass perceptron",
+                   params=params, X=Xc, signs=codes, classes=classes, w=W, b=B,
                    last_w=engine.W.copy(), last_b=engine.B.copy(), averaged=bool(averaged),
                    n_steps=int(engine.c))
     warn_not_converged(run, warn, max_sweeps, "multiclass perceptron")

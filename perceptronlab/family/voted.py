@@ -16,9 +16,10 @@ total is ≤ 0 (the same tie rule as every predictor here). Σ_k c_k w_k / T is 
 perceptron's w̄.
 
 Memory: only the mistake indices and their steps are kept while training; the vectors are built
-at the end by replaying the updates. ``max_vectors`` caps how many are built: the ``max_vectors``
-vectors with the largest survival counts are kept (ties: the later vector), the others leave the
-vote; ``dropped_vectors`` and ``dropped_votes`` say how many vectors and how much vote weight went.
+at the end by replaying the updates (the engine's ``replay``). ``max_vectors`` caps how many are
+built: the ``max_vectors`` vectors with the largest survival counts are kept (ties: the later
+vector), the others leave the vote; ``dropped_vectors`` and ``dropped_votes`` say how many vectors
+and how much vote weight went.
 """
 
 from __future__ import annotations
@@ -26,24 +27,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from perceptronlab import _validation as v
+from perceptronlab.core.driver import OnSweep, drive, finish
 from perceptronlab.core.engines import CompiledEngine
-from perceptronlab.core.perceptron import _SweepLog
 from perceptronlab.core.run import Run
+from perceptronlab.core.scores import labels
 from perceptronlab.family._common import (
     check_params,
     check_predict_X,
-    labels_from_signs,
-    make_run,
     sweep_positions,
-    sweep_until_clean,
     warn_not_converged,
 )
-
-# vectors are rebuilt from the updates in blocks of this many rows
-_REPLAY_BLOCK = 4096
 
 
 class VotedEngine(CompiledEngine):
@@ -96,7 +91,7 @@ class VotedRun(Run):
 
     def predict(self, X) -> np.ndarray:
         """classes[1] where the vote is > 0, else classes[0]."""
-        return labels_from_signs(self.decision_function(X), self.classes)
+        return labels(self.decision_function(X), self.classes)
 
 
 def vote(X, vectors, intercepts, counts, block: int = 2048) -> np.ndarray:
@@ -121,39 +116,9 @@ def survival_counts(mistake_steps: np.ndarray, n_steps: int) -> np.ndarray:
     return np.diff(np.append(mistake_steps, n_steps + 1)).astype(np.int64)
 
 
-def replay_vectors(X, signs, indices, eta, fit_intercept, keep):
-    """The iterates after each update, rebuilt by replaying the updates; rows where ``keep``.
-
-    Summation is the engine's (w_k = w_{k−1} + x·(η y) in update order), so the last vector equals
-    the engine's w bit for bit.
-    """
-    d = X.shape[1]
-    kept = np.flatnonzero(keep)
-    vectors = np.empty((kept.shape[0], d))
-    intercepts = np.zeros(kept.shape[0])
-    w = np.zeros(d)
-    b = 0.0
-    row = 0
-    for start in range(0, indices.shape[0], _REPLAY_BLOCK):
-        idx = indices[start:start + _REPLAY_BLOCK]
-        rows = X[idx]
-        rows = rows.toarray() if sp.issparse(rows) else np.asarray(rows, dtype=np.float64)
-        steps = rows * (eta * signs[idx])[:, None]
-        path = np.cumsum(np.vstack([w[None, :], steps]), axis=0)[1:]
-        b_path = b + np.cumsum(eta * signs[idx]) if fit_intercept else np.zeros(idx.shape[0])
-        sel = keep[start:start + _REPLAY_BLOCK]
-        count = int(sel.sum())
-        vectors[row:row + count] = path[sel]
-        intercepts[row:row + count] = b_path[sel]
-        row += count
-        w = path[-1].copy()
-        b = float(b_path[-1]) if fit_intercept else 0.0
-    return vectors, intercepts
-
-
 def voted_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cyclic",
                      margin=0.0, max_sweeps: int = 100, max_vectors: int | None = None,
-                     seed: int | None = None, warn: bool = True) -> VotedRun:
+                     seed: int | None = None, warn: bool = True, on_sweep: OnSweep | None = None) -> VotedRun:
     """Run the perceptron and keep every iterate with its survival count for the weighted vote.
 
     Parameters
@@ -166,6 +131,7 @@ def voted_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str =
     max_vectors : keep at most this many voting vectors: those with the largest survival counts
         (ties: the later one); None keeps all.
     warn : warn (NotConvergedWarning) when no clean sweep came.
+    on_sweep : the per-sweep hook, as in :func:`perceptronlab.perceptron`.
 
     Returns
     -------
@@ -195,9 +161,9 @@ def voted_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str =
                                                 "Pass e.g. max_vectors=1000, or None to keep all.")
     Xc, signs, classes = v.check_Xy(X, y)
     engine = VotedEngine(Xc, signs, eta=eta, margin=margin, fit_intercept=bool(fit_intercept))
-    log = _SweepLog(Xc, signs, False)
-    converged = sweep_until_clean(engine, log, order=order, max_sweeps=max_sweeps, seed=seed)
-    n_steps = len(log.updates_per_sweep) * engine.n
+    # no cycle test: the vote keeps changing while the iterates cycle
+    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
+    n_steps = len(outcome.log.updates_per_sweep) * engine.n
     steps = engine.mistake_steps
     counts = survival_counts(steps, n_steps)
     keep = np.ones(counts.shape[0], dtype=bool)
@@ -206,14 +172,14 @@ def voted_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str =
         ranked = np.lexsort((np.arange(counts.shape[0]), counts))[::-1]
         keep[:] = False
         keep[ranked[:max_vectors]] = True
-    vectors, intercepts = replay_vectors(Xc, signs, engine.indices, float(eta),
-                                         bool(fit_intercept), keep)
+    # the iterates, rebuilt by replaying the updates with the engine's own update (the same bits)
+    replayer = CompiledEngine(Xc, signs, eta=eta, margin=margin, fit_intercept=bool(fit_intercept))
+    vectors, intercepts = replayer.replay(engine.indices, keep)
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
                   max_sweeps=max_sweeps, max_vectors=max_vectors, seed=seed)
-    run = make_run(VotedRun, engine, log, algorithm="voted perceptron", params=params,
-                   converged=converged, X=Xc, signs=signs, classes=classes, vectors=vectors,
-                   intercepts=intercepts, counts=counts[keep], mistake_steps=steps,
-                   n_steps=n_steps, dropped_vectors=int((~keep).sum()),
-                   dropped_votes=int(counts[~keep].sum()))
+    run = finish(engine, outcome, run_class=VotedRun, algorithm="voted perceptron", params=params,
+                 X=Xc, signs=signs, classes=classes, vectors=vectors, intercepts=intercepts,
+                 counts=counts[keep], mistake_steps=steps, n_steps=n_steps,
+                 dropped_vectors=int((~keep).sum()), dropped_votes=int(counts[~keep].sum()))
     warn_not_converged(run, warn, max_sweeps, "vote")
     return run

@@ -36,7 +36,6 @@ Examples
 
 from __future__ import annotations
 
-import hashlib
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,8 +44,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from perceptronlab import _validation as v
-from perceptronlab.core.engines import CompiledEngine
-from perceptronlab.exceptions import CycledWarning, NotConvergedWarning, WeightOverflowError
+from perceptronlab.core.driver import Engine, drive
+from perceptronlab.core.engines import CompiledEngine, weights_key
+from perceptronlab.exceptions import SCALE_FIX, CycledWarning, NotConvergedWarning
 
 BLOCKSIZE = 64 * 2**20  # bytes per CSV/LIBSVM partition (as perceptronlab.scale.sources.BLOCKSIZE)
 
@@ -143,10 +143,47 @@ def plan_shards(n_parts: int, shards: int | None) -> list[list[int]]:
     return [chunk.tolist() for chunk in np.array_split(np.arange(n_parts), shards)]
 
 
-def _key(w: np.ndarray, b: float) -> bytes:
-    digest = hashlib.blake2b(w.tobytes(), digest_size=32)
-    digest.update(np.float64(b).tobytes())
-    return digest.digest()
+class _MixingEngine(Engine):
+    """One epoch of mixing as one sweep of the core's driver: every shard sweeps from (w, b), then
+    their weights are mixed. The driver owns the epochs' stopping, the cycle proof and overflow."""
+
+    exact = False
+    overflowing = "weights"
+    overflow_fix = SCALE_FIX
+    steps = None
+    indices = np.empty(0, dtype=np.int64)
+    norms = np.empty(0)
+
+    def __init__(self, sweep_all: Callable[[int, np.ndarray, float], list], n_features: int, mixing: str):
+        self.sweep_all, self.mixing = sweep_all, mixing
+        self.n = 0  # rows are the shards' business
+        self.w, self.b = np.zeros(n_features), 0.0
+        self.w_sum, self.b_sum = np.zeros(n_features), 0.0
+        self.history: list[list[int]] = []
+
+    def sweep(self, order, sweep: int) -> int:
+        results = self.sweep_all(sweep, self.w, self.b)
+        counts = [int(k) for _, _, k in results]
+        self.history.append(counts)
+        self.w, self.b = mix(results, self.w, self.b, self.mixing)
+        self.w_sum += self.w
+        self.b_sum += self.b
+        return sum(counts)
+
+    def key(self) -> bytes:
+        return weights_key(self.w, self.b)
+
+    def snapshot(self):
+        return self.w.copy(), self.b
+
+    def checkpoint(self):
+        return None
+
+    def errors(self, state=None) -> int:  # pragma: no cover - mixing records no error counts
+        raise NotImplementedError("iterative parameter mixing counts mistakes per shard, not errors")
+
+    def finite(self) -> bool:
+        return bool(np.isfinite(self.w).all() and np.isfinite(self.b))
 
 
 def run_epochs(sweep_all: Callable[[int, np.ndarray, float], list], n_features: int, *, mixing: str,
@@ -155,40 +192,21 @@ def run_epochs(sweep_all: Callable[[int, np.ndarray, float], list], n_features: 
 
     ``sweep_all(epoch, w, b)`` returns the shards' ``(w_i, b_i, k_i)`` in shard order. A repeated
     start-of-epoch (w, b) (checked when the sweeps are deterministic) proves the run is periodic
-    and never converges, as for the cyclic perceptron.
+    and never converges, as for the cyclic perceptron. The loop is the core's driver
+    (:func:`perceptronlab.core.driver.drive`) over one epoch as one sweep.
     """
-    w, b = np.zeros(n_features), 0.0
-    w_sum, b_sum = np.zeros(n_features), 0.0
-    history: list[list[int]] = []
-    seen: set[bytes] = set()
-    converged = cycled = stopped = False
-    for epoch in range(1, max_epochs + 1):
-        if detect_cycles:
-            key = _key(w, b)
-            if key in seen:
-                cycled = True
-                break
-            seen.add(key)
-        results = sweep_all(epoch, w, b)
-        counts = [int(k) for _, _, k in results]
-        history.append(counts)
-        w, b = mix(results, w, b, mixing)
-        if not (np.isfinite(w).all() and np.isfinite(b)):
-            raise WeightOverflowError(
-                f"The weights overflowed in epoch {epoch}: expected finite weights, got inf or NaN. "
-                "Scale the data (e.g. sklearn.preprocessing.StandardScaler or MaxAbsScaler) or lower eta.")
-        w_sum += w
-        b_sum += b
-        converged = sum(counts) == 0
-        if callback is not None and callback(EpochInfo(epoch, w.copy(), b, np.array(counts))) is True:
-            stopped = not converged
-            break
-        if converged:
-            break
-    epochs = max(len(history), 1)
-    return Training(w=w, b=float(b), history=np.array(history, dtype=np.int64).reshape(len(history), -1),
-                    converged=converged, cycled=cycled, stopped=stopped, w_avg=w_sum / epochs,
-                    b_avg=float(b_sum / epochs))
+    engine = _MixingEngine(sweep_all, n_features, mixing)
+
+    def on_epoch(info) -> bool:
+        return callback(EpochInfo(info.sweep, engine.w.copy(), engine.b, np.array(engine.history[-1]))) is True
+
+    outcome = drive(engine, order="cyclic", max_sweeps=max_epochs, cycles=detect_cycles,
+                    on_sweep=None if callback is None else on_epoch, record_errors=False)
+    epochs = max(len(engine.history), 1)
+    return Training(w=engine.w, b=float(engine.b),
+                    history=np.array(engine.history, dtype=np.int64).reshape(len(engine.history), -1),
+                    converged=outcome.converged, cycled=outcome.cycled, stopped=outcome.stopped,
+                    w_avg=engine.w_sum / epochs, b_avg=float(engine.b_sum / epochs))
 
 
 def check_params(*, mixing, max_epochs, eta, margin, seed):

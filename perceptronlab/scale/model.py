@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from perceptronlab import _validation as v
-from perceptronlab.core.engines import margins
+from perceptronlab.core.scores import labels, scores
 
 
 class MixedPerceptron:
@@ -150,15 +150,6 @@ class MixedPerceptron:
             return float((predicted == y).mean().compute())
         return float(np.mean(predicted == np.asarray(y)))
 
-    def to_perceptron(self):
-        """A fitted :class:`perceptronlab.Perceptron` with these weights, if the estimators are present."""
-        from perceptronlab.estimators import Perceptron
-
-        est = Perceptron(fit_intercept=bool(self.params.get("fit_intercept")))
-        est.coef_, est.intercept_, est.classes_ = self.coef_.copy(), self.intercept_.copy(), self.classes_
-        est.n_features_in_ = self.n_features_in_
-        return est
-
 
 def _as_dask_array(X, model):
     try:
@@ -182,11 +173,11 @@ def _as_dask_array(X, model):
 def _block_scores(X, w, b, n_features):
     X = v.check_matrix(X)
     v.check_n_features(X.shape[1], n_features, "this MixedPerceptron")
-    return margins(X, np.ones(X.shape[0]), w, b)
+    return scores(X, w, b)
 
 
 def _block_predict(X, w, b, n_features, classes):
-    return classes[(_block_scores(X, w, b, n_features) > 0).astype(np.intp)]
+    return labels(_block_scores(X, w, b, n_features), classes)
 
 
 def build_model(training, source, groups, params) -> MixedPerceptron:

@@ -45,8 +45,10 @@ from pathlib import Path
 from typing import Any
 
 from perceptronlab import _validation as v
+from perceptronlab._numbers import format_number, format_vector, parse_exact
+from perceptronlab.core.exact import exact_score, exact_update
 from perceptronlab.core.perceptron import perceptron
-from perceptronlab.core.run import Run, format_number, format_vector
+from perceptronlab.core.run import Run
 
 HEADER = ("sweep", "point", "score", "mistake", "w_after")
 
@@ -133,10 +135,7 @@ class _Row:
 def _number(text: str, where: str) -> Fraction:
     cleaned = text.strip().replace("−", "-").replace("$", "").replace(" ", "")
     cleaned = re.sub(r"\\[td]?frac\{(-?\d+)\}\{(\d+)\}", r"\1/\2", cleaned)
-    try:
-        return Fraction(cleaned)
-    except (ValueError, ZeroDivisionError) as exc:
-        raise v.fail(where, "a number like -2, 1/2 or 0.5", repr(text), "Fix the cell.") from exc
+    return parse_exact(cleaned, where, expected="a number like -2, 1/2 or 0.5", fix="Fix the cell.")
 
 
 def _vector(text: str, where: str, d: int, fit_intercept: bool) -> tuple[tuple, Fraction | None]:
@@ -256,7 +255,7 @@ def _eta(value: Any) -> Fraction:
     if isinstance(value, str):
         value = _number(value, "eta (the learning rate)")
     v.check_eta(value)
-    return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
+    return parse_exact(value, "eta (the learning rate)", floats="decimal")
 
 
 def check_worksheet(rows_or_csv_path: Any, X: Any, y: Any, *, eta: Any = 1, fit_intercept: bool = False,
@@ -436,9 +435,8 @@ class _Walk:
         x, label = self.X[step.index], self.signs[step.index]
         name = f"x{step.index + 1}"
         if row.score != step.score:
-            w_early = tuple(wj + self.eta * label * xj for wj, xj in zip(w, x, strict=True))
-            b_early = b + (self.eta * label if self.fit_intercept else 0)
-            early = label * (sum((wj * xj for wj, xj in zip(w_early, x, strict=True)), Fraction(0)) + b_early)
+            # the score after this step's update: the label used before the prediction
+            early = exact_score(*exact_update(w, b, x, label, self.eta, self.fit_intercept), x, label)
             if step.mistake and row.score == early:
                 return self.fail(row.number, "label-before-prediction",
                                  f"y<w,x> of {name} is computed with w = {self.w_text(w, b)} from before this step: "
@@ -467,14 +465,14 @@ class _Walk:
         if got_w == tuple(step.w) and got_b == step.b:
             return None
         if not step.mistake:
-            updated = tuple(wj + self.eta * label * xj for wj, xj in zip(w, x, strict=True))
+            updated = tuple(exact_update(w, b, x, label, self.eta, self.fit_intercept)[0])
             if got_w == updated:
                 return self.fail(row.number, "update-not-due",
                                  f"{name} is marked as no mistake (y<w,x> = {format_number(step.score)} > 0), yet w "
                                  f"was updated; it stays {self.w_text(w, b)}.", expected, row.cells)
             return self.fail(row.number, "arithmetic",
                              f"No update at {name}: w stays {self.w_text(w, b)}.", expected, row.cells)
-        plus_x = tuple(wj + self.eta * xj for wj, xj in zip(w, x, strict=True))
+        plus_x = tuple(exact_update(w, b, x, 1, self.eta, self.fit_intercept)[0])  # as if y were +1
         if label == -1 and got_w == plus_x:
             return self.fail(row.number, "x-instead-of-yx",
                              f"{name} has label y = -1, so the update is w - eta*x = {self.w_text(step.w, step.b)}; "

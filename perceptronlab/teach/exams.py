@@ -45,9 +45,10 @@ from fractions import Fraction
 from typing import Any
 
 from perceptronlab import _validation as v
-from perceptronlab.core.engines import margins as engine_margins
+from perceptronlab._numbers import parse_exact
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
+from perceptronlab.core.scores import margins as engine_margins
 
 KINDS = ("trace", "margin", "generalization")
 #: the text formats of :meth:`ExamTask.render` (the PDF is :meth:`ExamTask.pdf`)
@@ -258,22 +259,22 @@ def _margin2(w, X, y) -> Fraction:
 
 
 def _novikoff(R2: Fraction, rho2: Fraction) -> Fraction:
-    """R²/ρ² (Novikoff 1962), by :func:`perceptronlab.theory.bounds.novikoff`."""
-    from perceptronlab.theory.bounds import novikoff
+    """R²/ρ² (Novikoff 1962), by :func:`perceptronlab.bounds.novikoff`."""
+    from perceptronlab.bounds import novikoff
 
     return novikoff(R2, rho2, squared=True)
 
 
 def _test_error_bound(R2: Fraction, rho2: Fraction, n: int) -> Fraction:
-    """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.theory.bounds.test_error`."""
-    from perceptronlab.theory.bounds import test_error
+    """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.bounds.test_error`."""
+    from perceptronlab.bounds import test_error
 
     return test_error(R2, rho2, n, squared=True)
 
 
 def _sample_size(R2: Fraction, rho2: Fraction, epsilon: Fraction) -> int:
-    """The smallest n with R²/ρ²/(n+1) ≤ ε, by :func:`perceptronlab.theory.bounds.sample_size`."""
-    from perceptronlab.theory.bounds import sample_size
+    """The smallest n with R²/ρ²/(n+1) ≤ ε, by :func:`perceptronlab.bounds.sample_size`."""
+    from perceptronlab.bounds import sample_size
 
     return sample_size(R2, rho2, epsilon, squared=True)
 
@@ -460,7 +461,8 @@ def _trace_from(X, y, run: Run, ties, rng: random.Random | None, seed: int, *, w
     R_index = max(range(n), key=lambda i: (_norm2(X[i]), -i))
     star_scores = _scores(w_star, X, y)
     bound = _novikoff(R2, rho2)
-    eta = rng.choice((Fraction(2), Fraction(3), Fraction(1, 2))) if eta is None else Fraction(eta)
+    eta = (rng.choice((Fraction(2), Fraction(3), Fraction(1, 2))) if eta is None
+           else parse_exact(eta, "eta (the learning rate)"))
     run_eta = perceptron(X, y, eta=eta, exact=True, max_sweeps=6, warn=False)
     if run_eta.mistakes != run.mistakes or list(run_eta.w) != [eta * c for c in run.w]:
         raise AssertionError("eta-invariance failed: the engine disagrees with seed 000's task (c)")  # pragma: no cover

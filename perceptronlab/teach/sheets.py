@@ -51,7 +51,8 @@ from fractions import Fraction
 from typing import Any
 
 from perceptronlab import _validation as v
-from perceptronlab.core.run import format_number
+from perceptronlab._numbers import format_number, parse_exact
+from perceptronlab.exceptions import InputError
 from perceptronlab.teach.checker import HEADER, CheckResult, check_worksheet, read_sheet_file
 
 #: how the header lines begin
@@ -86,7 +87,7 @@ class SheetHeader:
 
 
 def _cell(value: Any) -> str:
-    return format_number(Fraction(value)) if not isinstance(value, str) else value
+    return format_number(parse_exact(value, "X, y (the sheet's data)")) if not isinstance(value, str) else value
 
 
 def blank_sheet(X: Any, y: Any, *, eta: Any = 1, fit_intercept: bool = False, title: str | None = None,
@@ -111,7 +112,7 @@ def blank_sheet(X: Any, y: Any, *, eta: Any = 1, fit_intercept: bool = False, ti
                      f"{len(rows)} examples and {len(labels)} labels", "Pass the data of the sheet's run.")
     d = len(rows[0])
     names = list(names) if names is not None else [f"x{j + 1}" for j in range(d)] + ["y"]
-    eta = Fraction(eta) if not isinstance(eta, float) else Fraction(repr(eta))
+    eta = parse_exact(eta, "eta (the learning rate)", floats="decimal")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     lines = [f"{MARK} perceptronlab worksheet" + (f": {title}" if title else ""),
@@ -144,10 +145,7 @@ def _text(sheet: Any) -> str:
 
 
 def _number(text: str, where: str) -> Fraction:
-    try:
-        return Fraction(text.strip().replace("−", "-"))
-    except (ValueError, ZeroDivisionError) as exc:
-        raise v.fail(where, "a number like -2, 1/2 or 0.5", repr(text), "Fix the header line.") from exc
+    return parse_exact(text.replace("−", "-"), where, expected="a number like -2, 1/2 or 0.5", fix="Fix the header line.")
 
 
 def _label(text: str) -> Any:
@@ -217,15 +215,15 @@ def _header(entries: list[tuple[int, str, str]]) -> SheetHeader:
 def _label_key(label: Any) -> Any:
     """A label compared by value: 1, 1.0 and "1" are one label; text labels by their text."""
     try:
-        return Fraction(str(label))
-    except (ValueError, ZeroDivisionError):
+        return parse_exact(str(label), "label")
+    except InputError:
         return str(label)
 
 
 def _same_data(header: SheetHeader, X: Any, y: Any) -> bool:
     try:
-        rows = [tuple(Fraction(str(c)) if isinstance(c, float) else Fraction(c) for c in x) for x in X]
-    except (TypeError, ValueError):
+        rows = [tuple(parse_exact(c, "X", floats="decimal") for c in x) for x in X]
+    except InputError:
         return False
     return (rows == list(header.X)
             and [_label_key(label) for label in y] == [_label_key(label) for label in header.y])
@@ -266,7 +264,7 @@ def check_sheet(sheet: Any, X: Any = None, y: Any = None, *, eta: Any = None,
                      "Check the sheet against the data it carries (leave the data out), or fix its '# data:' lines.")
     if eta is None:
         eta = header.eta if header.eta is not None else 1
-    elif header.eta is not None and Fraction(str(eta)) != header.eta:
+    elif header.eta is not None and parse_exact(eta, "eta (the learning rate)", floats="decimal") != header.eta:
         raise v.fail("eta (the learning rate)", f"the sheet's eta {format_number(header.eta)}",
                      str(eta), "Leave the learning rate out to use the sheet's, or fix its '# eta:' line.")
     if fit_intercept is None:

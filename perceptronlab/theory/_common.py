@@ -16,6 +16,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab import _validation as v
+from perceptronlab._numbers import format_short as fmt
+from perceptronlab._numbers import parse_exact
+from perceptronlab.core.scores import exact_dot  # noqa: F401 - the theory modules' exact ⟨a, b⟩
 
 #: Exact (Fraction) computations run only up to this many matrix entries; above it, floats.
 EXACT_LIMIT = 200_000
@@ -59,7 +62,7 @@ def float_matrix(X: Any) -> np.ndarray:
     elif is_exact_input(X) and not isinstance(X, np.ndarray):
         X = [[float(value) for value in row] for row in v.check_exact_matrix(X)]
     elif isinstance(X, np.ndarray) and X.dtype.kind == "O":
-        X = np.array([[float(Fraction(value)) if isinstance(value, str) else float(value) for value in row]
+        X = np.array([[float(to_fraction(value)) if isinstance(value, str) else float(value) for value in row]
                       for row in X.tolist()])
     if (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and X.flags.c_contiguous
             and X.size and np.isfinite(X.sum())):
@@ -74,25 +77,7 @@ def augment(X: np.ndarray) -> np.ndarray:
 
 def to_fraction(value: Any) -> Fraction:
     """An exact scalar as a Fraction (strings like '1/5' or '0.2' included)."""
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            return Fraction(Decimal(text)) if "/" not in text else Fraction(text)
-        except Exception as exc:  # noqa: BLE001 - re-raised with the message shape
-            raise v.fail("number", "a number or a fraction like '1/5'", repr(value), "Fix the value.") from exc
-    return Fraction(value)
-
-
-def fmt(value: Any, digits: int = 6) -> str:
-    """A number for people: Fractions as p/q, floats with ``digits`` significant digits."""
-    if isinstance(value, Fraction):
-        return str(value)
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
-    value = float(value)
-    if value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return f"{value:.{digits}g}"
+    return parse_exact(value, "number", expected="a number or a fraction like '1/5'")
 
 
 def fmt_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
@@ -128,7 +113,3 @@ def solve_exact(A: list[list[Fraction]], b: list[Fraction]) -> list[Fraction] | 
     if any(M[r][cols] != 0 for r in range(pivot_row, rows)):
         return None
     return [M[i][cols] for i in range(cols)]
-
-
-def exact_dot(a, b) -> Fraction:
-    return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))

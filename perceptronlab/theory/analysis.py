@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from perceptronlab import _validation as v
-from perceptronlab.theory import bounds
+from perceptronlab.theory import _bounds as bounds
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
     augment,

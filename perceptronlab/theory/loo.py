@@ -17,7 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from perceptronlab import _validation as v
-from perceptronlab.core.engines import CompiledEngine, margins
+from perceptronlab.core.driver import drive
+from perceptronlab.core.engines import CompiledEngine
+from perceptronlab.core.perceptron import perceptron
+from perceptronlab.core.scores import margins
 from perceptronlab.exceptions import NotSeparableError
 
 _ALLOWED = ("eta", "fit_intercept", "margin", "max_sweeps", "exact", "order", "backend")
@@ -91,8 +94,6 @@ def loo_error(X, y, **perceptron_options) -> LooResult:
     >>> result.errors, result.retrainings, result.indices.tolist()
     (2, 2, [0, 1])
     """
-    from perceptronlab.core.perceptron import perceptron
-
     for key in perceptron_options:
         if key not in _ALLOWED:
             raise v.fail(f"loo_error option {key!r}", "one of " + ", ".join(_ALLOWED), repr(key),
@@ -112,7 +113,7 @@ def loo_error(X, y, **perceptron_options) -> LooResult:
     if n == 1:  # trained on no example, w = 0 and b = 0: the tie y(<0, x> + 0) = 0 <= 0 is a mistake
         wrong = [int(k) for k in candidates]
     elif full.exact or perceptron_options.get("backend", "compiled") != "compiled" or not isinstance(Xc, np.ndarray):
-        wrong = _loo_by_retraining(Xc, signs, candidates, perceptron, perceptron_options)
+        wrong = _loo_by_retraining(Xc, signs, candidates, perceptron_options)
     else:
         wrong = _loo_resumed(Xc, signs, full, candidates)
     indices = np.asarray(sorted(wrong), dtype=np.int64)
@@ -126,7 +127,7 @@ def _not_converged(k: int, max_sweeps: int) -> NotSeparableError:
         "expected convergence (a subset of separable data is separable). Raise max_sweeps.")
 
 
-def _loo_by_retraining(X, signs, candidates, perceptron, options) -> list[int]:
+def _loo_by_retraining(X, signs, candidates, options) -> list[int]:
     """Retrain from w = 0 without each candidate (exact arithmetic, or the reference backend)."""
     wrong = []
     max_sweeps = options.get("max_sweeps", 1000)
@@ -153,39 +154,22 @@ def _loo_resumed(X, signs, full, candidates) -> list[int]:
     first = {}
     for t, i in enumerate(sequence.tolist()):
         first.setdefault(i, t)
-    n, d = X.shape
-    w, b, done = np.zeros(d), 0.0, 0
+    n = X.shape[0]
+    # the full run's updates, replayed with the engine's own update (the same bits)
+    full_run = CompiledEngine(X, signs, eta=eta, margin=margin, fit_intercept=fit_intercept)
+    done = 0
     wrong = []
     for k, t_k in sorted(first.items(), key=lambda item: item[1]):
-        # Replay the full run's updates before t_k, exactly as the kernel adds them.
-        for t in range(done, t_k):
-            i = sequence[t]
-            c = eta * signs[i]
-            w += X[i] * c
-            if fit_intercept:
-                b += c
+        full_run.replay(sequence[done:t_k])
         done = t_k
         keep = np.r_[0:k, k + 1:n]
         engine = CompiledEngine(X[keep], signs[keep], eta=eta, margin=margin, fit_intercept=fit_intercept,
-                                w0=w, b0=b)
-        sweep = int(sweep_of_update[t_k])
-        engine.sweep(np.arange(k, n - 1), sweep)
-        converged = False
-        while sweep < max_sweeps:
-            sweep += 1
-            if engine.sweep(None, sweep) == 0:
-                converged = True
-                break
-        if not converged:
+                                w0=full_run.w, b0=full_run.b)
+        # the rest of the sweep of k's first update (k's place and after), then whole sweeps
+        outcome = drive(engine, max_sweeps=max_sweeps, cycles=False, record_errors=False,
+                        first_sweep=int(sweep_of_update[t_k]), rest_of_sweep=np.arange(k, n - 1))
+        if not outcome.converged:
             raise _not_converged(k, max_sweeps)
-        if _score(X[k], signs[k], engine.w, engine.b) <= 0:
+        if margins(X[k:k + 1], signs[k:k + 1], engine.w, engine.b)[0] <= 0:
             wrong.append(k)
     return wrong
-
-
-def _score(x, sign, w, b) -> float:
-    """y(⟨w,x⟩ + b) summed in feature order, as the compiled sweep does (ties decided alike)."""
-    total = 0.0
-    for wj, xj in zip(w.tolist(), x.tolist(), strict=True):
-        total += wj * xj
-    return float(sign) * (total + float(b))

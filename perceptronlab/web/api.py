@@ -63,14 +63,16 @@ import math
 import numbers
 import warnings
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from perceptronlab._numbers import format_number, format_vector, parse_exact
+from perceptronlab._numbers import format_sqrt as sqrt_text
 from perceptronlab._validation import fail
-from perceptronlab.core.run import format_number, format_vector
+from perceptronlab.core.threads import numba_threads
 from perceptronlab.exceptions import InputError, NotSeparableError
 
 MAX_POINTS = 10_000
@@ -138,47 +140,17 @@ def parse_body(body: bytes) -> dict:
 
 def _number(value: Any, where: str) -> Fraction:
     """An exact number from a JSON value: int, decimal, float (as its shortest decimal) or string."""
-    if isinstance(value, bool) or value is None:
-        raise fail(where, "a number", repr(value), "Use numbers like 1, -0.5 or '1/2'.")
-    try:
-        if isinstance(value, numbers.Integral):
-            number = Fraction(int(value))
-        elif isinstance(value, float):
-            if not math.isfinite(value):
-                raise fail(where, "a finite number", value, "Remove NaN and infinite values.")
-            number = Fraction(Decimal(repr(value)))
-        elif isinstance(value, Decimal):
-            if not value.is_finite():
-                raise fail(where, "a finite number", value, "Remove NaN and infinite values.")
-            if value.adjusted() > 6:
-                raise fail(where, f"a number between -{MAX_COORDINATE:,} and {MAX_COORDINATE:,}",
-                           str(value), "Rescale the data.")
-            if value.adjusted() < -15 and value != 0:
-                raise fail(where, "a number with at most 15 decimal places", str(value),
-                           "Round the value or rescale the data.")
-            number = Fraction(value)
-        elif isinstance(value, Fraction):
-            number = value
-        elif isinstance(value, str):
-            text = value.strip()
-            if not text or len(text) > 40:
-                raise fail(where, "a number or a fraction like '1/2' (at most 40 characters)",
-                           repr(value[:50]), "Fix the value.")
-            if "/" in text:
-                number = Fraction(text)
-            else:
-                dec = Decimal(text)
-                return _number(dec, where)
-        else:
-            raise fail(where, "a number", f"{type(value).__name__} {value!r}"[:80],
-                       "Use numbers like 1, -0.5 or '1/2'.")
-    except (InvalidOperation, ValueError, ZeroDivisionError) as exc:
-        if isinstance(exc, InputError):
-            raise
-        raise fail(where, "a number or a fraction like '1/2'", repr(value)[:50], "Fix the value.") from None
+    if isinstance(value, str) and (not value.strip() or len(value.strip()) > 40):
+        raise fail(where, "a number or a fraction like '1/2' (at most 40 characters)",
+                   repr(value[:50]), "Fix the value.")
+    number = parse_exact(value, where, floats="decimal", expected="a number or a fraction like '1/2'",
+                         fix="Use numbers like 1, -0.5 or '1/2'.")
     if abs(number) > MAX_COORDINATE:
         raise fail(where, f"a number between -{MAX_COORDINATE:,} and {MAX_COORDINATE:,}",
                    format_number(number), "Rescale the data.")
+    if isinstance(value, str | Decimal) and "/" not in str(value) and 0 < abs(number) < Fraction(1, 10**15):
+        raise fail(where, "a number with at most 15 decimal places", str(value).strip(),
+                   "Round the value or rescale the data.")
     return number
 
 
@@ -346,31 +318,6 @@ def use_exact(points: Points, opts: dict) -> bool:
 # ---------------------------------------------------------------- display texts
 
 
-def _sqrt_int_text(value: int) -> str:
-    """√value with the largest square factor taken out: 8 → 2√2, 9 → 3."""
-    root = math.isqrt(value)
-    if root * root == value:
-        return str(root)
-    outside, inside = 1, value
-    factor = 2
-    while factor * factor <= inside and factor < 10_000:
-        while inside % (factor * factor) == 0:
-            inside //= factor * factor
-            outside *= factor
-        factor += 1
-    return f"√{inside}" if outside == 1 else f"{outside}√{inside}"
-
-
-def sqrt_text(square: Fraction) -> str:
-    """The square root of an exact square as the worksheet writes it.
-
-    >>> sqrt_text(Fraction(2)), sqrt_text(Fraction(1, 5)), sqrt_text(Fraction(9, 4)), sqrt_text(Fraction(2, 3))
-    ('√2', '1/√5', '3/2', '√2/√3')
-    """
-    top, bottom = _sqrt_int_text(square.numerator), _sqrt_int_text(square.denominator)
-    return top if bottom == "1" else f"{top}/{bottom}"
-
-
 def _decimal(value: float) -> str:
     return f"{value:.4g}"
 
@@ -467,7 +414,7 @@ def _wrong_lists(X, signs, history_w, history_b, exact: bool) -> list[list[int] 
     Listed while n·(vectors) stays within :data:`WRONG_WORK` (a tenth of it in exact arithmetic);
     later vectors get ``None`` and the page then marks nothing.
     """
-    from perceptronlab.core.engines import margins
+    from perceptronlab.core.scores import margins
 
     n = len(signs)
     y = list(signs) if exact else np.asarray(signs, dtype=np.float64)
@@ -557,7 +504,7 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
     ``proof`` is a converged run: its final weights separate every point strictly, which settles
     separability without the linear program (Gordan's certificate is only needed when a run fails).
     """
-    from perceptronlab.theory import bounds
+    from perceptronlab import bounds
     from perceptronlab.theory.geometry import max_margin, radius, radius_squared
     from perceptronlab.theory.separability import separable
 
@@ -663,7 +610,8 @@ def compute(payload: Any) -> dict:
     >>> answer["run"]["mistakes"], answer["run"]["w_text"], answer["cards"]["bound"]["text"]
     (5, '(1, -2)', '10')
     """
-    with _one_thread():
+    # a lab request is small: thread start-up would cost more than it saves (requests run side by side)
+    with numba_threads(1):
         return _compute(payload)
 
 
@@ -746,22 +694,6 @@ def _compute(payload: Any) -> dict:
                   "pocket": whole.pocket_history.tolist() if whole.pocket_history is not None else None},
         "limits": {"traced_steps": columns["count"], "complete": complete, "note": note},
     }
-
-
-class _one_thread:
-    """Numba's parallel kernels on one thread in this block: a lab request is small, and thread
-    start-up would cost more than it saves (the server runs requests side by side anyway)."""
-
-    def __enter__(self):
-        import numba
-
-        self.before = numba.get_num_threads()
-        numba.set_num_threads(1)
-
-    def __exit__(self, *exc):
-        import numba
-
-        numba.set_num_threads(self.before)
 
 
 def compute_body(body: bytes) -> dict:

@@ -215,6 +215,25 @@ export function httpBackend(url = "api/run") {
   };
 }
 
+/** A coordinate as Python's widget sends it (a number, or exact text such as "1/2" or "0.1"). */
+function modelNumber(value) {
+  if (typeof value === "string" && value.includes("/")) {
+    const [numerator, denominator] = value.split("/");
+    return Number(numerator) / Number(denominator);
+  }
+  return Number(value);
+}
+
+/** Options equal once the page's defaults are filled in (Python may hold only what it set). */
+function sameModelOptions(a, b) {
+  const full = (options) => {
+    const merged = { ...DEFAULT_OPTIONS, ...(options || {}) };
+    if (!merged.sequence || !merged.sequence.length) delete merged.sequence;
+    return JSON.stringify(Object.keys(merged).sort().map((key) => [key, merged[key]]));
+  };
+  return full(a) === full(b);
+}
+
 /**
  * Compute through the anywidget model. The page sets points/labels/options and a new request_id;
  * the Python side computes and answers by setting result/error and answered_id = request_id.
@@ -222,6 +241,12 @@ export function httpBackend(url = "api/run") {
 function modelBackend(model) {
   let deliverTo = null;
   let waitingFor = null;
+  // true while submit() sets the model: each model.set fires its change event at once, and the
+  // widget must not take a half-written request (new points, old labels) for a change from Python
+  let writing = false;
+  // true while the page takes in a change made in Python: it shows Python's answer and writes
+  // nothing back (points and labels may come in separate messages; the next one is on its way)
+  let adopting = false;
   const current = () => {
     const error = model.get("error");
     if (error) return { error };
@@ -236,17 +261,36 @@ function modelBackend(model) {
   return {
     submit(payload, deliver) {
       deliverTo = deliver;
-      const unchanged = JSON.stringify(model.get("points")) === JSON.stringify(payload.points)
+      if (adopting) {
+        const answer = current();
+        if (answer) deliver(answer);
+        return;
+      }
+      // Python's exact coordinates ("1/2") stay as Python wrote them unless the page moved the point
+      const before = model.get("points") || [];
+      const exact = new Map(before.map((p) => [p.map(modelNumber).join(","), p]));
+      const points = payload.points.map((p) => exact.get(p.join(",")) || p);
+      const unchanged = JSON.stringify(before) === JSON.stringify(points)
         && JSON.stringify(model.get("labels")) === JSON.stringify(payload.labels)
-        && sameOptions(model.get("options"), payload.options);
+        && sameModelOptions(model.get("options"), payload.options);
       const answer = current();
       if (unchanged && answer) { deliver(answer); return; }
       waitingFor = (model.get("request_id") || 0) + 1;
-      model.set("points", payload.points);
-      model.set("labels", payload.labels);
-      model.set("options", payload.options);
-      model.set("request_id", waitingFor);
+      writing = true;
+      try {
+        model.set("points", points);
+        model.set("labels", payload.labels);
+        model.set("options", payload.options);
+        model.set("request_id", waitingFor);
+      } finally {
+        writing = false;
+      }
       model.save_changes();
+    },
+    get writing() { return writing; },
+    adopt(change) {
+      adopting = true;
+      try { change(); } finally { adopting = false; }
     },
   };
 }
@@ -1295,26 +1339,31 @@ export function mountPage(root) {
 // ------------------------------------------------------------------ anywidget entry
 
 function render({ model, el }) {
-  const points = (model.get("points") || []).map(([x, y], i) => ({ x: Number(x), y: Number(y), label: (model.get("labels") || [])[i] < 0 ? -1 : 1 }));
+  const modelPoints = () => (model.get("points") || []).map(([x, y], i) => ({ x: modelNumber(x), y: modelNumber(y), label: (model.get("labels") || [])[i] < 0 ? -1 : 1 }));
+  const points = modelPoints();
   const options = { ...DEFAULT_OPTIONS, ...(model.get("options") || {}) };
   const hidden = new Set(model.get("hidden") || []);
+  const backend = modelBackend(model);
+  el.classList.add("plab-widget");  // lab.css sizes the widget by its own width, not the window's
   const lab = createLab(el, {
-    backend: modelBackend(model),
+    backend,
     useHash: false,
     initial: { points, options, sequence: options.sequence || [], snap: "1", showMargin: true, hidden },
   });
   const fromPython = () => {
-    const incoming = (model.get("points") || []).map(([x, y], i) => ({ x: Number(x), y: Number(y), label: (model.get("labels") || [])[i] < 0 ? -1 : 1 }));
+    if (backend.writing) return;
+    const incoming = modelPoints();
     const current = lab.state.points;
     const same = incoming.length === current.length && incoming.every((p, i) => p.x === current[i].x && p.y === current[i].y && p.label === current[i].label);
-    if (!same) lab.setPoints(incoming);
+    if (!same) backend.adopt(() => lab.setPoints(incoming));
   };
   const optionsFromPython = () => {
+    if (backend.writing) return;
     const incoming = { ...DEFAULT_OPTIONS, ...(model.get("options") || {}) };
     const { sequence, ...rest } = incoming;
     const current = { ...lab.state.options };
     delete current.sequence;
-    if (!sameOptions(rest, { ...DEFAULT_OPTIONS, ...current })) lab.setOptions(rest);
+    if (!sameOptions(rest, { ...DEFAULT_OPTIONS, ...current })) backend.adopt(() => lab.setOptions(rest));
   };
   model.on("change:points", fromPython);
   model.on("change:labels", fromPython);

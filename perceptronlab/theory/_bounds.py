@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from perceptronlab import _validation as v
+from perceptronlab._numbers import parse_exact
 from perceptronlab.theory._common import float_matrix
 
 Number = Fraction | float
@@ -38,7 +39,7 @@ def _num(name: str, value: Any, *, positive: bool = True, fix: str = "") -> Numb
     if isinstance(value, bool) or not isinstance(value, numbers.Real | Decimal):
         raise v.fail(name, "a real number", repr(value), fix or f"Pass {name} as a number.")
     exact = isinstance(value, numbers.Rational | Decimal)
-    number: Number = Fraction(value) if exact else float(value)
+    number: Number = parse_exact(value, name, fix=fix or "Fix the value.") if exact else float(value)
     if not exact and not math.isfinite(number):
         raise v.fail(name, "a finite number", value, fix or f"Pass a finite {name}.")
     if positive and number <= 0:

@@ -1,5 +1,7 @@
 """The learners experiment: last, averaged, voted, kernel and multiclass perceptrons side by side.
 
+The ``learners`` entry of :data:`perceptronlab.experiments.EXPERIMENTS` runs it.
+
 Freund & Schapire (1999, §6) report on handwritten digits that the voted and averaged perceptrons
 beat the last hypothesis, and that polynomial kernels beat the linear perceptron. This experiment
 repeats the comparison on data that ship with scikit-learn, next to scikit-learn's Perceptron and
@@ -52,14 +54,15 @@ def _datasets():
 
 
 def _learners(seed: int) -> list[tuple[str, Callable[[], object]]]:
+    # on use: listing the experiments (the CLI's help) does not load scikit-learn or the kernels
     from sklearn.linear_model import Perceptron as SkPerceptron
     from sklearn.svm import LinearSVC
 
-    from perceptronlab.estimators import Perceptron
-    from perceptronlab.family.estimators import (
+    from perceptronlab.estimators import (
         AveragedPerceptron,
         KernelPerceptron,
         MulticlassPerceptron,
+        Perceptron,
         VotedPerceptron,
     )
 
@@ -226,32 +229,3 @@ def findings(rows: list[dict]) -> tuple[list[str], dict]:
                      f"{100 * cell[dataset, best_kernel]:.1f} %, best linear learner "
                      f"{best_linear} {100 * cell[dataset, best_linear]:.1f} %")
     return lines, stats
-
-
-def learners_experiment(out_dir=None, *, seed: int | None = None, trials: int | None = None,
-                        progress: Callable[[str, int, int], None] | None = None):
-    """The ``learners`` entry of :data:`perceptronlab.experiments.EXPERIMENTS`.
-
-    Runs :func:`run_learners_experiment` and returns an
-    :class:`~perceptronlab.experiments.ExperimentResult` (table, summary with the findings, stats);
-    with ``out_dir`` it writes ``learners.csv``, ``learners.json`` and ``learners.md``.
-    """
-    from perceptronlab.experiments import ExperimentResult
-
-    seed = 0 if seed is None else seed
-    rows = run_learners_experiment(None, seed=seed, trials=trials, progress=progress)
-    lines, stats = findings(rows)
-    n_trials = DEFAULT_TRIALS if trials is None else trials
-    head = (f"learners: test error on digits, breast cancer and their noisy variants "
-            f"({int(100 * NOISE_RATE)} % of training labels flipped), mean of {n_trials} "
-            f"split(s), {SWEEPS} sweeps each (Freund & Schapire 1999, §6).")
-    summary = "\n".join([head, *("  " + line for line in lines), "", markdown_table(rows)])
-    result = ExperimentResult("learners", rows, summary, stats, {},
-                              dict(seed=seed, trials=n_trials, sweeps=SWEEPS,
-                                   noise_rate=NOISE_RATE))
-    if out_dir is not None:
-        result.write(out_dir)
-        md = Path(out_dir) / "learners.md"
-        atomic_write(md, markdown_table(rows))
-        result.files.append(md)
-    return result

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from perceptronlab import InputError
-from perceptronlab.family import experiment
+from perceptronlab import _learners_experiment as experiment
+from perceptronlab.experiments import learners_experiment
 
 
 def test_flip_changes_exactly_the_rate_to_other_classes():
@@ -49,8 +50,8 @@ def test_small_run_end_to_end(monkeypatch, tmp_path):
 
     monkeypatch.setattr(experiment, "_datasets", small)
     calls = []
-    result = experiment.learners_experiment(tmp_path, seed=1, trials=1,
-                                            progress=lambda *a: calls.append(a))
+    result = learners_experiment(tmp_path, seed=1, trials=1,
+                                 progress=lambda *a: calls.append(a))
     rows = result.table
     assert {r["dataset"] for r in rows} == {"digits", "digits (noisy)", "breast cancer",
                                             "breast cancer (noisy)"}

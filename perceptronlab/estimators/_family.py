@@ -1,8 +1,8 @@
-"""scikit-learn estimators of the family: AveragedPerceptron, VotedPerceptron, KernelPerceptron,
+"""The family as scikit-learn classifiers: AveragedPerceptron, VotedPerceptron, KernelPerceptron,
 MulticlassPerceptron.
 
-Thin faces with the conventions of :class:`perceptronlab.Perceptron` (and its boundary code, which
-they share): keyword-only ``__init__`` storing the parameters unchanged, a
+Thin faces with the conventions of :class:`perceptronlab.Perceptron` (and its base, which they
+share): keyword-only ``__init__`` storing the parameters unchanged, a
 ``_parameter_constraints`` table, ``validate_data`` at fit and again (``reset=False``) at predict,
 ``classes_[1]`` as +1 for two classes, and more classes learned one-vs-rest (one run per class,
 ``classes_[k]`` against the rest), except :class:`MulticlassPerceptron`, which learns all classes at
@@ -11,23 +11,20 @@ once. A decision of 0 predicts ``classes_[0]`` (a tie is not positive, as in the
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from perceptronlab.estimators import (
-    NotFittedError,
-    _check_data,
-    _check_params,
-    _check_targets,
-    _LinearPerceptron,
-    _python,
-    _RunClassifierBase,
+from perceptronlab.core.scores import labels, score_matrix
+from perceptronlab.estimators._base import (
+    FAMILY_CONSTRAINTS,
+    LinearClassifier,
+    RunClassifierBase,
+    check_data,
+    check_params,
+    check_targets,
 )
-from perceptronlab.exceptions import NotConvergedWarning
-from perceptronlab.family._common import FAMILY_ORDERS
 from perceptronlab.family.averaged import averaged_perceptron
 from perceptronlab.family.kernel import (
     CACHE_MODES,
@@ -43,31 +40,12 @@ from perceptronlab.family.voted import voted_perceptron
 
 __all__ = ["AveragedPerceptron", "VotedPerceptron", "KernelPerceptron", "MulticlassPerceptron"]
 
-_ORDERS = StrOptions(set(FAMILY_ORDERS))
-_SEED = [Interval(Integral, 0, None, closed="left"), None]
-_COMMON = {
-    "eta": [Interval(Real, 0, None, closed="neither")],
-    "fit_intercept": ["boolean"],
-    "order": [_ORDERS],
-    "margin": [Interval(Real, 0, None, closed="left")],
-    "max_sweeps": [Interval(Integral, 1, None, closed="left")],
-    "seed": _SEED,
-}
+#: said after "did not converge: no clean sweep within max_sweeps=N"
+_FIXED_SWEEPS_ADVICE = ("; the model uses all the sweeps. Raise max_sweeps for separable data (a fixed number "
+                        "of sweeps is normal for noisy data).")
 
 
-def _warn_runs(estimator, runs: list, stacklevel: int = 3) -> None:
-    stopped = [not r.converged for r in runs]
-    if any(stopped):
-        which = "" if len(runs) == 1 else " (" + ", ".join(
-            f"class {_python(c)!r} vs rest" for c, flag in zip(estimator.classes_, stopped, strict=True)
-            if flag) + ")"
-        warnings.warn(f"{type(estimator).__name__} did not converge: no clean sweep within "
-                      f"max_sweeps={estimator.max_sweeps}{which}; the model uses all the sweeps. "
-                      "Raise max_sweeps for separable data (a fixed number of sweeps is normal for "
-                      "noisy data).", NotConvergedWarning, stacklevel=stacklevel)
-
-
-class AveragedPerceptron(_LinearPerceptron):
+class AveragedPerceptron(LinearClassifier):
     """The averaged perceptron as a scikit-learn classifier, over :func:`perceptronlab.averaged_perceptron`.
 
     The perceptron's iterates (w starts at 0, a mistake when y(⟨w,x⟩ + b) ≤ ρ₀, ties count),
@@ -100,7 +78,8 @@ class AveragedPerceptron(_LinearPerceptron):
     (5, 4, [[8.0, -19.0]])
     """
 
-    _parameter_constraints: dict = dict(_COMMON)
+    _parameter_constraints: dict = dict(FAMILY_CONSTRAINTS)
+    _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
     def __init__(self, *, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=100,
                  seed=None):
@@ -111,47 +90,23 @@ class AveragedPerceptron(_LinearPerceptron):
         self.max_sweeps = max_sweeps
         self.seed = seed
 
-    def fit(self, X, y):
-        """Run the averaged perceptron: one run for two classes, one per class otherwise.
-
-        Returns
-        -------
-        self
-        """
-        _check_params(self)
-        X, y = _check_data(self, X, y, reset=True)
-
-        def train(X, signs):
-            return averaged_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept,
-                                       order=self.order, margin=self.margin,
-                                       max_sweeps=self.max_sweeps, seed=self.seed, warn=False)
-
-        _warn_runs(self, self._fit_runs(X, y, train))
-        return self
+    def _train(self, X, signs):
+        return averaged_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
+                                   margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed, warn=False)
 
 
-class _RunClassifier(_RunClassifierBase):
+class RunClassifier(RunClassifierBase):
     """One-vs-rest over runs that predict: decision_function stacks each run's decision."""
 
-    def __sklearn_is_fitted__(self) -> bool:
-        return "run_" in self.__dict__
-
-    def _check_fitted(self, method: str) -> None:
-        if "run_" not in self.__dict__:
-            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: {method} "
-                             f"needs the model that fit(X, y) learns. Call fit(X, y) before "
-                             f"{method}(X).")
-
-    def _fit_ovr(self, X, y, train) -> list:
-        runs = self._fit_one_vs_rest(X, y, train)
-        _warn_runs(self, runs, stacklevel=4)
-        return runs
+    _fitted_attribute = "run_"
+    _fitted_what = "model"
+    _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
     def decision_function(self, X):
         """Shape (n,) for two classes (> 0 means ``classes_[1]``), else (n, n_classes), one
         column per one-vs-rest model."""
         self._check_fitted("decision_function")
-        X = _check_data(self, X, reset=False)
+        X = check_data(self, X, reset=False)
         runs = self.run_ if isinstance(self.run_, list) else [self.run_]
         scores = np.column_stack([run.decision_function(X) for run in runs])
         return scores[:, 0] if scores.shape[1] == 1 else scores
@@ -159,13 +114,10 @@ class _RunClassifier(_RunClassifierBase):
     def predict(self, X):
         """``classes_[1]`` where the decision is > 0, else ``classes_[0]``; with more classes, the
         class of the highest one-vs-rest decision (ties: the first)."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self.classes_[np.argmax(scores, axis=1)]
+        return labels(self.decision_function(X), self.classes_)
 
 
-class VotedPerceptron(_RunClassifier):
+class VotedPerceptron(RunClassifier):
     """The voted perceptron (Freund & Schapire 1999) over :func:`perceptronlab.voted_perceptron`.
 
     Every iterate w_k votes sign(⟨w_k, x⟩ + b_k) with weight c_k, the number of steps it survived;
@@ -193,7 +145,7 @@ class VotedPerceptron(_RunClassifier):
     """
 
     _parameter_constraints: dict = {
-        **_COMMON, "max_vectors": [Interval(Integral, 1, None, closed="left"), None]}
+        **FAMILY_CONSTRAINTS, "max_vectors": [Interval(Integral, 1, None, closed="left"), None]}
 
     def __init__(self, *, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=100,
                  max_vectors=None, seed=None):
@@ -205,27 +157,13 @@ class VotedPerceptron(_RunClassifier):
         self.max_vectors = max_vectors
         self.seed = seed
 
-    def fit(self, X, y):
-        """Run the voted perceptron: one run for two classes, one per class otherwise.
-
-        Returns
-        -------
-        self
-        """
-        _check_params(self)
-        X, y = _check_data(self, X, y, reset=True)
-
-        def train(X, signs):
-            return voted_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept,
-                                    order=self.order, margin=self.margin,
-                                    max_sweeps=self.max_sweeps, max_vectors=self.max_vectors,
-                                    seed=self.seed, warn=False)
-
-        self._fit_ovr(X, y, train)
-        return self
+    def _train(self, X, signs):
+        return voted_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
+                                margin=self.margin, max_sweeps=self.max_sweeps, max_vectors=self.max_vectors,
+                                seed=self.seed, warn=False)
 
 
-class KernelPerceptron(_RunClassifier):
+class KernelPerceptron(RunClassifier):
     """The kernel perceptron (dual form) over :func:`perceptronlab.kernel_perceptron`.
 
     f(x) = η Σ α_i y_i K(x_i, x) + b with α_i the mistakes on x_i; ``kernel="linear"`` is the
@@ -266,7 +204,7 @@ class KernelPerceptron(_RunClassifier):
     """
 
     _parameter_constraints: dict = {
-        **_COMMON,
+        **FAMILY_CONSTRAINTS,
         "kernel": [StrOptions(set(KERNELS)), callable],
         "degree": [Interval(Integral, 1, None, closed="left")],
         "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither")],
@@ -293,31 +231,22 @@ class KernelPerceptron(_RunClassifier):
         self.max_sweeps = max_sweeps
         self.seed = seed
 
-    def fit(self, X, y):
-        """Run the kernel perceptron: one run for two classes, one per class (one cache) otherwise.
-
-        Returns
-        -------
-        self
-        """
-        _check_params(self)
-        X, y = _check_data(self, X, y, reset=True)
+    def _trainer(self, X):
+        """One kernel for all the one-vs-rest runs, and one Gram matrix or cache of columns."""
         spec = resolve_kernel(X, self.kernel, self.degree, self.gamma, self.coef0)
         gram = spec(X, X) if use_gram(spec, self.cache) else None
         columns = None if gram is not None else ColumnCache(X.shape[0], self.cache == "auto")
 
         def train(X, signs):
-            return fit_kernel(X, signs, np.array([-1, 1]), spec, variant=self.variant,
-                              budget=self.budget, eta=self.eta, fit_intercept=self.fit_intercept,
-                              order=self.order, margin=self.margin, max_sweeps=self.max_sweeps,
-                              seed=self.seed, cache=self.cache, warn=False, gram=gram,
-                              columns=columns)
+            return fit_kernel(X, signs, np.array([-1, 1]), spec, variant=self.variant, budget=self.budget,
+                              eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
+                              margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed,
+                              cache=self.cache, warn=False, gram=gram, columns=columns)
 
-        self._fit_ovr(X, y, train)
-        return self
+        return train
 
 
-class MulticlassPerceptron(_RunClassifierBase):
+class MulticlassPerceptron(RunClassifierBase):
     """The multiclass perceptron (Collins 2002) over :func:`perceptronlab.multiclass_perceptron`.
 
     One weight vector per class; predicts argmax_k ⟨w_k, x⟩ + b_k (ties: the first class); a
@@ -347,7 +276,8 @@ class MulticlassPerceptron(_RunClassifierBase):
     ((3, 2), 1.0)
     """
 
-    _parameter_constraints: dict = {**_COMMON, "averaged": ["boolean"]}
+    _parameter_constraints: dict = {**FAMILY_CONSTRAINTS, "averaged": ["boolean"]}
+    _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
     def __init__(self, *, averaged=False, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0,
                  max_sweeps=100, seed=None):
@@ -359,9 +289,6 @@ class MulticlassPerceptron(_RunClassifierBase):
         self.max_sweeps = max_sweeps
         self.seed = seed
 
-    def __sklearn_is_fitted__(self) -> bool:
-        return "coef_" in self.__dict__
-
     def fit(self, X, y):
         """Learn one weight vector per class in one run.
 
@@ -369,34 +296,26 @@ class MulticlassPerceptron(_RunClassifierBase):
         -------
         self
         """
-        _check_params(self)
-        X, y = _check_data(self, X, y, reset=True)
-        _check_targets(y, binary_only=False)
+        check_params(self)
+        X, y = check_data(self, X, y, reset=True)
+        check_targets(y, binary_only=False)
         run = multiclass_perceptron(X, y, averaged=self.averaged, eta=self.eta,
                                     fit_intercept=self.fit_intercept, order=self.order,
                                     margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed,
                                     warn=False)
-        self.classes_ = np.asarray(run.classes)
+        self._keep_runs(np.asarray(run.classes), [run])
         self.coef_ = np.asarray(run.w, dtype=np.float64)
         self.intercept_ = np.asarray(run.b, dtype=np.float64)
-        self.n_mistakes_, self.n_sweeps_, self.converged_ = run.mistakes, run.sweeps, run.converged
-        self.run_ = run
-        _warn_runs(self, [run])
+        self._fitted([run])
         return self
 
     def decision_function(self, X):
         """(n, n_classes) scores; for two classes the (n,) difference s₁ − s₀ (> 0: classes_[1])."""
-        if "coef_" not in self.__dict__:
-            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: "
-                             "decision_function needs the weights that fit(X, y) learns. Call "
-                             "fit(X, y) before decision_function(X).")
-        X = _check_data(self, X, reset=False)
-        scores = np.asarray(X @ self.coef_.T, dtype=np.float64) + self.intercept_
+        self._check_fitted("decision_function")
+        X = check_data(self, X, reset=False)
+        scores = score_matrix(X, self.coef_, self.intercept_)
         return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
 
     def predict(self, X):
         """The class of the highest score (ties: the first of ``classes_``)."""
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(np.intp)]
-        return self.classes_[np.argmax(scores, axis=1)]
+        return labels(self.decision_function(X), self.classes_)

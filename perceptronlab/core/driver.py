@@ -1,0 +1,341 @@
+"""The driver: the perceptron rule's control flow, written once, over any :class:`Engine`.
+
+An engine knows one arithmetic of the rule (exact Fractions, the NumPy twin, compiled loops) or one
+update of the family (the dual form, the multiclass argmax): how to sweep, score, update and take a
+snapshot. The driver owns everything else:
+
+- the orders: "cyclic" (data order), "shuffle" (a new seeded permutation every sweep) and
+  "random-mistake" (every step updates on a uniformly random example with y⟨w,x⟩ ≤ ρ₀);
+- stopping: a clean sweep (converged), ``max_sweeps``, or, in cyclic order, a start-of-sweep
+  weight vector that repeats (cycled: proof that the run never converges);
+- overflow: weights that left the float range end the run with one message;
+- the per-sweep log (updates, and the end-of-sweep weights for the error counts);
+- Pocket's bookkeeping (the weights with the fewest training errors so far);
+- the per-sweep hook ``on_sweep``: called at the end of every sweep with a :class:`SweepInfo`; it
+  may return True to stop after that sweep, and an exception it raises ends the run (nothing is
+  returned, the engine is left as it was). Progress bars and deadlines hang on it.
+
+A new member of the family implements :class:`Engine` for its own update and calls
+:func:`drive` and :func:`finish`; see ``docs/architecture.md`` for one in a page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+
+from perceptronlab.core.run import Run, Step
+from perceptronlab.exceptions import overflow_error
+
+__all__ = ["CHECKPOINT_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "SweepLog", "Outcome", "Pocket",
+           "drive", "drive_pocket", "finish"]
+
+# Keep end-of-sweep weights for the lazy ``errors_after_sweep`` up to this many bytes; past it the
+# errors are counted as the sweeps end (one extra pass each) so memory stays bounded.
+CHECKPOINT_BUDGET_BYTES = 256 * 2**20
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What the driver needs of an engine: one arithmetic of the rule, or one member's update.
+
+    Attributes
+    ----------
+    n : the number of examples.
+    exact : whether the arithmetic is exact (every end-of-sweep snapshot is then kept).
+    steps : the step trace (a list of :class:`~perceptronlab.Step`), or None when not traced.
+    overflowing, overflow_fix : what overflows and how to fix it, for the overflow message.
+    indices, norms : every update so far: the example's index, and ‖(w, b)‖ after it.
+    """
+
+    n: int
+    exact: bool
+    steps: list[Step] | None
+    overflowing: str
+    overflow_fix: str
+
+    def sweep(self, order: np.ndarray | None, sweep: int) -> int:
+        """Check every example once (in ``order``, or data order for None) and update on each
+        mistake; returns the number of updates."""
+
+    def finite(self) -> bool:
+        """Whether the weights are finite."""
+
+    def snapshot(self) -> tuple[Any, Any]:
+        """A copy of the weights (w, b) as they are now."""
+
+    def checkpoint(self) -> tuple[Any, Any] | None:
+        """The end-of-sweep state to keep for the error count, or None to count now."""
+
+    def errors(self, state: tuple[Any, Any] | None = None) -> int:
+        """Training errors (a tie counts) of a :meth:`checkpoint` state, or of the weights now."""
+
+    @property
+    def indices(self) -> np.ndarray: ...
+
+    @property
+    def norms(self) -> np.ndarray: ...
+
+
+@runtime_checkable
+class SteppingEngine(Engine, Protocol):
+    """An engine that can also be stepped one update at a time (random-mistake order, Pocket) and
+    whose state can be keyed (the cycle proof) and set (resuming a run)."""
+
+    def margins(self) -> np.ndarray:
+        """y_i(⟨w, x_i⟩ + b) for every example, with the weights now."""
+
+    def update(self, i: int, sweep: int, score: Any) -> None:
+        """The rule's update on example i (w ← w + η·y_i·x_i, b ← b + η·y_i with an intercept);
+        ``score`` is its y⟨w,x⟩ before, for the trace."""
+
+    def restore(self, w: Any, b: Any) -> None:
+        """Set the weights."""
+
+    def key(self) -> Hashable:
+        """A value equal for equal weights (for the cycle proof)."""
+
+
+class SweepInfo(NamedTuple):
+    """What the per-sweep hook receives: the sweep just ended, its updates, all updates so far."""
+
+    sweep: int
+    updates: int
+    mistakes: int
+
+
+OnSweep = Callable[[SweepInfo], Any]
+
+
+class SweepLog:
+    """Per-sweep records: updates, end-of-sweep checkpoints (or their error counts), the hook."""
+
+    def __init__(self, on_sweep: OnSweep | None = None, record_errors: bool = True):
+        self.record_errors = record_errors
+        self.updates_per_sweep: list[int] = []
+        self.checkpoints: dict[int, tuple[Any, Any]] = {}
+        self.errors_known: dict[int, int] = {}
+        self.bytes = 0
+        self.mistakes = 0
+        self.on_sweep = on_sweep
+
+    def end_sweep(self, sweep: int, updates: int, engine: Engine) -> bool:
+        """Record the sweep; returns True when the hook asks to stop."""
+        self.updates_per_sweep.append(updates)
+        self.mistakes += updates
+        if not engine.finite():
+            raise overflow_error(f"during sweep {sweep}", what=engine.overflowing, fix=engine.overflow_fix)
+        if self.record_errors:
+            state = engine.checkpoint()
+            size = 0 if state is None else np.asarray(state[0]).nbytes
+            if state is not None and (engine.exact or self.bytes + size <= CHECKPOINT_BUDGET_BYTES):
+                self.checkpoints[sweep] = state
+                self.bytes += size
+            else:
+                self.errors_known[sweep] = engine.errors(state)
+        return self.on_sweep is not None and self.on_sweep(SweepInfo(sweep, updates, self.mistakes)) is True
+
+
+@dataclass
+class Pocket:
+    """The weights with the fewest training errors seen (Gallant 1990), and the count after each sweep."""
+
+    w: Any
+    b: Any
+    errors: int
+    history: list[int] = field(default_factory=list)
+
+    def offer(self, engine: Engine, errors: int) -> None:
+        if errors < self.errors:
+            self.w, self.b = engine.snapshot()
+            self.errors = errors
+
+
+@dataclass
+class Outcome:
+    """How a driven run ended, and its log."""
+
+    log: SweepLog
+    converged: bool = False
+    cycled: bool = False
+    stopped: bool = False  # the per-sweep hook asked to stop
+    pocket: Pocket | None = None
+
+
+def _permutation(order: str, rng, n: int):
+    return None if order == "cyclic" else rng.permutation(n)
+
+
+def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int | None = None,
+          margin: Any = 0, cycles: bool | None = None, on_sweep: OnSweep | None = None,
+          first_sweep: int = 0, rest_of_sweep: np.ndarray | None = None, record_errors: bool = True) -> Outcome:
+    """Run the rule on ``engine`` until a clean sweep, a cycle, ``max_sweeps`` or the hook says stop.
+
+    Parameters
+    ----------
+    order : "cyclic", "shuffle" or "random-mistake" (a :class:`SteppingEngine`; a "sweep" is then
+        n updates).
+    max_sweeps : the run always ends here.
+    seed : seeds the orders "shuffle" and "random-mistake".
+    margin : ρ₀, for the random-mistake order's choice of a mistake.
+    cycles : test for a repeated start-of-sweep state (default: in cyclic order); needs ``key``.
+        Learners whose result keeps changing while the iterates cycle (averages, votes) pass False.
+    on_sweep : the per-sweep hook (see the module's docstring).
+    first_sweep, rest_of_sweep : resume a run inside sweep ``first_sweep``: check the positions
+        ``rest_of_sweep`` first (that sweep is not a full one, so it cannot converge).
+    record_errors : keep the end-of-sweep states for the training-error counts (False when no
+        :class:`~perceptronlab.Run` is made, or no count is possible).
+    """
+    log = SweepLog(on_sweep, record_errors)
+    rng = np.random.default_rng(seed)
+    if order == "random-mistake":
+        converged, stopped = _random_mistakes(engine, log, rng, margin, max_sweeps)
+        return Outcome(log, converged=converged, stopped=stopped)
+    cycles = order == "cyclic" if cycles is None else cycles
+    seen: set = set()
+    sweep = first_sweep
+    if rest_of_sweep is not None:
+        engine.sweep(rest_of_sweep, sweep)
+    while sweep < max_sweeps:
+        sweep += 1
+        if cycles:
+            key = engine.key()
+            if key in seen:
+                return Outcome(log, cycled=True)
+            seen.add(key)
+        updates = engine.sweep(_permutation(order, rng, engine.n), sweep)
+        stop = log.end_sweep(sweep, updates, engine)
+        if updates == 0:
+            return Outcome(log, converged=True)
+        if stop:
+            return Outcome(log, stopped=True)
+    return Outcome(log)
+
+
+def _random_mistakes(engine: SteppingEngine, log: SweepLog, rng, margin, max_sweeps: int) -> tuple[bool, bool]:
+    """Each step updates on a uniformly random example with y⟨w,x⟩ ≤ ρ₀; n updates make a "sweep"."""
+    n = engine.n
+    steps = 0
+    while True:
+        margins = engine.margins()
+        wrong = np.flatnonzero(margins <= margin)
+        if wrong.shape[0] == 0 or steps == max_sweeps * n:
+            if steps % n:
+                log.end_sweep(steps // n + 1, steps % n, engine)
+            return wrong.shape[0] == 0, False
+        i = int(wrong[rng.integers(wrong.shape[0])])
+        engine.update(i, steps // n + 1, margins[i])
+        steps += 1
+        if steps % n == 0 and log.end_sweep(steps // n, n, engine):
+            return False, True
+
+
+def drive_pocket(engine: SteppingEngine, *, order: str, check: str, max_sweeps: int, max_updates: int | None,
+                 seed: int | None = None, on_sweep: OnSweep | None = None) -> Outcome:
+    """Pocket (Gallant 1990): the rule's updates, keeping the weights with the fewest errors.
+
+    ``check`` is "update" (count the errors after every update) or "sweep" (after every sweep);
+    the run stops at zero errors, ``max_updates``, ``max_sweeps`` or the hook's stop. The pocket
+    starts at w = 0 (every example a tie, so n errors).
+    """
+    log = SweepLog(on_sweep)
+    rng = np.random.default_rng(seed)
+    limit = max_updates if max_updates is not None else np.iinfo(np.int64).max
+    w, b = engine.snapshot()
+    pocket = Pocket(w, b, engine.n)
+    if check == "sweep" and order != "random-mistake":
+        stopped = _pocket_by_sweeps(engine, log, rng, order, max_sweeps, limit, pocket)
+    else:
+        stopped = _pocket_by_steps(engine, log, rng, order, check, max_sweeps, limit, pocket)
+    return Outcome(log, converged=pocket.errors == 0, stopped=stopped, pocket=pocket)
+
+
+def _pocket_by_sweeps(engine, log, rng, order, max_sweeps, limit, pocket) -> bool:
+    updates = 0
+    for sweep in range(1, max_sweeps + 1):
+        made = engine.sweep(_permutation(order, rng, engine.n), sweep)
+        updates += made
+        stop = log.end_sweep(sweep, made, engine)
+        pocket.offer(engine, int(np.count_nonzero(engine.margins() <= 0)))
+        pocket.history.append(pocket.errors)
+        if pocket.errors == 0 or made == 0 or updates >= limit:
+            return False
+        if stop:
+            return True
+    return False
+
+
+def _pocket_by_steps(engine, log, rng, order, check, max_sweeps, limit, pocket) -> bool:
+    """Update one example at a time with the scores of all examples kept current (one pass each)."""
+    n = engine.n
+    margin = 0  # Pocket's updates are the plain perceptron's
+    updates, sweep, made, position = 0, 1, 0, 0
+    permutation = None if order != "shuffle" else rng.permutation(n)
+    margins = engine.margins()
+
+    def end_sweep() -> bool:
+        stop = log.end_sweep(sweep, made, engine)
+        if check == "sweep":
+            pocket.offer(engine, int(np.count_nonzero(margins <= 0)))
+        pocket.history.append(pocket.errors)
+        return stop
+
+    while pocket.errors > 0 and updates < limit and sweep <= max_sweeps:
+        if order == "random-mistake":
+            wrong = np.flatnonzero(margins <= margin)
+            if wrong.shape[0] == 0:
+                break
+            i = int(wrong[rng.integers(wrong.shape[0])])
+        else:
+            walk = np.arange(position, n) if permutation is None else permutation[position:]
+            hits = np.flatnonzero(margins[walk] <= margin)
+            if hits.shape[0] == 0:
+                stop = end_sweep()
+                if made == 0:
+                    break
+                if stop:
+                    return True
+                sweep, made, position = sweep + 1, 0, 0
+                permutation = None if order != "shuffle" else rng.permutation(n)
+                continue
+            position += int(hits[0]) + 1
+            i = int(walk[hits[0]])
+        engine.update(i, sweep, margins[i])
+        updates += 1
+        made += 1
+        margins = engine.margins()
+        if check == "update":
+            pocket.offer(engine, int(np.count_nonzero(margins <= 0)))
+        if order == "random-mistake" and made == n:
+            stop = end_sweep()
+            sweep, made = sweep + 1, 0
+            if stop:
+                return True
+    if made:
+        end_sweep()
+    return False
+
+
+def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict, X, signs, classes,
+           run_class: type[Run] = Run, w: Any = None, b: Any = None, **extra) -> Run:
+    """The :class:`~perceptronlab.Run` (or ``run_class``) of a driven engine.
+
+    ``w``/``b`` default to the engine's weights now (Pocket passes the pocket's); ``extra`` fills
+    the fields a subclass adds.
+    """
+    if w is None:
+        w, b = engine.snapshot()
+    indices = np.asarray(engine.indices, dtype=np.int64)
+    log = outcome.log
+    run = run_class(
+        w=w, b=b, mistakes=int(indices.shape[0]), sweeps=len(log.updates_per_sweep), converged=outcome.converged,
+        cycled=outcome.cycled, stopped=outcome.stopped, mistake_indices=indices,
+        updates_per_sweep=np.asarray(log.updates_per_sweep, dtype=np.int64),
+        norms=np.asarray(engine.norms, dtype=np.float64), errors_after_sweep_known=log.errors_known,
+        checkpoints=log.checkpoints, steps=engine.steps, algorithm=algorithm, params=params, exact=engine.exact,
+        data=(X, signs), **extra)
+    run.classes = classes
+    return run

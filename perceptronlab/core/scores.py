@@ -1,0 +1,83 @@
+"""The one linear decision path: scores summed in feature order, and the one tie rule.
+
+Every linear predictor (the estimators, :class:`~perceptronlab.Run` and the family's runs, loaded
+models, the online learner, the scale models) scores with :func:`scores` and decides with
+:func:`labels`: ⟨w, x⟩ + b summed in feature order exactly as the training kernels sum it, and a
+score ≤ 0 predicts ``classes[0]`` (a tie is not positive, as in the rule's mistake test). So a model
+scores bit for bit like the run that made it, and a saved-then-loaded model like the one saved.
+
+>>> import numpy as np
+>>> s = scores(np.array([[1.0, 0.0], [1.0, 0.5]]), np.array([1.0, -2.0]), 0.0)
+>>> s.tolist(), labels(s, np.array(["no", "yes"])).tolist()
+([1.0, 0.0], ['yes', 'no'])
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from perceptronlab._validation import is_sparse
+from perceptronlab.core import kernels
+from perceptronlab.core.interrupt import call_parallel
+
+__all__ = ["PARALLEL_MIN_ELEMENTS", "exact_dot", "margins", "scores", "score_matrix", "count_errors", "labels"]
+
+# Below this many entries of X a parallel pass costs more in thread start-up than it saves.
+PARALLEL_MIN_ELEMENTS = 1_000_000
+
+
+def exact_dot(w, x) -> Fraction:
+    """⟨w, x⟩ in Fractions (no rounding, so the order does not matter)."""
+    return sum((wj * xj for wj, xj in zip(w, x, strict=True)), Fraction(0))
+
+
+def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
+    """y_i (⟨w, x_i⟩ + b) for every row, with the kernels' summation order.
+
+    ``X`` is a dense float array, a CSR matrix, or rows of Fractions (exact: an object array).
+    """
+    if isinstance(X, list):
+        return np.array([int(yi) * (exact_dot(w, xi) + b) for xi, yi in zip(X, y, strict=True)], dtype=object)
+    out = np.empty(X.shape[0]) if out is None else out
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if is_sparse(X):
+        return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
+    if parallel and X.size >= PARALLEL_MIN_ELEMENTS:
+        return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
+    return kernels.margins_dense(X, y, w, float(b), out)
+
+
+def scores(X, w, b) -> np.ndarray:
+    """⟨w, x_i⟩ + b for every row (Fractions for exact rows), summed as the training kernels sum."""
+    if isinstance(X, list):
+        return np.array([exact_dot(w, xi) + b for xi in X], dtype=object)
+    return margins(X, np.ones(X.shape[0]), w, float(b))
+
+
+def score_matrix(X, W, B) -> np.ndarray:
+    """(n, k) scores, column j = :func:`scores` of row j of ``W`` with intercept ``B[j]``."""
+    n = len(X) if isinstance(X, list) else X.shape[0]
+    dtype = object if isinstance(X, list) else np.float64
+    out = np.empty((n, len(W)), dtype=dtype)
+    for j, (w, b) in enumerate(zip(W, B, strict=True)):
+        out[:, j] = scores(X, w, b)
+    return out
+
+
+def count_errors(X, y, w, b) -> int:
+    """Training errors of (w, b): examples with y(⟨w,x⟩ + b) ≤ 0 (a tie is an error, as in the rule)."""
+    return int(np.count_nonzero(margins(X, y, w, b) <= 0))
+
+
+def labels(scores: np.ndarray, classes: Any) -> np.ndarray:
+    """The tie rule: ``classes[1]`` where the score is > 0, else ``classes[0]``; for (n, k) scores,
+    the class of the highest score (ties: the first of ``classes``)."""
+    classes = np.asarray(classes)
+    scores = np.asarray(scores)
+    if scores.ndim == 1:
+        return classes[(scores > 0).astype(np.intp)]
+    return classes[np.argmax(scores, axis=1)]

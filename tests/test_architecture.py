@@ -1,0 +1,145 @@
+"""The shape of the house: one public home per name, private names stay home, the rule in the core.
+
+The layers themselves are import-linter's contracts in pyproject.toml (``make lint``).
+"""
+
+import ast
+import importlib
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+import perceptronlab
+
+PACKAGE = Path(perceptronlab.__file__).parent
+# the command line and the lab server are faces: their public API is the commands and the endpoints
+FACES = ("perceptronlab.cli", "perceptronlab.web")
+
+
+def module_names() -> list[str]:
+    names = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def is_public(name: str) -> bool:
+    return not any(part.startswith("_") for part in name.split("."))
+
+
+def is_package(name: str) -> bool:
+    return (PACKAGE.parent / name.replace(".", "/") / "__init__.py").exists()
+
+
+def public_modules() -> list[str]:
+    return [m for m in module_names() if is_public(m) and not m.startswith(FACES)]
+
+
+def exported(module) -> dict[str, object]:
+    """What a module offers: its ``__all__``, or else the public names it defines itself."""
+    if hasattr(module, "__all__"):
+        return {name: getattr(module, name) for name in module.__all__}
+    return {name: value for name, value in vars(module).items()
+            if not name.startswith("_") and getattr(value, "__module__", None) == module.__name__}
+
+
+def test_every_public_name_imports():
+    for name in perceptronlab.__all__:
+        assert getattr(perceptronlab, name) is not None, name
+
+
+def test_no_public_top_level_module_repeats_a_subpackage_module():
+    top = {m.split(".")[1] for m in public_modules() if m.count(".") == 1 and not is_package(m)}
+    repeats = [m for m in public_modules() if m.count(".") >= 2 and m.rsplit(".", 1)[1] in top]
+    assert repeats == []
+    for gone in ("perceptronlab.theory.bounds", "perceptronlab.teach.datasets", "perceptronlab.teach.adversary",
+                 "perceptronlab.family.estimators", "perceptronlab.family.experiment"):
+        with pytest.raises(ImportError):
+            importlib.import_module(gone)
+
+
+def test_one_public_home_per_name():
+    """A name is offered by one public module; only the package faces (``perceptronlab`` and a
+    subpackage's ``__init__`` for its own modules) repeat it."""
+    homes: dict[int, list[str]] = {}
+    for name in public_modules():
+        module = importlib.import_module(name)
+        for attr, value in exported(module).items():
+            if isinstance(value, type(module)):
+                continue  # a submodule, not a name
+            homes.setdefault(id(value), []).append(f"{name}.{attr}")
+    doubled = []
+    for paths in homes.values():
+        modules = [path.rsplit(".", 1)[0] for path in paths]
+        real = [m for m in modules if m != "perceptronlab"]
+        faces = [m for m in real if is_package(m)]
+        plain = [m for m in real if not is_package(m)]
+        home = plain[0] if len(plain) == 1 else (faces[0] if not plain and len(faces) == 1 else None)
+        if home is None or any(not home.startswith(face + ".") and face != home for face in faces):
+            doubled.append(paths)
+    assert doubled == []
+
+
+def test_the_public_faces_of_private_implementations():
+    for face, private in (("bounds", "perceptronlab.theory._bounds"), ("datasets", "perceptronlab.teach._datasets"),
+                          ("adversary", "perceptronlab.teach._adversary")):
+        module = getattr(perceptronlab, face)
+        assert module.__name__ == f"perceptronlab.{face}"
+        for name in module.__all__:
+            assert getattr(module, name).__module__ == private, name
+    theory, teach = importlib.import_module("perceptronlab.theory"), importlib.import_module("perceptronlab.teach")
+    assert not {"novikoff", "test_error", "sample_size"} & set(theory.__all__)
+    assert not hasattr(teach, "__all__")
+
+
+def _imports(path: Path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                yield node.module, alias.name
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                module, _, name = alias.name.rpartition(".")
+                yield module, name
+
+
+def test_no_private_name_is_imported_across_packages():
+    """``from a.b import _c`` only from inside package ``a.b`` (or, for a module ``a.b``, inside ``a``)."""
+    crossing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        importer = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        for module, name in _imports(path):
+            if not module.startswith("perceptronlab") or not name.startswith("_") or name.startswith("__"):
+                continue
+            home = module if is_package(module) else module.rpartition(".")[0]
+            if not (importer == home or importer.startswith(home + ".")):
+                crossing.append(f"{importer}: from {module} import {name}")
+    assert crossing == []
+
+
+def _code_only(path: Path) -> str:
+    """The source without its strings and comments (messages may quote the rule)."""
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    return " ".join(t.string for t in tokens if t.type not in (tokenize.STRING, tokenize.COMMENT))
+
+
+def test_the_rule_is_written_in_the_core():
+    """Outside ``core/`` no code adds η·y·x to a weight vector or tests y⟨w,x⟩ against ρ₀ itself,
+    except the engines of the family's own updates (dual, multiclass) and their twins."""
+    allowed = {"core", "family/_kernels.py", "family/_reference.py"}
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        if relative.split("/")[0] in allowed or relative in allowed:
+            continue
+        text = _code_only(path)
+        for pattern in (r"\beta \* (y|label|signs?)\b", r"\bself \. eta \*", r"<= (self \. )?margin\b"):
+            if re.search(pattern, text):
+                offenders.append(f"{relative}: {pattern}")
+    assert offenders == []
