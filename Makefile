@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast fuzz browser bench lint dist docs clean
+.PHONY: setup run test test-fast browser bench fuzz lint dist docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,12 +27,12 @@ test: setup browser lint
 test-fast: setup
 	$(PY) -m pytest -q -m "not browser and not slow"
 
-# The fuzz suite at length: 20 times the examples of `make test` (tests/conftest.py's profiles).
-fuzz: setup
-	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q tests/test_fuzz.py
-
 bench: setup
 	$(PY) -m benchmarks
+
+# The fuzz tests with many more examples (the Hypothesis profile "fuzz" of tests/conftest.py).
+fuzz: setup
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -m fuzz
 
 # The documentation site, offline, warnings as errors, every example executed: docs/_build/html/index.html
 docs: setup

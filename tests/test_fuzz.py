@@ -3,8 +3,9 @@ hostile input by Hypothesis. No raw exception (only InputError, or exit codes 0/
 traceback), no hang (a deadline per example) and no allocation past the budget (tracemalloc's peak,
 which counts NumPy's buffers).
 
-``make test`` runs it in about a minute (HYPOTHESIS_PROFILE=test); ``make fuzz`` runs 20 times
-as many examples (HYPOTHESIS_PROFILE=fuzz). Profiles are in tests/conftest.py.
+``make test`` runs it in about a minute (HYPOTHESIS_PROFILE=test); ``make fuzz`` runs the tests
+marked ``fuzz`` with 20 times as many examples (HYPOTHESIS_PROFILE=fuzz). Profiles are in
+tests/conftest.py.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from perceptronlab.cli import app
 from perceptronlab.estimators import load_model
 from perceptronlab.exceptions import InputError
 from perceptronlab.io import read_data
+
+pytestmark = pytest.mark.fuzz
 
 MiB = 2**20
 #: the budget the readers are fuzzed with, and the most they may allocate beyond it

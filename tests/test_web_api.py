@@ -23,7 +23,9 @@ XOR = {"points": [[1, 1], [-1, -1], [1, -1], [-1, 1]], "labels": [1, 1, -1, -1]}
 
 @pytest.fixture(scope="module")
 def client():
-    return TestClient(create_app())
+    """The app with its lifespan (one worker process), as the test client's host name allows."""
+    with TestClient(create_app(workers=1, allow_hosts=["testserver"])) as client:
+        yield client
 
 
 def post(client, body, **options):
@@ -270,6 +272,15 @@ BAD = [
     (json.dumps({**EXAM, "options": {"order": "pick", "sequence": [0, 0]}}).encode(), "each point at most once"),
     (json.dumps({**EXAM, "options": {"order": "pick", "sequence": [7]}}).encode(), "options.sequence[0]"),
     (json.dumps({**EXAM, "options": {"arithmetic": "decimal"}}).encode(), "options.arithmetic"),
+    # sizes: a 4,000-digit integer is described, not echoed; more than 4,300 digits stop the parser
+    (json.dumps({"points": [[10**3999, 0]], "labels": [1]}).encode(), "got an integer of 4,000 digits"),
+    (json.dumps({"points": [["1/2", -(10**3999)]], "labels": [1]}).encode(), "points[0][1]: expected a number"),
+    (b'{"points": [[' + b"7" * 5000 + b', 0]], "labels": [1]}', "integers of at most 4,300 digits"),
+    (json.dumps({"points": [[1e300, 0]], "labels": [1]}).encode(), "got 1e+300"),
+    (json.dumps({**EXAM, "options": {"eta": 10**50}}).encode(), "options.eta: expected a number between"),
+    (json.dumps({**EXAM, "options": {"margin": -(10**40)}}).encode(), "options.margin: expected a number between"),
+    (json.dumps({"points": [["1e100000000", 0]], "labels": [1]}).encode(), "points[0][0]"),
+    (b'{"points": ' + b"[" * 100_000 + b"]" * 100_000 + b', "labels": [1]}', "JSON"),
 ]
 
 
@@ -289,12 +300,62 @@ def test_limits_points_and_bytes(client):
     assert response.status_code == 422 and "at most 10,000 points" in response.json()["detail"]
     big = b'{"points": [' + b",".join([b"[1.000000000001, 0.00000000001]"] * 40_000) + b'], "labels": []}'
     assert len(big) > 1_000_000
-    response = client.post("/api/run", content=big)
+    response = client.post("/api/run", content=big, headers={"Content-Type": "application/json"})
     assert response.status_code == 413 and "at most 1,000,000 bytes" in response.json()["detail"]
     many_exact = {"points": [[i % 50, i // 50] for i in range(600)], "labels": [1] * 600,
                   "options": {"arithmetic": "exact"}}
     response = client.post("/api/run", json=many_exact)
     assert response.status_code == 422 and "'exact' with at most 500 points" in response.json()["detail"]
+
+
+def thirty_six_digit_fractions(n: int = 500, seed: int = 0) -> dict:
+    """Issue 13's legal 45 KB request: n points whose coordinates are 36-digit fractions, exact."""
+    import random
+
+    rng = random.Random(seed)
+
+    def fraction() -> str:
+        return f"{rng.randint(10**17, 10**18 - 1)}/{rng.randint(10**17, 10**18 - 1)}"
+
+    return {"points": [[fraction(), fraction()] for _ in range(n)], "labels": [rng.choice([1, -1]) for _ in range(n)],
+            "options": {"arithmetic": "exact"}}
+
+
+def test_exact_arithmetic_within_its_budget(client):
+    """36-digit fractions would grow without bound in exact arithmetic: refused with the budget."""
+    body = thirty_six_digit_fractions()
+    assert 40_000 < len(json.dumps(body)) < 50_000
+    response = client.post("/api/run", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("options.arithmetic: expected 'exact' only for numbers with a "
+                                                "common denominator of at most 18 digits")
+    auto = client.post("/api/run", json={**body, "options": {}})  # auto: floats for such numbers
+    assert auto.status_code == 200 and auto.json()["exact"] is False
+    # within the budget: thirds and sevenths, η = 1/3, exactly
+    small = {"points": [["1/3", "2/7"], ["-1/7", "1/3"], ["5/21", "-2/3"]], "labels": [1, -1, 1],
+             "options": {"arithmetic": "exact", "eta": "1/3"}}
+    answer = post(client, small)
+    run = perceptron([[Fraction(c) for c in p] for p in small["points"]], small["labels"], eta=Fraction(1, 3),
+                     exact=True)
+    assert answer["exact"] is True and answer["run"]["w_text"] == "(" + ", ".join(str(v) for v in run.w) + ")"
+    # η's denominator counts: 1/10^20 leaves the budget; auto falls back to floats
+    tiny = post(client, EXAM, eta="1/100000000000000000000")
+    assert tiny["exact"] is False and tiny["run"]["mistakes"] == 5
+
+
+def test_answers_use_the_point_names_and_plurals(client):
+    nonsep = {"points": [[2, 1], [3, 2.5], [1, 2], [2.5, -0.5], [-1.5, -2], [-2.5, -1], [-1, -3], [2, 2]],
+              "labels": [1, 1, 1, 1, -1, -1, -1, -1]}
+    card = post(client, nonsep)["cards"]["separable"]
+    names = ", ".join(f"x{i + 1}" for i in card["certificate"])
+    assert card["detail"].startswith(f"{names} with weights α = {', '.join(card['certificate_weights'])} give")
+    assert "example" not in card["detail"] and "perceptronlab.pocket" not in card["detail"]
+    assert card["remedy"] == "Switch on pocket: it keeps the best weights seen."
+    pocket = post(client, nonsep, pocket=True, max_sweeps=20)
+    assert pocket["run"]["pocket_errors"] == 1
+    assert pocket["run"]["state"].endswith(": 1 error") and pocket["cards"]["mistakes"]["detail"].endswith(" 1 error")
+    origin = post(client, {"points": [[0, 0]], "labels": [1]})["cards"]["separable"]
+    assert origin["detail"].startswith("x1 is the origin")
 
 
 def test_compute_raises_input_error_in_python():
@@ -308,16 +369,17 @@ def test_compute_raises_input_error_in_python():
 def test_page_and_static_files(client):
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert 'import { mountPage } from "./static/lab.js"' in page.text
+    assert '<script type="module" src="static/page.js">' in page.text and "<script>" not in page.text
     script = client.get("/static/lab.js")
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert 'import { mountPage } from "./lab.js"' in client.get("/static/page.js").text
     assert client.get("/static/lab.css").status_code == 200
     assert client.get("/api/health").json()["ok"] is True
 
 
 def test_no_network_no_cdn():
     """The page loads nothing from outside the package: no http(s) URL except the SVG namespace."""
-    for name in ("index.html", "lab.js", "lab.css"):
+    for name in ("index.html", "lab.js", "page.js", "lab.css"):
         text = (STATIC / name).read_text(encoding="utf-8")
         urls = [line for line in text.splitlines() if "http://" in line or "https://" in line]
         assert all("http://www.w3.org/2000/svg" in line for line in urls), (name, urls)
@@ -327,50 +389,6 @@ def test_no_network_no_cdn():
 def test_sqrt_text():
     assert [api.sqrt_text(Fraction(v)) for v in (2, 8, 9, Fraction(1, 5), Fraction(9, 4), Fraction(18, 49))] == \
         ["√2", "2√2", "3", "1/√5", "3/2", "3√2/7"]
-
-
-def test_serve_command_starts_the_lab():
-    """``perceptronlab serve --port N`` answers the page and the endpoint on loopback."""
-    import socket
-    import subprocess
-    import sys
-    import time
-
-    import httpx
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    command = [sys.executable, "-c", "from perceptronlab.cli import main; main()", "serve", "--port", str(port)]
-    server = subprocess.Popen(command,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=2)
-                break
-            except httpx.TransportError:
-                assert server.poll() is None, server.stdout.read()
-                assert time.monotonic() < deadline, "perceptronlab serve did not start"
-                time.sleep(0.2)
-        assert health.json()["ok"] is True
-        assert "perceptronlab" in httpx.get(f"http://127.0.0.1:{port}/", timeout=5).text
-        answer = httpx.post(f"http://127.0.0.1:{port}/api/run", json=EXAM, timeout=30).json()
-        assert answer["run"]["mistakes"] == 5
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-    assert f"http://127.0.0.1:{port}/" in server.stdout.read()
-
-
-def test_serve_rejects_a_bad_port():
-    from typer.testing import CliRunner
-
-    from perceptronlab.cli import app
-
-    result = CliRunner().invoke(app, ["serve", "--port", "70000"])
-    assert result.exit_code == 2 and "65535" in result.output
 
 
 # ------------------------------------------------------------------ nothing a client sends breaks it

@@ -1,6 +1,9 @@
 """The lab page: the seeds' interactive widget, served by ``perceptronlab serve`` and in Jupyter.
 
 :mod:`perceptronlab.web.api` turns one request (points, labels, options) into the whole run and
-the cards; :mod:`perceptronlab.web.app` serves it with the page (``static/``: one ES module, one
-CSS file, one HTML page); :class:`perceptronlab.widget.Lab` shows the same page in Jupyter.
+the cards, within a budget of work; :mod:`perceptronlab.web.app` serves it with the page
+(``static/``: one ES module, one CSS file, one HTML page), computing each request in a worker
+process (:mod:`perceptronlab.web.pool`, :mod:`perceptronlab.web.worker`) behind a front door that
+answers only its own page (:mod:`perceptronlab.web.guard`); :class:`perceptronlab.widget.Lab`
+shows the same page in Jupyter.
 """

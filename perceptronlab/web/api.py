@@ -53,7 +53,12 @@ coordinates within ±:data:`MAX_COORDINATE`. So that the page stays quick, a run
 by step for at most :data:`TRACE_STEPS` steps (at least one sweep; random-mistake order and
 Pocket, which score every point at each update, within :data:`TRACE_WORK` scores); a longer run
 is then finished by the compiled engine and the cards and the final w come from that whole run,
-with a note saying so. Exact runs stop within :data:`EXACT_WORK` scores.
+with a note saying so. Exact runs stop within :data:`EXACT_WORK` scores, and exact arithmetic is
+used only while every coordinate, η and ρ₀ share a common denominator below
+:data:`EXACT_DENOMINATOR` (Fractions then stay small; "auto" falls back to floats, "exact" is
+refused with the budget in the message). Integers are refused past ±:data:`MAX_COORDINATE` with a
+short message (a 4,000-digit integer is described, not echoed), and past :data:`MAX_INT_DIGITS`
+digits while the JSON is parsed. The server (:mod:`perceptronlab.web.app`) adds a deadline.
 """
 
 from __future__ import annotations
@@ -91,6 +96,12 @@ EXACT_WORK = 20_000
 #: which points are misclassified is listed for every weight vector while n·(updates+1) ≤ this.
 WRONG_WORK = 400_000
 MAX_COORDINATE = 1_000_000
+#: JSON integers longer than this are refused while parsing (Python's own limit for decimal text);
+#: shorter ones beyond ±MAX_COORDINATE are refused with the cell they are in.
+MAX_INT_DIGITS = 4300
+#: exact arithmetic only when every coordinate, η and ρ₀ share a common denominator below this:
+#: Fractions then stay small (the numbers of a 36-digit fraction per coordinate grow without bound).
+EXACT_DENOMINATOR = 10**18
 MAX_SWEEPS = 1000
 
 ORDERS = ("cyclic", "shuffle", "random-mistake", "pick")
@@ -128,8 +139,16 @@ def parse_body(body: bytes) -> dict:
     def no_constants(name: str) -> Any:
         raise fail("request", "finite numbers", name, "Remove NaN and infinite coordinates.")
 
+    def bounded_int(text: str) -> int:
+        # Python refuses to convert more than 4,300 digits (with advice about sys); say it our way
+        digits = len(text.lstrip("-"))
+        if digits > MAX_INT_DIGITS:
+            raise fail("request", f"integers of at most {MAX_INT_DIGITS:,} digits", f"an integer of {digits:,} digits",
+                       f"Rescale the data: coordinates lie within ±{MAX_COORDINATE:,}.")
+        return int(text)
+
     try:
-        data = json.loads(body, parse_constant=no_constants)
+        data = json.loads(body, parse_constant=no_constants, parse_int=bounded_int)
     except (ValueError, RecursionError) as exc:
         if isinstance(exc, InputError):
             raise
@@ -152,6 +171,25 @@ def _number(value: Any, where: str) -> Fraction:
         raise fail(where, "a number with at most 15 decimal places", str(value).strip(),
                    "Round the value or rescale the data.")
     return number
+
+
+def _within_range(value: Any, where: str) -> None:
+    """The size check at the request boundary: an int or float beyond ±:data:`MAX_COORDINATE` is
+    refused with a short message (a 4,000-digit integer is described, not echoed back)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        return  # _number says "a finite number"
+    if abs(value) <= MAX_COORDINATE:
+        return
+    if isinstance(value, int) and abs(value) >= 10**15:
+        try:
+            got = f"an integer of {len(str(abs(value))):,} digits"
+        except ValueError:  # beyond Python's own limit for decimal text
+            got = f"an integer of more than {MAX_INT_DIGITS:,} digits"
+    else:
+        got = f"{value:.6g}"
+    raise fail(where, f"a number between -{MAX_COORDINATE:,} and {MAX_COORDINATE:,}", got, "Rescale the data.")
 
 
 def _flag(value: Any, name: str) -> bool:
@@ -214,6 +252,12 @@ def parse_request(payload: Any) -> tuple[Points, list[int], dict]:
     return Points(points), signs, parse_options(payload.get("options") or {}, len(points))
 
 
+def _exact_cell(value: Any, i: int, j: int) -> Fraction:
+    where = f"points[{i}][{j}]"
+    _within_range(value, where)
+    return _number(value, where)
+
+
 class Points:
     """The request's points as floats (always) and as Fractions (built only when needed).
 
@@ -226,14 +270,20 @@ class Points:
         self._fractions: list[list[Fraction]] | None = None
         plain = all(type(c) is int or type(c) is float for point in raw for c in point)
         if plain:
-            floats = np.array(raw, dtype=np.float64).reshape(len(raw), 2)
+            try:
+                floats = np.array(raw, dtype=np.float64).reshape(len(raw), 2)
+            except OverflowError:  # an integer beyond float range: name the cell
+                for i, point in enumerate(raw):
+                    for j, c in enumerate(point):
+                        _within_range(c, f"points[{i}][{j}]")
+                raise
             bad = ~np.isfinite(floats) | (np.abs(floats) > MAX_COORDINATE)
             if bad.any():
                 i, j = (int(k) for k in np.argwhere(bad)[0])
+                _within_range(raw[i][j], f"points[{i}][{j}]")
                 _number(raw[i][j], f"points[{i}][{j}]")  # raises the message for that cell
         else:
-            self._fractions = [[_number(c, f"points[{i}][{j}]") for j, c in enumerate(point)]
-                               for i, point in enumerate(raw)]
+            self._fractions = [[_exact_cell(c, i, j) for j, c in enumerate(point)] for i, point in enumerate(raw)]
             floats = np.array([[float(c) for c in row] for row in self._fractions], dtype=np.float64)
         self.floats = floats
         if self._fractions is not None:
@@ -247,8 +297,7 @@ class Points:
 
     def fractions(self) -> list[list[Fraction]]:
         if self._fractions is None:
-            self._fractions = [[_number(c, f"points[{i}][{j}]") for j, c in enumerate(point)]
-                               for i, point in enumerate(self.raw)]
+            self._fractions = [[_exact_cell(c, i, j) for j, c in enumerate(point)] for i, point in enumerate(self.raw)]
         return self._fractions
 
     def rows(self, exact: bool, order: list[int] | None = None, lift: bool = False):
@@ -278,14 +327,16 @@ def parse_options(options: Any, n_points: int) -> dict:
                    repr(opts["arithmetic"])[:40], 'Send "arithmetic": "auto".')
     for name in ("fit_intercept", "pocket"):
         opts[name] = _flag(opts[name], name)
+    _within_range(opts["eta"], "options.eta")
     opts["eta"] = _number(opts["eta"], "options.eta")
     if opts["eta"] <= 0:
         raise fail("options.eta", "a number > 0", format_number(opts["eta"]),
-                   "Send eta: 1; from w = 0 any eta > 0 gives the same mistakes.")
+                   "Use η = 1: from w = 0 any η > 0 gives the same mistakes.")
+    _within_range(opts["margin"], "options.margin")
     opts["margin"] = _number(opts["margin"], "options.margin")
     if opts["margin"] < 0:
         raise fail("options.margin (rho0)", "a number >= 0", format_number(opts["margin"]),
-                   "Send margin: 0 for the plain perceptron.")
+                   "Use ρ₀ = 0 for the plain perceptron.")
     opts["max_sweeps"] = _integer(opts["max_sweeps"], "max_sweeps", 1, MAX_SWEEPS)
     opts["seed"] = _integer(opts["seed"], "seed", 0, 2**32 - 1)
     sequence = opts["sequence"]
@@ -304,18 +355,68 @@ def parse_options(options: Any, n_points: int) -> dict:
     opts["sequence"] = [int(i) for i in sequence]
     if opts["arithmetic"] == "exact" and n_points > EXACT_MAX_POINTS:
         raise fail("options.arithmetic", f"'exact' with at most {EXACT_MAX_POINTS} points", f"{n_points} points",
-                   'Send "arithmetic": "auto" or "float".')
+                   'Choose auto or float arithmetic ("arithmetic": "auto").')
     return opts
 
 
 def use_exact(points: Points, opts: dict) -> bool:
-    """The arithmetic of the run: exact on the half-integer grid (hand-checkable), else floats."""
-    if opts["arithmetic"] != "auto":
-        return opts["arithmetic"] == "exact"
-    return len(points) <= EXACT_AUTO_POINTS and points.on_grid
+    """The arithmetic of the run: exact on the half-integer grid (hand-checkable), else floats.
+
+    Exact arithmetic is only used where it is cheap: every coordinate, η and ρ₀ must share a
+    common denominator below :data:`EXACT_DENOMINATOR` ("auto" then falls back to floats, and an
+    explicit "exact" is refused with the budget in the message).
+
+    >>> opts = {"arithmetic": "exact", "eta": Fraction(1), "margin": Fraction(0)}
+    >>> use_exact(Points([["1/3", "1/7"]]), opts)
+    True
+    >>> use_exact(Points([["1/123456789012", "1/987654321098"]]), opts)
+    Traceback (most recent call last):
+    ...
+    perceptronlab.exceptions.InputError: options.arithmetic: expected 'exact' only for numbers with a common denominator of at most 18 digits (the lab's budget for exact arithmetic), got a common denominator of more than 18 digits. Choose float arithmetic ("arithmetic": "float"), or round the coordinates (e.g. to 6 decimals).
+    """
+    if opts["arithmetic"] == "float":
+        return False
+    if opts["arithmetic"] == "auto" and not (len(points) <= EXACT_AUTO_POINTS and points.on_grid):
+        return False
+    numbers = [opts["eta"], opts["margin"], *(c for row in points.fractions() for c in row)]
+    if _common_denominator(numbers, EXACT_DENOMINATOR) is not None:
+        return True
+    if opts["arithmetic"] == "auto":
+        return False
+    digits = len(str(EXACT_DENOMINATOR)) - 1
+    raise fail("options.arithmetic", f"'exact' only for numbers with a common denominator of at most {digits} digits "
+               "(the lab's budget for exact arithmetic)", f"a common denominator of more than {digits} digits",
+               'Choose float arithmetic ("arithmetic": "float"), or round the coordinates (e.g. to 6 decimals).')
+
+
+def _common_denominator(values: list[Fraction], limit: int) -> int | None:
+    """The least common multiple of the denominators, or None as soon as it exceeds ``limit``."""
+    common = 1
+    for value in values:
+        denominator = value.denominator
+        if common % denominator:
+            common = common // math.gcd(common, denominator) * denominator
+            if common > limit:
+                return None
+    return common
 
 
 # ---------------------------------------------------------------- display texts
+
+
+def _count(n: int, word: str) -> str:
+    """``1 mistake``, ``2 mistakes``, ``1,000 sweeps``.
+
+    >>> _count(1, "mistake"), _count(0, "error"), _count(12000, "step")
+    ('1 mistake', '0 errors', '12,000 steps')
+    """
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _names(indices: list[int]) -> str:
+    """Points as the page names them (x1 … xn), never 0-based indices: [0, 4] -> 'x1, x5'."""
+    shown = ", ".join(f"x{i + 1}" for i in indices[:12])
+    return shown + (f" and {len(indices) - 12} more" if len(indices) > 12 else "")
 
 
 def _decimal(value: float) -> str:
@@ -387,13 +488,13 @@ def _traced_runs(X, y, opts: dict, exact: bool, order: str, n: int):
     if exact:
         sweeps, updates = limits(EXACT_WORK)
         run = _run(X, y, opts, exact, order, sweeps, trace=True, max_updates=updates)
-        note = ("Exact arithmetic stops after " + (f"{updates:,} updates" if updates else f"{sweeps:,} sweeps")
-                + f" for {n} points; choose float arithmetic for a longer run.") if capped(run, sweeps, updates) else ""
+        note = ("Exact arithmetic stops after " + (_count(updates, "update") if updates else _count(sweeps, "sweep"))
+                + f" for {_count(n, 'point')}; choose float arithmetic for a longer run.") if capped(run, sweeps, updates) else ""
         return run, run, note
     whole_sweeps, whole_updates = limits(WHOLE_WORK)
     if scoring and not pocket and n * n > TRACE_WORK:
         whole = _run(X, y, opts, exact, order, whole_sweeps, trace=False)
-        note = (f"Random-mistake order with {n:,} points is not traced (each update scores every point); "
+        note = (f"Random-mistake order with {_count(n, 'point')} is not traced (each update scores every point); "
                 "the final w and the cards come from the whole run.")
         return None, whole, note
     sweeps, updates = limits(TRACE_WORK if scoring else TRACE_STEPS)
@@ -401,8 +502,8 @@ def _traced_runs(X, y, opts: dict, exact: bool, order: str, n: int):
     if not capped(traced, sweeps, updates):
         return traced, traced, ""
     whole = _run(X, y, opts, exact, order, whole_sweeps, trace=False, max_updates=whole_updates)
-    note = (f"The first {len(traced.steps):,} steps are traced; the cards and the final w come from the "
-            f"whole run ({whole.sweeps:,} sweeps, {whole.mistakes:,} updates).")
+    note = (f"The first {_count(len(traced.steps), 'step')} are traced; the cards and the final w come from the "
+            f"whole run ({_count(whole.sweeps, 'sweep')}, {_count(whole.mistakes, 'update')}).")
     if capped(whole, whole_sweeps, whole_updates):
         note += " The lab stopped that run early; use the Python API or the CLI for longer runs."
     return traced, whole, note
@@ -538,9 +639,12 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
                        for i in support]
         card_sep = {"separable": is_separable,
                     "text": "separable" if is_separable else "not separable",
-                    "detail": str(sep.message),
+                    "detail": str(sep.message) if is_separable else _gordan_text(points, support, weights, sep.exact,
+                                                                                  fit_intercept),
                     "certificate": [] if is_separable else support,
                     "certificate_weights": weights}
+        if not is_separable:
+            card_sep["remedy"] = "Switch on pocket: it keeps the best weights seen."
 
     where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
     card_rho = {"value": None, "text": "none", "detail": f"no {where} separates the data"}
@@ -578,6 +682,21 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
             b_line = float(best.w[0]) if fit_intercept else 0.0
             mm = {"w": w_line, "b": b_line, "band": rho, "rho": rho, "support": _indices(best.support)}
     return {"R": card_r, "rho": card_rho, "bound": card_bound, "separable": card_sep}, mm
+
+
+def _gordan_text(points: Points, support: list[int], weights: list[str], exact: bool, fit_intercept: bool) -> str:
+    """Gordan's certificate in the page's words: the points by their x-names, the weights, the verdict."""
+    where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
+    if len(support) == 1 and not fit_intercept and not points.floats[support[0]].any():
+        return (f"{_names(support)} is the origin: every line through the origin passes through it, so none "
+                "puts it strictly on its side. The perceptron never converges on this data.")
+    if not weights:
+        return f"No {where} puts every point strictly on its side. The perceptron never converges on this data."
+    identity = "Σ αᵢyᵢxᵢ = 0" + (" and Σ αᵢyᵢ = 0" if fit_intercept else "")
+    shown = ", ".join(weights[:12]) + (", …" if len(weights) > 12 else "")
+    return (f"{_names(support)} with weights α = {shown} give {identity}: no {where} puts all of them strictly "
+            f"on their side (Gordan's theorem{', checked exactly' if exact else ''}). "
+            "The perceptron never converges on this data.")
 
 
 def _indices(value: Any) -> list[int]:
@@ -638,8 +757,7 @@ def _compute(payload: Any) -> dict:
 
     if whole.algorithm == "pocket":
         state = ("found weights with 0 errors" if whole.converged
-                 else f"the pocket keeps the best weights seen: {whole.pocket_errors} "
-                 f"error{'s' if whole.pocket_errors != 1 else ''}")
+                 else f"the pocket keeps the best weights seen: {_count(whole.pocket_errors, 'error')}")
     else:
         state = ("converged" if whole.converged else "cycled: the weights repeat, it never converges"
                  if whole.cycled else "stopped at the sweep limit")
@@ -655,7 +773,7 @@ def _compute(payload: Any) -> dict:
                    else f"above {cards['bound']['text'].split(' ≈')[0]}"),
     }
     if whole.algorithm == "pocket":
-        cards["mistakes"]["detail"] = f"updates; the pocket's weights make {whole.pocket_errors} errors"
+        cards["mistakes"]["detail"] = f"updates; the pocket's weights make {_count(whole.pocket_errors, 'error')}"
 
     norms = traced.norms.tolist() if traced is not None else []
     r_value, rho_value = cards["R"]["value"], cards["rho"]["value"]

@@ -132,6 +132,21 @@ function shortFloats(text) {
   return String(text).replace(/-?\d+\.\d{5,}(e[-+]?\d+)?/g, (m) => String(Number(Number(m).toPrecision(6))));
 }
 
+// The server's messages in the page's words: points by their x-names (x1 … xn, never 0-based
+// indices), options by their labels on the page. (The Jupyter widget shows the kernel's own
+// message, lab.error, word for word: its user sets the options in Python.)
+export function pageWords(message) {
+  return String(message)
+    .replace(/points\[(\d+)\]\[([01])\]/g, (_, i, j) => `x${Number(i) + 1} (its ${j === "0" ? "first" : "second"} coordinate)`)
+    .replace(/points\[(\d+)\]/g, (_, i) => `x${Number(i) + 1}`)
+    .replace(/labels\[(\d+)\]/g, (_, i) => `the label of x${Number(i) + 1}`)
+    .replace(/^options\.margin \(rho0\)|^options\.margin/, "ρ₀")
+    .replace(/^options\.eta/, "η")
+    .replace(/^options\.max_sweeps/, "Max sweeps")
+    .replace(/^options\.seed/, "Seed")
+    .replace(/^options\.arithmetic/, "Arithmetic");
+}
+
 function csvField(text) {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -194,23 +209,51 @@ export function decodeHash(text) {
 
 // ------------------------------------------------------------------ back ends
 
-/** Compute through the HTTP endpoint of `perceptronlab serve`. */
+/**
+ * Compute through the HTTP endpoint of `perceptronlab serve`.
+ *
+ * Answers reach `deliver` as {result}, {error, kind} or {pending}: kind "input" for a request the
+ * lab refuses (422, 413: the message names the input), "server" for a server that answered with a
+ * failure, "network" for no answer at all. A busy server (503) is asked again after its
+ * Retry-After, up to three times, with {pending} meanwhile. A newer request aborts the older one
+ * (the server then drops or stops its work).
+ */
 export function httpBackend(url = "api/run") {
   let latest = 0;
+  let inflight = null;
   return {
     submit(payload, deliver) {
       const ticket = ++latest;
-      fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) })
-        .then(async (response) => {
-          let body = null;
-          try { body = await response.json(); } catch (_) { body = null; }
-          if (ticket !== latest) return;
-          if (response.ok) deliver({ result: body });
-          else deliver({ error: (body && body.detail) || `The server answered ${response.status} ${response.statusText}.` });
-        })
-        .catch((error) => {
-          if (ticket === latest) deliver({ error: `No answer from the server (${error.message}). Is perceptronlab serve still running?` });
-        });
+      if (inflight) inflight.abort();
+      const controller = typeof AbortController === "undefined" ? null : new AbortController();
+      inflight = controller;
+      const body = JSON.stringify(payload);
+      const attempt = (tries) => {
+        fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body, signal: controller ? controller.signal : undefined })
+          .then(async (response) => {
+            let answer = null;
+            try { answer = await response.json(); } catch (_) { answer = null; }
+            if (ticket !== latest) return;
+            const detail = answer && typeof answer.detail === "string" ? answer.detail : "";
+            if (response.status === 503 && tries < 3) {
+              const wait = Math.min(30, Math.max(1, Number(response.headers.get("Retry-After")) || 1));
+              deliver({ pending: `The lab server is busy; asking again in ${wait} s.` });
+              setTimeout(() => { if (ticket === latest) attempt(tries + 1); }, wait * 1000);
+              return;
+            }
+            if (inflight === controller) inflight = null;
+            if (response.ok && answer) deliver({ result: answer });
+            else if (response.status === 422 || response.status === 413) deliver({ error: pageWords(detail) || `The lab refused the input (${response.status}).`, kind: "input" });
+            else deliver({ error: `The lab server answered ${response.status} ${response.statusText}${detail ? `: ${detail}` : "."}`, kind: "server" });
+          })
+          .catch((failure) => {
+            if (failure && failure.name === "AbortError") return;
+            if (ticket !== latest) return;
+            if (inflight === controller) inflight = null;
+            deliver({ error: `No answer from the lab server (${failure && failure.message ? failure.message : failure}). Is perceptronlab serve still running?`, kind: "network" });
+          });
+      };
+      attempt(0);
     },
   };
 }
@@ -249,7 +292,7 @@ function modelBackend(model) {
   let adopting = false;
   const current = () => {
     const error = model.get("error");
-    if (error) return { error };
+    if (error) return { error, kind: "input" };
     const result = model.get("result");
     return result && result.run ? { result } : null;
   };
@@ -316,9 +359,14 @@ export function createLab(root, config) {
     showMargin: initial ? initial.showMargin !== false : true,
     hidden: initial && initial.hidden ? new Set(initial.hidden) : new Set(),
     preset: initial ? "custom" : "exam",
+    newLabel: 1,
   };
+  const touch = typeof window !== "undefined" && ((navigator.maxTouchPoints || 0) > 0
+    || (window.matchMedia && window.matchMedia("(pointer: coarse)").matches));
   let result = null;
   let error = "";
+  let errorKind = "";
+  let pending = "";
   let step = 0;
   let pendingStep = initial && initial.step ? initial.step : null;
   let followEnd = false;
@@ -336,7 +384,9 @@ export function createLab(root, config) {
   const canvas = h("canvas", { class: "plab-plane", "data-testid": "plane", "aria-label": "The plane: click to add a point" });
   const hint = h("div", { class: "plab-hint", "data-testid": "hint" });
   const status = h("div", { class: "plab-status", "data-testid": "status", "aria-live": "polite" });
-  const errorBox = h("div", { class: "plab-error", "data-testid": "error", role: "alert", hidden: true });
+  const errorText = h("span", { class: "plab-error-text" });
+  const retryBtn = h("button", { type: "button", class: "plab-btn plab-btn-small", "data-testid": "retry", hidden: true, onclick: () => request() }, "Retry");
+  const errorBox = h("div", { class: "plab-error", "data-testid": "error", role: "alert", hidden: true }, errorText, retryBtn);
   const note = h("div", { class: "plab-note", "data-testid": "note", hidden: true });
 
   const btn = (icon, label, testid, title, onclick) => {
@@ -363,14 +413,33 @@ export function createLab(root, config) {
   const legend = h("div", { class: "plab-legend", "data-testid": "legend" },
     swatch("plab-k-plus", "+1"), swatch("plab-k-minus", "−1"), swatch("plab-k-wrong", "misclassified"),
     swatch("plab-k-current", "current example"), swatch("plab-k-cert", "certificate"),
-    swatch("plab-k-line", "⟨w,x⟩ + b = 0"), swatch("plab-k-mm", "max margin"));
+    swatch("plab-k-line", "⟨w,x⟩ + b = 0"), swatch("plab-k-update", "update η·y·x"), swatch("plab-k-mm", "max margin"));
+  const pocketKey = swatch("plab-k-pocket", "the pocket's w (at the end)");
+  pocketKey.dataset.testid = "legend-pocket";
+  legend.append(pocketKey);
+
+  // adding points: the label of new points (a tap cannot shift-click), and x, y from the keyboard
+  const labelButtons = [1, -1].map((label) => {
+    const node = h("button", { type: "button", role: "radio", class: "plab-seg", "data-label": String(label), "aria-label": `new points labelled ${label > 0 ? "+1" : "−1"}` }, label > 0 ? "+1" : "−1");
+    node.addEventListener("click", () => { state.newLabel = label; syncControls(); });
+    return node;
+  });
+  const labelChoice = h("div", { class: "plab-labelchoice", role: "radiogroup", "aria-label": "Label of new points", "data-testid": "label-choice" }, labelButtons);
+  const addX = h("input", { type: "text", inputmode: "decimal", size: "5", placeholder: "x", "aria-label": "x of a new point", "data-testid": "add-x" });
+  const addY = h("input", { type: "text", inputmode: "decimal", size: "5", placeholder: "y", "aria-label": "y of a new point", "data-testid": "add-y" });
+  const addMessage = h("span", { class: "plab-addmessage", "data-testid": "add-message", "aria-live": "polite" });
+  const addForm = h("form", { class: "plab-addrow", "data-ctl": "edit", "aria-label": "Add a point" },
+    h("span", { class: "plab-addlabel" }, "New point"), labelChoice, addX, addY,
+    h("button", { type: "submit", class: "plab-btn plab-btn-small", "data-testid": "add-point" }, "Add"), addMessage);
+  addForm.addEventListener("submit", (event) => { event.preventDefault(); addTyped(); });
 
   // cards
   const card = (testid, title) => {
     const value = h("div", { class: "plab-card-value" });
     const detail = h("div", { class: "plab-card-detail" });
-    const node = h("div", { class: "plab-card", "data-testid": testid }, h("div", { class: "plab-card-title" }, title), value, detail);
-    return { node, value, detail };
+    const remedy = h("div", { class: "plab-card-remedy", hidden: true });
+    const node = h("div", { class: "plab-card", "data-testid": testid }, h("div", { class: "plab-card-title" }, title), value, detail, remedy);
+    return { node, value, detail, remedy };
   };
   const cards = {
     R: card("card-R", "Radius R"),
@@ -380,6 +449,9 @@ export function createLab(root, config) {
     separable: card("card-separable", "Separable"),
   };
   const cardRow = h("div", { class: "plab-cards", "data-ctl": "cards" }, Object.values(cards).map((c) => c.node));
+  cards.separable.remedy.append(
+    h("button", { type: "button", class: "plab-link", "data-testid": "remedy-pocket", onclick: () => setOption("pocket", true) }, "Switch on pocket"),
+    ": it keeps the best weights seen.");
 
   // options
   const presetSelect = h("select", { "data-testid": "preset", "aria-label": "Preset" },
@@ -462,7 +534,7 @@ export function createLab(root, config) {
     h("div", { class: "plab-sharerow" }, shareLink, copyBtn));
   if (!useHash) sharePanel.hidden = true;
 
-  const left = h("div", { class: "plab-left" }, h("div", { class: "plab-planebox" }, canvas), legend, hint, transport, scrubRow, status, note);
+  const left = h("div", { class: "plab-left" }, h("div", { class: "plab-planebox" }, canvas), legend, addForm, hint, transport, scrubRow, status, note);
   const right = h("div", { class: "plab-right" }, errorBox, cardRow, optionsPanel, logPanel, plotsPanel, sharePanel);
   root.append(h("div", { class: "plab-main" }, left, right));
 
@@ -490,18 +562,26 @@ export function createLab(root, config) {
   }
 
   function receive(answer) {
+    if (answer.pending) {  // the server is busy: the back end asks again by itself
+      pending = answer.pending;
+      renderStatus();
+      return;
+    }
+    pending = "";
     waiting = false;
     root.classList.remove("plab-busy");
     root.dataset.ready = "1";
     root.dataset.answers = String(Number(root.dataset.answers || 0) + 1);
     if (answer.error) {
       error = answer.error;
+      errorKind = answer.kind || "input";
       result = null;
       step = 0;
       stop();
     } else {
       const wasAtEnd = followEnd;
       error = "";
+      errorKind = "";
       result = answer.result;
       if (pendingStep !== null) { step = Math.min(pendingStep, total()); pendingStep = null; }
       else if (wasAtEnd) step = total();
@@ -691,8 +771,8 @@ export function createLab(root, config) {
     return Math.round(value * 100) / 100;
   }
 
-  function hit(px, py) {
-    let best = -1, bestDistance = 10;
+  function hit(px, py, reach = 10) {
+    let best = -1, bestDistance = reach;
     state.points.forEach((p, i) => {
       const [qx, qy] = toPixel(p.x, p.y);
       const distance = Math.hypot(qx - px, qy - py);
@@ -710,10 +790,88 @@ export function createLab(root, config) {
     return !state.hidden.has("edit");
   }
 
+  function addPoint(point) {
+    // A new point, unless one is already there; returns the message for the keyboard form.
+    const at = state.points.findIndex((p) => p.x === point.x && p.y === point.y);
+    if (at >= 0) return `x${at + 1} is already at (${point.x}, ${point.y}).`;
+    state.points.push(point);
+    markCustom();
+    changed();
+    return `Added x${state.points.length} = (${point.x}, ${point.y}), label ${point.label > 0 ? "+1" : "−1"}.`;
+  }
+
+  function deletePoint(index) {
+    state.points.splice(index, 1);
+    state.sequence = state.sequence.filter((i) => i !== index).map((i) => (i > index ? i - 1 : i));
+    markCustom();
+    changed();
+  }
+
+  function readNumber(text) {
+    // "1.5", "-2", "1/2": the number the page stores (a fraction becomes its decimal value)
+    const value = String(text).trim();
+    const parts = value.split("/");
+    if (parts.length === 2 && parts.every((t) => /^\s*-?\d+(\.\d+)?\s*$/.test(t)) && Number(parts[1]) !== 0) {
+      return Number(parts[0]) / Number(parts[1]);
+    }
+    return value !== "" && Number.isFinite(Number(value)) ? Number(value) : null;
+  }
+
+  function addTyped() {
+    if (!editable()) return;
+    const x = readNumber(addX.value), y = readNumber(addY.value);
+    if (x === null || y === null) {
+      addMessage.textContent = `${x === null ? "x" : "y"}: type a number such as 1, -0.5 or 1/2.`;
+      (x === null ? addX : addY).focus();
+      return;
+    }
+    addMessage.textContent = addPoint({ x, y, label: state.newLabel });
+    addX.value = "";
+    addY.value = "";
+    addX.focus();
+  }
+
+  // Pointer input: a click (or tap) adds a point with the chosen label (shift: the other one) or
+  // flips the label of the point under it; a right-click or a long press deletes that point.
+  const LONG_PRESS_MS = 550;
+  let press = null;
+  let swallowClick = false;
+
+  function reach(pointerType) {
+    return pointerType === "touch" || pointerType === "pen" || touch ? 18 : 10;
+  }
+
+  function cancelPress() {
+    if (press) clearTimeout(press.timer);
+    press = null;
+  }
+
+  canvas.addEventListener("pointerdown", (event) => {
+    swallowClick = false;
+    cancelPress();
+    if (!editable() || event.button !== 0) return;
+    const [px, py] = eventPixel(event);
+    const index = hit(px, py, reach(event.pointerType));
+    if (index < 0) return;
+    press = { id: event.pointerId, px, py, index, timer: setTimeout(() => {
+      const target = press;
+      press = null;
+      swallowClick = true;  // the release after a long press is not a click
+      if (target && state.points[target.index]) deletePoint(target.index);
+    }, LONG_PRESS_MS) };
+  });
+  canvas.addEventListener("pointermove", (event) => {
+    if (!press || event.pointerId !== press.id) return;
+    const [px, py] = eventPixel(event);
+    if (Math.hypot(px - press.px, py - press.py) > 10) cancelPress();
+  });
+  for (const type of ["pointerup", "pointercancel", "pointerleave"]) canvas.addEventListener(type, cancelPress);
+
   canvas.addEventListener("click", (event) => {
+    if (swallowClick) { swallowClick = false; return; }
     if (!editable()) return;
     const [px, py] = eventPixel(event);
-    const index = hit(px, py);
+    const index = hit(px, py, reach(event.pointerType));
     if (index >= 0) {
       if (state.options.order === "pick") {
         const at = state.sequence.indexOf(index);
@@ -721,26 +879,25 @@ export function createLab(root, config) {
       } else {
         state.points[index] = { ...state.points[index], label: -state.points[index].label };
       }
-    } else {
-      const [x, y] = toWorld(px, py);
-      const point = { x: snap(x), y: snap(y), label: event.shiftKey ? -1 : 1 };
-      if (state.points.some((p) => p.x === point.x && p.y === point.y)) return;
-      state.points.push(point);
+      markCustom();
+      changed();
+      return;
     }
-    markCustom();
-    changed();
+    const [x, y] = toWorld(px, py);
+    addPoint({ x: snap(x), y: snap(y), label: event.shiftKey ? -state.newLabel : state.newLabel });
   });
 
   canvas.addEventListener("contextmenu", (event) => {
+    // a right-click; on some touch screens also the long press itself (then it deletes once)
     event.preventDefault();
-    if (!editable()) return;
+    if (!editable() || swallowClick) return;
     const [px, py] = eventPixel(event);
-    const index = hit(px, py);
+    const index = press ? press.index : hit(px, py, reach(event.pointerType));
+    const fromPress = press !== null;
+    cancelPress();
     if (index < 0) return;
-    state.points.splice(index, 1);
-    state.sequence = state.sequence.filter((i) => i !== index).map((i) => (i > index ? i - 1 : i));
-    markCustom();
-    changed();
+    if (fromPress) swallowClick = true;
+    deletePoint(index);
   });
 
   function markCustom() {
@@ -1064,6 +1221,7 @@ export function createLab(root, config) {
     };
     if (!result) {
       for (const c of Object.values(cards)) set(c, "–", "");
+      cards.separable.remedy.hidden = true;
       return;
     }
     const k = result.cards;
@@ -1077,11 +1235,9 @@ export function createLab(root, config) {
     const detail = `of ${result.run.mistakes} in the whole run` + (bound === null ? "; no bound (not separable)" : ` · bound ${boundText}`);
     set(cards.mistakes, String(sofar), detail, bound === null ? "" : sofar <= bound + 1e-9 ? "good" : "bad");
     const sep = k.separable;
-    let sepDetail = sep.detail;
-    if (!sep.separable && sep.certificate.length) {
-      sepDetail = `certificate: ${sep.certificate.map((i) => `x${i + 1}`).join(", ")} (weights ${sep.certificate_weights.join(", ")}) · ` + sep.detail;
-    }
-    set(cards.separable, sep.separable ? "yes" : "no", sepDetail, sep.separable ? "good" : "bad");
+    set(cards.separable, sep.separable ? "yes" : "no", sep.detail, sep.separable ? "good" : "bad");
+    // the page's own remedy: its pocket switch (not a Python call)
+    cards.separable.remedy.hidden = !(sep.remedy && !state.options.pocket && !state.hidden.has("pocket"));
   }
 
   function stepRow(j) {
@@ -1220,17 +1376,23 @@ export function createLab(root, config) {
   function renderStatus() {
     const v = view();
     if (!state.points.length) {
-      status.textContent = "Click in the plane to add points.";
+      status.textContent = touch ? "Tap in the plane to add points." : "Click in the plane to add points.";
+      return;
+    }
+    if (pending) {
+      status.textContent = pending;
       return;
     }
     if (!result) {
-      status.textContent = waiting ? "Computing…" : error ? "Nothing to show: fix the input named in the message above." : "";
+      status.textContent = waiting ? "Computing…" : !error ? ""
+        : errorKind === "input" ? "Nothing to show: fix the input named in the message above."
+          : "Nothing to show: the lab server did not answer (see above). Press Retry once it runs again.";
       return;
     }
     const run = result.run;
     const arithmetic = result.exact ? "exact fractions" : "floating point";
     if (step === 0) {
-      status.innerHTML = `<b>w = ${escapeHtml(v.text)}</b> · ${run.mistakes} mistakes in ${run.sweeps} sweeps (${escapeHtml(run.state)}) · ${arithmetic}`;
+      status.innerHTML = `<b>w = ${escapeHtml(v.text)}</b> · ${count(run.mistakes, "mistake")} in ${count(run.sweeps, "sweep")} (${escapeHtml(run.state)}) · ${arithmetic}`;
       return;
     }
     if (v.final && step > traced()) {
@@ -1244,6 +1406,10 @@ export function createLab(root, config) {
     let text = `Sweep ${s.sweep[j]}, x${s.index[j] + 1} (y = ${state.points[s.index[j]]?.label > 0 ? "+1" : "−1"}): y⟨w,x⟩ = ${escapeHtml(short(s.score_text[j]))} ${verdict} · <b>w = ${escapeHtml(short(v.text))}</b>`;
     if (v.final) text += ` · <span class="${run.converged ? "plab-good" : "plab-bad"}">${escapeHtml(run.state)}</span>`;
     status.innerHTML = text;
+  }
+
+  function count(n, word) {
+    return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
   }
 
   function escapeHtml(text) {
@@ -1269,12 +1435,19 @@ export function createLab(root, config) {
     for (const node of root.querySelectorAll("[data-ctl]")) node.hidden = state.hidden.has(node.dataset.ctl) || (node === sharePanel && !useHash);
     const pick = state.options.order === "pick";
     pickInfo.parentElement.style.display = pick && !state.hidden.has("order") ? "" : "none";
-    pickInfo.textContent = pick ? `Your order: ${state.sequence.length ? state.sequence.map((i) => `x${i + 1}`).join(" → ") : "click the points in the order to visit them"}${state.sequence.length && state.sequence.length < state.points.length ? " → the rest in index order" : ""}` : "";
+    pickInfo.textContent = pick ? `Your order: ${state.sequence.length ? state.sequence.map((i) => `x${i + 1}`).join(" → ") : "click the points in the order to visit them"}${state.sequence.length && state.sequence.length < state.points.length ? " → the rest in their order" : ""}` : "";
     cards.mistakes.node.querySelector(".plab-card-title").textContent = state.options.pocket ? "Updates" : "Mistakes";
-    hint.textContent = editable()
-      ? (pick ? "Click a point to add it to (or remove it from) your order · click empty space: +1 · shift-click: −1 · right-click: delete"
-        : "Click: add +1 · shift-click: add −1 · click a point: flip its label · right-click: delete")
-      : "";
+    const sign = state.newLabel > 0 ? "+1" : "−1", other = state.newLabel > 0 ? "−1" : "+1";
+    const onPoint = pick ? "a point: add it to (or remove it from) your order" : "a point: flip its label";
+    hint.textContent = !editable() ? ""
+      : touch ? `Tap: add a point labelled ${sign} (choose above) · tap ${onPoint} · long-press a point: delete · or type x and y`
+        : `Click: add ${sign} (shift-click: ${other}) · click ${onPoint} · right-click or long-press: delete · or type x and y`;
+    for (const node of labelButtons) {
+      const on = Number(node.dataset.label) === state.newLabel;
+      node.setAttribute("aria-checked", on ? "true" : "false");
+      node.classList.toggle("plab-on", on);
+    }
+    pocketKey.hidden = !state.options.pocket;
   }
 
   function render() {
@@ -1283,7 +1456,9 @@ export function createLab(root, config) {
     stepLabel.textContent = result ? `step ${step} / ${total()}` : "step 0 / 0";
     for (const b of [stepBtn, sweepBtn, runBtn, playBtn, resetBtn]) b.disabled = !result;
     errorBox.hidden = !error;
-    errorBox.textContent = error;
+    errorBox.dataset.kind = errorKind;
+    errorText.textContent = error;
+    retryBtn.hidden = !error || errorKind === "input";
     note.hidden = !(result && result.limits.note);
     note.textContent = result ? result.limits.note : "";
     drawPlane();
