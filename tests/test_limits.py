@@ -365,3 +365,12 @@ def test_huge_exact_values_are_an_error_not_an_overflow(tmp_path):
         result = runner.invoke(app, args)
         assert result.exit_code in (0, 1) and not isinstance(result.exception, OverflowError), (args, result.output)
         assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+
+
+def test_float_options_past_the_float_range(tmp_path):
+    """Found by the fuzz suite: --margin 1e309 overflowed in float(...) (not exact mode)."""
+    exam = tmp_path / "exam.csv"
+    exam.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
+    for flag in ("--eta", "--margin"):
+        result = runner.invoke(app, ["train", str(exam), flag, "1e309"])
+        assert result.exit_code == 1 and "float range" in _one_error_line(result)

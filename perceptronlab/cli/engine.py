@@ -166,7 +166,9 @@ def train(
 
         write_target(out, "--out")  # a bad --out fails before the training, not after it
     if not exact:
-        eta_value, margin_value = float(eta_value), float(margin_value)
+        from perceptronlab._numbers import to_float
+
+        eta_value, margin_value = to_float(eta_value, "--eta"), to_float(margin_value, "--margin")
     name = algorithm.value
     options = dict(algorithm=name, order=order.value if order else None, eta=eta_value,
                    fit_intercept=intercept, margin=margin_value,
