@@ -41,6 +41,7 @@ import numbers
 import os
 import struct
 import tokenize
+import warnings
 import zipfile
 import zlib
 from collections.abc import Iterator, Sequence
@@ -291,7 +292,6 @@ def _csv_fast(path: Path, delimiter: str, header_line: int, width: int, feature_
 
     All-numeric files are parsed as one table; a file with text labels or other text columns is
     parsed again with those columns turned into codes (features stay numbers)."""
-    import warnings
 
     options = dict(delimiter=delimiter, skiprows=header_line, comments=None, quotechar='"', dtype=np.float64,
                    ndmin=2, encoding="utf-8-sig")
@@ -515,14 +515,16 @@ def _not_numpy(path: Path, kind: str, head: bytes):
 def _npy_header(handle: IO[bytes], where: str) -> tuple[tuple[int, ...], bool, np.dtype]:
     """Shape, Fortran order and dtype of the .npy stream at ``handle`` (positioned at its start)."""
     try:
-        version = np.lib.format.read_magic(handle)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
-        elif version == (2, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
-        else:
-            raise fail(where, "an .npy file of format version 1.0 or 2.0 (a plain numeric array)",
-                       f"version {version[0]}.{version[1]}", "Save a numeric array with np.save.")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Python's notes on a forged header's text (bad escapes)
+            version = np.lib.format.read_magic(handle)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
+            elif version == (2, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
+            else:
+                raise fail(where, "an .npy file of format version 1.0 or 2.0 (a plain numeric array)",
+                           f"version {version[0]}.{version[1]}", "Save a numeric array with np.save.")
     except InputError:
         raise
     except _PARSE_ERRORS as exc:
