@@ -28,7 +28,7 @@ from perceptronlab import (
     VotedPerceptron,
 )
 
-common = dict(order="shuffle", seed=0, max_sweeps=10)
+common = dict(order="shuffle", random_state=0, max_iter=10)
 learners = {
     "last (perceptron)": lambda: Perceptron(**common),
     "averaged": lambda: AveragedPerceptron(**common),

@@ -61,7 +61,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 _SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "scale", "datasets", "plots", "experiments",
-               "report", "widget", "bounds")
+               "report", "widget", "bounds", "river")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

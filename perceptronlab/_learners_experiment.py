@@ -66,7 +66,7 @@ def _learners(seed: int) -> list[tuple[str, Callable[[], object]]]:
         VotedPerceptron,
     )
 
-    common = dict(order="shuffle", seed=seed, max_sweeps=SWEEPS)
+    common = dict(order="shuffle", random_state=seed, max_iter=SWEEPS)
     learners = [
         ("last (perceptron)", lambda: Perceptron(**common)),
         ("averaged", lambda: AveragedPerceptron(**common)),

@@ -26,7 +26,8 @@ import numpy as np
 from perceptronlab.exceptions import InputError, fail
 
 __all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_exact", "to_float", "sqrt_float", "format_number",
-           "format_vector", "format_short", "format_sqrt"]
+           "format_vector", "format_short", "format_sqrt", "format_display", "format_display_vector",
+           "format_percent", "format_count", "EXACT_SHOWN_CHARS"]
 
 #: most digits in a numerator, a denominator, or the digits of a decimal text
 MAX_DIGITS = 1000
@@ -220,6 +221,97 @@ def format_short(value: Any, digits: int = 6) -> str:
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return f"{value:.{digits}g}"
+
+
+#: an exact value is shown exactly when its text is at most this long (else rounded, marked ≈)
+EXACT_SHOWN_CHARS = 24
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _float_text(value: float, digits: int) -> str:
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    if value.is_integer() and abs(value) < 10 ** digits:
+        return f"{int(value):,}" if abs(value) >= 10_000 else str(int(value))
+    text = f"{value:.{digits}g}"
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
+
+def format_display(value: Any, digits: int = 6) -> str:
+    """A number for people (a card, a page, a summary line), to sensible precision.
+
+    Exact values (Fractions, ints) exactly when their text is short (at most
+    :data:`EXACT_SHOWN_CHARS` characters), else rounded to ``digits`` significant digits and marked
+    ``≈``; integers of five digits and more with thousands separators; floats to ``digits``
+    significant digits, with powers of ten written ``× 10ⁿ`` (no float noise such as
+    ``8624.643000000617``, no ``e+10``).
+
+    >>> format_display(Fraction(1, 5)), format_display(10), format_display(1379883)
+    ('1/5', '10', '1,379,883')
+    >>> format_display(8624.643000000617), format_display(3.5301848e10), format_display(3.909e-05)
+    ('8624.64', '3.53018 × 10¹⁰', '3.909 × 10⁻⁵')
+    >>> format_display(Fraction(1550706562100043017, 100000000000))
+    '≈ 1.55071 × 10⁷'
+    """
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = value.numerator
+    if isinstance(value, numbers.Integral):
+        value = int(value)
+        if abs(value) < 10 ** EXACT_SHOWN_CHARS:
+            return f"{value:,}" if abs(value) >= 10_000 else str(value)
+        return "≈ " + _float_text(to_float(value, "a number"), digits)
+    if isinstance(value, Fraction):
+        text = f"{value.numerator}/{value.denominator}"
+        if len(text) <= EXACT_SHOWN_CHARS:
+            return text
+        return "≈ " + _float_text(to_float(value, "a number"), digits)
+    return _float_text(float(value), digits)
+
+
+def format_display_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
+    """``(1, -2)``, ``(8624.64, -9095.49, …)``: the first ``limit`` entries in
+    :func:`format_display` form, and how many there are when some are left out.
+
+    >>> format_display_vector([Fraction(1), Fraction(-2)]), format_display_vector(range(10), limit=3)
+    ('(1, -2)', '(0, 1, 2, … 10 entries)')
+    """
+    values = list(values)
+    shown = ", ".join(format_display(v, digits) for v in values[:limit])
+    return f"({shown}, … {len(values)} entries)" if len(values) > limit else f"({shown})"
+
+
+def format_count(count: Any, noun: str) -> str:
+    """``1 mistake``, ``1,379,883 mistakes``: a count in :func:`format_display` form and its noun.
+
+    >>> format_count(1, "mistake"), format_count(0, "sweep"), format_count(100000, "sweep")
+    ('1 mistake', '0 sweeps', '100,000 sweeps')
+    """
+    return f"{format_display(count)} {noun}{'' if count == 1 else 's'}"
+
+
+def format_percent(share: Any, digits: int = 2) -> str:
+    """A share as a percentage with ``digits`` significant digits (at least the whole percent).
+
+    >>> format_percent(0.5), format_percent(0.0112934), format_percent(3.909e-05), format_percent(1.25)
+    ('50 %', '1.1 %', '0.0039 %', '125 %')
+    """
+    percent = 100 * float(share)
+    if not math.isfinite(percent):
+        return f"{_float_text(percent, digits)} %"
+    if abs(percent) >= 10 ** digits:
+        return f"{round(percent):,} %"
+    rounded = float(f"{percent:.{digits}g}")
+    if abs(rounded) >= 1:
+        return f"{int(rounded):,} %" if rounded.is_integer() else f"{rounded:g} %"
+    return f"{_float_text(rounded, digits)} %"
 
 
 def _root_of_int(value: int) -> tuple[str, bool]:

@@ -6,6 +6,8 @@ below the boundary (the kernels, the exact engine) trusts what leaves this modul
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 import numbers
 import sys
@@ -21,7 +23,7 @@ from perceptronlab.exceptions import InputError, fail, overflow_error
 __all__ = ["ORDERS", "FAMILY_ORDERS", "POCKET_CHECKS", "InputError", "fail", "overflow_error", "is_sparse", "check_eta",
            "check_margin", "check_positive_int", "check_optional_positive_int", "check_choice", "check_seed",
            "check_labels", "check_exact_matrix", "check_matrix", "check_Xy", "check_vector", "check_n_features",
-           "not_finite_error"]
+           "not_finite_error", "ESTIMATOR_NAMES", "FUNCTIONAL_NAMES", "seeds_names", "renamed"]
 
 ORDERS = ("cyclic", "shuffle", "random-mistake")
 #: the family averages and votes over whole sweeps, so each step visits one example
@@ -33,6 +35,47 @@ def is_sparse(X: Any) -> bool:
     sparse = sys.modules.get("scipy.sparse")
     return sparse is not None and sparse.issparse(X)
 POCKET_CHECKS = ("update", "sweep")
+
+
+# ---------------------------------------------------------------- the two APIs' names
+
+#: the functional API's name (the seeds') -> the estimators' name (scikit-learn's), for the same thing
+ESTIMATOR_NAMES = {"eta": "eta0", "max_sweeps": "max_iter", "seed": "random_state"}
+#: the estimators' name -> the functional API's
+FUNCTIONAL_NAMES = {new: old for old, new in ESTIMATOR_NAMES.items()}
+#: options only the estimators have (scikit-learn's fitting conventions)
+_ESTIMATOR_ONLY = ("tol", "early_stopping", "validation_fraction", "n_iter_no_change", "class_weight",
+                   "warm_start", "sample_weight", "verbose", "coef_init", "intercept_init")
+
+
+def renamed(where: str, given: str, value: Any, right: str, why: str) -> TypeError:
+    """The TypeError for a keyword of the other API: it names the right one."""
+    return TypeError(f"{where} got an unexpected keyword argument {given!r}: use {right}={value!r} ({why}).")
+
+
+def seeds_names(func):
+    """A functional learner that refuses the estimators' (scikit-learn's) names with a TypeError
+    naming its own: ``perceptron(X, y, max_iter=10)`` says "use max_sweeps=10"."""
+    accepted = set(inspect.signature(func).parameters)
+
+    @functools.wraps(func)
+    def learner(*args, **kwargs):
+        for key in kwargs:
+            if key not in accepted and (key in FUNCTIONAL_NAMES or key in _ESTIMATOR_ONLY):
+                _refuse(func.__name__, key, kwargs[key])
+        return func(*args, **kwargs)
+
+    return learner
+
+
+def _refuse(name: str, key: str, value: Any):
+    if key in FUNCTIONAL_NAMES:
+        raise renamed(f"{name}()", key, value, FUNCTIONAL_NAMES[key],
+                      f"the functional API keeps the seeds' names; {key} is the estimators' name, as in "
+                      "scikit-learn")
+    raise TypeError(f"{name}() got an unexpected keyword argument {key!r}: it is an option of the scikit-learn "
+                    f"estimators, e.g. perceptronlab.Perceptron({key}=...); the functional API has the seeds' "
+                    "parameters only.")
 
 
 # ---------------------------------------------------------------- parameters

@@ -5,8 +5,10 @@ Every error message says what was wrong, what was expected, what came, and how t
 
 from __future__ import annotations
 
-__all__ = ["PerceptronLabError", "InputError", "NotSeparableError", "WeightOverflowError", "NotFittedError",
-           "PerceptronLabWarning", "NotConvergedWarning", "CycledWarning"]
+import warnings
+
+__all__ = ["PerceptronLabError", "InputError", "NotSeparableError", "WeightOverflowError",  # noqa: F822
+           "NotFittedError", "PerceptronLabWarning", "NotConvergedWarning", "CycledWarning"]  # the last two: __getattr__
 
 #: how to get finite weights back, said by every overflow message
 SCALE_FIX = "Scale the data (e.g. sklearn.preprocessing.StandardScaler or MaxAbsScaler) or lower eta."
@@ -36,12 +38,34 @@ class PerceptronLabWarning(UserWarning):
     """Base class of every warning issued by perceptronlab."""
 
 
-class NotConvergedWarning(PerceptronLabWarning):
-    """The run ended at ``max_sweeps`` (or ``max_updates``) without a clean sweep."""
+# The warnings that mean "did not converge" are also scikit-learn's ConvergenceWarning, so the
+# filters scikit-learn users already have catch them. Importing scikit-learn costs a second or
+# more, so the two classes are made on first use (``exceptions.NotConvergedWarning``, or a warning
+# being issued), not when perceptronlab is imported; each is made once, so it is one class.
+_CONVERGENCE_WARNINGS = {
+    "NotConvergedWarning": "The run ended at ``max_sweeps`` (or ``max_updates``) without a clean sweep, or, "
+                           "with a stopping rule (``tol``), at ``max_iter`` before the rule was met. Also "
+                           "scikit-learn's ``ConvergenceWarning``.",
+    "CycledWarning": "A start-of-sweep weight vector repeated: proof that the cyclic run never converges. "
+                     "Also scikit-learn's ``ConvergenceWarning``.",
+}
 
 
-class CycledWarning(PerceptronLabWarning):
-    """A start-of-sweep weight vector repeated: proof that the cyclic run never converges."""
+def __getattr__(name: str) -> type:
+    if name not in _CONVERGENCE_WARNINGS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from sklearn.exceptions import ConvergenceWarning
+
+    for made, doc in _CONVERGENCE_WARNINGS.items():
+        globals()[made] = type(made, (PerceptronLabWarning, ConvergenceWarning),
+                               {"__doc__": doc, "__module__": __name__})
+    return globals()[name]
+
+
+def warn(kind: str, message: str, *, stacklevel: int = 1) -> None:
+    """Issue the warning ``kind`` ("NotConvergedWarning" or "CycledWarning") from the caller's
+    caller's frame (``stacklevel`` counts from the caller, as in :func:`warnings.warn`)."""
+    warnings.warn(message, globals().get(kind) or __getattr__(kind), stacklevel=stacklevel + 1)
 
 
 def fail(what: str, expected: str, got: object, fix: str) -> InputError:

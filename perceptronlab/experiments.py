@@ -68,6 +68,8 @@ class ExperimentResult:
         The plots, by file stem (written as ``<stem>.png``).
     params : dict
         The parameters used (seed, trials, …).
+    texts : dict of str to str
+        Further text files, by file name (e.g. ``learners.md``), written beside the table.
     files : list of Path
         What :meth:`write` wrote.
 
@@ -78,7 +80,7 @@ class ExperimentResult:
     >>> result.name, result.stats["attains_bound"], sorted(result.figures)
     ('worst-case', True, ['worst-case', 'worst-case-squeeze'])
     >>> print(result.summary.splitlines()[1])
-      mistakes = n = R^2/rho*^2 for every n, in cyclic and 2 shuffled orders: yes
+      mistakes = n = R²/ρ*² for every n, in cyclic and 2 shuffled orders: yes
     """
 
     name: str
@@ -88,6 +90,7 @@ class ExperimentResult:
     figures: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
+    texts: dict = field(default_factory=dict)
 
     def __str__(self) -> str:
         return self.summary
@@ -117,6 +120,10 @@ class ExperimentResult:
                    "table": self.table}
         atomic_write(json_path, json.dumps(_jsonable(payload), indent=2) + "\n", what="experiment summary")
         written.append(json_path)
+        for filename, text in self.texts.items():
+            path = out / filename
+            atomic_write(path, text, what="experiment table")
+            written.append(path)
         progress("files", 0, len(self.figures))
         for done, (stem, figure) in enumerate(self.figures.items(), start=1):
             path = out / f"{stem}.{image_format}"
@@ -259,9 +266,9 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
                  mean_difference_bound_factor=float(np.median(looser)) if looser else None,
                  per_separation=per_separation)
     lines = [f"bound-vs-actual: {len(rows)} Gaussian pairs ({trials} per separation, {n_per_class} points per "
-             f"class, bias column), exact max margin rho*.",
+             f"class, bias column), exact max margin ρ*.",
              f"  separable: {len(separable)}; not separable (left out): {len(rows) - len(separable)}",
-             f"  every run respected Novikoff's bound R^2/rho*^2: {'yes' if within else 'NO'}"]
+             f"  every run respected Novikoff's bound R²/ρ*²: {'yes' if within else 'NO'}"]
     if len(ratios):
         lines.append(f"  bound / actual: mean {ratios.mean():.1f}x, median {np.median(ratios):.1f}x; the largest "
                      f"share of its bound any run used: {stats['max_fraction_of_bound']:.1%}")
@@ -415,10 +422,10 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
         progress("dimensions", done, len(dimensions))
     tight = all(r["attains_bound"] and r["shuffled_mistakes_min"] == r["shuffled_mistakes_max"] == r["n"]
                 for r in rows)
-    lines = ["worst-case: the basis vectors e_1..e_n, all labelled +1 (seed 003, section 6.7).",
-             f"  mistakes = n = R^2/rho*^2 for every n, in cyclic and {trials} shuffled orders: "
+    lines = ["worst-case: the basis vectors e₁…eₙ, all labelled +1 (seed 003, section 6.7).",
+             f"  mistakes = n = R²/ρ*² for every n, in cyclic and {trials} shuffled orders: "
              f"{'yes' if tight else 'NO'}",
-             "     n    R      rho*   bound  mistakes  shuffled"]
+             "     n    R      ρ*     bound  mistakes  shuffled"]
     lines += [f"  {r['n']:>4}  {r['R']:.3f}  {r['rho']:.4f}  {r['bound']:>5g}  {r['mistakes']:>8}  "
               f"{r['shuffled_mistakes_min']}..{r['shuffled_mistakes_max']}" for r in rows]
     from perceptronlab import plots
@@ -522,8 +529,9 @@ def learners_experiment(out_dir=None, *, seed: int | None = None, trials: int | 
     with noisy labels), after Freund & Schapire (1999, §6); see
     :func:`perceptronlab._learners_experiment.run_learners_experiment`.
 
-    Returns the table, a summary with the findings, and the stats; with ``out_dir`` it writes
-    ``learners.csv``, ``learners.json`` and ``learners.md``.
+    Returns the table, a summary with the findings, the stats and the figure (test error and
+    training time of every learner on every dataset); with ``out_dir`` it writes ``learners.csv``,
+    ``learners.json``, ``learners.md`` and the figure ``learners.png`` (or ``.svg``).
     """
     seed = 0 if seed is None else seed
     rows = learners.run_learners_experiment(None, seed=seed, trials=trials, progress=progress)
@@ -534,15 +542,43 @@ def learners_experiment(out_dir=None, *, seed: int | None = None, trials: int | 
             f"split(s), {learners.SWEEPS} sweeps each (Freund & Schapire 1999, §6).")
     table = learners.markdown_table(rows)
     summary = "\n".join([head, *("  " + line for line in lines), "", table])
-    result = ExperimentResult("learners", rows, summary, stats, {},
+    result = ExperimentResult("learners", rows, summary, stats, {"learners": _learners_figure(rows, n_trials)},
                               dict(seed=seed, trials=n_trials, sweeps=learners.SWEEPS,
-                                   noise_rate=learners.NOISE_RATE))
-    if out_dir is not None:
-        result.write(out_dir)
-        md = Path(out_dir) / "learners.md"
-        atomic_write(md, table, what="experiment table")
-        result.files.append(md)
-    return result
+                                   noise_rate=learners.NOISE_RATE), texts={"learners.md": table})
+    return _finish(result, out_dir, progress)
+
+
+def _learners_figure(rows: list[dict], trials: int):
+    """Test error (left) and training time (right, log scale) of every learner, one bar per dataset."""
+    from perceptronlab.plots import _figure
+
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+    names = list(dict.fromkeys(r["learner"] for r in rows))
+    cell = {(r["dataset"], r["learner"]): r for r in rows}
+    fig = _figure(13, 0.32 * len(names) * max(1, len(datasets) / 2) + 2.0)
+    left, right = fig.subplots(1, 2, sharey=True)
+    height = 0.8 / max(1, len(datasets))
+    positions = np.arange(len(names), dtype=float)
+    colors = ("#1b6ac9", "#9ecae1", "#d95f02", "#fdae6b", "#7b3294", "#c2a5cf")
+    for k, dataset in enumerate(datasets):
+        where = positions - 0.4 + height * (k + 0.5)
+        errors = [100 * cell[dataset, n]["test_error"] if (dataset, n) in cell else np.nan for n in names]
+        times = [cell[dataset, n]["train_time"] if (dataset, n) in cell else np.nan for n in names]
+        color = colors[k % len(colors)]
+        left.barh(where, errors, height=height, color=color, label=dataset)
+        right.barh(where, np.maximum(times, 1e-5), height=height, color=color, label=dataset)
+    left.set_yticks(positions, names)
+    left.invert_yaxis()
+    left.set_xlabel("test error (%)")
+    left.set_title(f"Test error, mean of {trials} split(s)")
+    left.grid(True, axis="x", alpha=0.3)
+    left.legend(loc="lower right", fontsize="small")
+    right.set_xscale("log")
+    right.set_xlabel("training time (s, log scale)")
+    right.set_title("Time to fit")
+    right.grid(True, axis="x", alpha=0.3)
+    fig.suptitle("The perceptron family and scikit-learn's linear learners (Freund & Schapire 1999, §6)")
+    return fig
 
 
 #: name -> experiment function ``(out_dir=None, *, seed=None, trials=None, progress=None)``

@@ -22,10 +22,12 @@ Model file layout (``"version": 1``)::
      "training": {"mistakes": 5, "sweeps": 4, "converged": true, ...},
      "perceptronlab_version": "0.1.0"}
 
-Optional: ``"feature_names": ["x1", "x2"]`` and ``"label_name": "y"`` (the CSV columns at training:
-prediction then takes the columns by name, so a label column is never read as a feature), and
-``"preprocessing"`` (reserved for a fitted scaler; a model that needs a step this version cannot
-apply is refused). Files without them load as before.
+Optional: ``"preprocessing"``, a fitted scaler applied before every prediction (the format of
+:mod:`perceptronlab.scaling`: ``{"version": 1, "scaler": "standard", "mean": [...], "scale": [...]}``);
+``"feature_names": ["x1", "x2"]`` and ``"label_name": "y"`` (the CSV columns at training: prediction
+then takes the columns by name, so a label column is never read as a feature). Files without them
+load as before.
+
 ``w`` is one list for two classes and a list of lists (one row per class, one-vs-rest) for more;
 ``b`` is then a list too. Exact weights (``fractions.Fraction``) are stored as strings ``"p/q"``
 (or ``"p"``) and load back as Fractions; float weights are JSON numbers (shortest round-trip form,
@@ -58,6 +60,7 @@ from perceptronlab._validation import check_exact_matrix, fail
 from perceptronlab._version import __version__
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import InputError
+from perceptronlab.scaling import scaler_from_document
 
 __all__ = ["read_data", "read_columns", "save_model", "read_model_document", "check_model_document",
            "DATA_FORMATS", "MODEL_FORMAT", "MODEL_VERSION"]
@@ -755,8 +758,8 @@ def _model_document(model: Any) -> dict:
     return document
 
 
-def save_model(model: Any, path: str | os.PathLike, *, feature_names: Sequence[str] | None = None,
-               label_name: str | None = None) -> Path:
+def save_model(model: Any, path: str | os.PathLike, *, scaler: Any = None,
+               feature_names: Sequence[str] | None = None, label_name: str | None = None) -> Path:
     """Save a run or a fitted estimator as a JSON model file (never pickle).
 
     The document is checked against the same contract :func:`load_model` checks, and written
@@ -766,9 +769,13 @@ def save_model(model: Any, path: str | os.PathLike, *, feature_names: Sequence[s
     Parameters
     ----------
     model : a :class:`~perceptronlab.Run` (from ``perceptron``/``pocket``), a fitted estimator
-        with ``coef_``, ``intercept_`` and ``classes_`` (perceptronlab's or scikit-learn's), or a
-        :class:`perceptronlab.estimators.LoadedModel`.
+        with ``coef_``, ``intercept_`` and ``classes_`` (perceptronlab's or scikit-learn's), a
+        :class:`perceptronlab.estimators.LoadedModel`, or a fitted scikit-learn
+        ``Pipeline([scaler, estimator])`` with a ``StandardScaler`` or ``MaxAbsScaler``.
     path : where to write; parent folders must exist.
+    scaler : the fitted ``StandardScaler`` or ``MaxAbsScaler`` the model was trained behind
+        (:func:`perceptronlab.scaling.fit_scaler`); it is stored in the file and applied again by
+        :func:`perceptronlab.load_model`'s model before every prediction.
     feature_names : the names of the features, in the order of the weights (a CSV file's header
         without the label column); stored so that prediction takes the right columns by name.
         Default: the estimator's ``feature_names_in_`` (set by scikit-learn-style estimators fitted
@@ -790,7 +797,13 @@ def save_model(model: Any, path: str | os.PathLike, *, feature_names: Sequence[s
     >>> model.w, model.predict([[1, 0], [0, 1]]).tolist(), model.feature_names_in_.tolist()
     ([Fraction(1, 1), Fraction(-2, 1)], [1, -1], ['x1', 'x2'])
     """
-    document = dict(model.document if hasattr(model, "document") else _model_document(model))
+    from perceptronlab.scaling import scaler_to_document, split_pipeline
+
+    piped, model = split_pipeline(model)
+    scaler = piped if scaler is None else scaler
+    document = dict(model.document) if hasattr(model, "document") else _model_document(model)
+    if scaler is not None:
+        document["preprocessing"] = scaler_to_document(scaler, document["n_features"])
     if feature_names is not None:
         document["feature_names"] = [str(name) for name in feature_names]
     if label_name is not None:
@@ -906,8 +919,8 @@ def check_model_document(document: Any, source: str = "model document") -> dict:
     numbers: ``[1, 1.0]``, ``[true, 1]`` and NaN are refused); ``n_features`` >= 1; ``w`` one row
     (two classes) or one row per class of ``n_features`` finite numbers (or exact strings such as
     ``"1/3"``), ``b`` one finite number per row; optional ``feature_names`` (``n_features``
-    distinct names) and ``label_name``; an optional ``preprocessing`` step, which this version
-    cannot apply, so a model that needs one is refused.
+    distinct names) and ``label_name``; an optional ``preprocessing`` scaler (float models only,
+    checked by :func:`perceptronlab.scaling.scaler_from_document`).
 
     Parameters
     ----------
@@ -919,7 +932,8 @@ def check_model_document(document: Any, source: str = "model document") -> dict:
     dict
         ``exact``, ``algorithm``, ``estimator``, ``params``, ``training``, ``classes`` (ndarray),
         ``n_features``, ``feature_names`` (list or None), ``label_name`` (str or None), ``coef``
-        and ``intercept`` (ndarrays; Fractions in object arrays when exact).
+        and ``intercept`` (ndarrays; Fractions in object arrays when exact), ``scaler`` (a fitted
+        scikit-learn scaler, or None).
 
     Raises
     ------
@@ -965,16 +979,16 @@ The file is damaged or was edited by hand; save the model again.
                 except InputError:
                     pass  # a parameter is a record of the training, not needed to predict
     training = _check_training(document.get("training", {}), bad)
-    preprocessing = document.get("preprocessing")
-    if preprocessing not in (None, {}, []):
-        raise fail(f"{source}, field 'preprocessing'", "a model this perceptronlab can apply",
-                   f"a preprocessing step ({_shown(preprocessing)})",
-                   "The file was written by a newer perceptronlab; upgrade perceptronlab to use it.")
     classes = _check_classes(document.get("classes"), bad)
     n_features = document.get("n_features")
     if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
         raise bad("n_features", "an integer >= 1", _shown(n_features))
     feature_names, label_name = _check_names(document, n_features, bad)
+    preprocessing = document.get("preprocessing")
+    if preprocessing is not None and exact:
+        raise bad("preprocessing", "no scaler in an exact model (exact models take the data as written)",
+                  "a scaler")
+    scaler = None if preprocessing is None else scaler_from_document(preprocessing, n_features, source)
     w, b = document.get("w"), document.get("b")
     binary = len(classes) == 2
     rows = [w] if binary else w
@@ -993,7 +1007,8 @@ The file is damaged or was edited by hand; save the model again.
     intercept = np.array([_parse_weight(v, "b", exact, source) for v in intercepts], dtype=dtype)
     return {"exact": exact, "algorithm": algorithm, "estimator": estimator, "params": params,
             "training": training, "classes": np.asarray(classes), "n_features": n_features,
-            "feature_names": feature_names, "label_name": label_name, "coef": coef, "intercept": intercept}
+            "feature_names": feature_names, "label_name": label_name, "coef": coef, "intercept": intercept,
+            "scaler": scaler}
 
 
 def read_model_document(path: str | os.PathLike) -> dict:

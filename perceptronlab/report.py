@@ -4,9 +4,10 @@ The page has inline CSS and its figures embedded as base64 PNG: it opens offline
 attachment or a USB stick, with nothing to load. It holds:
 
 - the analysis cards of :func:`perceptronlab.analyze` (radius, separability, the best margin ρ*,
-  Novikoff's bound, …),
-- the run summary of :func:`perceptronlab.perceptron` (and of :func:`perceptronlab.pocket` when
-  the data is not separable) and how the run compares with its bound,
+  Novikoff's bound, …), a bound that says nothing marked vacuous,
+- why, and what to do, when the bound is huge or the run could not finish (the analysis' advice),
+- the analysis' one run (and the pocket's when the data is not separable), told as it ended, and
+  how it compares with its bound,
 - the plots of :mod:`perceptronlab.plots` that apply (decision regions for 2-D data, the
   squeeze, errors per sweep, the bound surface with the data marked),
 - the worksheet trace in exact arithmetic when the data is small (≤ 20 points by default).
@@ -20,7 +21,7 @@ import base64
 import datetime as _dt
 import html
 import io
-from fractions import Fraction
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,12 @@ h2 { font-size: 1.25em; margin: 1.8em 0 0.6em; padding-bottom: 4px; border-botto
 .verdict.good { background: #e8f5ec; border: 1px solid #a6d8b5; color: var(--good); }
 .verdict.bad { background: #fdecea; border: 1px solid #f3b4ae; color: var(--bad); }
 .verdict.note { background: #eef4fc; border: 1px solid #b8cff0; color: var(--accent); }
+.advice { border-radius: 10px; padding: 12px 16px; margin: 10px 0; background: #fff8e6;
+          border: 1px solid #f0d48a; }
+.advice h3 { margin: 0 0 6px; font-size: 1em; }
+.advice p { margin: 4px 0; }
+.card.vacuous .value { color: var(--muted); }
+.card .note { color: var(--muted); font-size: 0.8em; }
 pre { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px;
       overflow-x: auto; font-size: 0.9em; white-space: pre-wrap; }
 figure { margin: 14px 0 22px; }
@@ -75,25 +82,17 @@ def _esc(value: Any) -> str:
 
 
 def _number(value: Any) -> str:
-    """A number for a card: exact values as p/q (and ≈ decimal), floats with 6 significant digits."""
-    if isinstance(value, bool | np.bool_):
-        return "yes" if value else "no"
-    if isinstance(value, Fraction):
-        if value.denominator == 1:
-            return str(value.numerator)
-        return f"{value.numerator}/{value.denominator} ≈ {float(value):.6g}"
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    if isinstance(value, float | np.floating):
-        value = float(value)
-        if value.is_integer() and abs(value) < 1e15:
-            return str(int(value))
-        return f"{value:.6g}"
+    """A number for a card, to sensible precision (:func:`perceptronlab._numbers.format_display`):
+    exact values exactly when short, floats to 6 significant digits, yes/no for booleans."""
+    from perceptronlab._numbers import format_display
+
+    if isinstance(value, str):
+        return value
     if isinstance(value, list | tuple | np.ndarray):
-        items = list(value)
-        shown = ", ".join(_number(v) for v in items[:8]) + (", …" if len(items) > 8 else "")
-        return f"({shown})"
-    return str(value)
+        from perceptronlab._numbers import format_display_vector
+
+        return format_display_vector(value)
+    return format_display(value)
 
 
 def _png(figure) -> str:
@@ -107,26 +106,19 @@ def _figure_html(figure, caption: str) -> str:
             f"<figcaption>{_esc(caption)}</figcaption></figure>")
 
 
-def _cards(items: list[tuple[str, Any]]) -> str:
-    cells = [f'<div class="card"><div class="label">{_esc(label)}</div><div class="value">{_esc(_number(value))}'
-             "</div></div>" for label, value in items]
+#: a card: (label, value) or (label, value, note); the note says what the value does not
+Card = tuple
+
+
+def _cards(items: list[Card]) -> str:
+    cells = []
+    for item in items:
+        label, value, note = item if len(item) == 3 else (*item, None)
+        vacuous = note is not None and note.startswith("vacuous")
+        cells.append(f'<div class="card{" vacuous" if vacuous else ""}"><div class="label">{_esc(label)}</div>'
+                     f'<div class="value">{_esc(_number(value))}</div>'
+                     + (f'<div class="note">{_esc(note)}</div>' if note else "") + "</div>")
     return '<div class="cards">' + "".join(cells) + "</div>"
-
-
-def _flatten(data: Any, prefix: str = "") -> list[tuple[str, Any]]:
-    """(label, scalar) pairs from the analysis' to_dict(); short lists stay as one card."""
-    items: list[tuple[str, Any]] = []
-    if isinstance(data, dict):
-        for key, value in data.items():
-            label = f"{prefix}{key}".replace("_", " ")
-            if isinstance(value, dict):
-                items += _flatten(value, f"{label} · ")
-            elif isinstance(value, list | tuple) and (len(value) > 12 or any(isinstance(v, dict | list | tuple)
-                                                                           for v in value)):
-                continue
-            elif value is not None:
-                items.append((label, value))
-    return items
 
 
 def _dense(X: Any) -> tuple[Any, np.ndarray]:
@@ -151,82 +143,98 @@ def _dense(X: Any) -> tuple[Any, np.ndarray]:
     return X, Xf
 
 
-class _Analysis:
-    """The cards when ``perceptronlab.analyze`` is not available: the theory toolkit, piece by piece.
-
-    Measured where the perceptron runs (the augmented (1, x) with an intercept), exactly for exact
-    input: R² (``radius_squared``), separability with its certificate (``separable``), ρ*² and ρ*
-    (``max_margin``), Novikoff's bound and the leave-one-out test-error bound (``bounds``).
-    """
-
-    def __init__(self, X, y, fit_intercept: bool):
-        from perceptronlab.bounds import novikoff, test_error
-        from perceptronlab.exceptions import NotSeparableError
-        from perceptronlab.theory.geometry import max_margin, radius_squared
-        from perceptronlab.theory.separability import separable
-
-        rows = [[1, *row] for row in X] if fit_intercept else X
-        n = len(rows)
-        self.data: dict[str, Any] = {"R²": radius_squared(rows)}
-        verdict = separable(rows, y)
-        self.data["separable"] = bool(verdict.separable)
-        self.message = ("In the augmented space of (1, x), the perceptron's with an intercept: "
-                        if fit_intercept else "") + verdict.message
-        if verdict.separable:
-            try:
-                best = max_margin(rows, y)
-            except NotSeparableError:  # separable only with margin 0 (a point on the origin)
-                best = None
-            if best is not None:
-                self.data["ρ*²"] = best.rho_squared
-                self.data["ρ*"] = float(best.rho)
-                self.data["Novikoff bound R²/ρ*²"] = novikoff(self.data["R²"], best.rho_squared, squared=True)
-                self.data[f"test-error bound R²/ρ*²/(n+1), n = {n}"] = test_error(
-                    self.data["R²"], best.rho_squared, n, squared=True)
-
-    def to_dict(self) -> dict:
-        return dict(self.data)
-
-    def __str__(self) -> str:
-        return self.message
-
-
-def _analyze(X, y, fit_intercept: bool):
-    try:
-        from perceptronlab.theory.analysis import analyze
-    except ImportError:
-        return _Analysis(X, y, fit_intercept)
-    # the exact leave-one-out error retrains once per example of the mistake set: small data only
-    return analyze(X, y, fit_intercept=fit_intercept, loo=len(y) <= LOO_POINTS)
-
-
-def _analysis_cards(analysis) -> list[tuple[str, Any]]:
+def _analysis_cards(analysis) -> list[Card]:
     """The cards of an analysis: the theory's numbers, exact where the analysis is exact."""
-    if not hasattr(analysis, "R_squared"):
-        return _flatten(analysis.to_dict())
-    cards: list[tuple[str, Any]] = [("radius R", analysis.R), ("R²", analysis.R_squared),
-                                    ("separable", analysis.separable)]
+    from perceptronlab._numbers import format_percent
+
+    cards: list[Card] = [("radius R", analysis.R), ("R²", analysis.R_squared), ("separable", analysis.separable)]
     if analysis.separable and analysis.rho is not None:
         cards += [("best margin ρ*", analysis.rho), ("ρ*²", analysis.rho_squared),
-                  ("Novikoff bound R²/ρ*²", analysis.bound)]
+                  ("Novikoff bound R²/ρ*²", analysis.bound, "at most this many mistakes")]
         if analysis.max_margin is not None:
             cards.append(("support vectors", len(analysis.max_margin.support)))
         if analysis.ratio is not None:
-            cards.append(("mistakes / bound", analysis.ratio))
+            cards.append(("mistakes / bound", format_percent(analysis.ratio),
+                          None if analysis.converged else "so far: the run did not finish"))
         if analysis.loo is not None:
-            cards.append(("leave-one-out error", analysis.loo.error_rate))
+            cards.append(("leave-one-out error", format_percent(analysis.loo.error_rate)))
         if analysis.test_error_bound is not None:
-            cards.append(("test-error bound R²/ρ*²/(n+1)", analysis.test_error_bound))
+            cards.append(("test-error bound R²/ρ*²/(n+1)", analysis.test_error_bound,
+                          "vacuous: a bound ≥ 1 on an error probability says nothing"
+                          if analysis.test_error_bound_vacuous else "on the expected test error"))
     else:
         if analysis.pocket is not None:
             cards.append(("pocket's training errors", analysis.pocket.pocket_errors))
         if analysis.freund_schapire is not None:
-            cards.append(("Freund–Schapire bound (R+D)²/ρ²", analysis.freund_schapire))
+            cards.append(("Freund–Schapire bound (R+D)²/ρ²", analysis.freund_schapire,
+                          "mistakes of one pass, for the pocket's w"))
     return cards
 
 
+def _advice_html(analysis, wording: Callable[[str], str]) -> str:
+    parts = []
+    for advice in analysis.advice:
+        parts.append(f'<div class="advice"><h3>Why, and what to do</h3><p>{_esc(wording(advice.why))}</p>'
+                     f"<p><strong>What to do:</strong> {_esc(wording(advice.fix))}</p></div>")
+    return "".join(parts)
+
+
+def _run_line(run: Any, state: str) -> str:
+    from perceptronlab._numbers import format_count, format_display, format_display_vector
+
+    text = (f"{run.algorithm}: {format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}, "
+            f"{state}; w = {format_display_vector(run.w)}")
+    if run.fit_intercept:
+        text += f", b = {format_display(run.b)}"
+    if run.pocket_errors is not None:
+        text += f"; training errors of the pocket's w: {run.pocket_errors}"
+    return text
+
+
+def _run_section(analysis) -> list[str]:
+    """The one run, told as it ended: a success only when it converged within its bound."""
+    from perceptronlab._numbers import format_display, format_percent
+
+    run = analysis.run
+    section = ["<h2>The perceptron run</h2>", f"<pre>{_esc(_run_line(run, analysis.run_state()))}</pre>"]
+    space = " (in the augmented space of (1, x))" if analysis.fit_intercept else ""
+    if analysis.separable and analysis.rho is not None:
+        bound = analysis.bound
+        within = run.mistakes <= float(bound) * (1 + 1e-9)
+        section.append(_cards([("mistakes M", run.mistakes),
+                               ("sweeps", f"{format_display(run.sweeps)} of at most "
+                                          f"{format_display(analysis.max_sweeps)}"),
+                               (f"radius R{space}", analysis.R), (f"max margin ρ*{space}", analysis.rho),
+                               ("bound R²/ρ*²", bound), ("share of the bound used", format_percent(analysis.ratio))]))
+        if run.converged and within:
+            verdict, kind = (f"The run converged and respected Novikoff's bound: M = {format_display(run.mistakes)} ≤ "
+                             f"R²/ρ*² = {format_display(bound)}"), "good"
+        elif run.converged:
+            verdict, kind = (f"The run broke the bound: M = {format_display(run.mistakes)} > "
+                             f"{format_display(bound)}"), "bad"
+        else:
+            verdict, kind = (f"The run did NOT converge: it stopped at the limit of "
+                             f"{format_display(analysis.max_sweeps)} sweeps after M = {format_display(run.mistakes)} "
+                             f"mistakes. Novikoff's theorem says it would converge within R²/ρ*² = "
+                             f"{format_display(bound)} mistakes: the run is unfinished, not a success"
+                             + (" (why, and what to do: above)." if analysis.advice else "."), "bad")
+        section.append(f'<div class="verdict {kind}">{_esc(verdict)}</div>')
+        return section
+    kept = analysis.pocket
+    section.append(_cards([("mistakes M", run.mistakes), ("sweeps", run.sweeps), (f"radius R{space}", analysis.R)]
+                          + ([("pocket's training errors", kept.pocket_errors)] if kept is not None else [])))
+    verdict = ("Not linearly separable: no margin, so no Novikoff bound; the perceptron never converges "
+               f"({analysis.run_state()}).")
+    section.append(f'<div class="verdict bad">{_esc(verdict)}</div>')
+    if kept is not None:
+        section.append(f"<pre>{_esc(_run_line(kept, 'the weights with the fewest training errors'))}</pre>")
+    return section
+
+
 def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None, source: str | None = None,
-                 trace_points: int = TRACE_POINTS, max_sweeps: int = 1000) -> str:
+                 trace_points: int = TRACE_POINTS, max_sweeps: int | None = None, scale: str | None = None,
+                 feature_names: list[str] | None = None, on_stage=None,
+                 wording: Callable[[str], str] | None = None) -> str:
     """The report as an HTML string (see :func:`write_report`).
 
     Examples
@@ -238,86 +246,62 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
     (True, True, True)
     """
     from perceptronlab import plots
-    from perceptronlab.bounds import novikoff
-    from perceptronlab.core.perceptron import perceptron, pocket
-    from perceptronlab.exceptions import NotSeparableError
-    from perceptronlab.theory.geometry import max_margin, radius
+    from perceptronlab.scaling import describe_scaler
+    from perceptronlab.theory.analysis import analyze
 
     X, Xf = _dense(X)
     n, d = Xf.shape
     signs, classes = check_labels(y, n)
-    small = n <= trace_points
     fit_intercept = bool(fit_intercept)
-    # the exact engine makes the worksheet hand-checkable; large data runs compiled in float64
-    X_run = X if small else Xf
+    wording = wording or (lambda text: text)
     title = title or "perceptronlab report"
+    small = n <= trace_points
+    # small exact data keeps its exact cells (a hand-checkable worksheet); the rest runs in float64
+    analysis = analyze(X if small else Xf, y, fit_intercept=fit_intercept, loo=n <= LOO_POINTS,
+                       max_sweeps=max_sweeps, scale=scale, trace=small, feature_names=feature_names,
+                       on_stage=on_stage)
+    if analysis.scale:  # the plots show the data the run saw: the scaled features
+        Xf = np.asarray(analysis.run.data[0], dtype=np.float64)
     sections: list[str] = []
+    facts = [("points", n), ("features", d), ("classes (−1, +1)", f"{classes[0]}, {classes[1]}"),
+             ("intercept", fit_intercept)]
+    if analysis.scale:
+        facts.append(("features scaled", describe_scaler(analysis.scale)))
+    sections.append("<h2>Analysis</h2>" + _cards(facts) + _cards(_analysis_cards(analysis))
+                    + f"<pre>{_esc(str(analysis.separability))}</pre>")
+    if analysis.advice:
+        sections.append(_advice_html(analysis, wording))
+    sections.append("".join(_run_section(analysis)))
 
-    analysis = _analyze(X_run, y, fit_intercept)
-    cards = _analysis_cards(analysis)
-    sections.append("<h2>Analysis</h2>" + _cards([("points", n), ("features", d),
-                                                    ("classes (−1, +1)", f"{classes[0]}, {classes[1]}"),
-                                                    ("intercept", fit_intercept)]))
-    if cards:
-        sections.append(_cards(cards))
-    sections.append(f"<pre>{_esc(str(analysis))}</pre>")
-
-    run = perceptron(X_run, y, fit_intercept=fit_intercept, exact=small, trace=small, max_sweeps=max_sweeps,
-                     warn=False)
-    # Novikoff's bound lives in the space the perceptron updates in: (1, x) with the bias trick
-    X_space = np.hstack([np.ones((n, 1)), Xf]) if fit_intercept else Xf
-    R = float(radius(Xf, fit_intercept=fit_intercept))
-    try:
-        best = max_margin(X_space, y)
-        rho = float(best.rho)
-    except NotSeparableError:
-        best, rho = None, None
-    run_section = ["<h2>The perceptron run</h2>", f"<pre>{_esc(run.summary())}</pre>"]
-    if best is not None:
-        bound = float(novikoff(R, rho))
-        within = run.mistakes <= bound * (1 + 1e-9)
-        space = " (in the augmented space of (1, x))" if fit_intercept else ""
-        run_section.append(_cards([("mistakes M", run.mistakes), ("sweeps", run.sweeps),
-                                   (f"radius R{space}", R), (f"max margin ρ*{space}", rho),
-                                   ("bound R²/ρ*²", bound),
-                                   ("share of the bound used", f"{run.mistakes / bound:.1%}")]))
-        verdict = (f"The run respected Novikoff's bound: M = {run.mistakes} ≤ R²/ρ*² = {_number(bound)}"
-                   if within else f"The run broke the bound: M = {run.mistakes} > {_number(bound)}")
-        run_section.append(f'<div class="verdict {"good" if within else "bad"}">{_esc(verdict)}</div>')
-        pocket_run = None
-    else:
-        pocket_run = getattr(analysis, "pocket", None) or pocket(Xf, y, fit_intercept=fit_intercept,
-                                                                 max_sweeps=min(max_sweeps, 200), seed=0)
-        state = "cycled: a start-of-sweep w repeated" if run.cycled else "stopped at the sweep limit"
-        run_section.append(_cards([("mistakes M", run.mistakes), ("sweeps", run.sweeps), ("radius R", R),
-                                   ("pocket's training errors", pocket_run.pocket_errors)]))
-        verdict = ("Not linearly separable: no margin, so no Novikoff bound; the perceptron never "
-                   f"converges ({state}).")
-        run_section.append(f'<div class="verdict bad">{_esc(verdict)}</div>')
-        run_section.append(f"<pre>{_esc(pocket_run.summary())}</pre>")
-    sections.append("".join(run_section))
-
+    if on_stage is not None:
+        on_stage("plots", None)
+    run, kept, separable_data = analysis.run, analysis.pocket, analysis.separable and analysis.rho is not None
+    R, rho = float(analysis.R), None if analysis.rho is None else float(analysis.rho)
     figures = ["<h2>Plots</h2>"]
     plane = d == 2 or (d == 3 and bool(np.all(Xf[:, 0] == 1.0)))
-    shown = pocket_run if pocket_run is not None else run
+    shown = kept if kept is not None else run
     if plane and np.any(np.asarray(shown.w, dtype=np.float64)):
-        figures.append(_figure_html(plots.decision_regions(shown, Xf, y, max_margin=best is not None),
+        figures.append(_figure_html(plots.decision_regions(shown, Xf, y, max_margin=separable_data),
                                     "The plane: both classes, the learned line and w"
-                                    + (", the max-margin band." if best is not None else
+                                    + (", the max-margin band." if separable_data else
                                        " (pocket's weights); misclassified points circled.")))
-    if best is not None and run.mistakes:
+    if separable_data and run.mistakes:
         figures.append(_figure_html(plots.squeeze(run, rho, R),
                                     "The squeeze of Novikoff's proof: kρ* ≤ ‖w_k‖ ≤ √k·R, so k ≤ R²/ρ*²."))
     figures.append(_figure_html(plots.sweeps(run), "Updates per sweep and training errors after each sweep."))
-    if pocket_run is not None:
-        figures.append(_figure_html(plots.sweeps(pocket_run), "Pocket: the fewest errors kept so far."))
-    if best is not None:
+    if kept is not None:
+        figures.append(_figure_html(plots.sweeps(kept), "Pocket: the fewest errors kept so far."))
+    if separable_data:
         figures.append(_figure_html(plots.bound_surface(mark=(R, rho)),
                                     "Novikoff's bound R²/ρ² over (R, ρ), with this dataset marked."))
     sections.append("".join(figures))
 
-    if small:
+    if run.steps is not None:
         sections.append("<h2>Worksheet (exact arithmetic)</h2>" + run.table("html"))
+    elif small:
+        sections.append('<h2>Worksheet</h2><div class="verdict note">The worksheet is shown for runs in exact '
+                        "arithmetic of separable data with a bound R²/ρ*² of at most 10,000 mistakes; this run "
+                        "was computed in floating point.</div>")
     else:
         sections.append(f'<h2>Worksheet</h2><div class="verdict note">{n} points: the step-by-step trace is '
                         f"shown for at most {trace_points} points.</div>")
@@ -336,8 +320,11 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
 
 def write_report(X, y, out_dir: Path | str, *, fit_intercept: bool = False, title: str | None = None,
                  source: str | None = None, filename: str = "report.html", trace_points: int = TRACE_POINTS,
-                 max_sweeps: int = 1000) -> Path:
+                 max_sweeps: int | None = None, scale: str | None = None, feature_names: list[str] | None = None,
+                 on_stage=None, wording: Callable[[str], str] | None = None) -> Path:
     """Write the one-page HTML report of ``(X, y)`` into ``out_dir`` and return its path.
+
+    Every number on the page comes from one :func:`perceptronlab.analyze` and its one run.
 
     Parameters
     ----------
@@ -348,7 +335,12 @@ def write_report(X, y, out_dir: Path | str, *, fit_intercept: bool = False, titl
     title, source : the page's heading and a note on where the data came from
     filename : the file name inside ``out_dir``
     trace_points : data with at most this many points gets the exact worksheet trace
-    max_sweeps : the perceptron's limit
+    max_sweeps : the run's sweep limit (default: the analysis' own, enough for the bound within reason)
+    scale : "standard" or "maxabs": scale the features first (see :func:`perceptronlab.analyze`)
+    feature_names : the features' names, for the advice
+    on_stage : progress, as :func:`perceptronlab.analyze` takes it (stages "plots" and "writing" added)
+    wording : rewrites the advice for the page (the command line passes its flags: ``--scale standard``);
+        default: the library's words (``scale='standard'``)
 
     Examples
     --------
@@ -364,7 +356,10 @@ def write_report(X, y, out_dir: Path | str, *, fit_intercept: bool = False, titl
     out = Path(out_dir)
     _writable(out.mkdir, out, parents=True, exist_ok=True)  # before the work: a bad --out fails at once
     page = build_report(X, y, fit_intercept=fit_intercept, title=title, source=source,
-                        trace_points=trace_points, max_sweeps=max_sweeps)
+                        trace_points=trace_points, max_sweeps=max_sweeps, scale=scale, feature_names=feature_names,
+                        on_stage=on_stage, wording=wording)
+    if on_stage is not None:
+        on_stage("writing the page", None)
     path = out / filename
     atomic_write(path, page, what="report")
     return path

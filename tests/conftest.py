@@ -2,6 +2,7 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Plots render headless everywhere.
@@ -16,3 +17,29 @@ settings.register_profile("test", max_examples=100, suppress_health_check=_SLOW_
 settings.register_profile("fuzz", max_examples=2000, deadline=None, suppress_health_check=_SLOW_OK,
                           print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "test"))
+
+
+@pytest.fixture(scope="session")
+def bc200_csv(tmp_path_factory):
+    """A user's own unscaled data (issue 14): the first 200 rows of scikit-learn's breast cancer as a
+    CSV with a header (spaces in the names made underscores) and a ``label`` column."""
+    import csv
+
+    from sklearn.datasets import load_breast_cancer
+
+    data = load_breast_cancer()
+    path = tmp_path_factory.mktemp("bc200") / "bc200.csv"
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([name.replace(" ", "_") for name in data.feature_names] + ["label"])
+        writer.writerows([*(repr(float(v)) for v in row), int(label)]
+                         for row, label in zip(data.data[:200], data.target[:200], strict=True))
+    return path
+
+
+@pytest.fixture
+def exam_csv(tmp_path):
+    """Seed 000's exam task as a CSV file."""
+    path = tmp_path / "exam.csv"
+    path.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
+    return path

@@ -284,9 +284,9 @@ def test_the_stream_warning_names_max_sweeps_not_max_epochs(tmp_path):
 
 
 def test_wording_leaves_what_the_command_lacks():
-    flags = flags_of(COMMAND.commands["analyze"])
+    flags = flags_of(COMMAND.commands["predict"])
     message = "Pass e.g. max_updates=10 or eta=2; raise max_epochs."
-    assert to_command_line(message, flags) == message  # analyze has none of these flags
+    assert to_command_line(message, flags) == message  # predict has none of these flags
     flags = flags_of(COMMAND.commands["train"])
     assert to_command_line(message, flags) == "Pass e.g. --max-updates 10 or --eta 2; raise --max-sweeps."
     assert to_command_line("Pass fit_intercept=True.", flags) == "Pass --intercept."

@@ -62,10 +62,10 @@ def test_a_tie_predicts_the_first_class():
 
 
 FITTED = {
-    "Perceptron": lambda X, y: Perceptron(eta=0.1, max_sweeps=5).fit(X, y),
-    "Perceptron one-vs-rest": lambda X, y: Perceptron(max_sweeps=5).fit(X, y % 3),
-    "PocketPerceptron": lambda X, y: PocketPerceptron(seed=0, max_sweeps=3).fit(X, y),
-    "AveragedPerceptron": lambda X, y: AveragedPerceptron(max_sweeps=5).fit(X, y),
+    "Perceptron": lambda X, y: Perceptron(eta0=0.1, max_iter=5).fit(X, y),
+    "Perceptron one-vs-rest": lambda X, y: Perceptron(max_iter=5).fit(X, y % 3),
+    "PocketPerceptron": lambda X, y: PocketPerceptron(random_state=0, max_iter=3).fit(X, y),
+    "AveragedPerceptron": lambda X, y: AveragedPerceptron(max_iter=5).fit(X, y),
     "OnlinePerceptron": lambda X, y: OnlinePerceptron(classes=[0, 1]).fit(X, y),
     "run": lambda X, y: perceptron(X, y, eta=0.1, fit_intercept=True, max_sweeps=5, warn=False),
     "pocket run": lambda X, y: pocket(X, y, fit_intercept=True, seed=0, max_sweeps=3),
@@ -103,10 +103,10 @@ def test_an_exact_model_scores_in_fractions_after_loading(tmp_path):
 
 def test_the_fitted_estimators_score_as_their_runs():
     X, y = data(5)
-    clf = Perceptron(max_sweeps=10).fit(X, y)
+    clf = Perceptron(max_iter=10).fit(X, y)
     run = clf.run_
     assert same_bits(clf.decision_function(X), scores(X, run.w, run.b))
-    avg = AveragedPerceptron(max_sweeps=10).fit(X, y)
+    avg = AveragedPerceptron(max_iter=10).fit(X, y)
     assert same_bits(avg.decision_function(X), avg.run_.decision_function(X))
     # the training kernel's mistake test sees the same numbers: y·score of the last iterate
     signs = np.where(y == clf.classes_[1], 1.0, -1.0)

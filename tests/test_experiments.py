@@ -69,7 +69,7 @@ def test_bound_vs_actual_rows_are_the_engine_and_the_theory(study):
             assert row["bound"] is None and row["within_bound"] is None
     assert result.stats["all_within_bound"] is True
     assert result.stats["separable"] + result.stats["not_separable"] == 24
-    assert "every run respected Novikoff's bound R^2/rho*^2: yes" in result.summary
+    assert "every run respected Novikoff's bound R²/ρ*²: yes" in result.summary
 
 
 def test_bound_vs_actual_writes_csv_json_and_pngs(study, tmp_path):
@@ -154,7 +154,7 @@ def _cli(*args):
 def test_cli_runs_the_seeds_full_study(tmp_path):
     result = _cli("experiment", "bound-vs-actual", "--out", str(tmp_path), "--quiet")
     assert result.exit_code == 0, result.output
-    assert "120 Gaussian pairs" in result.output and "respected Novikoff's bound R^2/rho*^2: yes" in result.output
+    assert "120 Gaussian pairs" in result.output and "respected Novikoff's bound R²/ρ*²: yes" in result.output
     payload = json.loads((tmp_path / "bound-vs-actual.json").read_text())
     assert payload["stats"]["datasets"] == 120 and payload["stats"]["all_within_bound"] is True
     assert (tmp_path / "bound-vs-actual.png").exists()

@@ -61,18 +61,18 @@ def iris():
 def test_one_vs_rest_runs_are_the_functional_runs(iris):
     X, y = iris
     warnings.simplefilter("ignore", NotConvergedWarning)
-    clf = AveragedPerceptron(max_sweeps=10).fit(X, y)
+    clf = AveragedPerceptron(max_iter=10).fit(X, y)
     assert clf.coef_.shape == (3, 4)
     for k, label in enumerate(clf.classes_):
         run = averaged_perceptron(X, np.where(y == label, 1, -1), fit_intercept=True,
                                   max_sweeps=10, warn=False)
         np.testing.assert_array_equal(clf.coef_[k], run.w)
         assert clf.intercept_[k] == run.b
-    voted = VotedPerceptron(max_sweeps=10).fit(X, y)
+    voted = VotedPerceptron(max_iter=10).fit(X, y)
     run = voted_perceptron(X, np.where(y == 2, 1, -1), fit_intercept=True, max_sweeps=10,
                            warn=False)
     np.testing.assert_allclose(voted.decision_function(X)[:, 2], run.decision_function(X))
-    kern = KernelPerceptron(kernel="poly", degree=2, max_sweeps=10).fit(X, y)
+    kern = KernelPerceptron(kernel="poly", degree=2, max_iter=10).fit(X, y)
     run = kernel_perceptron(X, np.where(y == 0, 1, -1), kernel="poly", degree=2,
                             fit_intercept=True, max_sweeps=10, warn=False)
     np.testing.assert_allclose(kern.decision_function(X)[:, 0], run.decision_function(X))
@@ -84,9 +84,9 @@ def test_learners_fit_iris_about_as_well_as_scikit_learn(iris):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NotConvergedWarning)
         scores = {type(m).__name__ + getattr(m, "variant", ""): m.fit(X, y).score(X, y) for m in [
-            AveragedPerceptron(max_sweeps=20), VotedPerceptron(max_sweeps=20),
-            KernelPerceptron(max_sweeps=20), KernelPerceptron(variant="averaged", max_sweeps=20),
-            MulticlassPerceptron(averaged=True, max_sweeps=20)]}
+            AveragedPerceptron(max_iter=20), VotedPerceptron(max_iter=20),
+            KernelPerceptron(max_iter=20), KernelPerceptron(variant="averaged", max_iter=20),
+            MulticlassPerceptron(averaged=True, max_iter=20)]}
     for name, score in scores.items():
         assert score >= min(0.9, baseline), (name, score)
 
@@ -105,7 +105,7 @@ def test_pickle_round_trip_predicts_the_same(estimator, iris):
     X, y = iris
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NotConvergedWarning)
-        model = clone(estimator).set_params(max_sweeps=5).fit(X, y)
+        model = clone(estimator).set_params(max_iter=5).fit(X, y)
     again = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(again.predict(X), model.predict(X))
     # the pickle drops the training data from its copy, not from the live model
@@ -118,7 +118,7 @@ def test_pickle_round_trip_predicts_the_same(estimator, iris):
 def test_nonconvergence_warns_with_the_class(iris):
     X, y = iris
     with pytest.warns(NotConvergedWarning, match="class 1 vs rest"):
-        VotedPerceptron(max_sweeps=2).fit(X, y)
+        VotedPerceptron(max_iter=2).fit(X, y)
 
 
 @pytest.mark.parametrize("estimator, match", [
@@ -126,7 +126,7 @@ def test_nonconvergence_warns_with_the_class(iris):
     (KernelPerceptron(budget=0), "'budget' parameter"),
     (VotedPerceptron(max_vectors=-1), "'max_vectors' parameter"),
     (AveragedPerceptron(order="random-mistake"), "'order' parameter"),
-    (MulticlassPerceptron(eta=0), "'eta' parameter"),
+    (MulticlassPerceptron(eta0=0), "'eta0' parameter"),
 ])
 def test_bad_parameters_raise_input_errors(estimator, match):
     with pytest.raises(InputError, match=match):

@@ -343,8 +343,8 @@ def test_estimators_round_trip_binary_and_one_vs_rest(tmp_path):
     X, y = load_iris(return_X_y=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        models = [pl.Perceptron(max_sweeps=10).fit(X, y), pl.Perceptron(max_sweeps=10).fit(X, y == 2),
-                  pl.PocketPerceptron(seed=0, max_sweeps=3).fit(X, y == 1)]
+        models = [pl.Perceptron(max_iter=10).fit(X, y), pl.Perceptron(max_iter=10).fit(X, y == 2),
+                  pl.PocketPerceptron(random_state=0, max_iter=3).fit(X, y == 1)]
     for k, est in enumerate(models):
         path = save_model(est, tmp_path / f"m{k}.json")
         loaded = load_model(path)

@@ -37,7 +37,7 @@ def test_findings_read_the_table():
     assert any("best kernel learner kernel rbf (averaged) 5.0 %" in line for line in lines)
 
 
-def test_small_run_end_to_end(monkeypatch, tmp_path):
+def _small_datasets(monkeypatch):
     full = experiment._datasets
 
     def small():
@@ -49,6 +49,10 @@ def test_small_run_end_to_end(monkeypatch, tmp_path):
         return out
 
     monkeypatch.setattr(experiment, "_datasets", small)
+
+
+def test_small_run_end_to_end(monkeypatch, tmp_path):
+    _small_datasets(monkeypatch)
     calls = []
     result = learners_experiment(tmp_path, seed=1, trials=1,
                                  progress=lambda *a: calls.append(a))
@@ -62,6 +66,29 @@ def test_small_run_end_to_end(monkeypatch, tmp_path):
     table = (tmp_path / "learners.md").read_text()
     assert table.startswith("| learner | digits |") and "kernel rbf (voted)" in table
     assert "datasets" in result.summary
+    # its figure, like every experiment's (issue 14, item 6)
+    assert (tmp_path / "learners.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert {p.name for p in result.files} == {"learners.csv", "learners.json", "learners.md", "learners.png"}
+    left, right = result.figures["learners"].axes
+    assert [t.get_text() for t in left.get_yticklabels()] == list(dict.fromkeys(r["learner"] for r in rows))
+    assert len(left.patches) == len(right.patches) == len(rows)  # one bar per (dataset, learner)
+    bars = sorted(left.patches, key=lambda bar: (bar.get_y()))
+    shown = sorted(round(bar.get_width(), 9) for bar in bars)
+    assert shown == sorted(round(100 * r["test_error"], 9) for r in rows)
+
+
+def test_cli_writes_the_learners_figures_like_the_other_experiments(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import app
+
+    _small_datasets(monkeypatch)
+    result = CliRunner().invoke(app, ["experiment", "learners", "--trials", "1", "--out", str(tmp_path),
+                                      "--format", "svg", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "learners.svg").read_text().lstrip().startswith(("<?xml", "<svg"))
+    assert (tmp_path / "learners.md").read_text().startswith("| learner |")
+    assert {p.name for p in tmp_path.iterdir()} == {"learners.csv", "learners.json", "learners.md", "learners.svg"}
 
 
 def test_bad_trials():

@@ -62,7 +62,9 @@ def _one_error_line(result) -> str:
     ('"feature_names": ["x1", "x1"]', "field 'feature_names'.*distinct"),
     ('"feature_names": ["x1", 2]', "field 'feature_names'"),
     ('"feature_names": ["x1", "y"], "label_name": "y"', "field 'label_name'.*not a feature"),
-    ('"preprocessing": {"scale": [1, 2]}', "preprocessing step.*upgrade perceptronlab"),
+    ('"preprocessing": {"scale": [1, 2]}', "field 'preprocessing.version'"),
+    ('"exact": true, "preprocessing": {"version": 1, "scaler": "maxabs", "scale": [1, 2]}',
+     "field 'preprocessing'.*no scaler in an exact model"),
 ])
 def test_malformed_documents_are_refused_with_the_field(tmp_path, text, match):
     document = json.dumps(BASE)[:-1] + ", " + text + "}"
@@ -194,3 +196,24 @@ def test_estimators_keep_their_feature_names(tmp_path):
     assert loaded.feature_names_in_.tolist() == ["a", "b"]
     assert loaded.predict(frame).tolist() == fitted.predict(frame).tolist()
     assert isinstance(load_model(path, as_estimator=False), LoadedModel)
+
+
+def test_a_scaled_model_keeps_its_names_and_its_scaler(tmp_path):
+    data = tmp_path / "train.csv"
+    data.write_text("x1,x2,y\n100,0,1\n0,1,-1\n300,1,1\n0,3,-1\n")
+    model = tmp_path / "m.json"
+    assert runner.invoke(app, ["train", str(data), "--scale", "standard", "--out", str(model), "-q"]).exit_code == 0
+    document = json.loads(model.read_text())
+    assert document["feature_names"] == ["x1", "x2"] and document["preprocessing"]["scaler"] == "standard"
+    expected = runner.invoke(app, ["predict", str(model), str(data)]).stdout.split()
+    shuffled = tmp_path / "shuffled.csv"
+    shuffled.write_text("x2,x1\n0,100\n1,0\n1,300\n3,0\n")
+    assert runner.invoke(app, ["predict", str(model), str(shuffled)]).stdout.split() == expected
+    pd = pytest.importorskip("pandas")
+    pipeline = load_model(model)  # a scikit-learn Pipeline: the names on its first step, checked as scikit-learn does
+    frame = pd.DataFrame({"x1": [100, 0], "x2": [0, 1]})
+    assert pipeline.predict(frame).tolist() == [int(v) for v in expected[:2]]
+    with pytest.raises(ValueError, match="feature names"):
+        pipeline.predict(frame[["x2", "x1"]])
+    loaded = load_model(model, as_estimator=False)  # perceptronlab's own model takes them by name
+    assert loaded.predict(frame[["x2", "x1"]]).tolist() == [int(v) for v in expected[:2]]

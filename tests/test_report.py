@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from perceptronlab import datasets, perceptron, pocket
+from perceptronlab import analyze, datasets, perceptron
 from perceptronlab.bounds import novikoff
 from perceptronlab.exceptions import InputError
-from perceptronlab.report import _analysis_cards, _analyze, _number, build_report, write_report
+from perceptronlab.report import _analysis_cards, _number, build_report, write_report
 from perceptronlab.theory.geometry import max_margin, radius
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -47,15 +47,19 @@ def test_exam_report_is_one_self_contained_file(exam_page):
 def test_exam_report_holds_the_analysis_and_the_seeds_numbers(exam_page):
     _, page = exam_page
     X, y = datasets.exam_task()
-    analysis = _analyze(X, y, False)  # perceptronlab.analyze, or the theory's pieces without it
-    assert html.escape(str(analysis), quote=True) in page
-    for label, value in _analysis_cards(analysis):
+    analysis = analyze(X, y)
+    assert html.escape(str(analysis.separability), quote=True) in page
+    for label, value, *_ in _analysis_cards(analysis):
         assert f'<div class="label">{html.escape(label, quote=True)}</div>' in page
         assert html.escape(_number(value), quote=True) in page, label
     # seed 000, task (b): R = sqrt 2, rho* = 1/sqrt 5, bound 10 >= 5 mistakes
     assert "1.41421" in page and "0.447214" in page
-    assert "The run respected Novikoff&#x27;s bound: M = 5 ≤ R²/ρ*² = 10" in page
-    assert "share of the bound used" in page and "50.0%" in page
+    assert "The run converged and respected Novikoff&#x27;s bound: M = 5 ≤ R²/ρ*² = 10" in page
+    assert "share of the bound used" in page and "50 %" in page
+    # Theorem 2 with n = 3: 10/4 = 5/2, a bound on a probability above 1: said to be vacuous
+    assert '<div class="label">test-error bound R²/ρ*²/(n+1)</div><div class="value">5/2</div>' in page
+    assert "vacuous: a bound ≥ 1 on an error probability says nothing" in page
+    assert "Why, and what to do" not in page  # nothing to advise on the seed's task
 
 
 def test_exam_report_has_the_exact_worksheet(exam_page):
@@ -70,9 +74,7 @@ def test_non_separable_report_says_so_and_shows_pocket(tmp_path):
     page = write_report(X, y, tmp_path, fit_intercept=True).read_text(encoding="utf-8")
     _self_contained(page)
     assert "Not linearly separable" in page
-    analysis = _analyze(X, y, True)
-    kept = analysis.pocket if getattr(analysis, "pocket", None) else pocket(X, y, fit_intercept=True,
-                                                                          max_sweeps=200, seed=0)
+    kept = analyze(X, y, fit_intercept=True, loo=False).pocket
     assert f"<div class=\"label\">pocket&#x27;s training errors</div><div class=\"value\">{kept.pocket_errors}" in page
     assert "the step-by-step trace is shown for at most 20 points" in page
     assert len(_images(page)) == 3  # the plane, the perceptron's sweeps, pocket's sweeps
@@ -85,7 +87,8 @@ def test_intercept_report_measures_the_bound_in_the_augmented_space(tmp_path):
     rho = max_margin(np.hstack([np.ones((30, 1)), X]), y).rho
     run = perceptron(X, y, fit_intercept=True)
     assert _number(R) in page and _number(rho) in page and _number(novikoff(R, rho)) in page
-    assert f"M = {run.mistakes} ≤ R²/ρ*² = {_number(novikoff(R, rho))}" in page
+    assert f"converged and respected Novikoff&#x27;s bound: M = {run.mistakes} ≤ R²/ρ*² = {_number(novikoff(R, rho))}" \
+        in page
     assert "<h2>Worksheet</h2>" in page and "step-by-step" in page  # 30 points > 20
 
 
@@ -136,24 +139,10 @@ def test_cli_report_with_intercept_and_label_column(tmp_path):
     result = _cli("report", str(data), "--out", str(tmp_path / "r"), "--intercept", "--label", "y", "--quiet")
     assert result.exit_code == 0, result.output
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
-    assert "The run respected Novikoff" in page and "<div class=\"value\">yes</div>" in page
+    assert "The run converged and respected Novikoff" in page and "<div class=\"value\">yes</div>" in page
 
 
 def test_cli_report_missing_file_is_exit_1(tmp_path):
     result = _cli("report", str(tmp_path / "nope.csv"), "--out", str(tmp_path))
     assert result.exit_code == 1
     assert "Error:" in result.output and "Traceback" not in result.output
-
-
-def test_fallback_analysis_is_the_theory_toolkit_exactly():
-    from fractions import Fraction
-
-    from perceptronlab.report import _Analysis
-
-    cards = _Analysis(*datasets.exam_task(), False).to_dict()
-    # seed 000, task (b): R^2 = 2, rho*^2 = 1/5, bound 10; Theorem 2 with n = 3: 10 / 4
-    assert cards["R²"] == 2 and cards["ρ*²"] == Fraction(1, 5) and cards["Novikoff bound R²/ρ*²"] == 10
-    assert cards["test-error bound R²/ρ*²/(n+1), n = 3"] == Fraction(5, 2) and cards["separable"] is True
-    X, y = datasets.nonseparable()
-    analysis = _Analysis(X, y, True)
-    assert analysis.to_dict()["separable"] is False and "Gordan" in str(analysis)

@@ -28,7 +28,9 @@ def test_exam_task_story():
     assert report.loo.errors == 2 and report.loo.retrainings == 2
     assert report.test_error_bound == Fraction(10, 4)
     text = str(report)
-    assert "rho*^2 = 1/5" in text and "Novikoff bound R^2/rho*^2 = 10" in text
+    assert "ρ*² = 1/5" in text and "Novikoff bound R²/ρ*² = 10" in text
+    assert "rho" not in text and "^2" not in text  # one notation: Unicode
+    assert "test-error bound R²/ρ*²/(n+1) = 5/2  (vacuous" in text and report.test_error_bound_vacuous
     record = json.loads(json.dumps(report.to_dict()))
     assert record["bound_exact"] == "10" and record["rho_squared_exact"] == "1/5"
     assert record["run"]["mistakes"] == 5 and record["loo"]["errors"] == 2
@@ -100,13 +102,6 @@ def test_breast_cancer_is_analysed_honestly():
 
 
 # ---------------------------------------------------------------- the command line
-
-
-@pytest.fixture
-def exam_csv(tmp_path):
-    path = tmp_path / "exam.csv"
-    path.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
-    return path
 
 
 def test_cli_cards(exam_csv):

@@ -58,7 +58,8 @@ def test_classifiers_urls_and_extras():
     extras = PROJECT["optional-dependencies"]
     assert any(dep.startswith("typst") for dep in extras["pdf"])
     assert {"build", "twine"} <= {re.split(r"[<>=\[ ]", dep)[0] for dep in extras["dev"]}
-    assert extras["all"] == ["perceptronlab[plots,web,jupyter,dask,pdf,dev,docs]"]
+    assert extras["all"] == ["perceptronlab[plots,web,jupyter,dask,pdf,river,dev,docs]"]
+    assert any(dep.startswith("river") for dep in extras["river"])
 
 
 def test_changelog_has_this_release():

@@ -7,6 +7,7 @@ stderr, so ``perceptronlab ... --json > out.json`` stays clean.
 from __future__ import annotations
 
 import contextlib
+import enum
 import json
 import math
 from collections.abc import Iterator
@@ -45,6 +46,18 @@ MaxBytesOpt = Annotated[str | None, typer.Option(
          "times the file's size.")]
 DataArg = Annotated[Path, typer.Argument(
     metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz.")]
+
+
+class Scale(str, enum.Enum):
+    standard = "standard"
+    maxabs = "maxabs"
+    none = "none"
+
+
+ScaleOpt = Annotated[Scale, typer.Option(
+    "--scale", help="Scale the features first: standard (StandardScaler: each to mean 0, variance 1), maxabs "
+                    "(MaxAbsScaler: each into [-1, 1]) or none. A model saved by train keeps its scaler, and "
+                    "predict applies it.")]
 
 
 
@@ -91,28 +104,6 @@ def status(message: str, *, quiet: bool = False) -> Iterator[None]:
         yield
 
 
-@contextlib.contextmanager
-def progress(message: str, *, quiet: bool = False) -> Iterator[None]:
-    """A Rich spinner with ``message`` and the elapsed time on stderr while the block runs.
-
-    It shows that the work is going on and for how long, not a fraction done. Nothing is shown
-    with ``quiet`` or when stderr is not a terminal (pipes, CI logs).
-    """
-    if quiet:
-        yield
-        return
-    con = err_console()
-    if not con.is_terminal:
-        yield
-        return
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=con, transient=True) as bar:
-        bar.add_task(message, total=None)
-        yield
-
-
 def info(message: str, *, quiet: bool = False) -> None:
     """Print a one-line note on stderr unless ``quiet``."""
     if not quiet:
@@ -128,6 +119,30 @@ def read_xy(path: Path | str, *, label: str | None = None, fmt: str | None = Non
     from perceptronlab.io import read_data
 
     return read_data(path, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
+
+
+def column_names(path: Path | str, *, label: str | None = None,
+                 fmt: str | None = None) -> tuple[list[str] | None, str | None]:
+    """A CSV/TSV file's feature names (its header without the label column) and its label column's
+    name; (None, None) for formats without names or an unreadable header, and no feature names for
+    a header with empty or repeated names."""
+    from perceptronlab.exceptions import InputError
+    from perceptronlab.io import read_columns
+
+    try:
+        header = read_columns(path, fmt=fmt)
+    except InputError:
+        return None, None
+    if header is None:
+        return None, None
+    label_name = label if label is not None else header[-1]
+    names = [c for c in header if c != label_name]
+    return (names if all(names) and len(set(names)) == len(names) else None), label_name
+
+
+def feature_names(path: Path | str, *, label: str | None = None, fmt: str | None = None) -> list[str] | None:
+    """The feature columns' names of a CSV/TSV file (:func:`column_names`), or None."""
+    return column_names(path, label=label, fmt=fmt)[0]
 
 
 # ---------------------------------------------------------------- JSON

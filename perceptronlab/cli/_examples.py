@@ -35,10 +35,12 @@ EXAMPLES: dict[str | None, list[tuple[str, str]]] = {
     "analyze": [
         ("perceptronlab analyze data.csv", "separable? R, ρ*, the bound, leave-one-out"),
         ("perceptronlab analyze data.csv --intercept --json", "with an intercept, as JSON"),
+        ("perceptronlab analyze data.csv --scale standard", "features in different units: standardise first"),
     ],
     "report": [
         ("perceptronlab report data.csv --out report", "writes report/report.html"),
         ("perceptronlab report data.csv --intercept --title 'My data'", "with b and a heading"),
+        ("perceptronlab report data.csv --scale maxabs --out scaled", "each feature into [-1, 1] first"),
     ],
     "experiment": [
         ("perceptronlab experiment worst-case --out worst-case", "the basis vectors attain the bound"),

@@ -41,12 +41,14 @@ PARAMETERS: dict[str, str] = {
     "trials": "trials",
     "kind": "kind",
     "max_bytes": "max_bytes",
+    "scale": "scale",
 }
 
 #: a library call named in advice → (the command-line parameter it needs, what to say instead)
 CALLS: tuple[tuple[str, str | None, str], ...] = (
     ("perceptronlab.separable(X, y)", None, "`perceptronlab analyze DATA`"),
     ("perceptronlab.pocket", "algorithm", "--algorithm pocket"),
+    ("perceptronlab.pocket", None, "pocket (`perceptronlab train DATA --algorithm pocket`)"),
 )
 
 #: name → (long flag, negative flag or None, is a boolean flag)

@@ -21,12 +21,14 @@ from perceptronlab.cli._common import (
     LabelOpt,
     MaxBytesOpt,
     QuietOpt,
+    Scale,
+    ScaleOpt,
     SeedOpt,
+    column_names,
     console,
     info,
     parse_number,
     print_json,
-    progress,
     read_xy,
 )
 
@@ -53,15 +55,6 @@ class TableFormat(str, enum.Enum):
     html = "html"
 
 
-def _short_vector(values: Any, limit: int = 8) -> str:
-    from perceptronlab._numbers import format_number
-
-    values = list(values)
-    shown = ", ".join(format_number(v) for v in values[:limit])
-    return f"({shown}{', …' if len(values) > limit else ''})" + (f"  [{len(values)} weights]"
-                                                                   if len(values) > limit else "")
-
-
 def _run_record(run: Any, n_rows: int | None) -> dict:
     """The JSON face of a run (what ``train --json`` prints)."""
     record = {
@@ -85,10 +78,10 @@ def _run_record(run: Any, n_rows: int | None) -> dict:
     return record
 
 
-def _print_run(run: Any, n_rows: int | None, n_features: int) -> None:
+def _print_run(run: Any, n_rows: int | None, n_features: int, scaler: Any = None) -> None:
     from rich.table import Table
 
-    from perceptronlab._numbers import format_number
+    from perceptronlab._numbers import format_display, format_display_vector
 
     record = _run_record(run, n_rows)
     state = ("converged (a clean sweep)" if run.converged and run.algorithm == "perceptron"
@@ -101,16 +94,21 @@ def _print_run(run: Any, n_rows: int | None, n_features: int) -> None:
     table.add_column(style="bold")
     table.add_column()
     table.add_row("classes", f"{run.classes[0]} (−1), {run.classes[1]} (+1)")
-    table.add_row("mistakes (updates)", str(run.mistakes))
-    table.add_row("sweeps", str(run.sweeps))
+    if scaler is not None:
+        from perceptronlab.scaling import describe_scaler, scaler_name
+
+        table.add_row("scaled", describe_scaler(scaler_name(scaler)) + " (saved with the model)")
+    table.add_row("mistakes (updates)", format_display(run.mistakes))
+    table.add_row("sweeps", format_display(run.sweeps))
     table.add_row("result", state)
     if "training_errors" in record and n_rows:
         errors = record["training_errors"]
         label = "pocket training errors" if run.algorithm == "pocket" else "training errors"
         table.add_row(label, f"{errors} of {n_rows} ({100 * (n_rows - errors) / n_rows:.2f}% correct)")
-    table.add_row("w", _short_vector(run.w))
+    weights = format_display_vector(run.w)
+    table.add_row("w" + (" (of the scaled features)" if scaler is not None else ""), weights)
     if run.fit_intercept:
-        table.add_row("b", format_number(run.b))
+        table.add_row("b", format_display(run.b))
     console().print(table)
 
 
@@ -142,10 +140,12 @@ def train(
     = None,
     seed: SeedOpt = None,
     exact: Annotated[bool, typer.Option(help="Compute with exact fractions (small data).")] = False,
+    scale: ScaleOpt = Scale.none,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     max_bytes: MaxBytesOpt = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Save the model as JSON here.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Save the model (and its scaler) as JSON here.")]
+    = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
     dask: Annotated[bool, typer.Option(
@@ -174,8 +174,14 @@ def train(
                    fit_intercept=intercept, margin=margin_value,
                    max_sweeps=DEFAULT_MAX_SWEEPS[name] if max_sweeps is None else max_sweeps,
                    max_updates=max_updates, seed=seed, exact=exact, label=label, fmt=data_format)
-    names = label_name = None
+    scaler = names = label_name = None
     if dask or scheduler is not None or shards is not None or stream:
+        if scale is not Scale.none:
+            from perceptronlab._validation import fail
+
+            raise fail("--scale", "no scaler with --dask or --stream", scale.value,
+                       "A scaler needs the whole data in memory; scale the file first, or train without "
+                       "--dask/--stream.")
         if max_bytes is not None:
             from perceptronlab._validation import fail
 
@@ -186,35 +192,38 @@ def train(
         if run is None:
             return
     else:
-        run, n_rows, n_features = _train_local(data, options, quiet, max_bytes)
-        names, label_name = _column_names(data, label, data_format)
-    _report(run, n_rows, n_features, out=out, json_output=json_output, quiet=quiet, feature_names=names,
-            label_name=label_name)
+        run, n_rows, n_features, scaler = _train_local(data, options, quiet or json_output, scale, max_bytes)
+        names, label_name = column_names(data, label=label, fmt=data_format)
+    _report(run, n_rows, n_features, out=out, json_output=json_output, quiet=quiet, scaler=scaler,
+            feature_names=names, label_name=label_name)
 
 
-def _column_names(data: Path, label: str | None, fmt: str | None) -> tuple[list[str] | None, str | None]:
-    """A CSV file's feature names (the header without the label column) and its label column's
-    name, stored in the model so that ``predict`` takes the columns by name; (None, None) for
-    formats without names, and no feature names when some are empty or repeated."""
-    from perceptronlab.io import read_columns
-
-    columns = read_columns(data, fmt=fmt)
-    if columns is None:
-        return None, None
-    label_name = label if label is not None else columns[-1]
-    names = [c for c in columns if c != label_name]
-    if not all(names) or len(set(names)) != len(names):
-        return None, label_name
-    return names, label_name
-
-
-def _train_local(data: Path, options: dict, quiet: bool, max_bytes: str | None = None):
+def _train_local(data: Path, options: dict, quiet: bool, scale: Scale = Scale.none, max_bytes: str | None = None):
     import perceptronlab as pl
+    from perceptronlab.cli._progress import Progress
 
-    with progress("reading " + str(data), quiet=quiet):
+    if scale is not Scale.none and options["exact"]:
+        from perceptronlab._validation import fail
+
+        raise fail("--scale", "no scaler with --exact", scale.value,
+                   "A scaler computes in floating point; drop --exact, or use --scale none.")
+    with Progress("train", quiet=quiet) as progress:
+        progress(f"reading {data}")
         X, y = read_xy(data, label=options["label"], fmt=options["fmt"], exact=options["exact"],
                        max_bytes=max_bytes)
+        scaler = None
+        if scale is not Scale.none:
+            from perceptronlab.scaling import apply_scaler, fit_scaler
+
+            progress(f"scaling ({scale.value})")
+            scaler = fit_scaler(scale.value, X)
+            X = apply_scaler(scaler, X)
+        run = _fit(pl, X, y, options, progress)
     n_rows, n_features = (len(X), len(X[0])) if options["exact"] else X.shape
+    return run, n_rows, n_features, scaler
+
+
+def _fit(pl, X, y, options: dict, progress):
     algorithm = options["algorithm"]
     common = dict(eta=options["eta"], fit_intercept=options["fit_intercept"], seed=options["seed"],
                   exact=options["exact"], max_sweeps=options["max_sweeps"])
@@ -234,12 +243,7 @@ def _train_local(data: Path, options: dict, quiet: bool, max_bytes: str | None =
                        "The margin applies to the perceptron; drop --margin or use --algorithm perceptron.")
         kwargs = dict(common, order=options["order"] or "random-mistake", max_updates=options["max_updates"])
         call = pl.pocket
-    # One compiled call does the whole run, so the indicator shows that it is working (and for how
-    # long), not a fraction done: the number of sweeps is unknown until the run converges.
-    limit = options["max_sweeps"]
-    with progress(f"training {algorithm} on {n_rows} × {n_features} (at most {limit} sweeps)", quiet=quiet):
-        run = call(X, y, **kwargs)
-    return run, n_rows, n_features
+    return call(X, y, **kwargs, on_sweep=progress(algorithm, options["max_sweeps"]))
 
 
 def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: bool):
@@ -261,18 +265,23 @@ def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: b
 
 
 def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, json_output: bool,
-            quiet: bool, feature_names: list[str] | None = None, label_name: str | None = None) -> None:
+            quiet: bool, scaler: Any = None, feature_names: list[str] | None = None,
+            label_name: str | None = None) -> None:
     if out is not None:
         from perceptronlab.io import save_model
 
-        save_model(run, out, feature_names=feature_names, label_name=label_name)
+        save_model(run, out, scaler=scaler, feature_names=feature_names, label_name=label_name)
     if json_output:
         record = _run_record(run, n_rows)
+        if scaler is not None:
+            from perceptronlab.scaling import scaler_name
+
+            record["scale"] = scaler_name(scaler)
         if out is not None:
             record["model"] = str(out)
         print_json(record)
         return
-    _print_run(run, n_rows, n_features)
+    _print_run(run, n_rows, n_features, scaler)
     if out is not None:
         info(f"model saved to {out}", quiet=quiet)
 

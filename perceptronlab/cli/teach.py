@@ -20,54 +20,20 @@ from perceptronlab.cli._common import (
     LabelOpt,
     MaxBytesOpt,
     QuietOpt,
-    err_console,
+    Scale,
+    ScaleOpt,
+    feature_names,
     info,
     print_json,
-    progress,
     read_xy,
 )
+from perceptronlab.cli.theory import AnalysisSweepsOpt
 from perceptronlab.experiments import EXPERIMENTS
 
 
 class ImageFormat(str, enum.Enum):
     png = "png"
     svg = "svg"
-
-
-class _Bars:
-    """A Rich progress bar per stage, driven by the experiments' ``progress(stage, done, total)``."""
-
-    def __init__(self, title: str, quiet: bool):
-        self.title, self.quiet = title, quiet
-        self.bar = None
-        self.tasks: dict[str, int] = {}
-
-    def __enter__(self):
-        con = err_console()
-        if not self.quiet and con.is_terminal:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-            )
-
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=con, transient=False)
-            self.bar.__enter__()
-        return self
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if self.bar is None:
-            return
-        if stage not in self.tasks:
-            self.tasks[stage] = self.bar.add_task(f"{self.title}: {stage}", total=total)
-        self.bar.update(self.tasks[stage], completed=done, total=total)
-
-    def __exit__(self, *exc) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(*exc)
 
 
 def experiment(
@@ -97,9 +63,11 @@ def experiment(
         typer.echo(f"Error: unknown experiment {name!r}: expected one of {', '.join(sorted(EXPERIMENTS))}. "
                    "Run e.g. `perceptronlab experiment bound-vs-actual`.", err=True)
         raise typer.Exit(2)
+    from perceptronlab.cli._progress import Progress
+
     out_dir = out if out is not None else Path(name)
-    with _Bars(name, quiet) as bars:
-        result = run_experiment(name, out_dir, seed=seed, trials=trials, progress=bars,
+    with Progress(f"experiment {name}", quiet=quiet or json_out) as progress:
+        result = run_experiment(name, out_dir, seed=seed, trials=trials, progress=progress.count,
                                 image_format=image_format.value)
     if json_out:
         print_json({"name": result.name, "params": result.params, "stats": result.stats,
@@ -110,25 +78,38 @@ def experiment(
 
 
 def report(
+    ctx: typer.Context,
     data: DataArg,
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for report.html.")] = Path("report"),
     intercept: InterceptOpt = False,
+    scale: ScaleOpt = Scale.none,
+    max_sweeps: AnalysisSweepsOpt = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     title: Annotated[str | None, typer.Option("--title", help="The page's heading.")] = None,
     max_bytes: MaxBytesOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
-    """Write one self-contained HTML page about DATA: analysis cards, the run, its bound, plots, trace."""
+    """Write one self-contained HTML page about DATA: analysis cards, the run, its bound, plots, trace.
+
+    The page shows one analysis and its one run; when the bound is huge or the run cannot finish,
+    it says why and what to do (e.g. --scale standard).
+    """
+    from perceptronlab.cli._progress import Progress
+    from perceptronlab.cli._wording import flags_of, to_command_line
     from perceptronlab.report import TRACE_POINTS, write_report
 
-    X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
-    if X.shape[0] <= TRACE_POINTS:
-        # small data: read the cells exactly, so the worksheet shows 1/10, not 0.1000000000000000055…
-        X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
-    with progress("computing the report", quiet=quiet):
+    flags = flags_of(ctx.command)
+    with Progress("report", quiet=quiet) as progress:
+        progress(f"reading {data}")
+        X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
+        if X.shape[0] <= TRACE_POINTS and scale is Scale.none:
+            # small data: read the cells exactly, so the worksheet shows 1/10, not 0.1000000000000000055…
+            X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
         path = write_report(X, y, out, fit_intercept=intercept, title=title or f"perceptronlab report: {data.name}",
-                            source=str(data))
+                            source=str(data), max_sweeps=max_sweeps, scale=None if scale is Scale.none else scale.value,
+                            feature_names=feature_names(data, label=label, fmt=data_format), on_stage=progress,
+                            wording=lambda text: to_command_line(text, flags))
     typer.echo(str(path))
 
 

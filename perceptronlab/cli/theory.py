@@ -1,7 +1,9 @@
 """Theory commands: ``analyze`` (issue 4).
 
 ``perceptronlab analyze DATA`` reads the file, calls :func:`perceptronlab.analyze` and prints its
-answer as Rich cards (or JSON with ``--json``). No computation happens here.
+answer as Rich cards (or JSON with ``--json``): one run, shown as it ended, every bound with what it
+does and does not say, and the analysis' advice in the command's own flags. No computation happens
+here.
 """
 
 from __future__ import annotations
@@ -19,17 +21,25 @@ from perceptronlab.cli._common import (
     LabelOpt,
     MaxBytesOpt,
     QuietOpt,
+    Scale,
+    ScaleOpt,
     console,
+    feature_names,
     print_json,
-    progress,
     read_xy,
 )
 
+#: the analysis' --max-sweeps (its default is the analysis' own: enough for the bound, within reason)
+AnalysisSweepsOpt = Annotated[int | None, typer.Option(
+    "--max-sweeps", min=1,
+    help="The run's sweep limit. Default: enough for the bound R²/ρ*² (at least 1000, at most 100,000 and a "
+         "few seconds of compiled work); 100 for data that is not separable.")]
+
 
 def _num(value: Any, digits: int = 6) -> str:
-    from perceptronlab._numbers import format_short as fmt
+    from perceptronlab._numbers import format_display
 
-    return fmt(value, digits)
+    return format_display(value, digits)
 
 
 def _card(title: str, rows: list[tuple[str, str]], style: str = "cyan"):
@@ -38,49 +48,70 @@ def _card(title: str, rows: list[tuple[str, str]], style: str = "cyan"):
 
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold")
-    table.add_column()
+    table.add_column(overflow="fold")
     for key, value in rows:
         table.add_row(key, value)
     return Panel(table, title=title, border_style=style, expand=False)
 
 
 def _exact_pair(value: Any) -> str:
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return f"{value}  (≈ {_num(float(value))})"
-    return _num(value)
+    """An exact value shown exactly with its decimal (1/5  ≈ 0.2), or rounded when it is long."""
+    text = _num(value)
+    if isinstance(value, Fraction) and value.denominator != 1 and not text.startswith("≈"):
+        return f"{text}  (≈ {_num(float(value))})"
+    return text
 
 
-def _cards(result: Any) -> list:
+def _list(indices: Any, limit: int = 8) -> str:
+    items = [str(int(i) + 1) for i in indices[:limit]]
+    return ", ".join(items) + (f" … ({len(indices)} in all)" if len(indices) > limit else "")
+
+
+def run_cards(result: Any) -> list:
+    """The Rich cards of an :class:`~perceptronlab.theory.analysis.Analysis` (one run, told as it ended)."""
+    from perceptronlab._numbers import format_count, format_percent
+    from perceptronlab.scaling import describe_scaler
+
     run = result.run
-    cards = [_card("data", [("n", str(result.n)), ("d", str(result.d)),
-                            ("intercept", "yes (augmented x → (1, x))" if result.fit_intercept else "no"),
-                            ("R", _num(result.R)), ("R²", _exact_pair(result.R_squared))])]
+    data = [("n", str(result.n)), ("d", str(result.d)),
+            ("intercept", "yes (augmented x → (1, x))" if result.fit_intercept else "no")]
+    if result.scale:
+        data.append(("scaled", describe_scaler(result.scale)))
+    data += [("R", _num(result.R)), ("R²", _exact_pair(result.R_squared))]
+    if result.spread is not None:
+        data.append(("feature scales", f"differ {_num(result.spread.ratio, 2)}×"))
+    cards = [_card("data", data)]
     sep = result.separability
+    state = result.run_state()
     if sep.separable:
         cards.append(_card("separable", [("verdict", "yes: the perceptron converges"),
                                          ("min y(⟨w,x⟩+b)", _num(sep.residual))], "green"))
-        cards.append(_card("best margin", [("ρ*", _num(result.rho, 10)), ("ρ*²", _exact_pair(result.rho_squared)),
-                                           ("support vectors", ", ".join(str(int(i)) for i in
-                                                                         result.max_margin.support[:8])
-                                            + (" …" if len(result.max_margin.support) > 8 else ""))]))
-        state = "converged" if run.converged else f"not converged in {run.params['max_sweeps']} sweeps"
+        cards.append(_card("best margin", [("ρ*", _num(result.rho)), ("ρ*²", _exact_pair(result.rho_squared)),
+                                           ("support vectors", "examples " + _list(result.max_margin.support))]))
         cards.append(_card("mistakes", [("bound R²/ρ*²", _exact_pair(result.bound)),
-                                        ("perceptron", f"{run.mistakes} mistakes, {run.sweeps} sweeps"),
-                                        ("run", state), ("mistakes / bound", _num(result.ratio, 4))]))
-        rows = [("test-error bound", _exact_pair(result.test_error_bound) + "  = R²/ρ*²/(n+1)")]
+                                        ("perceptron", f"{format_count(run.mistakes, 'mistake')}, "
+                                                       f"{format_count(run.sweeps, 'sweep')}"),
+                                        ("run", state),
+                                        ("mistakes / bound", format_percent(result.ratio))],
+                           "cyan" if run.converged else "red"))
+        bound = _exact_pair(result.test_error_bound) + "  = R²/ρ*²/(n+1)"
+        if result.test_error_bound_vacuous:
+            bound += "\nvacuous: a bound ≥ 1 on an error probability says nothing"
+        rows = [("test-error bound", bound)]
         if result.loo is not None:
             loo = result.loo
-            rows.insert(0, ("leave-one-out", f"{loo.errors}/{loo.n} = {loo.error_rate:.4g}"))
+            rows.insert(0, ("leave-one-out", f"{loo.errors}/{loo.n} = {format_percent(loo.error_rate)}"))
             rows.insert(1, ("retrainings", f"{loo.retrainings} (mistake set) instead of {loo.n}"))
-        cards.append(_card("generalization", rows))
+        elif not run.converged:
+            rows.insert(0, ("leave-one-out", "not computed: the run did not converge"))
+        cards.append(_card("generalization", rows, "yellow" if result.test_error_bound_vacuous else "cyan"))
     else:
-        support = ", ".join(str(int(i)) for i in sep.support[:8]) + (" …" if len(sep.support) > 8 else "")
         cards.append(_card("not separable", [("verdict", "no hyperplane separates: the perceptron never converges"),
-                                             ("certificate", f"examples {support}"),
+                                             ("certificate", "examples " + _list(sep.support)),
                                              ("checked", "exactly" if sep.exact else f"residual {sep.residual:.1e}")],
                            "red"))
-        rows = [("perceptron", f"{run.mistakes} mistakes in {run.sweeps} sweeps"
-                 + (", cycled" if run.cycled else ""))]
+        rows = [("perceptron", f"{format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}"),
+                ("run", state)]
         if result.pocket is not None:
             rows.append(("pocket errors", f"{result.pocket.pocket_errors}/{result.n}"))
         if result.freund_schapire is not None:
@@ -90,15 +121,26 @@ def _cards(result: Any) -> list:
     return cards
 
 
+def advice_cards(result: Any, wording=None) -> list:
+    """One card per piece of the analysis' advice: why, and what to do (in ``wording``'s words)."""
+    wording = wording or (lambda text: text)
+    return [_card(f"why, and what to do ({a.topic})", [("why", wording(a.why)), ("what to do", wording(a.fix))],
+                  "yellow") for a in result.advice]
+
+
 def analyze(
+    ctx: typer.Context,
     data: DataArg,
     intercept: InterceptOpt = False,
+    scale: ScaleOpt = Scale.none,
+    max_sweeps: AnalysisSweepsOpt = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     loo: Annotated[bool, typer.Option("--loo/--no-loo", help="Compute the exact leave-one-out error.")] = True,
     exact: Annotated[bool | None, typer.Option(
         "--exact/--no-exact",
-        help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files.")] = None,
+        help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files "
+             "(never with --scale).")] = None,
     max_bytes: MaxBytesOpt = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -107,26 +149,47 @@ def analyze(
 
     Prints n, d, R, separability (with a certificate when not), the best margin ρ*, the bound
     R²/ρ*², the actual run and its ratio to the bound, the leave-one-out error and the test-error
-    bound; for non-separable data the pocket's errors and its Freund–Schapire bound.
+    bound; for non-separable data the pocket's errors and its Freund–Schapire bound. When the bound
+    is huge or the run cannot finish, it says why and what to do.
     """
+    from perceptronlab.cli._progress import Progress
+    from perceptronlab.cli._wording import flags_of, to_command_line
     from perceptronlab.theory.analysis import EXACT_LIMIT
     from perceptronlab.theory.analysis import analyze as run_analysis
 
-    X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
-    shape = getattr(X, "shape", None)
-    small = shape is not None and shape[0] * shape[1] <= EXACT_LIMIT
-    if exact or (exact is None and small and not hasattr(X, "tocsr")):
-        X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
-    with progress("analysing", quiet=quiet or json_output):
-        result = run_analysis(X, y, fit_intercept=intercept, loo=loo)
+    scaled = scale is not Scale.none
+    if exact and scaled:
+        from perceptronlab._validation import fail
+
+        raise fail("--exact", "no --exact with --scale", "both",
+                   "A scaler computes in floating point; drop --exact, or use --scale none.")
+    with Progress("analyze", quiet=quiet or json_output) as progress:
+        progress(f"reading {data}")
+        X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
+        shape = getattr(X, "shape", None)
+        small = shape is not None and shape[0] * shape[1] <= EXACT_LIMIT
+        if exact or (exact is None and small and not scaled and not hasattr(X, "tocsr")):
+            X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
+        result = run_analysis(X, y, fit_intercept=intercept, loo=loo, max_sweeps=max_sweeps,
+                              scale=None if not scaled else scale.value,
+                              feature_names=feature_names(data, label=label, fmt=data_format), on_stage=progress)
+    flags = flags_of(ctx.command)
+
+    def wording(text: str) -> str:
+        return to_command_line(text, flags)
+
     if json_output:
-        print_json(result.to_dict())
+        record = result.to_dict()
+        record["advice"] = [{**a, "why": wording(a["why"]), "fix": wording(a["fix"])} for a in record["advice"]]
+        print_json(record)
         return
     from rich.columns import Columns
 
     out = console()
-    out.print(Columns(_cards(result)))
+    out.print(Columns(run_cards(result)))
     out.print(str(result.separability))
+    for card in advice_cards(result, wording):
+        out.print(card)
 
 
 def register(app: typer.Typer) -> None:

@@ -13,7 +13,9 @@ snapshot. The driver owns everything else:
 - Pocket's bookkeeping (the weights with the fewest training errors so far);
 - the per-sweep hook ``on_sweep``: called at the end of every sweep with a :class:`SweepInfo`; it
   may return True to stop after that sweep, and an exception it raises ends the run (nothing is
-  returned, the engine is left as it was). Progress bars and deadlines hang on it.
+  returned, the engine is left as it was). Deadlines hang on it; progress displays wrap theirs in
+  :class:`Chunked`, which the driver calls between chunks of sweeps (and after the last one), so a
+  run of microsecond sweeps pays an integer comparison per sweep, not a call.
 
 A new member of the family implements :class:`Engine` for its own update and calls
 :func:`drive` and :func:`finish`; see ``docs/architecture.md`` for one in a page.
@@ -21,6 +23,7 @@ A new member of the family implements :class:`Engine` for its own update and cal
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, runtime_checkable
@@ -30,8 +33,8 @@ import numpy as np
 from perceptronlab.core.run import Run, Step
 from perceptronlab.exceptions import overflow_error
 
-__all__ = ["CHECKPOINT_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "SweepLog", "Outcome", "Pocket",
-           "drive", "drive_pocket", "finish"]
+__all__ = ["CHECKPOINT_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "OnSweep", "OnStage", "Chunked",
+           "SweepLog", "Outcome", "Pocket", "drive", "drive_pocket", "finish"]
 
 # Keep end-of-sweep weights for the lazy ``errors_after_sweep`` up to this many bytes; past it the
 # errors are counted as the sweeps end (one extra pass each) so memory stays bounded.
@@ -109,18 +112,52 @@ class SweepInfo(NamedTuple):
 
 OnSweep = Callable[[SweepInfo], Any]
 
+#: The progress of a long function made of stages (``analyze``, the report): ``on_stage(name,
+#: total)`` announces a stage (``total``: its sweep limit, or None when it has no sweeps) and
+#: returns the per-sweep hook to pass to that stage's run (or None). A stage ends where the next
+#: one starts, or where the function returns.
+OnStage = Callable[[str, "int | None"], "OnSweep | None"]
+
+
+class Chunked:
+    """An ``on_sweep`` hook for progress, called between chunks of sweeps rather than after each one.
+
+    Pass ``Chunked(hook)`` as ``on_sweep``: the driver counts the sweeps and calls
+    ``hook(SweepInfo)`` when a chunk ends, doubling the chunk while the calls come less than
+    ``interval`` seconds apart (halving it when they come more than four intervals apart), and once
+    more after the last sweep of the run (that call's answer is not asked). A run of microsecond
+    sweeps then pays one comparison per sweep and one call about every ``interval`` seconds. The
+    hook may return True to stop the run where its chunk ends.
+
+    >>> from perceptronlab import perceptron
+    >>> seen = []
+    >>> run = perceptron([[1, 0], [0, 1], [1, 1]], [1, 1, -1], order="shuffle", seed=0, max_sweeps=50,
+    ...                  warn=False, on_sweep=Chunked(lambda info: seen.append(info.sweep), interval=60))
+    >>> seen, run.sweeps        # sweeps 1, 2, 4, 8, 16, 32 end chunks; 50 is the last
+    ([1, 2, 4, 8, 16, 32, 50], 50)
+    """
+
+    __slots__ = ("hook", "interval")
+
+    def __init__(self, hook: OnSweep, interval: float = 0.1):
+        self.hook, self.interval = hook, float(interval)
+
 
 class SweepLog:
     """Per-sweep records: updates, end-of-sweep checkpoints (or their error counts), the hook."""
 
-    def __init__(self, on_sweep: OnSweep | None = None, record_errors: bool = True):
+    def __init__(self, on_sweep: OnSweep | Chunked | None = None, record_errors: bool = True):
         self.record_errors = record_errors
         self.updates_per_sweep: list[int] = []
         self.checkpoints: dict[int, tuple[Any, Any]] = {}
         self.errors_known: dict[int, int] = {}
         self.bytes = 0
         self.mistakes = 0
-        self.on_sweep = on_sweep
+        chunked = isinstance(on_sweep, Chunked)
+        self.on_sweep = on_sweep.hook if chunked else on_sweep
+        self._interval = on_sweep.interval if chunked else None
+        self._chunk, self._due, self._called = 1, 0, None
+        self._pending, self._pending_updates = 0, 0  # the last sweep not yet told to a chunked hook
 
     def end_sweep(self, sweep: int, updates: int, engine: Engine) -> bool:
         """Record the sweep; returns True when the hook asks to stop."""
@@ -136,7 +173,31 @@ class SweepLog:
                 self.bytes += size
             else:
                 self.errors_known[sweep] = engine.errors(state)
-        return self.on_sweep is not None and self.on_sweep(SweepInfo(sweep, updates, self.mistakes)) is True
+        if self.on_sweep is None:
+            return False
+        if self._interval is not None:
+            if sweep < self._due:
+                self._pending, self._pending_updates = sweep, updates
+                return False
+            self._schedule(sweep)
+        return self.on_sweep(SweepInfo(sweep, updates, self.mistakes)) is True
+
+    def _schedule(self, sweep: int) -> None:
+        """The next chunk of a :class:`Chunked` hook: double or halve it to keep calls ``interval`` apart."""
+        now = time.monotonic()
+        if self._called is not None:
+            apart = now - self._called
+            if apart < self._interval:
+                self._chunk *= 2
+            elif apart > 4 * self._interval and self._chunk > 1:
+                self._chunk //= 2
+        self._called, self._due, self._pending = now, sweep + self._chunk, 0
+
+    def flush(self) -> None:
+        """Tell a :class:`Chunked` hook about the run's last sweep, if its chunk had not ended."""
+        if self._interval is not None and self._pending:
+            sweep, self._pending = self._pending, 0
+            self.on_sweep(SweepInfo(sweep, self._pending_updates, self.mistakes))
 
 
 @dataclass
@@ -171,7 +232,8 @@ def _permutation(order: str, rng, n: int):
 
 def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int | None = None,
           margin: Any = 0, cycles: bool | None = None, on_sweep: OnSweep | None = None,
-          first_sweep: int = 0, rest_of_sweep: np.ndarray | None = None, record_errors: bool = True) -> Outcome:
+          first_sweep: int = 0, rest_of_sweep: np.ndarray | None = None, record_errors: bool = True,
+          stop_when_clean: bool = True) -> Outcome:
     """Run the rule on ``engine`` until a clean sweep, a cycle, ``max_sweeps`` or the hook says stop.
 
     Parameters
@@ -188,8 +250,19 @@ def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int |
         ``rest_of_sweep`` first (that sweep is not a full one, so it cannot converge).
     record_errors : keep the end-of-sweep states for the training-error counts (False when no
         :class:`~perceptronlab.Run` is made, or no count is possible).
+    stop_when_clean : end the run at a clean sweep (the rule's stop). False leaves stopping to
+        ``max_sweeps`` and the hook (scikit-learn's ``tol`` rule); ``converged`` then says whether
+        the last sweep was clean.
     """
     log = SweepLog(on_sweep, record_errors)
+    outcome = _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
+                     stop_when_clean)
+    log.flush()
+    return outcome
+
+
+def _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
+           stop_when_clean) -> Outcome:
     rng = np.random.default_rng(seed)
     if order == "random-mistake":
         converged, stopped = _random_mistakes(engine, log, rng, margin, max_sweeps)
@@ -208,11 +281,11 @@ def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int |
             seen.add(key)
         updates = engine.sweep(_permutation(order, rng, engine.n), sweep)
         stop = log.end_sweep(sweep, updates, engine)
-        if updates == 0:
+        if updates == 0 and stop_when_clean:
             return Outcome(log, converged=True)
         if stop:
-            return Outcome(log, stopped=True)
-    return Outcome(log)
+            return Outcome(log, stopped=True, converged=updates == 0)
+    return Outcome(log, converged=bool(log.updates_per_sweep) and log.updates_per_sweep[-1] == 0)
 
 
 def _random_mistakes(engine: SteppingEngine, log: SweepLog, rng, margin, max_sweeps: int) -> tuple[bool, bool]:
@@ -234,22 +307,25 @@ def _random_mistakes(engine: SteppingEngine, log: SweepLog, rng, margin, max_swe
 
 
 def drive_pocket(engine: SteppingEngine, *, order: str, check: str, max_sweeps: int, max_updates: int | None,
-                 seed: int | None = None, on_sweep: OnSweep | None = None) -> Outcome:
+                 seed: int | None = None, on_sweep: OnSweep | None = None, pocket: Pocket | None = None) -> Outcome:
     """Pocket (Gallant 1990): the rule's updates, keeping the weights with the fewest errors.
 
     ``check`` is "update" (count the errors after every update) or "sweep" (after every sweep);
     the run stops at zero errors, ``max_updates``, ``max_sweeps`` or the hook's stop. The pocket
-    starts at w = 0 (every example a tie, so n errors).
+    starts at w = 0 (every example a tie, so n errors), or at ``pocket`` (a run that goes on: its
+    weights with their error count on this data).
     """
     log = SweepLog(on_sweep)
     rng = np.random.default_rng(seed)
     limit = max_updates if max_updates is not None else np.iinfo(np.int64).max
-    w, b = engine.snapshot()
-    pocket = Pocket(w, b, engine.n)
+    if pocket is None:
+        w, b = engine.snapshot()
+        pocket = Pocket(w, b, engine.n)
     if check == "sweep" and order != "random-mistake":
         stopped = _pocket_by_sweeps(engine, log, rng, order, max_sweeps, limit, pocket)
     else:
         stopped = _pocket_by_steps(engine, log, rng, order, check, max_sweeps, limit, pocket)
+    log.flush()
     return Outcome(log, converged=pocket.errors == 0, stopped=stopped, pocket=pocket)
 
 

@@ -21,7 +21,7 @@ from perceptronlab.core.scores import count_errors, margins
 from perceptronlab.core.threads import numba_threads, resolve_n_jobs
 from perceptronlab.exceptions import SCALE_FIX
 
-__all__ = ["CompiledEngine", "UpdateLog", "make_engine", "parallel_block", "weights_key", "PARALLEL_MIN_ROWS",
+__all__ = ["CompiledEngine", "WeightedEngine", "UpdateLog", "make_engine", "parallel_block", "weights_key", "PARALLEL_MIN_ROWS",
            "PARALLEL_MAX_UPDATE_RATE"]
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
@@ -136,7 +136,10 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         return values
 
     def update(self, i: int, sweep: int, score: float) -> None:
-        c = self.eta * self.y[i]
+        self._add(i, self.eta * self.y[i])
+
+    def _add(self, i: int, c: float) -> None:
+        """w += x_i·c (b += c with an intercept), logged as an update."""
         if self.sparse:
             X = self.X
             sq = kernels.add_row_csr(X.indptr, X.indices, X.data, i, self.w, c)
@@ -197,6 +200,55 @@ class CompiledEngine(UpdateLog, SteppingEngine):
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.w).all() and math.isfinite(self.b))
+
+
+class WeightedEngine(CompiledEngine):
+    """The compiled engine with scikit-learn's fitting options: a per-row update scale (sample weight
+    times class weight) and each sweep's hinge loss (:attr:`sweep_loss`, for ``tol``).
+
+    A mistake on row i updates by c = (η·y_i)·scale_i, scikit-learn's order of the product; a row
+    whose c is 0 (a zero weight) is never updated on, so it never counts as a mistake. Its sweeps
+    are the kernels :func:`~perceptronlab.core.kernels.sweep_dense_weighted` and
+    :func:`~perceptronlab.core.kernels.sweep_csr_weighted`, row by row; with ``scale`` None (all
+    1.0) they give :class:`CompiledEngine`'s bits. ``update_margins`` holds y(⟨w,x⟩ + b) before
+    each update of the last sweep.
+    """
+
+    def __init__(self, X, y, *, scale=None, **kwargs):
+        super().__init__(X, y, **kwargs)
+        self.scale = np.ones(self.n) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
+        self.sweep_loss = 0.0
+        self._margin_buf = np.empty(self.n)
+        self.update_margins = self._margin_buf[:0]
+
+    def sweep(self, order, sweep: int) -> int:
+        use_order = order is not None
+        order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
+        if self.sparse:
+            X = self.X
+            count, self.b, stopped, loss = kernels.sweep_csr_weighted(
+                X.indptr, X.indices, X.data, self.y, self.scale, order, use_order, self.w, self.b, self.eta,
+                self.margin, self.fit_intercept, self._idx_buf, self._norm_buf, self._margin_buf)
+        else:
+            count, self.b, stopped, loss = kernels.sweep_dense_weighted(
+                self.X, self.y, self.scale, order, use_order, self.w, self.b, self.eta, self.margin,
+                self.fit_intercept, self._idx_buf, self._norm_buf, self._margin_buf)
+        if stopped >= 0:
+            raise not_finite_error(self.X, int(stopped), sweep)
+        self.sweep_loss = float(loss)
+        self.update_margins = self._margin_buf[:count].copy()
+        self._last_updates = int(count)
+        self._log(count)
+        return int(count)
+
+    def margins(self) -> np.ndarray:
+        """y(⟨w,x⟩ + b) of every row; +inf for rows that are never updated on (a zero scale)."""
+        values = super().margins()
+        values[self.eta * self.y * self.scale == 0.0] = np.inf
+        return values
+
+    def update(self, i: int, sweep: int, score: float) -> None:
+        self._add(i, (self.eta * self.y[i]) * self.scale[i])
 
 
 def make_engine(X, y, *, exact, eta, margin, fit_intercept, trace, backend="compiled", n_jobs=None):

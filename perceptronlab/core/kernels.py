@@ -465,3 +465,80 @@ def perceptron_many(X, y, eta, margin, fit_intercept, max_sweeps, W, B, mistakes
         mistakes[r] = made
         sweeps[r] = sweep
         converged[r] = done
+
+
+# ---------------------------------------------------------------- the weighted sweeps
+# scikit-learn's fitting options (sample_weight, class_weight, tol) need a per-row update scale and
+# each sweep's hinge loss. They are separate kernels, so the plain sweeps above keep their code and
+# their speed; with every scale 1.0 they give the plain sweeps' bits ((η·y)·1.0 is η·y).
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _weighted_check(y_i, s, margin, eta, scale_i):
+    """(z, loss, c) of a row with score s: z = y·s; the hinge loss margin − z and the update step
+    c = (η·y)·scale for a mistake (z ≤ margin), else 0 and 0."""
+    z = y_i * s
+    if z <= margin:
+        return z, margin - z, (eta * y_i) * scale_i
+    return z, 0.0, 0.0
+
+
+@njit(cache=True, nogil=True)
+def sweep_dense_weighted(X, y, scale, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out,
+                         margin_out):
+    """One sweep over dense rows, row by row, with a per-row update scale and the sweep's loss.
+
+    A mistake on row i (y(⟨w,x⟩ + b) ≤ margin) updates w += x·c, b += c with c = (η·y_i)·scale_i,
+    scikit-learn's ``update *= class_weight * sample_weight``; c = 0 (a zero weight) is no update,
+    as scikit-learn skips it. ``margin_out[k]`` gets y(⟨w,x⟩ + b) before the k-th update.
+
+    Returns (updates, b, stopped_at, loss): ``stopped_at`` as in :func:`sweep_dense`; ``loss`` is
+    Σ max(0, margin − y(⟨w,x⟩ + b)) over the rows checked, each with the weights it was checked
+    with, unweighted and summed in row order (scikit-learn's per-epoch objective for its ``tol``).
+    """
+    steps = order.shape[0] if use_order else X.shape[0]
+    count = 0
+    loss = 0.0
+    for t in range(steps):
+        i = order[t] if use_order else t
+        s = _dot(w, X, i) + b
+        if not abs(s) < math.inf:
+            return count, b, i, loss
+        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        loss += lost
+        if c != 0.0:
+            b = _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count)
+            margin_out[count] = z
+            count += 1
+    return count, b, -1, loss
+
+
+@njit(cache=True, nogil=True)
+def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, w, b, eta, margin, fit_intercept,
+                       idx_out, norm_out, margin_out):
+    """:func:`sweep_dense_weighted` over CSR rows (each row's sum in its stored order)."""
+    sq = 0.0
+    for j in range(w.shape[0]):
+        sq += w[j] * w[j]
+    if fit_intercept:
+        sq += b * b
+    steps = order.shape[0] if use_order else indptr.shape[0] - 1
+    count = 0
+    loss = 0.0
+    for t in range(steps):
+        i = order[t] if use_order else t
+        s = _csr_dot(indptr, indices, data, w, i) + b
+        if not abs(s) < math.inf:
+            return count, b, i, loss
+        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        loss += lost
+        if c != 0.0:
+            sq = _csr_update(indptr, indices, data, i, w, c, sq)
+            if fit_intercept:
+                sq += (b + c) * (b + c) - b * b
+                b += c
+            idx_out[count] = i
+            norm_out[count] = math.sqrt(max(sq, 0.0))
+            margin_out[count] = z
+            count += 1
+    return count, b, -1, loss

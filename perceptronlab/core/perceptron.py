@@ -8,7 +8,6 @@ when a start-of-sweep weight vector repeats (cycled: proof that it never converg
 
 from __future__ import annotations
 
-import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -17,7 +16,7 @@ from perceptronlab import _validation as v
 from perceptronlab.core.driver import OnSweep, drive, drive_pocket, finish
 from perceptronlab.core.engines import make_engine
 from perceptronlab.core.run import Run
-from perceptronlab.exceptions import CycledWarning, NotConvergedWarning
+from perceptronlab.exceptions import warn as _warn
 
 __all__ = ["perceptron", "pocket"]
 
@@ -33,6 +32,7 @@ def _prepare(X, y, *, eta, margin, exact, order, compiled=True):
     return Xc, signs, classes, eta, margin
 
 
+@v.seeds_names
 def perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cyclic", margin=0.0,
                max_sweeps: int = 1000, seed: int | None = None, exact: bool = False, trace: bool = False,
                warn: bool = True, backend: str = "compiled", n_jobs: int | None = None,
@@ -81,16 +81,17 @@ def perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cycl
     outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, margin=margin, on_sweep=on_sweep)
     run = finish(engine, outcome, algorithm="perceptron", params=params, X=Xc, signs=signs, classes=classes)
     if warn and run.cycled:
-        warnings.warn(f"The weights at the start of sweep {run.sweeps + 1} repeat an earlier sweep's: the cyclic "
-                      "perceptron will never converge on this data. Use perceptronlab.pocket for the best "
-                      "weights, or perceptronlab.separable(X, y) to confirm.", CycledWarning, stacklevel=2)
+        _warn("CycledWarning", f"The weights at the start of sweep {run.sweeps + 1} repeat an earlier sweep's: the "
+              "cyclic perceptron will never converge on this data. Use perceptronlab.pocket for the best "
+              "weights, or perceptronlab.separable(X, y) to confirm.", stacklevel=2)
     elif warn and not run.converged and not run.stopped:
-        warnings.warn(f"No clean sweep within max_sweeps={max_sweeps} ({run.mistakes} mistakes). The data may "
-                      "not be separable (check perceptronlab.separable(X, y)); raise max_sweeps or use "
-                      "perceptronlab.pocket.", NotConvergedWarning, stacklevel=2)
+        _warn("NotConvergedWarning", f"No clean sweep within max_sweeps={max_sweeps} ({run.mistakes} mistakes). "
+              "The data may not be separable (check perceptronlab.separable(X, y)); raise max_sweeps or use "
+              "perceptronlab.pocket.", stacklevel=2)
     return run
 
 
+@v.seeds_names
 def pocket(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "random-mistake", check: str = "update",
            max_updates: int | None = None, max_sweeps: int = 100, seed: int | None = None, exact: bool = False,
            trace: bool = False, n_jobs: int | None = None, on_sweep: OnSweep | None = None) -> Run:

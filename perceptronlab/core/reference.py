@@ -70,15 +70,28 @@ class StepwiseEngine(SteppingEngine):
             self.steps.append(Step(sweep, int(i), x, int(self.y[i]), score, mistake, w, self.b))
 
     def sweep(self, order, sweep: int) -> int:
+        """Check every example once; a mistake updates unless its step is 0 (a zero weight).
+
+        Keeps :attr:`sweep_loss`, Σ (margin − y(⟨w,x⟩ + b)) over the mistakes, in check order (the
+        hinge loss of the sweep, as the weighted kernels sum it).
+        """
         before = len(self._indices)
+        loss = 0
         for i in (range(self.n) if order is None else order):
             i = int(i)
             score = self.score(i)
             if score <= self.margin:
-                self.update(i, sweep, score)
-            else:
-                self._record(sweep, i, score, False)
+                loss += self.margin - score
+                if self._updates_on(i):
+                    self.update(i, sweep, score)
+                    continue
+            self._record(sweep, i, score, False)
+        self.sweep_loss = loss
         return len(self._indices) - before
+
+    def _updates_on(self, i: int) -> bool:
+        """Whether a mistake on example i changes the weights (its step is not 0)."""
+        return True
 
     def checkpoint(self):
         return self.snapshot()
@@ -89,21 +102,41 @@ class StepwiseEngine(SteppingEngine):
 
 
 class ReferenceEngine(StepwiseEngine):
-    """The perceptron rule in plain NumPy/Python, one example at a time."""
+    """The perceptron rule in plain NumPy/Python, one example at a time.
 
-    def __init__(self, X, y, *, eta, margin, fit_intercept, record_steps=False):
+    ``scale`` (per-row update scales: sample weight times class weight) and ``w0``/``b0`` (start
+    weights) are the twins of :class:`~perceptronlab.core.engines.WeightedEngine`'s: a mistake on
+    row i updates by (η·y_i)·scale_i, and not at all when that is 0.
+    """
+
+    def __init__(self, X, y, *, eta, margin, fit_intercept, record_steps=False, scale=None, w0=None, b0=0.0):
         X = X.toarray() if is_sparse(X) else X
         self._start(X, y, eta=float(eta), margin=float(margin), fit_intercept=fit_intercept,
                     record_steps=record_steps)
         self.n, self.d = X.shape
-        self.w = np.zeros(self.d)
-        self.b = 0.0
+        self.w = np.zeros(self.d) if w0 is None else np.array(w0, dtype=np.float64)
+        self.b = float(b0)
+        self.scale = None if scale is None else np.asarray(scale, dtype=np.float64)
 
     def score(self, i: int) -> float:
         return self.y[i] * (ordered_dot(self.w, self.X[i]) + self.b)
 
-    def _step(self, i: int) -> None:
+    def _c(self, i: int) -> float:
         c = self.eta * self.y[i]
+        return c if self.scale is None else c * self.scale[i]
+
+    def _updates_on(self, i: int) -> bool:
+        return self.scale is None or self._c(i) != 0.0
+
+    def margins(self) -> np.ndarray:
+        """y(⟨w,x⟩ + b) of every row; +inf for rows never updated on (a zero scale), as the twin's."""
+        values = super().margins()
+        if self.scale is not None:
+            values[[not self._updates_on(i) for i in range(self.n)]] = np.inf
+        return values
+
+    def _step(self, i: int) -> None:
+        c = self._c(i)
         self.w = reference_update(self.w, self.X[i], c)
         if self.fit_intercept:
             self.b += c

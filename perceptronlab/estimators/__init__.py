@@ -25,11 +25,11 @@ from perceptronlab.estimators._family import (
 )
 from perceptronlab.estimators._linear import Perceptron, PocketPerceptron
 from perceptronlab.estimators._loaded import LoadedModel, load_model
-from perceptronlab.estimators._online import OnlinePerceptron
+from perceptronlab.estimators._online import OnlinePerceptron, Replay
 
 __all__ = ["AveragedPerceptron", "InvalidParameterError", "KernelPerceptron", "LoadedModel", "MulticlassPerceptron",
            "NonNumericCellError", "NotFittedError", "OnlinePerceptron", "Perceptron", "PocketPerceptron",
-           "VotedPerceptron", "load_model"]
+           "Replay", "VotedPerceptron", "load_model"]
 
 # The public home, for reprs, pickles and model files (``"estimator": "perceptronlab.estimators.Perceptron"``).
 for _name in __all__:

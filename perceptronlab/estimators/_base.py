@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import re
-import warnings
 from numbers import Integral, Real
 from typing import Any
 
@@ -28,7 +27,7 @@ from sklearn.utils.validation import validate_data
 from perceptronlab import _validation as v
 from perceptronlab import exceptions as _exceptions
 from perceptronlab.core.scores import labels, score_matrix
-from perceptronlab.exceptions import CycledWarning, InputError, NotConvergedWarning
+from perceptronlab.exceptions import InputError
 
 # ---------------------------------------------------------------- errors of this boundary
 
@@ -80,16 +79,43 @@ class NotFittedError(_exceptions.NotFittedError, _SklearnNotFittedError):
 
 
 FIXES = {
-    "eta": "Pass a learning rate > 0, e.g. eta=1.0 (from w = 0 every eta gives the same mistakes).",
+    "eta0": "Pass a learning rate > 0, e.g. eta0=1.0 (from w = 0 every eta0 gives the same mistakes).",
     "margin": "Pass margin=0.0 for the plain perceptron, or a rho0 > 0 for the margin perceptron.",
-    "max_sweeps": "Pass an integer >= 1, e.g. max_sweeps=1000; the run always stops there.",
+    "max_iter": "Pass an integer >= 1, e.g. max_iter=1000 (the most sweeps); the run always stops there.",
     "max_updates": "Pass None (no limit) or an integer >= 1, e.g. max_updates=10000.",
     "order": "Pass order='cyclic' (data order), 'shuffle' or 'random-mistake'.",
     "check": "Pass check='update' (after every update) or check='sweep' (after every sweep).",
     "fit_intercept": "Pass fit_intercept=True or fit_intercept=False.",
-    "seed": "Pass seed=None or an integer >= 0, e.g. seed=0.",
+    "random_state": "Pass random_state=None, an integer >= 0 (e.g. random_state=0) or a numpy RandomState.",
     "classes": "Pass the two class labels, e.g. classes=[0, 1], or classes=None.",
+    "tol": "Pass tol=None (the perceptron's own stop: a clean sweep) or a number >= 0, e.g. tol=1e-3.",
+    "validation_fraction": "Pass a fraction strictly between 0 and 1, e.g. validation_fraction=0.1.",
+    "n_iter_no_change": "Pass an integer >= 1, e.g. n_iter_no_change=5.",
+    "class_weight": "Pass class_weight=None, 'balanced' or a dict {label: weight}.",
+    "n_jobs": "Pass n_jobs=None (all cores), -1 (all cores) or a number of threads >= 1.",
+    "verbose": "Pass verbose=0 (quiet) or an integer >= 1 (a line per sweep).",
 }
+
+
+class EstimatorNames:
+    """The estimators take scikit-learn's names: the functional API's (the seeds') names are refused
+    with a TypeError that names the right one (``Perceptron(max_sweeps=10)``: "use max_iter=10")."""
+
+    def __new__(cls, *args, **kwargs):
+        for key in kwargs:
+            if key in v.ESTIMATOR_NAMES:
+                raise v.renamed(cls.__name__, key, kwargs[key], v.ESTIMATOR_NAMES[key],
+                                f"the estimators take scikit-learn's names; {key} is the functional API's name")
+        return super().__new__(cls)
+
+    def set_params(self, **params):
+        """Set parameters (scikit-learn's ``set_params``); a functional API name names the right one."""
+        for key in params:
+            if key in v.ESTIMATOR_NAMES and key not in self._get_param_names():
+                raise InputError(f"Invalid parameter {key!r} for estimator {type(self).__name__}: use "
+                                 f"{v.ESTIMATOR_NAMES[key]}={params[key]!r} (the estimators take "
+                                 "scikit-learn's names).")
+        return super().set_params(**params)
 
 
 def check_params(estimator: BaseEstimator) -> None:
@@ -340,10 +366,18 @@ def signs_of(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
             "y (the labels)",
             f"labels among classes_ {classes.tolist()}",
             f"{python_label(y[unknown][0])!r}",
-            "Pass every label of the stream in classes=[...] on the "
-            "first call (a binary learner has two).",
+            "Pass both labels of the stream before the first example: OnlinePerceptron(classes=[...]) or "
+            "partial_fit(X, y, classes=[...]) (a binary learner has two).",
         )
     return np.where(y == classes[1], 1.0, -1.0)
+
+
+def task_signs(y: np.ndarray, classes: np.ndarray) -> list[np.ndarray]:
+    """The ±1 labels of each run: one (``classes[1]`` is +1) for two classes, else one per class
+    (``classes[k]`` is +1, the rest -1)."""
+    if classes.shape[0] == 2:
+        return [np.where(y == classes[1], 1.0, -1.0)]
+    return [np.where(y == label, 1.0, -1.0) for label in classes]
 
 
 def python_label(label: Any) -> Any:
@@ -355,16 +389,25 @@ def python_label(label: Any) -> Any:
 
 ORDER_OPTIONS = StrOptions(set(v.ORDERS))
 FAMILY_ORDER_OPTIONS = StrOptions(set(v.FAMILY_ORDERS))
-SEED_OPTIONS = [Interval(Integral, 0, None, closed="left"), None]
 #: the family's common parameters (Perceptron adds "random-mistake" to the orders)
 FAMILY_CONSTRAINTS = {
-    "eta": [Interval(Real, 0, None, closed="neither")],
+    "eta0": [Interval(Real, 0, None, closed="neither")],
     "fit_intercept": ["boolean"],
     "order": [FAMILY_ORDER_OPTIONS],
     "margin": [Interval(Real, 0, None, closed="left")],
-    "max_sweeps": [Interval(Integral, 1, None, closed="left")],
-    "seed": SEED_OPTIONS,
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "random_state": ["random_state"],
 }
+#: for the estimators that go on from where they are (warm_start, partial_fit)
+WARM_CONSTRAINTS = {"warm_start": ["boolean"]}
+
+
+def seed_of(random_state: Any) -> int | None:
+    """The engine's seed for ``random_state``: None or an int as it is; a RandomState draws one (as
+    scikit-learn draws its SGD seed from it)."""
+    if random_state is None or isinstance(random_state, Integral):
+        return None if random_state is None else int(random_state)
+    return int(random_state.randint(np.iinfo(np.int32).max))
 
 
 # ---------------------------------------------------------------- shared estimator code
@@ -380,21 +423,20 @@ def portable(run):
     return light
 
 
-class RunClassifierBase(ClassifierMixin, BaseEstimator):
+class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
     """Tags, pickling, the fitted check, the one-vs-rest loop and the warnings of every classifier
     whose fit runs the engine and keeps its runs in ``run_``."""
 
     #: the attribute fit sets, and what the message says it learns
     _fitted_attribute = "coef_"
     _fitted_what = "weights"
-    #: said after "did not converge: no clean sweep within max_sweeps=N"
-    _not_converged_advice = (". The data may not be linearly separable; raise max_sweeps, or use "
+    #: said after "did not converge: no clean sweep within max_iter=N sweeps"
+    _not_converged_advice = (". The data may not be linearly separable; raise max_iter, or use "
                              "perceptronlab.PocketPerceptron.")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.non_deterministic = getattr(self, "order", "cyclic") != "cyclic" and self.seed is None
+        tags.input_tags.sparse = True  # deterministic for a given random_state (non_deterministic stays False)
         return tags
 
     def __getstate__(self):
@@ -428,44 +470,75 @@ class RunClassifierBase(ClassifierMixin, BaseEstimator):
         """
         check_params(self)
         X, y = check_data(self, X, y, reset=True)
-        self._fitted(self._fit_one_vs_rest(X, y, self._trainer(X)))
+        classes = classes_for_training(check_targets(y, binary_only=False))
+        self._warn(self._train_tasks(X, y, classes, go_on=self._warm(classes)))
         return self
 
+    def _warm(self, classes: np.ndarray) -> bool:
+        """Whether this fit goes on from the last one (``warm_start``, fitted, the same classes)."""
+        if not getattr(self, "warm_start", False) or not self.__sklearn_is_fitted__():
+            return False
+        if not np.array_equal(classes, self.classes_):
+            raise v.fail("y (the labels)", f"the classes of the fit that warm_start goes on from, "
+                         f"{self.classes_.tolist()}", f"{classes.tolist()}",
+                         "Pass warm_start=False to start over on new classes.")
+        return True
+
     def _trainer(self, X):
-        """``train(X, signs) -> Run`` with this estimator's parameters (``X`` is the whole
-        training set, for what the runs of one fit share)."""
+        """``train(X, signs, start, sweeps) -> (Run, state)`` with this estimator's parameters (``X``
+        is the whole training set, for what the runs of one fit share): ``start`` is where a run
+        goes on from (None: w = 0), ``sweeps`` its sweeps (None: ``max_iter``), ``state`` what the
+        next run would go on from."""
         return self._train
 
-    def _train(self, X, signs):  # pragma: no cover - each estimator says how it trains
+    def _train(self, X, signs, start=None, sweeps=None):  # pragma: no cover - each estimator says how it trains
         raise NotImplementedError
 
-    def _fitted(self, runs: list) -> None:
-        """What fit keeps besides the runs (and the warnings it gives)."""
-        self._warn(runs)
+    def _starts(self, n_tasks: int) -> list:  # pragma: no cover - for the estimators that go on
+        """Where each run goes on from (warm_start, partial_fit)."""
+        raise NotImplementedError
 
-    def _fit_one_vs_rest(self, X, y, train) -> list:
-        """One ``train(X, signs)`` run for two classes (classes_[1] is +1), one per class otherwise;
-        sets classes_, n_mistakes_, n_sweeps_, converged_ and run_ (arrays / a list for several)."""
-        classes = classes_for_training(check_targets(y, binary_only=False))
-        if classes.shape[0] == 2:
-            tasks = [np.where(y == classes[1], 1.0, -1.0)]
-        else:
-            tasks = [np.where(y == label, 1.0, -1.0) for label in classes]
-        runs = [train(X, signs) for signs in tasks]
-        self._keep_runs(classes, runs)
+    def _fitted(self, runs: list, states: list, partial: bool = False) -> None:
+        """What fit keeps besides the runs."""
+
+    def _train_tasks(self, X, y, classes, *, go_on: bool, sweeps: int | None = None, partial: bool = False) -> list:
+        """One run for two classes (classes_[1] is +1), one per class otherwise, each from w = 0
+        or, with ``go_on``, from where the last one ended; sets classes_, n_mistakes_, n_sweeps_,
+        converged_, n_iter_ and run_ (arrays / a list for several)."""
+        tasks = task_signs(y, classes)
+        starts = self._starts(len(tasks)) if go_on else [None] * len(tasks)
+        train = self._trainer(X)
+        runs, states = [], []
+        for signs, start in zip(tasks, starts, strict=True):
+            run, state = train(X, signs, start, sweeps)
+            runs.append(run)
+            states.append(state)
+        self._keep_runs(classes, runs, partial=partial)
+        self._fitted(runs, states, partial)
         return runs
 
-    def _keep_runs(self, classes: np.ndarray, runs: list) -> None:
+    def _keep_runs(self, classes: np.ndarray, runs: list, partial: bool = False) -> None:
         binary = len(runs) == 1
+        mistakes = np.array([r.mistakes for r in runs])
+        sweeps = np.array([r.sweeps for r in runs])
+        if partial and "n_mistakes_" in self.__dict__:  # partial_fit counts since the last fit began
+            mistakes = mistakes + self.n_mistakes_
+            sweeps = sweeps + self.n_sweeps_
         self.classes_ = classes
-        self.n_mistakes_ = runs[0].mistakes if binary else np.array([r.mistakes for r in runs])
-        self.n_sweeps_ = runs[0].sweeps if binary else np.array([r.sweeps for r in runs])
+        self.n_mistakes_ = int(mistakes[0]) if binary else mistakes
+        self.n_sweeps_ = int(sweeps[0]) if binary else sweeps
         self.converged_ = runs[0].converged if binary else np.array([r.converged for r in runs])
+        self.n_iter_ = max(r.sweeps for r in runs)
         self.run_ = runs[0] if binary else runs
 
     def _warn(self, runs: list) -> None:
-        """CycledWarning / NotConvergedWarning for the runs of one fit, naming the one-vs-rest
-        classes concerned (called from ``fit``)."""
+        """The warnings of one fit (called from ``fit`` itself, so they point at the caller)."""
+        for kind, message in self._warnings(runs):
+            _exceptions.warn(kind, message, stacklevel=3)
+
+    def _warnings(self, runs: list):
+        """(kind, message) of CycledWarning / NotConvergedWarning for the runs of one fit, naming the
+        one-vs-rest classes concerned."""
         name = type(self).__name__
 
         def which(flags) -> str:
@@ -475,25 +548,24 @@ class RunClassifierBase(ClassifierMixin, BaseEstimator):
                                     for c, flag in zip(self.classes_, flags, strict=True) if flag) + ")"
 
         cycled = [r.cycled for r in runs]
-        stopped = [not r.converged and not r.cycled for r in runs]
+        stopped = [not r.converged and not r.cycled and not r.stopped for r in runs]
         if any(cycled):
-            warnings.warn(f"{name}: the weights at the start of a sweep repeated an earlier sweep's{which(cycled)}, "
-                          "so the cyclic perceptron will never converge on this data. Use "
-                          "perceptronlab.PocketPerceptron for the weights with the fewest training errors.",
-                          CycledWarning, stacklevel=4)
+            yield "CycledWarning", (
+                f"{name}: the weights at the start of a sweep repeated an earlier sweep's{which(cycled)}, so the "
+                "cyclic perceptron will never converge on this data. Use perceptronlab.PocketPerceptron for the "
+                "weights with the fewest training errors.")
         if any(stopped):
-            warnings.warn(f"{name} did not converge: no clean sweep within max_sweeps={self.max_sweeps}"
-                          f"{which(stopped)}{self._not_converged_advice}", NotConvergedWarning, stacklevel=4)
+            yield "NotConvergedWarning", (f"{name} did not converge: no clean sweep within max_iter={self.max_iter} "
+                                          f"sweeps{which(stopped)}{self._not_converged_advice}")
 
 
 class LinearClassifier(RunClassifierBase):
     """decision_function / predict for weights ``coef_`` (one row per class) and ``intercept_``:
     the core's feature-order scores and its tie rule (:mod:`perceptronlab.core.scores`)."""
 
-    def _fitted(self, runs: list) -> None:
+    def _fitted(self, runs: list, states: list, partial: bool = False) -> None:
         self.coef_ = np.vstack([np.asarray(run.w, dtype=np.float64) for run in runs])
         self.intercept_ = np.array([float(run.b) for run in runs])
-        self._warn(runs)
 
     def decision_function(self, X):
         """Signed scores ⟨w, x⟩ + b: shape (n,) for two classes (> 0 means ``classes_[1]``), else
@@ -508,3 +580,54 @@ class LinearClassifier(RunClassifierBase):
         in the rule); with more classes, the class of the highest one-vs-rest score."""
         self._check_fitted("predict")
         return labels(self.decision_function(X), self.classes_)
+
+
+class PartialFit:
+    """``partial_fit``: one sweep over a batch, from where the estimator is."""
+
+    def partial_fit(self, X, y, classes=None):
+        """One sweep over the batch (X, y), going on from where the last fit or partial_fit ended.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of every class label of the stream, needed on the first call (a
+            batch need not hold every class); later calls may omit it.
+
+        Returns
+        -------
+        self
+        """
+        check_params(self)
+        first = not self.__sklearn_is_fitted__()
+        X, y = check_data(self, X, y, reset=first)
+        self._sweep_once(X, y, partial_classes(self, classes, y, first), go_on=not first)
+        return self
+
+    def _sweep_once(self, X, y, classes, *, go_on: bool) -> None:
+        self._train_tasks(X, y, classes, go_on=go_on, sweeps=1, partial=True)
+
+
+def partial_classes(estimator, classes: Any, y: np.ndarray, first: bool) -> np.ndarray:
+    """The classes of a partial_fit call: given on the first call, the same ever after; every
+    label of ``y`` among them."""
+    check_targets(y, binary_only=False)
+    if first:
+        if classes is None:
+            raise v.fail("classes", "every class label of the stream on the first call to partial_fit",
+                         "None", "Pass partial_fit(X, y, classes=np.unique(y_all)); later batches need not "
+                         "hold every class.")
+        known = classes_for_training(check_targets(np.asarray(classes), binary_only=False))
+    else:
+        known = estimator.classes_
+        if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), known):
+            raise v.fail("classes", f"the classes of the first call, {known.tolist()}",
+                         f"{np.asarray(classes).tolist()}", "Pass classes only on the first call, or call "
+                         "fit to start over.")
+    unknown = ~np.isin(y, known)
+    if unknown.any():
+        raise v.fail("y (the labels)", f"labels among classes {known.tolist()}",
+                     f"{python_label(y[unknown][0])!r}", "Pass every label of the stream in classes=[...] on "
+                     "the first call to partial_fit.")
+    return known

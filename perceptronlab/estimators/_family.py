@@ -16,16 +16,20 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from perceptronlab import _validation as v
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.estimators._base import (
     FAMILY_CONSTRAINTS,
+    WARM_CONSTRAINTS,
     LinearClassifier,
+    PartialFit,
     RunClassifierBase,
     check_data,
     check_params,
     check_targets,
+    seed_of,
 )
-from perceptronlab.family.averaged import averaged_perceptron
+from perceptronlab.family.averaged import AveragedEngine, drive_averaged
 from perceptronlab.family.kernel import (
     CACHE_MODES,
     KERNELS,
@@ -35,17 +39,24 @@ from perceptronlab.family.kernel import (
     resolve_kernel,
     use_gram,
 )
-from perceptronlab.family.multiclass import multiclass_perceptron
+from perceptronlab.family.multiclass import MulticlassEngine, drive_multiclass
 from perceptronlab.family.voted import voted_perceptron
 
 __all__ = ["AveragedPerceptron", "VotedPerceptron", "KernelPerceptron", "MulticlassPerceptron"]
 
-#: said after "did not converge: no clean sweep within max_sweeps=N"
-_FIXED_SWEEPS_ADVICE = ("; the model uses all the sweeps. Raise max_sweeps for separable data (a fixed number "
+#: said after "did not converge: no clean sweep within max_iter=N sweeps"
+_FIXED_SWEEPS_ADVICE = ("; the model uses all the sweeps. Raise max_iter for separable data (a fixed number "
                         "of sweeps is normal for noisy data).")
+_SIGNS = np.array([-1, 1])
 
 
-class AveragedPerceptron(LinearClassifier):
+def _family_params(estimator, sweeps: int, seed, **more) -> dict:
+    """A run's parameters, in the functional API's names (a run is the functional API's result)."""
+    return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=estimator.order,
+                margin=estimator.margin, max_sweeps=sweeps, seed=seed, **more)
+
+
+class AveragedPerceptron(PartialFit, LinearClassifier):
     """The averaged perceptron as a scikit-learn classifier, over :func:`perceptronlab.averaged_perceptron`.
 
     The perceptron's iterates (w starts at 0, a mistake when y(⟨w,x⟩ + b) ≤ ρ₀, ties count),
@@ -54,21 +65,32 @@ class AveragedPerceptron(LinearClassifier):
 
     Parameters
     ----------
-    eta : float > 0, default=1.0
+    eta0 : float > 0, default=1.0
     fit_intercept : bool, default=True
     order : {"cyclic", "shuffle"}, default="cyclic"
     margin : float >= 0, default=0.0
-    max_sweeps : int >= 1, default=100
-        The run stops at a clean sweep or here.
-    seed : int >= 0 or None, default=None
+    max_iter : int >= 1, default=100
+        The most sweeps: the run stops at a clean sweep or here.
+    warm_start : bool, default=False
+        ``fit`` goes on from where the last fit ended: from its last iterate, averaging over the
+        steps of both.
+    random_state : None, int >= 0 or numpy RandomState, default=None
         Seeds ``order="shuffle"``.
 
     Attributes
     ----------
     coef_, intercept_ : the averaged weights, shape (1, d)/(1,) for two classes, else one row per
         class (one-vs-rest).
-    classes_, n_mistakes_, n_sweeps_, converged_, run_, n_features_in_ : as in
-        :class:`perceptronlab.Perceptron`; ``run_.last_w`` is the last iterate.
+    last_coef_, last_intercept_ : the last iterate (where a warm start or ``partial_fit`` goes on).
+    classes_, n_mistakes_, n_sweeps_, n_iter_, converged_, run_, n_features_in_ : as in
+        :class:`perceptronlab.Perceptron`; ``run_.n_steps`` is T.
+
+    Notes
+    -----
+    ``partial_fit(X, y, classes)`` is one sweep over the batch from the last iterate, and the
+    average goes on over every step so far: after batches B₁, …, B_m (or a fit and then batches) it
+    is the average of the iterates after every step of every one of them, as if the batches were
+    one stream.
 
     Examples
     --------
@@ -78,21 +100,38 @@ class AveragedPerceptron(LinearClassifier):
     (5, 4, [[8.0, -19.0]])
     """
 
-    _parameter_constraints: dict = dict(FAMILY_CONSTRAINTS)
+    _parameter_constraints: dict = {**FAMILY_CONSTRAINTS, **WARM_CONSTRAINTS}
     _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
-    def __init__(self, *, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=100,
-                 seed=None):
-        self.eta = eta
+    def __init__(self, *, eta0=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_iter=100,
+                 warm_start=False, random_state=None):
+        self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
         self.margin = margin
-        self.max_sweeps = max_sweeps
-        self.seed = seed
+        self.max_iter = max_iter
+        self.warm_start = warm_start
+        self.random_state = random_state
 
-    def _train(self, X, signs):
-        return averaged_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
-                                   margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed, warn=False)
+    def _train(self, X, signs, start=None, sweeps=None):
+        X = v.check_matrix(X, check_finite=False)
+        engine = AveragedEngine(X, signs, eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept))
+        if start is not None:
+            engine.resume(start)
+        seed = seed_of(self.random_state)
+        sweeps = self.max_iter if sweeps is None else sweeps
+        run = drive_averaged(engine, order=self.order, max_sweeps=sweeps, seed=seed, on_sweep=None,
+                             params=_family_params(self, sweeps, seed), classes=_SIGNS)
+        return run, engine.state()
+
+    def _starts(self, n_tasks: int) -> list:
+        return list(self._states)
+
+    def _fitted(self, runs: list, states: list, partial: bool = False) -> None:
+        super()._fitted(runs, states, partial)
+        self.last_coef_ = np.vstack([state[0] for state in states])
+        self.last_intercept_ = np.array([state[1] for state in states])
+        self._states = states
 
 
 class RunClassifier(RunClassifierBase):
@@ -125,13 +164,13 @@ class VotedPerceptron(RunClassifier):
 
     Parameters
     ----------
-    eta, fit_intercept, order, margin, max_sweeps, seed : as in :class:`AveragedPerceptron`.
+    eta0, fit_intercept, order, margin, max_iter, random_state : as in :class:`AveragedPerceptron`.
     max_vectors : int >= 1 or None, default=None
         Keep at most this many voting vectors per run: those with the largest survival counts.
 
     Attributes
     ----------
-    classes_, n_mistakes_, n_sweeps_, converged_, n_features_in_ : as in
+    classes_, n_mistakes_, n_sweeps_, n_iter_, converged_, n_features_in_ : as in
         :class:`perceptronlab.Perceptron`.
     run_ : :class:`perceptronlab.family.voted.VotedRun` (a list for one-vs-rest) with
         ``vectors``, ``intercepts``, ``counts``.
@@ -147,20 +186,20 @@ class VotedPerceptron(RunClassifier):
     _parameter_constraints: dict = {
         **FAMILY_CONSTRAINTS, "max_vectors": [Interval(Integral, 1, None, closed="left"), None]}
 
-    def __init__(self, *, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=100,
-                 max_vectors=None, seed=None):
-        self.eta = eta
+    def __init__(self, *, eta0=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_iter=100,
+                 max_vectors=None, random_state=None):
+        self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
         self.margin = margin
-        self.max_sweeps = max_sweeps
+        self.max_iter = max_iter
         self.max_vectors = max_vectors
-        self.seed = seed
+        self.random_state = random_state
 
-    def _train(self, X, signs):
-        return voted_perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
-                                margin=self.margin, max_sweeps=self.max_sweeps, max_vectors=self.max_vectors,
-                                seed=self.seed, warn=False)
+    def _train(self, X, signs, start=None, sweeps=None):
+        return voted_perceptron(X, signs, eta=self.eta0, fit_intercept=self.fit_intercept, order=self.order,
+                                margin=self.margin, max_sweeps=self.max_iter, max_vectors=self.max_vectors,
+                                seed=seed_of(self.random_state), warn=False), None
 
 
 class KernelPerceptron(RunClassifier):
@@ -183,11 +222,11 @@ class KernelPerceptron(RunClassifier):
     cache : {"auto", "full", "none"}, default="auto"
         "auto": the Gram cache, filled on demand up to 256 MiB (all columns for n ≤ 5,792);
         "full": the whole Gram matrix up front; "none": no cache. One-vs-rest runs share it.
-    eta, fit_intercept, order, margin, max_sweeps, seed : as in :class:`AveragedPerceptron`.
+    eta0, fit_intercept, order, margin, max_iter, random_state : as in :class:`AveragedPerceptron`.
 
     Attributes
     ----------
-    classes_, n_mistakes_, n_sweeps_, converged_, n_features_in_ : as in
+    classes_, n_mistakes_, n_sweeps_, n_iter_, converged_, n_features_in_ : as in
         :class:`perceptronlab.Perceptron`.
     run_ : :class:`perceptronlab.family.kernel.KernelRun` (a list for one-vs-rest) with
         ``support``, ``dual_coef``, ``alpha``.
@@ -215,8 +254,8 @@ class KernelPerceptron(RunClassifier):
     }
 
     def __init__(self, *, kernel="rbf", degree=3, gamma="scale", coef0=1.0, variant="last",
-                 budget=None, cache="auto", eta=1.0, fit_intercept=True, order="cyclic",
-                 margin=0.0, max_sweeps=100, seed=None):
+                 budget=None, cache="auto", eta0=1.0, fit_intercept=True, order="cyclic",
+                 margin=0.0, max_iter=100, random_state=None):
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -224,12 +263,12 @@ class KernelPerceptron(RunClassifier):
         self.variant = variant
         self.budget = budget
         self.cache = cache
-        self.eta = eta
+        self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
         self.margin = margin
-        self.max_sweeps = max_sweeps
-        self.seed = seed
+        self.max_iter = max_iter
+        self.random_state = random_state
 
     def _trainer(self, X):
         """One kernel for all the one-vs-rest runs, and one Gram matrix or cache of columns."""
@@ -237,16 +276,16 @@ class KernelPerceptron(RunClassifier):
         gram = spec(X, X) if use_gram(spec, self.cache) else None
         columns = None if gram is not None else ColumnCache(X.shape[0], self.cache == "auto")
 
-        def train(X, signs):
+        def train(X, signs, start=None, sweeps=None):
             return fit_kernel(X, signs, np.array([-1, 1]), spec, variant=self.variant, budget=self.budget,
-                              eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
-                              margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed,
-                              cache=self.cache, warn=False, gram=gram, columns=columns)
+                              eta=self.eta0, fit_intercept=self.fit_intercept, order=self.order,
+                              margin=self.margin, max_sweeps=self.max_iter, seed=seed_of(self.random_state),
+                              cache=self.cache, warn=False, gram=gram, columns=columns), None
 
         return train
 
 
-class MulticlassPerceptron(RunClassifierBase):
+class MulticlassPerceptron(PartialFit, RunClassifierBase):
     """The multiclass perceptron (Collins 2002) over :func:`perceptronlab.multiclass_perceptron`.
 
     One weight vector per class; predicts argmax_k ⟨w_k, x⟩ + b_k (ties: the first class); a
@@ -257,15 +296,23 @@ class MulticlassPerceptron(RunClassifierBase):
     ----------
     averaged : bool, default=False
         Use W averaged over every step.
-    eta, fit_intercept, order, margin, max_sweeps, seed : as in :class:`AveragedPerceptron`.
+    eta0, fit_intercept, order, margin, max_iter, warm_start, random_state : as in
+        :class:`AveragedPerceptron`.
 
     Attributes
     ----------
     coef_ : ndarray (n_classes, n_features), one row per class (two rows for two classes).
     intercept_ : ndarray (n_classes,).
-    classes_, n_mistakes_, n_sweeps_, converged_, n_features_in_ : as in
+    last_coef_, last_intercept_ : the last iterate W, B (``coef_`` itself unless ``averaged``).
+    classes_, n_mistakes_, n_sweeps_, n_iter_, converged_, n_features_in_ : as in
         :class:`perceptronlab.Perceptron` (one run, so scalars).
     run_ : :class:`perceptronlab.family.multiclass.MulticlassRun`.
+
+    Notes
+    -----
+    ``partial_fit(X, y, classes)`` is one sweep of Collins' update over the batch from the last
+    W (a batch need not hold every class; ``classes`` names them all on the first call); with
+    ``averaged`` the average goes on over every step of every call, as one stream.
 
     Examples
     --------
@@ -276,18 +323,19 @@ class MulticlassPerceptron(RunClassifierBase):
     ((3, 2), 1.0)
     """
 
-    _parameter_constraints: dict = {**FAMILY_CONSTRAINTS, "averaged": ["boolean"]}
+    _parameter_constraints: dict = {**FAMILY_CONSTRAINTS, "averaged": ["boolean"], **WARM_CONSTRAINTS}
     _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
-    def __init__(self, *, averaged=False, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0,
-                 max_sweeps=100, seed=None):
+    def __init__(self, *, averaged=False, eta0=1.0, fit_intercept=True, order="cyclic", margin=0.0,
+                 max_iter=100, warm_start=False, random_state=None):
         self.averaged = averaged
-        self.eta = eta
+        self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
         self.margin = margin
-        self.max_sweeps = max_sweeps
-        self.seed = seed
+        self.max_iter = max_iter
+        self.warm_start = warm_start
+        self.random_state = random_state
 
     def fit(self, X, y):
         """Learn one weight vector per class in one run.
@@ -298,16 +346,33 @@ class MulticlassPerceptron(RunClassifierBase):
         """
         check_params(self)
         X, y = check_data(self, X, y, reset=True)
-        check_targets(y, binary_only=False)
-        run = multiclass_perceptron(X, y, averaged=self.averaged, eta=self.eta,
-                                    fit_intercept=self.fit_intercept, order=self.order,
-                                    margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed,
-                                    warn=False)
-        self._keep_runs(np.asarray(run.classes), [run])
+        classes = check_targets(y, binary_only=False)
+        if classes.shape[0] < 2:
+            raise v.fail("y (the labels)", "at least two classes", f"1 class ({classes[0]!r})",
+                         "Training needs examples of at least two classes.")
+        self._warn([self._learn(X, y, classes, go_on=self._warm(classes), sweeps=self.max_iter)])
+        return self
+
+    def _sweep_once(self, X, y, classes, *, go_on: bool) -> None:
+        self._learn(X, y, classes, go_on=go_on, sweeps=1, partial=True)
+
+    def _learn(self, X, y, classes, *, go_on: bool, sweeps: int, partial: bool = False):
+        X = v.check_matrix(X, check_finite=False)
+        codes = np.searchsorted(classes, y).astype(np.int64)
+        engine = MulticlassEngine(X, codes, classes.shape[0], eta=self.eta0, margin=self.margin,
+                                  fit_intercept=bool(self.fit_intercept))
+        if go_on:
+            engine.resume(self._state)
+        seed = seed_of(self.random_state)
+        run = drive_multiclass(engine, order=self.order, max_sweeps=sweeps, seed=seed, on_sweep=None,
+                               params=_family_params(self, sweeps, seed, averaged=bool(self.averaged)),
+                               classes=classes, averaged=bool(self.averaged))
+        self._keep_runs(classes, [run], partial=partial)
         self.coef_ = np.asarray(run.w, dtype=np.float64)
         self.intercept_ = np.asarray(run.b, dtype=np.float64)
-        self._fitted([run])
-        return self
+        self.last_coef_, self.last_intercept_ = engine.W.copy(), engine.B.copy()
+        self._state = engine.state()
+        return run
 
     def decision_function(self, X):
         """(n, n_classes) scores; for two classes the (n,) difference s₁ − s₀ (> 0: classes_[1])."""

@@ -1,38 +1,74 @@
-"""The perceptron and Pocket as scikit-learn classifiers: thin faces over
-:func:`perceptronlab.perceptron` and :func:`perceptronlab.pocket`.
+"""The perceptron and Pocket as scikit-learn classifiers over the core's driver.
 
 As scikit-learn's own ``Perceptron`` is over its SGD loop, each estimator validates its input once
-at the boundary, maps any two labels to -1/+1 (``classes_[1]`` is +1) and calls the engine; none
-re-implements the rule. More than two classes are learned one-vs-rest: one engine run per class,
-``classes_[k]`` (+1) against the rest (-1).
+at the boundary, maps any two labels to -1/+1 (``classes_[1]`` is +1) and lets the core's driver
+run the rule on a compiled engine; none re-implements the rule. More than two classes are learned
+one-vs-rest: one run per class, ``classes_[k]`` (+1) against the rest (-1).
+
+:class:`Perceptron` takes scikit-learn's names and fitting options (sample and class weights,
+``coef_init``, ``warm_start``, ``partial_fit``, ``tol`` with ``early_stopping``), with scikit-learn's
+semantics bit for bit (:mod:`perceptronlab.estimators._fitting`).
 """
 
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from perceptronlab import _validation as v
-from perceptronlab.core.perceptron import perceptron, pocket
-from perceptronlab.estimators._base import ORDER_OPTIONS, SEED_OPTIONS, LinearClassifier
+from perceptronlab.core.driver import Pocket, drive, drive_pocket, finish
+from perceptronlab.core.engines import CompiledEngine, WeightedEngine
+from perceptronlab.core.scores import count_errors
+from perceptronlab.estimators._base import (
+    ORDER_OPTIONS,
+    WARM_CONSTRAINTS,
+    LinearClassifier,
+    PartialFit,
+    check_data,
+    check_params,
+    check_targets,
+    classes_for_training,
+    partial_classes,
+    python_label,
+    seed_of,
+    task_signs,
+)
+from perceptronlab.estimators._fitting import (
+    StoppingRule,
+    check_sample_weight,
+    class_weights,
+    update_scales,
+    validation_mask,
+)
 
 __all__ = ["Perceptron", "PocketPerceptron"]
+
+_SIGNS = np.array([-1, 1])
+#: threads of the compiled sweeps, as in the functional API (the result does not depend on them)
+N_JOBS = [Integral, None]
+
+
+def _run_params(estimator, sweeps: int, seed) -> dict:
+    """A run's parameters, in the functional API's names (a Run is the functional API's result)."""
+    return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=estimator.order,
+                margin=getattr(estimator, "margin", 0.0), max_sweeps=sweeps, seed=seed)
 
 
 class Perceptron(LinearClassifier):
     """The perceptron (Rosenblatt 1958) as a scikit-learn classifier over the engine.
 
-    Each fit calls :func:`perceptronlab.perceptron`.
-
-    w starts at 0; an example is a mistake when y(⟨w,x⟩ + b) ≤ ρ₀ (ties count); a mistake updates
-    w ← w + η·y·x (and b ← b + η·y); a run ends after a clean sweep or at ``max_sweeps``, or, in
-    cyclic order, when a start-of-sweep weight vector repeats (it then never converges).
+    w starts at 0 (or at ``coef_init``); an example is a mistake when y(⟨w,x⟩ + b) ≤ ρ₀ (ties
+    count); a mistake updates w ← w + η·y·x (and b ← b + η·y), scaled by the example's weight
+    (``sample_weight`` times its class's ``class_weight``). With ``tol=None`` a run ends after a
+    clean sweep or at ``max_iter``, or, in cyclic order, when a start-of-sweep weight vector
+    repeats (it then never converges); with a ``tol``, scikit-learn's stopping rule decides.
 
     Parameters
     ----------
-    eta : float > 0, default=1.0
+    eta0 : float > 0, default=1.0
         Learning rate η. From w = 0 it only scales w: the mistakes are the same for every η.
     fit_intercept : bool, default=True
         Learn an intercept b (the bias trick: x augmented with a constant 1). True like
@@ -43,10 +79,29 @@ class Perceptron(LinearClassifier):
         example at every step (the PLA of the Learning From Data course).
     margin : float >= 0, default=0.0
         ρ₀ of the margin perceptron: update while y(⟨w,x⟩ + b) ≤ ρ₀.
-    max_sweeps : int >= 1, default=1000
-        The run always stops here.
-    seed : int >= 0 or None, default=None
-        Seeds the orders "shuffle" and "random-mistake" (every one-vs-rest run gets the same seed).
+    max_iter : int >= 1, default=1000
+        The most sweeps (scikit-learn's epochs); the run always stops here.
+    tol : float >= 0 or None, default=None
+        None: the perceptron's own stop (a clean sweep, or a proven cycle). A number: scikit-learn's
+        rule instead: stop when the sweep's mean hinge loss (with ``early_stopping``: the
+        validation accuracy) has not improved by ``tol`` for ``n_iter_no_change`` sweeps in a row.
+        (scikit-learn's default is 1e-3; pass it to reproduce scikit-learn's ``Perceptron()``.)
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the examples (scikit-learn's stratified split, seeded by
+        ``random_state``) and train on the rest; with a ``tol``, stop on the held-out accuracy.
+    validation_fraction : float in (0, 1), default=0.1
+    n_iter_no_change : int >= 1, default=5
+    class_weight : dict, "balanced" or None, default=None
+        Scales the updates on each class's examples (scikit-learn's ``compute_class_weight``).
+    warm_start : bool, default=False
+        ``fit`` goes on from the last fit's ``coef_`` and ``intercept_`` instead of 0.
+    random_state : None, int >= 0 or numpy RandomState, default=None
+        Seeds the orders "shuffle" and "random-mistake" (every one-vs-rest run gets the same seed)
+        and the split of ``early_stopping``.
+    n_jobs : int or None, default=None
+        Threads of the compiled sweeps (None or -1: all cores); the result does not depend on it.
+    verbose : int, default=0
+        > 0: a line per sweep (norm, intercept, mean loss, updates).
 
     Attributes
     ----------
@@ -54,28 +109,43 @@ class Perceptron(LinearClassifier):
     intercept_ : ndarray of shape (1,) or (n_classes,); zeros without ``fit_intercept``.
     classes_ : ndarray of the labels; ``classes_[1]`` is the positive class (+1) of a binary fit.
         Labels -1/+1 of one class only still give ``classes_ = [-1, 1]``.
+    n_iter_ : int
+        Sweeps of the fit (the most of the one-vs-rest runs), scikit-learn's epochs; 1 after a
+        ``partial_fit``.
+    t_ : float
+        scikit-learn's step counter: 1 + the examples seen by the sweeps (``n_iter_`` · n_samples
+        after a fit; ``partial_fit`` adds its n_samples).
     n_mistakes_, n_sweeps_, converged_ : int, int, bool for two classes; arrays with one entry per
-        class for one-vs-rest.
+        class for one-vs-rest. Updates made, sweeps run, and whether the last sweep was clean;
+        ``partial_fit`` adds its updates and sweep to the counts since the last fit.
     run_ : :class:`perceptronlab.Run` of the engine (a list of Runs, one per class, for
-        one-vs-rest): mistake indices, updates and errors per sweep, norms.
+        one-vs-rest) of the last fit or partial_fit: mistake indices, updates and errors per
+        sweep, norms. With ``early_stopping`` it describes the training rows (the held-out rows
+        left out).
     n_features_in_ : int
     feature_names_in_ : ndarray, when X is a DataFrame with string column names.
 
     Warns
     -----
     NotConvergedWarning
-        When a run ends at ``max_sweeps`` without a clean sweep.
+        When a run ends at ``max_iter`` without a clean sweep (with a ``tol``: without meeting the
+        stopping rule). A subclass of scikit-learn's ``ConvergenceWarning``.
     CycledWarning
         When a cyclic run repeats a start-of-sweep weight vector (proof it never converges).
 
     Notes
     -----
-    With ``order="cyclic"`` on dense float64 data the weights equal scikit-learn's
-    ``Perceptron(shuffle=False, eta0=eta, alpha=0, penalty=None, tol=None, max_iter=max_sweeps)``
-    bit for bit, one-vs-rest included: both sum ⟨w,x⟩ in feature order and add η·y·x. They
-    differ on sparse input with an intercept (scikit-learn damps sparse intercept updates by
-    0.01), on float32 input (scikit-learn then keeps float32 weights; here they are float64), and
-    when a cyclic run stops because it cycled (scikit-learn goes on to ``max_iter``).
+    In cyclic order the weights, ``n_iter_`` and ``t_`` equal scikit-learn's
+    ``Perceptron(shuffle=False, eta0=eta0, alpha=0, penalty=None, tol=tol, max_iter=max_iter)``
+    bit for bit, with the same ``sample_weight``, ``class_weight``, ``coef_init``,
+    ``intercept_init``, ``warm_start``, ``partial_fit``, ``early_stopping``,
+    ``validation_fraction``, ``n_iter_no_change`` and ``random_state``, binary and one-vs-rest,
+    dense and CSR: both sum ⟨w,x⟩ in feature order and add (η·y)·weight·x. They differ on sparse
+    input with an intercept (scikit-learn damps sparse intercept updates by 0.01; here the rule is
+    the same for every storage of X), on float32 input (scikit-learn then keeps float32 weights;
+    here they are float64), and with ``tol=None`` when a run converges or cycles: it stops there
+    (``n_iter_`` the sweeps run), while scikit-learn goes on to ``max_iter`` (its later epochs
+    change nothing after a clean one). Negative sample weights are refused.
 
     Examples
     --------
@@ -83,7 +153,7 @@ class Perceptron(LinearClassifier):
 
     >>> from perceptronlab import Perceptron
     >>> clf = Perceptron(fit_intercept=False).fit([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
-    >>> clf.coef_, clf.n_mistakes_, clf.n_sweeps_, clf.converged_
+    >>> clf.coef_, clf.n_mistakes_, clf.n_iter_, clf.converged_
     (array([[ 1., -2.]]), 5, 4, True)
     >>> clf.predict([[2, 0], [0, 2]])
     array([ 1, -1])
@@ -94,36 +164,210 @@ class Perceptron(LinearClassifier):
     >>> clf = Perceptron().fit(X, ["a", "a", "b", "b", "c", "c"])
     >>> clf.coef_.shape, clf.predict([[5, 0], [0, 6]]).tolist()
     ((3, 2), ['b', 'c'])
+
+    A sample's weight scales its updates (here the first example's weight of 2 doubles its step):
+
+    >>> Perceptron(fit_intercept=False).fit([[1, 0], [0, 1]], [1, -1], sample_weight=[2, 1]).coef_
+    array([[ 2., -1.]])
     """
 
     _parameter_constraints: dict = {
-        "eta": [Interval(Real, 0, None, closed="neither")],
+        "eta0": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],
         "order": [ORDER_OPTIONS],
         "margin": [Interval(Real, 0, None, closed="left")],
-        "max_sweeps": [Interval(Integral, 1, None, closed="left")],
-        "seed": SEED_OPTIONS,
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left"), None],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        **WARM_CONSTRAINTS,
+        "random_state": ["random_state"],
+        "n_jobs": N_JOBS,
+        "verbose": ["verbose"],
     }
 
-    def __init__(
-        self, *, eta=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_sweeps=1000, seed=None
-    ):
-        self.eta = eta
+    def __init__(self, *, eta0=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_iter=1000, tol=None,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, class_weight=None,
+                 warm_start=False, random_state=None, n_jobs=None, verbose=0):
+        self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
         self.margin = margin
-        self.max_sweeps = max_sweeps
-        self.seed = seed
+        self.max_iter = max_iter
+        self.tol = tol
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
 
-    def _train(self, X, signs):
-        return perceptron(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
-                          margin=self.margin, max_sweeps=self.max_sweeps, seed=self.seed, warn=False)
+    # ------------------------------------------------------------ fitting
+    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
+        """Fit on (X, y): one run for two classes (``classes_[1]`` is +1), one run per class
+        (``classes_[k]`` against the rest) otherwise.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,); any labels.
+        coef_init : array-like of shape (n_classes, n_features) (or (n_features,) for two classes)
+            Start weights instead of 0 (with ``warm_start``: instead of the last fit's).
+        intercept_init : array-like of shape (n_classes,) (or a number for two classes)
+        sample_weight : array-like of shape (n_samples,), weights >= 0
+            Scales each example's updates, times its class's ``class_weight``; a weight of 0
+            leaves the example out of training.
+
+        Returns
+        -------
+        self
+        """
+        check_params(self)
+        self._check_stopping()
+        X, y = check_data(self, X, y, reset=True)
+        classes = classes_for_training(check_targets(y, binary_only=False))
+        starts = self._start_weights(classes, X.shape[1], coef_init, intercept_init, self._warm(classes))
+        runs = self._fit_runs(X, y, classes, starts, sample_weight, sweeps=self.max_iter, partial=False)
+        self.t_ = 1.0 + self.n_iter_ * X.shape[0]
+        self._warn(runs)
+        return self
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One sweep over the batch (X, y) from the current weights (scikit-learn's ``partial_fit``).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of every class label of the stream, needed on the first call.
+        sample_weight : array-like of shape (n_samples,), weights >= 0.
+
+        Returns
+        -------
+        self
+        """
+        check_params(self)
+        first = not self.__sklearn_is_fitted__()
+        if self.early_stopping:
+            raise v.fail("early_stopping", "False with partial_fit (one sweep holds nothing out)", "True",
+                         "Pass early_stopping=False, or call fit.")
+        if first and isinstance(self.class_weight, str):
+            raise v.fail("class_weight", "None or a dict with partial_fit", repr(self.class_weight),
+                         "Pass class_weight=dict(zip(classes, sklearn.utils.compute_class_weight('balanced', "
+                         "classes=classes, y=y_sample))), from a large enough sample of the stream's labels.")
+        X, y = check_data(self, X, y, reset=first)
+        classes = partial_classes(self, classes, y, first)
+        starts = self._start_weights(classes, X.shape[1], None, None, not first)
+        self._fit_runs(X, y, classes, starts, sample_weight, sweeps=1, partial=True)
+        self.t_ = self.__dict__.get("t_", 1.0) + X.shape[0]
+        return self
+
+    def _check_stopping(self) -> None:
+        if self.order == "random-mistake" and (self.tol is not None or self.early_stopping):
+            raise v.fail("order", "'cyclic' or 'shuffle' with tol or early_stopping (the stopping rule "
+                         "judges whole sweeps)", "'random-mistake'", "Pass order='cyclic' or 'shuffle', or "
+                         "tol=None and early_stopping=False.")
+
+    def _start_weights(self, classes: np.ndarray, d: int, coef_init, intercept_init, go_on: bool) -> list:
+        """(w, b) each run starts from: ``coef_init``/``intercept_init``, else the last fit's (going
+        on), else None (w = 0)."""
+        k = 1 if classes.shape[0] == 2 else classes.shape[0]
+        if go_on:
+            coef_init = self.coef_ if coef_init is None else coef_init
+            intercept_init = self.intercept_ if intercept_init is None else intercept_init
+        if coef_init is None and intercept_init is None:
+            return [None] * k
+        W = np.zeros((k, d)) if coef_init is None else _start_array("coef_init", coef_init, (k, d))
+        B = np.zeros(k) if intercept_init is None else _start_array("intercept_init", intercept_init, (k,))
+        return [(W[j], float(B[j])) for j in range(k)]
+
+    def _fit_runs(self, X, y, classes, starts, sample_weight, *, sweeps: int, partial: bool) -> list:
+        X = v.check_matrix(X, check_finite=False)  # CSR with sorted indices, as the functional API
+        n = X.shape[0]
+        weights = check_sample_weight(sample_weight, n)
+        per_class = None if self.class_weight is None else class_weights(self.class_weight, classes, y)
+        tasks = task_signs(y, classes)
+        binary = len(tasks) == 1
+        held = None
+        if self.early_stopping:
+            held = validation_mask(tasks[0] if binary else y, np.ones(n) if weights is None else weights,
+                                   self.validation_fraction, self.random_state)
+        seed = seed_of(self.random_state)
+        runs = []
+        for k, signs in enumerate(tasks):
+            scale = update_scales(per_class, weights, signs, None if binary else k)
+            name = "" if binary else f"class {python_label(classes[k])!r} vs rest, "
+            runs.append(self._run(X, signs, scale, starts[k], held, weights, sweeps, seed, name))
+        self._keep_runs(classes, runs, partial=partial)
+        self._fitted(runs, [None] * len(runs), partial)
+        return runs
+
+    def _run(self, X, signs, scale, start, held, weights, sweeps, seed, name):
+        """One run of the rule on the driver (the held-out rows left out)."""
+        validation = None
+        if held is not None:
+            keep = ~held
+            sample = np.ones(X.shape[0]) if weights is None else weights
+            validation = (X[held], signs[held], sample[held])
+            X, signs, scale = X[keep], signs[keep], None if scale is None else scale[keep]
+        rule = self.tol is not None
+        w0, b0 = (None, 0.0) if start is None else start
+        options = dict(eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept), w0=w0, b0=b0,
+                       n_jobs=self.n_jobs)
+        if scale is None and not rule and not self.verbose:
+            engine = CompiledEngine(X, signs, **options)  # the plain sweep, as perceptronlab.perceptron
+            hook = None
+        else:
+            engine = WeightedEngine(X, signs, scale=scale, **options)
+            hook = StoppingRule(engine, tol=self.tol, n_iter_no_change=self.n_iter_no_change,
+                                validation=validation, verbose=self.verbose, name=name)
+        outcome = drive(engine, order=self.order, max_sweeps=sweeps, seed=seed, margin=self.margin,
+                        cycles=False if rule else None, stop_when_clean=not rule, on_sweep=hook)
+        return finish(engine, outcome, algorithm="perceptron", params=_run_params(self, sweeps, seed), X=X,
+                      signs=signs, classes=_SIGNS)
+
+    def _warnings(self, runs: list):
+        if self.tol is None:
+            yield from super()._warnings(runs)
+        elif self.n_iter_ == self.max_iter:  # scikit-learn's rule: the stopping rule was not met in time
+            yield "NotConvergedWarning", (
+                f"{type(self).__name__} did not converge: the stopping rule (tol={self.tol}, n_iter_no_change="
+                f"{self.n_iter_no_change}) was not met within max_iter={self.max_iter} sweeps. Raise max_iter.")
 
 
-class PocketPerceptron(LinearClassifier):
+def _start_array(name: str, value: Any, shape: tuple) -> np.ndarray:
+    """``coef_init`` / ``intercept_init`` as float64 of ``shape`` (one row or number for two classes)."""
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise v.fail(name, "numbers", f"values that are not ({exc})", "Pass an array of numbers.") from None
+    if shape[0] == 1 and arr.size == int(np.prod(shape)):
+        arr = arr.reshape(shape)
+    if arr.shape != shape:
+        what = "the weights of each one-vs-rest class" if shape[0] > 1 else "one weight vector"
+        raise v.fail(name, f"shape {shape} ({what})", f"shape {arr.shape}",
+                     "Pass one row (or number) per class for more than two classes, one for two.")
+    if not np.isfinite(arr).all():
+        raise v.fail(name, "finite numbers", "NaN or inf", "Pass finite start weights.")
+    return arr
+
+
+def _say_sweeps(name: str):
+    """The per-sweep hook of ``verbose``: a line per sweep."""
+
+    def say(info) -> None:
+        print(f"-- {name}Epoch {info.sweep}\nUpdates: {info.updates}, T: {info.mistakes} updates so far",
+              flush=True)
+
+    return say
+
+
+class PocketPerceptron(PartialFit, LinearClassifier):
     """The Pocket algorithm (Gallant 1990) as a scikit-learn classifier over the engine.
-
-    Each fit calls :func:`perceptronlab.pocket`.
 
     Perceptron updates (by default on a uniformly random misclassified example) while keeping in
     the "pocket" the weights with the fewest training errors (y(⟨w,x⟩ + b) ≤ 0); the fitted weights
@@ -131,70 +375,110 @@ class PocketPerceptron(LinearClassifier):
 
     Parameters
     ----------
-    eta : float > 0, default=1.0
+    eta0 : float > 0, default=1.0
     fit_intercept : bool, default=True
     order : {"cyclic", "shuffle", "random-mistake"}, default="random-mistake"
     check : {"update", "sweep"}, default="update"
         Count the errors after every update (seed 002) or after every sweep (seed 003).
     max_updates : int >= 1 or None, default=None
-    max_sweeps : int >= 1, default=100
-        The run stops at zero errors, or at ``max_updates`` / ``max_sweeps``, whichever comes first.
-    seed : int >= 0 or None, default=None
+    max_iter : int >= 1, default=100
+        The run stops at zero errors, or at ``max_updates`` / ``max_iter`` sweeps, whichever
+        comes first.
+    warm_start : bool, default=False
+        ``fit`` goes on from where the last fit ended: the perceptron from its last iterate
+        (``last_coef_``), the pocket from the last pocket, its errors counted on the new data.
+    random_state : None, int >= 0 or numpy RandomState, default=None
         Seeds the orders "shuffle" and "random-mistake"; pass one for reproducible fits.
+    n_jobs : int or None, default=None
+        Threads of the compiled kernels (None or -1: all cores); the result does not depend on it.
+    verbose : int, default=0
+        > 0: a line per sweep.
 
     Attributes
     ----------
-    coef_, intercept_, classes_, n_features_in_ : as in :class:`Perceptron`.
+    coef_, intercept_, classes_, n_features_in_ : as in :class:`Perceptron` (the pocket's weights).
+    last_coef_, last_intercept_ : the perceptron's last iterate (where a warm start or
+        ``partial_fit`` goes on from).
     pocket_errors_ : int (array per class for one-vs-rest)
-        Training errors of the pocket weights.
-    n_mistakes_, n_sweeps_ : updates made and sweeps run.
+        Training errors of the pocket weights (after ``partial_fit``: on its batch).
+    n_mistakes_, n_sweeps_, n_iter_ : updates made, sweeps run, sweeps of the fit (the most of the
+        one-vs-rest runs).
     converged_ : bool (array per class): the pocket weights make no training error.
     run_ : :class:`perceptronlab.Run` (a list for one-vs-rest), with ``pocket_history``.
+
+    Notes
+    -----
+    ``partial_fit(X, y, classes)`` is one sweep of Pocket over the batch: the perceptron goes on
+    from its last iterate, and the pocket keeps whichever has the fewest errors on this batch, the
+    pocket it had (its errors counted on the batch) or a weight vector of this sweep.
 
     Examples
     --------
     >>> from perceptronlab import PocketPerceptron
     >>> X = [[1, 1], [2, 2], [-1, -1], [1.5, 1.5]]
-    >>> clf = PocketPerceptron(fit_intercept=False, seed=0, max_sweeps=20).fit(X, [1, 1, -1, -1])
+    >>> clf = PocketPerceptron(fit_intercept=False, random_state=0, max_iter=20).fit(X, [1, 1, -1, -1])
     >>> clf.pocket_errors_, clf.converged_, clf.score(X, [1, 1, -1, -1])
     (1, False, 0.75)
     """
 
     _parameter_constraints: dict = {
-        "eta": [Interval(Real, 0, None, closed="neither")],
+        "eta0": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],
         "order": [ORDER_OPTIONS],
         "check": [StrOptions(set(v.POCKET_CHECKS))],
         "max_updates": [Interval(Integral, 1, None, closed="left"), None],
-        "max_sweeps": [Interval(Integral, 1, None, closed="left")],
-        "seed": SEED_OPTIONS,
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        **WARM_CONSTRAINTS,
+        "random_state": ["random_state"],
+        "n_jobs": N_JOBS,
+        "verbose": ["verbose"],
     }
 
-    def __init__(
-        self,
-        *,
-        eta=1.0,
-        fit_intercept=True,
-        order="random-mistake",
-        check="update",
-        max_updates=None,
-        max_sweeps=100,
-        seed=None,
-    ):
-        self.eta = eta
+    def __init__(self, *, eta0=1.0, fit_intercept=True, order="random-mistake", check="update", max_updates=None,
+                 max_iter=100, warm_start=False, random_state=None, n_jobs=None, verbose=0):
+        self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
         self.check = check
         self.max_updates = max_updates
-        self.max_sweeps = max_sweeps
-        self.seed = seed
+        self.max_iter = max_iter
+        self.warm_start = warm_start
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
 
-    def _train(self, X, signs):
-        return pocket(X, signs, eta=self.eta, fit_intercept=self.fit_intercept, order=self.order,
-                      check=self.check, max_updates=self.max_updates, max_sweeps=self.max_sweeps, seed=self.seed)
+    def _train(self, X, signs, start=None, sweeps=None):
+        X = v.check_matrix(X, check_finite=False)
+        iterate, pocket = (None, 0.0), None
+        if start is not None:
+            iterate, (w, b) = start
+            pocket = Pocket(w.copy(), b, count_errors(X, signs, w, b))
+        engine = CompiledEngine(X, signs, eta=self.eta0, margin=0.0, fit_intercept=bool(self.fit_intercept),
+                                w0=iterate[0], b0=iterate[1], n_jobs=self.n_jobs)
+        seed = seed_of(self.random_state)
+        sweeps = self.max_iter if sweeps is None else sweeps
+        outcome = drive_pocket(engine, order=self.order, check=self.check, max_sweeps=sweeps,
+                               max_updates=self.max_updates, seed=seed, pocket=pocket,
+                               on_sweep=_say_sweeps("") if self.verbose else None)
+        kept = outcome.pocket
+        params = {**_run_params(self, sweeps, seed), "check": self.check, "max_updates": self.max_updates}
+        params.pop("margin")
+        run = finish(engine, outcome, algorithm="pocket", params=params, X=X, signs=signs, classes=_SIGNS,
+                     w=kept.w, b=kept.b, pocket_errors=kept.errors,
+                     pocket_history=np.asarray(kept.history, dtype=np.int64))
+        return run, (engine.w.copy(), engine.b)
 
-    def _fitted(self, runs: list) -> None:
+    def _starts(self, n_tasks: int) -> list:
+        return [((self.last_coef_[k], float(self.last_intercept_[k])), (self.coef_[k], float(self.intercept_[k])))
+                for k in range(n_tasks)]
+
+    def _warnings(self, runs: list):
+        return ()  # not converging is the pocket's case: its weights are the best seen
+
+    def _fitted(self, runs: list, states: list, partial: bool = False) -> None:
         self.coef_ = np.vstack([np.asarray(run.w, dtype=np.float64) for run in runs])
         self.intercept_ = np.array([float(run.b) for run in runs])
+        self.last_coef_ = np.vstack([w for w, _ in states])
+        self.last_intercept_ = np.array([b for _, b in states])
         errors = [int(r.pocket_errors) for r in runs]
         self.pocket_errors_ = errors[0] if len(runs) == 1 else np.array(errors)  # the pocket's runs do not warn

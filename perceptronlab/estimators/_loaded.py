@@ -13,10 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from perceptronlab._validation import check_exact_matrix, check_matrix, check_n_features, fail
+from perceptronlab._validation import (
+    ESTIMATOR_NAMES,
+    check_exact_matrix,
+    check_matrix,
+    check_n_features,
+    fail,
+)
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.estimators._linear import Perceptron, PocketPerceptron
 from perceptronlab.io import check_model_document, model_source, read_model_document
+from perceptronlab.scaling import apply_scaler
 
 __all__ = ["LoadedModel", "load_model"]
 
@@ -35,11 +42,13 @@ def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
 
     Returns
     -------
-    Perceptron, PocketPerceptron or LoadedModel
+    Perceptron, PocketPerceptron, LoadedModel or Pipeline
         A fitted model with ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``,
         ``predict`` and ``decision_function`` (and ``feature_names_in_`` when the file stores the
         feature names). Exact models (Fractions kept), online models and models saved from other
-        libraries load as :class:`LoadedModel`.
+        libraries load as :class:`LoadedModel`. A model saved with a scaler (``"preprocessing"``)
+        loads as a scikit-learn ``Pipeline([scaler, estimator])`` (a :class:`LoadedModel`, which
+        applies the scaler itself, with ``as_estimator=False``).
 
     Raises
     ------
@@ -56,7 +65,15 @@ _ESTIMATOR_OF = {"perceptron": "Perceptron", "pocket": "PocketPerceptron"}
 
 
 def _as_estimator(model: LoadedModel) -> Any:
-    """The perceptronlab estimator with the loaded weights, where one fits; else ``model`` itself."""
+    """The perceptronlab estimator with the loaded weights, where one fits; else ``model`` itself;
+    behind its scaler in a ``Pipeline`` when it has one."""
+    if model.scaler is not None:
+        from sklearn.pipeline import make_pipeline
+
+        bare = LoadedModel({k: v for k, v in model.document.items() if k not in ("preprocessing", "feature_names")})
+        if hasattr(model, "feature_names_in_"):  # the pipeline's first step sees the named columns
+            model.scaler.feature_names_in_ = model.feature_names_in_
+        return make_pipeline(model.scaler, _as_estimator(bare))
     name = _ESTIMATOR_OF.get(model.algorithm)
     if model.exact or name is None or model.estimator not in (
             "perceptronlab.Run", f"perceptronlab.estimators.{name}"):
@@ -64,6 +81,11 @@ def _as_estimator(model: LoadedModel) -> Any:
     cls = _LINEAR[name]
     accepted = cls().get_params(deep=False)
     params = {k: model.params[k] for k in accepted if k in model.params}
+    for old, new in ESTIMATOR_NAMES.items():  # files of 0.1.0 and of runs: the functional API's names
+        if old in model.params and new in accepted and new not in params:
+            params[new] = model.params[old]
+    if not (params.get("random_state") is None or isinstance(params["random_state"], int)):
+        del params["random_state"]  # a RandomState was saved as its repr: a record, not a seed
     try:
         fitted = cls(**params)
     except TypeError:  # pragma: no cover - a parameter of another version
@@ -96,6 +118,8 @@ class LoadedModel:
         to ``predict`` then has its columns taken by name).
     label_name : the label column's name at training, or None.
     algorithm, params, exact, training, n_features_in_, document : as stored.
+    scaler : the fitted scikit-learn scaler applied before scoring (the file's ``"preprocessing"``),
+        or None.
 
     Examples
     --------
@@ -126,6 +150,7 @@ class LoadedModel:
         self.label_name = fields["label_name"]
         self.coef_ = fields["coef"]
         self.intercept_ = fields["intercept"]
+        self.scaler = fields["scaler"]
 
     # ------------------------------------------------------------ binary views
     @property
@@ -159,7 +184,7 @@ class LoadedModel:
             return rows
         Xc = check_matrix(X)
         check_n_features(Xc.shape[1], self.n_features_in_, "the loaded model")
-        return Xc
+        return apply_scaler(self.scaler, Xc)
 
     def _by_name(self, frame: Any) -> np.ndarray:
         names = getattr(self, "feature_names_in_", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from numbers import Real
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -13,9 +13,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval
 
 from perceptronlab import _validation as v
+from perceptronlab.core.engines import WeightedEngine
 from perceptronlab.core.online import OnlineState
 from perceptronlab.core.scores import labels, scores
 from perceptronlab.estimators._base import (
+    EstimatorNames,
     NotFittedError,
     check_data,
     check_params,
@@ -27,10 +29,33 @@ from perceptronlab.estimators._base import (
     two_classes,
 )
 
-__all__ = ["OnlinePerceptron"]
+__all__ = ["OnlinePerceptron", "Replay"]
 
 
-class OnlinePerceptron(ClassifierMixin, BaseEstimator):
+class Replay(NamedTuple):
+    """What :meth:`OnlinePerceptron.replay` found, as row indices of the stream.
+
+    Attributes
+    ----------
+    updates : the rounds where the rule updated w: y(⟨w,x⟩ + b) ≤ ρ₀ (a tie included, also when
+        the tie predicted the right label, and rows inside the margin ρ₀).
+    errors : the rounds whose prediction, made before the label was seen, was wrong (progressive
+        validation's errors). Every error is an update; an update is not an error when the
+        prediction was right (a tie on a ``classes_[0]`` row, or a row right but within ρ₀).
+
+    Examples
+    --------
+    >>> from perceptronlab import OnlinePerceptron
+    >>> found = OnlinePerceptron(classes=["ham", "spam"]).replay([[1.0], [1.0]], ["ham", "spam"])
+    >>> found.updates.tolist(), found.errors.tolist()  # round 0: a tie, predicted "ham", right
+    ([0, 1], [1])
+    """
+
+    updates: np.ndarray
+    errors: np.ndarray
+
+
+class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
     """The online perceptron (seed 001): predict first, then learn from the revealed label.
 
     On each example the learner predicts sign(⟨w,x⟩ + b) (a tie predicts ``classes_[0]``) from w
@@ -41,7 +66,8 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    eta : float > 0, default=1.0
+    eta0 : float > 0, default=1.0
+        The learning rate η.
     margin : float >= 0, default=0.0
     fit_intercept : bool, default=True
     classes : array-like of the two labels, or None
@@ -65,12 +91,13 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
     >>> model.n_mistakes_, model.coef_
     (3, array([[ 1., -1.]]))
 
-    A stream in one compiled call, returning the rounds that were mistakes:
+    A stream in one compiled call, returning the rounds that updated and those predicted wrong (the
+    first round is a tie, which predicts "ham": right, yet an update):
 
     >>> model = OnlinePerceptron(classes=["ham", "spam"])
     >>> X = [[0.0, 1.0], [1.0, 0.0], [0.1, 0.9], [0.9, 0.2]]
     >>> model.replay(X, ["ham", "spam", "ham", "spam"])
-    array([0, 1])
+    Replay(updates=array([0, 1]), errors=array([1]))
     >>> model.predict([[1.0, 0.0], [0.0, 1.0]]).tolist(), model.n_mistakes_
     (['spam', 'ham'], 2)
 
@@ -83,14 +110,14 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "eta": [Interval(Real, 0, None, closed="neither")],
+        "eta0": [Interval(Real, 0, None, closed="neither")],
         "margin": [Interval(Real, 0, None, closed="left")],
         "fit_intercept": ["boolean"],
         "classes": ["array-like", None],
     }
 
-    def __init__(self, *, eta=1.0, margin=0.0, fit_intercept=True, classes=None):
-        self.eta = eta
+    def __init__(self, *, eta0=1.0, margin=0.0, fit_intercept=True, classes=None):
+        self.eta0 = eta0
         self.margin = margin
         self.fit_intercept = fit_intercept
         self.classes = classes
@@ -117,7 +144,7 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
 
     def _start(self, classes: np.ndarray) -> None:
         self._state = OnlineState(
-            eta=self.eta, margin=self.margin, fit_intercept=self.fit_intercept
+            eta=self.eta0, margin=self.margin, fit_intercept=self.fit_intercept
         )
         self.classes_ = classes
         # one dict lookup per learn_one call instead of array work (River-speed rounds)
@@ -130,12 +157,12 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
         if labels.shape[0] and is_signed(labels):
             return np.array([-1, 1], dtype=labels.dtype)
         shown = labels[:2].tolist()
+        where = "partial_fit(X, y, classes=[...]) or " if method == "partial_fit" else ""
         raise v.fail(
             "classes",
             f"the two class labels before the first example ({method})",
             f"none, with labels {shown} in the data",
-            f"Pass {method}(..., classes=[...]) or OnlinePerceptron(classes=[...]) with both "
-            "labels (only -1/+1 labels need none).",
+            f"Pass {where}OnlinePerceptron(classes=[...]) with both labels (only -1/+1 labels need none).",
         )
 
     @property
@@ -178,13 +205,38 @@ class OnlinePerceptron(ClassifierMixin, BaseEstimator):
             )
         return self._state.replay(X, signs_of(y, self.classes_))
 
-    def replay(self, X, y) -> np.ndarray:
-        """Progressive validation of a stream in one compiled call: returns the mistake indices.
+    def replay(self, X, y) -> Replay:
+        """Progressive validation of a stream in one compiled call: each example is predicted from
+        the weights learned on the examples before it, then learned; the state carries over to
+        later calls.
 
-        Each example is predicted from the weights learned on the examples before it, then
-        learned; the state carries over to later calls.
+        Returns
+        -------
+        Replay
+            ``updates``: the rows where the rule updated w (y(⟨w,x⟩ + b) ≤ ρ₀, ties included);
+            ``errors``: the rows predicted wrong (a subset of the updates: a tie on a
+            ``classes_[0]`` row predicts it right, yet updates).
         """
-        return self._stream(X, y, None, "replay")
+        before = self.__dict__.get("_state")
+        start = None if before is None or before.feature_names is not None else (before.w.copy(), before.b)
+        updates = self._stream(X, y, None, "replay")
+        return Replay(updates, self._errors(X, y, start, updates))
+
+    def _errors(self, X, y, start, updates: np.ndarray) -> np.ndarray:
+        """The rounds of a replay predicted wrong: the same sweep again from its start weights (the
+        same bits), with y(⟨w,x⟩ + b) before each update; a wrong prediction is < 0, or a tie on a
+        classes_[1] row."""
+        if updates.shape[0] == 0:
+            return updates
+        X = check_data(self, X, reset=False)
+        signs = signs_of(np.asarray(y), self.classes_)
+        w0, b0 = (None, 0.0) if start is None or start[0].shape[0] == 0 else start
+        engine = WeightedEngine(X, signs, eta=self.eta0, margin=self.margin, fit_intercept=self.fit_intercept,
+                                w0=w0, b0=b0, n_jobs=1)
+        engine.sweep(None, 1)
+        margins = engine.update_margins
+        wrong = (margins < 0) | ((margins == 0) & (signs[updates] > 0))
+        return updates[wrong]
 
     def partial_fit(self, X, y, classes=None):
         """Learn from a batch of a stream (as :meth:`replay`); ``classes`` on the first call.

@@ -6,13 +6,11 @@ update and lets the driver run it.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from perceptronlab import _validation as v
 from perceptronlab.core.run import Run
-from perceptronlab.exceptions import NotConvergedWarning
+from perceptronlab.exceptions import warn as _warn
 
 
 def check_params(*, eta, margin, order, max_sweeps, seed):
@@ -35,10 +33,9 @@ def sweep_positions(order, idx: np.ndarray, n: int) -> np.ndarray:
 
 def warn_not_converged(run: Run, warn: bool, max_sweeps: int, what: str) -> None:
     if warn and not run.converged and not run.stopped:
-        warnings.warn(f"No clean sweep within max_sweeps={max_sweeps} ({run.mistakes} mistakes); "
-                      f"the {what} is taken over all {max_sweeps} sweeps. Raise max_sweeps for "
-                      "separable data, or pass warn=False when a fixed number of sweeps is meant.",
-                      NotConvergedWarning, stacklevel=3)
+        _warn("NotConvergedWarning", f"No clean sweep within max_sweeps={max_sweeps} ({run.mistakes} mistakes); "
+              f"the {what} is taken over all {max_sweeps} sweeps. Raise max_sweeps for separable data, or "
+              "pass warn=False when a fixed number of sweeps is meant.", stacklevel=3)
 
 
 def check_predict_X(X, n_features: int, who: str):

@@ -67,6 +67,16 @@ class AveragedEngine(CompiledEngine):
         self.c += self.n
         return count
 
+    def state(self) -> tuple:
+        """What a run that goes on starts from: (w, b, u, bu, c) (:meth:`resume`)."""
+        return self.w.copy(), self.b, self.u.copy(), self.bu, self.c
+
+    def resume(self, state: tuple) -> None:
+        """Go on from a :meth:`state` of an earlier run (on other examples): the iterate and the
+        running sums of the average, so the average is over every step of every run."""
+        w, b, u, bu, c = state
+        self.w[:], self.b, self.u[:], self.bu, self.c = w, float(b), u, float(bu), float(c)
+
     def average(self) -> tuple[np.ndarray, float]:
         """(w̄, b̄) = (w − u/c, b − bu/c) over the c steps taken so far."""
         if self.c == 0:
@@ -101,6 +111,7 @@ class AveragedRun(Run):
         return labels(self.decision_function(X), self.classes)
 
 
+@v.seeds_names
 def averaged_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cyclic",
                         margin=0.0, max_sweeps: int = 100, seed: int | None = None,
                         warn: bool = True, on_sweep: OnSweep | None = None) -> AveragedRun:
@@ -147,13 +158,21 @@ def averaged_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: st
                                     seed=seed)
     Xc, signs, classes = v.check_Xy(X, y)
     engine = AveragedEngine(Xc, signs, eta=eta, margin=margin, fit_intercept=bool(fit_intercept))
+    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
+                  max_sweeps=max_sweeps, seed=seed)
+    run = drive_averaged(engine, order=order, max_sweeps=max_sweeps, seed=seed, on_sweep=on_sweep, params=params,
+                         classes=classes)
+    warn_not_converged(run, warn, max_sweeps, "average")
+    return run
+
+
+def drive_averaged(engine: AveragedEngine, *, order: str, max_sweeps: int, seed, on_sweep, params: dict,
+                   classes) -> AveragedRun:
+    """Drive an :class:`AveragedEngine` (from w = 0, or from the state a run left, for one that goes on)
+    and return its :class:`AveragedRun`."""
     # no cycle test: the average keeps moving while the iterates cycle
     outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
     w_avg, b_avg = engine.average()
-    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
-                  max_sweeps=max_sweeps, seed=seed)
-    run = finish(engine, outcome, run_class=AveragedRun, algorithm="averaged perceptron", params=params,
-                 X=Xc, signs=signs, classes=classes, w=w_avg, b=b_avg, last_w=engine.w.copy(),
-                 last_b=engine.b, n_steps=int(engine.c))
-    warn_not_converged(run, warn, max_sweeps, "average")
-    return run
+    return finish(engine, outcome, run_class=AveragedRun, algorithm="averaged perceptron", params=params,
+                  X=engine.X, signs=engine.y, classes=classes, w=w_avg, b=b_avg, last_w=engine.w.copy(),
+                  last_b=engine.b, n_steps=int(engine.c))

@@ -342,6 +342,7 @@ def _window(prefix: np.ndarray, budget: int) -> np.ndarray:
 # ---------------------------------------------------------------- the learner
 
 
+@v.seeds_names
 def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coef0=1.0,
                       variant: str = "last", budget: int | None = None, eta=1.0,
                       fit_intercept: bool = False, order: str = "cyclic", margin=0.0,

@@ -126,6 +126,16 @@ class MulticlassEngine(UpdateLog, Engine):
             return self.W.copy(), self.B.copy()
         return self.W - self.U / self.c, self.B - self.BU / self.c
 
+    def state(self) -> tuple:
+        """What a run that goes on starts from: (W, B, U, BU, c) (:meth:`resume`)."""
+        return self.W.copy(), self.B.copy(), self.U.copy(), self.BU.copy(), self.c
+
+    def resume(self, state: tuple) -> None:
+        """Go on from a :meth:`state` of an earlier run (on other examples of the same classes)."""
+        W, B, U, BU, c = state
+        self.W[:], self.B[:], self.U[:], self.BU[:], self.c = W, B, U, BU, float(c)
+        self.sq = float(np.sum(self.W * self.W)) + (float(np.sum(self.B * self.B)) if self.fit_intercept else 0.0)
+
     def finite(self) -> bool:
         return bool(np.isfinite(self.W).all() and np.isfinite(self.B).all())
 
@@ -181,6 +191,7 @@ class MulticlassRun(Run):
         return labels(self.decision_function(X), self.classes)
 
 
+@v.seeds_names
 def multiclass_perceptron(X, y, *, averaged: bool = False, eta=1.0, fit_intercept: bool = False,
                           order: str = "cyclic", margin=0.0, max_sweeps: int = 100,
                           seed: int | None = None, warn: bool = True,
@@ -225,13 +236,21 @@ def multiclass_perceptron(X, y, *, averaged: bool = False, eta=1.0, fit_intercep
     codes, classes = encode_labels(y, Xc.shape[0])
     engine = MulticlassEngine(Xc, codes, len(classes), eta=eta, margin=margin,
                               fit_intercept=bool(fit_intercept))
-    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
-    W, B = engine.average() if averaged else engine.snapshot()
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
                   max_sweeps=max_sweeps, seed=seed, averaged=bool(averaged))
-    run = finish(engine, outcome, run_class=MulticlassRun, algorithm="multiclass perceptron",
-                   params=params, X=Xc, signs=codes, classes=classes, w=W, b=B,
-                   last_w=engine.W.copy(), last_b=engine.B.copy(), averaged=bool(averaged),
-                   n_steps=int(engine.c))
+    run = drive_multiclass(engine, order=order, max_sweeps=max_sweeps, seed=seed, on_sweep=on_sweep,
+                           params=params, classes=classes, averaged=averaged)
     warn_not_converged(run, warn, max_sweeps, "multiclass perceptron")
     return run
+
+
+def drive_multiclass(engine: MulticlassEngine, *, order: str, max_sweeps: int, seed, on_sweep, params: dict,
+                     classes, averaged: bool) -> MulticlassRun:
+    """Drive a :class:`MulticlassEngine` (from W = 0, or from the state a run left, for one that goes on)
+    and return its :class:`MulticlassRun`."""
+    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
+    W, B = engine.average() if averaged else engine.snapshot()
+    return finish(engine, outcome, run_class=MulticlassRun, algorithm="multiclass perceptron",
+                  params=params, X=engine.X, signs=engine.y, classes=classes, w=W, b=B,
+                  last_w=engine.W.copy(), last_b=engine.B.copy(), averaged=bool(averaged),
+                  n_steps=int(engine.c))

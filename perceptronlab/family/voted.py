@@ -116,6 +116,7 @@ def survival_counts(mistake_steps: np.ndarray, n_steps: int) -> np.ndarray:
     return np.diff(np.append(mistake_steps, n_steps + 1)).astype(np.int64)
 
 
+@v.seeds_names
 def voted_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cyclic",
                      margin=0.0, max_sweeps: int = 100, max_vectors: int | None = None,
                      seed: int | None = None, warn: bool = True, on_sweep: OnSweep | None = None) -> VotedRun:

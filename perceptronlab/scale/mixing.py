@@ -36,7 +36,6 @@ Examples
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -46,7 +45,8 @@ import numpy as np
 from perceptronlab import _validation as v
 from perceptronlab.core.driver import Engine, drive
 from perceptronlab.core.engines import CompiledEngine, weights_key
-from perceptronlab.exceptions import SCALE_FIX, CycledWarning, NotConvergedWarning
+from perceptronlab.exceptions import SCALE_FIX
+from perceptronlab.exceptions import warn as _warn
 
 BLOCKSIZE = 64 * 2**20  # bytes per CSV/LIBSVM partition (as perceptronlab.scale.sources.BLOCKSIZE)
 
@@ -225,13 +225,12 @@ def shard_seed(seed: int | None, epoch: int, shard: int):
 
 def warn_outcome(training: Training, max_epochs: int, stacklevel: int = 3) -> None:
     if training.cycled:
-        warnings.warn(f"The weights at the start of epoch {training.epochs + 1} repeat an earlier "
-                      "epoch's: the mixed perceptron will never converge on this data.",
-                      CycledWarning, stacklevel=stacklevel)
+        _warn("CycledWarning", f"The weights at the start of epoch {training.epochs + 1} repeat an earlier "
+              "epoch's: the mixed perceptron will never converge on this data.", stacklevel=stacklevel)
     elif not training.converged and not training.stopped:
-        warnings.warn(f"No clean epoch within max_epochs={max_epochs} ({int(training.history.sum())} "
-                      "mistakes). The data may not be separable; raise max_epochs.",
-                      NotConvergedWarning, stacklevel=stacklevel)
+        _warn("NotConvergedWarning", f"No clean epoch within max_epochs={max_epochs} "
+              f"({int(training.history.sum())} mistakes). The data may not be separable; raise max_epochs.",
+              stacklevel=stacklevel)
 
 
 # ---------------------------------------------------------------- in process

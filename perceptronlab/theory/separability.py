@@ -141,7 +141,7 @@ def separable(X: Any, y: Any, fit_intercept: bool = False) -> SeparabilityResult
                 separable=True, w=w, b=b, certificate=None, support=np.empty(0, dtype=np.int64),
                 residual=low, fit_intercept=fit_intercept, classes=classes,
                 message=(f"Linearly separable: w = {fmt_vector(w)}" + (f", b = {fmt(b)}" if fit_intercept else "")
-                         + f" puts every example strictly on its side (smallest y(<w,x> + b) = {fmt(low)}). "
+                         + f" puts every example strictly on its side (smallest y(⟨w,x⟩ + b) = {fmt(low)}). "
                          "The perceptron converges on this data."))
         fresh = np.setdiff1d(bad, W)
         if fresh.shape[0] == 0:

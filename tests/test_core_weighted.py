@@ -1,0 +1,95 @@
+"""The weighted sweeps (scikit-learn's sample and class weights, the hinge loss of tol) and their
+NumPy twin: the compiled WeightedEngine and the ReferenceEngine give the same bits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from perceptronlab.core.driver import drive, finish
+from perceptronlab.core.engines import CompiledEngine, WeightedEngine
+from perceptronlab.core.reference import ReferenceEngine
+
+
+def _problem(seed, n=60, d=5, sparse=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(X @ rng.normal(size=d) + rng.normal(scale=1.0, size=n) > 0, 1.0, -1.0)  # noisy
+    scale = rng.uniform(0.0, 3.0, size=n)
+    scale[rng.integers(0, n, size=n // 6)] = 0.0
+    if sparse:
+        X[np.abs(X) < 0.6] = 0.0
+        X = sp.csr_matrix(X)
+    return X, y, scale
+
+
+def _sweeps(engine, order, sweeps=6, seed=3):
+    rng = np.random.default_rng(seed)
+    losses = []
+    for sweep in range(1, sweeps + 1):
+        engine.sweep(None if order == "cyclic" else rng.permutation(engine.n), sweep)
+        losses.append(engine.sweep_loss)
+    return losses
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_compiled_weighted_sweeps_equal_the_numpy_twin(sparse, order, fit_intercept):
+    X, y, scale = _problem(1, sparse=sparse)
+    w0, b0 = np.random.default_rng(9).normal(size=X.shape[1]), 0.25
+    options = dict(eta=0.7, margin=0.1, fit_intercept=fit_intercept, w0=w0, b0=b0)
+    compiled = WeightedEngine(X, y, scale=scale, n_jobs=1, **options)
+    twin = ReferenceEngine(X, y, scale=scale, **options)
+    assert _sweeps(compiled, order) == _sweeps(twin, order)  # the loss of every sweep, same bits
+    assert compiled.w.tobytes() == twin.w.tobytes() and compiled.b == twin.b
+    assert np.array_equal(compiled.indices, twin.indices)
+    assert not set(compiled.indices) & set(np.flatnonzero(scale == 0.0))  # a zero weight never updates
+    assert compiled.indices.shape[0] > 0
+
+
+def test_the_update_is_eta_y_times_the_scale_and_the_loss_is_the_hinge():
+    X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+    y = np.array([1.0, -1.0, 1.0])
+    engine = WeightedEngine(X, y, scale=np.array([2.0, 0.5, 0.0]), eta=0.5, margin=0.0, fit_intercept=True)
+    assert engine.sweep(None, 1) == 2
+    # row 0: tie, c = (0.5·1)·2 = 1; row 1: score 1·0 + 1 = 1, y·s = -1, c = (0.5·-1)·0.5 = -0.25;
+    # row 2: score 1 - 0.5 + 0.75 > 0, no mistake
+    assert engine.w.tolist() == [1.0, -0.5] and engine.b == 0.75
+    assert engine.sweep_loss == 0.0 + 1.0 and engine.update_margins.tolist() == [0.0, -1.0]
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_scales_of_one_give_the_plain_sweeps_bits(sparse):
+    X, y, _ = _problem(2, n=300, d=9, sparse=sparse)
+    plain = CompiledEngine(X, y, eta=1.3, margin=0.0, fit_intercept=True)
+    weighted = WeightedEngine(X, y, eta=1.3, margin=0.0, fit_intercept=True)
+    for sweep in range(1, 6):
+        assert plain.sweep(None, sweep) == weighted.sweep(None, sweep)
+    assert plain.w.tobytes() == weighted.w.tobytes() and plain.b == weighted.b
+    assert np.array_equal(plain.indices, weighted.indices) and np.array_equal(plain.norms, weighted.norms)
+
+
+def test_random_mistake_order_never_picks_a_zero_weight():
+    X, y, scale = _problem(3, n=30, d=3)
+    engine = WeightedEngine(X, y, scale=scale, eta=1.0, margin=0.0, fit_intercept=True)
+    twin = ReferenceEngine(X, y, scale=scale, eta=1.0, margin=0.0, fit_intercept=True)
+    runs = []
+    for each in (engine, twin):
+        outcome = drive(each, order="random-mistake", max_sweeps=4, seed=5)
+        runs.append(finish(each, outcome, algorithm="perceptron", params={}, X=X, signs=y, classes=np.array([-1, 1])))
+    assert np.array_equal(runs[0].mistake_indices, runs[1].mistake_indices)
+    assert runs[0].w.tobytes() == runs[1].w.tobytes()
+    assert not set(runs[0].mistake_indices) & set(np.flatnonzero(scale == 0.0))
+
+
+def test_without_stopping_at_a_clean_sweep_the_driver_runs_to_the_limit():
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    y = np.array([1.0, -1.0])
+    engine = WeightedEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False)
+    outcome = drive(engine, max_sweeps=5, stop_when_clean=False, cycles=False)
+    assert outcome.log.updates_per_sweep == [2, 0, 0, 0, 0] and outcome.converged and not outcome.stopped
+    stopped = drive(WeightedEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False), max_sweeps=5,
+                    stop_when_clean=False, cycles=False, on_sweep=lambda info: info.sweep == 3)
+    assert stopped.stopped and len(stopped.log.updates_per_sweep) == 3 and stopped.converged
