@@ -1,4 +1,9 @@
-"""Run every benchmark, print one table, write benchmarks/RESULTS.md (``make bench``)."""
+"""Run every benchmark, print one table, write benchmarks/RESULTS.md and the README's table (``make bench``).
+
+``--quick`` is a smoke run (small data, 3 rounds) that writes nothing; ``--only`` picks benchmarks
+by name. A benchmark that fails (a missing optional package included) is a FAILED row, its
+traceback goes to stderr and the run exits with status 1.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +13,21 @@ import inspect
 import os
 import platform
 import sys
+import time
 import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+README = HERE.parent / "README.md"
+#: the README's benchmark table lies between these two lines (the runner rewrites it)
+README_BEGIN = "<!-- benchmarks: generated from benchmarks/RESULTS.md by `make bench`; do not edit -->"
+README_END = "<!-- benchmarks: end -->"
+NOTE = ("Every figure: the median of interleaved rounds (each round times every side once), with the "
+        "smallest and largest round; one-thread code is timed in the calling thread's CPU time, rows marked "
+        "\"wall time\" use wall time (several threads or processes). `make bench` writes this file and the "
+        "README's table.")
+HEADER = ("| case | target | measured (median) | spread (min–max, rounds) | met | detail |\n"
+          "| --- | --- | --- | --- | --- | --- |")
 
 
 def machine_line() -> str:
@@ -19,7 +35,8 @@ def machine_line() -> str:
     import numpy
     import scipy
     import sklearn
-    from threadpoolctl import threadpool_info
+
+    from benchmarks._machine import blas_text, l3_text
 
     cpu = platform.processor() or "unknown CPU"
     try:
@@ -29,12 +46,9 @@ def machine_line() -> str:
                 break
     except OSError:
         pass
-    blas = ", ".join(f"{i.get('internal_api')} {i.get('version')} ({i.get('architecture', '?')}, "
-                     f"{i.get('num_threads')} threads)" for i in threadpool_info() if i.get("user_api") == "blas")
-    env = ", ".join(f"{k}={os.environ[k]}" for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE") if k in os.environ)
-    return (f"{os.cpu_count()} cores, {cpu}; BLAS: {blas or 'none found'}{'; ' + env if env else ''}; "
-            f"Python {platform.python_version()}, NumPy {numpy.__version__}, SciPy {scipy.__version__}, "
-            f"Numba {numba.__version__}, scikit-learn {sklearn.__version__}")
+    return (f"{os.cpu_count()} cores, {cpu}, {l3_text()}; BLAS: {blas_text()}; Python {platform.python_version()}, "
+            f"NumPy {numpy.__version__}, SciPy {scipy.__version__}, Numba {numba.__version__}, "
+            f"scikit-learn {sklearn.__version__}")
 
 
 def collect(only: str | None):
@@ -42,47 +56,90 @@ def collect(only: str | None):
         module = importlib.import_module(f"benchmarks.{path.stem}")
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if name.startswith("bench_") and fn.__module__ == module.__name__:
-                if only is None or only in name or only in path.stem:
+                if only is None or only in f"{path.stem}.{name}":
                     yield f"{path.stem}.{name}", fn
 
 
-def fmt_ratio(value: float) -> str:
-    return f"{value:.3g}" if value == value else "n/a"
+def fmt(value: float) -> str:
+    return f"{value:.3g}"
+
+
+def table_line(item: dict) -> str:
+    if item.get("failed"):
+        return f"| {item['case']} | {item['target']} | FAILED | — | no | {item['detail']} |"
+    met = "yes" if item["met"] else "no" if item["met"] is False else "—"
+    spread = item.get("spread")
+    if spread is None:
+        spread_text = "— (best of several, not interleaved)"
+    elif item.get("rounds", 1) > 1:
+        spread_text = f"{fmt(spread[0])}–{fmt(spread[1])} ({item['rounds']})"
+    else:
+        spread_text = "— (one measurement)"
+    detail = str(item["detail"]).replace("|", "/").replace("\n", " ")
+    return f"| {item['case']} | {item['target']} | {fmt(item['ratio'])} | {spread_text} | {met} | {detail} |"
+
+
+def table(rows: list[dict]) -> str:
+    return "\n".join([HEADER, *(table_line(item) for item in rows)])
+
+
+def run(only: str | None, scale: float) -> tuple[list[dict], list[str]]:
+    from benchmarks._timing import check_row
+
+    rows, failures = [], []
+    for name, fn in collect(only):
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        try:
+            params = inspect.signature(fn).parameters
+            result = fn(scale=scale) if "scale" in params else fn()
+            for item in result if isinstance(result, list) else [result]:
+                if "bound" in item:  # a row of the interleaved harness: its verdict must follow from its numbers
+                    check_row(item)
+        except Exception as exc:  # one failing benchmark is a FAILED row, and the run's status is 1
+            traceback.print_exc()
+            failures.append(name)
+            result = {"case": name, "target": "", "ratio": float("nan"), "met": False, "failed": True,
+                      "detail": f"failed: {type(exc).__name__}: {exc}"}
+        for item in result if isinstance(result, list) else [result]:
+            rows.append(item)
+            print("  " + table_line(item), file=sys.stderr)
+        print(f"  ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+    return rows, failures
+
+
+def readme_with(table_text: str, machine: str, readme: str) -> str:
+    """The README with its generated benchmark block replaced (the block must exist)."""
+    begin, end = readme.index(README_BEGIN), readme.index(README_END)
+    block = f"{README_BEGIN}\nMachine: {machine}\n\n{table_text}\n{README_END}"
+    return readme[:begin] + block + readme[end + len(README_END):]
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", help="run benchmarks whose name contains this text")
-    parser.add_argument("--scale", type=float, default=1.0, help="shrink the data (smoke runs)")
+    parser.add_argument("--scale", type=float, default=1.0, help="shrink the data (smoke runs write nothing)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: --scale 0.02 and 3 rounds")
+    parser.add_argument("--rounds", type=int, help="rounds per figure (default 7)")
     parser.add_argument("--out", default=str(HERE / "RESULTS.md"))
     args = parser.parse_args(argv)
-    rows = []
-    for name, fn in collect(args.only):
-        print(f"running {name} ...", file=sys.stderr, flush=True)
-        try:
-            params = inspect.signature(fn).parameters
-            result = fn(scale=args.scale) if "scale" in params else fn()
-        except Exception as exc:  # a failing benchmark is a row, not the end of the run
-            traceback.print_exc()
-            result = {"case": name, "target": "", "ratio": float("nan"), "met": False,
-                      "detail": f"failed: {type(exc).__name__}: {exc}"}
-        for item in result if isinstance(result, list) else [result]:
-            rows.append(item)
-            print(f"  {item['case']}: {fmt_ratio(item['ratio'])} ({item['target']}) "
-                  f"{'met' if item['met'] else 'NOT met' if item['met'] is False else ''}", file=sys.stderr)
-    lines = [
-        "| case | target | measured | met | detail |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for item in rows:
-        met = "yes" if item["met"] else "no" if item["met"] is False else "—"
-        lines.append(f"| {item['case']} | {item['target']} | {fmt_ratio(item['ratio'])} | {met} | "
-                     f"{item['detail']} |")
-    table = "\n".join(lines)
-    text = f"# Benchmark results\n\nMachine: {machine_line()}\n\n{table}\n"
+    from benchmarks import _timing
+
+    scale = 0.02 if args.quick else args.scale
+    if args.quick or args.rounds:
+        _timing.set_rounds(args.rounds or 3)
+    rows, failures = run(args.only, scale)
+    machine = machine_line()
+    table_text = table(rows)
+    text = f"# Benchmark results\n\n{NOTE}\n\nMachine: {machine}\n\n{table_text}\n"
     print(text)
-    if args.scale == 1.0 and args.only is None:
+    if scale == 1.0 and args.only is None and not args.rounds:
         Path(args.out).write_text(text)
+        if README.exists():
+            README.write_text(readme_with(table_text, machine, README.read_text()))
+    if failures:
+        print(f"FAILED: {', '.join(failures)}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from benchmarks._timing import row
+from benchmarks._timing import Stat, at_most, median_ms, result_row, rounds
 from perceptronlab.cli import _progress
 from perceptronlab.core.perceptron import perceptron
 
@@ -57,25 +57,24 @@ def _without(X, y, sweeps: int) -> float:
     return seconds
 
 
-def _overhead_row(n: int, d: int, sweeps: int, label: str, rounds: int = 31) -> dict:
+def _overhead_row(n: int, d: int, sweeps: int, label: str, wanted_rounds: int = 31) -> dict:
     X, y = _noisy(n, d)
+    n_rounds = rounds(wanted_rounds)
     shown, plain = [], []
     saved = _progress.SHOW_AFTER
     _progress.SHOW_AFTER = 0.0
     try:
         _without(X, y, 2)  # compile outside the rounds
-        for r in range(rounds):
+        for r in range(n_rounds):
             sides = (_with_display, _without) if r % 2 == 0 else (_without, _with_display)
             for side in sides:
                 (shown if side is _with_display else plain).append(side(X, y, sweeps))
     finally:
         _progress.SHOW_AFTER = saved
-    ratios = np.asarray(shown) / np.asarray(plain)
-    ratio = float(np.median(ratios))
-    return row(f"progress display / none, {label}", f"≤ {TARGET:g}", ratio, ratio <= TARGET,
-               f"n = {n:,}, d = {d}, {sweeps:,} compiled sweeps (cyclic, one core, never converges); without "
-               f"{np.median(plain) * 1e3:.0f} ms, with the live bar {np.median(shown) * 1e3:.0f} ms; median of "
-               f"{rounds} interleaved rounds (spread {ratios.min():.3f}–{ratios.max():.3f}), CPU time of all threads")
+    return result_row(f"progress display / none, {label}", Stat.ratio(shown, plain), at_most(TARGET),
+                      f"n = {n:,}, d = {d}, {sweeps:,} compiled sweeps (cyclic, one core, never converges); "
+                      f"without {median_ms(plain)}, with the live bar {median_ms(shown)}; {n_rounds} interleaved "
+                      "rounds, CPU time of all threads of the process")
 
 
 def bench_progress_overhead(scale: float = 1.0):

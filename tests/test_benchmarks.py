@@ -1,33 +1,189 @@
-"""A smoke run of the engine's benchmarks at tiny sizes: the code of `make bench` works. No timing is asserted."""
+"""The benchmarks' code, run at tiny sizes: every module works, every row's verdict follows from its own
+numbers, a missing optional package fails loudly, and the README's table is RESULTS.md's.
+No timing is asserted (the machine is shared); the arithmetic on the timings is."""
 
-import math
+from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from benchmarks import __main__ as runner
-from benchmarks import bench_engine
+from benchmarks import _timing
+from benchmarks._timing import Stat, at_least, at_most, interleave, result_row
 
-ENGINE_BENCHES = [fn for name, fn in runner.collect("bench_engine")]
+ROOT = Path(__file__).resolve().parents[1]
+# bench_web belongs to the lab page (tests/test_web_*.py smoke it); bench_scale starts Dask clusters
+# (tests/test_scale_cluster.py smokes it)
+SMOKED = [(name, fn) for name, fn in runner.collect(None)
+          if not name.startswith(("bench_web.", "bench_scale."))]
 
 
-@pytest.mark.parametrize("bench", ENGINE_BENCHES, ids=lambda fn: fn.__name__)
-def test_engine_bench_rows_are_well_formed(bench):
-    result = bench(scale=0.01)
+@pytest.fixture
+def two_rounds():
+    before = _timing._settings["rounds"]
+    _timing.set_rounds(2)
+    yield
+    _timing.set_rounds(before)
+
+
+def check_row_arithmetic(item: dict) -> None:
+    """The row's median, spread, target and verdict agree with each other (and the helper says so)."""
+    _timing.check_row(item)
+    low, high = item["spread"]
+    assert low <= item["ratio"] <= high
+    if item["bound"] is not None:
+        value = item["bound"]["value"]
+        holds = item["ratio"] <= value if item["bound"]["op"] == "<=" else item["ratio"] >= value
+        assert item["met"] is (holds and all(item["checks"].values()))
+    else:
+        assert item["met"] is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, bench", SMOKED, ids=[name for name, _ in SMOKED])
+def test_every_benchmark_runs_and_its_rows_follow_from_their_numbers(name, bench, two_rounds):
+    result = bench(scale=0.005)
     rows = result if isinstance(result, list) else [result]
     assert rows
-    for row in rows:
-        assert set(row) == {"case", "target", "ratio", "met", "detail"}
-        assert row["case"] and row["target"] and row["detail"]
-        assert math.isfinite(row["ratio"]) and row["ratio"] >= 0
-        assert row["met"] in (True, False, None)
+    for item in rows:
+        check_row_arithmetic(item)
+        assert item["rounds"] == 1 or item["rounds"] >= 2
 
 
-def test_every_issue_row_is_benchmarked():
-    cases = " ".join(row["case"] for fn in (bench_engine.bench_dense_sweep,) for row in fn(scale=0.01))
-    assert "float64" in cases and "float32" in cases and "scikit-learn" in cases
+def test_the_issue_rows_are_all_benchmarked():
+    names = {name for name, _ in runner.collect(None)}
+    for wanted in ("bench_dense.bench_dense_memory_floor", "bench_dense.bench_dense_compute_floor",
+                   "bench_dense.bench_dense_sklearn", "bench_dense.bench_two_cores",
+                   "bench_sparse.bench_sparse_random", "bench_sparse.bench_sparse_text",
+                   "bench_growth.bench_growth_dense", "bench_growth.bench_growth_sparse",
+                   "bench_online.bench_online_learn_many", "bench_online.bench_online_learn_one",
+                   "bench_theory.bench_analyze", "bench_theory.bench_analyze_growth",
+                   "bench_family.bench_kernel_gram_cache", "bench_scale.bench_scale"):
+        assert wanted in names
 
 
-def test_the_runner_prints_a_table_and_names_the_machine(capsys):
-    assert runner.main(["--only", "bench_startup", "--scale", "0.01"]) == 0
+# ---------------------------------------------------------------- the harness's arithmetic
+
+
+def test_a_verdict_is_the_target_on_the_median_and_every_check():
+    stat = Stat.of([1.3, 0.9, 1.0])
+    assert (stat.median, stat.low, stat.high, stat.rounds) == (1.0, 0.9, 1.3, 3)
+    assert result_row("a", stat, at_most(1.0), "d")["met"] is True  # the median, not the worst round
+    assert result_row("a", stat, at_most(0.99), "d")["met"] is False
+    assert result_row("a", stat, at_least(1.0), "d")["met"] is True
+    failing = result_row("a", stat, at_most(2.0), "d", {"same weights": False})
+    assert failing["met"] is False and "same weights: NO" in failing["detail"]
+    assert result_row("a", stat, None, "d")["met"] is None
+    for item in (failing, result_row("b", 0.5, at_least(1, " s"), "one value")):
+        check_row_arithmetic(item)
+    broken = dict(failing, met=True)
+    with pytest.raises(ValueError, match="does not follow"):
+        _timing.check_row(broken)
+    with pytest.raises(ValueError, match="outside its spread"):
+        _timing.check_row(dict(failing, ratio=5.0))
+    with pytest.raises(ValueError, match="finite"):
+        Stat.of([1.0, float("nan")])
+
+
+def test_ratios_pair_the_rounds():
+    ours, theirs = [1.0, 2.0, 4.0], [2.0, 4.0, 8.0]  # a machine slowing down: every round's ratio is 0.5
+    stat = Stat.ratio(ours, theirs)
+    assert (stat.median, stat.low, stat.high) == (0.5, 0.5, 0.5)
+    with pytest.raises(ValueError, match="same number of rounds"):
+        Stat.ratio([1.0], [1.0, 2.0])
+
+
+def test_rounds_interleave_and_alternate_their_order(two_rounds):
+    calls = []
+
+    def case(name):
+        def run():
+            calls.append(name)
+            return float(len(calls))
+        return run
+
+    seconds = interleave({"a": case("a"), "b": case("b"), "c": case("c")}, n_rounds=2, warmup=True)
+    assert calls == ["a", "b", "c", "a", "b", "c", "c", "b", "a"]  # warm-up, then a, b, c and c, b, a
+    assert {name: values.tolist() for name, values in seconds.items()} == {"a": [4.0, 9.0], "b": [5.0, 8.0],
+                                                                             "c": [6.0, 7.0]}
+    _timing.set_rounds(1)
+    assert _timing.rounds() == 2  # a spread needs two rounds
+    assert np.asarray(interleave({"a": case("a")}, warmup=False)["a"]).shape == (2,)
+
+
+def test_a_missing_optional_package_fails_loudly():
+    with pytest.raises(RuntimeError, match=r"no_such_package.*pip install -e '\.\[dev\]'"):
+        _timing.require("no_such_package", "dev")
+
+
+def test_a_failing_benchmark_is_a_failed_row_and_the_run_fails(monkeypatch, capsys, tmp_path, two_rounds):
+    def bench_broken(scale=1.0):
+        _timing.require("no_such_package", "dev")
+
+    monkeypatch.setattr(runner, "collect", lambda only: iter([("bench_fake.bench_broken", bench_broken)]))
+    assert runner.main(["--quick", "--out", str(tmp_path / "RESULTS.md")]) == 1
+    captured = capsys.readouterr()
+    assert "| bench_fake.bench_broken |  | FAILED | — | no | failed: RuntimeError" in captured.out
+    assert "FAILED: bench_fake.bench_broken" in captured.err
+    assert not (tmp_path / "RESULTS.md").exists()  # a smoke run writes nothing
+
+
+@pytest.mark.slow
+def test_the_runner_prints_a_table_and_names_the_machine(capsys, two_rounds):
+    assert runner.main(["--only", "bench_engine.bench_startup", "--scale", "0.01"]) == 0
     out = capsys.readouterr().out
-    assert "Machine:" in out and "| case | target | measured | met | detail |" in out and "start-up" in out
+    assert "Machine:" in out and "L3" in out and "BLAS:" in out and runner.HEADER in out and "start-up" in out
+
+
+# ---------------------------------------------------------------- the README's figures
+
+
+def test_the_readme_table_is_results_md():
+    """The README's benchmark block is exactly the table (and machine line) of benchmarks/RESULTS.md."""
+    results = (ROOT / "benchmarks" / "RESULTS.md").read_text()
+    readme = (ROOT / "README.md").read_text()
+    machine = re.search(r"^Machine: (.*)$", results, re.MULTILINE).group(1)
+    table = results[results.index(runner.HEADER):].strip()
+    block = readme[readme.index(runner.README_BEGIN):readme.index(runner.README_END) + len(runner.README_END)]
+    assert block == f"{runner.README_BEGIN}\nMachine: {machine}\n\n{table}\n{runner.README_END}"
+    assert runner.readme_with(table, machine, readme) == readme
+
+
+def test_every_results_row_reads_as_the_runner_writes_it():
+    results = (ROOT / "benchmarks" / "RESULTS.md").read_text()
+    rows = [line for line in results.splitlines() if line.startswith("| ") and not line.startswith(("| case", "| ---"))]
+    assert rows
+    for line in rows:
+        cells = [cell.strip() for cell in line.strip("|").split(" | ")]
+        assert len(cells) == 6, line
+        case, target, measured, spread, met, _ = cells
+        if measured == "FAILED":
+            continue
+        value = float(measured)
+        match = re.match(r"([\d.e+-]+)–([\d.e+-]+) \((\d+)\)$", spread)
+        if match:
+            assert float(match.group(1)) <= value <= float(match.group(2)), line
+        bound = re.match(r"([≤≥]) ([\d.e+-]+)", target)
+        if bound is None:
+            assert met == "—", line
+            continue
+        holds = value <= float(bound.group(2)) if bound.group(1) == "≤" else value >= float(bound.group(2))
+        if not holds:  # printed to 3 digits: a "yes" needs a median that meets the target
+            assert met == "no", line
+        elif met == "no" and value != float(bound.group(2)):
+            assert ": NO" in line, line  # a check that failed
+
+
+def test_the_l3_size_is_read_as_the_machine_reports_it():
+    from benchmarks import _machine
+
+    assert _machine._size("32 MiB (1 instance)") == 32 * 2**20  # lscpu
+    assert _machine._size("32768K") == 32 * 2**20  # sysfs
+    assert _machine._size("1.5 MiB") == int(1.5 * 2**20)
+    assert _machine._size("unknown") is None
+    size, source = _machine.l3_cache()
+    assert size >= 2**20 and source
+    assert _machine.l3_text().startswith(f"L3 {size / 2**20:.0f} MiB")

@@ -90,3 +90,86 @@ def test_csr_equals_dense_bits_on_float_data_with_ragged_rows(order):
     sparse = perceptron(sp.csr_matrix(X), y, order=order, seed=1, fit_intercept=True, max_sweeps=6, warn=False)
     assert np.array_equal(dense.w, sparse.w) and dense.b == sparse.b
     assert dense.mistake_indices.tolist() == sparse.mistake_indices.tolist()
+
+
+def _sklearn_csr_weights(X, y, epochs):
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import Perceptron
+
+    model = Perceptron(shuffle=False, eta0=1.0, alpha=0.0, penalty=None, fit_intercept=False, tol=None,
+                       max_iter=epochs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return model.fit(X, y).coef_[0]
+
+
+@pytest.mark.parametrize("kind", ["uniform columns (the paired loop)", "power-law columns (row by row)"])
+def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
+    from perceptronlab.core.kernels import csr_paired
+
+    rng = np.random.default_rng(11)
+    n, d = 3000, 2**18
+    if kind.startswith("uniform"):
+        columns = np.sort(rng.integers(0, d, size=(n, 40)), axis=1)
+    else:  # a few columns in most rows, as words in documents
+        ranks = np.minimum((rng.pareto(0.9, size=(n, 40)) * 3).astype(np.int64), d - 1)
+        columns = np.sort(rng.permutation(d)[ranks], axis=1)
+    X = sp.csr_matrix((rng.standard_normal(columns.size), columns.ravel(), np.arange(0, columns.size + 1, 40)),
+                      shape=(n, d))
+    X.sum_duplicates()
+    y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
+    assert csr_paired(X.indptr, X.indices, d) == kind.startswith("uniform")
+    ours = perceptron(X, y, max_sweeps=3, warn=False)
+    assert ours.sweeps == 3 and ours.mistakes > 300
+    assert np.array_equal(ours.w, _sklearn_csr_weights(X, y, 3))
+
+
+def test_the_weights_fingerprint_tells_every_bit_apart():
+    from perceptronlab.core.kernels import fingerprint
+
+    rng = np.random.default_rng(12)
+    w = rng.standard_normal(1000)
+    seen = {fingerprint(w, 0.5)}
+    assert fingerprint(w.copy(), 0.5) in seen  # the same bits, the same key
+    for j in range(0, 1000, 7):  # one bit flipped anywhere, or b changed, is another key
+        for bit in (0, 31, 63):
+            other = w.copy()
+            other.view(np.uint64)[j] ^= np.uint64(1) << np.uint64(bit)
+            key = fingerprint(other, 0.5)
+            assert key not in seen
+            seen.add(key)
+    for b in (-0.5, 0.0, -0.0, np.nextafter(0.5, 1)):
+        assert fingerprint(w, b) not in seen
+        seen.add(fingerprint(w, b))
+    assert fingerprint(np.zeros(3), 0.0) != fingerprint(np.zeros(4), 0.0)  # the length counts
+
+
+@pytest.mark.parametrize("kind", ["integer ties", "wide range", "float32 near ties"])
+def test_blocked_sweep_decides_stale_rows_only_when_the_bound_allows(kind):
+    """Late sweeps where many rows sit on or near the margin (exact ties on integer data, rows of
+    magnitudes 1e-6 … 1e6, float32 rows next to the hyperplane): the blocked sweep's stale scores
+    must never decide a row the exact score would decide otherwise."""
+    rng = np.random.default_rng(13)
+    n, d = 20_000, 12
+    if kind == "integer ties":
+        X = rng.integers(-2, 3, size=(n, d)).astype(np.float64)
+    elif kind == "wide range":
+        X = rng.normal(size=(n, d)) * 10.0 ** rng.integers(-6, 7, size=(n, 1))
+    else:
+        X = rng.normal(size=(n, d)).astype(np.float32)
+    w_true = rng.normal(size=d)
+    y = np.where(X.astype(np.float64) @ w_true >= 0, 1.0, -1.0)
+    w0 = w_true + 1e-3 * rng.normal(size=d)  # a near-final w: few updates, many rows close to the margin
+    for block in (512, 4096):
+        w_seq, w_par = w0.copy(), w0.copy()
+        outs = [np.empty(n, np.int64), np.empty(n), np.empty(n, np.int64), np.empty(n)]
+        b_seq = b_par = 0.0
+        for _ in range(3):
+            c1, b_seq, _ = kernels.sweep_dense(X, y, NO_ORDER, False, w_seq, b_seq, 1.0, 0.0, True, outs[0], outs[1])
+            c2, b_par, _ = kernels.sweep_dense_blocked(X, y, NO_ORDER, False, w_par, b_par, 1.0, 0.0, True, outs[2],
+                                                       outs[3], block, np.empty(block))
+            assert c1 == c2 and b_seq == b_par and np.array_equal(w_seq, w_par)
+            assert np.array_equal(outs[0][:c1], outs[2][:c2]) and np.array_equal(outs[1][:c1], outs[3][:c2])
+        assert c1 > 0  # the late sweeps still update

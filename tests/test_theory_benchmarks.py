@@ -1,14 +1,32 @@
-"""Smoke calls of the theory benchmarks at tiny sizes (the timings themselves are never asserted)."""
+"""The theory benchmarks' own checks at small sizes: the working set finds the full QP's margin, the
+fast leave-one-out finds brute force's errors (the timings themselves are never asserted)."""
 
 from __future__ import annotations
 
-from benchmarks import bench_theory
+import pytest
+
+from benchmarks import _timing, bench_theory
 
 
-def test_benchmark_rows_have_the_runner_shape():
-    rows = [bench_theory.bench_max_margin_working_set(n=2000, d=5), bench_theory.bench_loo(n=200, d=3),
-            bench_theory.bench_max_margin_million(n=5000, d=10)]
-    for row in rows:
-        assert set(row) == {"case", "target", "ratio", "met", "detail"}
-        assert row["ratio"] > 0 and isinstance(row["met"], bool)
-    assert "rel. error" in rows[0]["detail"] and "True" in rows[1]["detail"]
+@pytest.fixture(autouse=True)
+def two_rounds():
+    before = _timing._settings["rounds"]
+    _timing.set_rounds(2)
+    yield
+    _timing.set_rounds(before)
+
+
+def test_the_working_set_matches_the_full_qp():
+    row = bench_theory.bench_max_margin_working_set(n=2000, d=5)
+    assert row["checks"] == {"rho rel. error ≤ 1e-9": True} and row["rounds"] == 2
+
+
+def test_the_fast_leave_one_out_matches_brute_force_on_data_with_errors():
+    X, y = bench_theory.separable_gaussian(150, 3, gap=0.02, seed=3)
+    from perceptronlab import loo_error
+
+    brute = bench_theory.brute_force_loo(X, y)
+    assert brute  # the oracle has something to find
+    assert loo_error(X, y).indices.tolist() == brute
+    assert bench_theory.bench_loo(n=150, d=3)["checks"] == {"the same errors": True}
+

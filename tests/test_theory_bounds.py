@@ -83,6 +83,42 @@ def test_best_freund_schapire_beats_a_dense_grid(noise):
         assert freund_schapire(R, slack(w, X, y, rho), rho) == pytest.approx(bound, rel=1e-9)
 
 
+def _best_freund_schapire_by_brute_force(w, X, y, R):
+    """Every breakpoint and every stationary point, each scored with a full pass (quadratic)."""
+    m = np.sort(y * (X @ w) / np.linalg.norm(w))
+    best = (float(len(m)), math.inf)
+    candidates = [value for value in m if value > 0]
+    for k in range(1, len(m) + 1):  # D² = kρ² − 2s₁ρ + s₂ on [m_{k-1}, m_k): where its derivative vanishes
+        s1, s2 = m[:k].sum(), (m[:k] ** 2).sum()
+        hi = m[k] if k < len(m) else math.inf
+        coefficients = [s1 * s1 - R * R * k, -2 * (s1 * s2 - R * R * s1), s2 * s2 - R * R * s2]
+        for root in np.roots(coefficients):
+            if abs(root.imag) < 1e-12 and max(m[k - 1], 0) < root.real < hi and s1 * root.real >= s2:
+                candidates.append(root.real)
+    for rho in candidates:
+        value = freund_schapire(R, slack(w, X, y, rho), rho)
+        best = min(best, (value, rho))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_freund_schapire_equals_the_quadratic_search(seed):
+    rng = np.random.default_rng(seed)
+    n, d = (50, 200, 400)[seed % 3], 2 + seed % 3
+    X = rng.standard_normal((n, d))
+    w = rng.standard_normal(d)
+    y = np.where(X @ w > 0, 1, -1)
+    y[rng.random(n) < 0.05 * (1 + seed % 4)] *= -1
+    R = radius(X)
+    expected, expected_rho = _best_freund_schapire_by_brute_force(w, X, y, R)
+    bound, rho = best_freund_schapire(w, X, y)
+    assert bound == pytest.approx(expected, rel=1e-9)
+    if math.isinf(expected_rho):
+        assert math.isinf(rho)
+    else:
+        assert rho == pytest.approx(expected_rho, rel=1e-6)
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_the_bounds_hold_on_runs(seed):
     rng = np.random.default_rng(seed)

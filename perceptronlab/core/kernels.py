@@ -62,6 +62,9 @@ def _dot(w, X, i):
 
 
 GROUP = 8  # rows scored together
+# Rows are prefetched this many bytes ahead of the group being scored: about what memory delivers
+# to one core in its latency (≈ 35 GB/s × 300 ns), whatever the row length or dtype.
+PREFETCH_BYTES = 12 * 1024
 
 
 @intrinsic
@@ -138,11 +141,17 @@ def _score_group(w, X, rows, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _next_group(order, use_order, t, m, end, rows, flat, d, step):
-    """rows = the m rows from position t (padded with the first), and the group after it prefetched."""
+def _prefetch_distance(X):
+    """Rows between a group and the rows prefetched for it (:data:`PREFETCH_BYTES` ahead)."""
+    return max(GROUP, PREFETCH_BYTES // max(1, X.shape[1] * X.itemsize))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_group(order, use_order, t, m, end, rows, flat, d, step, distance):
+    """rows = the m rows from position t (padded with the first); the rows ``distance`` ahead prefetched."""
     for k in range(GROUP):
         rows[k] = (order[t + k] if use_order else t + k) if k < m else rows[0]
-        ahead = t + GROUP + k
+        ahead = t + distance + k
         if ahead < end:
             _prefetch_row(flat, order[ahead] if use_order else ahead, d, step)
 
@@ -201,6 +210,7 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
     n, d = X.shape
     flat = X.reshape(-1)
     step = max(1, 64 // X.itemsize)
+    distance = _prefetch_distance(X)
     steps = order.shape[0] if use_order else n
     rows = np.empty(GROUP, dtype=np.int64)
     scores = np.empty(GROUP)
@@ -208,7 +218,7 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
     t = 0
     while t < steps:
         m = min(GROUP, steps - t)
-        _next_group(order, use_order, t, m, steps, rows, flat, d, step)
+        _next_group(order, use_order, t, m, steps, rows, flat, d, step, distance)
         _score_group(w, X, rows, scores)
         walked = m
         for k in range(m):
@@ -231,21 +241,38 @@ def _score_span(X, order, use_order, w, start, stop, out, offset):
     d = X.shape[1]
     flat = X.reshape(-1)
     step = max(1, 64 // X.itemsize)
+    distance = _prefetch_distance(X)
     rows = np.empty(GROUP, dtype=np.int64)
     scores = np.empty(GROUP)
     t = start
     while t < stop:
         m = min(GROUP, stop - t)
-        _next_group(order, use_order, t, m, stop, rows, flat, d, step)
+        _next_group(order, use_order, t, m, stop, rows, flat, d, step, distance)
         _score_group(w, X, rows, scores)
         for k in range(m):
             out[t + k - offset] = scores[k]
         t += m
 
 
+@njit(cache=True, nogil=True, fastmath={"reassoc"})
+def _squared_norms(X, order, use_order, start, stop, out, offset):
+    """out[t - offset] ≥ ‖x_order[t]‖² up to rounding, for t in [start, stop): a bound, not a
+    result, so the sum may be reassociated (vectorized); every order of a sum of squares is within
+    (d − 1)·u of the exact value."""
+    d = X.shape[1]
+    for t in range(start, stop):
+        i = order[t] if use_order else t
+        s = 0.0
+        for j in range(d):
+            v = np.float64(X[i, j])
+            s += v * v
+        out[t - offset] = s
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def _score_rows(X, order, use_order, w, start, stop, out):
-    """:func:`_score_span` over [start, stop) split into chunks scored in parallel."""
+def _score_rows(X, order, use_order, w, start, stop, out, sq_out, with_norms):
+    """:func:`_score_span` over [start, stop) split into chunks scored in parallel; with
+    ``with_norms`` each chunk also bounds its rows' squared norms (read again from the caches)."""
     chunks = 16
     size = (stop - start + chunks - 1) // chunks
     for c in prange(chunks):
@@ -253,6 +280,14 @@ def _score_rows(X, order, use_order, w, start, stop, out):
         hi = min(stop, lo + size)
         if lo < hi:
             _score_span(X, order, use_order, w, lo, hi, out, start)
+            if with_norms:
+                _squared_norms(X, order, use_order, lo, hi, sq_out, start)
+
+
+_U_ROUND = 2.0**-53  # the unit roundoff of float64
+# a block whose scores, after its updates, decide fewer rows than this many of its own is cut short
+# and the rest scored again in parallel with the new weights
+BLOCK_RESCORE_AFTER = 64
 
 
 @njit(cache=True, nogil=True)
@@ -260,30 +295,65 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
                         scores):
     """:func:`sweep_dense` on several cores, same bits: score a block in parallel, walk it in order.
 
-    After an update at position p the rest of the block is scored again (in parallel) with the new
-    w. Late sweeps, with few updates, then run at the bandwidth of all cores.
+    The block is scored with the weights (w₀, b₀) it starts with. Until the first update those
+    scores are exactly the sequential sweep's. After updates, a stale score still decides its row
+    whenever it is further from the margin than the weights can have moved the exact score, plus
+    the rounding of both sums (Higham's bound γ·Σ|w_j x_j| for a dot product summed in any order,
+    with Cauchy-Schwarz on the moved part):
+
+        |s(w, b) − s₀| ≤ ‖w − w₀‖·‖x‖ + |b − b₀| + γ·(‖w₀‖·‖x‖ + |b₀|) + γ·(‖w‖·‖x‖ + |b|),
+
+    where ‖w − w₀‖ is bounded update by update (|c|·‖x_p‖·(1 + 3u) + u·‖w‖ each). A row closer
+    than that is scored again, alone, with the current w, in feature order: the decisions, and so
+    the updates and every bit of w, are the sequential sweep's. After :data:`BLOCK_RESCORE_AFTER`
+    such rows the rest of the block is scored again in parallel. Late sweeps, with few updates,
+    run at the bandwidth of all cores with one parallel pass per block.
     """
     steps = order.shape[0] if use_order else X.shape[0]
+    d = X.shape[1]
+    gamma = (d + 2) * _U_ROUND / (1.0 - (d + 2) * _U_ROUND)
+    inflate = 1.0 + 4 * (d + 2) * _U_ROUND
+    sq = np.empty(scores.shape[0])
     count = 0
     start = 0
     while start < steps:
         stop = min(start + block, steps)
-        _score_rows(X, order, use_order, w, start, stop, scores)
-        offset = start
+        _score_rows(X, order, use_order, w, start, stop, scores, sq, True)
+        w_norm0 = 0.0
+        for j in range(d):
+            w_norm0 += w[j] * w[j]
+        w_norm0 = math.sqrt(w_norm0 * inflate) * inflate
+        b0 = b
+        drift = 0.0  # ≥ ‖w − w₀‖
+        moved = False
+        rescored = 0
         t = start
         while t < stop:
             i = order[t] if use_order else t
-            s = scores[t - offset] + b
+            s = scores[t - start] + b0
+            if moved:
+                x_norm = math.sqrt(sq[t - start] * inflate) * inflate
+                bound = (drift * x_norm + abs(b - b0) + gamma * (w_norm0 * x_norm + abs(b0))
+                         + gamma * ((w_norm0 + drift) * x_norm + abs(b)) + _U_ROUND * (abs(s) + abs(margin)))
+                bound = bound * (1.0 + 1e-6) + 1e-300
+                gap = y[i] * s - margin
+                if not (abs(gap) > bound and bound < math.inf):  # too close to call: score it again, exactly
+                    s = _dot(w, X, i) + b
+                    rescored += 1
+                # otherwise the stale score decides: the exact one is on the same side of the margin
             if not abs(s) < math.inf:
                 return count, b, i
             if y[i] * s <= margin:
-                b = _take_update(X, i, w, b, eta * y[i], fit_intercept, idx_out, norm_out, count)
+                c = eta * y[i]
+                x_norm = math.sqrt(sq[t - start] * inflate) * inflate
+                b = _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count)
+                drift += abs(c) * x_norm * (1.0 + 3 * _U_ROUND) + _U_ROUND * (w_norm0 + drift)
+                moved = True
                 count += 1
-                if t + 1 < stop:
-                    _score_rows(X, order, use_order, w, t + 1, stop, scores)
-                    offset = t + 1
             t += 1
-        start = stop
+            if rescored >= BLOCK_RESCORE_AFTER and t < stop:
+                break  # the rest of the block is scored again with the current w
+        start = t
     return count, b, -1
 
 
@@ -328,23 +398,95 @@ def _csr_update(indptr, indices, data, i, w, c, sq):
     return sq
 
 
-CSR_PREFETCH_ROWS = 4  # the weights a row gathers are prefetched this many rows ahead
+CSR_PREFETCH_ROWS = 4  # the paired sweep prefetches the weights a row gathers this many rows ahead
+# The paired sweep pays off only where every row's gathers miss the inner caches: w larger than
+# an L2 (1 MiB), long rows, and columns spread evenly (a strided sample of the stored columns is
+# nearly all distinct). Power-law (text) columns keep their hot weights in L1, where the extra
+# loads and prefetches cost more than they hide; short rows do not amortize them.
+PAIRED_MIN_WEIGHT_BYTES = 2**20
+PAIRED_MIN_ROW_NNZ = 32
+PAIRED_MIN_DISTINCT = 0.98
+PAIRED_SAMPLE = 2048
+PAIRED_MIN_NNZ = 100_000
 
 
 @njit(cache=True, nogil=True)
-def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
-    """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
-
-    Two rows are scored at a time (two chains), and the weights that the rows ahead will gather
-    are prefetched, since w rarely fits the inner caches.
-    """
+def csr_paired(indptr, indices, d):
+    """Whether :func:`sweep_csr` takes the paired, prefetching loop for this matrix (see above)."""
     n = indptr.shape[0] - 1
-    count = 0
+    nnz = indptr[n] - indptr[0]
+    if n == 0 or nnz < PAIRED_MIN_NNZ or d * 8 < PAIRED_MIN_WEIGHT_BYTES or nnz < PAIRED_MIN_ROW_NNZ * n:
+        return False
+    stride = max(1, nnz // PAIRED_SAMPLE)
+    sample = np.sort(indices[indptr[0]:indptr[n]:stride][:PAIRED_SAMPLE].astype(np.int64))
+    distinct = 1
+    for k in range(1, sample.shape[0]):
+        if sample[k] != sample[k - 1]:
+            distinct += 1
+    return distinct >= PAIRED_MIN_DISTINCT * sample.shape[0]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _squared_weights(w, b, fit_intercept):
+    """‖(w, b)‖² (b only with an intercept): where a CSR sweep's running norm starts."""
     sq = 0.0
     for j in range(w.shape[0]):
         sq += w[j] * w[j]
     if fit_intercept:
         sq += b * b
+    return sq
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _csr_take_update(indptr, indices, data, i, w, b, c, fit_intercept, sq, idx_out, norm_out, count):
+    """The update on a mistake of row i (w += x·c, b += c) and its log entry; returns (b, ‖(w, b)‖²)."""
+    sq = _csr_update(indptr, indices, data, i, w, c, sq)
+    if fit_intercept:
+        sq += (b + c) * (b + c) - b * b
+        b += c
+    idx_out[count] = i
+    norm_out[count] = math.sqrt(max(sq, 0.0))
+    return b, sq
+
+
+def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
+    """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
+
+    Row by row (each row's sum in its stored order), as scikit-learn does; on matrices whose
+    gathers all miss the inner caches (:func:`csr_paired`) two rows are scored at a time and the
+    weights of the rows ahead prefetched. Both loops give the same bits. (Chosen here, in Python:
+    compiled into one function, the two loops run slower than each on its own.)
+    """
+    loop = _sweep_csr_paired if csr_paired(indptr, indices, w.shape[0]) else _sweep_csr_rows
+    return loop(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out)
+
+
+@njit(cache=True, nogil=True)
+def _sweep_csr_rows(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out,
+                    norm_out):
+    """:func:`sweep_csr` row by row."""
+    sq = _squared_weights(w, b, fit_intercept)
+    steps = order.shape[0] if use_order else indptr.shape[0] - 1
+    count = 0
+    for t in range(steps):
+        i = order[t] if use_order else t
+        s = _csr_dot(indptr, indices, data, w, i) + b
+        if not abs(s) < math.inf:
+            return count, b, i
+        if y[i] * s <= margin:
+            b, sq = _csr_take_update(indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out,
+                                     norm_out, count)
+            count += 1
+    return count, b, -1
+
+
+@njit(cache=True, nogil=True)
+def _sweep_csr_paired(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out,
+                      norm_out):
+    """:func:`sweep_csr` two rows at a time (two chains), prefetching the weights of the rows ahead."""
+    n = indptr.shape[0] - 1
+    count = 0
+    sq = _squared_weights(w, b, fit_intercept)
     steps = order.shape[0] if use_order else n
     t = 0
     while t < steps:
@@ -370,16 +512,86 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
             if not abs(s) < math.inf:
                 return count, b, i
             if y[i] * s <= margin:
-                c = eta * y[i]
-                sq = _csr_update(indptr, indices, data, i, w, c, sq)
-                if fit_intercept:
-                    sq += (b + c) * (b + c) - b * b
-                    b += c
-                idx_out[count] = i
-                norm_out[count] = math.sqrt(max(sq, 0.0))
+                b, sq = _csr_take_update(indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out,
+                                         norm_out, count)
                 count += 1
                 fresh = False
         t += 2
+    return count, b, -1
+
+
+_P1 = np.uint64(0x9E3779B185EBCA87)
+_P2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_P3 = np.uint64(0x165667B19E3779F9)
+_P4 = np.uint64(0x85EBCA77C2B2AE63)
+_P5 = np.uint64(0x27D4EB2F165667C5)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rotl(x, r):
+    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _avalanche(h):
+    h ^= h >> np.uint64(33)
+    h *= _P2
+    h ^= h >> np.uint64(29)
+    h *= _P3
+    h ^= h >> np.uint64(32)
+    return h
+
+
+@njit(cache=True, nogil=True)
+def fingerprint(w, b):
+    """A 128-bit fingerprint of the bits of (w, b), as two 64-bit words: two xxHash64-style lanes
+    (multiply, rotate, multiply per word, different seeds and a final avalanche each). For cycle
+    detection: one pass at memory speed, where a cryptographic digest of a large w costs a tenth
+    of a sweep."""
+    words = w.view(np.uint64)
+    h1 = _P5 ^ np.uint64(words.shape[0])
+    h2 = _P4 + np.uint64(words.shape[0])
+    for k in range(words.shape[0]):
+        x = words[k]
+        h1 = _rotl(h1 + x * _P2, 31) * _P1
+        h2 = _rotl(h2 ^ (x * _P3), 27) * _P4 + _P5
+    tail = np.array([b]).view(np.uint64)[0]
+    h1 = _avalanche(h1 ^ (_rotl(tail * _P2, 31) * _P1))
+    h2 = _avalanche(h2 + tail * _P4)
+    return h1, h2
+
+
+@njit(cache=True, nogil=True)
+def dot_in_order(w, x):
+    """⟨w, x⟩ summed in feature order (the sweeps' order), for one example."""
+    s = 0.0
+    for j in range(w.shape[0]):
+        s += w[j] * x[j]
+    return s
+
+
+@njit(cache=True, nogil=True)
+def learn_rows_bias_first(X, y, w, b, eta, margin, fit_intercept, mistakes):
+    """The online rounds of dict examples over the rows of X: the score starts at b and adds the
+    features in column order (a dict's order); a mistake sets w[j] = w[j] + x[j]·(η y) for every
+    column. Returns (updates, b, stopped_at): -1, or the row whose score was not finite (the
+    rounds before it are learned)."""
+    n, d = X.shape
+    count = 0
+    for i in range(n):
+        s = b
+        for j in range(d):
+            s += w[j] * X[i, j]
+        if not abs(s) < math.inf:
+            return count, b, i
+        if y[i] * s <= margin:
+            c = eta * y[i]
+            for j in range(d):
+                w[j] = w[j] + X[i, j] * c
+            if fit_intercept:
+                b += c
+            mistakes[i] = True
+            count += 1
     return count, b, -1
 
 
@@ -403,7 +615,7 @@ def margins_dense(X, y, w, b, out):
 @njit(cache=True, nogil=True)
 def margins_dense_parallel(X, y, w, b, out):
     """:func:`margins_dense` with the rows spread over the cores (same bits)."""
-    _score_rows(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out)
+    _score_rows(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out, out, False)
     return _signed(y, b, out)
 
 

@@ -2,6 +2,11 @@
 
 On round t the learner sees x_t, predicts sign(⟨w,x_t⟩ + b) (a tie predicts −1), and only then
 receives y_t; y_t(⟨w,x_t⟩ + b) ≤ ρ₀ is a mistake (ties included) and triggers w ← w + η·y_t·x_t.
+
+A mini-batch (:meth:`OnlineState.learn_many`) runs the same rounds in one compiled loop, with the
+same bits as learning its rows one at a time: vectors sum ⟨w,x⟩ in feature order and add b last
+(the compiled sweep's order), dicts start from b and add the features in the dict's order (a
+pandas row's column order).
 """
 
 from __future__ import annotations
@@ -13,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from perceptronlab import _validation as v
-from perceptronlab.core.engines import CompiledEngine
-from perceptronlab.core.scores import scores
+from perceptronlab.core import kernels
+from perceptronlab.core.scores import score_one
 
-_INF = float("inf")
+_NAN = float("nan")
 
 
 class OnlineState:
@@ -92,24 +97,32 @@ class OnlineState:
         if isinstance(x, Mapping):
             return self._dict_score(x)
         vec = self.vector(x)
-        return float(scores(vec.reshape(1, -1), self._w, self.b)[0])  # the kernels' order, as replay
+        return score_one(vec, self._w, self.b)  # the sweeps' order, as replay
 
     def predict_sign(self, x: Any) -> int:
         return 1 if self.score(x) > 0 else -1
 
     def learn(self, x: Any, y_sign: int) -> bool:
         """Predict first (from w and x alone), then use y_sign; returns whether it was a mistake."""
-        if type(x) is dict and self.weights is not None:
-            # the hot path of a stream of dicts, written out: a few dict operations per feature
-            get = self.weights.get
+        weights = self.weights
+        known = type(x) is dict and weights is not None  # the hot path of a stream of dicts
+        if known:
+            # written out: a few dict operations per feature (a subscript while every name is
+            # known, get(name, 0.0) from the start once one is not)
             score = self.b
             try:
-                for name, value in x.items():
-                    score += get(name, 0.0) * value
+                try:
+                    for name, value in x.items():
+                        score += weights[name] * value
+                except KeyError:
+                    get = weights.get
+                    score = self.b
+                    for name, value in x.items():
+                        score += get(name, 0.0) * value
             except TypeError:
-                score = _INF
-            if score != score or score in (_INF, -_INF):
-                score = self._dict_score(x)  # names the bad value
+                score = _NAN
+            if score - score != 0.0:  # NaN or inf (or not a number): name the bad value
+                score = self._dict_score(x)
         else:
             score = self.score(x)  # the prediction's score, computed before y is read
         self.seen += 1
@@ -118,11 +131,14 @@ class OnlineState:
         if y_sign * score > self.margin:
             return False
         c = self.eta * y_sign
-        if isinstance(x, Mapping):
-            weights = self.weights
-            get = weights.get
-            for name, value in x.items():
-                weights[name] = get(name, 0.0) + value * c
+        if known:
+            try:
+                for name, value in x.items():
+                    weights[name] += value * c
+            except KeyError:  # a new name (those before it are updated, and stay so)
+                self._add_from(x, c, name)
+        elif isinstance(x, Mapping):
+            self._add_from(x, c, None)
         else:
             self._w += self.vector(x) * c
         if self.fit_intercept:
@@ -130,22 +146,118 @@ class OnlineState:
         self.mistakes += 1
         return True
 
+    def _add_from(self, x: Mapping, c: float, first: Any) -> None:
+        """weights[name] += value·c for the names of x from ``first`` on (from the start if None)."""
+        weights = self.weights
+        get = weights.get
+        started = first is None
+        for name, value in x.items():
+            started = started or name == first
+            if started:
+                weights[name] = get(name, 0.0) + value * c
+
+    def learn_many(self, X: Any, y_signs: Any) -> np.ndarray:
+        """Learn a mini-batch row by row in one compiled loop; returns which rows were mistakes.
+
+        Every row is predicted from the weights left by the rows before it, then learned, exactly
+        as :meth:`learn` on each row in turn (the same bits). ``X`` is a 2-D array or CSR matrix
+        (vector rounds), or a pandas DataFrame, whose rows are dict rounds keyed by column name.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> state = OnlineState()
+        >>> state.learn_many(np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 1.0]]), [1, -1, 1]).tolist()
+        [True, True, False]
+        >>> state.w.tolist(), state.mistakes
+        ([1.0, -1.0], 2)
+        """
+        if _is_data_frame(X):
+            return self._learn_frame(X, y_signs)
+        if self.weights is not None:
+            raise v.fail("X", "dict examples (or a pandas DataFrame), as learned so far", "a matrix",
+                         "Use learn with dicts, or learn_many with a DataFrame.")
+        X = v.check_matrix(X, check_finite=False)  # the compiled sweep names a NaN/inf cell itself
+        signs = _check_signs(y_signs, X.shape[0])
+        if self._w.shape[0] == 0 and self.seen == 0:
+            self._w = np.zeros(X.shape[1])
+        v.check_n_features(X.shape[1], self._w.shape[0], "this online learner")
+        idx, norms = np.empty(X.shape[0], dtype=np.int64), np.empty(X.shape[0])
+        no_order = np.empty(0, dtype=np.int64)
+        if v.is_sparse(X):
+            count, b, stopped = kernels.sweep_csr(X.indptr, X.indices, X.data, signs, no_order, False, self._w,
+                                                  self.b, self.eta, self.margin, self.fit_intercept, idx, norms)
+        else:
+            count, b, stopped = kernels.sweep_dense(X, signs, no_order, False, self._w, self.b, self.eta,
+                                                    self.margin, self.fit_intercept, idx, norms)
+        return self._finish_batch(X, count, b, stopped, idx)
+
+    def _learn_frame(self, frame: Any, y_signs: Any) -> np.ndarray:
+        if self.weights is None:
+            if self._w.shape[0] or self.seen:
+                raise v.fail("X", "a matrix, as in earlier rounds", "a pandas DataFrame",
+                             "Use one input kind per learner (pass frame.to_numpy()).")
+            self.weights = {}
+        names = list(frame.columns)
+        if len(set(names)) != len(names):
+            raise v.fail("X", "distinct column names (they are the feature names)", f"columns {names}",
+                         "Rename or drop the repeated columns.")
+        try:
+            X = np.ascontiguousarray(frame.to_numpy(dtype=np.float64))
+        except (TypeError, ValueError) as exc:
+            raise v.fail("X", "numeric columns", f"a cell that is not a number ({exc})",
+                         "Fix or drop non-numeric columns (e.g. with pandas.to_numeric).") from exc
+        signs = _check_signs(y_signs, X.shape[0])
+        weights = self.weights
+        w = np.array([weights.get(name, 0.0) for name in names], dtype=np.float64)
+        mistakes = np.zeros(X.shape[0], dtype=np.bool_)
+        count, b, stopped = kernels.learn_rows_bias_first(X, signs, w, self.b, self.eta, self.margin,
+                                                          self.fit_intercept, mistakes)
+        if count:  # a mistake writes every feature of its row, in the row's order (as learn does)
+            for name, value in zip(names, w.tolist(), strict=True):
+                weights[name] = value
+        self._count_batch(X.shape[0], int(count), float(b), int(stopped))
+        if stopped >= 0:  # names the bad value (or the overflow), as learn would on that row
+            self._dict_score(dict(zip(names, X[stopped].tolist(), strict=True)))
+        return mistakes
+
+    def _count_batch(self, n: int, count: int, b: float, stopped: int) -> None:
+        """The counters after a compiled batch that learned its rows up to ``stopped`` (or all)."""
+        self.b = b
+        self.mistakes += count
+        self.seen += stopped if stopped >= 0 else n
+
+    def _finish_batch(self, X, count: int, b: float, stopped: int, idx: np.ndarray) -> np.ndarray:
+        self._count_batch(X.shape[0], int(count), float(b), int(stopped))
+        if stopped >= 0:
+            raise v.not_finite_error(X, int(stopped), None)
+        mistakes = np.zeros(X.shape[0], dtype=np.bool_)
+        mistakes[idx[:count]] = True
+        return mistakes
+
     def replay(self, X: np.ndarray, y_signs: np.ndarray) -> np.ndarray:
         """Progressive validation of a whole stream in one compiled sweep; returns mistake indices."""
         if self.weights is not None:
             raise v.fail("X", "dict examples, as learned so far", "a matrix", "Use learn with dicts.")
-        X = v.check_matrix(X, check_finite=False)  # the compiled sweep names a NaN/inf cell itself
-        if self._w.shape[0] == 0 and self.seen == 0:
-            self._w = np.zeros(X.shape[1])
-        v.check_n_features(X.shape[1], self._w.shape[0], "this online learner")
-        engine = CompiledEngine(X, y_signs, eta=self.eta, margin=self.margin, fit_intercept=self.fit_intercept,
-                                w0=self._w, b0=self.b)
-        engine.sweep(None, 1)
-        self._w, self.b = engine.w, engine.b
-        indices = engine.indices
-        self.mistakes += int(indices.shape[0])
-        self.seen += X.shape[0]
-        return indices
+        return np.flatnonzero(self.learn_many(X, y_signs))
+
+
+def _is_data_frame(X: Any) -> bool:
+    """A pandas DataFrame (or one like it), told without importing pandas."""
+    return hasattr(X, "columns") and hasattr(X, "to_numpy") and getattr(X, "ndim", 0) == 2
+
+
+def _check_signs(y_signs: Any, n: int) -> np.ndarray:
+    try:
+        signs = np.ascontiguousarray(np.asarray(y_signs, dtype=np.float64).ravel())
+    except (TypeError, ValueError):
+        raise v.fail("y", "-1 or +1 for every row", repr(y_signs)[:80], "Map the labels to -1/+1 first.") from None
+    if signs.shape[0] != n:
+        raise v.fail("y", f"{n} labels (one per row of X)", f"{signs.shape[0]}", "Pass one label per row.")
+    if not np.all((signs == 1) | (signs == -1)):
+        bad = signs[(signs != 1) & (signs != -1)][0]
+        raise v.fail("y", "-1 or +1", repr(float(bad)), "Map the labels to -1/+1 first.")
+    return signs
 
 
 def _finite(value: Any, name: Any) -> float:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from perceptronlab._numbers import format_number, format_vector
+from perceptronlab._numbers import format_count, format_number, format_vector
 from perceptronlab._validation import check_choice
 from perceptronlab.core.scores import count_errors
 
@@ -98,7 +98,8 @@ class Run:
     def summary(self) -> str:
         state = ("converged" if self.converged else "cycled (never converges)" if self.cycled
                  else "stopped early (on_sweep)" if self.stopped else "stopped at the sweep limit")
-        head = f"{self.algorithm}: {self.mistakes} mistakes in {self.sweeps} sweeps, {state}; w = {format_vector(self.w)}"
+        head = (f"{self.algorithm}: {format_count(self.mistakes, 'mistake')} in {format_count(self.sweeps, 'sweep')}, "
+                f"{state}; w = {format_vector(self.w)}")
         if self.fit_intercept:
             head += f", b = {format_number(self.b)}"
         if self.pocket_errors is not None:

@@ -23,7 +23,7 @@ from perceptronlab._validation import is_sparse
 from perceptronlab.core import kernels
 from perceptronlab.core.interrupt import call_parallel
 
-__all__ = ["PARALLEL_MIN_ELEMENTS", "exact_dot", "margins", "scores", "score_matrix", "count_errors", "labels"]
+__all__ = ["PARALLEL_MIN_ELEMENTS", "exact_dot", "margins", "score_one", "scores", "score_matrix", "count_errors", "labels"]
 
 # Below this many entries of X a parallel pass costs more in thread start-up than it saves.
 PARALLEL_MIN_ELEMENTS = 1_000_000
@@ -49,6 +49,12 @@ def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
     if parallel and X.size >= PARALLEL_MIN_ELEMENTS:
         return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
     return kernels.margins_dense(X, y, w, float(b), out)
+
+
+def score_one(x: np.ndarray, w: np.ndarray, b: float) -> float:
+    """⟨w, x⟩ + b for one float64 example, summed as :func:`scores` sums a row (one compiled call:
+    the online learner's per-round score)."""
+    return kernels.dot_in_order(w, x) + b
 
 
 def scores(X, w, b) -> np.ndarray:

@@ -315,6 +315,15 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        state = self.__dict__.get("_state")
+        if type(x) is dict and state is not None:  # the stream's hot path: a dict and a known label
+            try:
+                sign = self._sign_of[y]
+            except (KeyError, TypeError):
+                pass
+            else:
+                state.learn(x, sign)
+                return self
         x = self._example(x)
         if "_state" not in self.__dict__:
             check_params(self)

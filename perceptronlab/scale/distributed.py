@@ -81,8 +81,9 @@ def connect(client=None, *, n_workers: int | None = None, quiet: bool = True) ->
     cluster = None
     try:
         with _workers_deaf_to_ctrl_c():
+            # port 0 everywhere: the system picks free ports (None would still bind the HTTP routes to 8787)
             cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                               dashboard_address=None,
+                                               scheduler_port=0, dashboard_address=":0",
                                                silence_logs=logging.ERROR if quiet else logging.WARNING)
         with distributed.Client(cluster) as made:
             try:

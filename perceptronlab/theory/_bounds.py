@@ -176,9 +176,10 @@ def best_freund_schapire(w: Any, X: Any, y: Any, R: Any = None, b: float = 0.0) 
     :math:`m_i` sorted, :math:`D(\rho)^2 = k\rho^2 - 2s_1\rho + s_2` between consecutive
     :math:`m_i` (k, :math:`s_1`, :math:`s_2`: count, sum and sum of squares of the :math:`m_i < \rho`),
     so the minimum is at a breakpoint :math:`m_i` or where the derivative vanishes,
-    :math:`(s_1\rho - s_2)^2 = R^2(k\rho^2 - 2s_1\rho + s_2)` with :math:`s_1\rho \ge s_2`. Every
-    candidate is evaluated; as :math:`\rho \to \infty` the bound tends to n (returned with
-    ``rho = inf`` if nothing is better). Reference: Freund and Schapire (1999).
+    :math:`(s_1\rho - s_2)^2 = R^2(k\rho^2 - 2s_1\rho + s_2)` with :math:`s_1\rho \ge s_2`. The
+    margins are sorted once and every candidate is scored from prefix sums, so the cost is
+    O(n log n); as :math:`\rho \to \infty` the bound tends to n (returned with ``rho = inf`` if
+    nothing is better). Reference: Freund and Schapire (1999).
 
     Parameters
     ----------
@@ -208,33 +209,52 @@ def best_freund_schapire(w: Any, X: Any, y: Any, R: Any = None, b: float = 0.0) 
     if R_ <= 0:
         raise v.fail("R (the radius)", "a number > 0", R_, "All points are at the origin: there is no bound to give.")
     m = np.sort(signs * (Xf @ w_arr + _check_b(b)) / np.linalg.norm(w_arr))
+    rho, value = _best_rho(m, R_)
+    if m.shape[0] < value:
+        return float(m.shape[0]), math.inf
+    return value, rho
+
+
+#: candidates whose bound is re-evaluated directly (one pass each) after the prefix-sum screening
+_EXACT_CHECKS = 8
+
+
+def _best_rho(m: np.ndarray, R: float) -> tuple[float, float]:
+    """(ρ, bound) minimizing (R + D(ρ))²/ρ² over the candidates, for sorted signed distances ``m``.
+
+    Every candidate is scored at once from prefix sums (O(n log n) in all): with k = #{m_i < ρ},
+    D(ρ)² = kρ² − 2ρ·S₁[k] + S₂[k]. The few best are scored again from the deficits themselves, so
+    rounding in the prefix sums can reorder near-ties but never changes a returned value.
+    """
     n = m.shape[0]
-
-    def bound(rho: float) -> float:
-        deficits = np.maximum(0.0, rho - m)
-        return (R_ + math.sqrt(float(np.dot(deficits, deficits)))) ** 2 / (rho * rho)
-
-    candidates = [float(value) for value in m if value > 0]
-    k = np.arange(1, n + 1, dtype=np.float64)
-    s1, s2 = np.cumsum(m), np.cumsum(m * m)
-    lo = m
+    S1 = np.r_[0.0, np.cumsum(m)]
+    S2 = np.r_[0.0, np.cumsum(m * m)]
+    k = np.arange(1, n + 1, dtype=np.float64)  # on [m_i, m_{i+1}) the sums run over i + 1 values
+    s1, s2 = S1[1:], S2[1:]
     hi = np.r_[m[1:], np.inf]
-    a = s1 * s1 - R_ * R_ * k
-    bq = -2.0 * (s1 * s2 - R_ * R_ * s1)
-    c = s2 * s2 - R_ * R_ * s2
-    with np.errstate(invalid="ignore", divide="ignore"):
+    a = s1 * s1 - R * R * k
+    bq = -2.0 * (s1 * s2 - R * R * s1)
+    c = s2 * s2 - R * R * s2
+    roots = [m[m > 0]]
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         disc = np.sqrt(np.maximum(bq * bq - 4 * a * c, 0.0))
         for root in ((-bq + disc) / (2 * a), (-bq - disc) / (2 * a), -c / bq):
-            ok = np.isfinite(root) & (root > np.maximum(lo, 0)) & (root < hi) & (s1 * root >= s2)
-            candidates.extend(float(r) for r in root[ok])
-    best_bound, best_rho = math.inf, math.inf
-    for rho in candidates:
-        value = bound(rho)
-        if value < best_bound:
-            best_bound, best_rho = value, rho
-    if n < best_bound:
-        return float(n), math.inf
-    return best_bound, best_rho
+            ok = np.isfinite(root) & (root > np.maximum(m, 0)) & (root < hi) & (s1 * root >= s2)
+            roots.append(root[ok])
+    candidates = np.concatenate(roots)
+    if candidates.shape[0] == 0:
+        return math.inf, math.inf
+    below = np.searchsorted(m, candidates, side="left")
+    D2 = np.maximum(below * candidates * candidates - 2.0 * candidates * S1[below] + S2[below], 0.0)
+    screened = (R + np.sqrt(D2)) ** 2 / (candidates * candidates)
+    best_rho, best_value = math.inf, math.inf
+    for index in np.argsort(screened, kind="stable")[:_EXACT_CHECKS]:
+        rho = float(candidates[index])
+        deficits = np.maximum(0.0, rho - m[:below[index]])
+        value = (R + math.sqrt(float(np.dot(deficits, deficits)))) ** 2 / (rho * rho)
+        if value < best_value:
+            best_rho, best_value = rho, value
+    return best_rho, best_value
 
 
 def test_error(R: Any, rho: Any, n: Any, *, squared: bool = False) -> Number:

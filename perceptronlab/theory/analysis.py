@@ -39,7 +39,7 @@ from perceptronlab.theory.loo import LooResult, loo_error
 from perceptronlab.theory.separability import SeparabilityResult, separable
 
 __all__ = ["Advice", "Analysis", "FeatureSpread", "analyze", "EXACT_LIMIT", "EXACT_RUN_LIMIT", "MAX_SWEEPS_CAP",
-           "WORK_BUDGET", "HUGE_BOUND", "SPREAD_LIMIT"]
+           "WORK_BUDGET", "HUGE_BOUND", "SPREAD_LIMIT", "UPDATE_CHECKED_POCKET_WORK"]
 
 #: Exact (Fraction) perceptron runs for exact input up to this many entries (and bounds this large).
 EXACT_RUN_LIMIT = 10_000
@@ -95,6 +95,10 @@ def _equals(value: Any, digits: int = 6) -> str:
     """``= 10`` for a value shown exactly, ``≈ 3.53 × 10¹⁰`` for one shown rounded."""
     text = shown(value, digits)
     return text if text.startswith("≈") else f"= {text}"
+#: The pocket checked after every update (seed 002) scores all n rows at each of its up to 100·n
+#: updates: about 100·n²·d operations. Up to n²·d of this it runs (a second at most); larger data
+#: gets shuffled sweeps checked once a sweep (seed 003), linear in n.
+UPDATE_CHECKED_POCKET_WORK = 2_000_000
 
 
 def _exact_str(value: Any) -> str | None:
@@ -135,7 +139,8 @@ class Analysis:
     loo : :class:`LooResult` (separable data whose run converged), else None.
     test_error_bound : :math:`R^2/\rho^{*2}/(n+1)` with this sample's R and ρ* (seed 000, Theorem 2).
     pocket : the Pocket run (non-separable data), else None: random-mistake updates checked after
-        every update (seed 002), or for large data shuffled sweeps checked after each sweep (seed 003).
+        every update (seed 002) while n²·d ≤ :data:`UPDATE_CHECKED_POCKET_WORK`, else shuffled
+        sweeps checked after each sweep (seed 003).
     freund_schapire, freund_schapire_rho : the best :math:`(R+D)^2/\rho^2` for the pocket's weights.
     scale : the scaler the features went through first ("standard", "maxabs"), or None.
     spread : :class:`FeatureSpread` of the features as analysed, or None.
@@ -405,7 +410,7 @@ def analyze(X: Any, y: Any, fit_intercept: bool = False, *, loo: bool = True, se
     sweeps = 100 if max_sweeps is None else max_sweeps
     run = perceptron(Xf, y, fit_intercept=fit_intercept, max_sweeps=sweeps, warn=False,
                      on_sweep=stage("perceptron", sweeps))
-    if n * d <= 20_000:  # the pocket checked after every update (seed 002), as long as that is cheap
+    if n * n * d <= UPDATE_CHECKED_POCKET_WORK:  # the pocket checked after every update (seed 002)
         pocket_run = pocket(Xf, y, fit_intercept=fit_intercept, seed=seed, on_sweep=stage("pocket", 100))
     else:
         pocket_run = pocket(Xf, y, fit_intercept=fit_intercept, order="shuffle", check="sweep", max_sweeps=1000,
