@@ -34,7 +34,7 @@ def is_sparse(X: Any) -> bool:
     """A SciPy sparse matrix? Without importing SciPy: if scipy.sparse is not loaded, X is not one."""
     sparse = sys.modules.get("scipy.sparse")
     return sparse is not None and sparse.issparse(X)
-POCKET_CHECKS = ("update", "sweep")
+POCKET_CHECKS = ("update", "sweep", "ratchet")
 
 
 # ---------------------------------------------------------------- the two APIs' names

@@ -43,3 +43,14 @@ def exam_csv(tmp_path):
     path = tmp_path / "exam.csv"
     path.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
     return path
+
+
+@pytest.fixture
+def two_rounds():
+    """The benchmarks' smoke runs: two interleaved rounds per figure (a spread needs two)."""
+    from benchmarks import _timing
+
+    before = _timing._settings["rounds"]
+    _timing.set_rounds(2)
+    yield
+    _timing.set_rounds(before)

@@ -21,14 +21,6 @@ SMOKED = [(name, fn) for name, fn in runner.collect(None)
           if not name.startswith(("bench_web.", "bench_scale."))]
 
 
-@pytest.fixture
-def two_rounds():
-    before = _timing._settings["rounds"]
-    _timing.set_rounds(2)
-    yield
-    _timing.set_rounds(before)
-
-
 def check_row_arithmetic(item: dict) -> None:
     """The row's median, spread, target and verdict agree with each other (and the helper says so)."""
     _timing.check_row(item)

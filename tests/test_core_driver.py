@@ -42,6 +42,7 @@ RUNNERS = {
     "perceptron exact": lambda X, y, **kw: perceptron(X, y, exact=True, warn=False, **kw),
     "pocket by updates": lambda X, y, **kw: pocket(X, y, seed=1, **kw),
     "pocket by sweeps": lambda X, y, **kw: pocket(X, y, order="cyclic", check="sweep", **kw),
+    "pocket by ratchet": lambda X, y, **kw: pocket(X, y, check="ratchet", seed=1, **kw),
     "averaged": lambda X, y, **kw: averaged_perceptron(X, y, warn=False, **kw),
     "voted": lambda X, y, **kw: voted_perceptron(X, y, warn=False, **kw),
     "kernel": lambda X, y, **kw: kernel_perceptron(X, y, kernel="rbf", warn=False, **kw),

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from perceptronlab import perceptron, pocket
 from perceptronlab.exceptions import InputError
@@ -68,6 +69,7 @@ def test_input_is_not_copied_or_modified():
         lambda X, y: perceptron(X, y, order="random-mistake", seed=0),
         lambda X, y: pocket(X, y, seed=0),
         lambda X, y: pocket(X, y, order="cyclic", check="sweep"),
+        lambda X, y: pocket(X, y, check="ratchet", seed=0),
         lambda X, y: perceptron(X, y, trace=True),
     ],
 )
@@ -87,3 +89,7 @@ def test_overflow_during_pocket_is_not_blamed_on_the_data():
     X = np.array([[1e308, 1e308], [-1e308, 1e308], [1e308, -1e308]])
     with pytest.raises(WeightOverflowError, match="Scale the data"):
         pocket(X, [1, -1, 1], eta=10.0, seed=0)
+    with pytest.raises(WeightOverflowError, match="Scale the data"):
+        pocket(X, [1, -1, 1], eta=10.0, seed=0, check="ratchet")
+    with pytest.raises(WeightOverflowError, match="Scale the data"):
+        pocket(sp.csr_matrix(X), [1, -1, 1], eta=10.0, seed=0, check="ratchet")

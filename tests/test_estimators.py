@@ -112,7 +112,7 @@ def test_init_stores_parameters_unchanged_and_keyword_only():
         eta0=1.0,
         fit_intercept=True,
         order="random-mistake",
-        check="update",
+        check="ratchet",
         max_updates=None,
         max_iter=100,
         warm_start=False,

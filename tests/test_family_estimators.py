@@ -44,12 +44,18 @@ def test_scikit_learn_checks(estimator, check):
         check(estimator)
 
 
-def test_public_names_are_exported():
-    for name in ("averaged_perceptron", "voted_perceptron", "kernel_perceptron",
-                 "multiclass_perceptron", "AveragedPerceptron", "VotedPerceptron",
-                 "KernelPerceptron", "MulticlassPerceptron"):
-        assert name in perceptronlab.__all__
-        assert getattr(perceptronlab, name) is not None
+def test_public_names_are_the_family_s_own():
+    from perceptronlab import estimators
+    from perceptronlab.family import averaged, kernel, multiclass, voted
+
+    for module, function, estimator in ((averaged, "averaged_perceptron", "AveragedPerceptron"),
+                                        (voted, "voted_perceptron", "VotedPerceptron"),
+                                        (kernel, "kernel_perceptron", "KernelPerceptron"),
+                                        (multiclass, "multiclass_perceptron", "MulticlassPerceptron")):
+        assert {function, estimator} <= set(perceptronlab.__all__)
+        assert getattr(perceptronlab, function) is getattr(module, function)  # not a stale copy or a wrapper
+        assert getattr(perceptronlab, estimator) is getattr(estimators, estimator)
+        assert getattr(perceptronlab, estimator)().fit([[1, 0], [0, 1]], [0, 1]).predict([[1, 0]]).tolist() == [0]
 
 
 @pytest.fixture(scope="module")

@@ -60,8 +60,26 @@ def test_small_run_end_to_end(monkeypatch, tmp_path):
     assert {r["dataset"] for r in rows} == {"digits", "digits (noisy)", "breast cancer",
                                             "breast cancer (noisy)"}
     assert len(rows) == 4 * len(experiment._learners(0))
-    assert all(0.0 <= r["test_error"] <= 1.0 and r["train_time"] >= 0 for r in rows)
-    assert calls[-1][1] == calls[-1][2]
+    assert all(r["train_time"] > 0 for r in rows)
+    fits = 4 * len(experiment._learners(0))
+    assert [c for c in calls if c[0] == "done"] == [("done", fits, fits)]  # every fit counted once
+    # two cells recomputed here: the split, the scaling, the label noise on the training labels only,
+    # scikit-learn's Perceptron fitted on them and scored on the clean test labels
+    from sklearn.linear_model import Perceptron as SkPerceptron
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import StandardScaler
+
+    cell = {(r["dataset"], r["learner"]): r["test_error"] for r in rows}
+    (_, X_d, y_d, _), (_, X_c, y_c, _) = experiment._datasets()  # the small ones, patched in
+    X_tr, X_te, y_tr, y_te = train_test_split(X_c, y_c, test_size=0.25, stratify=y_c, random_state=1)
+    scaler = StandardScaler().fit(X_tr)
+    model = SkPerceptron(random_state=1).fit(scaler.transform(X_tr), y_tr)
+    assert cell["breast cancer", "sklearn Perceptron"] == np.mean(model.predict(scaler.transform(X_te)) != y_te)
+    X_tr, X_te, y_tr, y_te = train_test_split(X_d, y_d, test_size=0.25, stratify=y_d, random_state=1)
+    noisy = experiment._flip(y_tr, experiment.NOISE_RATE, np.random.default_rng(1))
+    assert 0 < np.sum(noisy != y_tr) < len(y_tr) // 4
+    model = SkPerceptron(random_state=1).fit(X_tr, noisy)
+    assert cell["digits (noisy)", "sklearn Perceptron"] == np.mean(model.predict(X_te) != y_te)
     assert json.loads((tmp_path / "learners.json").read_text())["table"][0]["dataset"] == "digits"
     table = (tmp_path / "learners.md").read_text()
     assert table.startswith("| learner | digits |") and "kernel rbf (voted)" in table

@@ -135,7 +135,8 @@ def test_partial_fit_in_batches(dataset):
         theirs.partial_fit(X[batch], y[batch], classes=classes, sample_weight=weights)
         ours.partial_fit(X[batch], y[batch], classes=classes, sample_weight=weights)
         _assert_same(ours, theirs)
-    assert ours.n_iter_ == 1 and ours.n_sweeps_ is not None
+    batches = len(range(0, y.shape[0], 97))
+    assert ours.n_iter_ == 1 and np.all(np.asarray(ours.n_sweeps_) == batches)  # one sweep a batch, summed
 
 
 def test_partial_fit_after_fit_goes_on_from_the_fit(dataset):

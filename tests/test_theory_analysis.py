@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from perceptronlab import analyze, loo_error, max_margin, perceptron, radius
+from perceptronlab import analyze, max_margin, radius
 from perceptronlab.cli import app
 
 runner = CliRunner()
@@ -75,15 +75,56 @@ def test_iris_setosa_versus_rest():
     # an independent check of rho*: SVC on the augmented data, the constant column unpenalised aside
     svc = SVC(kernel="linear", C=1e10, tol=1e-8).fit(X, y)
     assert report.max_margin.rho <= 1 / np.linalg.norm(svc.coef_) * (1 + 1e-6)  # augmented ≤ free intercept
-    assert report.loo.indices.tolist() == loo_error(X, y, fit_intercept=True).indices.tolist()
-    brute = [k for k in range(150) if _left_out_error(X, y, k)]
-    assert report.loo.indices.tolist() == brute
+    assert report.loo.indices.tolist() == brute_force_loo(X.tolist(), y.tolist()) == []
 
 
-def _left_out_error(X, y, k):
-    keep = np.r_[0:k, k + 1:len(y)]
-    run = perceptron(X[keep], y[keep], fit_intercept=True, warn=False)
-    return y[k] * (X[k] @ run.w + run.b) <= 0
+def plain_perceptron(X, y, max_sweeps=10_000):
+    """The cyclic perceptron with an intercept in plain Python, from w = 0 until a clean sweep: each
+    score summed in feature order, then b (the kernels' order; exact on ints)."""
+    w, b = [0] * len(X[0]), 0
+    for _ in range(max_sweeps):
+        clean = True
+        for x, label in zip(X, y, strict=True):
+            if label * (sum(wj * xj for wj, xj in zip(w, x, strict=True)) + b) <= 0:
+                w = [wj + label * xj for wj, xj in zip(w, x, strict=True)]
+                b += label
+                clean = False
+        if clean:
+            return w, b
+    raise AssertionError("the plain perceptron did not converge")
+
+
+def brute_force_loo(X, y):
+    """Leave each example out, train from scratch on the rest, and list those it then gets wrong."""
+    wrong = []
+    for k in range(len(y)):
+        w, b = plain_perceptron(X[:k] + X[k + 1:], y[:k] + y[k + 1:])
+        if y[k] * (sum(wj * xj for wj, xj in zip(w, X[k], strict=True)) + b) <= 0:
+            wrong.append(k)
+    return wrong
+
+
+@pytest.mark.parametrize("seed, expected", [(0, [8]), (1, [28, 30]), (3, [2, 17, 32]), (5, [37])])
+def test_leave_one_out_equals_brute_force_on_float_data(seed, expected):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(40, 2))
+    s = X @ np.array([1.0, -0.7]) + 0.2
+    keep = np.abs(s) > 0.05
+    X, y = X[keep].tolist(), np.where(s[keep] > 0, 1, -1).tolist()
+    report = analyze(np.array(X), y, fit_intercept=True)
+    assert report.loo.indices.tolist() == brute_force_loo(X, y) == expected
+    assert report.loo.errors == len(expected)
+
+
+@pytest.mark.parametrize("seed, expected", [(0, [25]), (4, [6, 15]), (7, [1, 13])])
+def test_leave_one_out_equals_brute_force_on_exact_data(seed, expected):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-5, 6, size=(30, 2))
+    s = X @ np.array([2, -1]) + 1
+    X, y = X[s != 0].tolist(), np.where(s[s != 0] > 0, 1, -1).tolist()
+    report = analyze(X, y, fit_intercept=True)
+    assert report.run.exact
+    assert report.loo.indices.tolist() == brute_force_loo(X, y) == expected
 
 
 def test_breast_cancer_is_analysed_honestly():

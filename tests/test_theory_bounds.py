@@ -8,10 +8,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from perceptronlab import InputError, bounds, max_margin, perceptron, radius
+from perceptronlab import InputError, max_margin, perceptron, radius
 from perceptronlab.bounds import (
     best_freund_schapire,
     freund_schapire,
@@ -163,8 +163,9 @@ def test_bad_input_messages(call, match):
     assert "expected" in str(info.value)
 
 
-def test_public_module_face():
-    assert bounds.novikoff is novikoff
+def test_pytest_does_not_collect_the_bound_named_test_error():
+    # imported above, ``test_error`` would otherwise be collected here as a test (and fail: its
+    # arguments are not fixtures); the public face's names themselves: tests/test_architecture.py
     assert test_error.__test__ is False
 
 
@@ -174,11 +175,10 @@ points = st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), min_size=2,
 
 
 @settings(max_examples=40, deadline=None)
-@given(points=points, normal=st.tuples(st.integers(-3, 3), st.integers(-3, 3)))
+@given(points=points, normal=st.tuples(st.integers(-3, 3), st.integers(-3, 3)).filter(lambda n: n != (0, 0)))
 def test_property_exact_novikoff_bound_holds_for_the_exact_run(points, normal):
     X = [list(p) for p in points if p[0] * normal[0] + p[1] * normal[1] != 0]
-    if len(X) < 1 or normal == (0, 0):
-        return
+    assume(len(X) >= 1)  # every point on the line: nothing to separate
     y = [1 if x[0] * normal[0] + x[1] * normal[1] > 0 else -1 for x in X]
     best = max_margin(X, y)
     assert best.exact

@@ -10,7 +10,8 @@ snapshot. The driver owns everything else:
   weight vector that repeats (cycled: proof that the run never converges);
 - overflow: weights that left the float range end the run with one message;
 - the per-sweep log (updates, and the end-of-sweep weights for the error counts);
-- Pocket's bookkeeping (the weights with the fewest training errors so far);
+- Pocket's bookkeeping (the weights with the fewest training errors so far), checked after every
+  update, after every sweep, or by Gallant's ratchet (when a run of correct picks beats the pocket's);
 - the per-sweep hook ``on_sweep``: called at the end of every sweep with a :class:`SweepInfo`; it
   may return True to stop after that sweep, and an exception it raises ends the run (nothing is
   returned, the engine is left as it was). Deadlines hang on it; progress displays wrap theirs in
@@ -100,6 +101,18 @@ class SteppingEngine(Engine, Protocol):
 
     def key(self) -> Hashable:
         """A value equal for equal weights (for the cycle proof)."""
+
+    def walk(self, picks: np.ndarray, start: int, run: int, target: int, updates_left: int,
+             sweep: int) -> tuple[int, int, int, bool]:
+        """Gallant's ratchet's walk: check the examples ``picks[start:]`` (at most n) in turn; a
+        mistake updates and sets ``run`` to 0, a correct pick adds one to it. Stop after the pick that
+        makes the run equal ``target``, after the update that makes ``updates_left`` updates, or at the
+        end. Returns (the position after the last pick checked, run, updates, whether the run reached
+        ``target``)."""
+
+    def errors_up_to(self, limit: int) -> int:
+        """Training errors of the weights now, counted until ``limit`` are found: the count if it is
+        below ``limit``, else ``limit`` (the ratchet only needs to know whether they are fewer)."""
 
 
 class SweepInfo(NamedTuple):
@@ -202,17 +215,26 @@ class SweepLog:
 
 @dataclass
 class Pocket:
-    """The weights with the fewest training errors seen (Gallant 1990), and the count after each sweep."""
+    """The weights with the fewest training errors seen (Gallant 1990), and the count after each sweep.
+
+    ``run`` is, for the ratchet, the run of consecutive correct picks the pocket's weights had when
+    they were put in the pocket (0 for a pocket that starts, or goes on, from elsewhere).
+    """
 
     w: Any
     b: Any
     errors: int
     history: list[int] = field(default_factory=list)
+    run: int = 0
 
-    def offer(self, engine: Engine, errors: int) -> None:
+    def offer(self, engine: Engine, errors: int, run: int = 0) -> bool:
+        """Keep the engine's weights if they make fewer errors; returns whether they were kept."""
         if errors < self.errors:
             self.w, self.b = engine.snapshot()
             self.errors = errors
+            self.run = run
+            return True
+        return False
 
 
 @dataclass
@@ -228,6 +250,14 @@ class Outcome:
 
 def _permutation(order: str, rng, n: int):
     return None if order == "cyclic" else rng.permutation(n)
+
+
+def _picks(order: str, rng, n: int) -> np.ndarray:
+    """One sweep of the ratchet's picks: n examples, uniformly at random with replacement
+    (order "random-mistake", Gallant's), a new permutation ("shuffle") or data order ("cyclic")."""
+    if order == "random-mistake":
+        return rng.integers(0, n, size=n, dtype=np.int64)
+    return np.arange(n, dtype=np.int64) if order == "cyclic" else rng.permutation(n).astype(np.int64)
 
 
 def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int | None = None,
@@ -310,10 +340,11 @@ def drive_pocket(engine: SteppingEngine, *, order: str, check: str, max_sweeps: 
                  seed: int | None = None, on_sweep: OnSweep | None = None, pocket: Pocket | None = None) -> Outcome:
     """Pocket (Gallant 1990): the rule's updates, keeping the weights with the fewest errors.
 
-    ``check`` is "update" (count the errors after every update) or "sweep" (after every sweep);
-    the run stops at zero errors, ``max_updates``, ``max_sweeps`` or the hook's stop. The pocket
-    starts at w = 0 (every example a tie, so n errors), or at ``pocket`` (a run that goes on: its
-    weights with their error count on this data).
+    ``check`` is "update" (count the errors after every update), "sweep" (after every sweep) or
+    "ratchet" (Gallant's pocket algorithm with ratchet, :func:`_pocket_by_ratchet`); the run stops
+    at zero errors, ``max_updates``, ``max_sweeps`` or the hook's stop. The pocket starts at w = 0
+    (every example a tie, so n errors), or at ``pocket`` (a run that goes on: its weights with their
+    error count on this data).
     """
     log = SweepLog(on_sweep)
     rng = np.random.default_rng(seed)
@@ -321,7 +352,9 @@ def drive_pocket(engine: SteppingEngine, *, order: str, check: str, max_sweeps: 
     if pocket is None:
         w, b = engine.snapshot()
         pocket = Pocket(w, b, engine.n)
-    if check == "sweep" and order != "random-mistake":
+    if check == "ratchet":
+        stopped = _pocket_by_ratchet(engine, log, rng, order, max_sweeps, limit, pocket)
+    elif check == "sweep" and order != "random-mistake":
         stopped = _pocket_by_sweeps(engine, log, rng, order, max_sweeps, limit, pocket)
     else:
         stopped = _pocket_by_steps(engine, log, rng, order, check, max_sweeps, limit, pocket)
@@ -338,6 +371,52 @@ def _pocket_by_sweeps(engine, log, rng, order, max_sweeps, limit, pocket) -> boo
         pocket.offer(engine, int(np.count_nonzero(engine.margins() <= 0)))
         pocket.history.append(pocket.errors)
         if pocket.errors == 0 or made == 0 or updates >= limit:
+            return False
+        if stop:
+            return True
+    return False
+
+
+def _pocket_by_ratchet(engine: SteppingEngine, log: SweepLog, rng, order: str, max_sweeps: int, limit: int,
+                       pocket: Pocket) -> bool:
+    """Gallant's pocket algorithm with ratchet (Gallant 1990, §V).
+
+    Examples are picked one at a time (:func:`_picks`: at random with replacement in order
+    "random-mistake", as Gallant's; else each once a sweep, shuffled or in data order); a picked
+    mistake updates the weights, a correct pick lengthens their run of consecutive correct
+    classifications. When the run beats the pocket's run, the weights' training errors are counted
+    (once per weight vector: they do not change until the next update; the count stops as soon as
+    it reaches the pocket's) and they replace the pocket only if they make fewer errors (the
+    ratchet): the pocket's error count never rises. A step costs O(d) apart from those counts
+    (O(n·d) at most each).
+
+    A sweep is n picks; ``max_sweeps`` bounds the picks (n each), ``limit`` the updates. The run
+    carries over from one sweep to the next. The run stops when the pocket makes no error,
+    at either limit, or when the hook asks.
+    """
+    n = engine.n
+    if pocket.errors == 0:
+        return False
+    updates, run = 0, 0
+    errors_now: int | None = None  # the current weights' count, once made (until the next update)
+    for sweep in range(1, max_sweeps + 1):
+        picks = _picks(order, rng, n)
+        position, made = 0, 0
+        done = False
+        while position < n and not done:
+            position, run, step, reached = engine.walk(picks, position, run, pocket.run + 1, limit - updates, sweep)
+            made += step
+            updates += step
+            if step:
+                errors_now = None
+            if reached:
+                if errors_now is None:  # exact when fewer than the pocket's, else "not fewer"
+                    errors_now = engine.errors_up_to(pocket.errors)
+                pocket.offer(engine, errors_now, run)
+            done = pocket.errors == 0 or updates >= limit
+        stop = log.end_sweep(sweep, made, engine)
+        pocket.history.append(pocket.errors)
+        if done:
             return False
         if stop:
             return True

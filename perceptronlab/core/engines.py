@@ -12,7 +12,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._validation import is_sparse, not_finite_error
-from perceptronlab.core import kernels
+from perceptronlab.core import kernels, ratchet
 from perceptronlab.core.driver import SteppingEngine
 from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.reference import ReferenceEngine
@@ -24,6 +24,9 @@ __all__ = ["CompiledEngine", "WeightedEngine", "UpdateLog", "make_engine", "para
            "PARALLEL_MAX_UPDATE_RATE"]
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
+# placeholders for the kind of rows a kernel taking both is not given
+_NO_ROWS = np.empty((0, 0))
+_NO_CSR = sp.csr_matrix((0, 0))
 
 # The multi-core sweep scores blocks of rows in parallel and rescores the rest of a block after each
 # update, so it pays off on long sweeps with few updates (late sweeps); early sweeps stay sequential.
@@ -95,6 +98,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.b = float(b0)
         self._start_log(self.n)
         self._margins = np.empty(self.n)
+        self._count_order: np.ndarray | None = None
         self.steps = None
 
     def sweep(self, order, sweep: int) -> int:
@@ -120,6 +124,38 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             raise not_finite_error(self.X, int(stopped), sweep)
         self._last_updates = int(count)
         self._log(count)
+        return int(count)
+
+    def walk(self, picks, start: int, run: int, target: int, updates_left: int, sweep: int) -> tuple[int, int, int, bool]:
+        picks = np.ascontiguousarray(picks, dtype=np.int64)
+        X, csr = (_NO_ROWS, self.X) if self.sparse else (self.X, _NO_CSR)
+        position, run, count, reached, self.b, stopped = ratchet.walk(
+            X, csr.indptr, csr.indices, csr.data, self.sparse, self.y, picks, start, run, target, updates_left,
+            self.w, self.b, self.eta, self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
+        self._log(count)
+        if stopped >= 0:
+            raise not_finite_error(self.X, int(stopped), sweep)
+        return int(position), int(run), int(count), bool(reached)
+
+    def errors_up_to(self, limit: int) -> int:
+        """Training errors of the weights now, counted until ``limit`` are found (then ``limit``).
+
+        Rows are counted in the order of their margins under the weights of the last complete count
+        (the pocket's, in the ratchet): its errors first, then the rows nearest its boundary. Weights
+        that are not better get those rows wrong too, so a count that reaches ``limit`` stops early.
+        """
+        if self._count_order is None:
+            self._count_order = np.arange(self.n, dtype=np.int64)
+        margins = np.empty(self.n)
+        if self.sparse:
+            X = self.X
+            count = ratchet.errors_up_to_csr(X.indptr, X.indices, X.data, self.y, self.w, self.b, limit,
+                                             self._count_order, margins)
+        else:
+            count = ratchet.errors_up_to_dense(self.X, self.y, self.w, self.b, limit, self._count_order,
+                                               np.empty(ratchet.COUNT_BLOCK), margins)
+        if count < limit:
+            self._count_order = np.argsort(margins, kind="stable")
         return int(count)
 
     def _use_parallel(self) -> bool:

@@ -105,7 +105,12 @@ def pocket(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "random-m
     order : how the next update is chosen, as in :func:`perceptron` (default "random-mistake", as in
         the Learning From Data course).
     check : "update" checks the errors after every update (seed 002); "sweep" after every sweep
-        (seed 003; in random-mistake order a sweep is n updates).
+        (seed 003; in random-mistake order a sweep is n updates); "ratchet" is Gallant's pocket
+        algorithm with ratchet: examples are picked one at a time (in order "random-mistake"
+        uniformly at random with replacement, as Gallant's; "shuffle" and "cyclic" pick each
+        example once a sweep), a picked mistake updates, and when the current weights' run of
+        correct picks beats the pocket's run their errors are counted and they replace the pocket
+        only if fewer. O(d) per pick besides those counts; a sweep is then n picks.
     max_updates, max_sweeps : the run stops at whichever comes first, or at zero errors.
     on_sweep : the per-sweep hook, as in :func:`perceptron`.
 
@@ -121,13 +126,20 @@ def pocket(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "random-m
     >>> run = pocket([[1, 1], [2, 2], [-1, -1], [1.5, 1.5]], [1, 1, -1, -1], seed=0, max_sweeps=20)
     >>> run.pocket_errors
     1
+
+    Gallant's ratchet, in exact arithmetic (the same picks as in float arithmetic for a seed):
+
+    >>> run = pocket([[1, 1], [2, 2], [-1, -1], [1.5, 1.5]], [1, 1, -1, -1], check="ratchet", seed=0, exact=True)
+    >>> run.pocket_errors, [str(v) for v in run.w]
+    (1, ['1/2', '1/2'])
     """
     v.check_choice("check", check, v.POCKET_CHECKS)
     max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=100.")
     max_updates = v.check_optional_positive_int("max_updates", max_updates, "Pass e.g. max_updates=10000 or None.")
     seed = v.check_seed(seed)
+    # the ratchet's picks need not meet every row before its first count: X is checked here
     Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=0, exact=exact, order=order,
-                                               compiled=not (exact or trace))
+                                               compiled=not (exact or trace or check == "ratchet"))
     engine = make_engine(Xc, signs, exact=exact, eta=eta, margin=margin, fit_intercept=bool(fit_intercept),
                          trace=trace, n_jobs=n_jobs)
     params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, check=check, max_updates=max_updates,

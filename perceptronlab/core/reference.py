@@ -89,6 +89,41 @@ class StepwiseEngine(SteppingEngine):
         self.sweep_loss = loss
         return len(self._indices) - before
 
+    def walk(self, picks, start: int, run: int, target: int, updates_left: int, sweep: int) -> tuple[int, int, int, bool]:
+        """The ratchet's walk (the twin of :func:`perceptronlab.core.ratchet.walk_dense`): check
+        ``picks[start:]`` in turn, a mistake updating and setting the run to 0, a correct pick growing
+        it; stop when the run reaches ``target``, after ``updates_left`` updates, or at the end.
+        Returns (position, run, updates, reached)."""
+        count = 0
+        t = start
+        while t < len(picks):
+            i = int(picks[t])
+            t += 1
+            score = self.score(i)
+            if score <= self.margin:
+                self.update(i, sweep, score)
+                count += 1
+                run = 0
+                if count == updates_left:
+                    return t, run, count, False
+            else:
+                self._record(sweep, i, score, False)
+                run += 1
+                if run == target:
+                    return t, run, count, True
+        return t, run, count, False
+
+    def errors_up_to(self, limit: int) -> int:
+        """Training errors of the weights now (y(⟨w,x⟩ + b) ≤ 0), counted in data order until
+        ``limit`` are found: the count if below ``limit``, else ``limit``."""
+        count = 0
+        for i in range(self.n):
+            if self.score(i) <= 0:
+                count += 1
+                if count >= limit:
+                    return limit
+        return count
+
     def _updates_on(self, i: int) -> bool:
         """Whether a mistake on example i changes the weights (its step is not 0)."""
         return True

@@ -84,7 +84,8 @@ FIXES = {
     "max_iter": "Pass an integer >= 1, e.g. max_iter=1000 (the most sweeps); the run always stops there.",
     "max_updates": "Pass None (no limit) or an integer >= 1, e.g. max_updates=10000.",
     "order": "Pass order='cyclic' (data order), 'shuffle' or 'random-mistake'.",
-    "check": "Pass check='update' (after every update) or check='sweep' (after every sweep).",
+    "check": ("Pass check='update' (after every update), check='sweep' (after every sweep) or check='ratchet' "
+              "(Gallant's ratchet: when a run of correct picks beats the pocket's)."),
     "fit_intercept": "Pass fit_intercept=True or fit_intercept=False.",
     "random_state": "Pass random_state=None, an integer >= 0 (e.g. random_state=0) or a numpy RandomState.",
     "classes": "Pass the two class labels, e.g. classes=[0, 1], or classes=None.",
