@@ -188,8 +188,10 @@ def read_sheet_file(source: str | os.PathLike) -> str:
     """The text of a worksheet file (UTF-8, a byte-order mark dropped), or a clear error."""
     path = Path(source)
     if not path.is_file():
-        raise v.fail("worksheet", "a CSV file", f"{str(path)!r} (no such file)",
-                     "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
+        why = "a directory" if path.is_dir() else "not a regular file" if path.exists() else "no such file"
+        fix = ("Name the sheet's file inside it." if path.is_dir() else
+               "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
+        raise v.fail("worksheet", "a CSV file", f"{str(path)!r} ({why})", fix)
     try:
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:

@@ -110,7 +110,9 @@ def loo_error(X, y, **perceptron_options) -> LooResult:
     Xc, signs = full.data
     n = len(Xc) if full.exact else Xc.shape[0]
     candidates = np.unique(full.mistake_indices)
-    if full.exact or perceptron_options.get("backend", "compiled") != "compiled" or not isinstance(Xc, np.ndarray):
+    if n == 1:  # trained on no example, w = 0 and b = 0: the tie y(<0, x> + 0) = 0 <= 0 is a mistake
+        wrong = [int(k) for k in candidates]
+    elif full.exact or perceptron_options.get("backend", "compiled") != "compiled" or not isinstance(Xc, np.ndarray):
         wrong = _loo_by_retraining(Xc, signs, candidates, perceptron_options)
     else:
         wrong = _loo_resumed(Xc, signs, full, candidates)
