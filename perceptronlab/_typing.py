@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import sparray, spmatrix
 
-__all__ = ["ArrayLike", "ExactRows", "MatrixLike", "Float64Array", "Int64Array", "BoolArray", "WeightArray", "Number",
+__all__ = ["ArrayLike", "ExactRows", "MatrixLike", "Float64Array", "Int64Array", "BoolArray", "WeightArray", "RealLike",
            "ExactNumber", "RandomState"]
 
 #: rows of exact numbers: ints, Fractions, Decimals, floats (taken exactly) or strings like "1/3"
@@ -31,7 +31,7 @@ BoolArray: TypeAlias = NDArray[np.bool_]
 #: weights: float64 (float32 kept for float32 data), or an object array of Fractions in exact mode
 WeightArray: TypeAlias = NDArray[Any]
 #: a number parameter (eta, margin): ints, floats, Fractions and Decimals are taken as they are
-Number: TypeAlias = float | Fraction | Decimal
+RealLike: TypeAlias = float | Fraction | Decimal
 #: an exact number: a Fraction, or an int
 ExactNumber: TypeAlias = Fraction | int
 #: random_state of the estimators: None, a seed, or a NumPy RandomState to draw a seed from

@@ -23,13 +23,16 @@ import html
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perceptronlab._files import atomic_write
 from perceptronlab._validation import check_labels, fail
 from perceptronlab._version import __version__
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = ["build_report", "write_report"]
 
@@ -88,7 +91,7 @@ def _number(value: Any) -> str:
 
     if isinstance(value, str):
         return value
-    if isinstance(value, list | tuple | np.ndarray):
+    if isinstance(value, list | tuple | NDArray[Any]):
         from perceptronlab._numbers import format_display_vector
 
         return format_display_vector(value)
@@ -121,7 +124,7 @@ def _cards(items: list[Card]) -> str:
     return '<div class="cards">' + "".join(cells) + "</div>"
 
 
-def _dense(X: Any) -> tuple[Any, np.ndarray]:
+def _dense(X: Any) -> tuple[Any, NDArray[Any]]:
     """(X as given for exact use, X as float64): Fractions and ints stay exact in the first."""
     import scipy.sparse as sp
 

@@ -87,7 +87,8 @@ class CompiledEngine(UpdateLog, SteppingEngine):
     overflowing = "weights"
     overflow_fix = SCALE_FIX
 
-    def __init__(self, X, y, *, eta, margin, fit_intercept, w0=None, b0=0.0, n_jobs=None):
+    def __init__(self, X: Any, y: Any, *, eta: Any, margin: Any, fit_intercept: bool, w0: Any = None, b0: Any = 0.0,
+                 n_jobs: int | None = None) -> None:
         self.sparse = is_sparse(X)
         self.X: Any = X if self.sparse else np.ascontiguousarray(X)
         self.y = np.ascontiguousarray(y, dtype=np.float64)

@@ -22,12 +22,12 @@ from perceptronlab.exceptions import warn as _warn
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, MatrixLike, Number
+    from perceptronlab._typing import Float64Array, MatrixLike, RealLike
 
 __all__ = ["perceptron", "pocket"]
 
 
-def _prepare(X: MatrixLike, y: ArrayLike, *, eta: Number, margin: Number, exact: bool, order: str,
+def _prepare(X: MatrixLike, y: ArrayLike, *, eta: RealLike, margin: RealLike, exact: bool, order: str,
              compiled: bool = True) -> tuple[Any, Float64Array, NDArray[Any], Any, Any]:
     v.check_choice("order", order, v.ORDERS)
     v.check_eta(eta)
@@ -40,8 +40,8 @@ def _prepare(X: MatrixLike, y: ArrayLike, *, eta: Number, margin: Number, exact:
 
 
 @v.seeds_names
-def perceptron(X: MatrixLike, y: ArrayLike, *, eta: Number = 1.0, fit_intercept: bool = False,
-               order: v.Order = "cyclic", margin: Number = 0.0, max_sweeps: int = 1000, seed: int | None = None,
+def perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
+               order: v.Order = "cyclic", margin: RealLike = 0.0, max_sweeps: int = 1000, seed: int | None = None,
                exact: bool = False, trace: bool = False, warn: bool = True, backend: v.Backend = "compiled",
                n_jobs: int | None = None, on_sweep: OnSweep | None = None) -> Run:
     """Run the perceptron (Rosenblatt 1958; Novikoff 1962) from w = 0 until a clean sweep.
@@ -99,7 +99,7 @@ def perceptron(X: MatrixLike, y: ArrayLike, *, eta: Number = 1.0, fit_intercept:
 
 
 @v.seeds_names
-def pocket(X: MatrixLike, y: ArrayLike, *, eta: Number = 1.0, fit_intercept: bool = False,
+def pocket(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
            order: v.Order = "random-mistake", check: v.PocketCheck = "update", max_updates: int | None = None,
            max_sweeps: int = 100, seed: int | None = None, exact: bool = False, trace: bool = False,
            n_jobs: int | None = None, on_sweep: OnSweep | None = None) -> Run:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import re
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -28,6 +28,9 @@ from perceptronlab import _validation as v
 from perceptronlab import exceptions as _exceptions
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.exceptions import InputError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 # ---------------------------------------------------------------- errors of this boundary
 
@@ -290,7 +293,7 @@ def _first_non_finite(X: Any) -> tuple[int, int, float]:
 # ---------------------------------------------------------------- labels
 
 
-def check_targets(y: np.ndarray, *, binary_only: bool) -> np.ndarray:
+def check_targets(y: NDArray[Any], *, binary_only: bool) -> NDArray[Any]:
     """Classification targets; returns the sorted distinct labels."""
     try:
         check_classification_targets(y)
@@ -319,7 +322,7 @@ def is_signed(labels: np.ndarray) -> bool:
     return labels.dtype.kind in "iuf" and set(labels.tolist()) <= {-1, 1}
 
 
-def classes_for_training(labels: np.ndarray) -> np.ndarray:
+def classes_for_training(labels: np.ndarray) -> NDArray[Any]:
     """classes_ from the labels seen at fit: two or more, or a single class of -1/+1 labels."""
     if labels.shape[0] >= 2:
         return labels
@@ -336,7 +339,7 @@ def classes_for_training(labels: np.ndarray) -> np.ndarray:
     )
 
 
-def two_classes(classes: Any) -> np.ndarray:
+def two_classes(classes: Any) -> NDArray[Any]:
     """The ``classes`` parameter of OnlinePerceptron: exactly two labels, sorted."""
     arr = np.asarray(classes)
     if arr.ndim != 1:
@@ -359,7 +362,7 @@ def two_classes(classes: Any) -> np.ndarray:
     return labels
 
 
-def signs_of(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+def signs_of(y: NDArray[Any], classes: np.ndarray) -> NDArray[Any]:
     """+1 for ``classes[1]``, -1 for ``classes[0]``; labels outside ``classes`` are refused."""
     unknown = ~np.isin(y, classes)
     if unknown.any():
@@ -373,7 +376,7 @@ def signs_of(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
     return np.where(y == classes[1], 1.0, -1.0)
 
 
-def task_signs(y: np.ndarray, classes: np.ndarray) -> list[np.ndarray]:
+def task_signs(y: NDArray[Any], classes: np.ndarray) -> list[NDArray[Any]]:
     """The ±1 labels of each run: one (``classes[1]`` is +1) for two classes, else one per class
     (``classes[k]`` is +1, the rest -1)."""
     if classes.shape[0] == 2:
@@ -518,7 +521,7 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         self._fitted(runs, states, partial)
         return runs
 
-    def _keep_runs(self, classes: np.ndarray, runs: list, partial: bool = False) -> None:
+    def _keep_runs(self, classes: NDArray[Any], runs: list, partial: bool = False) -> None:
         binary = len(runs) == 1
         mistakes = np.array([r.mistakes for r in runs])
         sweeps = np.array([r.sweeps for r in runs])
@@ -610,7 +613,7 @@ class PartialFit:
         self._train_tasks(X, y, classes, go_on=go_on, sweeps=1, partial=True)
 
 
-def partial_classes(estimator, classes: Any, y: np.ndarray, first: bool) -> np.ndarray:
+def partial_classes(estimator, classes: Any, y: NDArray[Any], first: bool) -> NDArray[Any]:
     """The classes of a partial_fit call: given on the first call, the same ever after; every
     label of ``y`` among them."""
     check_targets(y, binary_only=False)

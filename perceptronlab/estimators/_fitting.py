@@ -13,7 +13,7 @@ With these, ``perceptronlab.Perceptron`` in cyclic order gives scikit-learn's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.metrics import accuracy_score
@@ -24,10 +24,13 @@ from perceptronlab import _validation as v
 from perceptronlab.core.scores import scores
 from perceptronlab.estimators._base import python_label
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
 __all__ = ["check_sample_weight", "class_weights", "update_scales", "validation_mask", "StoppingRule"]
 
 
-def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+def check_sample_weight(sample_weight: Any, n: int) -> NDArray[Any] | None:
     """None, or one finite weight >= 0 per row as float64."""
     if sample_weight is None:
         return None
@@ -50,7 +53,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     return np.ascontiguousarray(weights)
 
 
-def class_weights(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
+def class_weights(class_weight: Any, classes: NDArray[Any], y: np.ndarray) -> NDArray[Any]:
     """scikit-learn's ``compute_class_weight`` (one weight per class of ``classes``)."""
     try:
         return compute_class_weight(class_weight, classes=classes, y=y)
@@ -64,8 +67,8 @@ def class_weights(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.n
                      f"{class_weight!r} ({exc})", "Fix the keys of the dict (they are labels of y).") from None
 
 
-def update_scales(class_weight: np.ndarray | None, sample_weight: np.ndarray | None, signs: np.ndarray,
-                  task: int | None) -> np.ndarray | None:
+def update_scales(class_weight: NDArray[Any] | None, sample_weight: NDArray[Any] | None, signs: NDArray[Any],
+                  task: int | None) -> NDArray[Any] | None:
     """Each row's update scale for one run: its class weight times its sample weight.
 
     As in scikit-learn's one-vs-rest, a binary run weighs +1 rows by the weight of ``classes[1]``
@@ -84,8 +87,8 @@ def update_scales(class_weight: np.ndarray | None, sample_weight: np.ndarray | N
     return per_row if sample_weight is None else per_row * sample_weight
 
 
-def validation_mask(y: np.ndarray, sample_weight: np.ndarray, validation_fraction: float,
-                    random_state: Any) -> np.ndarray:
+def validation_mask(y: NDArray[Any], sample_weight: NDArray[Any], validation_fraction: float,
+                    random_state: Any) -> NDArray[Any]:
     """The rows held out by ``early_stopping``: scikit-learn's stratified split of its SGD."""
     n = y.shape[0]
     splitter = StratifiedShuffleSplit(test_size=validation_fraction, random_state=random_state)

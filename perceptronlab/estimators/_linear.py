@@ -13,7 +13,7 @@ semantics bit for bit (:mod:`perceptronlab.estimators._fitting`).
 from __future__ import annotations
 
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -43,6 +43,9 @@ from perceptronlab.estimators._fitting import (
     update_scales,
     validation_mask,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = ["Perceptron", "PocketPerceptron"]
 
@@ -272,7 +275,7 @@ class Perceptron(LinearClassifier):
                          "judges whole sweeps)", "'random-mistake'", "Pass order='cyclic' or 'shuffle', or "
                          "tol=None and early_stopping=False.")
 
-    def _start_weights(self, classes: np.ndarray, d: int, coef_init, intercept_init, go_on: bool) -> list:
+    def _start_weights(self, classes: NDArray[Any], d: int, coef_init, intercept_init, go_on: bool) -> list:
         """(w, b) each run starts from: ``coef_init``/``intercept_init``, else the last fit's (going
         on), else None (w = 0)."""
         k = 1 if classes.shape[0] == 2 else classes.shape[0]
@@ -339,7 +342,7 @@ class Perceptron(LinearClassifier):
                 f"{self.n_iter_no_change}) was not met within max_iter={self.max_iter} sweeps. Raise max_iter.")
 
 
-def _start_array(name: str, value: Any, shape: tuple) -> np.ndarray:
+def _start_array(name: str, value: Any, shape: tuple) -> NDArray[Any]:
     """``coef_init`` / ``intercept_init`` as float64 of ``shape`` (one row or number for two classes)."""
     try:
         arr = np.asarray(value, dtype=np.float64)

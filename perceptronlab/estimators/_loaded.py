@@ -9,7 +9,7 @@ core's one decision path, so a saved-then-loaded model scores bit for bit like t
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.estimators._linear import Perceptron, PocketPerceptron
 from perceptronlab.io import check_model_document, model_source, read_model_document
 from perceptronlab.scaling import apply_scaler
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 __all__ = ["LoadedModel", "load_model"]
 
@@ -186,7 +189,7 @@ class LoadedModel:
         check_n_features(Xc.shape[1], self.n_features_in_, "the loaded model")
         return apply_scaler(self.scaler, Xc)
 
-    def _by_name(self, frame: Any) -> np.ndarray:
+    def _by_name(self, frame: Any) -> NDArray[Any]:
         names = getattr(self, "feature_names_in_", None)
         if names is None:
             return frame.to_numpy()
@@ -197,7 +200,7 @@ class LoadedModel:
                        "no column " + ", ".join(map(repr, missing)), "Pass a DataFrame with those columns.")
         return frame[list(names)].to_numpy()
 
-    def decision_function(self, X: Any) -> np.ndarray:
+    def decision_function(self, X: Any) -> NDArray[Any]:
         """⟨w,x⟩ + b for each row: shape (n,) for two classes, (n, k) one-vs-rest.
 
         Summed as the training kernels sum (feature order), so the scores are bit for bit those
@@ -207,7 +210,7 @@ class LoadedModel:
         scores = score_matrix(self._check_X(X), self.coef_, self.intercept_)
         return scores[:, 0] if self.coef_.shape[0] == 1 else scores
 
-    def predict(self, X: Any) -> np.ndarray:
+    def predict(self, X: Any) -> NDArray[Any]:
         """``classes_[1]`` where ⟨w,x⟩ + b > 0, else ``classes_[0]`` (ties go to the negative class,
         as in scikit-learn); one-vs-rest: the class of the largest score."""
         return labels(self.decision_function(X), self.classes_)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from numbers import Real
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -29,6 +29,9 @@ from perceptronlab.estimators._base import (
     two_classes,
 )
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
 __all__ = ["OnlinePerceptron", "Replay"]
 
 
@@ -51,8 +54,8 @@ class Replay(NamedTuple):
     ([0, 1], [1])
     """
 
-    updates: np.ndarray
-    errors: np.ndarray
+    updates: NDArray[Any]
+    errors: NDArray[Any]
 
 
 class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
@@ -150,7 +153,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         # one dict lookup per learn_one call instead of array work (River-speed rounds)
         self._sign_of = {python_label(classes[0]): -1, python_label(classes[1]): 1}
 
-    def _first_classes(self, given: Any, labels: np.ndarray, method: str) -> np.ndarray:
+    def _first_classes(self, given: Any, labels: NDArray[Any], method: str) -> NDArray[Any]:
         for candidate in (given, self.classes):
             if candidate is not None:
                 return two_classes(candidate)
@@ -166,11 +169,11 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         )
 
     @property
-    def coef_(self) -> np.ndarray:
+    def coef_(self) -> NDArray[Any]:
         return self._state_for("coef_").w.reshape(1, -1).copy()
 
     @property
-    def intercept_(self) -> np.ndarray:
+    def intercept_(self) -> NDArray[Any]:
         return np.array([float(self._state_for("intercept_").b)])
 
     @property
@@ -178,7 +181,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         return int(self._state_for("n_mistakes_").mistakes)
 
     # ------------------------------------------------------------ streams
-    def _stream(self, X, y, classes, method: str) -> np.ndarray:
+    def _stream(self, X, y, classes, method: str) -> NDArray[Any]:
         check_params(self)
         first = "_state" not in self.__dict__
         X, y = check_data(self, X, y, reset=first)
@@ -222,7 +225,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         updates = self._stream(X, y, None, "replay")
         return Replay(updates, self._errors(X, y, start, updates))
 
-    def _errors(self, X, y, start, updates: np.ndarray) -> np.ndarray:
+    def _errors(self, X, y, start, updates: np.ndarray) -> NDArray[Any]:
         """The rounds of a replay predicted wrong: the same sweep again from its start weights (the
         same bits), with y(⟨w,x⟩ + b) before each update; a wrong prediction is < 0, or a tie on a
         classes_[1] row."""

@@ -20,6 +20,7 @@ Collins (2002) made it the standard for structured prediction.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from perceptronlab.family._common import (
     sweep_positions,
     warn_not_converged,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 
 class AveragedEngine(CompiledEngine):
@@ -77,7 +81,7 @@ class AveragedEngine(CompiledEngine):
         w, b, u, bu, c = state
         self.w[:], self.b, self.u[:], self.bu, self.c = w, float(b), u, float(bu), float(c)
 
-    def average(self) -> tuple[np.ndarray, float]:
+    def average(self) -> tuple[NDArray[Any], float]:
         """(w̄, b̄) = (w − u/c, b − bu/c) over the c steps taken so far."""
         if self.c == 0:
             return self.w.copy(), self.b
@@ -97,16 +101,16 @@ class AveragedRun(Run):
     n_steps : T, the number of steps averaged over (sweeps · n).
     """
 
-    last_w: np.ndarray | None = None
+    last_w: NDArray[Any] | None = None
     last_b: float = 0.0
     n_steps: int = 0
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X) -> NDArray[Any]:
         """⟨w̄, x⟩ + b̄ for every row of X."""
         Xc = check_predict_X(X, self.w.shape[0], "this averaged perceptron")
         return scores(Xc, self.w, self.b)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X) -> NDArray[Any]:
         """classes[1] where ⟨w̄, x⟩ + b̄ > 0, else classes[0]."""
         return labels(self.decision_function(X), self.classes)
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -50,6 +50,9 @@ from perceptronlab.core.scores import labels
 from perceptronlab.family import _kernels
 from perceptronlab.family._common import check_params, check_predict_X, warn_not_converged
 from perceptronlab.family.voted import survival_counts
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 KERNELS = ("rbf", "poly", "linear")
 VARIANTS = ("last", "averaged", "voted")
@@ -73,7 +76,7 @@ class KernelSpec:
     gamma: float
     coef0: float
 
-    def __call__(self, A, B) -> np.ndarray:
+    def __call__(self, A, B) -> NDArray[Any]:
         """The Gram block K(A, B) of shape (len(A), len(B))."""
         if callable(self.kernel):
             out = np.asarray(self.kernel(A, B), dtype=np.float64)
@@ -100,7 +103,7 @@ class KernelSpec:
         return np.exp(K, out=K)
 
 
-def row_sq_norms(X) -> np.ndarray:
+def row_sq_norms(X) -> NDArray[Any]:
     if sp.issparse(X):
         return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
     X = np.asarray(X, dtype=np.float64)
@@ -189,9 +192,9 @@ class KernelEngine(UpdateLog, Engine):
         self._step_buf = np.empty(self.n, dtype=np.int64)
         self._norm_buf = np.empty(self.n)
         self._col = np.empty(self.n)
-        self._index_chunks: list[np.ndarray] = []
-        self._step_chunks: list[np.ndarray] = []
-        self._norm_chunks: list[np.ndarray] = []
+        self._index_chunks: list[NDArray[Any]] = []
+        self._step_chunks: list[NDArray[Any]] = []
+        self._norm_chunks: list[NDArray[Any]] = []
         self.steps = None
         empty_f, empty_i = np.empty((0, 0)), np.empty(0, dtype=np.int32)
         self._G, self._X = empty_f, empty_f
@@ -214,7 +217,7 @@ class KernelEngine(UpdateLog, Engine):
         self._kind = _KIND.get(kind, _kernels.LINEAR) if not callable(kind) else _kernels.LINEAR
 
     @property
-    def entry_steps(self) -> np.ndarray:
+    def entry_steps(self) -> NDArray[Any]:
         return np.concatenate(self._step_chunks) if self._step_chunks else _NO_ORDER
 
     def sweep(self, order, sweep: int) -> int:
@@ -275,14 +278,14 @@ class KernelRun(Run):
     """
 
     variant: str = "last"
-    alpha: np.ndarray | None = None
-    support: np.ndarray | None = None
+    alpha: NDArray[Any] | None = None
+    support: NDArray[Any] | None = None
     support_vectors: Any = None
-    dual_coef: np.ndarray | None = None
-    entries: np.ndarray | None = None
-    entry_steps: np.ndarray | None = None
-    counts: np.ndarray | None = None
-    entry_signs: np.ndarray | None = None
+    dual_coef: NDArray[Any] | None = None
+    entries: NDArray[Any] | None = None
+    entry_steps: NDArray[Any] | None = None
+    counts: NDArray[Any] | None = None
+    entry_signs: NDArray[Any] | None = None
     n_steps: int = 0
     kernel_spec: KernelSpec | None = None
     budget: int | None = None
@@ -296,7 +299,7 @@ class KernelRun(Run):
         return (f"kernel perceptron ({kernel}, {self.variant}): {self.mistakes} mistakes in "
                 f"{self.sweeps} sweeps, {state}; {self.support.shape[0]} support vectors")
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X) -> NDArray[Any]:
         """f(x) for "last"/"averaged"; the normalised vote in [−1, 1] for "voted"."""
         Xc = check_predict_X(X, self.n_features, "this kernel perceptron")
         if self.variant != "voted":
@@ -305,7 +308,7 @@ class KernelRun(Run):
             return self.kernel_spec(Xc, self.support_vectors) @ self.dual_coef + self.b
         return self._vote(Xc)
 
-    def _vote(self, X, block: int = 1024) -> np.ndarray:
+    def _vote(self, X, block: int = 1024) -> NDArray[Any]:
         eta = float(self.params["eta"])
         total = float(self.counts.sum())
         out = np.zeros(X.shape[0])
@@ -327,12 +330,12 @@ class KernelRun(Run):
             out[start:start + block] = np.sign(f + intercepts) @ weights / total
         return out
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X) -> NDArray[Any]:
         """classes[1] where the decision is > 0, else classes[0]."""
         return labels(self.decision_function(X), self.classes)
 
 
-def _window(prefix: np.ndarray, budget: int) -> np.ndarray:
+def _window(prefix: NDArray[Any], budget: int) -> NDArray[Any]:
     """Sums over the last ``budget`` entries from prefix sums along axis 1 (the FIFO window)."""
     out = prefix.copy()
     out[:, budget:] -= prefix[:, :-budget]

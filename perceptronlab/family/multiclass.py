@@ -24,6 +24,7 @@ examples, with margin γ) converges after at most 2R²/γ² mistakes (Crammer & 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -37,10 +38,13 @@ from perceptronlab.exceptions import SCALE_FIX
 from perceptronlab.family import _kernels
 from perceptronlab.family._common import check_params, check_predict_X, warn_not_converged
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
 _NO_ORDER = np.empty(0, dtype=np.int64)
 
 
-def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+def encode_labels(y, n_rows: int) -> tuple[NDArray[Any], NDArray[Any]]:
     """(class index of each label, classes sorted); at least two classes."""
     _, classes = v.check_labels(y, n_rows, binary=False)
     if len(classes) < 2:
@@ -57,7 +61,7 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     return codes, classes
 
 
-def multiclass_scores(X, W, B) -> np.ndarray:
+def multiclass_scores(X, W, B) -> NDArray[Any]:
     """s[i, k] = ⟨w_k, x_i⟩ + b_k, summed in feature order as the multiclass sweep sums them."""
     return score_matrix(X, W, B)
 
@@ -153,20 +157,20 @@ class MulticlassRun(Run):
     last_w, last_b : the last iterate. averaged : which one ``w`` is. n_steps : T = sweeps · n.
     """
 
-    last_w: np.ndarray | None = None
-    last_b: np.ndarray | None = None
+    last_w: NDArray[Any] | None = None
+    last_b: NDArray[Any] | None = None
     averaged: bool = False
     n_steps: int = 0
 
     @property
-    def coef(self) -> np.ndarray:
+    def coef(self) -> NDArray[Any]:
         """(K, d + 1) with the intercepts first when ``fit_intercept``, else (K, d)."""
         if self.fit_intercept:
             return np.column_stack([self.b, self.w])
         return self.w
 
     @property
-    def errors_after_sweep(self) -> np.ndarray:
+    def errors_after_sweep(self) -> NDArray[Any]:
         if len(self.errors_after_sweep_known) < self.sweeps and self.data is not None:
             X, codes = self.data
             for sweep, (W, B) in self.checkpoints.items():
@@ -181,12 +185,12 @@ class MulticlassRun(Run):
         return (f"{kind}multiclass perceptron: {len(self.classes)} classes, {self.mistakes} "
                 f"mistakes in {self.sweeps} sweeps, {state}")
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X) -> NDArray[Any]:
         """(n, K) scores ⟨w_k, x⟩ + b_k."""
         Xc = check_predict_X(X, self.w.shape[1], "this multiclass perceptron")
         return multiclass_scores(Xc, self.w, self.b)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X) -> NDArray[Any]:
         """The class of the highest score; ties go to the first of ``classes``."""
         return labels(self.decision_function(X), self.classes)
 

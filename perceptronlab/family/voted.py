@@ -25,6 +25,7 @@ and how much vote weight went.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,13 +41,16 @@ from perceptronlab.family._common import (
     warn_not_converged,
 )
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
 
 class VotedEngine(CompiledEngine):
     """The compiled engine, also recording the step number (1-based, over all sweeps) of each update."""
 
     def __init__(self, X, y, **kwargs):
         super().__init__(X, y, **kwargs)
-        self._step_chunks: list[np.ndarray] = []
+        self._step_chunks: list[NDArray[Any]] = []
 
     def sweep(self, order, sweep: int) -> int:
         chunks_before = len(self._index_chunks)
@@ -58,7 +62,7 @@ class VotedEngine(CompiledEngine):
         return count
 
     @property
-    def mistake_steps(self) -> np.ndarray:
+    def mistake_steps(self) -> NDArray[Any]:
         return np.concatenate(self._step_chunks) if self._step_chunks else np.empty(0, dtype=np.int64)
 
 
@@ -76,25 +80,25 @@ class VotedRun(Run):
     dropped_vectors, dropped_votes : what ``max_vectors`` removed from the vote.
     """
 
-    vectors: np.ndarray | None = None
-    intercepts: np.ndarray | None = None
-    counts: np.ndarray | None = None
-    mistake_steps: np.ndarray | None = None
+    vectors: NDArray[Any] | None = None
+    intercepts: NDArray[Any] | None = None
+    counts: NDArray[Any] | None = None
+    mistake_steps: NDArray[Any] | None = None
     n_steps: int = 0
     dropped_vectors: int = 0
     dropped_votes: int = 0
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X) -> NDArray[Any]:
         """The normalised vote Σ_k c_k sign(⟨w_k, x⟩ + b_k) / Σ_k c_k, in [−1, 1]."""
         Xc = check_predict_X(X, self.w.shape[0], "this voted perceptron")
         return vote(Xc, self.vectors, self.intercepts, self.counts)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X) -> NDArray[Any]:
         """classes[1] where the vote is > 0, else classes[0]."""
         return labels(self.decision_function(X), self.classes)
 
 
-def vote(X, vectors, intercepts, counts, block: int = 2048) -> np.ndarray:
+def vote(X, vectors, intercepts, counts, block: int = 2048) -> NDArray[Any]:
     """Σ_k c_k sign(⟨w_k, x⟩ + b_k) / Σ_k c_k for every row of X (in blocks of rows)."""
     total = float(np.sum(counts))
     out = np.empty(X.shape[0])
@@ -109,7 +113,7 @@ def vote(X, vectors, intercepts, counts, block: int = 2048) -> np.ndarray:
     return out
 
 
-def survival_counts(mistake_steps: np.ndarray, n_steps: int) -> np.ndarray:
+def survival_counts(mistake_steps: NDArray[Any], n_steps: int) -> NDArray[Any]:
     """c_k = t_{k+1} − t_k, and T − t_K + 1 for the last vector."""
     if mistake_steps.shape[0] == 0:
         return np.empty(0, dtype=np.int64)
