@@ -27,7 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, cast, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, cast, overload, runtime_checkable
 
 import numpy as np
 
@@ -479,8 +479,21 @@ def _pocket_by_steps(engine, log, rng, order, check, max_sweeps, limit, pocket) 
     return False
 
 
-def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict, X, signs, classes,
-           run_class: type[Run] = Run, w: Any = None, b: Any = None, **extra) -> Run:
+_R = TypeVar("_R", bound=Run)
+
+
+@overload
+def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str, Any], X: Any, signs: Any,
+           classes: Any, run_class: type[_R], w: Any = None, b: Any = None, **extra: Any) -> _R: ...
+
+
+@overload
+def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str, Any], X: Any, signs: Any,
+           classes: Any, w: Any = None, b: Any = None, **extra: Any) -> Run: ...
+
+
+def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str, Any], X: Any, signs: Any,
+           classes: Any, run_class: type[Run] = Run, w: Any = None, b: Any = None, **extra: Any) -> Run:
     """The :class:`~perceptronlab.Run` (or ``run_class``) of a driven engine.
 
     ``w``/``b`` default to the engine's weights now (Pocket passes the pocket's); ``extra`` fills
