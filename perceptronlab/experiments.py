@@ -190,7 +190,7 @@ def study_seed(separation: float, trial: int, seed: int = 0) -> int:
     return (seed * 1_000_003 + trial * 137 + int(separation * 100)) % 2**32
 
 
-def mean_difference_margin(X: NDArray[Any], y_signs: np.ndarray) -> float:
+def mean_difference_margin(X: NDArray[Any], y_signs: NDArray[Any]) -> float:
     """The notebook's approximation: the margin of the mean-difference direction (may be ≤ 0).
 
     Kept only for comparison with the exact ρ*: min_i yᵢ⟨u, xᵢ⟩ with u ∝ mean(x | +1) − mean(x | −1).

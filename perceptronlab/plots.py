@@ -548,7 +548,7 @@ def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark
     return fig
 
 
-def _novikoff(R: NDArray[Any], rho: np.ndarray) -> NDArray[Any]:
+def _novikoff(R: NDArray[Any], rho: NDArray[Any]) -> NDArray[Any]:
     """perceptronlab.bounds.novikoff elementwise, as floats."""
     from perceptronlab.bounds import novikoff
 

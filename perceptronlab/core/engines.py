@@ -253,7 +253,7 @@ class WeightedEngine(CompiledEngine):
     each update of the last sweep.
     """
 
-    def __init__(self, X, y, *, scale=None, **kwargs):
+    def __init__(self, X: Any, y: Any, *, scale: Any = None, **kwargs: Any) -> None:
         super().__init__(X, y, **kwargs)
         self.scale = np.ones(self.n) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
         self.sweep_loss = 0.0

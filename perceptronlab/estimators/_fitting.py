@@ -27,6 +27,8 @@ from perceptronlab.estimators._base import python_label
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from perceptronlab.core.driver import SweepInfo
+
 __all__ = ["check_sample_weight", "class_weights", "update_scales", "validation_mask", "StoppingRule"]
 
 
@@ -53,10 +55,11 @@ def check_sample_weight(sample_weight: Any, n: int) -> NDArray[Any] | None:
     return np.ascontiguousarray(weights)
 
 
-def class_weights(class_weight: Any, classes: NDArray[Any], y: np.ndarray) -> NDArray[Any]:
+def class_weights(class_weight: Any, classes: NDArray[Any], y: NDArray[Any]) -> NDArray[Any]:
     """scikit-learn's ``compute_class_weight`` (one weight per class of ``classes``)."""
     try:
-        return compute_class_weight(class_weight, classes=classes, y=y)
+        weights: NDArray[Any] = compute_class_weight(class_weight, classes=classes, y=y)
+        return weights
     except ValueError as exc:
         shown = [python_label(c) for c in classes]
         if class_weight == "balanced":
@@ -123,7 +126,7 @@ class StoppingRule:
     ``engine`` is a :class:`~perceptronlab.core.engines.WeightedEngine` (it keeps the sweep's loss).
     """
 
-    def __init__(self, engine, *, tol: float | None, n_iter_no_change: int, validation=None,
+    def __init__(self, engine: Any, *, tol: float | None, n_iter_no_change: int, validation: Any = None,
                  verbose: int = 0, name: str = ""):
         self.engine = engine
         self.tol = tol
@@ -134,7 +137,7 @@ class StoppingRule:
         self.best = -np.inf if validation is not None else np.inf
         self.no_improvement = 0
 
-    def __call__(self, info) -> bool:
+    def __call__(self, info: SweepInfo) -> bool:
         engine = self.engine
         objective = engine.sweep_loss / engine.n
         if self.validation is not None:
@@ -152,7 +155,7 @@ class StoppingRule:
             self._say(info, objective, score)
         return self.no_improvement >= self.n_iter_no_change
 
-    def _say(self, info, objective: float, score: float | None) -> None:
+    def _say(self, info: SweepInfo, objective: float, score: float | None) -> None:
         engine = self.engine
         norm = float(np.sqrt(engine.w @ engine.w))
         line = (f"Norm: {norm:.2f}, NNZs: {int(np.count_nonzero(engine.w))}, Bias: {engine.b:.6f}, "

@@ -40,7 +40,7 @@ from perceptronlab.family._common import (
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, RealLike
+    from perceptronlab._typing import Float64Array, MatrixLike, RealLike
 
 
 class AveragedEngine(CompiledEngine):

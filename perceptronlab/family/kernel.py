@@ -36,8 +36,8 @@ of every f_k (as :func:`perceptronlab.voted_perceptron`, Freund & Schapire's ker
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 import numpy as np

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
@@ -354,7 +354,7 @@ def _initial_working_set(X: Float64Array, signs: Float64Array, fit_intercept: bo
     return np.sort(rows[np.argpartition(scores, size - 1)[:size]])
 
 
-def _best_intercept(w: NDArray[Any], X: NDArray[Any], signs: np.ndarray) -> float:
+def _best_intercept(w: NDArray[Any], X: NDArray[Any], signs: NDArray[Any]) -> float:
     scores = X @ w
     return float(-(scores[signs > 0].min() + scores[signs < 0].max()) / 2.0)
 
