@@ -125,7 +125,7 @@ def _floats(values: Any) -> list[float]:
     return [float(v) for v in np.asarray(values, dtype=np.float64).ravel()]
 
 
-def scaler_to_document(scaler: Any, n_features: int | None = None) -> dict:
+def scaler_to_document(scaler: Any, n_features: int | None = None) -> dict[str, Any]:
     """The ``"preprocessing"`` field of a model file for a fitted scaler (JSON-ready); ``n_features``
     is the model's, which the scaler must match."""
     name = scaler_name(scaler)
@@ -143,7 +143,7 @@ def scaler_to_document(scaler: Any, n_features: int | None = None) -> dict:
     return document
 
 
-def _vector(document: dict, key: str, n_features: int, source: str, positive: bool) -> np.ndarray:
+def _vector(document: dict[str, Any], key: str, n_features: int, source: str, positive: bool) -> np.ndarray:
     values = document.get(key)
     where = f"{source}, field 'preprocessing.{key}'"
     expected = f"{n_features} finite numbers" + (" > 0" if positive else "")
