@@ -618,6 +618,9 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
                            "Save X.reshape(len(X), -1).")
             _check_numeric(where, x_dtype, "X")
             n, d = x_shape
+            if n == 0 or d == 0:
+                raise fail(where, "X with at least one row and one feature column", f"shape {x_shape}",
+                           "Save a non-empty X (rows are examples, columns features).")
             declared = sum(info.file_size for info, _, _ in members.values())
             converted = n * d * EXACT_CELL_BYTES if exact else (0 if x_dtype == np.float64 else n * d * 8)
             _check_size(path, declared + converted,
@@ -633,7 +636,9 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
         raise fail(where, "a valid .npz archive", f"a corrupt archive ({type(exc).__name__}: {str(exc)[:80]})",
                    "The file may be truncated; write it again.") from None
     X = arrays["X"]
-    y = np.asarray(arrays["y"]) if has_label else np.zeros(n)
+    if not has_label:
+        return np.ascontiguousarray(X, dtype=np.float64), None
+    y = np.asarray(arrays["y"])
     if y.ndim == 2 and 1 in y.shape:
         y = y.ravel()
     if y.ndim != 1:

@@ -203,6 +203,27 @@ def test_npz_member_that_declares_more_than_the_archive_holds(tmp_path):
         read_data(objects)
 
 
+def test_npz_of_rows_without_features_allocates_nothing(tmp_path):
+    """Found by the fuzz suite: X of shape (5274310251, 0) declares no bytes, and reading it
+    without labels once allocated a 42 GB array of placeholder labels."""
+    path = tmp_path / "no_features.npz"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("X.npy", _npy((5_274_310_251, 0)))
+    for has_label in (False, True):
+        outcome, peak = peak_of(lambda has_label=has_label: read_data(path, has_label=has_label))
+        assert isinstance(outcome, InputError), outcome
+        assert peak < 4 * MiB
+    assert "at least one row and one feature" in str(peak_of(lambda: read_data(path, has_label=False))[0])
+    X, y = read_data(_saved_npz(tmp_path), has_label=False)
+    assert X.shape == (2, 2) and y is None
+
+
+def _saved_npz(tmp_path):
+    path = tmp_path / "plain.npz"
+    np.savez(path, X=np.array([[1.0, 2.0], [3.0, 4.0]]), y=np.array([1, -1]))
+    return path
+
+
 # ================================================================ CSV
 
 
