@@ -34,16 +34,13 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from perceptronlab import _learners_experiment as learners
 from perceptronlab._files import atomic_open, atomic_write
 from perceptronlab._validation import check_positive_int, check_seed, fail
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
 
@@ -190,7 +187,7 @@ def study_seed(separation: float, trial: int, seed: int = 0) -> int:
     return (seed * 1_000_003 + trial * 137 + int(separation * 100)) % 2**32
 
 
-def mean_difference_margin(X: NDArray[Any], y_signs: NDArray[Any]) -> float:
+def mean_difference_margin(X: np.ndarray, y_signs: np.ndarray) -> float:
     """The notebook's approximation: the margin of the mean-difference direction (may be ≤ 0).
 
     Kept only for comparison with the exact ρ*: min_i yᵢ⟨u, xᵢ⟩ with u ∝ mean(x | +1) − mean(x | −1).

@@ -49,7 +49,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -61,9 +61,6 @@ from perceptronlab._version import __version__
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import InputError
 from perceptronlab.scaling import scaler_from_document
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 __all__ = ["read_data", "read_columns", "save_model", "read_model_document", "check_model_document",
            "DATA_FORMATS", "MODEL_FORMAT", "MODEL_VERSION"]
@@ -136,7 +133,7 @@ def _check_size(path: Path, needed: float, detail: str, max_bytes: Any) -> None:
 
 def read_data(path: str | os.PathLike, *, label: str | None = None, fmt: str | None = None,
               exact: bool = False, has_label: bool = True, features: Sequence[str] | None = None,
-              max_bytes: int | str | None = None) -> tuple[Any, NDArray[Any] | None]:
+              max_bytes: int | str | None = None) -> tuple[Any, np.ndarray | None]:
     """Read a dataset file into ``(X, y)``.
 
     Parameters
@@ -238,7 +235,7 @@ def read_columns(path: str | os.PathLike, *, fmt: str | None = None) -> list[str
     return _csv_header(path, "," if kind == "csv" else "\t", f"CSV file {str(path)!r}")[1]
 
 
-def _tidy_labels(values: list[str] | NDArray[Any]) -> NDArray[Any]:
+def _tidy_labels(values: list[str] | np.ndarray) -> np.ndarray:
     """Labels as integers when all are whole numbers, else floats, else the strings themselves."""
     if isinstance(values, np.ndarray) and values.dtype.kind in "iub":
         return values.astype(np.int64) if values.dtype.kind != "b" else values

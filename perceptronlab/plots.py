@@ -25,14 +25,11 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from perceptronlab._validation import check_labels, check_matrix, fail
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 __all__ = ["bound_surface", "bound_vs_actual", "decision_regions", "squeeze", "sweeps"]
 
@@ -300,7 +297,7 @@ def sweeps(run):
 # ---------------------------------------------------------------- decision regions
 
 
-def _weights(fitted) -> tuple[NDArray[Any], float, bool]:
+def _weights(fitted) -> tuple[np.ndarray, float, bool]:
     """(w, b, fit_intercept) from a Run, an estimator with coef_/intercept_, or a weight vector."""
     from perceptronlab.core.run import Run
 
@@ -326,7 +323,7 @@ def _weights(fitted) -> tuple[NDArray[Any], float, bool]:
     return vector, 0.0, False
 
 
-def _segment(w, b, xlim, ylim) -> NDArray[Any]:
+def _segment(w, b, xlim, ylim) -> np.ndarray:
     """Two points of the line ⟨w, x⟩ + b = 0 spanning the view (parametrised along the long axis)."""
     if abs(w[1]) >= abs(w[0]):
         xs = np.array(xlim, dtype=np.float64)
@@ -548,7 +545,7 @@ def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark
     return fig
 
 
-def _novikoff(R: NDArray[Any], rho: NDArray[Any]) -> NDArray[Any]:
+def _novikoff(R: np.ndarray, rho: np.ndarray) -> np.ndarray:
     """perceptronlab.bounds.novikoff elementwise, as floats."""
     from perceptronlab.bounds import novikoff
 

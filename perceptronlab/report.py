@@ -23,16 +23,13 @@ import html
 import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from perceptronlab._files import atomic_write
 from perceptronlab._validation import check_labels, fail
 from perceptronlab._version import __version__
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 __all__ = ["build_report", "write_report"]
 
@@ -91,7 +88,7 @@ def _number(value: Any) -> str:
 
     if isinstance(value, str):
         return value
-    if isinstance(value, list | tuple | NDArray[Any]):
+    if isinstance(value, list | tuple | np.ndarray):
         from perceptronlab._numbers import format_display_vector
 
         return format_display_vector(value)
@@ -124,7 +121,7 @@ def _cards(items: list[Card]) -> str:
     return '<div class="cards">' + "".join(cells) + "</div>"
 
 
-def _dense(X: Any) -> tuple[Any, NDArray[Any]]:
+def _dense(X: Any) -> tuple[Any, np.ndarray]:
     """(X as given for exact use, X as float64): Fractions and ints stay exact in the first."""
     import scipy.sparse as sp
 

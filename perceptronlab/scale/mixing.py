@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -47,9 +47,6 @@ from perceptronlab.core.driver import Engine, drive
 from perceptronlab.core.engines import CompiledEngine, weights_key
 from perceptronlab.exceptions import SCALE_FIX
 from perceptronlab.exceptions import warn as _warn
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 BLOCKSIZE = 64 * 2**20  # bytes per CSV/LIBSVM partition (as perceptronlab.scale.sources.BLOCKSIZE)
 
@@ -60,22 +57,22 @@ class EpochInfo(NamedTuple):
     """What ``callback`` receives after every epoch (return True from the callback to stop)."""
 
     epoch: int
-    w: NDArray[Any]
+    w: np.ndarray
     b: float
-    mistakes: NDArray[Any]  # per shard
+    mistakes: np.ndarray  # per shard
 
 
 @dataclass
 class Training:
     """The outcome of :func:`run_epochs`."""
 
-    w: NDArray[Any]
+    w: np.ndarray
     b: float
-    history: NDArray[Any]  # (epochs, shards) mistakes
+    history: np.ndarray  # (epochs, shards) mistakes
     converged: bool
     cycled: bool
     stopped: bool
-    w_avg: NDArray[Any]
+    w_avg: np.ndarray
     b_avg: float
 
     @property
@@ -117,7 +114,7 @@ def sweep_partitions(parts: Sequence, w, b: float, *, eta: float, margin: float,
     return w, b, mistakes
 
 
-def mix(results: Sequence[tuple], w: NDArray[Any], b: float, mixing: str) -> tuple[NDArray[Any], float]:
+def mix(results: Sequence[tuple], w: np.ndarray, b: float, mixing: str) -> tuple[np.ndarray, float]:
     """Mix the shards' ``(w_i, b_i, k_i)`` in shard order; keep ``(w, b)`` when Σk = 0."""
     counts = np.array([k for _, _, k in results], dtype=np.int64)
     total = int(counts.sum())
@@ -288,7 +285,7 @@ def fit_in_process(X, y=None, *, mixing: str = "uniform", max_epochs: int = 100,
 
 
 def one_shot_average(shards_data: Sequence[tuple], *, eta=1.0, fit_intercept: bool = False,
-                     max_sweeps: int = 1000) -> tuple[NDArray[Any], float]:
+                     max_sweeps: int = 1000) -> tuple[np.ndarray, float]:
     """Baseline only: train a cyclic perceptron on each shard separately, then average once.
 
     McDonald et al. (2010) show this parameter averaging need not separate separable data even

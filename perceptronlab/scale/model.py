@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import numpy as np
 
 from perceptronlab import _validation as v
 from perceptronlab.core.scores import labels, scores
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 
 class MixedPerceptron:
@@ -90,7 +85,7 @@ class MixedPerceptron:
         return self.epochs
 
     @property
-    def updates_per_sweep(self) -> NDArray[Any]:
+    def updates_per_sweep(self) -> np.ndarray:
         return self.history.sum(axis=1)
 
     @property
@@ -102,7 +97,7 @@ class MixedPerceptron:
         return self.n_rows
 
     @property
-    def w(self) -> NDArray[Any]:
+    def w(self) -> np.ndarray:
         return self.coef_[0]
 
     @property

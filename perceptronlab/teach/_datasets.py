@@ -16,14 +16,10 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perceptronlab._validation import check_positive_int, check_seed, fail
-
-if TYPE_CHECKING:
-    from numpy.typing import NDArray
 
 __all__ = ["Dataset", "basis", "exam_task", "gaussian_pair", "label_by", "lfd", "margin_task",
            "nonseparable"]
@@ -54,13 +50,13 @@ class Dataset:
     ([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
     """
 
-    X: NDArray[Any]
-    y: NDArray[Any]
+    X: np.ndarray
+    y: np.ndarray
     name: str
     description: str
-    target: NDArray[Any] | None = None
+    target: np.ndarray | None = None
 
-    def __iter__(self) -> Iterator[NDArray[Any]]:
+    def __iter__(self) -> Iterator[np.ndarray]:
         yield self.X
         yield self.y
 
@@ -193,7 +189,7 @@ def gaussian_pair(n_per_class: int = 25, separation: float = 3.0, seed: int = 42
                    + (", bias column first" if bias else ""))
 
 
-def label_by(target, X) -> NDArray[Any]:
+def label_by(target, X) -> np.ndarray:
     """Labels of the points ``X`` under a line ``target = (b, w1, …, w_d)``: +1 where b + ⟨w, x⟩ > 0, else −1.
 
     Examples
