@@ -29,6 +29,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -66,8 +67,8 @@ def _learners(seed: int) -> list[tuple[str, Callable[[], object]]]:
         VotedPerceptron,
     )
 
-    common = dict(order="shuffle", random_state=seed, max_iter=SWEEPS)
-    learners = [
+    common: dict[str, Any] = dict(order="shuffle", random_state=seed, max_iter=SWEEPS)
+    learners: list[tuple[str, Callable[[], Any]]] = [
         ("last (perceptron)", lambda: Perceptron(**common)),
         ("averaged", lambda: AveragedPerceptron(**common)),
         ("voted", lambda: VotedPerceptron(**common)),

@@ -9,7 +9,7 @@ core's one decision path, so a saved-then-loaded model scores bit for bit like t
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -25,12 +25,25 @@ from perceptronlab.estimators._linear import Perceptron, PocketPerceptron
 from perceptronlab.io import check_model_document, model_source, read_model_document
 from perceptronlab.scaling import apply_scaler
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from perceptronlab._typing import Float64Array, MatrixLike
+
 __all__ = ["LoadedModel", "load_model"]
 
 _LINEAR = {"Perceptron": Perceptron, "PocketPerceptron": PocketPerceptron}
 
 
-def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
+@overload
+def load_model(path: str | os.PathLike[str], *, as_estimator: Literal[False]) -> LoadedModel: ...
+
+
+@overload
+def load_model(path: str | os.PathLike[str], *, as_estimator: bool = True) -> Any: ...
+
+
+def load_model(path: str | os.PathLike[str], *, as_estimator: bool = True) -> Any:
     """Load a JSON model file written by :func:`perceptronlab.save_model`.
 
     Parameters
@@ -135,7 +148,7 @@ class LoadedModel:
     ('LoadedModel', ['1', '-2'], [1, -1])
     """
 
-    def __init__(self, document: dict, *, source: str = "model document"):
+    def __init__(self, document: dict[str, Any], *, source: str = "model document") -> None:
         fields = check_model_document(document, source)
         self.document = document
         self.exact = fields["exact"]
@@ -186,18 +199,20 @@ class LoadedModel:
         check_n_features(Xc.shape[1], self.n_features_in_, "the loaded model")
         return apply_scaler(self.scaler, Xc)
 
-    def _by_name(self, frame: Any) -> np.ndarray:
+    def _by_name(self, frame: Any) -> NDArray[Any]:
         names = getattr(self, "feature_names_in_", None)
         if names is None:
-            return frame.to_numpy()
+            values: NDArray[Any] = frame.to_numpy()
+            return values
         columns = [str(c) for c in frame.columns]
         missing = [n for n in names if n not in columns]
         if missing:
             raise fail("X", "the columns the model was trained on (" + ", ".join(map(repr, names)) + ")",
                        "no column " + ", ".join(map(repr, missing)), "Pass a DataFrame with those columns.")
-        return frame[list(names)].to_numpy()
+        named: NDArray[Any] = frame[list(names)].to_numpy()
+        return named
 
-    def decision_function(self, X: Any) -> np.ndarray:
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """⟨w,x⟩ + b for each row: shape (n,) for two classes, (n, k) one-vs-rest.
 
         Summed as the training kernels sum (feature order), so the scores are bit for bit those
@@ -207,7 +222,7 @@ class LoadedModel:
         scores = score_matrix(self._check_X(X), self.coef_, self.intercept_)
         return scores[:, 0] if self.coef_.shape[0] == 1 else scores
 
-    def predict(self, X: Any) -> np.ndarray:
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """``classes_[1]`` where ⟨w,x⟩ + b > 0, else ``classes_[0]`` (ties go to the negative class,
         as in scikit-learn); one-vs-rest: the class of the largest score."""
         return labels(self.decision_function(X), self.classes_)

@@ -42,13 +42,16 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from perceptronlab import _validation as v
 from perceptronlab._numbers import format_number, format_vector, parse_exact
 from perceptronlab.core.exact import exact_score, exact_update
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
+
+if TYPE_CHECKING:
+    from perceptronlab.core.run import Step
 
 HEADER = ("sweep", "point", "score", "mistake", "w_after")
 
@@ -303,7 +306,7 @@ class _Walk:
     def __init__(self, run: Run, X, signs, eta: Fraction, fit_intercept: bool, sheet: list[_Row]):
         self.run, self.X, self.signs, self.eta, self.fit_intercept = run, X, signs, eta, fit_intercept
         self.sheet = sheet
-        self.steps = run.steps
+        self.steps = cast("list[Step]", run.steps)  # the expected run is traced
         self.n = len(X)
         self.final = run.sweeps if run.converged else None  # the clean sweep
 
