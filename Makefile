@@ -38,10 +38,12 @@ fuzz: setup
 docs: setup
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
 
-# ruff, and the import contracts of pyproject.toml (the layers of docs/architecture.md)
+# ruff, the import contracts of pyproject.toml (the layers of docs/architecture.md), and mypy
+# (strict on the modules of the public API; its configuration is in pyproject.toml too)
 lint: setup
 	$(VENV)/bin/ruff check perceptronlab tests benchmarks
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 # The sdist and the wheel in dist/ (the wheel built from the sdist), checked by twine.
 dist: setup

@@ -29,10 +29,12 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from perceptronlab import _validation as v
+from perceptronlab._files import atomic_open, atomic_write
 
 #: sweeps every perceptron gets (Freund & Schapire report 1 to 30 epochs)
 SWEEPS = 10
@@ -65,8 +67,8 @@ def _learners(seed: int) -> list[tuple[str, Callable[[], object]]]:
         VotedPerceptron,
     )
 
-    common = dict(order="shuffle", random_state=seed, max_iter=SWEEPS)
-    learners = [
+    common: dict[str, Any] = dict(order="shuffle", random_state=seed, max_iter=SWEEPS)
+    learners: list[tuple[str, Callable[[], Any]]] = [
         ("last (perceptron)", lambda: Perceptron(**common)),
         ("averaged", lambda: AveragedPerceptron(**common)),
         ("voted", lambda: VotedPerceptron(**common)),
@@ -193,12 +195,12 @@ def markdown_table(rows: list[dict]) -> str:
 def write_tables(rows: list[dict], out_dir) -> Path:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "learners.csv", "w", newline="") as fh:
+    with atomic_open(out / "learners.csv", "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=["dataset", "learner", "test_error", "train_time"])
         writer.writeheader()
         writer.writerows(rows)
-    (out / "learners.json").write_text(json.dumps(rows, indent=1))
-    (out / "learners.md").write_text(markdown_table(rows))
+    atomic_write(out / "learners.json", json.dumps(rows, indent=1))
+    atomic_write(out / "learners.md", markdown_table(rows))
     return out
 
 

@@ -11,30 +11,45 @@ import inspect
 import math
 import numbers
 import sys
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, get_args, overload
 
 import numpy as np
 
 from perceptronlab._numbers import parse_exact
 from perceptronlab.exceptions import InputError, fail, overflow_error
 
-__all__ = ["ORDERS", "FAMILY_ORDERS", "POCKET_CHECKS", "InputError", "fail", "overflow_error", "is_sparse", "check_eta",
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from perceptronlab._typing import Float64Array
+
+__all__ = ["Order", "ORDERS", "FamilyOrder", "FAMILY_ORDERS", "PocketCheck", "POCKET_CHECKS", "Backend", "BACKENDS",
+           "InputError", "fail", "overflow_error", "is_sparse", "check_eta",
            "check_margin", "check_positive_int", "check_optional_positive_int", "check_choice", "check_seed",
            "check_labels", "check_exact_matrix", "check_matrix", "check_Xy", "check_vector", "check_n_features",
            "not_finite_error", "ESTIMATOR_NAMES", "FUNCTIONAL_NAMES", "seeds_names", "renamed"]
 
-ORDERS = ("cyclic", "shuffle", "random-mistake")
+# Each choice is written once, as its Literal type; the table the check uses is its arguments.
+Order = Literal["cyclic", "shuffle", "random-mistake"]
+ORDERS: tuple[Order, ...] = get_args(Order)
 #: the family averages and votes over whole sweeps, so each step visits one example
-FAMILY_ORDERS = ("cyclic", "shuffle")
+FamilyOrder = Literal["cyclic", "shuffle"]
+FAMILY_ORDERS: tuple[FamilyOrder, ...] = get_args(FamilyOrder)
+#: when Pocket counts the errors of the current weights
+PocketCheck = Literal["update", "sweep", "ratchet"]
+POCKET_CHECKS: tuple[PocketCheck, ...] = get_args(PocketCheck)
+#: the float engine of ``perceptron``: the compiled kernels, or their NumPy twin
+Backend = Literal["compiled", "reference"]
+BACKENDS: tuple[Backend, ...] = get_args(Backend)
 
 
 def is_sparse(X: Any) -> bool:
     """A SciPy sparse matrix? Without importing SciPy: if scipy.sparse is not loaded, X is not one."""
     sparse = sys.modules.get("scipy.sparse")
-    return sparse is not None and sparse.issparse(X)
-POCKET_CHECKS = ("update", "sweep", "ratchet")
+    return sparse is not None and bool(sparse.issparse(X))
 
 
 # ---------------------------------------------------------------- the two APIs' names
@@ -53,22 +68,26 @@ def renamed(where: str, given: str, value: Any, right: str, why: str) -> TypeErr
     return TypeError(f"{where} got an unexpected keyword argument {given!r}: use {right}={value!r} ({why}).")
 
 
-def seeds_names(func):
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def seeds_names(func: Callable[_P, _R]) -> Callable[_P, _R]:
     """A functional learner that refuses the estimators' (scikit-learn's) names with a TypeError
     naming its own: ``perceptron(X, y, max_iter=10)`` says "use max_sweeps=10"."""
     accepted = set(inspect.signature(func).parameters)
 
     @functools.wraps(func)
-    def learner(*args, **kwargs):
+    def learner(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         for key in kwargs:
             if key not in accepted and (key in FUNCTIONAL_NAMES or key in _ESTIMATOR_ONLY):
-                _refuse(func.__name__, key, kwargs[key])
+                _refuse(getattr(func, "__name__", "learner"), key, kwargs[key])
         return func(*args, **kwargs)
 
     return learner
 
 
-def _refuse(name: str, key: str, value: Any):
+def _refuse(name: str, key: str, value: Any) -> None:
     if key in FUNCTIONAL_NAMES:
         raise renamed(f"{name}()", key, value, FUNCTIONAL_NAMES[key],
                       f"the functional API keeps the seeds' names; {key} is the estimators' name, as in "
@@ -89,7 +108,7 @@ def _finite_float(value: Any) -> bool:
         return False
 
 
-def check_eta(eta: Any) -> float:
+def check_eta(eta: Any) -> Any:
     if isinstance(eta, bool) or not isinstance(eta, numbers.Real | Fraction | Decimal):
         raise fail("eta (the learning rate)", "a positive number", repr(eta), "Pass e.g. eta=1.0.")
     if not _finite_float(eta) or eta <= 0:
@@ -117,11 +136,14 @@ def check_optional_positive_int(name: str, value: Any, fix: str) -> int | None:
     return None if value is None else check_positive_int(name, value, fix)
 
 
-def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+_C = TypeVar("_C", bound=str)
+
+
+def check_choice(name: str, value: Any, choices: tuple[_C, ...]) -> _C:
     if value not in choices:
         raise fail(name, "one of " + ", ".join(repr(c) for c in choices), repr(value),
                    f"Pass {name}={choices[0]!r}.")
-    return value
+    return value  # type: ignore[no-any-return]  # one of the choices
 
 
 def check_seed(seed: Any) -> int | None:
@@ -135,8 +157,18 @@ def check_seed(seed: Any) -> int | None:
 # ---------------------------------------------------------------- labels
 
 
+@overload
+def check_labels(y: Any, n_rows: int | None = None, *, binary: Literal[True] = True,
+                 signed_ok: bool = True) -> tuple[Float64Array, NDArray[Any]]: ...
+
+
+@overload
+def check_labels(y: Any, n_rows: int | None = None, *, binary: Literal[False],
+                 signed_ok: bool = True) -> tuple[None, NDArray[Any]]: ...
+
+
 def check_labels(y: Any, n_rows: int | None = None, *, binary: bool = True,
-                 signed_ok: bool = True) -> tuple[np.ndarray, np.ndarray]:
+                 signed_ok: bool = True) -> tuple[Float64Array | None, NDArray[Any]]:
     """Return (y as float64 in {-1, +1}, classes) for any two labels; classes[1] is positive.
 
     With ``signed_ok``, labels already in {-1, +1} pass as they are even when only one of the two
@@ -213,7 +245,7 @@ def _check_shape(n_rows: int, lengths: list[int]) -> None:
         raise fail("X", "at least one feature", "0 features", "Pass a dataset with feature columns.")
 
 
-def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float64, np.float32),
+def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple[type, ...] = (np.float64, np.float32),
                  check_finite: bool = True) -> Any:
     """A float C-contiguous array (no copy when it already is one) or a CSR matrix.
 
@@ -266,15 +298,16 @@ def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple = (np.float
     return arr
 
 
-def check_Xy(X: Any, y: Any, *, exact: bool = False, allow_sparse: bool = True, check_finite: bool = True):
+def check_Xy(X: Any, y: Any, *, exact: bool = False, allow_sparse: bool = True,
+             check_finite: bool = True) -> tuple[Any, Float64Array, NDArray[Any]]:
     """Validate a training set. Returns (X, y_signs, classes); X is rows of Fractions when exact."""
     Xc = check_exact_matrix(X) if exact else check_matrix(X, allow_sparse=allow_sparse, check_finite=check_finite)
-    n_rows = len(Xc) if exact else Xc.shape[0]
+    n_rows = len(Xc) if isinstance(Xc, list) else Xc.shape[0]
     signs, classes = check_labels(y, n_rows)
     return Xc, signs, classes
 
 
-def check_vector(w: Any, n_features: int | None = None, name: str = "w") -> np.ndarray:
+def check_vector(w: Any, n_features: int | None = None, name: str = "w") -> NDArray[Any]:
     arr = np.asarray(w, dtype=np.float64) if not isinstance(w, np.ndarray) or w.dtype.kind != "O" else w
     if arr.ndim != 1:
         raise fail(name, "a 1-D vector", f"shape {arr.shape}", f"Pass {name} as a flat sequence of numbers.")

@@ -59,7 +59,8 @@ def __getattr__(name: str) -> type:
     for made, doc in _CONVERGENCE_WARNINGS.items():
         globals()[made] = type(made, (PerceptronLabWarning, ConvergenceWarning),
                                {"__doc__": doc, "__module__": __name__})
-    return globals()[name]
+    made_class: type = globals()[name]
+    return made_class
 
 
 def warn(kind: str, message: str, *, stacklevel: int = 1) -> None:

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from perceptronlab import _learners_experiment as learners
+from perceptronlab._files import atomic_open, atomic_write
 from perceptronlab._validation import check_positive_int, check_seed, fail
 
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
@@ -109,7 +110,7 @@ class ExperimentResult:
         written = []
         table_path = out / f"{self.name}.csv"
         columns = list(dict.fromkeys(key for row in self.table for key in row))
-        with table_path.open("w", newline="", encoding="utf-8") as handle:
+        with atomic_open(table_path, "w", newline="", what="experiment table") as handle:
             writer = csv.DictWriter(handle, fieldnames=columns)
             writer.writeheader()
             writer.writerows(self.table)
@@ -117,16 +118,17 @@ class ExperimentResult:
         json_path = out / f"{self.name}.json"
         payload = {"name": self.name, "params": self.params, "summary": self.summary, "stats": self.stats,
                    "table": self.table}
-        json_path.write_text(json.dumps(_jsonable(payload), indent=2) + "\n", encoding="utf-8")
+        atomic_write(json_path, json.dumps(_jsonable(payload), indent=2) + "\n", what="experiment summary")
         written.append(json_path)
         for filename, text in self.texts.items():
             path = out / filename
-            path.write_text(text, encoding="utf-8")
+            atomic_write(path, text, what="experiment table")
             written.append(path)
         progress("files", 0, len(self.figures))
         for done, (stem, figure) in enumerate(self.figures.items(), start=1):
             path = out / f"{stem}.{image_format}"
-            figure.savefig(path, dpi=110, format=image_format)
+            with atomic_open(path, "wb", what="figure") as handle:
+                figure.savefig(handle, dpi=110, format=image_format)
             written.append(path)
             progress("files", done, len(self.figures))
         self.files = written

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from perceptronlab._files import atomic_write
 from perceptronlab._validation import check_labels, fail
 from perceptronlab._version import __version__
 
@@ -366,7 +367,7 @@ def write_report(X, y, out_dir: Path | str, *, fit_intercept: bool = False, titl
     if on_stage is not None:
         on_stage("writing the page", None)
     path = out / filename
-    _writable(path.write_text, out, page, encoding="utf-8")
+    atomic_write(path, page, what="report")
     return path
 
 

@@ -33,18 +33,19 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 
 from perceptronlab._validation import is_sparse
 from perceptronlab.exceptions import InputError, fail
 
-__all__ = ["SCALES", "fit_scaler", "apply_scaler", "scaler_name", "describe_scaler",
+__all__ = ["Scale", "SCALES", "fit_scaler", "apply_scaler", "scaler_name", "describe_scaler",
            "scaler_to_document", "scaler_from_document", "split_pipeline"]
 
 #: the ``scale`` choices; "none" (or None) leaves the features as they are
-SCALES = ("standard", "maxabs", "none")
+Scale = Literal["standard", "maxabs", "none"]
+SCALES: tuple[Scale, ...] = get_args(Scale)
 #: the version of the ``"preprocessing"`` field this perceptronlab writes and reads
 PREPROCESSING_VERSION = 1
 
@@ -52,7 +53,7 @@ _WHAT = {"standard": "StandardScaler: each feature to mean 0 and variance 1",
          "maxabs": "MaxAbsScaler: each feature divided by its largest |value|, into [−1, 1]"}
 
 
-def _check_scale(scale: Any) -> str:
+def _check_scale(scale: Any) -> Scale:
     if scale is None:
         return "none"
     if not isinstance(scale, str) or scale not in SCALES:
@@ -61,7 +62,7 @@ def _check_scale(scale: Any) -> str:
     return scale
 
 
-def fit_scaler(scale: str | None, X: Any) -> Any:
+def fit_scaler(scale: Scale | None, X: Any) -> Any:
     """A scikit-learn scaler fitted on ``X``, or None for ``scale`` None or "none".
 
     Parameters
@@ -124,7 +125,7 @@ def _floats(values: Any) -> list[float]:
     return [float(v) for v in np.asarray(values, dtype=np.float64).ravel()]
 
 
-def scaler_to_document(scaler: Any, n_features: int | None = None) -> dict:
+def scaler_to_document(scaler: Any, n_features: int | None = None) -> dict[str, Any]:
     """The ``"preprocessing"`` field of a model file for a fitted scaler (JSON-ready); ``n_features``
     is the model's, which the scaler must match."""
     name = scaler_name(scaler)
@@ -142,7 +143,7 @@ def scaler_to_document(scaler: Any, n_features: int | None = None) -> dict:
     return document
 
 
-def _vector(document: dict, key: str, n_features: int, source: str, positive: bool) -> np.ndarray:
+def _vector(document: dict[str, Any], key: str, n_features: int, source: str, positive: bool) -> np.ndarray:
     values = document.get(key)
     where = f"{source}, field 'preprocessing.{key}'"
     expected = f"{n_features} finite numbers" + (" > 0" if positive else "")

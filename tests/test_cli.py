@@ -323,7 +323,7 @@ def test_unwritable_output_is_bad_input_not_a_traceback(tmp_path, exam_csv):
     model = tmp_path / "m.json"
     assert invoke("train", exam_csv, "-o", model, "-q").exit_code == 0
     result = invoke("predict", model, exam_csv, "--out", tmp_path / "no" / "such" / "p.csv")
-    assert result.exit_code == 1 and "No such file or directory" in _one_error_line(result)
+    assert result.exit_code == 1 and "missing folder" in _one_error_line(result)
 
 
 # ================================================================ the installed script

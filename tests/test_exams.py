@@ -257,7 +257,7 @@ def test_cli_exam(tmp_path):
     assert runner.invoke(app, ["exam", "--kind", "essay"]).exit_code == 2
     assert runner.invoke(app, ["exam", "--kind", "trace", "--seed", "-1"]).exit_code == 2
     result = runner.invoke(app, ["exam", "--kind", "trace", "--out", str(tmp_path / "no" / "such" / "dir.md")])
-    assert result.exit_code == 1 and "writable" in result.output
+    assert result.exit_code == 1 and "missing folder" in result.output
 
 
 # ---------------------------------------------------------------- data, worksheets, Typst and PDF

@@ -79,7 +79,7 @@ def test_wheel_carries_the_package_data_license_and_entry_point(dist):
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "perceptronlab").rglob("*.py")}
     assert sources <= names
     assert not [n for n in names if not n.startswith(("perceptronlab/", info))]
-    assert "perceptronlab = perceptronlab.cli:main" in entry_points
+    assert "perceptronlab = perceptronlab.__main__:main" in entry_points
     assert license_text == (ROOT / "LICENSE").read_text()
     assert metadata["Version"] == VERSION and metadata["License-Expression"] == "MIT"
     urls = dict(value.split(", ", 1) for value in metadata.get_all("Project-URL"))

@@ -6,7 +6,8 @@ registered when this package is imported. Faces hold no logic: they parse, call 
 format. Shared helpers (reading a data file, ``--json``, ``--quiet``, the Rich consoles) are in
 :mod:`perceptronlab.cli._common`.
 
-Exit codes: 0 ok, 1 bad input (a one-line message on stderr, no traceback), 2 usage error.
+Exit codes: 0 ok, 1 bad input (a one-line message on stderr, no traceback), 2 usage error,
+130 interrupted (Ctrl-C: the line ``Interrupted.``, no traceback).
 Messages name the command's flags (:mod:`perceptronlab.cli._wording`); every command's help ends
 with examples (:mod:`perceptronlab.cli._examples`).
 """
@@ -24,6 +25,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from perceptronlab.cli._examples import epilog
 from perceptronlab.cli._wording import flags_of, to_command_line
+from perceptronlab.core.interrupt import caused_by_interrupt
 from perceptronlab.exceptions import PerceptronLabError
 
 #: command-group modules under ``perceptronlab.cli``; each has ``register(app)``.
@@ -85,6 +87,18 @@ class _Group(TyperGroup):
                 typer.echo(f"Error: {exc.filename}: {reason}. Check the path and its permissions.",
                            err=True)
                 raise typer.Exit(1) from None
+            except KeyboardInterrupt:
+                raise _interrupted() from None
+            except Exception as exc:
+                if caused_by_interrupt(exc):  # Ctrl-C that surfaced as another error (a compiled kernel's)
+                    raise _interrupted() from None
+                raise
+
+
+def _interrupted() -> typer.Exit:
+    """One line on stderr and the shell's exit code for Ctrl-C (128 + SIGINT)."""
+    typer.echo("Interrupted.", err=True)
+    return typer.Exit(130)
 
 
 app = typer.Typer(
@@ -137,6 +151,10 @@ register_commands()
 
 def main(argv: Sequence[str] | None = None, prog_name: str = "perceptronlab") -> None:
     """Entry point of the ``perceptronlab`` console script (and of ``python -m perceptronlab``)."""
-    command = typer.main.get_command(app)
-    command.main(args=list(argv) if argv is not None else None, prog_name=prog_name)
+    try:
+        command = typer.main.get_command(app)
+        command.main(args=list(argv) if argv is not None else None, prog_name=prog_name)
+    except KeyboardInterrupt:  # Ctrl-C outside a command (while parsing or starting up)
+        typer.echo("Interrupted.", err=True)
+        sys.exit(130)
     sys.exit(0)  # pragma: no cover - click exits itself in standalone mode

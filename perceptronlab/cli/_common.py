@@ -39,6 +39,11 @@ InterceptOpt = Annotated[bool, typer.Option(
     help="Fit an intercept b (the bias trick: x gets a constant 1). Default: none, as in the seeds.")]
 SeedOpt = Annotated[int | None, typer.Option(
     "--seed", min=0, help="Seed of the shuffle and random-mistake orders (the same seed, the same run).")]
+MaxBytesOpt = Annotated[str | None, typer.Option(
+    "--max-bytes", metavar="SIZE",
+    help="Memory budget for reading the data, e.g. 2G or 500M (K, M, G, T: powers of 1024). A file that "
+         "needs more is refused before it is read. Default: half of the available memory, and at most 200 "
+         "times the file's size.")]
 DataArg = Annotated[Path, typer.Argument(
     metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz.")]
 
@@ -109,35 +114,35 @@ def info(message: str, *, quiet: bool = False) -> None:
 
 
 def read_xy(path: Path | str, *, label: str | None = None, fmt: str | None = None,
-            exact: bool = False) -> tuple[Any, Any]:
+            exact: bool = False, max_bytes: str | None = None) -> tuple[Any, Any]:
     """Read a data file into ``(X, y)`` with :func:`perceptronlab.io.read_data`."""
     from perceptronlab.io import read_data
 
-    return read_data(path, label=label, fmt=fmt, exact=exact)
+    return read_data(path, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
+
+
+def column_names(path: Path | str, *, label: str | None = None,
+                 fmt: str | None = None) -> tuple[list[str] | None, str | None]:
+    """A CSV/TSV file's feature names (its header without the label column) and its label column's
+    name; (None, None) for formats without names or an unreadable header, and no feature names for
+    a header with empty or repeated names."""
+    from perceptronlab.exceptions import InputError
+    from perceptronlab.io import read_columns
+
+    try:
+        header = read_columns(path, fmt=fmt)
+    except InputError:
+        return None, None
+    if header is None:
+        return None, None
+    label_name = label if label is not None else header[-1]
+    names = [c for c in header if c != label_name]
+    return (names if all(names) and len(set(names)) == len(names) else None), label_name
 
 
 def feature_names(path: Path | str, *, label: str | None = None, fmt: str | None = None) -> list[str] | None:
-    """The feature columns' names of a CSV/TSV file (its header without the label column), or
-    None for formats without names (and for a header with empty or repeated names)."""
-    import csv
-
-    from perceptronlab.io import DATA_FORMATS
-
-    path = Path(path)
-    kind = fmt or next((k for k, ends in DATA_FORMATS.items() if path.suffix.lower() in ends), None)
-    if kind not in ("csv", "tsv"):
-        return None
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as handle:
-            header = next((row for row in csv.reader(handle, delimiter="," if kind == "csv" else "\t")
-                           if any(cell.strip() for cell in row)), None)
-    except (OSError, UnicodeDecodeError, csv.Error):
-        return None
-    if header is None:
-        return None
-    header = [cell.strip() for cell in header]
-    names = [c for c in header if c != (label if label is not None else header[-1])]
-    return names if all(names) and len(set(names)) == len(names) else None
+    """The feature columns' names of a CSV/TSV file (:func:`column_names`), or None."""
+    return column_names(path, label=label, fmt=fmt)[0]
 
 
 # ---------------------------------------------------------------- JSON

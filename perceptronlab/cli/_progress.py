@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from typing import Any
+from typing import Any, cast
 
 from perceptronlab.core.driver import Chunked
 
@@ -162,7 +162,7 @@ class Progress:
 
     def on_sweep(self, info: Any) -> None:
         """The per-sweep hook of the current stage (``info``: a :class:`~perceptronlab.core.driver.SweepInfo`)."""
-        stage = self.stage
+        stage = cast(_Stage, self.stage)  # called inside a stage
         stage.sweep, stage.updates, stage.mistakes = info.sweep, info.updates, info.mistakes
         if self._bar is not None:
             self._bar.update(stage.task, completed=stage.sweep, detail=stage.detail())
@@ -174,8 +174,8 @@ class Progress:
         if self.stage is None or self.stage.name != name:
             self(name, None)
             if self._bar is not None:
-                self._bar.update(self.stage.task, total=total)
-        stage = self.stage
+                self._bar.update(cast(_Stage, self.stage).task, total=total)
+        stage = cast(_Stage, self.stage)  # started just above if it was not
         stage.done, stage.of = done, total
         if self._bar is not None:
             self._bar.update(stage.task, completed=done, total=total, detail=stage.detail())

@@ -40,6 +40,7 @@ PARAMETERS: dict[str, str] = {
     "shards": "shards",
     "trials": "trials",
     "kind": "kind",
+    "max_bytes": "max_bytes",
     "scale": "scale",
 }
 

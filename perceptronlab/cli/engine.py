@@ -19,10 +19,12 @@ from perceptronlab.cli._common import (
     InterceptOpt,
     JsonOpt,
     LabelOpt,
+    MaxBytesOpt,
     QuietOpt,
     Scale,
     ScaleOpt,
     SeedOpt,
+    column_names,
     console,
     info,
     parse_number,
@@ -151,6 +153,7 @@ def train(
     scale: ScaleOpt = Scale.none,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
+    max_bytes: MaxBytesOpt = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Save the model (and its scaler) as JSON here.")]
     = None,
     json_output: JsonOpt = False,
@@ -168,15 +171,21 @@ def train(
 ) -> None:
     """Train a perceptron (or pocket) on DATA and print what the run did."""
     eta_value, margin_value = parse_number(eta, "--eta"), parse_number(margin, "--margin")
+    if out is not None:
+        from perceptronlab._files import write_target
+
+        write_target(out, "--out")  # a bad --out fails before the training, not after it
     if not exact:
-        eta_value, margin_value = float(eta_value), float(margin_value)
+        from perceptronlab._numbers import to_float
+
+        eta_value, margin_value = to_float(eta_value, "--eta"), to_float(margin_value, "--margin")
     name = algorithm.value
     options = dict(algorithm=name, order=order.value if order else None, eta=eta_value,
                    fit_intercept=intercept, margin=margin_value,
                    max_sweeps=DEFAULT_MAX_SWEEPS[name] if max_sweeps is None else max_sweeps,
                    max_updates=max_updates, check=check.value if check else None, seed=seed, exact=exact,
                    label=label, fmt=data_format)
-    scaler = None
+    scaler = names = label_name = None
     if dask or scheduler is not None or shards is not None or stream:
         if scale is not Scale.none:
             from perceptronlab._validation import fail
@@ -184,15 +193,23 @@ def train(
             raise fail("--scale", "no scaler with --dask or --stream", scale.value,
                        "A scaler needs the whole data in memory; scale the file first, or train without "
                        "--dask/--stream.")
+        if max_bytes is not None:
+            from perceptronlab._validation import fail
+
+            raise fail("--max-bytes", "no budget with --dask or --stream", repr(max_bytes),
+                       "The budget limits reading a file into memory; --dask and --stream read it block by "
+                       "block. Drop --max-bytes.")
         run, n_rows, n_features = _train_scaled(data, scheduler, shards, stream, options, quiet)
         if run is None:
             return
     else:
-        run, n_rows, n_features, scaler = _train_local(data, options, quiet or json_output, scale)
-    _report(run, n_rows, n_features, out=out, json_output=json_output, quiet=quiet, scaler=scaler)
+        run, n_rows, n_features, scaler = _train_local(data, options, quiet or json_output, scale, max_bytes)
+        names, label_name = column_names(data, label=label, fmt=data_format)
+    _report(run, n_rows, n_features, out=out, json_output=json_output, quiet=quiet, scaler=scaler,
+            feature_names=names, label_name=label_name)
 
 
-def _train_local(data: Path, options: dict, quiet: bool, scale: Scale = Scale.none):
+def _train_local(data: Path, options: dict, quiet: bool, scale: Scale = Scale.none, max_bytes: str | None = None):
     import perceptronlab as pl
     from perceptronlab.cli._progress import Progress
 
@@ -203,7 +220,8 @@ def _train_local(data: Path, options: dict, quiet: bool, scale: Scale = Scale.no
                    "A scaler computes in floating point; drop --exact, or use --scale none.")
     with Progress("train", quiet=quiet) as progress:
         progress(f"reading {data}")
-        X, y = read_xy(data, label=options["label"], fmt=options["fmt"], exact=options["exact"])
+        X, y = read_xy(data, label=options["label"], fmt=options["fmt"], exact=options["exact"],
+                       max_bytes=max_bytes)
         scaler = None
         if scale is not Scale.none:
             from perceptronlab.scaling import apply_scaler, fit_scaler
@@ -262,11 +280,12 @@ def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: b
 
 
 def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, json_output: bool,
-            quiet: bool, scaler: Any = None) -> None:
+            quiet: bool, scaler: Any = None, feature_names: list[str] | None = None,
+            label_name: str | None = None) -> None:
     if out is not None:
         from perceptronlab.io import save_model
 
-        save_model(run, out, scaler=scaler)
+        save_model(run, out, scaler=scaler, feature_names=feature_names, label_name=label_name)
     if json_output:
         record = _run_record(run, n_rows)
         if scaler is not None:
@@ -293,28 +312,32 @@ def predict(
     = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
+    max_bytes: MaxBytesOpt = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Predict a label for every row of DATA (with or without a label column): one per line."""
+    """Predict a label for every row of DATA (with or without a label column): one per line.
+
+    A model trained on a CSV file takes DATA's feature columns by name (in any order; others are ignored).
+    """
     import numpy as np
 
     from perceptronlab.estimators import load_model
-    from perceptronlab.io import read_data
 
-    fitted = load_model(model)
-    exact = bool(getattr(fitted, "exact", False))
-    X, y = read_data(data, label=label, fmt=data_format, exact=exact)
-    n_features = len(X[0]) if exact else X.shape[1]
-    if n_features + 1 == fitted.n_features_in_ and label is None:
-        # the file has no label column: every column is a feature
-        X, y = read_data(data, fmt=data_format, exact=exact, has_label=False)
+    if out is not None:
+        from perceptronlab._files import write_target
+
+        write_target(out, "--out")  # a bad --out fails before the work
+    fitted = load_model(model, as_estimator=False)
+    X, y = _prediction_data(fitted, data, label, data_format, max_bytes)
     predictions = fitted.predict(X)
     labels = [_plain_label(v) for v in predictions.tolist()]
     if out is not None:
         import csv
 
-        with open(out, "w", newline="", encoding="utf-8") as handle:
+        from perceptronlab._files import atomic_open
+
+        with atomic_open(out, "w", newline="", what="--out") as handle:
             writer = csv.writer(handle)
             writer.writerow(["prediction"])
             writer.writerows([v] for v in labels)
@@ -327,6 +350,45 @@ def predict(
         same = np.asarray([str(a) == str(b) for a, b in zip(labels, y.tolist(), strict=True)])
         info(f"accuracy on the {len(same)} labelled rows: {same.mean():.2%} "
              f"({int((~same).sum())} wrong)")
+
+
+def _prediction_data(fitted: Any, data: Path, label: str | None, fmt: str | None, max_bytes: str | None):
+    """DATA's feature columns for ``fitted`` (by name when the model knows its features' names)
+    and its labels, if it has a label column."""
+    import warnings
+
+    from perceptronlab._validation import fail
+    from perceptronlab.exceptions import PerceptronLabWarning
+    from perceptronlab.io import read_columns, read_data
+
+    exact = bool(fitted.exact)
+    names = getattr(fitted, "feature_names_in_", None)
+    columns = read_columns(data, fmt=fmt)
+    if names is not None and columns is not None:
+        names = [str(n) for n in names]
+        missing = [n for n in names if n not in columns]
+        if missing:
+            raise fail(f"DATA {str(data)!r}", f"the model's {len(names)} features (the columns "
+                       + ", ".join(map(repr, names)) + ")",
+                       "no column " + ", ".join(map(repr, missing)) + " in its header ("
+                       + ", ".join(map(repr, columns)) + ")",
+                       "Predict on a file with the columns the model was trained on (in any order; a label "
+                       "column is not needed).")
+        if label is None and fitted.label_name in columns:
+            label = fitted.label_name
+        return read_data(data, fmt=fmt, exact=exact, features=names, label=label, has_label=label is not None,
+                         max_bytes=max_bytes)
+    X, y = read_data(data, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
+    n_features = len(X[0]) if exact else X.shape[1]
+    if n_features + 1 == fitted.n_features_in_ and label is None:
+        # the file has no label column: every column is a feature
+        if columns is not None:
+            warnings.warn(f"the model file has no feature names (saved by an older perceptronlab), so every "
+                          f"column of DATA is a feature, {columns[-1]!r} included; if {columns[-1]!r} is a label, "
+                          f"the model does not fit this file. Train and save the model again to store its "
+                          f"feature names.", PerceptronLabWarning, stacklevel=2)
+        X, y = read_data(data, fmt=fmt, exact=exact, has_label=False, max_bytes=max_bytes)
+    return X, y
 
 
 def _plain_label(value: Any) -> Any:
@@ -348,12 +410,13 @@ def trace(
     seed: SeedOpt = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
+    max_bytes: MaxBytesOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Run the perceptron exactly (fractions) on DATA and print the worksheet table."""
     import perceptronlab as pl
 
-    X, y = read_xy(data, label=label, fmt=data_format, exact=True)
+    X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
     run = pl.perceptron(X, y, eta=parse_number(eta, "--eta"), fit_intercept=intercept,
                         margin=parse_number(margin, "--margin"), max_sweeps=max_sweeps, order=order.value,
                         seed=seed, exact=True, trace=True)

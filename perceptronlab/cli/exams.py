@@ -18,6 +18,7 @@ from perceptronlab.cli._common import (
     DataFormatOpt,
     JsonOpt,
     LabelOpt,
+    MaxBytesOpt,
     QuietOpt,
     info,
     parse_number,
@@ -40,16 +41,9 @@ class ExamFormat(str, enum.Enum):
 
 
 def _write(path: Path, content: str | bytes, flag: str) -> None:
-    try:
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    except OSError as exc:
-        from perceptronlab._validation import fail
+    from perceptronlab._files import atomic_write
 
-        raise fail(flag, "a writable file", f"{str(path)!r} ({exc.strerror})",
-                   "Check that the folder exists and is writable.") from None
+    atomic_write(path, content, what=flag)
 
 
 def exam(
@@ -122,6 +116,7 @@ def check(
                       "line, else 1.")] = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
+    max_bytes: MaxBytesOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Check a worksheet against the exact run: the first wrong row and the slip. Exit 0 only if all correct."""
@@ -129,7 +124,7 @@ def check(
 
     X = y = None
     if data is not None:
-        X, y = read_xy(data, label=label, fmt=data_format, exact=True)
+        X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
     result = check_sheet(worksheet, X, y, eta=None if eta is None else parse_number(eta, "--eta"),
                          fit_intercept=intercept)
     if json_output:

@@ -18,6 +18,7 @@ from perceptronlab.cli._common import (
     InterceptOpt,
     JsonOpt,
     LabelOpt,
+    MaxBytesOpt,
     QuietOpt,
     Scale,
     ScaleOpt,
@@ -86,6 +87,7 @@ def report(
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     title: Annotated[str | None, typer.Option("--title", help="The page's heading.")] = None,
+    max_bytes: MaxBytesOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Write one self-contained HTML page about DATA: analysis cards, the run, its bound, plots, trace.
@@ -100,10 +102,10 @@ def report(
     flags = flags_of(ctx.command)
     with Progress("report", quiet=quiet) as progress:
         progress(f"reading {data}")
-        X, y = read_xy(data, label=label, fmt=data_format)
+        X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
         if X.shape[0] <= TRACE_POINTS and scale is Scale.none:
             # small data: read the cells exactly, so the worksheet shows 1/10, not 0.1000000000000000055…
-            X, y = read_xy(data, label=label, fmt=data_format, exact=True)
+            X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
         path = write_report(X, y, out, fit_intercept=intercept, title=title or f"perceptronlab report: {data.name}",
                             source=str(data), max_sweeps=max_sweeps, scale=None if scale is Scale.none else scale.value,
                             feature_names=feature_names(data, label=label, fmt=data_format), on_stage=progress,

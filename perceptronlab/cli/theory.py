@@ -19,6 +19,7 @@ from perceptronlab.cli._common import (
     InterceptOpt,
     JsonOpt,
     LabelOpt,
+    MaxBytesOpt,
     QuietOpt,
     Scale,
     ScaleOpt,
@@ -140,6 +141,7 @@ def analyze(
         "--exact/--no-exact",
         help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files "
              "(never with --scale).")] = None,
+    max_bytes: MaxBytesOpt = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
@@ -163,11 +165,11 @@ def analyze(
                    "A scaler computes in floating point; drop --exact, or use --scale none.")
     with Progress("analyze", quiet=quiet or json_output) as progress:
         progress(f"reading {data}")
-        X, y = read_xy(data, label=label, fmt=data_format)
+        X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
         shape = getattr(X, "shape", None)
         small = shape is not None and shape[0] * shape[1] <= EXACT_LIMIT
         if exact or (exact is None and small and not scaled and not hasattr(X, "tocsr")):
-            X, y = read_xy(data, label=label, fmt=data_format, exact=True)
+            X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
         result = run_analysis(X, y, fit_intercept=intercept, loo=loo, max_sweeps=max_sweeps,
                               scale=None if not scaled else scale.value,
                               feature_names=feature_names(data, label=label, fmt=data_format), on_stage=progress)

@@ -8,6 +8,7 @@ import numpy as np
 
 from perceptronlab import _validation as v
 from perceptronlab.core import kernels
+from perceptronlab.core.interrupt import call_parallel
 from perceptronlab.core.threads import numba_threads, resolve_n_jobs
 
 
@@ -60,6 +61,6 @@ def perceptron_batch(X, y, *, eta: float = 1.0, fit_intercept: bool = False, mar
     sweeps = np.zeros(runs, dtype=np.int64)
     converged = np.zeros(runs, dtype=np.bool_)
     with numba_threads(resolve_n_jobs(n_jobs)):
-        kernels.perceptron_many(np.ascontiguousarray(X), np.ascontiguousarray(y), float(eta), float(margin),
-                                bool(fit_intercept), max_sweeps, W, B, mistakes, sweeps, converged)
+        call_parallel(kernels.perceptron_many, np.ascontiguousarray(X), np.ascontiguousarray(y), float(eta),
+                      float(margin), bool(fit_intercept), max_sweeps, W, B, mistakes, sweeps, converged)
     return BatchResult(W, B, mistakes, sweeps, converged)

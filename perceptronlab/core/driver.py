@@ -29,7 +29,7 @@ import math
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, cast, overload, runtime_checkable
 
 import numpy as np
 
@@ -123,7 +123,7 @@ class UpdateLog:
     ([0, 1], 3, False, [True, True, False])
     """
 
-    def start_log(self, n: int, *, budget_bytes: int | None = None) -> None:
+    def start_log(self, n: int, *, budget_bytes: float | None = None) -> None:
         """An empty log for ``n`` examples, keeping ``budget_bytes`` of per-update arrays (default
         :data:`LOG_BUDGET_BYTES`; ``math.inf`` keeps every update)."""
         budget = LOG_BUDGET_BYTES if budget_bytes is None else budget_bytes
@@ -267,10 +267,14 @@ class SweepLog:
         self.errors_known: dict[int, int] = {}
         self.bytes = 0
         self.mistakes = 0
-        chunked = isinstance(on_sweep, Chunked)
-        self.on_sweep = on_sweep.hook if chunked else on_sweep
-        self._interval = on_sweep.interval if chunked else None
-        self._chunk, self._due, self._called = 1, 0, None
+        self.on_sweep: OnSweep | None
+        self._interval: float | None
+        if isinstance(on_sweep, Chunked):
+            self.on_sweep, self._interval = on_sweep.hook, on_sweep.interval
+        else:
+            self.on_sweep, self._interval = on_sweep, None
+        self._chunk, self._due = 1, 0
+        self._called: float | None = None
         self._pending, self._pending_updates = 0, 0  # the last sweep not yet told to a chunked hook
 
     def end_sweep(self, sweep: int, updates: int, engine: Engine) -> bool:
@@ -299,17 +303,18 @@ class SweepLog:
     def _schedule(self, sweep: int) -> None:
         """The next chunk of a :class:`Chunked` hook: double or halve it to keep calls ``interval`` apart."""
         now = time.monotonic()
+        interval = cast(float, self._interval)  # scheduled for a Chunked hook only
         if self._called is not None:
             apart = now - self._called
-            if apart < self._interval:
+            if apart < interval:
                 self._chunk *= 2
-            elif apart > 4 * self._interval and self._chunk > 1:
+            elif apart > 4 * interval and self._chunk > 1:
                 self._chunk //= 2
         self._called, self._due, self._pending = now, sweep + self._chunk, 0
 
     def flush(self) -> None:
         """Tell a :class:`Chunked` hook about the run's last sweep, if its chunk had not ended."""
-        if self._interval is not None and self._pending:
+        if self._interval is not None and self._pending and self.on_sweep is not None:
             sweep, self._pending = self._pending, 0
             self.on_sweep(SweepInfo(sweep, self._pending_updates, self.mistakes))
 
@@ -575,8 +580,21 @@ def _pocket_by_steps(engine, log, rng, order, check, max_sweeps, limit, pocket) 
     return False
 
 
-def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict, X, signs, classes,
-           run_class: type[Run] = Run, w: Any = None, b: Any = None, **extra) -> Run:
+_R = TypeVar("_R", bound=Run)
+
+
+@overload
+def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str, Any], X: Any, signs: Any,
+           classes: Any, run_class: type[_R], w: Any = None, b: Any = None, **extra: Any) -> _R: ...
+
+
+@overload
+def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str, Any], X: Any, signs: Any,
+           classes: Any, w: Any = None, b: Any = None, **extra: Any) -> Run: ...
+
+
+def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str, Any], X: Any, signs: Any,
+           classes: Any, run_class: type[Run] = Run, w: Any = None, b: Any = None, **extra: Any) -> Run:
     """The :class:`~perceptronlab.Run` (or ``run_class``) of a driven engine.
 
     ``w``/``b`` default to the engine's weights now (Pocket passes the pocket's); ``extra`` fills

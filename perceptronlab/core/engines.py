@@ -7,6 +7,7 @@ cycles, pocket); an engine only knows how to sweep, score, update, replay and sn
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -60,9 +61,10 @@ class CompiledEngine(UpdateLog, SteppingEngine):
     overflowing = "weights"
     overflow_fix = SCALE_FIX
 
-    def __init__(self, X, y, *, eta, margin, fit_intercept, w0=None, b0=0.0, n_jobs=None):
+    def __init__(self, X: Any, y: Any, *, eta: Any, margin: Any, fit_intercept: bool, w0: Any = None, b0: Any = 0.0,
+                 n_jobs: int | None = None) -> None:
         self.sparse = is_sparse(X)
-        self.X = X if self.sparse else np.ascontiguousarray(X)
+        self.X: Any = X if self.sparse else np.ascontiguousarray(X)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.n_jobs = resolve_n_jobs(n_jobs)
         self._last_updates: int | None = None
@@ -84,7 +86,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
                                                        self.w, self.b, self.eta, self.margin, self.fit_intercept,
                                                        self._idx_buf, self._norm_buf)
         elif self._use_parallel():
-            block = parallel_block(self.n, self._last_updates)
+            block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here
             scores = np.empty(block)
             with numba_threads(self.n_jobs):
                 count, self.b, stopped = kernels.sweep_dense_blocked(
@@ -224,7 +226,7 @@ class WeightedEngine(CompiledEngine):
     each update of the last sweep.
     """
 
-    def __init__(self, X, y, *, scale=None, **kwargs):
+    def __init__(self, X: Any, y: Any, *, scale: Any = None, **kwargs: Any) -> None:
         super().__init__(X, y, **kwargs)
         self.scale = np.ones(self.n) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
         self.sweep_loss = 0.0
@@ -261,7 +263,8 @@ class WeightedEngine(CompiledEngine):
         self._add(i, (self.eta * self.y[i]) * self.scale[i])
 
 
-def make_engine(X, y, *, exact, eta, margin, fit_intercept, trace, backend="compiled", n_jobs=None):
+def make_engine(X: Any, y: Any, *, exact: bool, eta: Any, margin: Any, fit_intercept: bool, trace: bool,
+                backend: str = "compiled", n_jobs: int | None = None) -> SteppingEngine:
     """Pick the engine: exact → Fractions; trace in float mode → the NumPy twin; else compiled."""
     if exact:
         return ExactEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, record_steps=trace)

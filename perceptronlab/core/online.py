@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -104,7 +104,7 @@ class OnlineState:
 
     def learn(self, x: Any, y_sign: int) -> bool:
         """Predict first (from w and x alone), then use y_sign; returns whether it was a mistake."""
-        weights = self.weights
+        weights: Any = self.weights  # used as the dict of weights only when ``known``
         known = type(x) is dict and weights is not None  # the hot path of a stream of dicts
         if known:
             # written out: a few dict operations per feature (a subscript while every name is
@@ -148,7 +148,7 @@ class OnlineState:
 
     def _add_from(self, x: Mapping, c: float, first: Any) -> None:
         """weights[name] += value·c for the names of x from ``first`` on (from the start if None)."""
-        weights = self.weights
+        weights = cast("dict[Any, float]", self.weights)  # x is a dict: so are the weights
         get = weights.get
         started = first is None
         for name, value in x.items():

@@ -8,7 +8,7 @@ rounds t_k, w̄_T = w_T − u/T, so a round costs what the plain round costs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -69,7 +69,7 @@ class AveragedOnlineState(OnlineState):
 
     def average_score(self, x: Mapping) -> float:
         """⟨w̄, x⟩ + b̄ for a dict x (a feature never updated on counts 0)."""
-        weights = self.average_weights() if self.weights is not None else {}  # none yet: w̄ = 0
+        weights = cast("dict[Any, float]", self.average_weights()) if self.weights is not None else {}  # none yet: w̄ = 0
         score = self.average_intercept()
         for name, value in x.items():
             score += weights.get(name, 0.0) * value

@@ -9,19 +9,26 @@ when a start-of-sweep weight vector repeats (cycled: proof that it never converg
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from perceptronlab import _validation as v
-from perceptronlab.core.driver import OnSweep, drive, drive_pocket, finish
+from perceptronlab.core.driver import OnSweep, Pocket, drive, drive_pocket, finish
 from perceptronlab.core.engines import make_engine
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import warn as _warn
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from perceptronlab._typing import Float64Array, MatrixLike, RealLike
+
 __all__ = ["perceptron", "pocket"]
 
 
-def _prepare(X, y, *, eta, margin, exact, order, compiled=True):
+def _prepare(X: MatrixLike, y: ArrayLike, *, eta: RealLike, margin: RealLike, exact: bool, order: str,
+             compiled: bool = True) -> tuple[Any, Float64Array, NDArray[Any], Any, Any]:
     v.check_choice("order", order, v.ORDERS)
     v.check_eta(eta)
     v.check_margin(margin)
@@ -33,10 +40,10 @@ def _prepare(X, y, *, eta, margin, exact, order, compiled=True):
 
 
 @v.seeds_names
-def perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cyclic", margin=0.0,
-               max_sweeps: int = 1000, seed: int | None = None, exact: bool = False, trace: bool = False,
-               warn: bool = True, backend: str = "compiled", n_jobs: int | None = None,
-               on_sweep: OnSweep | None = None) -> Run:
+def perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
+               order: v.Order = "cyclic", margin: RealLike = 0.0, max_sweeps: int = 1000, seed: int | None = None,
+               exact: bool = False, trace: bool = False, warn: bool = True, backend: v.Backend = "compiled",
+               n_jobs: int | None = None, on_sweep: OnSweep | None = None) -> Run:
     """Run the perceptron (Rosenblatt 1958; Novikoff 1962) from w = 0 until a clean sweep.
 
     Parameters
@@ -70,7 +77,7 @@ def perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cycl
     """
     max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=1000.")
     seed = v.check_seed(seed)
-    v.check_choice("backend", backend, ("compiled", "reference"))
+    v.check_choice("backend", backend, v.BACKENDS)
     compiled = not (exact or trace or backend == "reference")
     Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=margin, exact=exact, order=order,
                                                compiled=compiled)
@@ -92,9 +99,10 @@ def perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cycl
 
 
 @v.seeds_names
-def pocket(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "random-mistake", check: str = "update",
-           max_updates: int | None = None, max_sweeps: int = 100, seed: int | None = None, exact: bool = False,
-           trace: bool = False, n_jobs: int | None = None, on_sweep: OnSweep | None = None) -> Run:
+def pocket(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
+           order: v.Order = "random-mistake", check: v.PocketCheck = "update", max_updates: int | None = None,
+           max_sweeps: int = 100, seed: int | None = None, exact: bool = False, trace: bool = False,
+           n_jobs: int | None = None, on_sweep: OnSweep | None = None) -> Run:
     """The Pocket algorithm (Gallant 1990): perceptron updates, keeping the weights with fewest errors.
 
     Training errors are counted as y(⟨w,x⟩ + b) ≤ 0. The pocket starts at w = 0 (every example a
@@ -146,7 +154,7 @@ def pocket(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "random-m
                   max_sweeps=max_sweeps, seed=seed)
     outcome = drive_pocket(engine, order=order, check=check, max_sweeps=max_sweeps, max_updates=max_updates,
                            seed=seed, on_sweep=on_sweep)
-    kept = outcome.pocket
+    kept = cast(Pocket, outcome.pocket)  # drive_pocket's outcome has one
     return finish(engine, outcome, algorithm="pocket", params=params, X=Xc, signs=signs, classes=classes,
                   w=kept.w, b=kept.b, pocket_errors=kept.errors,
                   pocket_history=np.asarray(kept.history, dtype=np.int64))

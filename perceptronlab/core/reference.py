@@ -7,6 +7,7 @@ It also serves ``trace=True`` in float mode, where every step is recorded.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +40,16 @@ class StepwiseEngine(UpdateLog, SteppingEngine):
     overflowing = "weights"
     overflow_fix = SCALE_FIX
     _score_dtype: type = np.float64
+    if TYPE_CHECKING:  # each engine's arithmetic (the exact and the NumPy engine define them)
+        b: Any
+
+        def score(self, i: int) -> Any: ...
+
+        def _step(self, i: int) -> None: ...
+
+        def _norm(self) -> float: ...
+
+        def _step_view(self, i: int) -> tuple[tuple[Any, ...], tuple[Any, ...]]: ...
 
     def _start(self, X, y, *, eta, margin, fit_intercept, record_steps) -> None:
         self.X, self.y = X, y

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
@@ -13,7 +14,14 @@ from perceptronlab._numbers import format_count, format_number, format_vector
 from perceptronlab._validation import check_choice, fail
 from perceptronlab.core.scores import count_errors
 
-TABLE_FORMATS = ("md", "csv", "latex", "html")
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from perceptronlab._typing import Float64Array, Int64Array, WeightArray
+
+#: the formats of :meth:`Run.table`
+TableFormat = Literal["md", "csv", "latex", "html"]
+TABLE_FORMATS: tuple[TableFormat, ...] = get_args(TableFormat)
 
 
 @dataclass(frozen=True)
@@ -25,11 +33,11 @@ class Step:
 
     sweep: int
     index: int
-    x: tuple
+    x: tuple[Any, ...]
     y: int
     score: Any
     mistake: bool
-    w: tuple
+    w: tuple[Any, ...]
     b: Any
 
 
@@ -58,27 +66,27 @@ class Run:
     steps : the step trace (``trace=True``), else ``None``.
     """
 
-    w: np.ndarray
+    w: WeightArray
     b: Any
     mistakes: int
     sweeps: int
     converged: bool
     cycled: bool
-    mistake_indices: np.ndarray
-    updates_per_sweep: np.ndarray
-    norms: np.ndarray
+    mistake_indices: Int64Array
+    updates_per_sweep: Int64Array
+    norms: Float64Array
     errors_after_sweep_known: dict[int, int] = field(repr=False, default_factory=dict)
-    checkpoints: dict[int, tuple[np.ndarray, Any]] = field(repr=False, default_factory=dict)
+    checkpoints: dict[int, tuple[Any, Any]] = field(repr=False, default_factory=dict)
     steps: list[Step] | None = field(repr=False, default=None)
     algorithm: str = "perceptron"
-    params: dict = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
     exact: bool = False
     pocket_errors: int | None = None
-    pocket_history: np.ndarray | None = field(repr=False, default=None)
+    pocket_history: Int64Array | None = field(repr=False, default=None)
     data: Any = field(repr=False, default=None)
     stopped: bool = field(repr=False, default=False)
     log_complete: bool = field(repr=False, default=True)
-    mistake_set: np.ndarray | None = field(repr=False, default=None)
+    mistake_set: NDArray[Any] | None = field(repr=False, default=None)
 
     def check_log_complete(self, who: str) -> None:
         """Raise :class:`~perceptronlab.exceptions.InputError` when ``who`` needs every update's log
@@ -89,19 +97,21 @@ class Run:
                        "updates (the log's memory budget, perceptronlab.core.driver.LOG_BUDGET_BYTES)",
                        "Train on fewer examples or sweeps, or raise LOG_BUDGET_BYTES before training "
                        "(16 bytes an update).")
+    if TYPE_CHECKING:  # set by the driver's finish, not a field: the labels, classes[1] is +1
+        classes: NDArray[Any] = field(init=False, repr=False)
 
     @property
     def fit_intercept(self) -> bool:
         return bool(self.params.get("fit_intercept", False))
 
     @property
-    def coef(self) -> np.ndarray:
+    def coef(self) -> WeightArray:
         """The augmented weight vector (b, w₁, …, w_d) with the intercept first, as in the seeds' w₀."""
         head = np.array([self.b], dtype=self.w.dtype) if self.fit_intercept else np.array([], dtype=self.w.dtype)
         return np.concatenate([head, self.w])
 
     @property
-    def errors_after_sweep(self) -> np.ndarray:
+    def errors_after_sweep(self) -> Int64Array:
         """Training errors of the end-of-sweep weights, computed on first access from checkpoints."""
         if len(self.errors_after_sweep_known) < self.sweeps and self.data is not None:
             X, y = self.data
@@ -150,7 +160,7 @@ class Run:
             rows.append((str(self.sweeps), "", "", "", "sweep limit reached"))
         return rows
 
-    def table(self, fmt: str = "md") -> str:
+    def table(self, fmt: TableFormat = "md") -> str:
         """Render the trace as the worksheet: ``fmt`` is one of md, csv, latex, html."""
         check_choice("fmt", fmt, TABLE_FORMATS)
         rows = self.worksheet_rows()
@@ -166,7 +176,7 @@ class Run:
             writer.writerows(rows)
             return buf.getvalue()
         if fmt == "latex":
-            def tex(row):
+            def tex(row: Sequence[str]) -> str:
                 point = row[1] if not row[1].startswith("x") else f"$x_{{{row[1][1:]}}}$"
                 return " & ".join([row[0], point, f"${row[2]}$" if row[2] else "", row[3],
                                    f"${row[4]}$" if row[4].startswith("(") else row[4]]) + r" \\"
@@ -175,7 +185,7 @@ class Run:
                     f"\\hline\n{body}\n\\hline\n\\end{{tabular}}\n")
         import html as html_lib
 
-        def cell(tag, text):
+        def cell(tag: str, text: str) -> str:
             text = html_lib.escape(text)
             if text.startswith("x") and text[1:].isdigit():
                 text = f"x<sub>{text[1:]}</sub>"

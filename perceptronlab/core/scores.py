@@ -21,6 +21,7 @@ import numpy as np
 
 from perceptronlab._validation import is_sparse
 from perceptronlab.core import kernels
+from perceptronlab.core.interrupt import call_parallel
 
 __all__ = ["PARALLEL_MIN_ELEMENTS", "exact_dot", "margins", "score_one", "scores", "score_matrix", "count_errors", "labels"]
 
@@ -46,7 +47,7 @@ def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
     if is_sparse(X):
         return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
     if parallel and X.size >= PARALLEL_MIN_ELEMENTS:
-        return kernels.margins_dense_parallel(X, y, w, float(b), out)
+        return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
     return kernels.margins_dense(X, y, w, float(b), out)
 
 

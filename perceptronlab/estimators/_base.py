@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable, Iterator
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -28,6 +29,18 @@ from perceptronlab import _validation as v
 from perceptronlab import exceptions as _exceptions
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.exceptions import InputError
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    # for the type checker, the mixins below are estimators (they are mixed into scikit-learn's)
+    from sklearn.base import BaseEstimator as _EstimatorMixin
+    from typing_extensions import Self
+
+    from perceptronlab._typing import Float64Array, MatrixLike
+    from perceptronlab.core.run import Run
+else:
+    _EstimatorMixin = object
 
 # ---------------------------------------------------------------- errors of this boundary
 
@@ -98,25 +111,25 @@ FIXES = {
 }
 
 
-class EstimatorNames:
+class EstimatorNames(_EstimatorMixin):
     """The estimators take scikit-learn's names: the functional API's (the seeds') names are refused
     with a TypeError that names the right one (``Perceptron(max_sweeps=10)``: "use max_iter=10")."""
 
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         for key in kwargs:
             if key in v.ESTIMATOR_NAMES:
                 raise v.renamed(cls.__name__, key, kwargs[key], v.ESTIMATOR_NAMES[key],
                                 f"the estimators take scikit-learn's names; {key} is the functional API's name")
-        return super().__new__(cls)
+        return cast("Self", super().__new__(cls))
 
-    def set_params(self, **params):
+    def set_params(self, **params: Any) -> Self:
         """Set parameters (scikit-learn's ``set_params``); a functional API name names the right one."""
         for key in params:
             if key in v.ESTIMATOR_NAMES and key not in self._get_param_names():
                 raise InputError(f"Invalid parameter {key!r} for estimator {type(self).__name__}: use "
                                  f"{v.ESTIMATOR_NAMES[key]}={params[key]!r} (the estimators take "
                                  "scikit-learn's names).")
-        return super().set_params(**params)
+        return cast("Self", super().set_params(**params))
 
 
 def check_params(estimator: BaseEstimator) -> None:
@@ -132,7 +145,15 @@ def check_params(estimator: BaseEstimator) -> None:
 NO_Y = object()
 
 
-def check_data(estimator: BaseEstimator, X: Any, y: Any = NO_Y, *, reset: bool):
+@overload
+def check_data(estimator: BaseEstimator, X: Any, *, reset: bool) -> Any: ...
+
+
+@overload
+def check_data(estimator: BaseEstimator, X: Any, y: Any, *, reset: bool) -> tuple[Any, NDArray[Any]]: ...
+
+
+def check_data(estimator: BaseEstimator, X: Any, y: Any = NO_Y, *, reset: bool) -> Any:
     """``validate_data`` at the boundary, with perceptronlab's messages when it refuses the input.
 
     Returns X (a C-contiguous float64/float32 array or a CSR matrix), or (X, y) when y is given.
@@ -290,7 +311,7 @@ def _first_non_finite(X: Any) -> tuple[int, int, float]:
 # ---------------------------------------------------------------- labels
 
 
-def check_targets(y: np.ndarray, *, binary_only: bool) -> np.ndarray:
+def check_targets(y: NDArray[Any], *, binary_only: bool) -> NDArray[Any]:
     """Classification targets; returns the sorted distinct labels."""
     try:
         check_classification_targets(y)
@@ -304,7 +325,7 @@ def check_targets(y: np.ndarray, *, binary_only: bool) -> np.ndarray:
     return labels
 
 
-def too_many(labels: np.ndarray) -> InputError:
+def too_many(labels: NDArray[Any]) -> InputError:
     shown = ", ".join(map(str, labels[:5])) + (", ..." if labels.shape[0] > 5 else "")
     return v.fail(
         "y (the labels)",
@@ -315,11 +336,11 @@ def too_many(labels: np.ndarray) -> InputError:
     )
 
 
-def is_signed(labels: np.ndarray) -> bool:
+def is_signed(labels: NDArray[Any]) -> bool:
     return labels.dtype.kind in "iuf" and set(labels.tolist()) <= {-1, 1}
 
 
-def classes_for_training(labels: np.ndarray) -> np.ndarray:
+def classes_for_training(labels: NDArray[Any]) -> NDArray[Any]:
     """classes_ from the labels seen at fit: two or more, or a single class of -1/+1 labels."""
     if labels.shape[0] >= 2:
         return labels
@@ -336,7 +357,7 @@ def classes_for_training(labels: np.ndarray) -> np.ndarray:
     )
 
 
-def two_classes(classes: Any) -> np.ndarray:
+def two_classes(classes: Any) -> NDArray[Any]:
     """The ``classes`` parameter of OnlinePerceptron: exactly two labels, sorted."""
     arr = np.asarray(classes)
     if arr.ndim != 1:
@@ -359,7 +380,7 @@ def two_classes(classes: Any) -> np.ndarray:
     return labels
 
 
-def signs_of(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+def signs_of(y: NDArray[Any], classes: NDArray[Any]) -> NDArray[Any]:
     """+1 for ``classes[1]``, -1 for ``classes[0]``; labels outside ``classes`` are refused."""
     unknown = ~np.isin(y, classes)
     if unknown.any():
@@ -373,7 +394,7 @@ def signs_of(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
     return np.where(y == classes[1], 1.0, -1.0)
 
 
-def task_signs(y: np.ndarray, classes: np.ndarray) -> list[np.ndarray]:
+def task_signs(y: NDArray[Any], classes: NDArray[Any]) -> list[NDArray[Any]]:
     """The ±1 labels of each run: one (``classes[1]`` is +1) for two classes, else one per class
     (``classes[k]`` is +1, the rest -1)."""
     if classes.shape[0] == 2:
@@ -414,7 +435,7 @@ def seed_of(random_state: Any) -> int | None:
 # ---------------------------------------------------------------- shared estimator code
 
 
-def portable(run):
+def portable(run: Run) -> Run:
     """A copy of a Run without the training data: errors_after_sweep computed, data dropped."""
     run.errors_after_sweep  # noqa: B018 -- computes the per-sweep errors while the data is here
     light = copy.copy(run)
@@ -428,6 +449,15 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
     """Tags, pickling, the fitted check, the one-vs-rest loop and the warnings of every classifier
     whose fit runs the engine and keeps its runs in ``run_``."""
 
+    # what fit sets (annotations only: an unfitted estimator has none of them); with more than two
+    # classes, one entry per one-vs-rest run
+    classes_: NDArray[Any]
+    n_mistakes_: int | NDArray[np.int64]
+    n_sweeps_: int | NDArray[np.int64]
+    converged_: bool | NDArray[np.bool_]
+    n_iter_: int
+    run_: Run | list[Run]
+
     #: the attribute fit sets, and what the message says it learns
     _fitted_attribute = "coef_"
     _fitted_what = "weights"
@@ -435,12 +465,12 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
     _not_converged_advice = (". The data may not be linearly separable; raise max_iter, or use "
                              "perceptronlab.PocketPerceptron.")
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True  # deterministic for a given random_state (non_deterministic stays False)
         return tags
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         # Pickles carry the model, not the training set the runs point at.
         state = dict(super().__getstate__())  # for non-sklearn modules that is the live __dict__
         if "run_" in state:
@@ -456,7 +486,7 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: {method} needs the "
                                  f"{self._fitted_what} that fit(X, y) learns. Call fit(X, y) before {method}(X).")
 
-    def fit(self, X, y):
+    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
         """Fit on (X, y): one engine run for two classes (``classes_[1]`` is +1), one run per class
         (``classes_[k]`` against the rest) otherwise.
 
@@ -475,7 +505,7 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         self._warn(self._train_tasks(X, y, classes, go_on=self._warm(classes)))
         return self
 
-    def _warm(self, classes: np.ndarray) -> bool:
+    def _warm(self, classes: NDArray[Any]) -> bool:
         """Whether this fit goes on from the last one (``warm_start``, fitted, the same classes)."""
         if not getattr(self, "warm_start", False) or not self.__sklearn_is_fitted__():
             return False
@@ -485,24 +515,25 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
                          "Pass warm_start=False to start over on new classes.")
         return True
 
-    def _trainer(self, X):
+    def _trainer(self, X: Any) -> Callable[..., tuple[Run, Any]]:
         """``train(X, signs, start, sweeps) -> (Run, state)`` with this estimator's parameters (``X``
         is the whole training set, for what the runs of one fit share): ``start`` is where a run
         goes on from (None: w = 0), ``sweeps`` its sweeps (None: ``max_iter``), ``state`` what the
         next run would go on from."""
         return self._train
 
-    def _train(self, X, signs, start=None, sweeps=None):  # pragma: no cover - each estimator says how it trains
+    def _train(self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, Any]:  # pragma: no cover - each estimator says how it trains
         raise NotImplementedError
 
-    def _starts(self, n_tasks: int) -> list:  # pragma: no cover - for the estimators that go on
+    def _starts(self, n_tasks: int) -> list[Any]:  # pragma: no cover - for the estimators that go on
         """Where each run goes on from (warm_start, partial_fit)."""
         raise NotImplementedError
 
-    def _fitted(self, runs: list, states: list, partial: bool = False) -> None:
+    def _fitted(self, runs: list[Run], states: list[Any], partial: bool = False) -> None:
         """What fit keeps besides the runs."""
 
-    def _train_tasks(self, X, y, classes, *, go_on: bool, sweeps: int | None = None, partial: bool = False) -> list:
+    def _train_tasks(self, X: Any, y: NDArray[Any], classes: NDArray[Any], *, go_on: bool, sweeps: int | None = None,
+                     partial: bool = False) -> list[Run]:
         """One run for two classes (classes_[1] is +1), one per class otherwise, each from w = 0
         or, with ``go_on``, from where the last one ended; sets classes_, n_mistakes_, n_sweeps_,
         converged_, n_iter_ and run_ (arrays / a list for several)."""
@@ -518,7 +549,7 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         self._fitted(runs, states, partial)
         return runs
 
-    def _keep_runs(self, classes: np.ndarray, runs: list, partial: bool = False) -> None:
+    def _keep_runs(self, classes: NDArray[Any], runs: list[Run], partial: bool = False) -> None:
         binary = len(runs) == 1
         mistakes = np.array([r.mistakes for r in runs])
         sweeps = np.array([r.sweeps for r in runs])
@@ -532,17 +563,17 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         self.n_iter_ = max(r.sweeps for r in runs)
         self.run_ = runs[0] if binary else runs
 
-    def _warn(self, runs: list) -> None:
+    def _warn(self, runs: list[Run]) -> None:
         """The warnings of one fit (called from ``fit`` itself, so they point at the caller)."""
         for kind, message in self._warnings(runs):
             _exceptions.warn(kind, message, stacklevel=3)
 
-    def _warnings(self, runs: list):
+    def _warnings(self, runs: list[Run]) -> Iterator[tuple[str, str]]:
         """(kind, message) of CycledWarning / NotConvergedWarning for the runs of one fit, naming the
         one-vs-rest classes concerned."""
         name = type(self).__name__
 
-        def which(flags) -> str:
+        def which(flags: list[bool]) -> str:
             if len(runs) == 1:
                 return ""
             return " (" + ", ".join(f"class {python_label(c)!r} vs rest"
@@ -564,11 +595,14 @@ class LinearClassifier(RunClassifierBase):
     """decision_function / predict for weights ``coef_`` (one row per class) and ``intercept_``:
     the core's feature-order scores and its tie rule (:mod:`perceptronlab.core.scores`)."""
 
-    def _fitted(self, runs: list, states: list, partial: bool = False) -> None:
+    coef_: Float64Array
+    intercept_: Float64Array
+
+    def _fitted(self, runs: list[Run], states: list[Any], partial: bool = False) -> None:
         self.coef_ = np.vstack([np.asarray(run.w, dtype=np.float64) for run in runs])
         self.intercept_ = np.array([float(run.b) for run in runs])
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """Signed scores ⟨w, x⟩ + b: shape (n,) for two classes (> 0 means ``classes_[1]``), else
         (n, n_classes), one column per one-vs-rest model."""
         self._check_fitted("decision_function")
@@ -576,17 +610,17 @@ class LinearClassifier(RunClassifierBase):
         scores = score_matrix(X, self.coef_, self.intercept_)
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """``classes_[1]`` where the score is > 0, else ``classes_[0]`` (a tie is not positive, as
         in the rule); with more classes, the class of the highest one-vs-rest score."""
         self._check_fitted("predict")
         return labels(self.decision_function(X), self.classes_)
 
 
-class PartialFit:
+class PartialFit(_EstimatorMixin):
     """``partial_fit``: one sweep over a batch, from where the estimator is."""
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None) -> Self:
         """One sweep over the batch (X, y), going on from where the last fit or partial_fit ended.
 
         Parameters
@@ -606,11 +640,11 @@ class PartialFit:
         self._sweep_once(X, y, partial_classes(self, classes, y, first), go_on=not first)
         return self
 
-    def _sweep_once(self, X, y, classes, *, go_on: bool) -> None:
+    def _sweep_once(self, X: Any, y: NDArray[Any], classes: NDArray[Any], *, go_on: bool) -> None:
         self._train_tasks(X, y, classes, go_on=go_on, sweeps=1, partial=True)
 
 
-def partial_classes(estimator, classes: Any, y: np.ndarray, first: bool) -> np.ndarray:
+def partial_classes(estimator: Any, classes: Any, y: NDArray[Any], first: bool) -> NDArray[Any]:
     """The classes of a partial_fit call: given on the first call, the same ever after; every
     label of ``y`` among them."""
     check_targets(y, binary_only=False)

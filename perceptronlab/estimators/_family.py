@@ -11,7 +11,9 @@ once. A decision of 0 predicts ``classes_[0]`` (a tie is not positive, as in the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from numbers import Integral, Real
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -42,6 +44,14 @@ from perceptronlab.family.kernel import (
 from perceptronlab.family.multiclass import MulticlassEngine, drive_multiclass
 from perceptronlab.family.voted import voted_perceptron
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+    from typing_extensions import Self
+
+    from perceptronlab._typing import Float64Array, MatrixLike, RandomState
+    from perceptronlab.core.run import Run
+    from perceptronlab.family.kernel import CacheMode, GammaRule, Kernel, KernelFunction, Variant
+
 __all__ = ["AveragedPerceptron", "VotedPerceptron", "KernelPerceptron", "MulticlassPerceptron"]
 
 #: said after "did not converge: no clean sweep within max_iter=N sweeps"
@@ -50,7 +60,7 @@ _FIXED_SWEEPS_ADVICE = ("; the model uses all the sweeps. Raise max_iter for sep
 _SIGNS = np.array([-1, 1])
 
 
-def _family_params(estimator, sweeps: int, seed, **more) -> dict:
+def _family_params(estimator: Any, sweeps: int, seed: int | None, **more: Any) -> dict[str, Any]:
     """A run's parameters, in the functional API's names (a run is the functional API's result)."""
     return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=estimator.order,
                 margin=estimator.margin, max_sweeps=sweeps, seed=seed, **more)
@@ -100,11 +110,12 @@ class AveragedPerceptron(PartialFit, LinearClassifier):
     (5, 4, [[8.0, -19.0]])
     """
 
-    _parameter_constraints: dict = {**FAMILY_CONSTRAINTS, **WARM_CONSTRAINTS}
+    _parameter_constraints: dict[str, list[Any]] = {**FAMILY_CONSTRAINTS, **WARM_CONSTRAINTS}
     _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
-    def __init__(self, *, eta0=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_iter=100,
-                 warm_start=False, random_state=None):
+    def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.FamilyOrder = "cyclic",
+                 margin: float = 0.0, max_iter: int = 100, warm_start: bool = False,
+                 random_state: RandomState = None) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
@@ -113,7 +124,7 @@ class AveragedPerceptron(PartialFit, LinearClassifier):
         self.warm_start = warm_start
         self.random_state = random_state
 
-    def _train(self, X, signs, start=None, sweeps=None):
+    def _train(self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, Any]:
         X = v.check_matrix(X, check_finite=False)
         engine = AveragedEngine(X, signs, eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept))
         if start is not None:
@@ -124,10 +135,14 @@ class AveragedPerceptron(PartialFit, LinearClassifier):
                              params=_family_params(self, sweeps, seed), classes=_SIGNS)
         return run, engine.state()
 
-    def _starts(self, n_tasks: int) -> list:
+    last_coef_: Float64Array
+    last_intercept_: Float64Array
+    _states: list[Any]
+
+    def _starts(self, n_tasks: int) -> list[Any]:
         return list(self._states)
 
-    def _fitted(self, runs: list, states: list, partial: bool = False) -> None:
+    def _fitted(self, runs: list[Run], states: list[Any], partial: bool = False) -> None:
         super()._fitted(runs, states, partial)
         self.last_coef_ = np.vstack([state[0] for state in states])
         self.last_intercept_ = np.array([state[1] for state in states])
@@ -141,16 +156,16 @@ class RunClassifier(RunClassifierBase):
     _fitted_what = "model"
     _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """Shape (n,) for two classes (> 0 means ``classes_[1]``), else (n, n_classes), one
         column per one-vs-rest model."""
         self._check_fitted("decision_function")
         X = check_data(self, X, reset=False)
-        runs = self.run_ if isinstance(self.run_, list) else [self.run_]
+        runs: list[Any] = self.run_ if isinstance(self.run_, list) else [self.run_]  # the family's runs predict
         scores = np.column_stack([run.decision_function(X) for run in runs])
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """``classes_[1]`` where the decision is > 0, else ``classes_[0]``; with more classes, the
         class of the highest one-vs-rest decision (ties: the first)."""
         return labels(self.decision_function(X), self.classes_)
@@ -183,11 +198,12 @@ class VotedPerceptron(RunClassifier):
     ([1, 2, 1, 2, 6], [1, -1])
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, list[Any]] = {
         **FAMILY_CONSTRAINTS, "max_vectors": [Interval(Integral, 1, None, closed="left"), None]}
 
-    def __init__(self, *, eta0=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_iter=100,
-                 max_vectors=None, random_state=None):
+    def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.FamilyOrder = "cyclic",
+                 margin: float = 0.0, max_iter: int = 100, max_vectors: int | None = None,
+                 random_state: RandomState = None) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
@@ -196,7 +212,7 @@ class VotedPerceptron(RunClassifier):
         self.max_vectors = max_vectors
         self.random_state = random_state
 
-    def _train(self, X, signs, start=None, sweeps=None):
+    def _train(self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, Any]:
         return voted_perceptron(X, signs, eta=self.eta0, fit_intercept=self.fit_intercept, order=self.order,
                                 margin=self.margin, max_sweeps=self.max_iter, max_vectors=self.max_vectors,
                                 seed=seed_of(self.random_state), warn=False), None
@@ -242,7 +258,7 @@ class KernelPerceptron(RunClassifier):
     (True, [1, 1, 0, 0])
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, list[Any]] = {
         **FAMILY_CONSTRAINTS,
         "kernel": [StrOptions(set(KERNELS)), callable],
         "degree": [Interval(Integral, 1, None, closed="left")],
@@ -253,9 +269,10 @@ class KernelPerceptron(RunClassifier):
         "cache": [StrOptions(set(CACHE_MODES))],
     }
 
-    def __init__(self, *, kernel="rbf", degree=3, gamma="scale", coef0=1.0, variant="last",
-                 budget=None, cache="auto", eta0=1.0, fit_intercept=True, order="cyclic",
-                 margin=0.0, max_iter=100, random_state=None):
+    def __init__(self, *, kernel: Kernel | KernelFunction = "rbf", degree: int = 3, gamma: float | GammaRule = "scale",
+                 coef0: float = 1.0, variant: Variant = "last", budget: int | None = None, cache: CacheMode = "auto",
+                 eta0: float = 1.0, fit_intercept: bool = True, order: v.FamilyOrder = "cyclic",
+                 margin: float = 0.0, max_iter: int = 100, random_state: RandomState = None) -> None:
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -270,13 +287,13 @@ class KernelPerceptron(RunClassifier):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    def _trainer(self, X):
+    def _trainer(self, X: Any) -> Callable[..., tuple[Run, Any]]:
         """One kernel for all the one-vs-rest runs, and one Gram matrix or cache of columns."""
         spec = resolve_kernel(X, self.kernel, self.degree, self.gamma, self.coef0)
         gram = spec(X, X) if use_gram(spec, self.cache) else None
         columns = None if gram is not None else ColumnCache(X.shape[0], self.cache == "auto")
 
-        def train(X, signs, start=None, sweeps=None):
+        def train(X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, None]:
             return fit_kernel(X, signs, np.array([-1, 1]), spec, variant=self.variant, budget=self.budget,
                               eta=self.eta0, fit_intercept=self.fit_intercept, order=self.order,
                               margin=self.margin, max_sweeps=self.max_iter, seed=seed_of(self.random_state),
@@ -323,11 +340,12 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
     ((3, 2), 1.0)
     """
 
-    _parameter_constraints: dict = {**FAMILY_CONSTRAINTS, "averaged": ["boolean"], **WARM_CONSTRAINTS}
+    _parameter_constraints: dict[str, list[Any]] = {**FAMILY_CONSTRAINTS, "averaged": ["boolean"], **WARM_CONSTRAINTS}
     _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
-    def __init__(self, *, averaged=False, eta0=1.0, fit_intercept=True, order="cyclic", margin=0.0,
-                 max_iter=100, warm_start=False, random_state=None):
+    def __init__(self, *, averaged: bool = False, eta0: float = 1.0, fit_intercept: bool = True,
+                 order: v.FamilyOrder = "cyclic", margin: float = 0.0, max_iter: int = 100, warm_start: bool = False,
+                 random_state: RandomState = None) -> None:
         self.averaged = averaged
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
@@ -337,7 +355,7 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
         self.warm_start = warm_start
         self.random_state = random_state
 
-    def fit(self, X, y):
+    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
         """Learn one weight vector per class in one run.
 
         Returns
@@ -353,10 +371,15 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
         self._warn([self._learn(X, y, classes, go_on=self._warm(classes), sweeps=self.max_iter)])
         return self
 
-    def _sweep_once(self, X, y, classes, *, go_on: bool) -> None:
+    def _sweep_once(self, X: Any, y: NDArray[Any], classes: NDArray[Any], *, go_on: bool) -> None:
         self._learn(X, y, classes, go_on=go_on, sweeps=1, partial=True)
 
-    def _learn(self, X, y, classes, *, go_on: bool, sweeps: int, partial: bool = False):
+    last_coef_: Float64Array
+    last_intercept_: Float64Array
+    _state: tuple[Any, ...]
+
+    def _learn(self, X: Any, y: NDArray[Any], classes: NDArray[Any], *, go_on: bool, sweeps: int,
+               partial: bool = False) -> Run:
         X = v.check_matrix(X, check_finite=False)
         codes = np.searchsorted(classes, y).astype(np.int64)
         engine = MulticlassEngine(X, codes, classes.shape[0], eta=self.eta0, margin=self.margin,
@@ -374,13 +397,13 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
         self._state = engine.state()
         return run
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """(n, n_classes) scores; for two classes the (n,) difference s₁ − s₀ (> 0: classes_[1])."""
         self._check_fitted("decision_function")
         X = check_data(self, X, reset=False)
         scores = score_matrix(X, self.coef_, self.intercept_)
         return scores[:, 1] - scores[:, 0] if scores.shape[1] == 2 else scores
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """The class of the highest score (ties: the first of ``classes_``)."""
         return labels(self.decision_function(X), self.classes_)

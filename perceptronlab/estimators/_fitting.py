@@ -13,7 +13,7 @@ With these, ``perceptronlab.Perceptron`` in cyclic order gives scikit-learn's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.metrics import accuracy_score
@@ -24,10 +24,15 @@ from perceptronlab import _validation as v
 from perceptronlab.core.scores import scores
 from perceptronlab.estimators._base import python_label
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from perceptronlab.core.driver import SweepInfo
+
 __all__ = ["check_sample_weight", "class_weights", "update_scales", "validation_mask", "StoppingRule"]
 
 
-def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+def check_sample_weight(sample_weight: Any, n: int) -> NDArray[Any] | None:
     """None, or one finite weight >= 0 per row as float64."""
     if sample_weight is None:
         return None
@@ -50,10 +55,11 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
     return np.ascontiguousarray(weights)
 
 
-def class_weights(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.ndarray:
+def class_weights(class_weight: Any, classes: NDArray[Any], y: NDArray[Any]) -> NDArray[Any]:
     """scikit-learn's ``compute_class_weight`` (one weight per class of ``classes``)."""
     try:
-        return compute_class_weight(class_weight, classes=classes, y=y)
+        weights: NDArray[Any] = compute_class_weight(class_weight, classes=classes, y=y)
+        return weights
     except ValueError as exc:
         shown = [python_label(c) for c in classes]
         if class_weight == "balanced":
@@ -64,8 +70,8 @@ def class_weights(class_weight: Any, classes: np.ndarray, y: np.ndarray) -> np.n
                      f"{class_weight!r} ({exc})", "Fix the keys of the dict (they are labels of y).") from None
 
 
-def update_scales(class_weight: np.ndarray | None, sample_weight: np.ndarray | None, signs: np.ndarray,
-                  task: int | None) -> np.ndarray | None:
+def update_scales(class_weight: NDArray[Any] | None, sample_weight: NDArray[Any] | None, signs: NDArray[Any],
+                  task: int | None) -> NDArray[Any] | None:
     """Each row's update scale for one run: its class weight times its sample weight.
 
     As in scikit-learn's one-vs-rest, a binary run weighs +1 rows by the weight of ``classes[1]``
@@ -84,8 +90,8 @@ def update_scales(class_weight: np.ndarray | None, sample_weight: np.ndarray | N
     return per_row if sample_weight is None else per_row * sample_weight
 
 
-def validation_mask(y: np.ndarray, sample_weight: np.ndarray, validation_fraction: float,
-                    random_state: Any) -> np.ndarray:
+def validation_mask(y: NDArray[Any], sample_weight: NDArray[Any], validation_fraction: float,
+                    random_state: Any) -> NDArray[Any]:
     """The rows held out by ``early_stopping``: scikit-learn's stratified split of its SGD."""
     n = y.shape[0]
     splitter = StratifiedShuffleSplit(test_size=validation_fraction, random_state=random_state)
@@ -120,7 +126,7 @@ class StoppingRule:
     ``engine`` is a :class:`~perceptronlab.core.engines.WeightedEngine` (it keeps the sweep's loss).
     """
 
-    def __init__(self, engine, *, tol: float | None, n_iter_no_change: int, validation=None,
+    def __init__(self, engine: Any, *, tol: float | None, n_iter_no_change: int, validation: Any = None,
                  verbose: int = 0, name: str = ""):
         self.engine = engine
         self.tol = tol
@@ -131,7 +137,7 @@ class StoppingRule:
         self.best = -np.inf if validation is not None else np.inf
         self.no_improvement = 0
 
-    def __call__(self, info) -> bool:
+    def __call__(self, info: SweepInfo) -> bool:
         engine = self.engine
         objective = engine.sweep_loss / engine.n
         if self.validation is not None:
@@ -149,7 +155,7 @@ class StoppingRule:
             self._say(info, objective, score)
         return self.no_improvement >= self.n_iter_no_change
 
-    def _say(self, info, objective: float, score: float | None) -> None:
+    def _say(self, info: SweepInfo, objective: float, score: float | None) -> None:
         engine = self.engine
         norm = float(np.sqrt(engine.w @ engine.w))
         line = (f"Norm: {norm:.2f}, NNZs: {int(np.count_nonzero(engine.w))}, Bias: {engine.b:.6f}, "

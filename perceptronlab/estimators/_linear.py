@@ -12,8 +12,9 @@ semantics bit for bit (:mod:`perceptronlab.estimators._fitting`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -44,6 +45,15 @@ from perceptronlab.estimators._fitting import (
     validation_mask,
 )
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+    from typing_extensions import Self
+
+    from perceptronlab._typing import Float64Array, MatrixLike, RandomState
+    from perceptronlab.core.driver import SweepInfo
+    from perceptronlab.core.run import Run
+
+
 __all__ = ["Perceptron", "PocketPerceptron"]
 
 _SIGNS = np.array([-1, 1])
@@ -51,7 +61,7 @@ _SIGNS = np.array([-1, 1])
 N_JOBS = [Integral, None]
 
 
-def _run_params(estimator, sweeps: int, seed) -> dict:
+def _run_params(estimator: Any, sweeps: int, seed: int | None) -> dict[str, Any]:
     """A run's parameters, in the functional API's names (a Run is the functional API's result)."""
     return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=estimator.order,
                 margin=getattr(estimator, "margin", 0.0), max_sweeps=sweeps, seed=seed)
@@ -171,7 +181,7 @@ class Perceptron(LinearClassifier):
     array([[ 2., -1.]])
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, list[Any]] = {
         "eta0": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],
         "order": [ORDER_OPTIONS],
@@ -188,9 +198,11 @@ class Perceptron(LinearClassifier):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, *, eta0=1.0, fit_intercept=True, order="cyclic", margin=0.0, max_iter=1000, tol=None,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, class_weight=None,
-                 warm_start=False, random_state=None, n_jobs=None, verbose=0):
+    def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.Order = "cyclic",
+                 margin: float = 0.0, max_iter: int = 1000, tol: float | None = None, early_stopping: bool = False,
+                 validation_fraction: float = 0.1, n_iter_no_change: int = 5,
+                 class_weight: dict[Any, float] | Literal["balanced"] | None = None, warm_start: bool = False,
+                 random_state: RandomState = None, n_jobs: int | None = None, verbose: int = 0) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
@@ -207,7 +219,8 @@ class Perceptron(LinearClassifier):
         self.verbose = verbose
 
     # ------------------------------------------------------------ fitting
-    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, coef_init: ArrayLike | None = None,
+            intercept_init: ArrayLike | None = None, sample_weight: ArrayLike | None = None) -> Self:
         """Fit on (X, y): one run for two classes (``classes_[1]`` is +1), one run per class
         (``classes_[k]`` against the rest) otherwise.
 
@@ -236,7 +249,8 @@ class Perceptron(LinearClassifier):
         self._warn(runs)
         return self
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None,
+                    sample_weight: ArrayLike | None = None) -> Self:
         """One sweep over the batch (X, y) from the current weights (scikit-learn's ``partial_fit``).
 
         Parameters
@@ -272,7 +286,8 @@ class Perceptron(LinearClassifier):
                          "judges whole sweeps)", "'random-mistake'", "Pass order='cyclic' or 'shuffle', or "
                          "tol=None and early_stopping=False.")
 
-    def _start_weights(self, classes: np.ndarray, d: int, coef_init, intercept_init, go_on: bool) -> list:
+    def _start_weights(self, classes: NDArray[Any], d: int, coef_init: Any, intercept_init: Any,
+                       go_on: bool) -> list[Any]:
         """(w, b) each run starts from: ``coef_init``/``intercept_init``, else the last fit's (going
         on), else None (w = 0)."""
         k = 1 if classes.shape[0] == 2 else classes.shape[0]
@@ -285,7 +300,8 @@ class Perceptron(LinearClassifier):
         B = np.zeros(k) if intercept_init is None else _start_array("intercept_init", intercept_init, (k,))
         return [(W[j], float(B[j])) for j in range(k)]
 
-    def _fit_runs(self, X, y, classes, starts, sample_weight, *, sweeps: int, partial: bool) -> list:
+    def _fit_runs(self, X: Any, y: NDArray[Any], classes: NDArray[Any], starts: list[Any], sample_weight: Any, *,
+                  sweeps: int, partial: bool) -> list[Run]:
         X = v.check_matrix(X, check_finite=False)  # CSR with sorted indices, as the functional API
         n = X.shape[0]
         weights = check_sample_weight(sample_weight, n)
@@ -306,7 +322,8 @@ class Perceptron(LinearClassifier):
         self._fitted(runs, [None] * len(runs), partial)
         return runs
 
-    def _run(self, X, signs, scale, start, held, weights, sweeps, seed, name):
+    def _run(self, X: Any, signs: Float64Array, scale: Float64Array | None, start: Any, held: NDArray[Any] | None,
+             weights: Float64Array | None, sweeps: int, seed: int | None, name: str) -> Run:
         """One run of the rule on the driver (the held-out rows left out)."""
         validation = None
         if held is not None:
@@ -316,8 +333,9 @@ class Perceptron(LinearClassifier):
             X, signs, scale = X[keep], signs[keep], None if scale is None else scale[keep]
         rule = self.tol is not None
         w0, b0 = (None, 0.0) if start is None else start
-        options = dict(eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept), w0=w0, b0=b0,
+        options: dict[str, Any] = dict(eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept), w0=w0, b0=b0,
                        n_jobs=self.n_jobs)
+        engine: CompiledEngine
         if scale is None and not rule and not self.verbose:
             engine = CompiledEngine(X, signs, **options)  # the plain sweep, as perceptronlab.perceptron
             hook = None
@@ -330,7 +348,7 @@ class Perceptron(LinearClassifier):
         return finish(engine, outcome, algorithm="perceptron", params=_run_params(self, sweeps, seed), X=X,
                       signs=signs, classes=_SIGNS)
 
-    def _warnings(self, runs: list):
+    def _warnings(self, runs: list[Run]) -> Iterator[tuple[str, str]]:
         if self.tol is None:
             yield from super()._warnings(runs)
         elif self.n_iter_ == self.max_iter:  # scikit-learn's rule: the stopping rule was not met in time
@@ -339,7 +357,7 @@ class Perceptron(LinearClassifier):
                 f"{self.n_iter_no_change}) was not met within max_iter={self.max_iter} sweeps. Raise max_iter.")
 
 
-def _start_array(name: str, value: Any, shape: tuple) -> np.ndarray:
+def _start_array(name: str, value: Any, shape: tuple[int, ...]) -> Float64Array:
     """``coef_init`` / ``intercept_init`` as float64 of ``shape`` (one row or number for two classes)."""
     try:
         arr = np.asarray(value, dtype=np.float64)
@@ -356,10 +374,10 @@ def _start_array(name: str, value: Any, shape: tuple) -> np.ndarray:
     return arr
 
 
-def _say_sweeps(name: str):
+def _say_sweeps(name: str) -> Callable[[SweepInfo], None]:
     """The per-sweep hook of ``verbose``: a line per sweep."""
 
-    def say(info) -> None:
+    def say(info: SweepInfo) -> None:
         print(f"-- {name}Epoch {info.sweep}\nUpdates: {info.updates}, T: {info.mistakes} updates so far",
               flush=True)
 
@@ -437,7 +455,7 @@ class PocketPerceptron(PartialFit, LinearClassifier):
     (1, False, 0.75)
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, list[Any]] = {
         "eta0": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],
         "order": [ORDER_OPTIONS],
@@ -450,8 +468,10 @@ class PocketPerceptron(PartialFit, LinearClassifier):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, *, eta0=1.0, fit_intercept=True, order="random-mistake", check="ratchet", max_updates=None,
-                 max_iter=100, warm_start=False, random_state=None, n_jobs=None, verbose=0):
+    def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.Order = "random-mistake",
+                 check: v.PocketCheck = "ratchet", max_updates: int | None = None, max_iter: int = 100,
+                 warm_start: bool = False, random_state: RandomState = None, n_jobs: int | None = None,
+                 verbose: int = 0) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
@@ -463,7 +483,7 @@ class PocketPerceptron(PartialFit, LinearClassifier):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _train(self, X, signs, start=None, sweeps=None):
+    def _train(self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, Any]:
         X = v.check_matrix(X, check_finite=False)
         iterate, pocket = (None, 0.0), None
         if start is not None:
@@ -476,7 +496,7 @@ class PocketPerceptron(PartialFit, LinearClassifier):
         outcome = drive_pocket(engine, order=self.order, check=self.check, max_sweeps=sweeps,
                                max_updates=self.max_updates, seed=seed, pocket=pocket,
                                on_sweep=_say_sweeps("") if self.verbose else None)
-        kept = outcome.pocket
+        kept = cast(Pocket, outcome.pocket)  # drive_pocket's outcome has one
         params = {**_run_params(self, sweeps, seed), "check": self.check, "max_updates": self.max_updates}
         params.pop("margin")
         run = finish(engine, outcome, algorithm="pocket", params=params, X=X, signs=signs, classes=_SIGNS,
@@ -484,17 +504,20 @@ class PocketPerceptron(PartialFit, LinearClassifier):
                      pocket_history=np.asarray(kept.history, dtype=np.int64))
         return run, (engine.w.copy(), engine.b)
 
-    def _starts(self, n_tasks: int) -> list:
+    last_coef_: Float64Array
+    last_intercept_: Float64Array
+
+    def _starts(self, n_tasks: int) -> list[Any]:
         return [((self.last_coef_[k], float(self.last_intercept_[k])), (self.coef_[k], float(self.intercept_[k])))
                 for k in range(n_tasks)]
 
-    def _warnings(self, runs: list):
-        return ()  # not converging is the pocket's case: its weights are the best seen
+    def _warnings(self, runs: list[Run]) -> Iterator[tuple[str, str]]:
+        return iter(())  # not converging is the pocket's case: its weights are the best seen
 
-    def _fitted(self, runs: list, states: list, partial: bool = False) -> None:
+    def _fitted(self, runs: list[Run], states: list[Any], partial: bool = False) -> None:
         self.coef_ = np.vstack([np.asarray(run.w, dtype=np.float64) for run in runs])
         self.intercept_ = np.array([float(run.b) for run in runs])
         self.last_coef_ = np.vstack([w for w, _ in states])
         self.last_intercept_ = np.array([b for _, b in states])
-        errors = [int(r.pocket_errors) for r in runs]
+        errors = [int(cast(int, r.pocket_errors)) for r in runs]  # pocket runs count them
         self.pocket_errors_ = errors[0] if len(runs) == 1 else np.array(errors)  # the pocket's runs do not warn

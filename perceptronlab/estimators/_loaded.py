@@ -8,44 +8,42 @@ core's one decision path, so a saved-then-loaded model scores bit for bit like t
 
 from __future__ import annotations
 
-import math
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
-from perceptronlab._numbers import parse_exact, to_float
 from perceptronlab._validation import (
     ESTIMATOR_NAMES,
     check_exact_matrix,
     check_matrix,
     check_n_features,
+    fail,
 )
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.estimators._linear import Perceptron, PocketPerceptron
-from perceptronlab.exceptions import InputError
-from perceptronlab.io import bad_model, model_source, read_model_document
-from perceptronlab.scaling import apply_scaler, scaler_from_document
+from perceptronlab.io import check_model_document, model_source, read_model_document
+from perceptronlab.scaling import apply_scaler
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from perceptronlab._typing import Float64Array, MatrixLike
 
 __all__ = ["LoadedModel", "load_model"]
 
 _LINEAR = {"Perceptron": Perceptron, "PocketPerceptron": PocketPerceptron}
 
 
-_DAMAGED = "The file is damaged or was edited by hand; save the model again."
+@overload
+def load_model(path: str | os.PathLike[str], *, as_estimator: Literal[False]) -> LoadedModel: ...
 
 
-def _parse_weight(value: Any, field: str, exact: bool, source: str) -> Any:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise bad_model(source, field, "numbers (or exact strings like '1/3')", repr(value))
-    if isinstance(value, float) and not math.isfinite(value):  # pragma: no cover - json gives no inf
-        raise bad_model(source, field, "finite numbers", repr(value))
-    what = f"{source}, field {field!r}"
-    number = parse_exact(value, what, expected="numbers (or exact strings like '1/3')", fix=_DAMAGED)
-    return number if exact else to_float(number, what, _DAMAGED)
+@overload
+def load_model(path: str | os.PathLike[str], *, as_estimator: bool = True) -> Any: ...
 
 
-def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
+def load_model(path: str | os.PathLike[str], *, as_estimator: bool = True) -> Any:
     """Load a JSON model file written by :func:`perceptronlab.save_model`.
 
     Parameters
@@ -59,16 +57,18 @@ def load_model(path: str | os.PathLike, *, as_estimator: bool = True) -> Any:
     -------
     Perceptron, PocketPerceptron, LoadedModel or Pipeline
         A fitted model with ``coef_``, ``intercept_``, ``classes_``, ``n_features_in_``,
-        ``predict`` and ``decision_function``. Exact models (Fractions kept), online models and
-        models saved from other libraries load as :class:`LoadedModel`. A model saved with a
-        scaler (``"preprocessing"``) loads as a scikit-learn ``Pipeline([scaler, estimator])``
-        (a :class:`LoadedModel`, which applies the scaler itself, with ``as_estimator=False``).
+        ``predict`` and ``decision_function`` (and ``feature_names_in_`` when the file stores the
+        feature names). Exact models (Fractions kept), online models and models saved from other
+        libraries load as :class:`LoadedModel`. A model saved with a scaler (``"preprocessing"``)
+        loads as a scikit-learn ``Pipeline([scaler, estimator])`` (a :class:`LoadedModel`, which
+        applies the scaler itself, with ``as_estimator=False``).
 
     Raises
     ------
     InputError
         Missing, empty, truncated or corrupt file; not JSON; a foreign JSON document; a wrong
-        ``format`` tag; a ``version`` newer than this perceptronlab reads; malformed fields.
+        ``format`` tag; a ``version`` newer than this perceptronlab reads; a field that breaks the
+        contract of :func:`perceptronlab.io.check_model_document`.
     """
     loaded = LoadedModel(read_model_document(path), source=model_source(path))
     return _as_estimator(loaded) if as_estimator else loaded
@@ -83,7 +83,9 @@ def _as_estimator(model: LoadedModel) -> Any:
     if model.scaler is not None:
         from sklearn.pipeline import make_pipeline
 
-        bare = LoadedModel({k: v for k, v in model.document.items() if k != "preprocessing"})
+        bare = LoadedModel({k: v for k, v in model.document.items() if k not in ("preprocessing", "feature_names")})
+        if hasattr(model, "feature_names_in_"):  # the pipeline's first step sees the named columns
+            model.scaler.feature_names_in_ = model.feature_names_in_
         return make_pipeline(model.scaler, _as_estimator(bare))
     name = _ESTIMATOR_OF.get(model.algorithm)
     if model.exact or name is None or model.estimator not in (
@@ -105,6 +107,8 @@ def _as_estimator(model: LoadedModel) -> Any:
     fitted.coef_ = np.array(model.coef_, dtype=np.float64)
     fitted.intercept_ = np.array(model.intercept_, dtype=np.float64)
     fitted.n_features_in_ = model.n_features_in_
+    if hasattr(model, "feature_names_in_"):
+        fitted.feature_names_in_ = model.feature_names_in_
     for key, attribute in (("mistakes", "n_mistakes_"), ("sweeps", "n_sweeps_"),
                            ("converged", "converged_"), ("pocket_errors", "pocket_errors_")):
         if key in model.training:
@@ -123,6 +127,9 @@ class LoadedModel:
     intercept_ : ndarray (1,) or (k,).
     classes_ : ndarray of the labels; ``classes_[1]`` is the positive class of a binary model.
     w, b : the binary model's weight vector and intercept (as in a :class:`~perceptronlab.Run`).
+    feature_names_in_ : ndarray of the feature names, when the file stores them (a DataFrame given
+        to ``predict`` then has its columns taken by name).
+    label_name : the label column's name at training, or None.
     algorithm, params, exact, training, n_features_in_, document : as stored.
     scaler : the fitted scikit-learn scaler applied before scoring (the file's ``"preprocessing"``),
         or None.
@@ -141,66 +148,22 @@ class LoadedModel:
     ('LoadedModel', ['1', '-2'], [1, -1])
     """
 
-    def __init__(self, document: dict, *, source: str = "model document"):
+    def __init__(self, document: dict[str, Any], *, source: str = "model document") -> None:
+        fields = check_model_document(document, source)
         self.document = document
-
-        def bad(field: str, expected: str, got: str) -> InputError:
-            return bad_model(source, field, expected, got)
-
-        exact = document.get("exact", False)
-        if not isinstance(exact, bool):
-            raise bad("exact", "true or false", repr(exact))
-        self.exact = exact
-        self.algorithm = document.get("algorithm")
-        if not isinstance(self.algorithm, str):
-            raise bad("algorithm", "a string", repr(self.algorithm))
-        self.estimator = document.get("estimator", "perceptronlab.Run")
-        params = document.get("params", {})
-        if not isinstance(params, dict):
-            raise bad("params", "an object", type(params).__name__)
-        self.params = dict(params)
-        if exact:
-            for key in ("eta", "margin"):
-                if isinstance(self.params.get(key), str):
-                    try:
-                        self.params[key] = parse_exact(self.params[key], f"params.{key}")
-                    except InputError:
-                        pass  # a parameter is a record of the training, not needed to predict
-        training = document.get("training", {})
-        self.training = training if isinstance(training, dict) else {}
-        classes = document.get("classes")
-        if not isinstance(classes, list) or len(classes) < 2 or \
-                any(isinstance(c, dict | list) or c is None for c in classes):
-            raise bad("classes", "a list of at least two labels", repr(classes))
-        if len({repr(c) for c in classes}) != len(classes):
-            raise bad("classes", "distinct labels", repr(classes))
-        self.classes_ = np.asarray(classes)
-        n_features = document.get("n_features")
-        if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
-            raise bad("n_features", "an integer >= 1", repr(n_features))
-        self.n_features_in_ = n_features
-        w, b = document.get("w"), document.get("b")
-        binary = len(classes) == 2
-        rows = [w] if binary else w
-        intercepts = [b] if binary else b
-        if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-            raise bad("w", "a list of numbers" if binary else "a list of rows, one per class",
-                             repr(w)[:60])
-        if not binary and len(rows) != len(classes):
-            raise bad("w", f"{len(classes)} rows (one per class)", f"{len(rows)} rows")
-        if any(len(r) != n_features for r in rows):
-            raise bad("w", f"{n_features} weights per row (n_features)",
-                             ", ".join(str(len(r)) for r in rows))
-        if not isinstance(intercepts, list) or len(intercepts) != len(rows):
-            raise bad("b", "a number" if binary else f"a list of {len(rows)} numbers", repr(b)[:60])
-        dtype = object if exact else np.float64
-        self.coef_ = np.array([[_parse_weight(v, "w", exact, source) for v in r] for r in rows], dtype=dtype)
-        self.intercept_ = np.array([_parse_weight(v, "b", exact, source) for v in intercepts], dtype=dtype)
-        preprocessing = document.get("preprocessing")
-        if preprocessing is not None and exact:
-            raise bad("preprocessing", "no scaler in an exact model (exact models take the data as written)",
-                      "a scaler")
-        self.scaler = None if preprocessing is None else scaler_from_document(preprocessing, n_features, source)
+        self.exact = fields["exact"]
+        self.algorithm = fields["algorithm"]
+        self.estimator = fields["estimator"]
+        self.params = fields["params"]
+        self.training = fields["training"]
+        self.classes_ = fields["classes"]
+        self.n_features_in_ = fields["n_features"]
+        if fields["feature_names"] is not None:
+            self.feature_names_in_ = np.asarray(fields["feature_names"], dtype=object)
+        self.label_name = fields["label_name"]
+        self.coef_ = fields["coef"]
+        self.intercept_ = fields["intercept"]
+        self.scaler = fields["scaler"]
 
     # ------------------------------------------------------------ binary views
     @property
@@ -226,6 +189,8 @@ class LoadedModel:
 
     # ------------------------------------------------------------ prediction
     def _check_X(self, X: Any) -> Any:
+        if hasattr(X, "columns") and hasattr(X, "to_numpy"):  # a DataFrame: its columns by name
+            X = self._by_name(X)
         if self.exact:
             rows = check_exact_matrix(X)
             check_n_features(len(rows[0]), self.n_features_in_, "the loaded model")
@@ -234,7 +199,20 @@ class LoadedModel:
         check_n_features(Xc.shape[1], self.n_features_in_, "the loaded model")
         return apply_scaler(self.scaler, Xc)
 
-    def decision_function(self, X: Any) -> np.ndarray:
+    def _by_name(self, frame: Any) -> NDArray[Any]:
+        names = getattr(self, "feature_names_in_", None)
+        if names is None:
+            values: NDArray[Any] = frame.to_numpy()
+            return values
+        columns = [str(c) for c in frame.columns]
+        missing = [n for n in names if n not in columns]
+        if missing:
+            raise fail("X", "the columns the model was trained on (" + ", ".join(map(repr, names)) + ")",
+                       "no column " + ", ".join(map(repr, missing)), "Pass a DataFrame with those columns.")
+        named: NDArray[Any] = frame[list(names)].to_numpy()
+        return named
+
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """⟨w,x⟩ + b for each row: shape (n,) for two classes, (n, k) one-vs-rest.
 
         Summed as the training kernels sum (feature order), so the scores are bit for bit those
@@ -244,7 +222,7 @@ class LoadedModel:
         scores = score_matrix(self._check_X(X), self.coef_, self.intercept_)
         return scores[:, 0] if self.coef_.shape[0] == 1 else scores
 
-    def predict(self, X: Any) -> np.ndarray:
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """``classes_[1]`` where ⟨w,x⟩ + b > 0, else ``classes_[0]`` (ties go to the negative class,
         as in scikit-learn); one-vs-rest: the class of the largest score."""
         return labels(self.decision_function(X), self.classes_)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from numbers import Real
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -29,6 +29,12 @@ from perceptronlab.estimators._base import (
     two_classes,
 )
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+    from typing_extensions import Self
+
+    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike
+
 __all__ = ["OnlinePerceptron", "Replay"]
 
 
@@ -51,8 +57,8 @@ class Replay(NamedTuple):
     ([0, 1], [1])
     """
 
-    updates: np.ndarray
-    errors: np.ndarray
+    updates: Int64Array
+    errors: Int64Array
 
 
 class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
@@ -109,20 +115,27 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
     (True, 2)
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, list[Any]] = {
         "eta0": [Interval(Real, 0, None, closed="neither")],
         "margin": [Interval(Real, 0, None, closed="left")],
         "fit_intercept": ["boolean"],
         "classes": ["array-like", None],
     }
 
-    def __init__(self, *, eta0=1.0, margin=0.0, fit_intercept=True, classes=None):
+    # what the first call sets (annotations only)
+    classes_: NDArray[Any]
+    n_features_in_: int
+    _state: OnlineState
+    _sign_of: dict[Any, int]
+
+    def __init__(self, *, eta0: float = 1.0, margin: float = 0.0, fit_intercept: bool = True,
+                 classes: ArrayLike | None = None) -> None:
         self.eta0 = eta0
         self.margin = margin
         self.fit_intercept = fit_intercept
         self.classes = classes
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.classifier_tags.multi_class = False
@@ -133,7 +146,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------ state
     def _state_for(self, method: str) -> OnlineState:
-        state = self.__dict__.get("_state")
+        state: OnlineState | None = self.__dict__.get("_state")
         if state is None:
             name = type(self).__name__
             raise NotFittedError(
@@ -142,7 +155,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
             )
         return state
 
-    def _start(self, classes: np.ndarray) -> None:
+    def _start(self, classes: NDArray[Any]) -> None:
         self._state = OnlineState(
             eta=self.eta0, margin=self.margin, fit_intercept=self.fit_intercept
         )
@@ -150,7 +163,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         # one dict lookup per learn_one call instead of array work (River-speed rounds)
         self._sign_of = {python_label(classes[0]): -1, python_label(classes[1]): 1}
 
-    def _first_classes(self, given: Any, labels: np.ndarray, method: str) -> np.ndarray:
+    def _first_classes(self, given: Any, labels: NDArray[Any], method: str) -> NDArray[Any]:
         for candidate in (given, self.classes):
             if candidate is not None:
                 return two_classes(candidate)
@@ -166,11 +179,12 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         )
 
     @property
-    def coef_(self) -> np.ndarray:
-        return self._state_for("coef_").w.reshape(1, -1).copy()
+    def coef_(self) -> Float64Array:
+        coef: Float64Array = self._state_for("coef_").w.reshape(1, -1).copy()
+        return coef
 
     @property
-    def intercept_(self) -> np.ndarray:
+    def intercept_(self) -> Float64Array:
         return np.array([float(self._state_for("intercept_").b)])
 
     @property
@@ -178,7 +192,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         return int(self._state_for("n_mistakes_").mistakes)
 
     # ------------------------------------------------------------ streams
-    def _stream(self, X, y, classes, method: str) -> np.ndarray:
+    def _stream(self, X: Any, y: Any, classes: Any, method: str) -> Int64Array:
         check_params(self)
         first = "_state" not in self.__dict__
         X, y = check_data(self, X, y, reset=first)
@@ -205,7 +219,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
             )
         return self._state.replay(X, signs_of(y, self.classes_))
 
-    def replay(self, X, y) -> Replay:
+    def replay(self, X: MatrixLike, y: ArrayLike) -> Replay:
         """Progressive validation of a stream in one compiled call: each example is predicted from
         the weights learned on the examples before it, then learned; the state carries over to
         later calls.
@@ -222,7 +236,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         updates = self._stream(X, y, None, "replay")
         return Replay(updates, self._errors(X, y, start, updates))
 
-    def _errors(self, X, y, start, updates: np.ndarray) -> np.ndarray:
+    def _errors(self, X: Any, y: Any, start: Any, updates: Int64Array) -> Int64Array:
         """The rounds of a replay predicted wrong: the same sweep again from its start weights (the
         same bits), with y(⟨w,x⟩ + b) before each update; a wrong prediction is < 0, or a tie on a
         classes_[1] row."""
@@ -236,9 +250,10 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         engine.sweep(None, 1)
         margins = engine.update_margins
         wrong = (margins < 0) | ((margins == 0) & (signs[updates] > 0))
-        return updates[wrong]
+        errors: Int64Array = updates[wrong]
+        return errors
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None) -> Self:
         """Learn from a batch of a stream (as :meth:`replay`); ``classes`` on the first call.
 
         Returns
@@ -248,7 +263,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         self._stream(X, y, classes, "partial_fit")
         return self
 
-    def fit(self, X, y):
+    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
         """Start over and learn from (X, y) in one pass, in data order.
 
         Returns
@@ -296,7 +311,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
                 "Pass numbers (or a dict of numbers).",
             ) from None
 
-    def predict_one(self, x):
+    def predict_one(self, x: Mapping[Any, float] | ArrayLike) -> Any:
         """The label predicted for one example (vector or dict), from the current weights.
 
         Before the first example the weights are 0 and every score is a tie, which predicts
@@ -308,14 +323,15 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         sign = state.predict_sign(self._example(x))
         return python_label(self.classes_[1 if sign == 1 else 0])
 
-    def learn_one(self, x, y):
+    def learn_one(self, x: Mapping[Any, float] | ArrayLike, y: Any) -> Self:
         """Predict x from the current weights, then use the label y; a mistake updates w.
 
         Returns
         -------
         self
         """
-        state = self.__dict__.get("_state")
+        state: OnlineState | None = self.__dict__.get("_state")
+        sign: Any
         if type(x) is dict and state is not None:  # the stream's hot path: a dict and a known label
             try:
                 sign = self._sign_of[y]
@@ -343,7 +359,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         return self
 
     # ------------------------------------------------------------ batch prediction
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """⟨w, x⟩ + b for every row of X; > 0 means ``classes_[1]``."""
         state = self._state_for("decision_function")
         if state.feature_names is not None:
@@ -358,7 +374,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
             v.check_n_features(X.shape[1], state.w.shape[0], type(self).__name__)
         return scores(X, state.w, state.b)
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """``classes_[1]`` where the score is > 0, else ``classes_[0]``."""
         self._state_for("predict")
         return labels(self.decision_function(X), self.classes_)

@@ -6,14 +6,19 @@ update and lets the driver run it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from perceptronlab import _validation as v
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import warn as _warn
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
-def check_params(*, eta, margin, order, max_sweeps, seed):
+
+def check_params(*, eta: Any, margin: Any, order: Any, max_sweeps: Any, seed: Any) -> tuple[int, int | None]:
     """The engine's parameter checks, with the family's orders. Returns (max_sweeps, seed)."""
     v.check_choice("order", order, v.FAMILY_ORDERS)
     v.check_eta(eta)
@@ -22,7 +27,7 @@ def check_params(*, eta, margin, order, max_sweeps, seed):
     return max_sweeps, v.check_seed(seed)
 
 
-def sweep_positions(order, idx: np.ndarray, n: int) -> np.ndarray:
+def sweep_positions(order: NDArray[Any] | None, idx: NDArray[Any], n: int) -> NDArray[Any]:
     """Position (0-based) within the sweep of each updated example ``idx``."""
     if order is None:
         return idx
@@ -38,7 +43,7 @@ def warn_not_converged(run: Run, warn: bool, max_sweeps: int, what: str) -> None
               "pass warn=False when a fixed number of sweeps is meant.", stacklevel=3)
 
 
-def check_predict_X(X, n_features: int, who: str):
+def check_predict_X(X: Any, n_features: int, who: str) -> Any:
     """Validate prediction input against the fitted number of features."""
     Xc = v.check_matrix(X)
     v.check_n_features(Xc.shape[1], n_features, who)

@@ -20,6 +20,7 @@ Collins (2002) made it the standard for structured prediction.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +37,11 @@ from perceptronlab.family._common import (
     warn_not_converged,
 )
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from perceptronlab._typing import Float64Array, MatrixLike, RealLike
+
 
 class AveragedEngine(CompiledEngine):
     """The compiled engine plus the accumulator u and the step counter c of the lazy average.
@@ -44,13 +50,13 @@ class AveragedEngine(CompiledEngine):
     the sweep's updates, in one compiled pass over the updated rows.
     """
 
-    def __init__(self, X, y, **kwargs):
+    def __init__(self, X: Any, y: Any, **kwargs: Any) -> None:
         super().__init__(X, y, **kwargs)
         self.u = np.zeros(self.d)
         self.bu = 0.0
         self.c = 0.0
 
-    def sweep(self, order, sweep: int) -> int:
+    def sweep(self, order: NDArray[Any] | None, sweep: int) -> int:
         count = super().sweep(order, sweep)
         if count:
             idx = self._idx_buf[:count]  # this sweep's updates, as the kernel wrote them
@@ -66,17 +72,17 @@ class AveragedEngine(CompiledEngine):
         self.c += self.n
         return count
 
-    def state(self) -> tuple:
+    def state(self) -> tuple[Float64Array, float, Float64Array, float, float]:
         """What a run that goes on starts from: (w, b, u, bu, c) (:meth:`resume`)."""
         return self.w.copy(), self.b, self.u.copy(), self.bu, self.c
 
-    def resume(self, state: tuple) -> None:
+    def resume(self, state: tuple[Any, ...]) -> None:
         """Go on from a :meth:`state` of an earlier run (on other examples): the iterate and the
         running sums of the average, so the average is over every step of every run."""
         w, b, u, bu, c = state
         self.w[:], self.b, self.u[:], self.bu, self.c = w, float(b), u, float(bu), float(c)
 
-    def average(self) -> tuple[np.ndarray, float]:
+    def average(self) -> tuple[Float64Array, float]:
         """(w̄, b̄) = (w − u/c, b − bu/c) over the c steps taken so far."""
         if self.c == 0:
             return self.w.copy(), self.b
@@ -96,23 +102,23 @@ class AveragedRun(Run):
     n_steps : T, the number of steps averaged over (sweeps · n).
     """
 
-    last_w: np.ndarray | None = None
+    last_w: Float64Array | None = None
     last_b: float = 0.0
     n_steps: int = 0
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """⟨w̄, x⟩ + b̄ for every row of X."""
         Xc = check_predict_X(X, self.w.shape[0], "this averaged perceptron")
         return scores(Xc, self.w, self.b)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """classes[1] where ⟨w̄, x⟩ + b̄ > 0, else classes[0]."""
         return labels(self.decision_function(X), self.classes)
 
 
 @v.seeds_names
-def averaged_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cyclic",
-                        margin=0.0, max_sweeps: int = 100, seed: int | None = None,
+def averaged_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
+                        order: v.FamilyOrder = "cyclic", margin: RealLike = 0.0, max_sweeps: int = 100, seed: int | None = None,
                         warn: bool = True, on_sweep: OnSweep | None = None) -> AveragedRun:
     """Run the perceptron and return the average of its iterates over every step.
 
@@ -165,8 +171,8 @@ def averaged_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: st
     return run
 
 
-def drive_averaged(engine: AveragedEngine, *, order: str, max_sweeps: int, seed, on_sweep, params: dict,
-                   classes) -> AveragedRun:
+def drive_averaged(engine: AveragedEngine, *, order: str, max_sweeps: int, seed: int | None,
+                   on_sweep: OnSweep | None, params: dict[str, Any], classes: NDArray[Any]) -> AveragedRun:
     """Drive an :class:`AveragedEngine` (from w = 0, or from the state a run left, for one that goes on)
     and return its :class:`AveragedRun`."""
     # no cycle test: the average keeps moving while the iterates cycle

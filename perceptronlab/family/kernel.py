@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 import numpy as np
 import scipy.sparse as sp
@@ -51,9 +52,24 @@ from perceptronlab.family import _kernels
 from perceptronlab.family._common import check_params, check_predict_X, warn_not_converged
 from perceptronlab.family.voted import survival_counts
 
-KERNELS = ("rbf", "poly", "linear")
-VARIANTS = ("last", "averaged", "voted")
-CACHE_MODES = ("auto", "full", "none")
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, RealLike
+
+#: the built-in kernels (a callable kernel(A, B) -> Gram block is taken too)
+Kernel = Literal["rbf", "poly", "linear"]
+KERNELS: tuple[Kernel, ...] = get_args(Kernel)
+#: the hypothesis: the last dual iterate, the average over every step, or the vote of the iterates
+Variant = Literal["last", "averaged", "voted"]
+VARIANTS: tuple[Variant, ...] = get_args(Variant)
+#: the Gram cache: filled on demand up to GRAM_CACHE_BYTES, the whole matrix up front, or none
+CacheMode = Literal["auto", "full", "none"]
+CACHE_MODES: tuple[CacheMode, ...] = get_args(CacheMode)
+#: gamma as a rule: "scale" is 1 / (n_features * X.var()), "auto" is 1 / n_features
+GammaRule = Literal["scale", "auto"]
+#: a kernel function: the Gram block K(A, B) of shape (len(A), len(B))
+KernelFunction = Callable[[Any, Any], "ArrayLike"]
 #: the Gram cache holds at most this many bytes of kernel columns (all n for n ≤ 5,792 in float64)
 GRAM_CACHE_BYTES = 256 * 2**20
 
@@ -73,7 +89,7 @@ class KernelSpec:
     gamma: float
     coef0: float
 
-    def __call__(self, A, B) -> np.ndarray:
+    def __call__(self, A: Any, B: Any) -> Float64Array:
         """The Gram block K(A, B) of shape (len(A), len(B))."""
         if callable(self.kernel):
             out = np.asarray(self.kernel(A, B), dtype=np.float64)
@@ -100,26 +116,28 @@ class KernelSpec:
         return np.exp(K, out=K)
 
 
-def row_sq_norms(X) -> np.ndarray:
+def row_sq_norms(X: Any) -> Float64Array:
     if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+        sparse_norms: Float64Array = np.asarray(X.multiply(X).sum(axis=1), dtype=np.float64).ravel()
+        return sparse_norms
     X = np.asarray(X, dtype=np.float64)
-    return np.einsum("ij,ij->i", X, X)
+    dense_norms: Float64Array = np.einsum("ij,ij->i", X, X)
+    return dense_norms
 
 
-def resolve_kernel(X, kernel, degree, gamma, coef0) -> KernelSpec:
+def resolve_kernel(X: Any, kernel: Any, degree: Any, gamma: Any, coef0: Any) -> KernelSpec:
     """Check the kernel parameters and resolve γ ("scale": 1/(d·Var X), "auto": 1/d)."""
     if not callable(kernel):
         v.check_choice("kernel", kernel, KERNELS)
     if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 1:
         raise v.fail("degree (of the poly kernel)", "an integer >= 1", repr(degree),
                      "Pass e.g. degree=3.")
-    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(coef0):
+    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(cast(float, coef0)):
         raise v.fail("coef0 (of the poly kernel)", "a finite number", repr(coef0),
                      "Pass e.g. coef0=1.0.")
     d = X.shape[1]
     if isinstance(gamma, str):
-        v.check_choice("gamma", gamma, ("scale", "auto"))
+        v.check_choice("gamma", gamma, get_args(GammaRule))
         if gamma == "auto":
             value = 1.0 / d
         else:
@@ -129,7 +147,7 @@ def resolve_kernel(X, kernel, degree, gamma, coef0) -> KernelSpec:
             else:
                 var = np.asarray(X, dtype=np.float64).var()
             value = 1.0 / (d * var) if var > 0 else 1.0
-    elif (isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not np.isfinite(gamma)
+    elif (isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not np.isfinite(cast(float, gamma))
           or gamma <= 0):
         raise v.fail("gamma (the kernel width)", "a number > 0, 'scale' or 'auto'", repr(gamma),
                      "Pass e.g. gamma='scale' (1 / (n_features * X.var())) or gamma=0.1.")
@@ -148,7 +166,7 @@ class ColumnCache:
     are first needed. Labels play no part, so one-vs-rest runs share one cache.
     """
 
-    def __init__(self, n: int, enabled: bool = True):
+    def __init__(self, n: int, enabled: bool = True) -> None:
         rows = min(n, GRAM_CACHE_BYTES // (8 * n)) if enabled else 0
         self.slots = np.full(n, -1, dtype=np.int64)
         self.C = np.empty((rows, n))  # pages are touched only as columns arrive
@@ -174,8 +192,8 @@ class KernelEngine(UpdateLog, Engine):
     overflowing = "dual scores"
     overflow_fix = "Scale the data, lower gamma or degree, or lower eta."
 
-    def __init__(self, X, y, spec: KernelSpec, *, eta, margin, fit_intercept, budget, gram=None,
-                 columns: ColumnCache | None = None):
+    def __init__(self, X: Any, y: Any, spec: KernelSpec, *, eta: Any, margin: Any, fit_intercept: bool,
+                 budget: int | None, gram: Float64Array | None = None, columns: ColumnCache | None = None) -> None:
         self.X, self.y = X, np.ascontiguousarray(y, dtype=np.float64)
         self.n = X.shape[0]
         self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
@@ -191,7 +209,7 @@ class KernelEngine(UpdateLog, Engine):
         self.start_log(self.n, budget_bytes=math.inf)
         self._step_buf = np.empty(self.n, dtype=np.int64)
         self._col = np.empty(self.n)
-        self._step_chunks: list[np.ndarray] = []
+        self._step_chunks: list[NDArray[Any]] = []
         self.steps = None
         empty_f, empty_i = np.empty((0, 0)), np.empty(0, dtype=np.int32)
         self._G, self._X = empty_f, empty_f
@@ -214,10 +232,10 @@ class KernelEngine(UpdateLog, Engine):
         self._kind = _KIND.get(kind, _kernels.LINEAR) if not callable(kind) else _kernels.LINEAR
 
     @property
-    def entry_steps(self) -> np.ndarray:
+    def entry_steps(self) -> Int64Array:
         return np.concatenate(self._step_chunks) if self._step_chunks else _NO_ORDER
 
-    def sweep(self, order, sweep: int) -> int:
+    def sweep(self, order: NDArray[Any] | None, sweep: int) -> int:
         use_order = order is not None
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
         indptr, indices, data = self._csr
@@ -233,16 +251,16 @@ class KernelEngine(UpdateLog, Engine):
             self._step_chunks.append(self._step_buf[:count].copy())
         return int(count)
 
-    def snapshot(self):
+    def snapshot(self) -> tuple[Float64Array, float]:
         return np.empty(0), self.b
 
-    def checkpoint(self):
+    def checkpoint(self) -> None:
         return None  # the errors are counted now, from the scores
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.scores).all() and np.isfinite(self.b))
 
-    def errors(self, state=None) -> int:
+    def errors(self, state: tuple[Any, Any] | None = None) -> int:
         """Training errors of f now: y_r(f(x_r)) ≤ 0 (a tie counts)."""
         return int(np.count_nonzero(self.y * (self.scores + self.b) <= 0))
 
@@ -274,16 +292,17 @@ class KernelRun(Run):
     """
 
     variant: str = "last"
-    alpha: np.ndarray | None = None
-    support: np.ndarray | None = None
+    # kernel_perceptron always sets these (the defaults only keep the dataclass fields in order)
+    alpha: Int64Array = None  # type: ignore[assignment]
+    support: Int64Array = None  # type: ignore[assignment]
     support_vectors: Any = None
-    dual_coef: np.ndarray | None = None
-    entries: np.ndarray | None = None
-    entry_steps: np.ndarray | None = None
-    counts: np.ndarray | None = None
-    entry_signs: np.ndarray | None = None
+    dual_coef: Float64Array = None  # type: ignore[assignment]
+    entries: Int64Array = None  # type: ignore[assignment]
+    entry_steps: Int64Array = None  # type: ignore[assignment]
+    counts: Int64Array = None  # type: ignore[assignment]
+    entry_signs: Float64Array = None  # type: ignore[assignment]
     n_steps: int = 0
-    kernel_spec: KernelSpec | None = None
+    kernel_spec: KernelSpec = None  # type: ignore[assignment]
     budget: int | None = None
     cache: str = "none"
     cached_columns: int = 0
@@ -295,16 +314,17 @@ class KernelRun(Run):
         return (f"kernel perceptron ({kernel}, {self.variant}): {self.mistakes} mistakes in "
                 f"{self.sweeps} sweeps, {state}; {self.support.shape[0]} support vectors")
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """f(x) for "last"/"averaged"; the normalised vote in [−1, 1] for "voted"."""
         Xc = check_predict_X(X, self.n_features, "this kernel perceptron")
         if self.variant != "voted":
             if self.support.shape[0] == 0:
                 return np.full(Xc.shape[0], float(self.b))
-            return self.kernel_spec(Xc, self.support_vectors) @ self.dual_coef + self.b
+            f: Float64Array = self.kernel_spec(Xc, self.support_vectors) @ self.dual_coef + self.b
+            return f
         return self._vote(Xc)
 
-    def _vote(self, X, block: int = 1024) -> np.ndarray:
+    def _vote(self, X: Any, block: int = 1024) -> Float64Array:
         eta = float(self.params["eta"])
         total = float(self.counts.sum())
         out = np.zeros(X.shape[0])
@@ -326,14 +346,14 @@ class KernelRun(Run):
             out[start:start + block] = np.sign(f + intercepts) @ weights / total
         return out
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """classes[1] where the decision is > 0, else classes[0]."""
         return labels(self.decision_function(X), self.classes)
 
 
-def _window(prefix: np.ndarray, budget: int) -> np.ndarray:
+def _window(prefix: NDArray[Any], budget: int) -> NDArray[Any]:
     """Sums over the last ``budget`` entries from prefix sums along axis 1 (the FIFO window)."""
-    out = prefix.copy()
+    out: NDArray[Any] = prefix.copy()
     out[:, budget:] -= prefix[:, :-budget]
     return out
 
@@ -342,10 +362,11 @@ def _window(prefix: np.ndarray, budget: int) -> np.ndarray:
 
 
 @v.seeds_names
-def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coef0=1.0,
-                      variant: str = "last", budget: int | None = None, eta=1.0,
-                      fit_intercept: bool = False, order: str = "cyclic", margin=0.0,
-                      max_sweeps: int = 100, seed: int | None = None, cache="auto",
+def kernel_perceptron(X: MatrixLike, y: ArrayLike, *, kernel: Kernel | KernelFunction = "rbf", degree: int = 3,
+                      gamma: float | GammaRule = "scale", coef0: float = 1.0, variant: Variant = "last",
+                      budget: int | None = None, eta: RealLike = 1.0, fit_intercept: bool = False,
+                      order: v.FamilyOrder = "cyclic", margin: RealLike = 0.0, max_sweeps: int = 100,
+                      seed: int | None = None, cache: CacheMode = "auto",
                       warn: bool = True, on_sweep: OnSweep | None = None) -> KernelRun:
     """Run the perceptron in dual form with a kernel.
 
@@ -401,14 +422,15 @@ def kernel_perceptron(X, y, *, kernel="rbf", degree: int = 3, gamma="scale", coe
                       max_sweeps=max_sweeps, seed=seed, cache=cache, warn=warn, on_sweep=on_sweep)
 
 
-def use_gram(spec: KernelSpec, cache: str) -> bool:
+def use_gram(spec: KernelSpec, cache: CacheMode) -> bool:
     """Whether the whole Gram matrix is computed up front (``"full"``, or a callable kernel)."""
     return callable(spec.kernel) or cache == "full"
 
 
-def fit_kernel(Xc, signs, classes, spec: KernelSpec, *, variant, budget, eta, fit_intercept, order,
-               margin, max_sweeps, seed, cache, warn, gram=None, columns=None,
-               on_sweep: OnSweep | None = None) -> KernelRun:
+def fit_kernel(Xc: Any, signs: Float64Array, classes: NDArray[Any], spec: KernelSpec, *, variant: Variant,
+               budget: int | None, eta: Any, fit_intercept: bool, order: str, margin: Any, max_sweeps: int,
+               seed: int | None, cache: CacheMode, warn: bool, gram: Float64Array | None = None,
+               columns: ColumnCache | None = None, on_sweep: OnSweep | None = None) -> KernelRun:
     """The learner on validated input; one-vs-rest passes one ``gram`` or ``columns`` cache to all."""
     n = Xc.shape[0]
     if gram is None and use_gram(spec, cache):

@@ -24,6 +24,7 @@ examples, with margin γ) converges after at most 2R²/γ² mistakes (Crammer & 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -36,10 +37,15 @@ from perceptronlab.exceptions import SCALE_FIX
 from perceptronlab.family import _kernels
 from perceptronlab.family._common import check_params, check_predict_X, warn_not_converged
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, RealLike
+
 _NO_ORDER = np.empty(0, dtype=np.int64)
 
 
-def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+def encode_labels(y: ArrayLike, n_rows: int) -> tuple[Int64Array, NDArray[Any]]:
     """(class index of each label, classes sorted); at least two classes."""
     _, classes = v.check_labels(y, n_rows, binary=False)
     if len(classes) < 2:
@@ -56,12 +62,12 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     return codes, classes
 
 
-def multiclass_scores(X, W, B) -> np.ndarray:
+def multiclass_scores(X: Any, W: Float64Array, B: Float64Array) -> Float64Array:
     """s[i, k] = ⟨w_k, x_i⟩ + b_k, summed in feature order as the multiclass sweep sums them."""
     return score_matrix(X, W, B)
 
 
-def multiclass_errors(X, codes, W, B) -> int:
+def multiclass_errors(X: Any, codes: Int64Array, W: Float64Array, B: Float64Array) -> int:
     """Examples whose true class does not win outright (s_y − max_{k≠y} s_k ≤ 0)."""
     S = multiclass_scores(X, W, B)
     rows = np.arange(S.shape[0])
@@ -79,7 +85,7 @@ class MulticlassEngine(UpdateLog, Engine):
     overflowing = "weights"
     overflow_fix = SCALE_FIX
 
-    def __init__(self, X, codes, n_classes, *, eta, margin, fit_intercept):
+    def __init__(self, X: Any, codes: Any, n_classes: int, *, eta: Any, margin: Any, fit_intercept: bool) -> None:
         self.X, self.y = X, np.ascontiguousarray(codes, dtype=np.int64)
         self.sparse = sp.issparse(X)
         self.n, self.d = X.shape
@@ -94,7 +100,7 @@ class MulticlassEngine(UpdateLog, Engine):
         self.start_log(self.n)
         self.steps = None
 
-    def sweep(self, order, sweep: int) -> int:
+    def sweep(self, order: NDArray[Any] | None, sweep: int) -> int:
         use_order = order is not None
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
         common = (self.W, self.B, self.U, self.BU, self.c, self.eta, self.margin,
@@ -109,27 +115,27 @@ class MulticlassEngine(UpdateLog, Engine):
         self.log_sweep(count)
         return int(count)
 
-    def snapshot(self):
+    def snapshot(self) -> tuple[Float64Array, Float64Array]:
         return self.W.copy(), self.B.copy()
 
-    def checkpoint(self):
+    def checkpoint(self) -> tuple[Float64Array, Float64Array]:
         return self.snapshot()
 
-    def errors(self, state=None) -> int:
+    def errors(self, state: tuple[Any, Any] | None = None) -> int:
         """Examples whose class does not win outright under (W, B) of ``state`` (or now)."""
         W, B = self.snapshot() if state is None else state
         return multiclass_errors(self.X, self.y, W, B)
 
-    def average(self):
+    def average(self) -> tuple[Float64Array, Float64Array]:
         if self.c == 0:
             return self.W.copy(), self.B.copy()
         return self.W - self.U / self.c, self.B - self.BU / self.c
 
-    def state(self) -> tuple:
+    def state(self) -> tuple[Float64Array, Float64Array, Float64Array, Float64Array, float]:
         """What a run that goes on starts from: (W, B, U, BU, c) (:meth:`resume`)."""
         return self.W.copy(), self.B.copy(), self.U.copy(), self.BU.copy(), self.c
 
-    def resume(self, state: tuple) -> None:
+    def resume(self, state: tuple[Any, ...]) -> None:
         """Go on from a :meth:`state` of an earlier run (on other examples of the same classes)."""
         W, B, U, BU, c = state
         self.W[:], self.B[:], self.U[:], self.BU[:], self.c = W, B, U, BU, float(c)
@@ -152,20 +158,20 @@ class MulticlassRun(Run):
     last_w, last_b : the last iterate. averaged : which one ``w`` is. n_steps : T = sweeps · n.
     """
 
-    last_w: np.ndarray | None = None
-    last_b: np.ndarray | None = None
+    last_w: Float64Array | None = None
+    last_b: Float64Array | None = None
     averaged: bool = False
     n_steps: int = 0
 
     @property
-    def coef(self) -> np.ndarray:
+    def coef(self) -> Float64Array:
         """(K, d + 1) with the intercepts first when ``fit_intercept``, else (K, d)."""
         if self.fit_intercept:
             return np.column_stack([self.b, self.w])
         return self.w
 
     @property
-    def errors_after_sweep(self) -> np.ndarray:
+    def errors_after_sweep(self) -> Int64Array:
         if len(self.errors_after_sweep_known) < self.sweeps and self.data is not None:
             X, codes = self.data
             for sweep, (W, B) in self.checkpoints.items():
@@ -180,19 +186,20 @@ class MulticlassRun(Run):
         return (f"{kind}multiclass perceptron: {len(self.classes)} classes, {self.mistakes} "
                 f"mistakes in {self.sweeps} sweeps, {state}")
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """(n, K) scores ⟨w_k, x⟩ + b_k."""
         Xc = check_predict_X(X, self.w.shape[1], "this multiclass perceptron")
         return multiclass_scores(Xc, self.w, self.b)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """The class of the highest score; ties go to the first of ``classes``."""
         return labels(self.decision_function(X), self.classes)
 
 
 @v.seeds_names
-def multiclass_perceptron(X, y, *, averaged: bool = False, eta=1.0, fit_intercept: bool = False,
-                          order: str = "cyclic", margin=0.0, max_sweeps: int = 100,
+def multiclass_perceptron(X: MatrixLike, y: ArrayLike, *, averaged: bool = False, eta: RealLike = 1.0,
+                          fit_intercept: bool = False, order: v.FamilyOrder = "cyclic", margin: RealLike = 0.0,
+                          max_sweeps: int = 100,
                           seed: int | None = None, warn: bool = True,
                           on_sweep: OnSweep | None = None) -> MulticlassRun:
     """Train one weight vector per class with Collins' update until a clean sweep.
@@ -243,8 +250,9 @@ def multiclass_perceptron(X, y, *, averaged: bool = False, eta=1.0, fit_intercep
     return run
 
 
-def drive_multiclass(engine: MulticlassEngine, *, order: str, max_sweeps: int, seed, on_sweep, params: dict,
-                     classes, averaged: bool) -> MulticlassRun:
+def drive_multiclass(engine: MulticlassEngine, *, order: str, max_sweeps: int, seed: int | None,
+                     on_sweep: OnSweep | None, params: dict[str, Any], classes: NDArray[Any],
+                     averaged: bool) -> MulticlassRun:
     """Drive a :class:`MulticlassEngine` (from W = 0, or from the state a run left, for one that goes on)
     and return its :class:`MulticlassRun`."""
     outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)

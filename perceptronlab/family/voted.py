@@ -29,6 +29,7 @@ with an error that asks for ``max_vectors``). The update log (``mistake_indices`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,21 +49,26 @@ from perceptronlab.family._common import (
 # the updates replayed into the vote at a time (fewer at the end of the run)
 VOTE_BATCH = 65_536
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, RealLike
+
 
 class VotedEngine(CompiledEngine):
     """The compiled engine, also recording the step number (1-based, over all sweeps) of each update
     and building the vote (:class:`Vote`): the updates are replayed in batches of
     :data:`VOTE_BATCH` (and at the end, :meth:`build_vote`) by a second engine that follows this one."""
 
-    def __init__(self, X, y, *, max_vectors: int | None = None, **kwargs):
+    def __init__(self, X: Any, y: Any, *, max_vectors: int | None = None, **kwargs: Any) -> None:
         super().__init__(X, y, **kwargs)
         self.replayer = CompiledEngine(X, y, **kwargs)
         self.vote = Vote(max_vectors, self.d)
-        self._step_chunks: list[np.ndarray] = []
-        self._waiting: list[tuple[np.ndarray, np.ndarray]] = []  # (indices, steps) not replayed yet
+        self._step_chunks: list[NDArray[Any]] = []
+        self._waiting: list[tuple[NDArray[Any], NDArray[Any]]] = []  # (indices, steps) not replayed yet
         self._n_waiting = 0
 
-    def sweep(self, order, sweep: int) -> int:
+    def sweep(self, order: NDArray[Any] | None, sweep: int) -> int:
         kept_before = self.n_kept
         count = super().sweep(order, sweep)
         if count:
@@ -87,7 +93,7 @@ class VotedEngine(CompiledEngine):
             self.vote.store(vectors, intercepts)
 
     @property
-    def mistake_steps(self) -> np.ndarray:
+    def mistake_steps(self) -> Int64Array:
         return np.concatenate(self._step_chunks) if self._step_chunks else np.empty(0, dtype=np.int64)
 
 
@@ -155,7 +161,7 @@ class Vote:
         if self.pending is not None:
             k, t = self.pending
             row = self._enter(np.array([k]), np.array([next_step - t]))[0]
-            if row >= 0 and self.limit is not None:
+            if row >= 0 and self.limit is not None and self.pending_vector is not None:
                 self.vectors[row], self.intercepts[row] = self.pending_vector
 
     def _enter(self, k: np.ndarray, count: np.ndarray) -> np.ndarray:
@@ -215,25 +221,27 @@ class VotedRun(Run):
     dropped_vectors, dropped_votes : what ``max_vectors`` removed from the vote.
     """
 
-    vectors: np.ndarray | None = None
-    intercepts: np.ndarray | None = None
-    counts: np.ndarray | None = None
-    mistake_steps: np.ndarray | None = None
+    # voted_perceptron always sets these four (the defaults only keep the dataclass fields in order)
+    vectors: Float64Array = None  # type: ignore[assignment]
+    intercepts: Float64Array = None  # type: ignore[assignment]
+    counts: Int64Array = None  # type: ignore[assignment]
+    mistake_steps: Int64Array = None  # type: ignore[assignment]
     n_steps: int = 0
     dropped_vectors: int = 0
     dropped_votes: int = 0
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """The normalised vote Σ_k c_k sign(⟨w_k, x⟩ + b_k) / Σ_k c_k, in [−1, 1]."""
         Xc = check_predict_X(X, self.w.shape[0], "this voted perceptron")
         return vote(Xc, self.vectors, self.intercepts, self.counts)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: MatrixLike) -> NDArray[Any]:
         """classes[1] where the vote is > 0, else classes[0]."""
         return labels(self.decision_function(X), self.classes)
 
 
-def vote(X, vectors, intercepts, counts, block: int = 2048) -> np.ndarray:
+def vote(X: Any, vectors: Float64Array, intercepts: Float64Array, counts: Int64Array,
+         block: int = 2048) -> Float64Array:
     """Σ_k c_k sign(⟨w_k, x⟩ + b_k) / Σ_k c_k for every row of X (in blocks of rows)."""
     total = float(np.sum(counts))
     out = np.empty(X.shape[0])
@@ -248,7 +256,7 @@ def vote(X, vectors, intercepts, counts, block: int = 2048) -> np.ndarray:
     return out
 
 
-def survival_counts(mistake_steps: np.ndarray, n_steps: int) -> np.ndarray:
+def survival_counts(mistake_steps: Int64Array, n_steps: int) -> Int64Array:
     """c_k = t_{k+1} − t_k, and T − t_K + 1 for the last vector."""
     if mistake_steps.shape[0] == 0:
         return np.empty(0, dtype=np.int64)
@@ -256,8 +264,8 @@ def survival_counts(mistake_steps: np.ndarray, n_steps: int) -> np.ndarray:
 
 
 @v.seeds_names
-def voted_perceptron(X, y, *, eta=1.0, fit_intercept: bool = False, order: str = "cyclic",
-                     margin=0.0, max_sweeps: int = 100, max_vectors: int | None = None,
+def voted_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
+                     order: v.FamilyOrder = "cyclic", margin: RealLike = 0.0, max_sweeps: int = 100, max_vectors: int | None = None,
                      seed: int | None = None, warn: bool = True, on_sweep: OnSweep | None = None) -> VotedRun:
     """Run the perceptron and keep every iterate with its survival count for the weighted vote.
 

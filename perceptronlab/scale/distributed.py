@@ -78,15 +78,60 @@ def connect(client=None, *, n_workers: int | None = None, quiet: bool = True) ->
         pass
     import logging
 
-    # port 0 everywhere: the system picks free ports (None would still bind the HTTP routes to 8787)
-    cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                       scheduler_port=0, dashboard_address=":0",
-                                       silence_logs=logging.ERROR if quiet else logging.WARNING)
+    cluster = None
     try:
+        with _workers_deaf_to_ctrl_c():
+            # port 0 everywhere: the system picks free ports (None would still bind the HTTP routes to 8787)
+            cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                               scheduler_port=0, dashboard_address=":0",
+                                               silence_logs=logging.ERROR if quiet else logging.WARNING)
         with distributed.Client(cluster) as made:
-            yield made
+            try:
+                yield made
+            except KeyboardInterrupt:
+                _quiet_shutdown(made)
+                raise
     finally:
-        cluster.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _silence_logs() -> None:
+    import logging
+
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def _quiet_shutdown(client) -> None:
+    """Ctrl-C: the workers and this process stop logging before the cluster closes (closing
+    mid-run makes Dask log heartbeat failures and cancelled gathers, with tracebacks)."""
+    _silence_logs()
+    with contextlib.suppress(Exception):
+        client.run(_silence_logs)
+
+
+@contextlib.contextmanager
+def _workers_deaf_to_ctrl_c() -> Iterator[None]:
+    """Start a local cluster whose worker processes ignore Ctrl-C: this process closes them.
+
+    A terminal sends Ctrl-C's SIGINT to every process of the foreground group, the cluster's
+    workers included, and each would print its own KeyboardInterrupt traceback while this process
+    shuts them down. An ignored signal stays ignored in the processes started meanwhile (a blocked
+    one does not: multiprocessing clears the mask), so SIGINT is ignored while the cluster starts.
+    A Ctrl-C in those few seconds is lost; the next one stops the run (exit code 130).
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _finalize_shard(raws, spec):

@@ -42,13 +42,16 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from perceptronlab import _validation as v
 from perceptronlab._numbers import format_number, format_vector, parse_exact
 from perceptronlab.core.exact import exact_score, exact_update
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
+
+if TYPE_CHECKING:
+    from perceptronlab.core.run import Step
 
 HEADER = ("sweep", "point", "score", "mistake", "w_after")
 
@@ -188,8 +191,10 @@ def read_sheet_file(source: str | os.PathLike) -> str:
     """The text of a worksheet file (UTF-8, a byte-order mark dropped), or a clear error."""
     path = Path(source)
     if not path.is_file():
-        raise v.fail("worksheet", "a CSV file", f"{str(path)!r} (no such file)",
-                     "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
+        why = "a directory" if path.is_dir() else "not a regular file" if path.exists() else "no such file"
+        fix = ("Name the sheet's file inside it." if path.is_dir() else
+               "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
+        raise v.fail("worksheet", "a CSV file", f"{str(path)!r} ({why})", fix)
     try:
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -301,7 +306,7 @@ class _Walk:
     def __init__(self, run: Run, X, signs, eta: Fraction, fit_intercept: bool, sheet: list[_Row]):
         self.run, self.X, self.signs, self.eta, self.fit_intercept = run, X, signs, eta, fit_intercept
         self.sheet = sheet
-        self.steps = run.steps
+        self.steps = cast("list[Step]", run.steps)  # the expected run is traced
         self.n = len(X)
         self.final = run.sweeps if run.converged else None  # the clean sweep
 

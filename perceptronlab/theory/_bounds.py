@@ -20,13 +20,18 @@ import math
 import numbers
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perceptronlab import _validation as v
 from perceptronlab._numbers import parse_exact
 from perceptronlab.theory._common import float_matrix
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from perceptronlab._typing import MatrixLike, RealLike
 
 Number = Fraction | float
 
@@ -68,7 +73,7 @@ def _exact_or_float(*values: Number) -> bool:
     return all(isinstance(value, Fraction) for value in values)
 
 
-def novikoff(R: Any, rho: Any, *, squared: bool = False) -> Number:
+def novikoff(R: RealLike, rho: RealLike, *, squared: bool = False) -> Number:
     r"""Novikoff's mistake bound :math:`M \le R^2/\rho^2`.
 
     If every :math:`\lVert x_i\rVert \le R` and some :math:`w^*` separates the data with margin
@@ -92,7 +97,7 @@ def novikoff(R: Any, rho: Any, *, squared: bool = False) -> Number:
     return R2 / rho2
 
 
-def novikoff_rb(R: Any, B: Any) -> Number:
+def novikoff_rb(R: RealLike, B: RealLike) -> Number:
     r"""The mistake bound in seed 001's form :math:`(RB)^2`.
 
     :math:`B = \min\{\lVert w\rVert : y_i\langle w, x_i\rangle \ge 1\ \forall i\} = 1/\rho^*`, so
@@ -109,7 +114,7 @@ def novikoff_rb(R: Any, B: Any) -> Number:
     return (R_ * B_) ** 2
 
 
-def margin_perceptron(R: Any, rho: Any, rho0: Any, *, squared: bool = False) -> Number:
+def margin_perceptron(R: RealLike, rho: RealLike, rho0: RealLike, *, squared: bool = False) -> Number:
     r"""Mistake bound of the margin perceptron: :math:`M \le (R^2 + 2\rho_0)/\rho^2`.
 
     The margin perceptron updates while :math:`y_i\langle w, x_i\rangle \le \rho_0`; on a mistake
@@ -126,7 +131,7 @@ def margin_perceptron(R: Any, rho: Any, rho0: Any, *, squared: bool = False) -> 
     return (R2 + 2 * r0) / rho2
 
 
-def slack(w: Any, X: Any, y: Any, rho: Any, b: float = 0.0) -> float:
+def slack(w: ArrayLike, X: MatrixLike, y: ArrayLike, rho: RealLike, b: float = 0.0) -> float:
     r"""The total slack :math:`D` of Freund and Schapire for a hyperplane and a target margin.
 
     .. math:: \delta_i = \max\{0, \rho - y_i(\langle w, x_i\rangle + b)\},\qquad
@@ -151,7 +156,7 @@ def slack(w: Any, X: Any, y: Any, rho: Any, b: float = 0.0) -> float:
     return float(np.sqrt(np.dot(deficits, deficits)))
 
 
-def freund_schapire(R: Any, D: Any, rho: Any) -> Number:
+def freund_schapire(R: RealLike, D: RealLike, rho: RealLike) -> Number:
     r"""The Freund–Schapire mistake bound for non-separable data: :math:`M \le (R + D)^2/\rho^2`.
 
     For any unit ``w`` and any :math:`\rho > 0`, the perceptron makes at most
@@ -169,7 +174,8 @@ def freund_schapire(R: Any, D: Any, rho: Any) -> Number:
     return (R_ + D_) ** 2 / _rho(rho, False) ** 2
 
 
-def best_freund_schapire(w: Any, X: Any, y: Any, R: Any = None, b: float = 0.0) -> tuple[float, float]:
+def best_freund_schapire(w: ArrayLike, X: MatrixLike, y: ArrayLike, R: RealLike | None = None,
+                         b: float = 0.0) -> tuple[float, float]:
     r"""The best Freund–Schapire bound :math:`\min_{\rho > 0} (R + D(\rho))^2/\rho^2` for a given ``w``.
 
     :math:`D(\rho)` is the slack of ``w`` at margin ρ (:func:`slack`). With the signed distances
@@ -257,7 +263,7 @@ def _best_rho(m: np.ndarray, R: float) -> tuple[float, float]:
     return best_rho, best_value
 
 
-def test_error(R: Any, rho: Any, n: Any, *, squared: bool = False) -> Number:
+def test_error(R: RealLike, rho: RealLike, n: int, *, squared: bool = False) -> Number:
     r"""The leave-one-out bound on the perceptron's test error: :math:`\frac{1}{n+1}\,R^2/\rho^2`.
 
     Trained to zero training errors on n examples from a distribution in a ball of radius R that
@@ -279,10 +285,10 @@ def test_error(R: Any, rho: Any, n: Any, *, squared: bool = False) -> Number:
     return novikoff(R, rho, squared=squared) / (int(n) + 1)
 
 
-test_error.__test__ = False  # not a pytest test, despite its name
+test_error.__test__ = False  # type: ignore[attr-defined]  # not a pytest test, despite its name
 
 
-def sample_size(R: Any, rho: Any, epsilon: Any, *, squared: bool = False) -> int:
+def sample_size(R: RealLike, rho: RealLike, epsilon: RealLike, *, squared: bool = False) -> int:
     r"""The smallest n with :func:`test_error` :math:`\le \varepsilon`: :math:`n = \lceil R^2/(\rho^2\varepsilon)\rceil - 1`.
 
     Computed exactly: floats are read as the decimals they print as (0.005 is 1/200), so the

@@ -17,15 +17,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from perceptronlab import _validation as v
 from perceptronlab._numbers import format_count, format_display_vector, format_percent
 from perceptronlab._numbers import format_display as shown
-from perceptronlab.core.driver import OnStage
-from perceptronlab.scaling import describe_scaler, fit_scaler
+from perceptronlab.core.driver import OnStage, OnSweep
+from perceptronlab.scaling import Scale, describe_scaler, fit_scaler
 from perceptronlab.theory import _bounds as bounds
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
@@ -37,6 +37,12 @@ from perceptronlab.theory._common import (
 from perceptronlab.theory.geometry import MaxMarginResult, max_margin, radius_squared
 from perceptronlab.theory.loo import LooResult, loo_error
 from perceptronlab.theory.separability import SeparabilityResult, separable
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from perceptronlab._typing import MatrixLike
+    from perceptronlab.core.run import Run
 
 __all__ = ["Advice", "Analysis", "FeatureSpread", "analyze", "EXACT_LIMIT", "EXACT_RUN_LIMIT", "MAX_SWEEPS_CAP",
            "WORK_BUDGET", "HUGE_BOUND", "SPREAD_LIMIT", "UPDATE_CHECKED_POCKET_WORK"]
@@ -105,7 +111,7 @@ def _exact_str(value: Any) -> str | None:
     return str(value) if isinstance(value, Fraction) else None
 
 
-def feature_spread(X: np.ndarray, names: list[str] | None = None) -> FeatureSpread | None:
+def feature_spread(X: NDArray[Any], names: list[str] | None = None) -> FeatureSpread | None:
     """The spread of the features' scales of a float matrix (None for fewer than two non-zero features)."""
     largest = np.abs(X).max(axis=0) if X.shape[0] else np.zeros(X.shape[1])
     live = np.flatnonzero(largest > 0)
@@ -151,21 +157,21 @@ class Analysis:
     d: int
     fit_intercept: bool
     R: float
-    R_squared: Any
+    R_squared: Fraction | float
     separability: SeparabilityResult
     max_margin: MaxMarginResult | None
     rho: float | None
-    rho_squared: Any
-    bound: Any
-    run: Any
+    rho_squared: Fraction | float | None
+    bound: Fraction | float | None
+    run: Run
     ratio: float | None
     loo: LooResult | None
-    test_error_bound: Any
-    pocket: Any = None
+    test_error_bound: Fraction | float | None
+    pocket: Run | None = None
     freund_schapire: float | None = None
     freund_schapire_rho: float | None = None
     max_sweeps: int = 0
-    scale: str | None = None
+    scale: Scale | None = None
     spread: FeatureSpread | None = None
     advice: list[Advice] = field(default_factory=list)
 
@@ -183,7 +189,7 @@ class Analysis:
         """A test-error bound of 1 or more bounds a probability by 1: it says nothing."""
         return self.test_error_bound is not None and self.test_error_bound >= 1
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict: floats for every number, exact values also as strings ``*_exact``."""
         run = self.run
         out: dict[str, Any] = {
@@ -212,7 +218,8 @@ class Analysis:
             "advice": [{"topic": a.topic, "why": a.why, "fix": a.fix} for a in self.advice],
         }
         if self.pocket is not None:
-            out["pocket"] = {"errors": int(self.pocket.pocket_errors), "error_rate": self.pocket.pocket_errors / self.n,
+            pocket_errors = cast(int, self.pocket.pocket_errors)  # a pocket run counts them
+            out["pocket"] = {"errors": int(pocket_errors), "error_rate": pocket_errors / self.n,
                              "w": [float(value) for value in self.pocket.w], "b": float(self.pocket.b),
                              "updates": int(self.pocket.mistakes)}
             out["freund_schapire"] = {
@@ -257,11 +264,12 @@ class Analysis:
         else:
             lines.append(run_line)
             if self.pocket is not None:
-                lines.append(f"pocket: {self.pocket.pocket_errors} training errors "
-                             f"({self.pocket.pocket_errors / self.n:.2%}); w = {format_display_vector(self.pocket.w)}"
+                pocket_errors = cast(int, self.pocket.pocket_errors)  # a pocket run counts them
+                lines.append(f"pocket: {pocket_errors} training errors "
+                             f"({pocket_errors / self.n:.2%}); w = {format_display_vector(self.pocket.w)}"
                              + (f", b = {shown(self.pocket.b)}" if self.fit_intercept else ""))
             if self.freund_schapire is not None:
-                where = ("as ρ grows without bound" if math.isinf(self.freund_schapire_rho)
+                where = ("as ρ grows without bound" if math.isinf(cast(float, self.freund_schapire_rho))
                          else f"at ρ = {shown(self.freund_schapire_rho)}")
                 lines.append(f"Freund–Schapire bound for the pocket's w (one pass): (R + D)²/ρ² = "
                              f"{shown(self.freund_schapire)} {where} "
@@ -277,7 +285,7 @@ def _advice(*, separable_data: bool, bound: Any, run: Any, max_sweeps: int, spre
     huge = separable_data and bound is not None and float(bound) >= HUGE_BOUND
     unfinished = not run.converged
     spread_out = spread is not None and spread.ratio >= SPREAD_LIMIT and not scale
-    if spread_out and (huge or unfinished):
+    if spread_out and spread is not None and (huge or unfinished):
         if huge:
             why = (f"R²/ρ*² {_equals(bound)} is huge because the features are in very different units: "
                    f"their largest values differ by a factor of {shown(spread.ratio, 2)} ({spread}). R follows "
@@ -314,8 +322,8 @@ def _sweep_limit(bound: Any, n: int, d: int) -> int:
     return int(max(1000, min(enough, MAX_SWEEPS_CAP, WORK_BUDGET // max(1, n * (d + 1)))))
 
 
-def analyze(X: Any, y: Any, fit_intercept: bool = False, *, loo: bool = True, seed: int = 0,
-            max_sweeps: int | None = None, scale: str | None = None, trace: bool = False,
+def analyze(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, loo: bool = True, seed: int | None = 0,
+            max_sweeps: int | None = None, scale: Scale | None = None, trace: bool = False,
             feature_names: list[str] | None = None, on_stage: OnStage | None = None) -> Analysis:
     r"""Everything the theory says about the perceptron on ``(X, y)``, next to what it does.
 
@@ -359,7 +367,7 @@ def analyze(X: Any, y: Any, fit_intercept: bool = False, *, loo: bool = True, se
     if max_sweeps is not None:
         max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=1000, or None.")
 
-    def stage(name: str, total: int | None = None):
+    def stage(name: str, total: int | None = None) -> OnSweep | None:
         return None if on_stage is None else on_stage(name, total)
 
     Xf = float_matrix(X)
@@ -373,6 +381,7 @@ def analyze(X: Any, y: Any, fit_intercept: bool = False, *, loo: bool = True, se
     if scaler is not None:
         X = Xf = np.ascontiguousarray(scaler.transform(Xf), dtype=np.float64)
     exact = is_exact_input(X) and n * d <= EXACT_LIMIT
+    rows: Any
     if exact:
         rows = exact_rows(X, fit_intercept)
     else:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 import scipy.sparse as sp
@@ -31,13 +32,22 @@ from perceptronlab.theory._common import (
     to_fraction,
 )
 
-METHODS = ("working-set", "full")
-SOLVERS = ("auto", "daqp", "clarabel")
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike
+
+#: how max_margin solves: a working set of examples grown until none is violated, or one full QP
+Method = Literal["working-set", "full"]
+METHODS: tuple[Method, ...] = get_args(Method)
+#: the QP solver of the working set ("auto": DAQP when installed, else Clarabel)
+Solver = Literal["auto", "daqp", "clarabel"]
+SOLVERS: tuple[Solver, ...] = get_args(Solver)
 
 # ---------------------------------------------------------------- radius
 
 
-def radius_squared(X: Any, fit_intercept: bool = False):
+def radius_squared(X: MatrixLike, fit_intercept: bool = False) -> Fraction | float:
     r"""The squared radius :math:`R^2 = \max_i \lVert x_i\rVert^2` of the sample.
 
     Exact (a ``Fraction``) when ``X`` is exact (ints, Fractions, decimal strings), a float otherwise.
@@ -66,7 +76,7 @@ def radius_squared(X: Any, fit_intercept: bool = False):
                 return Fraction(int(sq.max()))
         rows = exact_rows(X, fit_intercept)
         return max(exact_dot(row, row) for row in rows)
-    Xf = float_matrix(X) if not sp.issparse(X) else v.check_matrix(X)
+    Xf: Any = float_matrix(X) if not sp.issparse(X) else v.check_matrix(X)
     if sp.issparse(Xf):
         sq = np.asarray(Xf.multiply(Xf).sum(axis=1)).ravel()
     else:
@@ -74,7 +84,7 @@ def radius_squared(X: Any, fit_intercept: bool = False):
     return float(sq.max() + (1.0 if fit_intercept else 0.0))
 
 
-def radius(X: Any, fit_intercept: bool = False) -> float:
+def radius(X: MatrixLike, fit_intercept: bool = False) -> float:
     r"""The radius :math:`R = \max_i \lVert x_i\rVert` of the sample (Novikoff 1962).
 
     Parameters
@@ -101,7 +111,7 @@ def radius(X: Any, fit_intercept: bool = False) -> float:
 # ---------------------------------------------------------------- distance and margin
 
 
-def _check_w(w: Any, d: int | None = None, name: str = "w") -> np.ndarray:
+def _check_w(w: Any, d: int | None = None, name: str = "w") -> NDArray[Any]:
     try:
         arr = np.array([float(value) for value in np.ravel(np.asarray(w, dtype=object))], dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -125,7 +135,7 @@ def _check_b(b: Any) -> float:
     return float(b)
 
 
-def distance(w: Any, x: Any, y: Any = None, b: float = 0.0) -> float:
+def distance(w: ArrayLike, x: ArrayLike, y: Any = None, b: float = 0.0) -> float:
     r"""Signed distance of ``x`` to the hyperplane :math:`\{x : \langle w, x\rangle + b = 0\}`.
 
     .. math:: r = y\,\frac{\langle w, x\rangle + b}{\lVert w\rVert}
@@ -149,7 +159,7 @@ def distance(w: Any, x: Any, y: Any = None, b: float = 0.0) -> float:
     return float(sign * (np.dot(w_arr, x_arr) + _check_b(b)) / np.linalg.norm(w_arr))
 
 
-def _check_w_like_x(x: Any, d: int) -> np.ndarray:
+def _check_w_like_x(x: Any, d: int) -> NDArray[Any]:
     try:
         arr = np.array([float(value) for value in np.ravel(np.asarray(x, dtype=object))], dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -163,7 +173,7 @@ def _check_sign(y: Any) -> float:
     return float(y)
 
 
-def margin(w: Any, X: Any, y: Any, b: float = 0.0) -> float:
+def margin(w: ArrayLike, X: MatrixLike, y: ArrayLike, b: float = 0.0) -> float:
     r"""The margin of ``w`` on the sample: the smallest signed distance of a point to its hyperplane.
 
     .. math:: \rho(w) = \min_i \frac{y_i(\langle w, x_i\rangle + b)}{\lVert w\rVert}
@@ -186,7 +196,7 @@ def margin(w: Any, X: Any, y: Any, b: float = 0.0) -> float:
     return float(scores.min() / np.linalg.norm(w_arr))
 
 
-def margin_squared(w: Any, X: Any, y: Any) -> Fraction | float:
+def margin_squared(w: ArrayLike, X: MatrixLike, y: ArrayLike) -> Fraction | float:
     r"""The squared margin :math:`\rho(w)^2` of a separating ``w`` without intercept, exact for exact input.
 
     Raises :class:`~perceptronlab.exceptions.InputError` when ``w`` does not separate (the squared
@@ -242,11 +252,11 @@ class MaxMarginResult:
         Number of examples in the last QP.
     """
 
-    w: np.ndarray
+    w: Float64Array
     b: float
     rho: float
-    rho_squared: Any
-    support: np.ndarray
+    rho_squared: Fraction | float
+    support: Int64Array
     exact: bool
     fit_intercept: bool = False
     iterations: int = 1
@@ -269,7 +279,7 @@ class MaxMarginResult:
         support = ", ".join(str(int(i)) for i in self.support[:10]) + (", …" if len(self.support) > 10 else "")
         return text + f"; support vectors: {support}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"w": [float(value) for value in self.w], "b": float(self.b), "rho": float(self.rho),
                 "rho_squared": str(self.rho_squared) if self.exact else float(self.rho_squared),
                 "support": [int(i) for i in self.support], "exact": bool(self.exact),
@@ -284,7 +294,7 @@ def _not_separable(detail: str = "") -> NotSeparableError:
         "perceptronlab.pocket for the best weights.")
 
 
-def _clarabel_settings(tol: float):
+def _clarabel_settings(tol: float) -> Any:
     import clarabel
 
     settings = clarabel.DefaultSettings()
@@ -297,7 +307,8 @@ def _clarabel_settings(tol: float):
     return settings
 
 
-def _solve_qp(Xw: np.ndarray, yw: np.ndarray, fit_intercept: bool, tol: float):
+def _solve_qp(Xw: Float64Array, yw: Float64Array, fit_intercept: bool,
+              tol: float) -> tuple[Float64Array, float, Float64Array] | None:
     """min ½‖w‖² s.t. yᵢ(⟨w,xᵢ⟩ + b) ≥ 1 on the rows given. Returns (w, b, dual) or None if infeasible."""
     import clarabel
 
@@ -321,7 +332,7 @@ def _solve_qp(Xw: np.ndarray, yw: np.ndarray, fit_intercept: bool, tol: float):
     return x[:d], (float(x[d]) if fit_intercept else 0.0), np.asarray(solution.z)
 
 
-def _initial_working_set(X, signs, fit_intercept, size):
+def _initial_working_set(X: Float64Array, signs: Float64Array, fit_intercept: bool, size: int) -> Int64Array:
     """The examples closest to the hyperplane of the class-mean direction (from a sample of rows)."""
     n = X.shape[0]
     step = max(1, n // 50_000)
@@ -343,12 +354,12 @@ def _initial_working_set(X, signs, fit_intercept, size):
     return np.sort(rows[np.argpartition(scores, size - 1)[:size]])
 
 
-def _best_intercept(w: np.ndarray, X: np.ndarray, signs: np.ndarray) -> float:
+def _best_intercept(w: NDArray[Any], X: NDArray[Any], signs: NDArray[Any]) -> float:
     scores = X @ w
     return float(-(scores[signs > 0].min() + scores[signs < 0].max()) / 2.0)
 
 
-def _kkt_system(Z, groups):
+def _kkt_system(Z: Float64Array, groups: NDArray[Any]) -> tuple[Float64Array, Float64Array]:
     """Least-norm point of the affine hulls (one per group) of the rows of Z: Gc = Σ μ_g 1_g, 1_gᵀc = 1."""
     m = Z.shape[0]
     labels = sorted(set(groups.tolist()))
@@ -364,7 +375,7 @@ def _kkt_system(Z, groups):
     return K, rhs
 
 
-def _polish(X, signs, support, fit_intercept):
+def _polish(X: Float64Array, signs: Float64Array, support: Int64Array, fit_intercept: bool) -> Float64Array | None:
     """Solve the KKT equations on the support set; returns a unit w (or None if not consistent)."""
     Z = X[support] * signs[support, None]
     groups = signs[support] if fit_intercept else np.zeros(len(support))
@@ -380,10 +391,12 @@ def _polish(X, signs, support, fit_intercept):
     norm = np.linalg.norm(p)
     if not np.isfinite(norm) or norm == 0:
         return None
-    return p / norm
+    unit: Float64Array = p / norm
+    return unit
 
 
-def _exact_certificate(rows, signs, candidates, fit_intercept):
+def _exact_certificate(rows: list[list[Fraction]], signs: Float64Array, candidates: list[int],
+                       fit_intercept: bool) -> tuple[Fraction, list[Fraction]] | None:
     """ρ*² as a Fraction from the support set, with the optimality certificate checked exactly.
 
     p = Σ cᵢ zᵢ (zᵢ = yᵢxᵢ, c ≥ 0, c summing to 1 over each group) is the nearest point of the
@@ -397,7 +410,7 @@ def _exact_certificate(rows, signs, candidates, fit_intercept):
     if fit_intercept and len(labels) < 2:
         return None
     m, k = len(S), len(labels)
-    A = [[exact_dot(Z[i], Z[j]) for j in S] + [-(1 if groups_all[i] == g else 0) for g in labels] for i in S]
+    A: list[list[Any]] = [[exact_dot(Z[i], Z[j]) for j in S] + [-(1 if groups_all[i] == g else 0) for g in labels] for i in S]
     A += [[Fraction(1 if groups_all[j] == g else 0) for j in S] + [Fraction(0)] * k for g in labels]
     rhs = [Fraction(0)] * m + [Fraction(1)] * k
     sol = solve_exact(A, rhs)
@@ -416,7 +429,7 @@ def _exact_certificate(rows, signs, candidates, fit_intercept):
     return (p_sq / 4 if fit_intercept else p_sq), p
 
 
-def _exact_candidate_sets(support, near, d):
+def _exact_candidate_sets(support: NDArray[Any], near: NDArray[Any] | list[Any], d: int) -> Iterator[tuple[Any, ...]]:
     yield tuple(support)
     yield tuple(near)
     near = list(near)[:12]
@@ -429,8 +442,8 @@ def _exact_candidate_sets(support, near, d):
             yield subset
 
 
-def max_margin(X: Any, y: Any, fit_intercept: bool = False, *, method: str = "working-set",
-               solver: str = "auto", tol: float = 1e-12, polish: bool = True) -> MaxMarginResult:
+def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, method: Method = "working-set",
+               solver: Solver = "auto", tol: float = 1e-12, polish: bool = True) -> MaxMarginResult:
     r"""The maximum-margin (hard-margin SVM) hyperplane, its margin :math:`\rho^*` and support vectors.
 
     Solves the quadratic program (Vapnik 1995; seed 001's B)
@@ -507,7 +520,8 @@ def max_margin(X: Any, y: Any, fit_intercept: bool = False, *, method: str = "wo
             candidates.append(polished)
             projections.append(Xf @ polished)
     # Every candidate's margin is checked on every example; keep the one with the larger margin.
-    best_w, best_b, best_rho, scores = None, 0.0, -np.inf, None
+    best_w: Any = None
+    best_b, best_rho, scores = 0.0, -np.inf, np.empty(0)
     for w_unit, column in zip(candidates, projections, strict=True):
         b = float(-(column[signs > 0].min() + column[signs < 0].max()) / 2.0) if fit_intercept else 0.0
         cand_scores = signs * (column + b)
@@ -540,7 +554,7 @@ def max_margin(X: Any, y: Any, fit_intercept: bool = False, *, method: str = "wo
                            iterations=iterations, working_set_size=len(W), classes=classes)
 
 
-def _pick_solver(solver: str) -> str:
+def _pick_solver(solver: Solver) -> Solver:
     v.check_choice("solver", solver, SOLVERS)
     if solver == "clarabel":
         return solver
@@ -554,14 +568,14 @@ def _pick_solver(solver: str) -> str:
     return "daqp"
 
 
-def _check_degenerate(X, signs, fit_intercept):
+def _check_degenerate(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> None:
     if fit_intercept and (np.all(signs > 0) or np.all(signs < 0)):
         raise v.fail("y (the labels)", "both classes when fit_intercept=True",
                      "a single class (its margin is unbounded: move the hyperplane away)",
                      "Pass data with both labels, or fit_intercept=False.")
 
 
-def _explain_not_separable(X, fit_intercept):
+def _explain_not_separable(X: Float64Array, fit_intercept: bool) -> None:
     """Name the degenerate cases (all points at the origin, a zero example) in the error."""
     nonzero_rows = X.any(axis=1)
     if not nonzero_rows.any():
@@ -578,7 +592,8 @@ INITIAL_SIZE = 2.0
 MAX_ROUNDS = 500
 
 
-def _solve_qp_daqp(Xw: np.ndarray, yw: np.ndarray, fit_intercept: bool, active=None):
+def _solve_qp_daqp(Xw: Float64Array, yw: Float64Array, fit_intercept: bool, active: Int64Array | None = None
+                   ) -> tuple[Float64Array, float, Float64Array] | Literal["failed"] | None:
     """The working-set QP with DAQP (a dense dual active-set solver, Arnström et al. 2022).
 
     Returns (w, b, multipliers), None when DAQP reports infeasibility, or "failed" otherwise (the
@@ -604,7 +619,8 @@ def _solve_qp_daqp(Xw: np.ndarray, yw: np.ndarray, fit_intercept: bool, active=N
     return x[:d], (float(x[d]) if fit_intercept else 0.0), np.abs(np.asarray(info["lam"])[-m:])
 
 
-def _solve_subproblem(Xw, yw, fit_intercept, tol, solver, active=None):
+def _solve_subproblem(Xw: Float64Array, yw: Float64Array, fit_intercept: bool, tol: float, solver: Solver,
+                      active: Int64Array | None = None) -> tuple[Float64Array, float, Float64Array] | None:
     if solver == "daqp":
         solved = _solve_qp_daqp(Xw, yw, fit_intercept, active)
         if not isinstance(solved, str):
@@ -612,7 +628,8 @@ def _solve_subproblem(Xw, yw, fit_intercept, tol, solver, active=None):
     return _solve_qp(Xw, yw, fit_intercept, tol)
 
 
-def _working_set_loop(X, signs, fit_intercept, method, tol, solver):
+def _working_set_loop(X: Float64Array, signs: Float64Array, fit_intercept: bool, method: Method, tol: float,
+                      solver: Solver) -> tuple[int, tuple[Any, ...]]:
     """Solve on a working set W, add the most violated examples, repeat until none is violated.
 
     The optimum on W is a lower bound for the full problem; once no example outside W violates
@@ -632,7 +649,9 @@ def _working_set_loop(X, signs, fit_intercept, method, tol, solver):
         W = np.arange(n)
     else:
         W = _initial_working_set(X, signs, fit_intercept, max(64, int(INITIAL_SIZE * k)))
-    pool = X_pool = y_pool = None
+    pool: Any = None
+    X_pool: Any = None
+    y_pool: Any = None
     pool_size = min(n, max(20 * k, 20_000))
     rounds = 0
     active = None

@@ -16,6 +16,7 @@ kept (``Run.log_complete``) is retrained from w = 0 instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import numpy as np
 
@@ -23,9 +24,35 @@ from perceptronlab import _validation as v
 from perceptronlab.core.driver import drive
 from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.perceptron import perceptron
+from perceptronlab.core.run import Run
 from perceptronlab.core.scores import margins
 from perceptronlab.exceptions import NotSeparableError
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+    from typing_extensions import Unpack
+
+    from perceptronlab._typing import Int64Array, MatrixLike, RealLike
+
+
+class RunOptions(TypedDict, total=False):
+    """The perceptron's options that affect the cyclic run (those :func:`loo_error` passes on)."""
+
+    eta: RealLike
+    fit_intercept: bool
+    margin: RealLike
+    max_sweeps: int
+    exact: bool
+    backend: v.Backend
+
+
+class LooOptions(RunOptions, total=False):
+    """The options of :func:`loo_error`: :class:`RunOptions`, and the one order it runs."""
+
+    order: Literal["cyclic"]
+
+
+#: the keys of LooOptions, in the order the message lists them
 _ALLOWED = ("eta", "fit_intercept", "margin", "max_sweeps", "exact", "order", "backend")
 
 
@@ -55,22 +82,22 @@ class LooResult:
     errors: int
     n: int
     retrainings: int
-    indices: np.ndarray
+    indices: Int64Array
     mistakes: int
-    candidates: np.ndarray
+    candidates: Int64Array
 
     def __str__(self) -> str:
         return (f"leave-one-out error {self.errors}/{self.n} = {self.error_rate:.4g} "
                 f"({self.retrainings} retrainings for the mistake set, instead of {self.n}; "
                 f"{self.mistakes} mistakes in the full run)")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"error_rate": float(self.error_rate), "errors": int(self.errors), "n": int(self.n),
                 "retrainings": int(self.retrainings), "indices": [int(i) for i in self.indices],
                 "mistakes": int(self.mistakes)}
 
 
-def loo_error(X, y, **perceptron_options) -> LooResult:
+def loo_error(X: MatrixLike, y: ArrayLike, **perceptron_options: Unpack[LooOptions]) -> LooResult:
     r"""Exact leave-one-out error of the cyclic perceptron trained to convergence.
 
     .. math:: \mathrm{LOO} = \frac1n \sum_{k=1}^n 1\{y_k(\langle w(S^{-k}), x_k\rangle + b(S^{-k})) \le 0\}
@@ -102,7 +129,8 @@ def loo_error(X, y, **perceptron_options) -> LooResult:
             raise v.fail(f"loo_error option {key!r}", "one of " + ", ".join(_ALLOWED), repr(key),
                          "Pass only perceptron options that affect the cyclic run.")
     v.check_choice("order", perceptron_options.pop("order", "cyclic"), ("cyclic",))
-    full = perceptron(X, y, order="cyclic", warn=False, **perceptron_options)
+    run_options: RunOptions = perceptron_options
+    full = perceptron(X, y, order="cyclic", warn=False, **run_options)
     if not full.converged:
         why = ("the start-of-sweep weights repeat, so it never converges" if full.cycled else
                f"no clean sweep within max_sweeps={full.params['max_sweeps']}")
@@ -112,9 +140,12 @@ def loo_error(X, y, **perceptron_options) -> LooResult:
             "perceptronlab.separable(X, y), or raise max_sweeps.")
     Xc, signs = full.data
     n = len(Xc) if full.exact else Xc.shape[0]
+    assert full.mistake_set is not None  # the driver's finish sets it on every run
     candidates = np.flatnonzero(full.mistake_set)
-    if full.exact or perceptron_options.get("backend", "compiled") != "compiled" or not isinstance(Xc, np.ndarray):
-        wrong = _loo_by_retraining(Xc, signs, candidates, perceptron_options)
+    if n == 1:  # trained on no example, w = 0 and b = 0: the tie y(<0, x> + 0) = 0 <= 0 is a mistake
+        wrong = [int(k) for k in candidates]
+    elif full.exact or run_options.get("backend", "compiled") != "compiled" or not isinstance(Xc, np.ndarray):
+        wrong = _loo_by_retraining(Xc, signs, candidates, run_options)
     else:
         wrong = _loo_resumed(Xc, signs, full, candidates)
     indices = np.asarray(sorted(wrong), dtype=np.int64)
@@ -128,7 +159,7 @@ def _not_converged(k: int, max_sweeps: int) -> NotSeparableError:
         "expected convergence (a subset of separable data is separable). Raise max_sweeps.")
 
 
-def _loo_by_retraining(X, signs, candidates, options) -> list[int]:
+def _loo_by_retraining(X: Any, signs: NDArray[Any], candidates: NDArray[Any], options: RunOptions) -> list[int]:
     """Retrain from w = 0 without each candidate (exact arithmetic, or the reference backend)."""
     wrong = []
     max_sweeps = options.get("max_sweeps", 1000)
@@ -145,7 +176,7 @@ def _loo_by_retraining(X, signs, candidates, options) -> list[int]:
     return wrong
 
 
-def _loo_resumed(X, signs, full, candidates) -> list[int]:
+def _loo_resumed(X: NDArray[Any], signs: NDArray[Any], full: Run, candidates: NDArray[Any]) -> list[int]:
     """Resume each leave-one-out run at the full run's state just before k's first update (from
     w = 0 for a k whose first update the full run's log did not keep)."""
     params = full.params
@@ -153,7 +184,7 @@ def _loo_resumed(X, signs, full, candidates) -> list[int]:
     max_sweeps = params["max_sweeps"]
     sequence = full.mistake_indices
     sweep_of_update = np.repeat(np.arange(1, len(full.updates_per_sweep) + 1), full.updates_per_sweep)
-    first = {}
+    first: dict[int, int] = {}
     for t, i in enumerate(sequence.tolist()):
         first.setdefault(i, t)
     unlogged = [int(k) for k in candidates if int(k) not in first]

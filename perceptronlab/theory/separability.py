@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -28,6 +28,11 @@ from perceptronlab.theory._common import (
     is_exact_input,
     solve_exact,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike
 
 #: Above this many examples the LP is solved on a working set (violated examples are added).
 WORKING_SET_FROM = 3000
@@ -57,10 +62,10 @@ class SeparabilityResult:
     """
 
     separable: bool
-    w: np.ndarray | None
+    w: Float64Array | None
     b: float | None
-    certificate: np.ndarray | None
-    support: np.ndarray
+    certificate: NDArray[Any] | None
+    support: Int64Array
     message: str
     residual: float = 0.0
     exact: bool = False
@@ -73,21 +78,22 @@ class SeparabilityResult:
     def __str__(self) -> str:
         return self.message
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"separable": bool(self.separable), "message": self.message,
                                "fit_intercept": bool(self.fit_intercept)}
-        if self.separable:
-            out["w"] = [float(value) for value in self.w]
-            out["b"] = float(self.b)
-        else:
+        if self.separable:  # w and b are set
+            out["w"] = [float(value) for value in cast("Float64Array", self.w)]
+            out["b"] = float(cast(float, self.b))
+        else:  # the certificate is set
+            certificate = cast("NDArray[Any]", self.certificate)
             out["support"] = [int(i) for i in self.support]
-            out["certificate"] = {str(int(i)): (str(self.certificate[i]) if self.exact else
-                                                 float(self.certificate[i])) for i in self.support}
+            out["certificate"] = {str(int(i)): (str(certificate[i]) if self.exact else
+                                                 float(certificate[i])) for i in self.support}
             out["exact"] = bool(self.exact)
         return out
 
 
-def separable(X: Any, y: Any, fit_intercept: bool = False) -> SeparabilityResult:
+def separable(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False) -> SeparabilityResult:
     r"""Decide linear separability by linear programming (HiGHS), with a checked proof either way.
 
     Separable: the LP :math:`\min \lVert w\rVert_1` s.t. :math:`y_i(\langle w, x_i\rangle + b) \ge 1`
@@ -152,7 +158,7 @@ def separable(X: Any, y: Any, fit_intercept: bool = False) -> SeparabilityResult
     return _certificate(X, Xf, signs, W, fit_intercept, exact, classes)
 
 
-def _initial_working_set(X, signs, fit_intercept):
+def _initial_working_set(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> NDArray[Any]:
     size = min(X.shape[0], max(1000, 10 * (X.shape[1] + 1)))
     direction = X[signs > 0].mean(axis=0) - X[signs < 0].mean(axis=0) if fit_intercept and np.any(
         signs < 0) and np.any(signs > 0) else X.T @ signs
@@ -162,7 +168,7 @@ def _initial_working_set(X, signs, fit_intercept):
     return np.sort(np.argpartition(scores, size - 1)[:size])
 
 
-def _separating_lp(X, signs, fit_intercept):
+def _separating_lp(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> tuple[Float64Array, float] | None:
     """min Σ(w⁺ + w⁻) s.t. yᵢ(⟨w⁺ − w⁻, xᵢ⟩ + b) ≥ 1; returns (w, b) or None when infeasible."""
     from scipy.optimize import linprog
 
@@ -182,7 +188,7 @@ def _separating_lp(X, signs, fit_intercept):
     return x[:d] - x[d:2 * d], (float(x[2 * d]) if fit_intercept else 0.0)
 
 
-def _certificate_lp(X, signs, fit_intercept):
+def _certificate_lp(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> Float64Array | None:
     """α ≥ 0, Σα = 1, Σ αᵢyᵢxᵢ = 0 (, Σ αᵢyᵢ = 0): a simplex vertex, or None if infeasible."""
     from scipy.optimize import linprog
 
@@ -195,15 +201,17 @@ def _certificate_lp(X, signs, fit_intercept):
     return None if res.status != 0 else res.x
 
 
-def _refine_float(Z, signs, support, fit_intercept):
+def _refine_float(Z: Float64Array, signs: Float64Array, support: NDArray[Any], fit_intercept: bool) -> Float64Array:
     rows = [Z[support].T] + ([signs[support][None, :]] if fit_intercept else []) + [np.ones((1, len(support)))]
     A = np.vstack(rows)
     rhs = np.r_[np.zeros(A.shape[0] - 1), 1.0]
+    alpha: Float64Array
     alpha, *_ = np.linalg.lstsq(A, rhs, rcond=None)
     return alpha
 
 
-def _refine_exact(X, signs, support, fit_intercept):
+def _refine_exact(X: MatrixLike, signs: Float64Array, support: NDArray[Any],
+                  fit_intercept: bool) -> list[Fraction] | None:
     rows = exact_rows(X)
     d = len(rows[0])
     S = [int(i) for i in support]
@@ -224,7 +232,8 @@ def _refine_exact(X, signs, support, fit_intercept):
     return alpha
 
 
-def _certificate(X, Xf, signs, W, fit_intercept, exact, classes) -> SeparabilityResult:
+def _certificate(X: MatrixLike, Xf: Float64Array, signs: Float64Array, W: NDArray[Any], fit_intercept: bool,
+                 exact: bool, classes: NDArray[Any]) -> SeparabilityResult:
     n = Xf.shape[0]
     alpha_w = _certificate_lp(Xf[W], signs[W], fit_intercept)
     if alpha_w is None:

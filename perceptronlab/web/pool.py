@@ -30,6 +30,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from perceptronlab.web.worker import HEADER
 
@@ -103,16 +104,18 @@ class _Worker:
 
     async def _read(self) -> tuple[bytes, bytes]:
         try:
-            kind, size = HEADER.unpack(await self.process.stdout.readexactly(HEADER.size))
-            return kind, await self.process.stdout.readexactly(size)
+            stdout = cast(asyncio.StreamReader, self.process.stdout)  # started with stdout=PIPE
+            kind, size = HEADER.unpack(await stdout.readexactly(HEADER.size))
+            return kind, await stdout.readexactly(size)
         except asyncio.IncompleteReadError:
             code = await self.process.wait()
             raise WorkerFailed(f"the worker process stopped (exit code {code})") from None
 
     async def call(self, body: bytes) -> tuple[bytes, bytes]:
         try:
-            self.process.stdin.write(HEADER.pack(b"Q", len(body)) + body)
-            await self.process.stdin.drain()
+            stdin = cast(asyncio.StreamWriter, self.process.stdin)  # started with stdin=PIPE
+            stdin.write(HEADER.pack(b"Q", len(body)) + body)
+            await stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             code = await self.process.wait()
             raise WorkerFailed(f"the worker process stopped (exit code {code})") from None

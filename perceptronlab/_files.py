@@ -1,0 +1,160 @@
+"""Writing files safely: every file perceptronlab writes goes through :func:`atomic_open`.
+
+A write goes to a fresh temporary file in the target's own folder (``tempfile.mkstemp``: a unique
+name, so concurrent writers never share one and no file of the user's is touched), is flushed and
+``fsync``-ed, and then replaces the target in one step (``os.replace``). Readers see the old file or
+the new one, never half of one; concurrent writers to one path all succeed and the last one wins.
+
+- **Permissions**: an existing target keeps its mode (a 0600 model stays 0600) and, where the
+  process may, its owner; a new file gets the mode the umask gives (as ``open`` would).
+- **Symbolic links are written through**: when the target is a link, the file it points to is
+  replaced and the link stays a link (as ``open(path, "w")`` would have written through it).
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> atomic_write(folder / "a.txt", "hello\\n").read_text()
+'hello\\n'
+>>> sorted(p.name for p in folder.iterdir())
+['a.txt']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from perceptronlab.exceptions import fail
+
+__all__ = ["atomic_open", "atomic_write", "write_target"]
+
+_UMASK_LOCK = threading.Lock()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system allows (Linux)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:  # elsewhere: set and restore at once
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def write_target(path: str | os.PathLike, what: str = "output file") -> Path:
+    """The file a write to ``path`` replaces: ``path`` itself, or the file a symbolic link points to.
+
+    Raises
+    ------
+    InputError
+        ``path`` is a directory, or its folder does not exist.
+    """
+    path = Path(path)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if target.is_dir():
+        raise fail(f"{what} {str(path)!r}", "a file name", "a directory",
+                   f"Name a file inside it, e.g. {str(path / 'out')!r}.")
+    parent = target.parent
+    if not parent.is_dir():
+        raise fail(f"{what} {str(path)!r}", "a file in an existing folder", f"missing folder {str(parent)!r}",
+                   "Create the folder first.")
+    return target
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
+                newline: str | None = None, what: str = "output file") -> Iterator[IO[Any]]:
+    """Open a temporary file that replaces ``path`` when the block ends without an error.
+
+    Parameters
+    ----------
+    path : the file to write (a symbolic link is written through).
+    mode : ``"w"`` (text) or ``"wb"`` (bytes).
+    encoding, newline : as for :func:`open`, text mode only.
+    what : how messages name the file (``"model path"``, ``"--out"``).
+
+    Raises
+    ------
+    InputError
+        A directory, a missing folder, or a folder this process may not write in.
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"mode: expected 'w' or 'wb', got {mode!r}")
+    target = write_target(path, what)
+    try:
+        existing = os.stat(target)
+    except FileNotFoundError:
+        existing = None
+    except OSError as exc:
+        raise _unwritable(path, what, exc) from None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _unwritable(path, what, exc) from None
+    try:
+        _set_mode(fd, tmp, existing)
+        text = mode == "w"
+        with os.fdopen(fd, mode, encoding=encoding if text else None, newline=newline if text else None) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename in (None, tmp, str(target)):  # the write itself failed
+            raise _unwritable(path, what, exc) from None
+        raise
+    _sync_folder(target.parent)
+
+
+def atomic_write(path: str | os.PathLike, data: str | bytes, *, encoding: str = "utf-8",
+                 newline: str | None = None, what: str = "output file") -> Path:
+    """Write ``data`` (text or bytes) to ``path`` atomically (see :func:`atomic_open`); return ``path``."""
+    with atomic_open(path, "wb" if isinstance(data, bytes) else "w", encoding=encoding, newline=newline,
+                     what=what) as handle:
+        handle.write(data)
+    return Path(path)
+
+
+def _set_mode(fd: int, tmp: str, existing: os.stat_result | None) -> None:
+    mode = stat.S_IMODE(existing.st_mode) if existing is not None else 0o666 & ~_umask()
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+    else:  # pragma: no cover - Windows before Python 3.13
+        os.chmod(tmp, mode)
+    if existing is not None and hasattr(os, "fchown") and \
+            (existing.st_uid != os.geteuid() or existing.st_gid != os.getegid()):
+        with contextlib.suppress(OSError):  # only the owner's privileges allow it; else the new owner is us
+            os.fchown(fd, existing.st_uid, existing.st_gid)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename durable (POSIX); nothing where folders cannot be opened."""
+    if not hasattr(os, "O_DIRECTORY"):  # pragma: no cover - Windows
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some file systems do not sync folders
+        pass
+    finally:
+        os.close(fd)
+
+
+def _unwritable(path: str | os.PathLike, what: str, exc: OSError):
+    return fail(f"{what} {str(path)!r}", "a file this process may write",
+                f"{exc.strerror or type(exc).__name__}", "Check the folder's permissions and free space.")
