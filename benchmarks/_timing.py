@@ -231,22 +231,12 @@ def require(module: str, extra: str):
                            f"pip install -e '.[{extra}]' (make setup installs every extra)") from exc
 
 
-# ---------------------------------------------------------------- the first harness's API
+def require_program(name: str, install: str) -> str:
+    """The path of a program a benchmark needs (e.g. Debian's ``chromium``), or fail loudly saying how
+    to install it."""
+    import shutil
 
-
-def best_time(fn: Callable[[], object], repeat: int = 5, setup: Callable[[], object] | None = None) -> float:
-    """The fastest of ``repeat`` runs. Kept for ``bench_web`` until it moves to :func:`interleave`;
-    new rows use :func:`interleave` and :func:`result_row`."""
-    times = []
-    for _ in range(repeat):
-        if setup is not None:
-            setup()
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def row(case: str, target: str, ratio: float, met: bool | None, detail: str) -> dict:
-    """A row of the first harness (no spread, no recomputable target): kept for ``bench_web``."""
-    return {"case": case, "target": target, "ratio": float(ratio), "met": met, "detail": detail}
+    path = shutil.which(name)
+    if path is None:
+        raise RuntimeError(f"this benchmark needs the program {name!r}, which is not on the PATH: {install}")
+    return path

@@ -1,17 +1,20 @@
 """The lab page's server: one answer, one animation step, and the server under load.
 
+Every figure is the median of interleaved rounds with its spread (:mod:`benchmarks._timing`); a
+missing dependency (the web extra, Playwright, Debian's Chromium) fails the benchmark loudly.
+
 - ``bench_web_run_1000``: what ``POST /api/run`` does for 1,000 points, in process (decode the
   JSON body, validate, run the traced perceptron, ask the theory toolkit for R, ρ*, the bound and
-  separability, encode the answer), against 50 ms.
+  separability, encode the answer), against 50 ms; the same request through FastAPI's TestClient
+  and a worker process is timed in the same rounds.
 - ``bench_web_step_frame``: the page's script for one animation step, in headless Chromium,
   against a 60 Hz frame.
 - ``bench_web_load``: issue 13's load probe: 200 clients × 10 requests of 100 points against
   ``perceptronlab serve`` (a separate process, its default workers and queue). Clients keep their
-  connection, and on a 503 wait its ``Retry-After``. Measured: throughput (answers per second)
-  against one core computing the same request in process (timed in the same run, before and after
-  the load: the median), request latency (first try to answer: p50, p99), ``/api/health``
-  latency while under load (p50, p99), 503 answers, and the peak resident memory of the server
-  and its workers.
+  connection, and on a 503 wait its ``Retry-After``. Measured in rounds interleaved with one core
+  computing the same request in process: throughput (answers per second) against that core, request
+  latency (first try to answer: p50, p99), ``/api/health`` latency while under load (p99 of each
+  round), 503 answers, and the peak resident memory of the server and its workers.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import statistics
 import subprocess
 import sys
 import time
@@ -27,7 +29,17 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks._timing import best_time, row
+from benchmarks._timing import (
+    Stat,
+    at_least,
+    at_most,
+    interleave,
+    median_ms,
+    require,
+    require_program,
+    result_row,
+    timed,
+)
 
 TARGET_SECONDS = 0.050
 
@@ -45,7 +57,12 @@ def lab_request(n: int = 1000, seed: int = 6) -> bytes:
 
 
 def bench_web_run_1000(scale: float = 1.0) -> dict:
+    require("fastapi", "web")
+    require("httpx", "web")
+    from fastapi.testclient import TestClient
+
     from perceptronlab.web import api
+    from perceptronlab.web.app import create_app
 
     n = max(50, int(1000 * scale))
     body = lab_request(n)
@@ -53,27 +70,22 @@ def bench_web_run_1000(scale: float = 1.0) -> dict:
     def answer() -> str:
         return json.dumps(api.compute_body(body), separators=(",", ":"), allow_nan=False)
 
-    text = answer()  # warm up: compiled kernels, imports
-    seconds = best_time(answer, repeat=7)
+    text = answer()
     result = json.loads(text)
     run = result["run"]
-    try:
-        from fastapi.testclient import TestClient
-
-        from perceptronlab.web.app import create_app
-
-        headers = {"Content-Type": "application/json"}
-        with TestClient(create_app(workers=1, allow_hosts=["testserver"])) as client:
-            client.post("/api/run", content=body, headers=headers)
-            http = best_time(lambda: client.post("/api/run", content=body, headers=headers), repeat=5)
-        http_text = f"; through FastAPI's TestClient and a worker process {http * 1e3:.1f} ms"
-    except ImportError:  # pragma: no cover - the web extra is missing
-        http_text = ""
-    ratio = seconds / TARGET_SECONDS
-    return row(f"lab page: whole run for {n:,} points answered (vs 50 ms)", "≤ 1.0", ratio, ratio <= 1.0,
-               f"{seconds * 1e3:.1f} ms in-process for {run['steps']['count']:,} traced steps, "
-               f"{run['mistakes']} mistakes in {run['sweeps']} sweeps, {'exact' if result['exact'] else 'float'} "
-               f"arithmetic, answer {len(text) / 1024:.0f} KiB{http_text}")
+    headers = {"Content-Type": "application/json"}
+    with TestClient(create_app(workers=1, allow_hosts=["testserver"])) as client:
+        seconds = interleave({
+            "in process": timed(answer),
+            "http": timed(lambda: client.post("/api/run", content=body, headers=headers).raise_for_status()),
+        })
+    return result_row(f"lab page: whole run for {n:,} points answered (vs 50 ms)",
+                      Stat.of(seconds["in process"] / TARGET_SECONDS), at_most(1.0),
+                      f"{median_ms(seconds['in process'])} in-process for {run['steps']['count']:,} traced steps, "
+                      f"{run['mistakes']} mistakes in {run['sweeps']} sweeps, "
+                      f"{'exact' if result['exact'] else 'float'} arithmetic, answer {len(text) / 1024:.0f} KiB; "
+                      f"through FastAPI's TestClient and a worker process {median_ms(seconds['http'])} "
+                      "(the same rounds); wall time")
 
 
 FRAME_SECONDS = 1 / 60
@@ -85,16 +97,13 @@ def bench_web_step_frame(scale: float = 1.0) -> dict:
     """Stepping animates at 60 frames a second: the page's work for one step of a 1,000-point run.
 
     Debian's Chromium (headless, software rendering) loads the page from a local server and
-    steps through the trace; the time per step (drawing the plane, the cards, the log and the
-    plots) is compared with the 16.7 ms of a frame at 60 Hz.
+    steps through the trace; each round times 200 steps in the page (``performance.now``), and the
+    time per step (drawing the plane, the cards, the log and the plots) is compared with the 16.7 ms
+    of a frame at 60 Hz.
     """
-    import shutil
-
-    case = "lab page: one animation step of a 1,000-point run (vs a 60 Hz frame)"
-    executable = shutil.which("chromium")
-    if executable is None:
-        return row(case, "≤ 1.0", float("nan"), None, "not measured: Debian's chromium is not on the PATH")
-    from playwright.sync_api import sync_playwright
+    executable = require_program("chromium", "apt-get install chromium (Debian's; `make browser` does it)")
+    require("fastapi", "web")
+    sync_api = require("playwright.sync_api", "dev")
 
     from perceptronlab.web.app import background, create_app
 
@@ -102,21 +111,27 @@ def bench_web_step_frame(scale: float = 1.0) -> dict:
     payload = json.loads(lab_request(n))
     fragment = "#snap=0&p=" + ";".join(f"{x},{y},{label}" for (x, y), label in zip(payload["points"],
                                                                                   payload["labels"], strict=True))
-    with background(create_app(workers=1)) as url, sync_playwright() as playwright:
+    with background(create_app(workers=1)) as url, sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1360, "height": 900})
-        page.goto(url + fragment)
-        page.wait_for_selector('#lab[data-ready="1"]', timeout=120_000)
-        steps = page.evaluate("window.perceptronlab.result.run.steps.count")
-        per_step = min(page.evaluate(
-            """(steps) => { const lab = window.perceptronlab; const t0 = performance.now();
-               for (let k = 1; k <= 200; k++) lab.setStep(1 + (k % steps));
-               return (performance.now() - t0) / 200 / 1000; }""", steps) for _ in range(3))
-        browser.close()
-    ratio = per_step / FRAME_SECONDS
-    return row(case, "≤ 1.0", ratio, ratio <= 1.0,
-               f"{per_step * 1e3:.2f} ms of script per step (plane with {n:,} points, cards, worksheet, plots) "
-               f"in headless Chromium; a 60 Hz frame is 16.7 ms")
+        try:
+            page = browser.new_page(viewport={"width": 1360, "height": 900})
+            page.goto(url + fragment)
+            page.wait_for_selector('#lab[data-ready="1"]', timeout=120_000)
+            steps = page.evaluate("window.perceptronlab.result.run.steps.count")
+
+            def per_step() -> float:  # seconds per step, as the page's clock measured 200 of them
+                return page.evaluate(
+                    """(steps) => { const lab = window.perceptronlab; const t0 = performance.now();
+                       for (let k = 1; k <= 200; k++) lab.setStep(1 + (k % steps));
+                       return (performance.now() - t0) / 200 / 1000; }""", steps)
+
+            seconds = interleave({"step": per_step})["step"]
+        finally:
+            browser.close()
+    return result_row("lab page: one animation step of a 1,000-point run (vs a 60 Hz frame)",
+                      Stat.of(seconds / FRAME_SECONDS), at_most(1.0),
+                      f"{median_ms(seconds)} of script per step (plane with {n:,} points, cards, worksheet, plots) "
+                      "in headless Chromium, 200 steps a round; a 60 Hz frame is 16.7 ms")
 
 
 # ------------------------------------------------------------------ the server under load
@@ -270,64 +285,69 @@ def bench_web_load(scale: float = 1.0) -> list[dict]:
 
     clients, per_client, n = max(4, int(200 * scale)), 10 if scale >= 0.05 else 3, 100
     body = lab_request(n, seed=13)
+    count = 40 if scale >= 0.05 else 5
 
     def one_core() -> float:
-        """Requests per second of one core computing the same request in process."""
-        count = 40 if scale >= 0.05 else 5
+        """Seconds per request of one core computing the same request in process."""
         start = time.perf_counter()
         for _ in range(count):
             json.dumps(api.compute_body(body), separators=(",", ":"), allow_nan=False)
-        return count / (time.perf_counter() - start)
+        return (time.perf_counter() - start) / count
 
-    one_core()  # warm up
-    rounds = 2 if scale >= 0.05 else 1
-    baselines, results = [one_core()], []
+    results: list[dict] = []
     command = [sys.executable, "-c", "from perceptronlab.cli import main; main()", "serve", "--port", "0"]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         line = server.stdout.readline()
-        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", line).group(1))
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if found is None:
+            raise RuntimeError(f"perceptronlab serve did not say where it listens: {line!r}")
+        port = int(found.group(1))
         workers = json.loads(_run_async(_health_once(port)))["workers"]
         pids = _children(server.pid)
-        for _ in range(rounds):  # load and baseline interleaved; the same machine, the same minutes
+
+        def load() -> float:
+            """One round of the load; returns seconds per answer (its details go to ``results``)."""
             cpu = [sum(_cpu_seconds(pid) for pid in pids), _cpu_seconds(server.pid), time.process_time()]
             result = _run_async(_load(port, body, clients, per_client))
             result["workers_cores"] = (sum(_cpu_seconds(pid) for pid in pids) - cpu[0]) / result["wall"]
             result["server_cores"] = (_cpu_seconds(server.pid) - cpu[1]) / result["wall"]
             result["client_cores"] = (time.process_time() - cpu[2]) / result["wall"]
             results.append(result)
-            baselines.append(one_core())
+            return result["wall"] / len(result["latencies"])
+
+        # the load and one core interleaved: the same machine, the same minutes (the warm-up is a load too)
+        seconds = interleave({"load": load, "one core": one_core}, n_rounds=3)
         peak = _peak_rss(server.pid) + sum(_peak_rss(child) for child in _children(server.pid))
     finally:
         server.terminate()
         server.wait(timeout=60)
-    baseline = statistics.median(baselines)
-    throughputs = [len(r["latencies"]) / r["wall"] for r in results]
-    result = results[throughputs.index(statistics.median_low(throughputs))]
-    throughput = statistics.median(throughputs)
+    results = results[1:]  # the warm-up round is not counted
+    throughput = Stat.ratio(seconds["one core"], seconds["load"])
+    result = results[len(results) // 2]
     latencies = [x for r in results for x in r["latencies"]]
-    health = [x for r in results for x in r["health"]]
     failed_all = [x for r in results for x in r["failed"]]
     p50, p99 = _percentile(latencies, 50), _percentile(latencies, 99)
-    h50, h99 = _percentile(health, 50), _percentile(health, 99)
+    health = Stat.of([_percentile(r["health"], 99) / HEALTH_TARGET_SECONDS for r in results])
+    answered = {"every request answered": not failed_all}
     failed = f"; {len(failed_all)} failed ({failed_all[0]})" if failed_all else ""
-    ratio = throughput / baseline
-    spread = f"{min(throughputs):.0f}–{max(throughputs):.0f}/s over {rounds} rounds; " if rounds > 1 else ""
-    load = (f"{clients} clients × {per_client} requests of {n} points, {workers} workers: {throughput:.0f} answers/s "
-            f"({spread}one core in process {baseline:.0f}/s, median of {len(baselines)}, "
-            f"{min(baselines):.0f}–{max(baselines):.0f}); CPU: workers {result['workers_cores']:.2f} cores, server "
-            f"{result['server_cores']:.2f}, the clients {result['client_cores']:.2f} (a shared machine gives the rest to "
-            f"others); latency p50 {p50 * 1e3:.0f} ms, p99 {p99 * 1e3:.0f} ms; "
-            f"{sum(r['refused'] for r in results)} answers 503 (then retried after Retry-After){failed}")
+    load = (f"{clients} clients × {per_client} requests of {n} points, {workers} workers: "
+            f"{1 / np.median(seconds['load']):.0f} answers/s, one core in process {1 / np.median(seconds['one core']):.0f}/s "
+            f"(medians of {throughput.rounds} rounds); CPU in one round: workers {result['workers_cores']:.2f} cores, "
+            f"server {result['server_cores']:.2f}, the clients {result['client_cores']:.2f} (a shared machine gives "
+            f"the rest to others); latency p50 {p50 * 1e3:.0f} ms, p99 {p99 * 1e3:.0f} ms; "
+            f"{sum(r['refused'] for r in results)} answers 503 (then retried after Retry-After){failed}; wall time")
+    probes = [x for r in results for x in r["health"]]
     return [
-        row("lab server under load: answers per second vs one core in process", "≥ 1.0", ratio,
-            ratio >= 1.0 and not failed_all, load),
-        row("lab server under load: /api/health p99 latency (vs 100 ms)", "≤ 1.0", h99 / HEALTH_TARGET_SECONDS,
-            h99 <= HEALTH_TARGET_SECONDS,
-            f"{len(health)} probes during the load: p50 {h50 * 1e3:.1f} ms, p99 {h99 * 1e3:.1f} ms"),
-        row("lab server under load: peak resident memory of the server and its workers (vs 1 GiB)", "≤ 1.0",
-            peak / RSS_BUDGET_BYTES, 0 < peak <= RSS_BUDGET_BYTES,
-            f"{peak / 2**20:.0f} MiB: the sum of each process's peak (VmHWM), server and {workers} workers"),
+        result_row("lab server under load: answers per second vs one core in process", throughput, at_least(1.0),
+                   load, answered),
+        result_row("lab server under load: /api/health p99 latency (vs 100 ms)", health, at_most(1.0),
+                   f"{len(probes)} probes during the load: p50 {_percentile(probes, 50) * 1e3:.1f} ms, p99 of each "
+                   f"round {health.median * HEALTH_TARGET_SECONDS * 1e3:.1f} ms (median)"),
+        result_row("lab server under load: peak resident memory of the server and its workers (vs 1 GiB)",
+                   peak / RSS_BUDGET_BYTES, at_most(1.0),
+                   f"{peak / 2**20:.0f} MiB: the sum of each process's peak (VmHWM), server and {workers} workers; "
+                   "one measurement", {"measured": peak > 0}),
     ]
 
 

@@ -85,7 +85,8 @@ def squeeze(run, rho, R):
     ----------
     run : Run
         A perceptron run; its ``norms`` (‖w_k‖ after each update, the intercept included as a
-        coordinate) are drawn from k = 0.
+        coordinate) are drawn from k = 0. A run whose log kept only its first updates
+        (``run.log_complete`` False) is refused.
     rho, R : float
         The margin and the radius in the space the run updates in. Without an intercept:
         ``perceptronlab.max_margin(X, y).rho`` and ``perceptronlab.radius(X)``. With
@@ -110,6 +111,7 @@ def squeeze(run, rho, R):
     10.0
     """
     run = _check_run(run, "squeeze")
+    run.check_log_complete("squeeze")
     rho, R = _positive_number("rho", rho), _positive_number("R", R)
     norms = np.concatenate([[0.0], np.asarray(run.norms, dtype=np.float64)])
     k = np.arange(norms.shape[0], dtype=np.float64)
@@ -346,9 +348,12 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
         recognised: with a weight vector of length 3 its first weight is drawn as the intercept.
     y : array-like (n,)
         Any two labels (−1/+1, 0/1, strings); the larger is the positive class, as in training.
-    max_margin : bool
-        Also draw the maximum-margin line and its band (from ``perceptronlab.max_margin``, with an
-        intercept when the model has one). Skipped, with a note, when the data is not separable.
+    max_margin : bool or MaxMarginResult
+        Also draw the maximum-margin line and its band: True computes it (``perceptronlab.max_margin``,
+        with an intercept when the model has one; skipped, with a note, when the data is not
+        separable); a :class:`~perceptronlab.MaxMarginResult` already computed is drawn as it is (one
+        of the rows' space, or of the rows with leading constant coordinates, the bias trick's
+        (1, x), whose weights are then the line's intercept).
     title : str, optional
         The axes title.
 
@@ -393,8 +398,8 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
 
     line = _segment(w, b, xlim, ylim)
     ax.plot(line[:, 0], line[:, 1], "-", color="black", lw=2, label="decision line ⟨w,x⟩ + b = 0", zorder=5)
-    if max_margin:
-        _max_margin_band(ax, X, y, intercept, xlim, ylim)
+    if max_margin is not False:
+        _max_margin_band(ax, X, y, intercept, xlim, ylim, None if max_margin is True else max_margin)
 
     # w as an arrow from the point of the line nearest to the centre of the view
     centre = np.array([(xlim[0] + xlim[1]) / 2, (ylim[0] + ylim[1]) / 2])
@@ -426,17 +431,25 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
     return fig
 
 
-def _max_margin_band(ax, X, y, intercept: bool, xlim, ylim) -> None:
+def _max_margin_band(ax, X, y, intercept: bool, xlim, ylim, best=None) -> None:
     from perceptronlab.exceptions import NotSeparableError
+    from perceptronlab.theory.geometry import MaxMarginResult
     from perceptronlab.theory.geometry import max_margin as solve
 
-    try:
-        best = solve(X, y, fit_intercept=intercept)
-    except NotSeparableError:
-        ax.text(0.02, 0.02, "not separable: no max-margin band", transform=ax.transAxes, color="red")
-        return
+    if best is None:
+        try:
+            best = solve(X, y, fit_intercept=intercept)
+        except NotSeparableError:
+            ax.text(0.02, 0.02, "not separable: no max-margin band", transform=ax.transAxes, color="red")
+            return
+    elif not isinstance(best, MaxMarginResult):
+        raise fail("decision_regions: max_margin", "True, False or a MaxMarginResult", repr(best)[:80],
+                   "Pass max_margin=True to compute it, or perceptronlab.max_margin(X, y).")
     w_star = np.asarray(best.w, dtype=np.float64)
     b_star = float(best.b)
+    if w_star.shape[0] > 2:  # the bias trick: the leading coordinates are constant 1, their weights b
+        b_star += float(w_star[:-2].sum())
+        w_star = w_star[-2:]
     signs, _ = check_labels(y, X.shape[0])
     # the band's edges are the level sets through the support vectors, whatever w*'s scale
     level = float(np.min(signs * (X @ w_star + b_star)))

@@ -281,13 +281,19 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
     plane = d == 2 or (d == 3 and bool(np.all(Xf[:, 0] == 1.0)))
     shown = kept if kept is not None else run
     if plane and np.any(np.asarray(shown.w, dtype=np.float64)):
-        figures.append(_figure_html(plots.decision_regions(shown, Xf, y, max_margin=separable_data),
+        # the analysis' own maximum margin: one computation of ρ* for the cards and the band
+        band = analysis.max_margin if separable_data else False
+        figures.append(_figure_html(plots.decision_regions(shown, Xf, y, max_margin=band),
                                     "The plane: both classes, the learned line and w"
                                     + (", the max-margin band." if separable_data else
                                        " (pocket's weights); misclassified points circled.")))
-    if separable_data and run.mistakes:
+    if separable_data and run.mistakes and run.log_complete:
         figures.append(_figure_html(plots.squeeze(run, rho, R),
                                     "The squeeze of Novikoff's proof: kρ* ≤ ‖w_k‖ ≤ √k·R, so k ≤ R²/ρ*²."))
+    elif separable_data and run.mistakes:
+        figures.append('<div class="verdict note">The squeeze of Novikoff\'s proof needs ‖w_k‖ after every '
+                       f"update; this run of {run.mistakes:,} updates logged the first "
+                       f"{run.mistake_indices.shape[0]:,} (the log's memory budget).</div>")
     figures.append(_figure_html(plots.sweeps(run), "Updates per sweep and training errors after each sweep."))
     if kept is not None:
         figures.append(_figure_html(plots.sweeps(kept), "Pocket: the fewest errors kept so far."))

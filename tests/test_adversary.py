@@ -34,24 +34,23 @@ class OnlineStateLearner:
 
 
 class ExactOnlineLearner:
-    """An exact online perceptron: each round is a one-example sweep of the engine's Fraction engine."""
+    """An exact online perceptron: each round is a one-example sweep of the engine's Fraction engine,
+    from the weights the last round left."""
 
     def __init__(self):
-        self.engine = None
+        self.w = None
 
     def predict_one(self, x):
-        if self.engine is None:
+        if self.w is None:
             return -1  # w = 0: a tie predicts -1
-        return 1 if exact_dot(self.engine.w, [Fraction(v) for v in x]) > 0 else -1
+        return 1 if exact_dot(self.w, [Fraction(v) for v in x]) > 0 else -1
 
     def learn_one(self, x, y):
-        row = [Fraction(v) for v in x]
-        if self.engine is None:
-            self.engine = ExactEngine([row], [y], eta=1, margin=0, fit_intercept=False)
-        else:
-            self.engine.X.append(row)
-            self.engine.y.append(int(y))
-        self.engine.sweep([len(self.engine.X) - 1], 1)
+        engine = ExactEngine([[Fraction(v) for v in x]], [y], eta=1, margin=0, fit_intercept=False)
+        if self.w is not None:
+            engine.restore(self.w, Fraction(0))
+        engine.sweep(None, 1)
+        self.w = engine.w
 
 
 class Scripted:

@@ -202,6 +202,23 @@ def test_train_pocket_on_noisy_data_equals_the_api(tmp_path):
     run = pl.pocket(X, y, seed=3, max_sweeps=20)
     assert data["training_errors"] == run.pocket_errors > 0
     assert data["w"] == run.w.tolist() and data["params"]["order"] == "random-mistake"
+    assert data["params"]["check"] == "update"  # the functional pocket's default
+
+
+@pytest.mark.parametrize("check", ["update", "sweep", "ratchet"])
+def test_train_pocket_takes_the_check(tmp_path, check):
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(80, 3))
+    y = np.where(X[:, 0] + X[:, 2] + 0.7 * rng.normal(size=80) > 0, 1, -1)
+    path = tmp_path / "noisy.npy"
+    np.save(path, np.column_stack([X, y]))
+    result = invoke("train", path, "--algorithm", "pocket", "--check", check, "--order", "shuffle", "--seed", "1",
+                    "--max-sweeps", "30", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    run = pl.pocket(X, y, check=check, order="shuffle", seed=1, max_sweeps=30)
+    assert data["params"]["check"] == check and data["training_errors"] == run.pocket_errors > 0
+    assert data["w"] == run.w.tolist() and data["mistakes"] == run.mistakes
 
 
 def test_train_warns_in_one_line_on_cycles(tmp_path):
@@ -266,6 +283,7 @@ def test_dask_flags_without_the_backend(monkeypatch, exam_csv):
         (("train", "{exam}", "--label", "nope"), "label"),
         (("train", "{exam}", "--algorithm", "pocket", "--margin", "1"), "--margin"),
         (("train", "{exam}", "--max-updates", "5"), "--max-updates"),
+        (("train", "{exam}", "--check", "ratchet"), "--check"),
         (("trace", "{exam}", "--eta", "two"), "--eta"),
         (("train", "{exam}", "--eta", "fast"), "--eta"),
         (("trace", "{exam}", "--eta", "0"), "eta"),

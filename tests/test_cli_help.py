@@ -313,3 +313,10 @@ def test_exam_writes_its_files_and_quiet_silences_the_notes(tmp_path):
     rows = list(csv.reader(io.StringIO(data.read_text())))
     assert rows[0] == ["x1", "x2", "y"] and len(rows) >= 4
     assert sheet.read_text().startswith("# perceptronlab worksheet: exam task trace, seed 3\n")
+
+
+def test_pockets_check_flag_says_its_default():
+    lines = [line.strip().strip("│").strip() for line in help_text("train").splitlines()]
+    text = " ".join(" ".join(lines).split())
+    assert "--check <update|sweep|ratchet>" in text
+    assert "update (after every update; the default, as perceptronlab.pocket)" in text

@@ -146,3 +146,48 @@ def test_cli_report_missing_file_is_exit_1(tmp_path):
     result = _cli("report", str(tmp_path / "nope.csv"), "--out", str(tmp_path))
     assert result.exit_code == 1
     assert "Error:" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(("data", "fit_intercept", "solved"), [
+    (datasets.margin_task(), False, 1), (datasets.margin_task(), True, 1), (datasets.exam_task(), False, 1),
+    (datasets.nonseparable(), False, 0), (datasets.nonseparable(), True, 0)])
+def test_the_report_computes_each_quantity_once(monkeypatch, data, fit_intercept, solved):
+    """The report draws from the analysis: one separability LP, one max-margin QP (none when not
+    separable), whatever the plots show."""
+    import perceptronlab.theory.analysis as analysis
+    import perceptronlab.theory.geometry as geometry
+
+    calls = {"max_margin": 0, "separable": 0}
+
+    def counted(name, function):
+        def call(*args, **kwargs):
+            calls[name] += 1
+            return function(*args, **kwargs)
+        return call
+
+    for module in (analysis, geometry):
+        monkeypatch.setattr(module, "max_margin", counted("max_margin", geometry.max_margin))
+    monkeypatch.setattr(analysis, "separable", counted("separable", analysis.separable))
+    X, y = data
+    page = build_report(X, y, fit_intercept=fit_intercept)
+    assert calls == {"max_margin": solved, "separable": 1}
+    assert ("max-margin band" in page) == bool(solved)
+
+
+def test_the_reports_band_is_the_analysis_margin_in_the_augmented_space():
+    """With an intercept the band is the analysis' ρ* of the vectors (1, x) (the cards' ρ*), not the
+    SVM's margin with a free b."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from perceptronlab import plots
+
+    X, y = datasets.margin_task()
+    found = analyze(X, y, fit_intercept=True)
+    best = found.max_margin
+    ax = plots.decision_regions(found.run, np.asarray(X, dtype=float), y, max_margin=best).axes[0]
+    line = np.asarray(ax.lines[1].get_xydata())
+    w, b = np.asarray(best.w, dtype=float), float(best.w[0])  # (b, w1, w2) of the augmented rows
+    assert np.allclose(line @ w[1:] + b, 0.0)
+    assert f"{best.rho:.4g}" in ax.lines[1].get_label()
+    assert best.rho < max_margin(X, y, fit_intercept=True).rho  # a different quantity

@@ -3,6 +3,9 @@
 Oracles: the plain cyclic perceptron (one shard, bit for bit), iterative parameter mixing computed
 here in exact fractions (McDonald, Hall & Mann 2010), and the in-process reference (the Dask run
 must equal it bit for bit). The cluster of worker processes is in test_scale_cluster.py.
+
+No fixed ports: the threads cluster's HTTP routes bind port 0 (``dashboard_address=":0"``; None would
+bind Dask's default 8787, and warn "port 8787 in use" beside any other cluster).
 """
 
 from __future__ import annotations
@@ -93,9 +96,10 @@ def ipm_fractions(shards, *, mixing, max_epochs=100, eta=1, fit_intercept=False)
 
 @pytest.fixture(scope="module")
 def threads_client():
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None,
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0",
                            silence_logs=logging.ERROR)
     client = Client(cluster, set_as_default=False)
+    assert cluster.scheduler.http_server.port != 8787  # a port the system picked
     yield client
     client.close()
     cluster.close()

@@ -190,6 +190,24 @@ def test_pocket_matches_the_engine(client):
         assert answer["run"]["w"] == [float(c) for c in run.w]
 
 
+@pytest.mark.parametrize("check", ["update", "sweep", "ratchet"])
+def test_pocket_takes_the_engines_check(client, check):
+    body = {"points": [[2, 1], [3, 2], [1, 2], [-1, -2], [-2, -1], [2, 2], [0, 1]], "labels": [1, 1, 1, -1, -1, -1, -1]}
+    answer = post(client, body, pocket=True, check=check, seed=2, order="shuffle", max_sweeps=20)
+    run = pocket(body["points"], body["labels"], check=check, order="shuffle", seed=2, max_sweeps=20, exact=True,
+                 trace=True)
+    assert answer["options"]["check"] == check == run.params["check"]
+    assert answer["run"]["pocket_errors"] == run.pocket_errors and answer["run"]["mistakes"] == run.mistakes
+    assert answer["run"]["steps"]["index"] == [s.index for s in run.steps]
+    assert answer["run"]["w"] == [float(c) for c in run.w]
+
+
+def test_pocket_check_defaults_to_every_update_and_refuses_others(client):
+    assert post(client, EXAM)["options"]["check"] == "update"
+    with pytest.raises(InputError, match=r"options.check: expected one of 'update', 'sweep', 'ratchet', got 'epoch'"):
+        api.compute({**EXAM, "options": {"pocket": True, "check": "epoch"}})
+
+
 def test_not_separable_shows_the_certificate(client):
     answer = post(client, XOR)
     card = answer["cards"]["separable"]
@@ -398,9 +416,10 @@ _cell = st.one_of(st.integers(-5, 5), st.floats(allow_nan=True, allow_infinity=T
                   st.just([1, 2]))
 _point = st.one_of(st.lists(_cell, min_size=2, max_size=2), st.lists(_cell, max_size=3), _cell)
 _options = st.dictionaries(
-    st.sampled_from(["order", "sequence", "fit_intercept", "eta", "margin", "pocket", "max_sweeps", "seed",
+    st.sampled_from(["order", "sequence", "fit_intercept", "eta", "margin", "pocket", "check", "max_sweeps", "seed",
                      "arithmetic", "bogus"]),
-    st.one_of(st.sampled_from(["cyclic", "shuffle", "random-mistake", "pick", "exact", "float", "auto"]),
+    st.one_of(st.sampled_from(["cyclic", "shuffle", "random-mistake", "pick", "exact", "float", "auto", "update",
+                               "sweep", "ratchet"]),
               st.integers(-2, 1001), st.booleans(), st.lists(st.integers(-1, 6), max_size=6), _cell),
     max_size=4)
 
@@ -435,7 +454,7 @@ def test_valid_requests_match_the_engine(data):
     order = data.draw(st.sampled_from(["cyclic", "shuffle", "random-mistake"]))
     options = {"order": order, "fit_intercept": data.draw(st.booleans()), "pocket": data.draw(st.booleans()),
                "eta": data.draw(st.sampled_from([1, 2, "1/2"])), "seed": data.draw(st.integers(0, 3)),
-               "max_sweeps": 30}
+               "check": data.draw(st.sampled_from(["update", "sweep", "ratchet"])), "max_sweeps": 30}
     answer = api.compute({"points": points, "labels": labels, "options": options})
     exact = answer["exact"]
     assert exact == all(float(2 * c).is_integer() for p in points for c in p)
@@ -444,7 +463,7 @@ def test_valid_requests_match_the_engine(data):
     common = dict(eta=eta, fit_intercept=options["fit_intercept"], order=order, seed=options["seed"],
                   max_sweeps=30, exact=exact, trace=True)
     if options["pocket"]:
-        run = pocket(X, labels, check="update", **common)
+        run = pocket(X, labels, check=options["check"], **common)
     else:
         run = perceptron(X, labels, warn=False, **common)
     assert answer["run"]["mistakes"] == run.mistakes and answer["run"]["sweeps"] == run.sweeps

@@ -48,6 +48,12 @@ class Order(str, enum.Enum):
     random_mistake = "random-mistake"
 
 
+class Check(str, enum.Enum):
+    update = "update"
+    sweep = "sweep"
+    ratchet = "ratchet"
+
+
 class TableFormat(str, enum.Enum):
     md = "md"
     csv = "csv"
@@ -138,6 +144,10 @@ def train(
     max_sweeps: MaxSweepsOpt = None,
     max_updates: Annotated[int | None, typer.Option(min=1, help="Pocket only: stop after this many updates.")]
     = None,
+    check: Annotated[Check | None, typer.Option(
+        help="Pocket only: when the pocket counts training errors: update (after every update; the default, "
+             "as perceptronlab.pocket), sweep (after every sweep), ratchet (Gallant's ratchet: when a run of "
+             "correct picks beats the pocket's; O(d) a pick, for large data).")] = None,
     seed: SeedOpt = None,
     exact: Annotated[bool, typer.Option(help="Compute with exact fractions (small data).")] = False,
     scale: ScaleOpt = Scale.none,
@@ -173,7 +183,8 @@ def train(
     options = dict(algorithm=name, order=order.value if order else None, eta=eta_value,
                    fit_intercept=intercept, margin=margin_value,
                    max_sweeps=DEFAULT_MAX_SWEEPS[name] if max_sweeps is None else max_sweeps,
-                   max_updates=max_updates, seed=seed, exact=exact, label=label, fmt=data_format)
+                   max_updates=max_updates, check=check.value if check else None, seed=seed, exact=exact,
+                   label=label, fmt=data_format)
     scaler = names = label_name = None
     if dask or scheduler is not None or shards is not None or stream:
         if scale is not Scale.none:
@@ -228,11 +239,14 @@ def _fit(pl, X, y, options: dict, progress):
     common = dict(eta=options["eta"], fit_intercept=options["fit_intercept"], seed=options["seed"],
                   exact=options["exact"], max_sweeps=options["max_sweeps"])
     if algorithm == "perceptron":
-        if options["max_updates"] is not None:
-            from perceptronlab._validation import fail
+        from perceptronlab._validation import fail
 
+        if options["max_updates"] is not None:
             raise fail("--max-updates", "no value for the perceptron", options["max_updates"],
                        "It limits pocket only; use --max-sweeps, or --algorithm pocket.")
+        if options["check"] is not None:
+            raise fail("--check", "no value for the perceptron", options["check"],
+                       "It applies to pocket only; drop --check, or use --algorithm pocket.")
         kwargs = dict(common, order=options["order"] or "cyclic", margin=options["margin"])
         call = pl.perceptron
     else:
@@ -241,7 +255,8 @@ def _fit(pl, X, y, options: dict, progress):
 
             raise fail("--margin", "0 for pocket", options["margin"],
                        "The margin applies to the perceptron; drop --margin or use --algorithm perceptron.")
-        kwargs = dict(common, order=options["order"] or "random-mistake", max_updates=options["max_updates"])
+        kwargs = dict(common, order=options["order"] or "random-mistake", max_updates=options["max_updates"],
+                      check=options["check"] or "update")
         call = pl.pocket
     return call(X, y, **kwargs, on_sweep=progress(algorithm, options["max_sweeps"]))
 

@@ -9,7 +9,8 @@ snapshot. The driver owns everything else:
 - stopping: a clean sweep (converged), ``max_sweeps``, or, in cyclic order, a start-of-sweep
   weight vector that repeats (cycled: proof that the run never converges);
 - overflow: weights that left the float range end the run with one message;
-- the per-sweep log (updates, and the end-of-sweep weights for the error counts);
+- the per-sweep log (updates, and the end-of-sweep weights for the error counts) and, in the
+  engines (:class:`UpdateLog`), the per-update log, each within a memory budget;
 - Pocket's bookkeeping (the weights with the fewest training errors so far), checked after every
   update, after every sweep, or by Gallant's ratchet (when a run of correct picks beats the pocket's);
 - the per-sweep hook ``on_sweep``: called at the end of every sweep with a :class:`SweepInfo`; it
@@ -24,6 +25,7 @@ A new member of the family implements :class:`Engine` for its own update and cal
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -34,12 +36,19 @@ import numpy as np
 from perceptronlab.core.run import Run, Step
 from perceptronlab.exceptions import overflow_error
 
-__all__ = ["CHECKPOINT_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "OnSweep", "OnStage", "Chunked",
-           "SweepLog", "Outcome", "Pocket", "drive", "drive_pocket", "finish"]
+__all__ = ["CHECKPOINT_BUDGET_BYTES", "LOG_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "OnSweep",
+           "OnStage", "Chunked", "UpdateLog", "SweepLog", "Outcome", "Pocket", "drive", "drive_pocket", "finish"]
 
 # Keep end-of-sweep weights for the lazy ``errors_after_sweep`` up to this many bytes; past it the
 # errors are counted as the sweeps end (one extra pass each) so memory stays bounded.
 CHECKPOINT_BUDGET_BYTES = 256 * 2**20
+# Keep each engine's per-update log (the example and ‖(w, b)‖ after each update, 16 bytes) up to this
+# many bytes; past it a run keeps the log of its first updates and every count (``Run.log_complete``
+# is then False). Read when an engine is made: set it before training to keep more.
+LOG_BUDGET_BYTES = 256 * 2**20
+_LOG_ENTRY_BYTES = 16
+# single updates (stepping engines) are gathered into chunks of this many
+_LOG_CHUNK = 4096
 
 
 @runtime_checkable
@@ -52,7 +61,13 @@ class Engine(Protocol):
     exact : whether the arithmetic is exact (every end-of-sweep snapshot is then kept).
     steps : the step trace (a list of :class:`~perceptronlab.Step`), or None when not traced.
     overflowing, overflow_fix : what overflows and how to fix it, for the overflow message.
-    indices, norms : every update so far: the example's index, and ‖(w, b)‖ after it.
+    indices, norms : the update log: the example's index, and ‖(w, b)‖ after it, of every update
+        (of the first ones when ``log_complete`` is False: the log keeps :data:`LOG_BUDGET_BYTES`).
+    n_updates, mistake_set, log_complete : every update counts: how many, a boolean per example
+        (updated on at least once), and whether ``indices``/``norms`` hold them all.
+
+    :class:`UpdateLog` implements the last five members; an engine inherits it and logs each sweep's
+    updates (or each update) there.
     """
 
     n: int
@@ -82,6 +97,92 @@ class Engine(Protocol):
 
     @property
     def norms(self) -> np.ndarray: ...
+
+    n_updates: int
+    mistake_set: np.ndarray
+
+    @property
+    def log_complete(self) -> bool: ...
+
+
+class UpdateLog:
+    """An engine's update log: the example and ‖(w, b)‖ after every update, within a memory budget.
+
+    Every update is counted (:attr:`n_updates`) and marks its example (:attr:`mistake_set`, a boolean
+    per example); the per-update arrays :attr:`indices` and :attr:`norms` keep the first
+    :data:`LOG_BUDGET_BYTES` worth (16 bytes an update), and :attr:`log_complete` says whether they
+    hold every update. A compiled sweep writes its updates into the buffers ``_idx_buf`` and
+    ``_norm_buf`` (n each) and calls :meth:`log_sweep`; an engine that updates one example at a time
+    calls :meth:`log_update`.
+
+    >>> log = UpdateLog()
+    >>> log.start_log(3, budget_bytes=32)          # room for two updates
+    >>> for i, norm in [(0, 1.0), (1, 1.0), (0, 1.5)]:
+    ...     log.log_update(i, norm)
+    >>> log.indices.tolist(), log.n_updates, log.log_complete, log.mistake_set.tolist()
+    ([0, 1], 3, False, [True, True, False])
+    """
+
+    def start_log(self, n: int, *, budget_bytes: float | None = None) -> None:
+        """An empty log for ``n`` examples, keeping ``budget_bytes`` of per-update arrays (default
+        :data:`LOG_BUDGET_BYTES`; ``math.inf`` keeps every update)."""
+        budget = LOG_BUDGET_BYTES if budget_bytes is None else budget_bytes
+        self._idx_buf = np.empty(n, dtype=np.int64)
+        self._norm_buf = np.empty(n)
+        self.n_updates = 0
+        self.mistake_set = np.zeros(n, dtype=bool)
+        self.n_kept = 0
+        self._room = budget // _LOG_ENTRY_BYTES if math.isfinite(budget) else math.inf
+        self._index_chunks: list[np.ndarray] = []
+        self._norm_chunks: list[np.ndarray] = []
+        self._one_index: list[int] = []
+        self._one_norm: list[float] = []
+
+    def log_sweep(self, count: int) -> None:
+        """Log the ``count`` updates a sweep wrote into ``_idx_buf`` and ``_norm_buf``."""
+        if count:
+            self._flush()
+            idx = self._idx_buf[:count]
+            self.n_updates += count
+            self.mistake_set[idx] = True
+            kept = int(min(count, self._room))
+            if kept:
+                self._index_chunks.append(idx[:kept].copy())
+                self._norm_chunks.append(self._norm_buf[:kept].copy())
+                self._room -= kept
+                self.n_kept += kept
+
+    def log_update(self, i: int, norm: float) -> None:
+        """Log one update: example ``i``, and ‖(w, b)‖ after it."""
+        self.n_updates += 1
+        self.mistake_set[i] = True
+        if self._room >= 1:
+            self._room -= 1
+            self.n_kept += 1
+            self._one_index.append(int(i))
+            self._one_norm.append(float(norm))
+            if len(self._one_index) >= _LOG_CHUNK:
+                self._flush()
+
+    def _flush(self) -> None:
+        if self._one_index:
+            self._index_chunks.append(np.array(self._one_index, dtype=np.int64))
+            self._norm_chunks.append(np.array(self._one_norm, dtype=np.float64))
+            self._one_index, self._one_norm = [], []
+
+    @property
+    def log_complete(self) -> bool:
+        return self.n_kept == self.n_updates
+
+    @property
+    def indices(self) -> np.ndarray:
+        self._flush()
+        return np.concatenate(self._index_chunks) if self._index_chunks else np.empty(0, dtype=np.int64)
+
+    @property
+    def norms(self) -> np.ndarray:
+        self._flush()
+        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
 
 
 @runtime_checkable
@@ -501,13 +602,13 @@ def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str
     """
     if w is None:
         w, b = engine.snapshot()
-    indices = np.asarray(engine.indices, dtype=np.int64)
     log = outcome.log
     run = run_class(
-        w=w, b=b, mistakes=int(indices.shape[0]), sweeps=len(log.updates_per_sweep), converged=outcome.converged,
-        cycled=outcome.cycled, stopped=outcome.stopped, mistake_indices=indices,
+        w=w, b=b, mistakes=int(engine.n_updates), sweeps=len(log.updates_per_sweep), converged=outcome.converged,
+        cycled=outcome.cycled, stopped=outcome.stopped, mistake_indices=np.asarray(engine.indices, dtype=np.int64),
         updates_per_sweep=np.asarray(log.updates_per_sweep, dtype=np.int64),
-        norms=np.asarray(engine.norms, dtype=np.float64), errors_after_sweep_known=log.errors_known,
+        norms=np.asarray(engine.norms, dtype=np.float64), log_complete=engine.log_complete,
+        mistake_set=engine.mistake_set, errors_after_sweep_known=log.errors_known,
         checkpoints=log.checkpoints, steps=engine.steps, algorithm=algorithm, params=params, exact=engine.exact,
         data=(X, signs), **extra)
     run.classes = classes

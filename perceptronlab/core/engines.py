@@ -14,14 +14,14 @@ import scipy.sparse as sp
 
 from perceptronlab._validation import is_sparse, not_finite_error
 from perceptronlab.core import kernels, ratchet
-from perceptronlab.core.driver import SteppingEngine
+from perceptronlab.core.driver import SteppingEngine, UpdateLog
 from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.reference import ReferenceEngine
 from perceptronlab.core.scores import count_errors, margins
 from perceptronlab.core.threads import numba_threads, resolve_n_jobs
 from perceptronlab.exceptions import SCALE_FIX
 
-__all__ = ["CompiledEngine", "WeightedEngine", "UpdateLog", "make_engine", "parallel_block", "weights_key", "PARALLEL_MIN_ROWS",
+__all__ = ["CompiledEngine", "WeightedEngine", "make_engine", "parallel_block", "weights_key", "PARALLEL_MIN_ROWS",
            "PARALLEL_MAX_UPDATE_RATE"]
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
@@ -51,32 +51,6 @@ def weights_key(w: np.ndarray, b: float) -> tuple[int, int]:
     return kernels.fingerprint(np.ascontiguousarray(w, dtype=np.float64), float(b))
 
 
-class UpdateLog:
-    """Every update an engine made: the example's index and ‖(w, b)‖ after it, in per-sweep chunks.
-
-    A kernel writes a sweep's updates into ``_idx_buf`` / ``_norm_buf``; :meth:`_log` keeps them.
-    """
-
-    def _start_log(self, n: int) -> None:
-        self._idx_buf = np.empty(n, dtype=np.int64)
-        self._norm_buf = np.empty(n)
-        self._index_chunks: list[np.ndarray] = []
-        self._norm_chunks: list[np.ndarray] = []
-
-    def _log(self, count: int) -> None:
-        if count:
-            self._index_chunks.append(self._idx_buf[:count].copy())
-            self._norm_chunks.append(self._norm_buf[:count].copy())
-
-    @property
-    def indices(self) -> np.ndarray:
-        return np.concatenate(self._index_chunks) if self._index_chunks else np.empty(0, dtype=np.int64)
-
-    @property
-    def norms(self) -> np.ndarray:
-        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
-
-
 class CompiledEngine(UpdateLog, SteppingEngine):
     """The perceptron rule in compiled loops over dense float32/float64 or CSR input.
 
@@ -98,7 +72,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
         self.w = np.zeros(self.d) if w0 is None else np.array(w0, dtype=np.float64)
         self.b = float(b0)
-        self._start_log(self.n)
+        self.start_log(self.n)
         self._margins = np.empty(self.n)
         self._count_order: np.ndarray | None = None
         self.steps = None
@@ -125,7 +99,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
         self._last_updates = int(count)
-        self._log(count)
+        self.log_sweep(count)
         return int(count)
 
     def walk(self, picks, start: int, run: int, target: int, updates_left: int, sweep: int) -> tuple[int, int, int, bool]:
@@ -134,7 +108,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         position, run, count, reached, self.b, stopped = ratchet.walk(
             X, csr.indptr, csr.indices, csr.data, self.sparse, self.y, picks, start, run, target, updates_left,
             self.w, self.b, self.eta, self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
-        self._log(count)
+        self.log_sweep(count)
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
         return int(position), int(run), int(count), bool(reached)
@@ -187,8 +161,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         if self.fit_intercept:
             self.b += c
             sq += self.b * self.b
-        self._index_chunks.append(np.array([i], dtype=np.int64))
-        self._norm_chunks.append(np.array([math.sqrt(sq)]))
+        self.log_update(i, math.sqrt(sq))
 
     def replay(self, indices: np.ndarray, keep: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Apply the updates on the examples ``indices`` in order, with no mistake test and no log.
@@ -277,7 +250,7 @@ class WeightedEngine(CompiledEngine):
         self.sweep_loss = float(loss)
         self.update_margins = self._margin_buf[:count].copy()
         self._last_updates = int(count)
-        self._log(count)
+        self.log_sweep(count)
         return int(count)
 
     def margins(self) -> np.ndarray:

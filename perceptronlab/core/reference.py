@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perceptronlab._validation import is_sparse
-from perceptronlab.core.driver import SteppingEngine
+from perceptronlab.core.driver import SteppingEngine, UpdateLog
 from perceptronlab.core.run import Step
 from perceptronlab.core.scores import count_errors
 from perceptronlab.exceptions import SCALE_FIX
@@ -31,7 +31,7 @@ def reference_update(w: np.ndarray, x: np.ndarray, c: float) -> np.ndarray:
     return w + x.astype(np.float64) * c
 
 
-class StepwiseEngine(SteppingEngine):
+class StepwiseEngine(UpdateLog, SteppingEngine):
     """The rule one example at a time in Python: the sweep, its mistake test, the update log and the
     trace, written once for the exact and the NumPy engines, which differ only in their arithmetic
     (:meth:`score`, :meth:`_step`, :meth:`_norm`, and how a step is recorded)."""
@@ -54,25 +54,15 @@ class StepwiseEngine(SteppingEngine):
     def _start(self, X, y, *, eta, margin, fit_intercept, record_steps) -> None:
         self.X, self.y = X, y
         self.eta, self.margin, self.fit_intercept = eta, margin, fit_intercept
-        self._indices: list[int] = []
-        self._norms: list[float] = []
+        self.start_log(len(y))
         self.steps: list[Step] | None = [] if record_steps else None
-
-    @property
-    def indices(self) -> np.ndarray:
-        return np.asarray(self._indices, dtype=np.int64)
-
-    @property
-    def norms(self) -> np.ndarray:
-        return np.asarray(self._norms, dtype=np.float64)
 
     def margins(self) -> np.ndarray:
         return np.array([self.score(i) for i in range(self.n)], dtype=self._score_dtype)
 
     def update(self, i: int, sweep: int, score) -> None:
         self._step(i)
-        self._indices.append(i)
-        self._norms.append(self._norm())
+        self.log_update(i, self._norm())
         self._record(sweep, i, score, True)
 
     def _record(self, sweep, i, score, mistake):
@@ -86,7 +76,7 @@ class StepwiseEngine(SteppingEngine):
         Keeps :attr:`sweep_loss`, Σ (margin − y(⟨w,x⟩ + b)) over the mistakes, in check order (the
         hinge loss of the sweep, as the weighted kernels sum it).
         """
-        before = len(self._indices)
+        before = self.n_updates
         loss = 0
         for i in (range(self.n) if order is None else order):
             i = int(i)
@@ -98,7 +88,7 @@ class StepwiseEngine(SteppingEngine):
                     continue
             self._record(sweep, i, score, False)
         self.sweep_loss = loss
-        return len(self._indices) - before
+        return self.n_updates - before
 
     def walk(self, picks, start: int, run: int, target: int, updates_left: int, sweep: int) -> tuple[int, int, int, bool]:
         """The ratchet's walk (the twin of :func:`perceptronlab.core.ratchet.walk_dense`): check

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 import numpy as np
 
 from perceptronlab._numbers import format_count, format_number, format_vector
-from perceptronlab._validation import check_choice
+from perceptronlab._validation import check_choice, fail
 from perceptronlab.core.scores import count_errors
 
 if TYPE_CHECKING:
@@ -58,6 +58,11 @@ class Run:
     updates_per_sweep : updates made during each sweep.
     errors_after_sweep : training errors (y⟨w,x⟩ ≤ 0) of the weights at the end of each sweep.
     norms : ‖w_k‖ after every update (with the intercept as a coordinate), for the squeeze plot.
+    log_complete : whether ``mistake_indices`` and ``norms`` hold every update. The log keeps
+        ``perceptronlab.core.driver.LOG_BUDGET_BYTES`` (256 MiB, 16 bytes an update); past it they
+        hold the first updates only (False), while ``mistakes``, ``updates_per_sweep`` and
+        ``mistake_set`` count every update.
+    mistake_set : a boolean per example: updated on at least once (the mistake set J of seed 000).
     steps : the step trace (``trace=True``), else ``None``.
     """
 
@@ -80,6 +85,18 @@ class Run:
     pocket_history: Int64Array | None = field(repr=False, default=None)
     data: Any = field(repr=False, default=None)
     stopped: bool = field(repr=False, default=False)
+    log_complete: bool = field(repr=False, default=True)
+    mistake_set: NDArray[Any] | None = field(repr=False, default=None)
+
+    def check_log_complete(self, who: str) -> None:
+        """Raise :class:`~perceptronlab.exceptions.InputError` when ``who`` needs every update's log
+        (``mistake_indices``, ``norms``) and this run kept only the first updates'."""
+        if not self.log_complete:
+            raise fail(f"{who}: run", "a run whose log holds every update (mistake_indices, norms)",
+                       f"a run that logged the first {self.mistake_indices.shape[0]:,} of its {self.mistakes:,} "
+                       "updates (the log's memory budget, perceptronlab.core.driver.LOG_BUDGET_BYTES)",
+                       "Train on fewer examples or sweeps, or raise LOG_BUDGET_BYTES before training "
+                       "(16 bytes an update).")
     if TYPE_CHECKING:  # set by the driver's finish, not a field: the labels, classes[1] is +1
         classes: NDArray[Any] = field(init=False, repr=False)
 

@@ -57,10 +57,9 @@ class AveragedEngine(CompiledEngine):
         self.c = 0.0
 
     def sweep(self, order: NDArray[Any] | None, sweep: int) -> int:
-        chunks_before = len(self._index_chunks)
         count = super().sweep(order, sweep)
-        if len(self._index_chunks) > chunks_before:
-            idx = self._index_chunks[-1]
+        if count:
+            idx = self._idx_buf[:count]  # this sweep's updates, as the kernel wrote them
             steps_before = self.c + sweep_positions(order, idx, self.n).astype(np.float64)
             if self.sparse:
                 X = self.X

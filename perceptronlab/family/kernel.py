@@ -35,6 +35,7 @@ of every f_k (as :func:`perceptronlab.voted_perceptron`, Freund & Schapire's ker
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,8 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab import _validation as v
-from perceptronlab.core.driver import Engine, OnSweep, drive, finish
-from perceptronlab.core.engines import UpdateLog
+from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, drive, finish
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
 from perceptronlab.family import _kernels
@@ -183,6 +183,9 @@ class KernelEngine(UpdateLog, Engine):
     mistake test and update, in :mod:`perceptronlab.family._kernels`), the driver's control flow.
 
     The training errors are counted at each sweep's end from the kept scores (no primal w to store).
+    Its update log is not cut at :data:`~perceptronlab.core.driver.LOG_BUDGET_BYTES`: the entries
+    (and their steps) are the hypothesis the averaged and voted variants predict with. Each update
+    costs n kernel values, so the time of a run bounds its updates long before their 24 bytes do.
     """
 
     exact = False
@@ -203,13 +206,10 @@ class KernelEngine(UpdateLog, Engine):
         self.step = 0
         self.n_entries = 0
         self.ring = np.zeros(max(self.budget, 1), dtype=np.int64)
-        self._entry_buf = np.empty(self.n, dtype=np.int64)
+        self.start_log(self.n, budget_bytes=math.inf)
         self._step_buf = np.empty(self.n, dtype=np.int64)
-        self._norm_buf = np.empty(self.n)
         self._col = np.empty(self.n)
-        self._index_chunks: list[NDArray[Any]] = []
         self._step_chunks: list[NDArray[Any]] = []
-        self._norm_chunks: list[NDArray[Any]] = []
         self.steps = None
         empty_f, empty_i = np.empty((0, 0)), np.empty(0, dtype=np.int32)
         self._G, self._X = empty_f, empty_f
@@ -244,12 +244,11 @@ class KernelEngine(UpdateLog, Engine):
             self.source, self._G, self._X, indptr, indices, data, self._sqn, self._kind,
             spec.degree, spec.gamma, spec.coef0, self.y, order, use_order, self.scores,
             self.alpha, self.b, self.eta, self.margin, self.fit_intercept, self.budget, self.ring,
-            self.n_entries, self.fsq, self.step, self._entry_buf, self._step_buf, self._norm_buf,
+            self.n_entries, self.fsq, self.step, self._idx_buf, self._step_buf, self._norm_buf,
             self._col, self._buf, self.columns.slots, self.columns.C, self.columns.used)
+        self.log_sweep(count)
         if count:
-            self._index_chunks.append(self._entry_buf[:count].copy())
             self._step_chunks.append(self._step_buf[:count].copy())
-            self._norm_chunks.append(self._norm_buf[:count].copy())
         return int(count)
 
     def snapshot(self) -> tuple[Float64Array, float]:

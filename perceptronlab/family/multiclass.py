@@ -30,8 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab import _validation as v
-from perceptronlab.core.driver import Engine, OnSweep, drive, finish
-from perceptronlab.core.engines import UpdateLog
+from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, drive, finish
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.exceptions import SCALE_FIX
@@ -98,7 +97,7 @@ class MulticlassEngine(UpdateLog, Engine):
         self.c = 0.0
         self.sq = 0.0
         self._scores = np.empty(n_classes)
-        self._start_log(self.n)
+        self.start_log(self.n)
         self.steps = None
 
     def sweep(self, order: NDArray[Any] | None, sweep: int) -> int:
@@ -113,7 +112,7 @@ class MulticlassEngine(UpdateLog, Engine):
         else:
             count, self.c, self.sq = _kernels.multiclass_sweep_dense(
                 self.X, self.y, order, use_order, *common)
-        self._log(count)
+        self.log_sweep(count)
         return int(count)
 
     def snapshot(self) -> tuple[Float64Array, Float64Array]:

@@ -198,7 +198,7 @@ def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 10
     >>> from perceptronlab.scale import fit
     >>> X = da.from_array(np.array([[1., 0], [1, 1], [0, 1], [2, 0]]), chunks=(2, 2))
     >>> y = da.from_array(np.array([1, -1, -1, 1]), chunks=2)
-    >>> with Client(processes=False, n_workers=1, dashboard_address=None) as client:
+    >>> with Client(processes=False, n_workers=1, dashboard_address=":0") as client:
     ...     model = fit(X, y, client=client)
     >>> model.converged, model.history.tolist(), model.predict(np.array([[3., 0]])).tolist()
     (True, [[2, 2], [1, 0], [0, 0]], [1])
@@ -363,7 +363,7 @@ def train_from_cli(data, *, scheduler: str | None = None, shards: int | None = N
 
     options = {k: val for k, val in dict(options or {}).items() if val is not None}
     known = {"eta", "fit_intercept", "max_sweeps", "margin", "label", "out", "algorithm", "order", "seed",
-             "exact", "fmt"}
+             "exact", "fmt", "check"}  # check: pocket's, refused with the algorithm below
     unknown = sorted(set(options) - known)
     if unknown:
         raise v.fail("options", f"keys among {', '.join(sorted(known))}", ", ".join(unknown),

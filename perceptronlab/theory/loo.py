@@ -8,6 +8,9 @@ examples in the mistake set J can be leave-one-out errors, and there are at most
 
 For the examples in J, the run without example k coincides with the full run up to k's first
 update; retraining resumes there (same weights, same position in the sweep) instead of from 0.
+The full run's mistake set is its ``mistake_set`` (a boolean per example); the resumed runs replay
+its update log, and an example whose first update lies past the part of the log a very long run
+kept (``Run.log_complete``) is retrained from w = 0 instead.
 """
 
 from __future__ import annotations
@@ -137,7 +140,8 @@ def loo_error(X: MatrixLike, y: ArrayLike, **perceptron_options: Unpack[LooOptio
             "perceptronlab.separable(X, y), or raise max_sweeps.")
     Xc, signs = full.data
     n = len(Xc) if full.exact else Xc.shape[0]
-    candidates = np.unique(full.mistake_indices)
+    assert full.mistake_set is not None  # the driver's finish sets it on every run
+    candidates = np.flatnonzero(full.mistake_set)
     if n == 1:  # trained on no example, w = 0 and b = 0: the tie y(<0, x> + 0) = 0 <= 0 is a mistake
         wrong = [int(k) for k in candidates]
     elif full.exact or run_options.get("backend", "compiled") != "compiled" or not isinstance(Xc, np.ndarray):
@@ -173,7 +177,8 @@ def _loo_by_retraining(X: Any, signs: NDArray[Any], candidates: NDArray[Any], op
 
 
 def _loo_resumed(X: NDArray[Any], signs: NDArray[Any], full: Run, candidates: NDArray[Any]) -> list[int]:
-    """Resume each leave-one-out run at the full run's state just before k's first update."""
+    """Resume each leave-one-out run at the full run's state just before k's first update (from
+    w = 0 for a k whose first update the full run's log did not keep)."""
     params = full.params
     eta, margin, fit_intercept = float(params["eta"]), float(params["margin"]), params["fit_intercept"]
     max_sweeps = params["max_sweeps"]
@@ -182,20 +187,25 @@ def _loo_resumed(X: NDArray[Any], signs: NDArray[Any], full: Run, candidates: ND
     first: dict[int, int] = {}
     for t, i in enumerate(sequence.tolist()):
         first.setdefault(i, t)
+    unlogged = [int(k) for k in candidates if int(k) not in first]
     n = X.shape[0]
     # the full run's updates, replayed with the engine's own update (the same bits)
     full_run = CompiledEngine(X, signs, eta=eta, margin=margin, fit_intercept=fit_intercept)
     done = 0
     wrong = []
-    for k, t_k in sorted(first.items(), key=lambda item: item[1]):
-        full_run.replay(sequence[done:t_k])
-        done = t_k
+    for k, t_k in sorted(first.items(), key=lambda item: item[1]) + [(k, None) for k in unlogged]:
         keep = np.r_[0:k, k + 1:n]
-        engine = CompiledEngine(X[keep], signs[keep], eta=eta, margin=margin, fit_intercept=fit_intercept,
-                                w0=full_run.w, b0=full_run.b)
-        # the rest of the sweep of k's first update (k's place and after), then whole sweeps
-        outcome = drive(engine, max_sweeps=max_sweeps, cycles=False, record_errors=False,
-                        first_sweep=int(sweep_of_update[t_k]), rest_of_sweep=np.arange(k, n - 1))
+        if t_k is None:  # from w = 0, whole sweeps
+            engine = CompiledEngine(X[keep], signs[keep], eta=eta, margin=margin, fit_intercept=fit_intercept)
+            outcome = drive(engine, max_sweeps=max_sweeps, cycles=False, record_errors=False)
+        else:
+            full_run.replay(sequence[done:t_k])
+            done = t_k
+            engine = CompiledEngine(X[keep], signs[keep], eta=eta, margin=margin, fit_intercept=fit_intercept,
+                                    w0=full_run.w, b0=full_run.b)
+            # the rest of the sweep of k's first update (k's place and after), then whole sweeps
+            outcome = drive(engine, max_sweeps=max_sweeps, cycles=False, record_errors=False,
+                            first_sweep=int(sweep_of_update[t_k]), rest_of_sweep=np.arange(k, n - 1))
         if not outcome.converged:
             raise _not_converged(k, max_sweeps)
         if margins(X[k:k + 1], signs[k:k + 1], engine.w, engine.b)[0] <= 0:

@@ -20,7 +20,10 @@ or strings (``"1/2"``, ``"0.5"``); JSON numbers are taken as the decimals they s
 ``fit_intercept``  the bias trick (x augmented with 1); default false, as in the exam task
 ``eta``            learning rate η > 0 (default 1)
 ``margin``         ρ₀ ≥ 0 of the margin perceptron (default 0)
-``pocket``         run Pocket (Gallant 1990, check after every update) instead (default false)
+``pocket``         run Pocket (Gallant 1990) instead (default false)
+``check``          when Pocket counts its errors: "update" (after every update, the default),
+                   "sweep" (after every sweep) or "ratchet" (Gallant's ratchet), as
+                   :func:`perceptronlab.pocket`'s ``check``
 ``max_sweeps``     1 … 1000 (default 100)
 ``seed``           integer ≥ 0 for the shuffle and random-mistake orders (default 0)
 ``arithmetic``     "auto" (default: exact Fractions when every coordinate is an integer or a
@@ -76,7 +79,7 @@ import numpy as np
 
 from perceptronlab._numbers import format_number, format_vector, parse_exact
 from perceptronlab._numbers import format_sqrt as sqrt_text
-from perceptronlab._validation import fail
+from perceptronlab._validation import POCKET_CHECKS, fail
 from perceptronlab.core.threads import numba_threads
 from perceptronlab.exceptions import InputError, NotSeparableError
 
@@ -113,6 +116,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "eta": 1,
     "margin": 0,
     "pocket": False,
+    "check": "update",
     "max_sweeps": 100,
     "seed": 0,
     "arithmetic": "auto",
@@ -322,6 +326,9 @@ def parse_options(options: Any, n_points: int) -> dict:
     if opts["order"] not in ORDERS:
         raise fail("options.order", "one of " + ", ".join(repr(o) for o in ORDERS), repr(opts["order"])[:40],
                    'Send "order": "cyclic".')
+    if opts["check"] not in POCKET_CHECKS:
+        raise fail("options.check", "one of " + ", ".join(repr(c) for c in POCKET_CHECKS), repr(opts["check"])[:40],
+                   'Send "check": "update".')
     if opts["arithmetic"] not in ARITHMETIC:
         raise fail("options.arithmetic", "one of " + ", ".join(repr(a) for a in ARITHMETIC),
                    repr(opts["arithmetic"])[:40], 'Send "arithmetic": "auto".')
@@ -458,7 +465,7 @@ def _run(X, y, opts: dict, exact: bool, order: str, max_sweeps: int, trace: bool
     common = dict(eta=opts["eta"] if exact else float(opts["eta"]), fit_intercept=opts["fit_intercept"],
                   order=order, max_sweeps=max_sweeps, seed=opts["seed"], exact=exact, trace=trace, n_jobs=1)
     if opts["pocket"]:
-        return pocket(X, y, check="update", max_updates=max_updates, **common)
+        return pocket(X, y, check=opts["check"], max_updates=max_updates, **common)
     margin = opts["margin"] if exact else float(opts["margin"])
     return perceptron(X, y, margin=margin, warn=False, **common)
 
