@@ -745,12 +745,7 @@ def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, w, b, 
         z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
         loss += lost
         if c != 0.0:
-            sq = _csr_update(indptr, indices, data, i, w, c, sq)
-            if fit_intercept:
-                sq += (b + c) * (b + c) - b * b
-                b += c
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(max(sq, 0.0))
+            b, sq = _csr_take_update(indptr, indices, data, i, w, b, c, fit_intercept, sq, idx_out, norm_out, count)
             margin_out[count] = z
             count += 1
     return count, b, -1, loss
