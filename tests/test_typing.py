@@ -26,11 +26,6 @@ SUBMODULES = ("bounds", "datasets", "adversary", "plots", "experiments", "report
 #: public callables with a parameter or return not annotated yet (their modules are on mypy's "not yet
 #: consistent" list in pyproject.toml)
 PENDING = frozenset({
-    "perceptronlab.adversary.SklearnAdapter", "perceptronlab.datasets.label_by",
-    "perceptronlab.plots.bound_surface", "perceptronlab.plots.bound_vs_actual", "perceptronlab.plots.decision_regions",
-    "perceptronlab.plots.squeeze", "perceptronlab.plots.sweeps",
-    "perceptronlab.report.build_report", "perceptronlab.report.write_report",
-    "perceptronlab.river.Perceptron", "perceptronlab.river.AveragedPerceptron",
     "perceptronlab.scale.MixedPerceptron", "perceptronlab.scale.fit", "perceptronlab.scale.fit_in_process",
     "perceptronlab.scale.one_shot_average", "perceptronlab.scale.stream_fit", "perceptronlab.scale.train_from_cli",
 })

@@ -201,7 +201,7 @@ class SklearnAdapter:
     1
     """
 
-    def __init__(self, estimator: Any, classes: tuple = (-1, 1)):
+    def __init__(self, estimator: Any, classes: tuple[Any, Any] = (-1, 1)) -> None:
         if not hasattr(estimator, "partial_fit"):
             raise v.fail("estimator", "a scikit-learn estimator with partial_fit",
                          type(estimator).__name__,

@@ -16,10 +16,16 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from perceptronlab._validation import check_positive_int, check_seed, fail
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from perceptronlab._typing import Int64Array
 
 __all__ = ["Dataset", "basis", "exam_task", "gaussian_pair", "label_by", "lfd", "margin_task",
            "nonseparable"]
@@ -189,7 +195,7 @@ def gaussian_pair(n_per_class: int = 25, separation: float = 3.0, seed: int = 42
                    + (", bias column first" if bias else ""))
 
 
-def label_by(target, X) -> np.ndarray:
+def label_by(target: ArrayLike, X: ArrayLike) -> Int64Array:
     """Labels of the points ``X`` under a line ``target = (b, w1, …, w_d)``: +1 where b + ⟨w, x⟩ > 0, else −1.
 
     Examples
