@@ -46,7 +46,7 @@ import tokenize
 import warnings
 import zipfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
@@ -249,7 +249,7 @@ def _tidy_labels(values: list[str] | np.ndarray) -> np.ndarray:
     return floats
 
 
-def _csv_rows(path: Path, delimiter: str, where: str) -> Iterator[tuple[int, list[str]]]:
+def _csv_rows(path: Path, delimiter: str, where: str) -> Generator[tuple[int, list[str]], None, None]:
     """The non-blank rows of a CSV file as (line number, stripped cells), one at a time."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
@@ -296,13 +296,13 @@ def _csv_fast(path: Path, delimiter: str, header_line: int, width: int, feature_
     All-numeric files are parsed as one table; a file with text labels or other text columns is
     parsed again with those columns turned into codes (features stay numbers)."""
 
-    options = dict(delimiter=delimiter, skiprows=header_line, comments=None, quotechar='"', dtype=np.float64,
+    options: dict[str, Any] = dict(delimiter=delimiter, skiprows=header_line, comments=None, quotechar='"', dtype=np.float64,
                    ndmin=2, encoding="utf-8-sig")
     others = [j for j in range(width) if j not in feature_cols]
-    table = codes = None
+    table = None
     for attempt in ("numbers", "codes"):
-        codes = {} if attempt == "codes" else None
-        converters = None
+        codes: dict[str, int] | None = {} if attempt == "codes" else None
+        converters: dict[int | str, Callable[[str], float]] | None = None
         if codes is not None:
             if not others:
                 return None
@@ -605,9 +605,9 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
             names = archive.namelist()
             missing = [k for k in wanted if f"{k}.npy" not in names]
             if missing:
-                arrays = sorted(n[:-4] if n.endswith(".npy") else n for n in names)
+                stored = sorted(n[:-4] if n.endswith(".npy") else n for n in names)
                 raise fail(where, "arrays named 'X' and 'y'" if has_label else "an array named 'X'",
-                           "arrays " + repr(arrays)[:200], "Save with np.savez(path, X=X, y=y).")
+                           "arrays " + repr(stored)[:200], "Save with np.savez(path, X=X, y=y).")
             members = {k: _npz_member(archive, f"{k}.npy", where) for k in wanted}
             _, x_shape, x_dtype = members["X"]
             if len(x_shape) != 2:
@@ -623,7 +623,7 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
             _check_size(path, declared + converted,
                         f"{n:,} rows × {d:,} columns: {format_bytes(declared)} unpacked"
                         + (f" + {format_bytes(converted)} converted" if converted else ""), max_bytes)
-            arrays = {}
+            arrays: dict[str, np.ndarray] = {}
             for key, (info, _, _) in members.items():
                 with archive.open(info) as member:
                     arrays[key] = np.lib.format.read_array(member, allow_pickle=False)
@@ -871,9 +871,10 @@ def _check_classes(classes: Any, bad) -> list:
     if None in kinds:
         odd = classes[kinds.index(None)]
         raise bad("classes", "labels that are strings, integers, booleans or finite numbers", _shown(odd))
-    if len(set(kinds)) > 1:
+    found = {kind for kind in kinds if kind is not None}  # every kind, after the check above
+    if len(found) > 1:
         raise bad("classes", "labels of one type (all strings, all integers, all booleans or all numbers)",
-                  f"{_shown(classes)} (mixed " + " and ".join(sorted(set(kinds))) + ")")
+                  f"{_shown(classes)} (mixed " + " and ".join(sorted(found)) + ")")
     if len(set(classes)) != len(classes):
         raise bad("classes", "distinct labels", _shown(classes))
     return classes

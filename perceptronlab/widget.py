@@ -69,10 +69,10 @@ class Lab(anywidget.AnyWidget):
     _esm = _STATIC / "lab.js"
     _css = _STATIC / "lab.css"
 
-    points = traitlets.List([]).tag(sync=True)
-    labels = traitlets.List([]).tag(sync=True)
+    points: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
+    labels: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
     options = traitlets.Dict({}).tag(sync=True)
-    hidden = traitlets.List([]).tag(sync=True)
+    hidden: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
     result = traitlets.Dict({}).tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
     # the page numbers its requests; the answer echoes the number (so a repeat is answered too)
