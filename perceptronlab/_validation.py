@@ -146,12 +146,6 @@ def check_choice(name: str, value: Any, choices: tuple[_C, ...]) -> _C:
     return value  # type: ignore[no-any-return]  # one of the choices
 
 
-@overload
-def check_seed(seed: None) -> None: ...
-@overload
-def check_seed(seed: int) -> int: ...
-@overload
-def check_seed(seed: Any) -> int | None: ...
 def check_seed(seed: Any) -> int | None:
     if seed is None:
         return None

@@ -34,13 +34,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perceptronlab import _learners_experiment as learners
 from perceptronlab._files import atomic_open, atomic_write
 from perceptronlab._validation import check_positive_int, check_seed, fail
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
 
@@ -84,13 +87,13 @@ class ExperimentResult:
     """
 
     name: str
-    table: list[dict]
+    table: list[dict[str, Any]]
     summary: str
-    stats: dict = field(default_factory=dict)
-    figures: dict = field(default_factory=dict)
-    params: dict = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
+    figures: dict[str, Figure] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
-    texts: dict = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return self.summary
@@ -363,7 +366,7 @@ def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: i
     return _finish(result, out_dir, progress)
 
 
-def _lfd_figure(rows: list[dict], sizes: tuple[int, ...]):
+def _lfd_figure(rows: list[dict[str, Any]], sizes: tuple[int, ...]) -> Figure:
     from perceptronlab.plots import _figure
 
     fig = _figure(12, 4.8)
@@ -440,7 +443,7 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
     return _finish(result, out_dir, progress)
 
 
-def _worst_case_figure(rows: list[dict]):
+def _worst_case_figure(rows: list[dict[str, Any]]) -> Figure:
     from perceptronlab.plots import BOUND_COLOR, POSITIVE_COLOR, _figure
 
     fig = _figure(7, 5)
@@ -475,7 +478,8 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
     from perceptronlab.datasets import nonseparable
     from perceptronlab.theory.separability import separable
 
-    data_seed = 42 if seed is None else check_seed(seed)
+    checked = check_seed(seed)
+    data_seed = 42 if checked is None else checked
     progress = progress or _quiet
     progress("runs", 0, 4)
     X, y = nonseparable(seed=data_seed)
@@ -525,7 +529,7 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
     return _finish(result, out_dir, progress)
 
 
-def learners_experiment(out_dir=None, *, seed: int | None = None, trials: int | None = None,
+def learners_experiment(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
                         progress: Progress | None = None) -> ExperimentResult:
     """The family against scikit-learn's linear learners on digits and breast cancer (clean and
     with noisy labels), after Freund & Schapire (1999, §6); see
@@ -550,7 +554,7 @@ def learners_experiment(out_dir=None, *, seed: int | None = None, trials: int | 
     return _finish(result, out_dir, progress)
 
 
-def _learners_figure(rows: list[dict], trials: int):
+def _learners_figure(rows: list[dict[str, Any]], trials: int) -> Figure:
     """Test error (left) and training time (right, log scale) of every learner, one bar per dataset."""
     from perceptronlab.plots import _figure
 

@@ -108,13 +108,14 @@ def test_the_choice_tables_are_the_literal_types():
     from perceptronlab.core import run
     from perceptronlab.family import kernel
     from perceptronlab.scale import mixing
+    from perceptronlab.teach import exams
     from perceptronlab.theory import geometry, loo
 
     pairs = [(v.ORDERS, v.Order), (v.FAMILY_ORDERS, v.FamilyOrder), (v.POCKET_CHECKS, v.PocketCheck),
              (v.BACKENDS, v.Backend), (run.TABLE_FORMATS, run.TableFormat), (kernel.KERNELS, kernel.Kernel),
              (kernel.VARIANTS, kernel.Variant), (kernel.CACHE_MODES, kernel.CacheMode),
              (geometry.METHODS, geometry.Method), (geometry.SOLVERS, geometry.Solver),
-             (mixing.MIXINGS, mixing.Mixing)]
+             (mixing.MIXINGS, mixing.Mixing), (exams.KINDS, exams.Kind)]
     for table, literal in pairs:
         assert table == typing.get_args(literal)
     assert loo._ALLOWED == tuple(sorted(loo.LooOptions.__annotations__, key=loo._ALLOWED.index))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -132,18 +132,18 @@ def basis(n: int) -> Dataset:
                    f"seed 003, section 6.7: the {n} basis vectors, all labelled +1")
 
 
-def _check_real(name: str, value, *, minimum: float | None = None, positive: bool = False) -> float:
+def _check_real(name: str, value: Any, *, minimum: float | None = None, positive: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
         raise fail(name, "a finite number", repr(value), f"Pass e.g. {name.split()[0]}=1.0.")
-    value = float(value)
-    if positive and value <= 0:
-        raise fail(name, "a number > 0", value, f"Pass e.g. {name.split()[0]}=1.0.")
-    if minimum is not None and value < minimum:
-        raise fail(name, f"a number >= {minimum}", value, f"Pass e.g. {name.split()[0]}=3.0.")
-    return value
+    number = float(value)
+    if positive and number <= 0:
+        raise fail(name, "a number > 0", number, f"Pass e.g. {name.split()[0]}=1.0.")
+    if minimum is not None and number < minimum:
+        raise fail(name, f"a number >= {minimum}", number, f"Pass e.g. {name.split()[0]}=3.0.")
+    return number
 
 
-def _legacy_seed(seed) -> int:
+def _legacy_seed(seed: Any) -> int:
     """A seed for the legacy ``RandomState`` the notebook uses: an integer in [0, 2**32)."""
     checked = check_seed(seed)
     if checked is None or checked >= 2**32:

@@ -225,9 +225,10 @@ def generate(kind: Kind, seed: int) -> ExamTask:
     v.check_choice("kind", kind, KINDS)
     if seed is None:
         raise v.fail("seed", "an integer >= 0", "None", "Pass e.g. seed=0; the same seed gives the same task.")
-    seed = v.check_seed(seed)
-    rng = random.Random(f"perceptronlab-exam-{kind}-{seed}")
-    return {"trace": _trace_task, "margin": _margin_task, "generalization": _generalization_task}[kind](rng, seed)
+    checked = v.check_seed(seed)
+    assert checked is not None  # None is refused above
+    rng = random.Random(f"perceptronlab-exam-{kind}-{checked}")
+    return {"trace": _trace_task, "margin": _margin_task, "generalization": _generalization_task}[kind](rng, checked)
 
 
 # ---------------------------------------------------------------- exact quantities
