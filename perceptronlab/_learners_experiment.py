@@ -24,17 +24,21 @@ subsampling is needed at this size: the Gram matrix is cached). ``test_error`` a
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perceptronlab import _validation as v
 from perceptronlab._files import atomic_open, atomic_write
+
+if TYPE_CHECKING:
+    from perceptronlab.family.kernel import Kernel
 
 #: sweeps every perceptron gets (Freund & Schapire report 1 to 30 epochs)
 SWEEPS = 10
@@ -42,7 +46,7 @@ SWEEPS = 10
 NOISE_RATE = 0.15
 #: trials (train/test splits) when ``trials`` is None
 DEFAULT_TRIALS = 3
-KERNELS = (("poly", 2), ("poly", 3), ("poly", 4), ("rbf", None))
+KERNELS: tuple[tuple[Kernel, int | None], ...] = (("poly", 2), ("poly", 3), ("poly", 4), ("rbf", None))
 
 
 def _datasets():
@@ -54,7 +58,7 @@ def _datasets():
             ("breast cancer", cancer.data, cancer.target, True)]
 
 
-def _learners(seed: int) -> list[tuple[str, Callable[[], object]]]:
+def _learners(seed: int) -> list[tuple[str, Callable[[], Any]]]:
     # on use: listing the experiments (the CLI's help) does not load scikit-learn or the kernels
     from sklearn.linear_model import Perceptron as SkPerceptron
     from sklearn.svm import LinearSVC
@@ -77,8 +81,8 @@ def _learners(seed: int) -> list[tuple[str, Callable[[], object]]]:
         name = f"poly {degree}" if kernel == "poly" else "rbf"
         for variant in ("last", "averaged", "voted"):
             learners.append((f"kernel {name} ({variant})",
-                             lambda k=kernel, d=degree or 3, var=variant: KernelPerceptron(
-                                 kernel=k, degree=d, variant=var, **common)))
+                             functools.partial(KernelPerceptron, kernel=kernel, degree=degree or 3, variant=variant,
+                                               **common)))
     learners += [
         ("multiclass (last)", lambda: MulticlassPerceptron(**common)),
         ("multiclass (averaged)", lambda: MulticlassPerceptron(averaged=True, **common)),
@@ -208,7 +212,8 @@ def findings(rows: list[dict]) -> tuple[list[str], dict]:
     """Does the Freund–Schapire pattern show? Lines of text and their numbers."""
     cell = {(r["dataset"], r["learner"]): r["test_error"] for r in rows}
     datasets = list(dict.fromkeys(r["dataset"] for r in rows))
-    lines, stats = [], {}
+    lines: list[str] = []
+    stats: dict[str, Any] = {}
     for family, last, better in (
             ("linear", "last (perceptron)", ("averaged", "voted")),
             ("multiclass", "multiclass (last)", ("multiclass (averaged)",)),

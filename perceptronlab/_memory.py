@@ -117,10 +117,10 @@ def parse_bytes(value: Any, what: str = "max_bytes") -> int:
         if match is None:
             raise fail(what, "a size in bytes such as 2G, 512M or 1e9", repr(value)[:60],
                        "Pass e.g. max_bytes='2G' (K, M, G, T are powers of 1024).")
-        number = float(match.group("number")) * _UNITS[match.group("unit").upper()]
-        if not math.isfinite(number) or number > 2**62:
+        scaled = float(match.group("number")) * _UNITS[match.group("unit").upper()]
+        if not math.isfinite(scaled) or scaled > 2**62:
             raise fail(what, "a size below 4 EiB", repr(value), "Pass e.g. max_bytes='2G'.")
-        number = int(number)
+        number = int(scaled)
     if number < 1:
         raise fail(what, "a size of at least 1 byte", repr(value), "Pass e.g. max_bytes='2G'.")
     return number

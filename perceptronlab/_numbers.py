@@ -65,6 +65,7 @@ def _from_decimal(value: Decimal, what: str, got: str) -> Fraction:
     if not value.is_finite():
         raise fail(what, "a finite number", got, "Remove or fix the NaN or infinite values.")
     _, digits, exponent = value.as_tuple()
+    assert isinstance(exponent, int)  # a finite Decimal's exponent ('n', 'N', 'F' are NaN and infinity's)
     if len(digits) > MAX_DIGITS or abs(exponent) > MAX_EXPONENT or abs(value.adjusted()) > MAX_EXPONENT:
         raise _too_long(what, got)
     return Fraction(value)
@@ -139,7 +140,7 @@ exponent of at most 1000, got '1e100000000'. Round the value or rescale the data
     if isinstance(value, Decimal):
         return _from_decimal(value, what, got)
     if isinstance(value, numbers.Rational):
-        return _bounded(Fraction(value.numerator, value.denominator), what, got)
+        return _bounded(Fraction(int(value.numerator), int(value.denominator)), what, got)
     raise fail(what, expected, f"{type(value).__name__} {got}", fix)
 
 

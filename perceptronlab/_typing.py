@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import sparray, spmatrix
 
-__all__ = ["ArrayLike", "ExactRows", "MatrixLike", "Float64Array", "Int64Array", "BoolArray", "WeightArray", "RealLike",
+__all__ = ["ArrayLike", "ExactRows", "MatrixLike", "VectorLike", "Float64Array", "Int64Array", "BoolArray", "WeightArray", "RealLike",
            "ExactNumber", "RandomState"]
 
 #: rows of exact numbers: ints, Fractions, Decimals, floats (taken exactly) or strings like "1/3"
@@ -24,6 +24,8 @@ ExactRows: TypeAlias = Sequence[Sequence[Fraction | Decimal | float | str]]
 #: X: anything NumPy reads as a 2-D array of numbers, rows of exact numbers, or a SciPy sparse
 #: matrix (read as CSR)
 MatrixLike: TypeAlias = ArrayLike | ExactRows | spmatrix | sparray
+#: a vector (w): anything NumPy reads as a 1-D array of numbers, or exact numbers as in ExactRows
+VectorLike: TypeAlias = ArrayLike | Sequence[Fraction | Decimal | float | str]
 #: arrays whose dtype is fixed
 Float64Array: TypeAlias = NDArray[np.float64]
 Int64Array: TypeAlias = NDArray[np.int64]

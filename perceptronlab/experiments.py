@@ -34,13 +34,16 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perceptronlab import _learners_experiment as learners
 from perceptronlab._files import atomic_open, atomic_write
 from perceptronlab._validation import check_positive_int, check_seed, fail
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
 
@@ -84,13 +87,13 @@ class ExperimentResult:
     """
 
     name: str
-    table: list[dict]
+    table: list[dict[str, Any]]
     summary: str
-    stats: dict = field(default_factory=dict)
-    figures: dict = field(default_factory=dict)
-    params: dict = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)
+    figures: dict[str, Figure] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
-    texts: dict = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return self.summary
@@ -164,7 +167,7 @@ def _quiet(stage: str, done: int, total: int) -> None:
     """The default progress callback: nothing."""
 
 
-def _finish(result: ExperimentResult, out_dir: Path | str | None, progress: Progress) -> ExperimentResult:
+def _finish(result: ExperimentResult, out_dir: Path | str | None, progress: Progress | None) -> ExperimentResult:
     if out_dir is not None:
         result.write(out_dir, progress)
     return result
@@ -226,7 +229,7 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
     # every dataset has the same shape: one compiled call runs them all (exactly perceptron(X, y) each)
     batch = perceptron_batch(np.stack([X for X, _ in pairs]), np.stack([y for _, y in pairs]),
                              max_sweeps=max_sweeps)
-    rows = []
+    rows: list[dict[str, Any]] = []
     progress("datasets", 0, total)
     for done, ((separation, trial, data_seed), (X, y)) in enumerate(zip(datasets, pairs, strict=True), start=1):
         R = float(radius(X))
@@ -249,7 +252,7 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
     ratios = np.array([r["ratio"] for r in separable])
     failed_approx = sum(1 for r in separable if r["rho_mean_diff"] <= 0)
     looser = [(r["rho"] / r["rho_mean_diff"]) ** 2 for r in separable if r["rho_mean_diff"] > 0]
-    per_separation = {}
+    per_separation: dict[str, dict[str, Any]] = {}
     for separation in separations:
         group = [r for r in separable if r["separation"] == separation]
         if group:
@@ -257,7 +260,7 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
                 datasets=len(group), mean_mistakes=float(np.mean([r["mistakes"] for r in group])),
                 mean_bound=float(np.mean([r["bound"] for r in group])),
                 median_ratio=float(np.median([r["ratio"] for r in group])))
-    stats = dict(datasets=len(rows), separable=len(separable), not_separable=len(rows) - len(separable),
+    stats: dict[str, Any] = dict(datasets=len(rows), separable=len(separable), not_separable=len(rows) - len(separable),
                  all_within_bound=within, max_fraction_of_bound=max(
                      (r["mistakes"] / r["bound"] for r in separable), default=None),
                  mean_ratio=float(ratios.mean()) if len(ratios) else None,
@@ -275,10 +278,10 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
     lines.append(f"  the notebook's mean-difference margin: fails (<= 0) on {failed_approx} separable datasets"
                  + (f"; elsewhere its bound is a median {np.median(looser):.2f}x the exact one" if looser else ""))
     lines.append("  separation  datasets  mean mistakes  mean bound  median bound/actual")
-    for key, group in per_separation.items():
-        lines.append(f"  {key:>10}  {group['datasets']:>8}  {group['mean_mistakes']:>13.1f}  "
-                     f"{group['mean_bound']:>10.1f}  {group['median_ratio']:>19.1f}")
-    figures = {}
+    for key, cells in per_separation.items():
+        lines.append(f"  {key:>10}  {cells['datasets']:>8}  {cells['mean_mistakes']:>13.1f}  "
+                     f"{cells['mean_bound']:>10.1f}  {cells['median_ratio']:>19.1f}")
+    figures: dict[str, Any] = {}
     if separable:
         from perceptronlab import plots
 
@@ -318,7 +321,7 @@ def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: i
     trials = _trials(trials, 1000)
     progress = progress or _quiet
     sizes = tuple(check_positive_int("sizes", N, "Pass e.g. sizes=(10, 100).") for N in sizes)
-    rows = []
+    rows: list[dict[str, Any]] = []
     total = trials * len(sizes)
     progress("runs", 0, total)
     for s_index, N in enumerate(sizes):
@@ -326,6 +329,7 @@ def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: i
             data_seed, run_seed, test_seed = (int(s) for s in np.random.SeedSequence([seed, N, trial])
                                               .generate_state(3))
             data = make(N, seed=data_seed)
+            assert data.target is not None  # the Learning From Data setup draws its target line
             run = perceptron(data.X, data.y, fit_intercept=True, order="random-mistake", seed=run_seed,
                              max_sweeps=max_sweeps, warn=False)
             fresh = np.random.default_rng(test_seed).uniform(-1.0, 1.0, size=(test_points, 2))
@@ -362,7 +366,7 @@ def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: i
     return _finish(result, out_dir, progress)
 
 
-def _lfd_figure(rows: list[dict], sizes: tuple[int, ...]):
+def _lfd_figure(rows: list[dict[str, Any]], sizes: tuple[int, ...]) -> Figure:
     from perceptronlab.plots import _figure
 
     fig = _figure(12, 4.8)
@@ -439,7 +443,7 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
     return _finish(result, out_dir, progress)
 
 
-def _worst_case_figure(rows: list[dict]):
+def _worst_case_figure(rows: list[dict[str, Any]]) -> Figure:
     from perceptronlab.plots import BOUND_COLOR, POSITIVE_COLOR, _figure
 
     fig = _figure(7, 5)
@@ -474,7 +478,8 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
     from perceptronlab.datasets import nonseparable
     from perceptronlab.theory.separability import separable
 
-    data_seed = 42 if seed is None else check_seed(seed)
+    checked = check_seed(seed)
+    data_seed = 42 if checked is None else checked
     progress = progress or _quiet
     progress("runs", 0, 4)
     X, y = nonseparable(seed=data_seed)
@@ -487,13 +492,14 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
     by_update = pocket(X, y, fit_intercept=True, check="update", max_sweeps=sweeps, seed=data_seed)
     progress("runs", 4, 4)
     errors = run.errors_after_sweep
-    rows = []
+    sweep_history, update_history = by_sweep.pocket_history, by_update.pocket_history
+    assert sweep_history is not None and update_history is not None  # pocket runs keep their history
+    assert by_sweep.pocket_errors is not None and by_update.pocket_errors is not None
+    rows: list[dict[str, Any]] = []
     for i in range(run.sweeps):
         rows.append(dict(sweep=i + 1, updates=int(run.updates_per_sweep[i]), errors_after=int(errors[i]),
-                         pocket_sweep_check=int(by_sweep.pocket_history[i]) if i < len(by_sweep.pocket_history)
-                         else None,
-                         pocket_update_check=int(by_update.pocket_history[i])
-                         if i < len(by_update.pocket_history) else None))
+                         pocket_sweep_check=int(sweep_history[i]) if i < len(sweep_history) else None,
+                         pocket_update_check=int(update_history[i]) if i < len(update_history) else None))
     tail = errors[-20:]
     stats = dict(separable=bool(verdict.separable), n=int(X.shape[0]), sweeps=run.sweeps,
                  converged=run.converged, cycled=run.cycled, errors_min=int(errors.min()),
@@ -523,7 +529,7 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
     return _finish(result, out_dir, progress)
 
 
-def learners_experiment(out_dir=None, *, seed: int | None = None, trials: int | None = None,
+def learners_experiment(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
                         progress: Progress | None = None) -> ExperimentResult:
     """The family against scikit-learn's linear learners on digits and breast cancer (clean and
     with noisy labels), after Freund & Schapire (1999, §6); see
@@ -548,7 +554,7 @@ def learners_experiment(out_dir=None, *, seed: int | None = None, trials: int | 
     return _finish(result, out_dir, progress)
 
 
-def _learners_figure(rows: list[dict], trials: int):
+def _learners_figure(rows: list[dict[str, Any]], trials: int) -> Figure:
     """Test error (left) and training time (right, log scale) of every learner, one bar per dataset."""
     from perceptronlab.plots import _figure
 

@@ -46,10 +46,10 @@ import tokenize
 import warnings
 import zipfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
@@ -61,6 +61,15 @@ from perceptronlab._version import __version__
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import InputError
 from perceptronlab.scaling import scaler_from_document
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+#: what a reader returns: X (float64 C-contiguous, CSR, or rows of Fractions) and the labels (None
+#: without a label column)
+_Data: TypeAlias = "tuple[Any, NDArray[Any] | None]"
+#: how the model-document checks build their errors: bad(field, expected, got)
+_Bad: TypeAlias = Callable[[str, str, str], InputError]
 
 __all__ = ["read_data", "read_columns", "save_model", "read_model_document", "check_model_document",
            "DATA_FORMATS", "MODEL_FORMAT", "MODEL_VERSION"]
@@ -131,9 +140,9 @@ def _check_size(path: Path, needed: float, detail: str, max_bytes: Any) -> None:
                  detail=detail)
 
 
-def read_data(path: str | os.PathLike, *, label: str | None = None, fmt: str | None = None,
+def read_data(path: str | os.PathLike[str], *, label: str | None = None, fmt: str | None = None,
               exact: bool = False, has_label: bool = True, features: Sequence[str] | None = None,
-              max_bytes: int | str | None = None) -> tuple[Any, np.ndarray | None]:
+              max_bytes: int | str | None = None) -> _Data:
     """Read a dataset file into ``(X, y)``.
 
     Parameters
@@ -216,7 +225,7 @@ def read_data(path: str | os.PathLike, *, label: str | None = None, fmt: str | N
     return X, y
 
 
-def read_columns(path: str | os.PathLike, *, fmt: str | None = None) -> list[str] | None:
+def read_columns(path: str | os.PathLike[str], *, fmt: str | None = None) -> list[str] | None:
     """The column names of a CSV/TSV file's header row; ``None`` for formats without names.
 
     Examples
@@ -249,7 +258,7 @@ def _tidy_labels(values: list[str] | np.ndarray) -> np.ndarray:
     return floats
 
 
-def _csv_rows(path: Path, delimiter: str, where: str) -> Iterator[tuple[int, list[str]]]:
+def _csv_rows(path: Path, delimiter: str, where: str) -> Generator[tuple[int, list[str]], None, None]:
     """The non-blank rows of a CSV file as (line number, stripped cells), one at a time."""
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
@@ -289,25 +298,25 @@ def _count_lines(path: Path) -> int:
 
 
 def _csv_fast(path: Path, delimiter: str, header_line: int, width: int, feature_cols: list[int],
-              label_col: int):
+              label_col: int) -> _Data | None:
     """Well-formed files in NumPy's C parser; None when anything is unusual (the careful path then
     reads the file again and names the bad line).
 
     All-numeric files are parsed as one table; a file with text labels or other text columns is
     parsed again with those columns turned into codes (features stay numbers)."""
 
-    options = dict(delimiter=delimiter, skiprows=header_line, comments=None, quotechar='"', dtype=np.float64,
+    options: dict[str, Any] = dict(delimiter=delimiter, skiprows=header_line, comments=None, quotechar='"', dtype=np.float64,
                    ndmin=2, encoding="utf-8-sig")
     others = [j for j in range(width) if j not in feature_cols]
-    table = codes = None
+    table = None
     for attempt in ("numbers", "codes"):
-        codes = {} if attempt == "codes" else None
-        converters = None
+        codes: dict[str, int] | None = {} if attempt == "codes" else None
+        converters: dict[int | str, Callable[[str], float]] | None = None
         if codes is not None:
             if not others:
                 return None
 
-            def code(text: str, codes=codes) -> float:
+            def code(text: str, codes: dict[str, int] = codes) -> float:
                 text = text.strip()
                 if not text:
                     raise ValueError("an empty label")
@@ -341,7 +350,7 @@ def _csv_fast(path: Path, delimiter: str, header_line: int, width: int, feature_
 
 
 def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool, has_label: bool = True,
-              features: Sequence[str] | None = None, max_bytes: Any = None):
+              features: Sequence[str] | None = None, max_bytes: Any = None) -> _Data:
     where = f"CSV file {str(path)!r}"
     header_line, header = _csv_header(path, delimiter, where)
     n_needed = 1 + has_label if features is None else len(features) + has_label
@@ -368,7 +377,7 @@ def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool, has
     return _csv_careful(path, delimiter, where, header, feature_cols, label_col, exact, rows)
 
 
-def _label_column(header: list[str], label: str | None, has_label: bool, features) -> int:
+def _label_column(header: list[str], label: str | None, has_label: bool, features: Sequence[str] | None) -> int:
     if not has_label:
         return -1
     if label is None:
@@ -386,7 +395,7 @@ def _label_column(header: list[str], label: str | None, has_label: bool, feature
     return matches[0]
 
 
-def _feature_columns(where: str, header: list[str], features, label_col: int) -> list[int]:
+def _feature_columns(where: str, header: list[str], features: Sequence[str] | None, label_col: int) -> list[int]:
     if features is None:
         return [j for j in range(len(header)) if j != label_col]
     names = [str(name) for name in features]
@@ -407,7 +416,7 @@ def _feature_columns(where: str, header: list[str], features, label_col: int) ->
 
 
 def _csv_careful(path: Path, delimiter: str, where: str, header: list[str], feature_cols: list[int],
-                 label_col: int, exact: bool, rows: int):
+                 label_col: int, exact: bool, rows: int) -> _Data:
     """Row by row, naming the first bad line: ragged rows, empty labels, cells that are no number."""
     width = len(header)
     names = [header[j] or f"column {j + 1}" for j in range(width)]
@@ -467,7 +476,7 @@ def _exact_cell(text: str, where: str, line: int, column: str) -> Fraction:
     return parse_exact(text, what, expected=expected, fix="Fix or drop the row.", at=f" on line {line}")
 
 
-def _read_libsvm(path: Path, exact: bool = False, max_bytes: Any = None):
+def _read_libsvm(path: Path, exact: bool = False, max_bytes: Any = None) -> _Data:
     from sklearn.datasets import load_svmlight_file
 
     where = f"LIBSVM file {str(path)!r}"
@@ -503,7 +512,7 @@ def _read_libsvm(path: Path, exact: bool = False, max_bytes: Any = None):
     return X.tocsr(), _tidy_labels(y)
 
 
-def _not_numpy(path: Path, kind: str, head: bytes):
+def _not_numpy(path: Path, kind: str, head: bytes) -> InputError:
     shown = head[:16]
     text_like = all(32 <= b < 127 or b in (9, 10, 13) for b in shown)
     hint = (f"a file that starts with {shown.decode('ascii', 'replace')!r}: text, perhaps CSV or LIBSVM; "
@@ -541,7 +550,7 @@ def _npy_header(handle: IO[bytes], where: str) -> tuple[tuple[int, ...], bool, n
     return shape, fortran, dtype
 
 
-def _check_declared(where: str, shape: tuple, dtype: np.dtype, available: int) -> None:
+def _check_declared(where: str, shape: tuple[int, ...], dtype: np.dtype[Any], available: int) -> None:
     """Refuse a header that declares more data than the file holds (a truncated or forged file)."""
     declared = math.prod(shape) * dtype.itemsize
     if declared > available:
@@ -555,7 +564,7 @@ def _check_numeric(where: str, dtype: np.dtype, what: str = "array") -> None:
         raise fail(where, f"a numeric {what}", f"dtype {dtype}", f"Convert it with {what}.astype(float).")
 
 
-def _read_npy(path: Path, has_label: bool = True, exact: bool = False, max_bytes: Any = None):
+def _read_npy(path: Path, has_label: bool = True, exact: bool = False, max_bytes: Any = None) -> _Data:
     where = f".npy file {str(path)!r}"
     with open(path, "rb") as handle:
         head = handle.read(6)
@@ -584,7 +593,7 @@ def _read_npy(path: Path, has_label: bool = True, exact: bool = False, max_bytes
     return X, _tidy_labels(np.array(arr[:, -1]))
 
 
-def _npz_member(archive: zipfile.ZipFile, name: str, where: str) -> tuple[zipfile.ZipInfo, tuple, np.dtype]:
+def _npz_member(archive: zipfile.ZipFile, name: str, where: str) -> tuple[zipfile.ZipInfo, tuple[int, ...], np.dtype[Any]]:
     info = archive.getinfo(name)
     with archive.open(info) as member:
         shape, _, dtype = _npy_header(member, f"{where}, array {name[:-4]!r}")
@@ -593,7 +602,7 @@ def _npz_member(archive: zipfile.ZipFile, name: str, where: str) -> tuple[zipfil
     return info, shape, dtype
 
 
-def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes: Any = None):
+def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes: Any = None) -> _Data:
     where = f".npz file {str(path)!r}"
     with open(path, "rb") as handle:
         head = handle.read(16)
@@ -605,9 +614,9 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
             names = archive.namelist()
             missing = [k for k in wanted if f"{k}.npy" not in names]
             if missing:
-                arrays = sorted(n[:-4] if n.endswith(".npy") else n for n in names)
+                stored = sorted(n[:-4] if n.endswith(".npy") else n for n in names)
                 raise fail(where, "arrays named 'X' and 'y'" if has_label else "an array named 'X'",
-                           "arrays " + repr(arrays)[:200], "Save with np.savez(path, X=X, y=y).")
+                           "arrays " + repr(stored)[:200], "Save with np.savez(path, X=X, y=y).")
             members = {k: _npz_member(archive, f"{k}.npy", where) for k in wanted}
             _, x_shape, x_dtype = members["X"]
             if len(x_shape) != 2:
@@ -623,7 +632,7 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
             _check_size(path, declared + converted,
                         f"{n:,} rows × {d:,} columns: {format_bytes(declared)} unpacked"
                         + (f" + {format_bytes(converted)} converted" if converted else ""), max_bytes)
-            arrays = {}
+            arrays: dict[str, np.ndarray] = {}
             for key, (info, _, _) in members.items():
                 with archive.open(info) as member:
                     arrays[key] = np.lib.format.read_array(member, allow_pickle=False)
@@ -691,7 +700,7 @@ def _plain(value: Any) -> Any:
     return repr(value)
 
 
-def _model_document(model: Any) -> dict:
+def _model_document(model: Any) -> dict[str, Any]:
     if isinstance(model, Run):
         w = model.w
         rows = [w.tolist()]
@@ -763,7 +772,7 @@ def _model_document(model: Any) -> dict:
     return document
 
 
-def save_model(model: Any, path: str | os.PathLike, *, scaler: Any = None,
+def save_model(model: Any, path: str | os.PathLike[str], *, scaler: Any = None,
                feature_names: Sequence[str] | None = None, label_name: str | None = None) -> Path:
     """Save a run or a fitted estimator as a JSON model file (never pickle).
 
@@ -838,7 +847,7 @@ def bad_model(source: str, field: str, expected: str, got: str) -> InputError:
     return fail(f"{source}, field {field!r}", expected, got, _DAMAGED)
 
 
-def model_source(path: str | os.PathLike) -> str:
+def model_source(path: str | os.PathLike[str]) -> str:
     """How messages name a model file."""
     return f"model file {str(Path(path))!r}"
 
@@ -864,22 +873,23 @@ def _label_kind(value: Any) -> str | None:
     return None
 
 
-def _check_classes(classes: Any, bad) -> list:
+def _check_classes(classes: Any, bad: _Bad) -> list[Any]:
     if not isinstance(classes, list) or len(classes) < 2:
         raise bad("classes", "a list of at least two labels", _shown(classes))
     kinds = [_label_kind(c) for c in classes]
     if None in kinds:
         odd = classes[kinds.index(None)]
         raise bad("classes", "labels that are strings, integers, booleans or finite numbers", _shown(odd))
-    if len(set(kinds)) > 1:
+    found = {kind for kind in kinds if kind is not None}  # every kind, after the check above
+    if len(found) > 1:
         raise bad("classes", "labels of one type (all strings, all integers, all booleans or all numbers)",
-                  f"{_shown(classes)} (mixed " + " and ".join(sorted(set(kinds))) + ")")
+                  f"{_shown(classes)} (mixed " + " and ".join(sorted(found)) + ")")
     if len(set(classes)) != len(classes):
         raise bad("classes", "distinct labels", _shown(classes))
     return classes
 
 
-def _check_training(training: Any, bad) -> dict:
+def _check_training(training: Any, bad: _Bad) -> dict[str, Any]:
     if not isinstance(training, dict):
         raise bad("training", "an object (the run's mistakes, sweeps, ...)", type(training).__name__)
     for key in _TRAINING_COUNTS + _TRAINING_FLAGS:
@@ -898,7 +908,7 @@ def _check_training(training: Any, bad) -> dict:
     return dict(training)
 
 
-def _check_names(document: dict, n_features: int, bad) -> tuple[list[str] | None, str | None]:
+def _check_names(document: dict[str, Any], n_features: int, bad: _Bad) -> tuple[list[str] | None, str | None]:
     names = document.get("feature_names")
     if names is not None:
         if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
@@ -915,7 +925,7 @@ def _check_names(document: dict, n_features: int, bad) -> tuple[list[str] | None
     return names, label_name
 
 
-def check_model_document(document: Any, source: str = "model document") -> dict:
+def check_model_document(document: Any, source: str = "model document") -> dict[str, Any]:
     """Check a model document against the model-file contract; return its fields, parsed.
 
     The contract: ``exact`` a boolean; ``algorithm`` and ``estimator`` strings; ``params`` and
@@ -1016,7 +1026,7 @@ The file is damaged or was edited by hand; save the model again.
             "scaler": scaler}
 
 
-def read_model_document(path: str | os.PathLike) -> dict:
+def read_model_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON document of a model file written by :func:`save_model`, its envelope checked.
 
     The file must exist, be UTF-8 JSON of a size the memory budget allows, carry ``"format":

@@ -24,12 +24,22 @@ Examples
 from __future__ import annotations
 
 import numbers
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from perceptronlab._validation import check_labels, check_matrix, fail
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from numpy.typing import ArrayLike
+
+    from perceptronlab._figure import PlotFigure
+    from perceptronlab._typing import Float64Array, RealLike
+    from perceptronlab.core.run import Run
+    from perceptronlab.theory.geometry import MaxMarginResult
 
 __all__ = ["bound_surface", "bound_vs_actual", "decision_regions", "squeeze", "sweeps"]
 
@@ -39,7 +49,22 @@ POSITIVE_COLOR = "#1b6ac9"
 BOUND_COLOR = "#7b3294"
 
 
-def _figure(width: float, height: float):
+class Fitted(Protocol):
+    """A fitted linear model: this package's estimators and scikit-learn's (``coef_``, and
+    ``intercept_`` and ``fit_intercept`` when they have them)."""
+
+    @property
+    def coef_(self) -> ArrayLike: ...
+
+
+class Tabled(Protocol):
+    """A result with a ``table`` of rows, as :class:`perceptronlab.experiments.ExperimentResult`."""
+
+    @property
+    def table(self) -> Iterable[Mapping[str, Any]]: ...
+
+
+def _figure(width: float, height: float) -> PlotFigure:
     try:
         from perceptronlab._figure import PlotFigure
     except ImportError as exc:  # pragma: no cover - matplotlib is in the test environment
@@ -53,13 +78,13 @@ def _positive_number(name: str, value: Any) -> float:
             value = float(value)
         except (TypeError, ValueError):
             raise fail(name, "a number > 0", repr(value), f"Pass e.g. {name}=perceptronlab.radius(X).") from None
-    value = float(value)
-    if not np.isfinite(value) or value <= 0:
-        raise fail(name, "a finite number > 0", value, f"Pass e.g. {name}=perceptronlab.radius(X).")
-    return value
+    number = float(value)
+    if not np.isfinite(number) or number <= 0:
+        raise fail(name, "a finite number > 0", number, f"Pass e.g. {name}=perceptronlab.radius(X).")
+    return number
 
 
-def _check_run(run: Any, who: str):
+def _check_run(run: Any, who: str) -> Run:
     from perceptronlab.core.run import Run
 
     if not isinstance(run, Run):
@@ -71,7 +96,7 @@ def _check_run(run: Any, who: str):
 # ---------------------------------------------------------------- squeeze
 
 
-def squeeze(run, rho, R):
+def squeeze(run: Run, rho: RealLike, R: RealLike) -> Figure:
     r"""The squeeze of Novikoff's proof: ‖w_k‖ between kρ and √k·R, ‖w_k‖² between k²ρ² and kR².
 
     After k mistakes, ⟨w*, w_k⟩ ≥ kρ (each update gains at least ρ along the unit w*) and
@@ -158,7 +183,7 @@ def squeeze(run, rho, R):
 # ---------------------------------------------------------------- bound vs actual
 
 
-def _rows(results) -> list[Mapping]:
+def _rows(results: Any) -> list[Mapping[str, Any]]:
     table = getattr(results, "table", results)
     if isinstance(table, Mapping):
         table = [dict(zip(table, values, strict=True)) for values in zip(*table.values(), strict=True)]
@@ -176,7 +201,8 @@ def _rows(results) -> list[Mapping]:
     return rows
 
 
-def bound_vs_actual(results):
+def bound_vs_actual(results: Tabled | Iterable[Mapping[str, Any]] | Mapping[str, Sequence[Any]]
+                    ) -> Figure:
     """Actual mistakes against Novikoff's bound R²/ρ² over many datasets, and how loose it is.
 
     Parameters
@@ -250,7 +276,7 @@ def bound_vs_actual(results):
 # ---------------------------------------------------------------- sweeps
 
 
-def sweeps(run):
+def sweeps(run: Run) -> Figure:
     """Updates made in each sweep and training errors after each sweep (and the pocket's errors).
 
     On separable data both fall to 0; on non-separable data they oscillate for ever (seed 003,
@@ -299,7 +325,7 @@ def sweeps(run):
 # ---------------------------------------------------------------- decision regions
 
 
-def _weights(fitted) -> tuple[np.ndarray, float, bool]:
+def _weights(fitted: Any) -> tuple[Float64Array, float, bool]:
     """(w, b, fit_intercept) from a Run, an estimator with coef_/intercept_, or a weight vector."""
     from perceptronlab.core.run import Run
 
@@ -325,7 +351,7 @@ def _weights(fitted) -> tuple[np.ndarray, float, bool]:
     return vector, 0.0, False
 
 
-def _segment(w, b, xlim, ylim) -> np.ndarray:
+def _segment(w: Float64Array, b: float, xlim: tuple[float, float], ylim: tuple[float, float]) -> Float64Array:
     """Two points of the line ⟨w, x⟩ + b = 0 spanning the view (parametrised along the long axis)."""
     if abs(w[1]) >= abs(w[0]):
         xs = np.array(xlim, dtype=np.float64)
@@ -334,7 +360,8 @@ def _segment(w, b, xlim, ylim) -> np.ndarray:
     return np.column_stack([-(b + w[1] * ys) / w[0], ys])
 
 
-def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None = None):
+def decision_regions(fitted: Run | Fitted | ArrayLike, X: ArrayLike, y: ArrayLike,
+                     max_margin: bool | MaxMarginResult = False, title: str | None = None) -> Figure:
     """The plane with both classes, the decision line, w as an arrow and the misclassified points.
 
     Parameters
@@ -371,14 +398,14 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
     True
     """
     w, b, intercept = _weights(fitted)
-    X = check_matrix(X, allow_sparse=False)
-    signs, classes = check_labels(y, X.shape[0])
-    if X.shape[1] == 3 and np.all(X[:, 0] == 1.0) and w.shape[0] == 3:
+    points: Float64Array = check_matrix(X, allow_sparse=False)
+    signs, classes = check_labels(y, points.shape[0])
+    if points.shape[1] == 3 and np.all(points[:, 0] == 1.0) and w.shape[0] == 3:
         b, w, intercept = b + float(w[0]), w[1:], True
-        X = np.ascontiguousarray(X[:, 1:])
-    if X.shape[1] != 2:
+        points = np.ascontiguousarray(points[:, 1:])
+    if points.shape[1] != 2:
         raise fail("decision_regions: X", "2 features (a plane), or 3 with a leading column of ones",
-                   f"{X.shape[1]} features", "Select two columns, e.g. X[:, :2], or project the data.")
+                   f"{points.shape[1]} features", "Select two columns, e.g. X[:, :2], or project the data.")
     if w.shape[0] != 2:
         raise fail("decision_regions: fitted", "weights for 2 features", f"{w.shape[0]} weights",
                    "Fit the model on the same two columns you plot.")
@@ -386,9 +413,9 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
         raise fail("decision_regions: fitted", "a nonzero w (a line to draw)", "w = 0",
                    "Train first: w = 0 classifies nothing.")
 
-    pad = 0.15 * max(np.ptp(X[:, 0]), np.ptp(X[:, 1]), 1.0)
-    xlim = (float(X[:, 0].min() - pad), float(X[:, 0].max() + pad))
-    ylim = (float(X[:, 1].min() - pad), float(X[:, 1].max() + pad))
+    pad = 0.15 * max(np.ptp(points[:, 0]), np.ptp(points[:, 1]), 1.0)
+    xlim = (float(points[:, 0].min() - pad), float(points[:, 0].max() + pad))
+    ylim = (float(points[:, 1].min() - pad), float(points[:, 1].max() + pad))
     fig = _figure(9.5, 6.2)
     ax = fig.subplots()
     grid_x, grid_y = np.meshgrid(np.linspace(*xlim, 300), np.linspace(*ylim, 300))
@@ -399,25 +426,25 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
     line = _segment(w, b, xlim, ylim)
     ax.plot(line[:, 0], line[:, 1], "-", color="black", lw=2, label="decision line ⟨w,x⟩ + b = 0", zorder=5)
     if max_margin is not False:
-        _max_margin_band(ax, X, y, intercept, xlim, ylim, None if max_margin is True else max_margin)
+        _max_margin_band(ax, points, y, intercept, xlim, ylim, None if max_margin is True else max_margin)
 
     # w as an arrow from the point of the line nearest to the centre of the view
     centre = np.array([(xlim[0] + xlim[1]) / 2, (ylim[0] + ylim[1]) / 2])
     unit = w / np.linalg.norm(w)
     foot = centre - (float(w @ centre) + b) / float(w @ w) * w
     tip = foot + unit * 0.18 * min(xlim[1] - xlim[0], ylim[1] - ylim[0])
-    ax.annotate("", xy=tip, xytext=foot, arrowprops=dict(arrowstyle="-|>", color="black", lw=2))
+    ax.annotate("", xy=tip, xytext=(float(foot[0]), float(foot[1])), arrowprops=dict(arrowstyle="-|>", color="black", lw=2))
     ax.annotate("w", xy=tip, xytext=(4, 4), textcoords="offset points", fontsize=13, fontweight="bold")
 
-    margins = signs * (X @ w + b)
+    margins = signs * (points @ w + b)
     for sign, color, marker, name in ((-1.0, NEGATIVE_COLOR, "o", classes[0]),
                                       (1.0, POSITIVE_COLOR, "s", classes[1])):
         mask = signs == sign
-        ax.scatter(X[mask, 0], X[mask, 1], c=color, marker=marker, s=50, edgecolors="black", linewidths=0.6,
+        ax.scatter(points[mask, 0], points[mask, 1], c=color, marker=marker, s=50, edgecolors="black", linewidths=0.6,
                    label=f"class {name}", zorder=3)
     wrong = margins <= 0
     if wrong.any():
-        ax.scatter(X[wrong, 0], X[wrong, 1], s=160, facecolors="none", edgecolors="red", linewidths=2,
+        ax.scatter(points[wrong, 0], points[wrong, 1], s=160, facecolors="none", edgecolors="red", linewidths=2,
                    label=f"misclassified ({int(wrong.sum())})", zorder=4)
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
@@ -431,7 +458,8 @@ def decision_regions(fitted, X, y, max_margin: bool = False, title: str | None =
     return fig
 
 
-def _max_margin_band(ax, X, y, intercept: bool, xlim, ylim, best=None) -> None:
+def _max_margin_band(ax: Axes, X: Float64Array, y: ArrayLike, intercept: bool, xlim: tuple[float, float],
+                     ylim: tuple[float, float], best: Any = None) -> None:
     from perceptronlab.exceptions import NotSeparableError
     from perceptronlab.theory.geometry import MaxMarginResult
     from perceptronlab.theory.geometry import max_margin as solve
@@ -472,7 +500,8 @@ def _max_margin_band(ax, X, y, intercept: bool, xlim, ylim, best=None) -> None:
 # ---------------------------------------------------------------- the bound as a surface
 
 
-def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark=None):
+def bound_surface(radii: Sequence[RealLike] = (1.0, 2.0, 3.0, 5.0), margins: Sequence[RealLike] = (0.1, 0.5, 1.0, 2.0),
+                  mark: tuple[RealLike, RealLike] | None = None) -> Figure:
     """Novikoff's bound R²/ρ² over (R, ρ) as a surface (log₁₀), and its slices (seed 003, §6.5).
 
     Halving the margin quadruples the bound; doubling the radius does too.
@@ -500,14 +529,15 @@ def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark
     >>> len(fig.axes)
     3
     """
-    radii = [_positive_number("radii", r) for r in radii]
-    margins = [_positive_number("margins", m) for m in margins]
+    radius_list = [_positive_number("radii", r) for r in radii]
+    margin_list = [_positive_number("margins", m) for m in margins]
+    point: tuple[float, float] | None = None
     if mark is not None:
         if not isinstance(mark, tuple | list) or len(mark) != 2:
             raise fail("bound_surface: mark", "a pair (R, rho)", repr(mark), "Pass e.g. mark=(1.41, 0.45).")
-        mark = (_positive_number("R", mark[0]), _positive_number("rho", mark[1]))
-    if not radii or not margins:
-        raise fail("bound_surface", "at least one radius and one margin", f"{radii}, {margins}",
+        point = (_positive_number("R", mark[0]), _positive_number("rho", mark[1]))
+    if not radius_list or not margin_list:
+        raise fail("bound_surface", "at least one radius and one margin", f"{radius_list}, {margin_list}",
                    "Pass e.g. radii=(1, 2) and margins=(0.5, 1).")
     fig = _figure(18, 5.5)
     surface = fig.add_subplot(1, 3, 1, projection="3d")
@@ -522,19 +552,19 @@ def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark
     surface.set_zlabel("log₁₀(R²/ρ²)")
     surface.set_title("Novikoff's bound R²/ρ²")
     surface.view_init(elev=25, azim=-130)
-    if mark is not None:
-        value = float(_novikoff(np.array(mark[0]), np.array(mark[1])))
-        surface.scatter([mark[0]], [mark[1]], [np.log10(value)], color="black", s=40, depthshade=False)
-        radii = radii + [mark[0]]
-        margins = margins + [mark[1]]
+    if point is not None:
+        value = float(_novikoff(np.array(point[0]), np.array(point[1])))
+        surface.scatter([point[0]], [point[1]], [np.log10(value)], color="black", s=40, depthshade=False)
+        radius_list = radius_list + [point[0]]
+        margin_list = margin_list + [point[1]]
 
-    rho = np.linspace(0.1, max(3.0, *margins), 200)
-    for i, radius in enumerate(radii):
-        marked = mark is not None and i == len(radii) - 1
+    rho = np.linspace(0.1, max(3.0, *margin_list), 200)
+    for i, radius in enumerate(radius_list):
+        marked = point is not None and i == len(radius_list) - 1
         by_margin.plot(rho, _novikoff(np.full_like(rho, radius), rho), lw=2, ls=":" if marked else "-",
                        color="black" if marked else None, label=f"R = {radius:.4g}" + (" (the data)" if marked else ""))
-    if mark is not None:
-        by_margin.plot([mark[1]], [value], "o", color="black", label=f"the data: R²/ρ² = {value:.4g}")
+    if point is not None:
+        by_margin.plot([point[1]], [value], "o", color="black", label=f"the data: R²/ρ² = {value:.4g}")
     by_margin.set_yscale("log")
     by_margin.set_xlabel("margin ρ")
     by_margin.set_ylabel("bound R²/ρ²")
@@ -542,13 +572,13 @@ def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark
     by_margin.legend()
     by_margin.grid(True, alpha=0.3)
 
-    R = np.linspace(0.5, max(10.0, *radii), 200)
-    for i, margin in enumerate(margins):
-        marked = mark is not None and i == len(margins) - 1
+    R = np.linspace(0.5, max(10.0, *radius_list), 200)
+    for i, margin in enumerate(margin_list):
+        marked = point is not None and i == len(margin_list) - 1
         by_radius.plot(R, _novikoff(R, np.full_like(R, margin)), lw=2, ls=":" if marked else "-",
                        color="black" if marked else None, label=f"ρ = {margin:.4g}" + (" (the data)" if marked else ""))
-    if mark is not None:
-        by_radius.plot([mark[0]], [value], "o", color="black", label=f"the data: R²/ρ² = {value:.4g}")
+    if point is not None:
+        by_radius.plot([point[0]], [value], "o", color="black", label=f"the data: R²/ρ² = {value:.4g}")
     by_radius.set_yscale("log")
     by_radius.set_xlabel("radius R")
     by_radius.set_ylabel("bound R²/ρ²")
@@ -558,12 +588,13 @@ def bound_surface(radii=(1.0, 2.0, 3.0, 5.0), margins=(0.1, 0.5, 1.0, 2.0), mark
     return fig
 
 
-def _novikoff(R: np.ndarray, rho: np.ndarray) -> np.ndarray:
+def _novikoff(R: Float64Array, rho: Float64Array) -> Float64Array:
     """perceptronlab.bounds.novikoff elementwise, as floats."""
     from perceptronlab.bounds import novikoff
 
-    def one(r, p):
+    def one(r: float, p: float) -> float:
         value = novikoff(float(r), float(p))
         return float(getattr(value, "value", value))
 
-    return np.vectorize(one, otypes=[np.float64])(R, rho)
+    bounds: Float64Array = np.vectorize(one, otypes=[np.float64])(R, rho)
+    return bounds

@@ -21,15 +21,26 @@ import base64
 import datetime as _dt
 import html
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
 from perceptronlab._files import atomic_write
 from perceptronlab._validation import check_labels, fail
 from perceptronlab._version import __version__
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+    from numpy.typing import ArrayLike
+
+    from perceptronlab._typing import Float64Array, MatrixLike
+    from perceptronlab.core.driver import OnStage
+    from perceptronlab.core.run import Run
+    from perceptronlab.scaling import Scale
+    from perceptronlab.theory.analysis import Analysis
+    from perceptronlab.theory.geometry import MaxMarginResult
 
 __all__ = ["build_report", "write_report"]
 
@@ -95,22 +106,22 @@ def _number(value: Any) -> str:
     return format_display(value)
 
 
-def _png(figure) -> str:
+def _png(figure: Figure) -> str:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _figure_html(figure, caption: str) -> str:
+def _figure_html(figure: Figure, caption: str) -> str:
     return (f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{_png(figure)}">'
             f"<figcaption>{_esc(caption)}</figcaption></figure>")
 
 
 #: a card: (label, value) or (label, value, note); the note says what the value does not
-Card = tuple
+Card: TypeAlias = "tuple[str, Any] | tuple[str, Any, str | None]"
 
 
-def _cards(items: list[Card]) -> str:
+def _cards(items: Sequence[Card]) -> str:
     cells = []
     for item in items:
         label, value, note = item if len(item) == 3 else (*item, None)
@@ -121,7 +132,7 @@ def _cards(items: list[Card]) -> str:
     return '<div class="cards">' + "".join(cells) + "</div>"
 
 
-def _dense(X: Any) -> tuple[Any, np.ndarray]:
+def _dense(X: Any) -> tuple[MatrixLike, Float64Array]:
     """(X as given for exact use, X as float64): Fractions and ints stay exact in the first."""
     import scipy.sparse as sp
 
@@ -143,7 +154,7 @@ def _dense(X: Any) -> tuple[Any, np.ndarray]:
     return X, Xf
 
 
-def _analysis_cards(analysis) -> list[Card]:
+def _analysis_cards(analysis: Analysis) -> list[Card]:
     """The cards of an analysis: the theory's numbers, exact where the analysis is exact."""
     from perceptronlab._numbers import format_percent
 
@@ -171,7 +182,7 @@ def _analysis_cards(analysis) -> list[Card]:
     return cards
 
 
-def _advice_html(analysis, wording: Callable[[str], str]) -> str:
+def _advice_html(analysis: Analysis, wording: Callable[[str], str]) -> str:
     parts = []
     for advice in analysis.advice:
         parts.append(f'<div class="advice"><h3>Why, and what to do</h3><p>{_esc(wording(advice.why))}</p>'
@@ -179,7 +190,7 @@ def _advice_html(analysis, wording: Callable[[str], str]) -> str:
     return "".join(parts)
 
 
-def _run_line(run: Any, state: str) -> str:
+def _run_line(run: Run, state: str) -> str:
     from perceptronlab._numbers import format_count, format_display, format_display_vector
 
     text = (f"{run.algorithm}: {format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}, "
@@ -191,7 +202,7 @@ def _run_line(run: Any, state: str) -> str:
     return text
 
 
-def _run_section(analysis) -> list[str]:
+def _run_section(analysis: Analysis) -> list[str]:
     """The one run, told as it ended: a success only when it converged within its bound."""
     from perceptronlab._numbers import format_display, format_percent
 
@@ -200,6 +211,7 @@ def _run_section(analysis) -> list[str]:
     space = " (in the augmented space of (1, x))" if analysis.fit_intercept else ""
     if analysis.separable and analysis.rho is not None:
         bound = analysis.bound
+        assert bound is not None  # separable, with its margin ρ*: the bound is set
         within = run.mistakes <= float(bound) * (1 + 1e-9)
         section.append(_cards([("mistakes M", run.mistakes),
                                ("sweeps", f"{format_display(run.sweeps)} of at most "
@@ -221,8 +233,8 @@ def _run_section(analysis) -> list[str]:
         section.append(f'<div class="verdict {kind}">{_esc(verdict)}</div>')
         return section
     kept = analysis.pocket
-    section.append(_cards([("mistakes M", run.mistakes), ("sweeps", run.sweeps), (f"radius R{space}", analysis.R)]
-                          + ([("pocket's training errors", kept.pocket_errors)] if kept is not None else [])))
+    cards: list[Card] = [("mistakes M", run.mistakes), ("sweeps", run.sweeps), (f"radius R{space}", analysis.R)]
+    section.append(_cards(cards + ([("pocket's training errors", kept.pocket_errors)] if kept is not None else [])))
     verdict = ("Not linearly separable: no margin, so no Novikoff bound; the perceptron never converges "
                f"({analysis.run_state()}).")
     section.append(f'<div class="verdict bad">{_esc(verdict)}</div>')
@@ -231,9 +243,9 @@ def _run_section(analysis) -> list[str]:
     return section
 
 
-def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None, source: str | None = None,
-                 trace_points: int = TRACE_POINTS, max_sweeps: int | None = None, scale: str | None = None,
-                 feature_names: list[str] | None = None, on_stage=None,
+def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, title: str | None = None,
+                 source: str | None = None, trace_points: int = TRACE_POINTS, max_sweeps: int | None = None,
+                 scale: Scale | None = None, feature_names: list[str] | None = None, on_stage: OnStage | None = None,
                  wording: Callable[[str], str] | None = None) -> str:
     """The report as an HTML string (see :func:`write_report`).
 
@@ -275,19 +287,22 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
 
     if on_stage is not None:
         on_stage("plots", None)
-    run, kept, separable_data = analysis.run, analysis.pocket, analysis.separable and analysis.rho is not None
-    R, rho = float(analysis.R), None if analysis.rho is None else float(analysis.rho)
+    run, kept, R = analysis.run, analysis.pocket, float(analysis.R)
+    rho = float(analysis.rho) if analysis.separable and analysis.rho is not None else None  # separable data's ρ*
+    separable_data = rho is not None
     figures = ["<h2>Plots</h2>"]
     plane = d == 2 or (d == 3 and bool(np.all(Xf[:, 0] == 1.0)))
     shown = kept if kept is not None else run
     if plane and np.any(np.asarray(shown.w, dtype=np.float64)):
         # the analysis' own maximum margin: one computation of ρ* for the cards and the band
-        band = analysis.max_margin if separable_data else False
+        band: bool | MaxMarginResult = False
+        if separable_data:
+            band = analysis.max_margin if analysis.max_margin is not None else True
         figures.append(_figure_html(plots.decision_regions(shown, Xf, y, max_margin=band),
                                     "The plane: both classes, the learned line and w"
                                     + (", the max-margin band." if separable_data else
                                        " (pocket's weights); misclassified points circled.")))
-    if separable_data and run.mistakes and run.log_complete:
+    if rho is not None and run.mistakes and run.log_complete:
         figures.append(_figure_html(plots.squeeze(run, rho, R),
                                     "The squeeze of Novikoff's proof: kρ* ≤ ‖w_k‖ ≤ √k·R, so k ≤ R²/ρ*²."))
     elif separable_data and run.mistakes:
@@ -297,7 +312,7 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
     figures.append(_figure_html(plots.sweeps(run), "Updates per sweep and training errors after each sweep."))
     if kept is not None:
         figures.append(_figure_html(plots.sweeps(kept), "Pocket: the fewest errors kept so far."))
-    if separable_data:
+    if rho is not None:
         figures.append(_figure_html(plots.bound_surface(mark=(R, rho)),
                                     "Novikoff's bound R²/ρ² over (R, ρ), with this dataset marked."))
     sections.append("".join(figures))
@@ -324,10 +339,11 @@ def build_report(X, y, *, fit_intercept: bool = False, title: str | None = None,
               "theory toolkit.</footer>\n</main>\n</body>\n</html>\n")
 
 
-def write_report(X, y, out_dir: Path | str, *, fit_intercept: bool = False, title: str | None = None,
-                 source: str | None = None, filename: str = "report.html", trace_points: int = TRACE_POINTS,
-                 max_sweeps: int | None = None, scale: str | None = None, feature_names: list[str] | None = None,
-                 on_stage=None, wording: Callable[[str], str] | None = None) -> Path:
+def write_report(X: MatrixLike, y: ArrayLike, out_dir: Path | str, *, fit_intercept: bool = False,
+                 title: str | None = None, source: str | None = None, filename: str = "report.html",
+                 trace_points: int = TRACE_POINTS, max_sweeps: int | None = None, scale: Scale | None = None,
+                 feature_names: list[str] | None = None, on_stage: OnStage | None = None,
+                 wording: Callable[[str], str] | None = None) -> Path:
     """Write the one-page HTML report of ``(X, y)`` into ``out_dir`` and return its path.
 
     Every number on the page comes from one :func:`perceptronlab.analyze` and its one run.
@@ -371,7 +387,7 @@ def write_report(X, y, out_dir: Path | str, *, fit_intercept: bool = False, titl
     return path
 
 
-def _writable(action, out: Path, *args, **kwargs) -> None:
+def _writable(action: Callable[..., object], out: Path, *args: Any, **kwargs: Any) -> None:
     try:
         action(*args, **kwargs)
     except OSError as exc:

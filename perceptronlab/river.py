@@ -22,7 +22,8 @@ Accuracy: 85.84%
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,6 +36,9 @@ except ImportError as exc:  # pragma: no cover - the extra is installed where th
 from perceptronlab import _validation as v
 from perceptronlab.core.online import OnlineState
 from perceptronlab.core.online_average import AveragedOnlineState
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Perceptron", "AveragedPerceptron"]
 
@@ -84,14 +88,14 @@ class Perceptron(base.MiniBatchClassifier):
     (True, {'sunny': 1.0, 'rain': -1.0}, 2)
     """
 
-    def __init__(self, eta0: float = 1.0, margin: float = 0.0, fit_intercept: bool = True):
+    def __init__(self, eta0: float = 1.0, margin: float = 0.0, fit_intercept: bool = True) -> None:
         self.eta0 = eta0
         self.margin = margin
         self.fit_intercept = fit_intercept
         self._state = OnlineState(eta=eta0, margin=margin, fit_intercept=fit_intercept)
 
     @property
-    def weights(self) -> dict:
+    def weights(self) -> dict[Hashable, float]:
         return dict(self._state.weights or {})
 
     @property
@@ -102,22 +106,22 @@ class Perceptron(base.MiniBatchClassifier):
     def n_mistakes(self) -> int:
         return int(self._state.mistakes)
 
-    def learn_one(self, x: dict, y: Any) -> None:
+    def learn_one(self, x: dict[Hashable, Any], y: Any) -> None:
         """Predict x from the current weights, then learn from its label y (True: +1)."""
         self._state.learn(x, _sign(y))
 
-    def predict_one(self, x: dict, **kwargs: Any) -> bool:
+    def predict_one(self, x: dict[Hashable, Any], **kwargs: Any) -> bool:
         """True where ⟨w,x⟩ + b > 0 (a tie predicts False, as before any learning)."""
         return self._state.predict_sign(x) == 1
 
-    def learn_many(self, X, y) -> None:
+    def learn_many(self, X: pd.DataFrame, y: pd.Series | Iterable[Any]) -> None:
         """Learn a pandas DataFrame's rows (dicts keyed by column name) in order, each as
         :meth:`learn_one` (the rule's rounds, one row at a time, unlike River's mean-gradient step
         of its linear models)."""
         for x, label in zip(_rows(X), list(y), strict=True):
             self.learn_one(x, label)
 
-    def predict_many(self, X):
+    def predict_many(self, X: pd.DataFrame) -> pd.Series:
         """A pandas Series of the rows' predictions (as :meth:`predict_one` makes them), indexed
         like X."""
         import pandas as pd
@@ -151,12 +155,12 @@ class AveragedPerceptron(Perceptron):
     ({'a': 1.0, 'b': -0.75}, 4)
     """
 
-    def __init__(self, eta0: float = 1.0, margin: float = 0.0, fit_intercept: bool = True):
+    def __init__(self, eta0: float = 1.0, margin: float = 0.0, fit_intercept: bool = True) -> None:
         super().__init__(eta0=eta0, margin=margin, fit_intercept=fit_intercept)
-        self._state = AveragedOnlineState(eta=eta0, margin=margin, fit_intercept=fit_intercept)
+        self._state: AveragedOnlineState = AveragedOnlineState(eta=eta0, margin=margin, fit_intercept=fit_intercept)
 
     @property
-    def weights(self) -> dict:
+    def weights(self) -> dict[Hashable, float]:
         return dict(self._state.average_weights()) if self._state.weights is not None else {}
 
     @property
@@ -167,14 +171,15 @@ class AveragedPerceptron(Perceptron):
     def n_rounds(self) -> int:
         return int(self._state.rounds)
 
-    def predict_one(self, x: dict, **kwargs: Any) -> bool:
+    def predict_one(self, x: dict[Hashable, Any], **kwargs: Any) -> bool:
         """True where ⟨w̄, x⟩ + b̄ > 0 (a tie predicts False)."""
         return self._state.average_score(x) > 0
 
 
-def _rows(X) -> list[dict]:
+def _rows(X: pd.DataFrame) -> list[dict[Hashable, Any]]:
     """A DataFrame's rows as dicts keyed by column name, in column order."""
     if not (hasattr(X, "columns") and hasattr(X, "to_dict")):
         raise v.fail("X", "a pandas DataFrame (one column per feature)", type(X).__name__,
                      "Pass pandas.DataFrame(rows); learn_one/predict_one take one dict.")
-    return X.to_dict(orient="records")
+    rows: list[dict[Hashable, Any]] = X.to_dict(orient="records")
+    return rows

@@ -69,18 +69,18 @@ class Lab(anywidget.AnyWidget):
     _esm = _STATIC / "lab.js"
     _css = _STATIC / "lab.css"
 
-    points = traitlets.List([]).tag(sync=True)
-    labels = traitlets.List([]).tag(sync=True)
+    points: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
+    labels: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
     options = traitlets.Dict({}).tag(sync=True)
-    hidden = traitlets.List([]).tag(sync=True)
+    hidden: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
     result = traitlets.Dict({}).tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
     # the page numbers its requests; the answer echoes the number (so a repeat is answered too)
     request_id = traitlets.Int(0).tag(sync=True)
     answered_id = traitlets.Int(0).tag(sync=True)
 
-    def __init__(self, points: Any = None, labels: Any = None, options: dict | None = None,
-                 hidden: list | None = None, **kwargs: Any) -> None:
+    def __init__(self, points: Any = None, labels: Any = None, options: dict[str, Any] | None = None,
+                 hidden: list[int] | None = None, **kwargs: Any) -> None:
         if points is None:
             points, labels = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
         self._computed_for: str | None = None
@@ -103,7 +103,7 @@ class Lab(anywidget.AnyWidget):
         return _plain(proposal["value"])
 
     @traitlets.observe("points", "labels", "options", "request_id")
-    def _inputs_changed(self, change: dict) -> None:
+    def _inputs_changed(self, change: dict[str, Any]) -> None:
         self._recompute()
 
     def _recompute(self) -> None:
@@ -134,14 +134,16 @@ class Lab(anywidget.AnyWidget):
                 setattr(self, name, value)
 
     @property
-    def run(self) -> dict:
+    def run(self) -> dict[str, Any]:
         """``result["run"]``: mistakes, sweeps, w, the step trace."""
-        return self.result.get("run", {})
+        run: dict[str, Any] = self.result.get("run", {})
+        return run
 
     @property
-    def cards(self) -> dict:
+    def cards(self) -> dict[str, Any]:
         """``result["cards"]``: R, ρ*, the bound, mistakes and separability, with display texts."""
-        return self.result.get("cards", {})
+        cards: dict[str, Any] = self.result.get("cards", {})
+        return cards
 
 
 def _plain(value: Any) -> Any:

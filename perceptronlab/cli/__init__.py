@@ -141,6 +141,7 @@ def register_commands(target: typer.Typer | None = None) -> typer.Typer:
     for info in target.registered_commands:
         if info.cls in (None, TyperCommand):  # Typer's default class: ours adds plain flags
             info.cls = _Command
+        assert info.callback is not None  # every command is registered with its function
         name = info.name or info.callback.__name__.replace("_", "-")
         info.epilog = info.epilog or epilog(name)
     return target

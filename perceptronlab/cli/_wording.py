@@ -101,8 +101,9 @@ def to_command_line(message: str, flags: Flags) -> str:
     """
     text = _ASSIGNMENT.sub(lambda m: _assignment(m, flags), message)
     head = _HEAD.match(text)
-    if head is not None and _flag(head.group("name"), flags) is not None:
-        text = _flag(head.group("name"), flags)[0] + text[head.end():]
+    flag = None if head is None else _flag(head.group("name"), flags)
+    if head is not None and flag is not None:
+        text = flag[0] + text[head.end():]
     text = _IDENTIFIER.sub(lambda m: (_flag(m.group("name"), flags) or (m.group(0),))[0], text)
     for call, needs, instead in CALLS:
         if needs is None or needs in flags:

@@ -7,8 +7,9 @@ The commands parse, call the API (:func:`perceptronlab.perceptron`, :func:`perce
 from __future__ import annotations
 
 import enum
+from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -31,6 +32,9 @@ from perceptronlab.cli._common import (
     print_json,
     read_xy,
 )
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
 
 # the seeds' exam task (seed 000): three points in the plane, no offset
 EXAM_X = [[1, 0], [1, 1], [0, 1]]
@@ -170,7 +174,8 @@ def train(
                          "(the dask extra's readers; no cluster, not with --scheduler or --shards).")] = False,
 ) -> None:
     """Train a perceptron (or pocket) on DATA and print what the run did."""
-    eta_value, margin_value = parse_number(eta, "--eta"), parse_number(margin, "--margin")
+    eta_value: Fraction | float = parse_number(eta, "--eta")
+    margin_value: Fraction | float = parse_number(margin, "--margin")
     if out is not None:
         from perceptronlab._files import write_target
 
@@ -473,8 +478,9 @@ def demo(json_output: JsonOpt = False) -> None:
         border_style="cyan"))
 
     sheet = Table(title="(a) the worksheet, exact arithmetic (η = 1)", title_justify="left")
-    for name, justify in (("sweep", "right"), ("point", "left"), ("y⟨w,x⟩", "right"),
-                          ("mistake?", "center"), ("w after", "left")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (("sweep", "right"), ("point", "left"), ("y⟨w,x⟩", "right"),
+                                                      ("mistake?", "center"), ("w after", "left"))
+    for name, justify in columns:
         sheet.add_column(name, justify=justify)
     for row in run.worksheet_rows():
         style = "bold red" if row[3] == "yes" else ("bold green" if row[4] == "stop" else None)

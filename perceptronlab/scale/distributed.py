@@ -19,7 +19,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from perceptronlab import _validation as v
 from perceptronlab.exceptions import PerceptronLabError
@@ -33,12 +35,23 @@ from perceptronlab.scale.mixing import (
     warn_outcome,
 )
 
+if TYPE_CHECKING:
+    import os
+
+    from distributed import Client, Future
+    from numpy.typing import ArrayLike
+
+    from perceptronlab._typing import Float64Array, RealLike
+    from perceptronlab.scale.mixing import EpochCallback, Mixing, ShardResult
+    from perceptronlab.scale.model import MixedPerceptron
+    from perceptronlab.scale.sources import DataSource, Finished, Raw, Source, Spec
+
 
 class ShardError(PerceptronLabError, RuntimeError):
     """A shard's sweep failed on the cluster; the message names the shard and its partitions."""
 
 
-def _need_distributed():
+def _need_distributed() -> ModuleType:
     try:
         import distributed
     except ImportError as exc:  # pragma: no cover - the dask extra is installed in development
@@ -48,7 +61,8 @@ def _need_distributed():
 
 
 @contextlib.contextmanager
-def connect(client=None, *, n_workers: int | None = None, quiet: bool = True) -> Iterator:
+def connect(client: Client | str | None = None, *, n_workers: int | None = None,
+            quiet: bool = True) -> Iterator[Client]:
     """The client to run on: the one given, one at an address, the running one, or a new LocalCluster.
 
     A client made here (from an address, or a new ``LocalCluster`` of worker processes) is closed
@@ -103,7 +117,7 @@ def _silence_logs() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
-def _quiet_shutdown(client) -> None:
+def _quiet_shutdown(client: Client) -> None:
     """Ctrl-C: the workers and this process stop logging before the cluster closes (closing
     mid-run makes Dask log heartbeat failures and cancelled gathers, with tracebacks)."""
     _silence_logs()
@@ -134,16 +148,17 @@ def _workers_deaf_to_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _finalize_shard(raws, spec):
+def _finalize_shard(raws: list[Raw], spec: Spec) -> list[Finished]:
     from perceptronlab.scale.sources import finalize
 
     return [finalize(raw, spec) for raw in raws]
 
 
-def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 100, eta=1.0, margin=0.0,
-        fit_intercept: bool = False, averaged: bool = False, seed: int | None = None, callback=None,
-        label=None, shards: int | None = None, blocksize: int = BLOCKSIZE, epoch_retries: int = 2,
-        warn: bool = True):
+def fit(X: DataSource, y: ArrayLike | None = None, *, client: Client | str | None = None, mixing: Mixing = "uniform",
+        max_epochs: int = 100, eta: RealLike = 1.0, margin: RealLike = 0.0, fit_intercept: bool = False,
+        averaged: bool = False, seed: int | None = None, callback: EpochCallback | None = None,
+        label: Hashable | None = None, shards: int | None = None, blocksize: int = BLOCKSIZE, epoch_retries: int = 2,
+        warn: bool = True) -> MixedPerceptron:
     r"""Train a perceptron by iterative parameter mixing on a Dask cluster.
 
     Every epoch each shard runs one perceptron sweep from the current (w, b) and returns its
@@ -223,14 +238,14 @@ def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 10
             distributed.wait(data)
         del raws  # the shards hold the data now; their lineage stays with the scheduler
 
-        def sweep_all(epoch, w, b):
-            def submit(s, shard, where, *, attempt):
+        def sweep_all(epoch: int, w: Float64Array, b: float) -> list[ShardResult]:
+            def submit(s: int, shard: Future[Any], where: list[str] | None, *, attempt: int) -> Future[Any]:
                 return cl.submit(sweep_partitions, shard, w, b, eta=eta, margin=margin,
                                  fit_intercept=fit_intercept, seed=shard_seed(seed, epoch, s),
                                  key=f"perceptronlab-sweep-{token}-e{epoch}-s{s}-a{attempt}",
                                  workers=where, allow_other_workers=False)
 
-            lost = None
+            lost: tuple[str, BaseException] | None = None
             for attempt in range(epoch_retries + 1):
                 try:
                     return _run_epoch(cl, data, functools.partial(submit, attempt=attempt))
@@ -242,6 +257,7 @@ def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 10
                     where = "a shard" if s is None else f"Shard {s} ({_shard_name(source, groups[s])})"
                     raise ShardError(f"{where} failed in epoch {epoch}: {type(cause).__name__}: "
                                      f"{cause}") from cause
+            assert lost is not None  # every attempt lost its worker (a failure raised above)
             where, cause = lost
             raise ShardError(
                 f"{where} could not be swept in epoch {epoch}: the worker running it died in each of "
@@ -249,7 +265,7 @@ def fit(X, y=None, *, client=None, mixing: str = "uniform", max_epochs: int = 10
                 "returned. Check the workers' memory limits and logs, then run again.") from cause
 
         try:
-            training = run_epochs(sweep_all, source.spec.n_features, mixing=mixing, max_epochs=max_epochs,
+            training = run_epochs(sweep_all, source.n_features, mixing=mixing, max_epochs=max_epochs,
                                   detect_cycles=seed is None, callback=callback)
         finally:
             for future in data:
@@ -273,7 +289,8 @@ class _Failed(Exception):
 POLL_SECONDS = 0.5
 
 
-def _run_epoch(client, data, submit):
+def _run_epoch(client: Client, data: list[Future[Any]],
+               submit: Callable[[int, Future[Any], list[str] | None], Future[Any]]) -> list[ShardResult]:
     """Sweep every shard on the worker that holds its data; the shards' results in shard order.
 
     Each sweep is pinned to the workers holding its shard (strict restrictions, so work stealing
@@ -299,17 +316,18 @@ def _run_epoch(client, data, submit):
                             raise _Lost(s, RuntimeError(f"the worker {where[0]} holding shard {s} died "
                                                         "during the sweep")) from None
         try:
-            return client.gather(futures)
+            results: list[ShardResult] = client.gather(futures)
+            return results
         except Exception as exc:  # noqa: BLE001 - sorted into lost workers and real failures
-            s, cause = _first_failure(futures, exc)
-            raise (_Lost if _worker_lost(cause) else _Failed)(s, cause) from exc
+            failed, cause = _first_failure(futures, exc)
+            raise (_Lost if _worker_lost(cause) else _Failed)(failed, cause) from exc
     except BaseException:
         for future in futures:
             future.cancel()
         raise
 
 
-def _first_failure(futures, exc):
+def _first_failure(futures: list[Future[Any]], exc: BaseException) -> tuple[int | None, BaseException]:
     """(shard, exception) of the first failed sweep; (None, exc) if no future says which."""
     from concurrent.futures import CancelledError
 
@@ -321,7 +339,7 @@ def _first_failure(futures, exc):
     return None, exc
 
 
-def _worker_lost(exc) -> bool:
+def _worker_lost(exc: BaseException) -> bool:
     from concurrent.futures import CancelledError
 
     from distributed.comm.core import CommClosedError
@@ -330,13 +348,13 @@ def _worker_lost(exc) -> bool:
     return isinstance(exc, KilledWorker | CancelledError | CommClosedError | OSError)
 
 
-def _shard_name(source, group: list[int]) -> str:
+def _shard_name(source: Source, group: list[int]) -> str:
     first, last = source.describe(group[0]), source.describe(group[-1])
     return first if first == last else f"{first} to {last}"
 
 
-def train_from_cli(data, *, scheduler: str | None = None, shards: int | None = None, stream: bool = False,
-                   options: dict | None = None, quiet: bool = False):
+def train_from_cli(data: str | os.PathLike[str], *, scheduler: str | None = None, shards: int | None = None,
+                   stream: bool = False, options: dict[str, Any] | None = None, quiet: bool = False) -> MixedPerceptron:
     """What ``perceptronlab train DATA --dask/--stream`` runs: train, and report the mixing on stderr.
 
     Parameters

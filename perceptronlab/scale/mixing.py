@@ -36,9 +36,9 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast, get_args
 
 import numpy as np
 
@@ -48,31 +48,57 @@ from perceptronlab.core.engines import CompiledEngine, weights_key
 from perceptronlab.exceptions import SCALE_FIX
 from perceptronlab.exceptions import warn as _warn
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, RealLike
+    from perceptronlab.core.driver import SweepInfo
+    from perceptronlab.scale.model import MixedPerceptron
+    from perceptronlab.scale.sources import DataSource
+
 BLOCKSIZE = 64 * 2**20  # bytes per CSV/LIBSVM partition (as perceptronlab.scale.sources.BLOCKSIZE)
 
-MIXINGS = ("uniform", "weighted")
+#: how the shards' weights are mixed: the mean, or weighted by each shard's mistakes
+Mixing = Literal["uniform", "weighted"]
+MIXINGS: tuple[Mixing, ...] = get_args(Mixing)
 
 
 class EpochInfo(NamedTuple):
     """What ``callback`` receives after every epoch (return True from the callback to stop)."""
 
     epoch: int
-    w: np.ndarray
+    w: Float64Array
     b: float
-    mistakes: np.ndarray  # per shard
+    mistakes: Int64Array  # per shard
+
+
+#: called after every epoch; True stops the run
+EpochCallback = Callable[[EpochInfo], "bool | None"]
+#: one shard's sweep result: (w_i, b_i, k_i)
+ShardResult = tuple["Float64Array", float, int]
+
+
+class Progress(Protocol):
+    """What ``fit_in_process`` reports each sweep's rows to (the stream path's Rich bar)."""
+
+    def start(self, epoch: int, total_rows: int | None) -> None: ...
+
+    def advance(self, rows: int) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass
 class Training:
     """The outcome of :func:`run_epochs`."""
 
-    w: np.ndarray
+    w: Float64Array
     b: float
-    history: np.ndarray  # (epochs, shards) mistakes
+    history: Int64Array  # (epochs, shards) mistakes
     converged: bool
     cycled: bool
     stopped: bool
-    w_avg: np.ndarray
+    w_avg: Float64Array
     b_avg: float
 
     @property
@@ -83,8 +109,9 @@ class Training:
 # ---------------------------------------------------------------- the pieces
 
 
-def sweep_partitions(parts: Sequence, w, b: float, *, eta: float, margin: float, fit_intercept: bool,
-                     seed: Any = None, on_partition: Callable[[int], None] | None = None):
+def sweep_partitions(parts: Sequence[Any], w: ArrayLike, b: float, *, eta: float, margin: float,
+                     fit_intercept: bool, seed: tuple[int, int, int] | None = None,
+                     on_partition: Callable[[int], None] | None = None) -> ShardResult:
     """One perceptron sweep over ``parts`` in order, w continuing from partition to partition.
 
     Parameters
@@ -98,7 +125,7 @@ def sweep_partitions(parts: Sequence, w, b: float, *, eta: float, margin: float,
     -------
     (w, b, mistakes)
     """
-    w = np.array(w, dtype=np.float64)
+    weights: Float64Array = np.array(w, dtype=np.float64)
     b = float(b)
     mistakes = 0
     rng = None if seed is None else np.random.default_rng(seed)
@@ -106,15 +133,15 @@ def sweep_partitions(parts: Sequence, w, b: float, *, eta: float, margin: float,
     for p in order:
         part = parts[p]
         X, signs = part() if callable(part) else part
-        engine = CompiledEngine(X, signs, eta=eta, margin=margin, fit_intercept=fit_intercept, w0=w, b0=b)
+        engine = CompiledEngine(X, signs, eta=eta, margin=margin, fit_intercept=fit_intercept, w0=weights, b0=b)
         mistakes += engine.sweep(None if rng is None else rng.permutation(engine.n), 1)
-        w, b = engine.w, engine.b
+        weights, b = engine.w, engine.b
         if on_partition is not None:
             on_partition(engine.n)
-    return w, b, mistakes
+    return weights, b, mistakes
 
 
-def mix(results: Sequence[tuple], w: np.ndarray, b: float, mixing: str) -> tuple[np.ndarray, float]:
+def mix(results: Sequence[ShardResult], w: Float64Array, b: float, mixing: Mixing) -> tuple[Float64Array, float]:
     """Mix the shards' ``(w_i, b_i, k_i)`` in shard order; keep ``(w, b)`` when Σk = 0."""
     counts = np.array([k for _, _, k in results], dtype=np.int64)
     total = int(counts.sum())
@@ -143,6 +170,10 @@ def plan_shards(n_parts: int, shards: int | None) -> list[list[int]]:
     return [chunk.tolist() for chunk in np.array_split(np.arange(n_parts), shards)]
 
 
+#: ``sweep_all(epoch, w, b)``: every shard's sweep from (w, b), in shard order
+SweepAll = Callable[[int, "Float64Array", float], "list[ShardResult]"]
+
+
 class _MixingEngine(Engine):
     """One epoch of mixing as one sweep of the core's driver: every shard sweeps from (w, b), then
     their weights are mixed. The driver owns the epochs' stopping, the cycle proof and overflow."""
@@ -154,40 +185,48 @@ class _MixingEngine(Engine):
     indices = np.empty(0, dtype=np.int64)
     norms = np.empty(0)
 
-    def __init__(self, sweep_all: Callable[[int, np.ndarray, float], list], n_features: int, mixing: str):
+    def __init__(self, sweep_all: SweepAll, n_features: int, mixing: Mixing) -> None:
         self.sweep_all, self.mixing = sweep_all, mixing
         self.n = 0  # rows are the shards' business
         self.w, self.b = np.zeros(n_features), 0.0
         self.w_sum, self.b_sum = np.zeros(n_features), 0.0
         self.history: list[list[int]] = []
+        # the Engine's counts: every shard's mistakes; the mixing keeps no per-update log
+        self.n_updates = 0
+        self.mistake_set = np.zeros(0, dtype=bool)
 
-    def sweep(self, order, sweep: int) -> int:
+    @property
+    def log_complete(self) -> bool:
+        return self.n_updates == 0
+
+    def sweep(self, order: np.ndarray | None, sweep: int) -> int:
         results = self.sweep_all(sweep, self.w, self.b)
         counts = [int(k) for _, _, k in results]
         self.history.append(counts)
+        self.n_updates += sum(counts)
         self.w, self.b = mix(results, self.w, self.b, self.mixing)
         self.w_sum += self.w
         self.b_sum += self.b
         return sum(counts)
 
-    def key(self) -> bytes:
+    def key(self) -> Hashable:
         return weights_key(self.w, self.b)
 
-    def snapshot(self):
+    def snapshot(self) -> tuple[Float64Array, float]:
         return self.w.copy(), self.b
 
-    def checkpoint(self):
+    def checkpoint(self) -> None:
         return None
 
-    def errors(self, state=None) -> int:  # pragma: no cover - mixing records no error counts
+    def errors(self, state: tuple[Any, Any] | None = None) -> int:  # pragma: no cover - mixing records no error counts
         raise NotImplementedError("iterative parameter mixing counts mistakes per shard, not errors")
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.w).all() and np.isfinite(self.b))
 
 
-def run_epochs(sweep_all: Callable[[int, np.ndarray, float], list], n_features: int, *, mixing: str,
-               max_epochs: int, detect_cycles: bool, callback=None) -> Training:
+def run_epochs(sweep_all: SweepAll, n_features: int, *, mixing: Mixing, max_epochs: int, detect_cycles: bool,
+               callback: EpochCallback | None = None) -> Training:
     """The epoch loop: sweep every shard from (w, b), mix, stop at a clean epoch or a repeat.
 
     ``sweep_all(epoch, w, b)`` returns the shards' ``(w_i, b_i, k_i)`` in shard order. A repeated
@@ -197,7 +236,8 @@ def run_epochs(sweep_all: Callable[[int, np.ndarray, float], list], n_features: 
     """
     engine = _MixingEngine(sweep_all, n_features, mixing)
 
-    def on_epoch(info) -> bool:
+    def on_epoch(info: SweepInfo) -> bool:
+        assert callback is not None  # on_epoch is passed only with a callback
         return callback(EpochInfo(info.sweep, engine.w.copy(), engine.b, np.array(engine.history[-1]))) is True
 
     outcome = drive(engine, order="cyclic", max_sweeps=max_epochs, cycles=detect_cycles,
@@ -209,7 +249,8 @@ def run_epochs(sweep_all: Callable[[int, np.ndarray, float], list], n_features: 
                     w_avg=engine.w_sum / epochs, b_avg=float(engine.b_sum / epochs))
 
 
-def check_params(*, mixing, max_epochs, eta, margin, seed):
+def check_params(*, mixing: Mixing, max_epochs: int, eta: RealLike, margin: RealLike,
+                 seed: int | None) -> tuple[int, float, float, int | None]:
     v.check_choice("mixing", mixing, MIXINGS)
     max_epochs = v.check_positive_int("max_epochs", max_epochs, "Pass e.g. max_epochs=100.")
     eta = float(v.check_eta(eta))
@@ -218,7 +259,7 @@ def check_params(*, mixing, max_epochs, eta, margin, seed):
     return max_epochs, eta, margin, seed
 
 
-def shard_seed(seed: int | None, epoch: int, shard: int):
+def shard_seed(seed: int | None, epoch: int, shard: int) -> tuple[int, int, int] | None:
     """The row-order entropy of one shard in one epoch (None: data order)."""
     return None if seed is None else (seed, epoch, shard)
 
@@ -236,10 +277,11 @@ def warn_outcome(training: Training, max_epochs: int, stacklevel: int = 3) -> No
 # ---------------------------------------------------------------- in process
 
 
-def fit_in_process(X, y=None, *, mixing: str = "uniform", max_epochs: int = 100, eta=1.0, margin=0.0,
-                   fit_intercept: bool = False, averaged: bool = False, seed: int | None = None,
-                   callback=None, label=None, shards: int | None = None, blocksize: int = BLOCKSIZE,
-                   progress=None, warn: bool = True):
+def fit_in_process(X: DataSource, y: ArrayLike | None = None, *, mixing: Mixing = "uniform", max_epochs: int = 100,
+                   eta: RealLike = 1.0, margin: RealLike = 0.0, fit_intercept: bool = False, averaged: bool = False,
+                   seed: int | None = None, callback: EpochCallback | None = None, label: Hashable | None = None,
+                   shards: int | None = None, blocksize: int = BLOCKSIZE, progress: Progress | None = None,
+                   warn: bool = True) -> MixedPerceptron:
     """Iterative parameter mixing in this process, reading one partition at a time.
 
     The reference for :func:`perceptronlab.scale.fit`: same arguments, same shards, same result bit
@@ -260,10 +302,10 @@ def fit_in_process(X, y=None, *, mixing: str = "uniform", max_epochs: int = 100,
     source.learn([summarize(source.read_local(i)) for i in range(len(source))])
     groups = plan_shards(len(source), shards)
 
-    def loader(i):
+    def loader(i: int) -> Callable[[], tuple[Any, Any]]:
         return lambda: finalize(source.read_local(i), source.spec)
 
-    def sweep_all(epoch, w, b):
+    def sweep_all(epoch: int, w: Float64Array, b: float) -> list[ShardResult]:
         if progress is not None:
             progress.start(epoch, source.n_rows)
         try:
@@ -275,7 +317,7 @@ def fit_in_process(X, y=None, *, mixing: str = "uniform", max_epochs: int = 100,
             if progress is not None:
                 progress.stop()
 
-    training = run_epochs(sweep_all, source.spec.n_features, mixing=mixing, max_epochs=max_epochs,
+    training = run_epochs(sweep_all, source.n_features, mixing=mixing, max_epochs=max_epochs,
                           detect_cycles=seed is None, callback=callback)
     if warn:
         warn_outcome(training, max_epochs)
@@ -284,8 +326,8 @@ def fit_in_process(X, y=None, *, mixing: str = "uniform", max_epochs: int = 100,
     return build_model(training, source, groups, params)
 
 
-def one_shot_average(shards_data: Sequence[tuple], *, eta=1.0, fit_intercept: bool = False,
-                     max_sweeps: int = 1000) -> tuple[np.ndarray, float]:
+def one_shot_average(shards_data: Sequence[tuple[MatrixLike, ArrayLike]], *, eta: RealLike = 1.0,
+                     fit_intercept: bool = False, max_sweeps: int = 1000) -> tuple[Float64Array, float]:
     """Baseline only: train a cyclic perceptron on each shard separately, then average once.
 
     McDonald et al. (2010) show this parameter averaging need not separate separable data even
@@ -303,6 +345,6 @@ def one_shot_average(shards_data: Sequence[tuple], *, eta=1.0, fit_intercept: bo
 
     runs = [perceptron(X, y, eta=eta, fit_intercept=fit_intercept, max_sweeps=max_sweeps, warn=False)
             for X, y in shards_data]
-    w = sum(run.w for run in runs) / len(runs)
+    w = cast("Float64Array", sum(run.w for run in runs) / len(runs))
     b = sum(float(run.b) for run in runs) / len(runs)
     return w, b

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
 import numpy as np
 
 from perceptronlab import _validation as v
 from perceptronlab.core.scores import labels, scores
+
+if TYPE_CHECKING:
+    import dask.array as da
+    import dask.dataframe as dd
+    from numpy.typing import ArrayLike, NDArray
+
+    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike
+    from perceptronlab.scale.sources import Source
 
 
 class MixedPerceptron:
@@ -37,15 +48,17 @@ class MixedPerceptron:
         The training parameters.
     """
 
-    def __init__(self, *, w, b, classes, history, converged, cycled, shards, params, feature_names=None,
-                 final_w=None, final_b=None, n_rows=None):
-        self.coef_ = np.asarray(w, dtype=np.float64).reshape(1, -1)
+    def __init__(self, *, w: ArrayLike, b: float, classes: ArrayLike, history: ArrayLike, converged: bool,
+                 cycled: bool, shards: list[list[int]], params: dict[str, Any],
+                 feature_names: Sequence[str] | None = None, final_w: ArrayLike | None = None,
+                 final_b: float | None = None, n_rows: int | None = None) -> None:
+        self.coef_: Float64Array = np.asarray(w, dtype=np.float64).reshape(1, -1)
         self.intercept_ = np.array([float(b)])
         self.classes_ = np.asarray(classes)
         self.n_features_in_ = self.coef_.shape[1]
         if feature_names is not None:
             self.feature_names_in_ = np.asarray(feature_names, dtype=object)
-        self.history = np.asarray(history, dtype=np.int64)
+        self.history: Int64Array = np.asarray(history, dtype=np.int64)
         self.converged = bool(converged)
         self.cycled = bool(cycled)
         self.shards = shards
@@ -77,16 +90,18 @@ class MixedPerceptron:
     errors_after_sweep = np.empty(0, dtype=np.int64)
 
     @property
-    def classes(self) -> list:
-        return self.classes_.tolist()
+    def classes(self) -> list[Any]:
+        classes: list[Any] = self.classes_.tolist()
+        return classes
 
     @property
     def sweeps(self) -> int:
         return self.epochs
 
     @property
-    def updates_per_sweep(self) -> np.ndarray:
-        return self.history.sum(axis=1)
+    def updates_per_sweep(self) -> Int64Array:
+        per_epoch: Int64Array = self.history.sum(axis=1)
+        return per_epoch
 
     @property
     def fit_intercept(self) -> bool:
@@ -97,8 +112,9 @@ class MixedPerceptron:
         return self.n_rows
 
     @property
-    def w(self) -> np.ndarray:
-        return self.coef_[0]
+    def w(self) -> Float64Array:
+        weights: Float64Array = self.coef_[0]
+        return weights
 
     @property
     def b(self) -> float:
@@ -123,35 +139,42 @@ class MixedPerceptron:
 
     # ---------------------------------------------------------- prediction
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike | da.Array | dd.DataFrame) -> Float64Array | da.Array:
         """⟨w, x⟩ + b per row; a dask array for dask input (computed block by block)."""
         lazy = _as_dask_array(X, self)
         if lazy is not None:
-            return lazy.map_blocks(_block_scores, self.coef_[0], self.b, self.n_features_in_,
-                                   drop_axis=1, dtype=np.float64)
+            import dask.array as da
+
+            blocks: da.Array = da.map_blocks(_block_scores, lazy, self.coef_[0], self.b, self.n_features_in_,
+                                             drop_axis=1, dtype=np.float64)
+            return blocks
         return _block_scores(X, self.coef_[0], self.b, self.n_features_in_)
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike | da.Array | dd.DataFrame) -> NDArray[Any] | da.Array:
         """``classes_[1]`` where ⟨w, x⟩ + b > 0, else ``classes_[0]``; dask in, dask out."""
         lazy = _as_dask_array(X, self)
         if lazy is not None:
-            return lazy.map_blocks(_block_predict, self.coef_[0], self.b, self.n_features_in_, self.classes_,
-                                   drop_axis=1, dtype=self.classes_.dtype)
+            import dask.array as da
+
+            blocks: da.Array = da.map_blocks(_block_predict, lazy, self.coef_[0], self.b, self.n_features_in_,
+                                             self.classes_, drop_axis=1, dtype=self.classes_.dtype)
+            return blocks
         return _block_predict(X, self.coef_[0], self.b, self.n_features_in_, self.classes_)
 
-    def score(self, X, y) -> float:
+    def score(self, X: MatrixLike | da.Array | dd.DataFrame, y: ArrayLike | da.Array) -> float:
         """Mean accuracy (computed for dask input too)."""
         predicted = self.predict(X)
         if hasattr(predicted, "compute"):
             import dask.array as da
 
+            assert isinstance(predicted, da.Array)  # the dask branch of predict
             if not isinstance(y, da.Array):
                 y = da.from_array(np.asarray(y), chunks=(predicted.chunks[0],))
             return float((predicted == y).mean().compute())
         return float(np.mean(predicted == np.asarray(y)))
 
 
-def _as_dask_array(X, model):
+def _as_dask_array(X: Any, model: MixedPerceptron) -> da.Array | None:
     try:
         import dask.array as da
         import dask.dataframe as dd
@@ -170,22 +193,36 @@ def _as_dask_array(X, model):
     return None
 
 
-def _block_scores(X, w, b, n_features):
+def _block_scores(X: MatrixLike, w: Float64Array, b: float, n_features: int) -> Float64Array:
     X = v.check_matrix(X)
     v.check_n_features(X.shape[1], n_features, "this MixedPerceptron")
     return scores(X, w, b)
 
 
-def _block_predict(X, w, b, n_features, classes):
+def _block_predict(X: MatrixLike, w: Float64Array, b: float, n_features: int, classes: NDArray[Any]) -> NDArray[Any]:
     return labels(_block_scores(X, w, b, n_features), classes)
 
 
-def build_model(training, source, groups, params) -> MixedPerceptron:
+class _Trained(Protocol):
+    """What :func:`build_model` reads of a :class:`perceptronlab.scale.mixing.Training` (the mixing
+    imports this module, so not the other way round)."""
+
+    w: Float64Array
+    b: float
+    history: Int64Array
+    converged: bool
+    cycled: bool
+    w_avg: Float64Array
+    b_avg: float
+
+
+def build_model(training: _Trained, source: Source, groups: list[list[int]], params: dict[str, Any]) -> MixedPerceptron:
     """The model of a finished :class:`~perceptronlab.scale.mixing.Training`."""
     averaged = params.get("averaged", False)
     w, b = (training.w_avg, training.b_avg) if averaged else (training.w, training.b)
     if not params.get("fit_intercept"):
         b = 0.0
+    assert source.classes is not None  # learnt from the summaries before training
     return MixedPerceptron(w=w, b=b, classes=source.classes, history=training.history,
                            converged=training.converged, cycled=training.cycled, shards=groups,
                            params=params, feature_names=source.feature_names, final_w=training.w,

@@ -16,13 +16,27 @@ from __future__ import annotations
 import glob
 import io
 import os
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab import _validation as v
+
+if TYPE_CHECKING:
+    import dask.array as da
+    import dask.dataframe as dd
+    from numpy.typing import ArrayLike, NDArray
+
+    #: what the scale functions read: a row-chunked dask array (its labels a dask ``y``), a dask
+    #: DataFrame with a label column, or a path, directory or glob of Parquet, CSV or LIBSVM files
+    DataSource: TypeAlias = str | os.PathLike[str] | da.Array | dd.DataFrame
+    #: one partition as read: (X, labels), X not yet validated (LIBSVM: CSR in the file's indices)
+    Raw: TypeAlias = tuple[Any, NDArray[Any]]
+    #: one partition checked: float64 X (C-contiguous, or CSR) and the labels as ±1
+    Finished: TypeAlias = tuple[Any, NDArray[np.float64]]
 
 #: file extensions and the format each one means
 EXTENSIONS = {
@@ -56,7 +70,7 @@ class Spec:
 
     kind: str
     label: Any = None
-    columns: tuple = ()
+    columns: tuple[Hashable, ...] = ()
     header: bool = True
     n_features: int | None = None
     zero_based: bool = True
@@ -67,12 +81,12 @@ class Spec:
 class Source:
     """The partitions of one dataset (descriptors, or dask ``Delayed`` blocks) and how to read them."""
 
-    parts: list
+    parts: list[Any]
     spec: Spec
     names: list[str] = field(default_factory=list)
     feature_names: list[str] | None = None
     n_rows: int | None = None
-    classes: np.ndarray | None = None
+    classes: NDArray[Any] | None = None
 
     def __len__(self) -> int:
         return len(self.parts)
@@ -80,13 +94,13 @@ class Source:
     def describe(self, i: int) -> str:
         return self.names[i] if self.names else f"partition {i}"
 
-    def raw_task(self, i: int):
+    def raw_task(self, i: int) -> Any:
         """A dask ``Delayed`` for :func:`read_raw` of partition ``i`` (runs on a worker)."""
         import dask
 
         return dask.delayed(read_raw, pure=False)(self.parts[i], self.spec)
 
-    def read_local(self, i: int):
+    def read_local(self, i: int) -> Raw:
         """Partition ``i`` as raw ``(X, labels)``, computed in this process."""
         part = self.parts[i]
         if self.spec.kind in ("array", "frame"):
@@ -95,7 +109,13 @@ class Source:
             (part,) = dask.compute(part, scheduler="sync")
         return read_raw(part, self.spec)
 
-    def learn(self, summaries: list[dict]) -> None:
+    @property
+    def n_features(self) -> int:
+        """The width of X, known once :meth:`learn` has read every partition's summary."""
+        assert self.spec.n_features is not None, "Source.learn(summaries) first"
+        return self.spec.n_features
+
+    def learn(self, summaries: list[dict[str, Any]]) -> None:
         """Check the summaries of every partition and fix the spec (width, classes)."""
         self.spec, self.classes, self.n_rows = learn_spec(self.spec, summaries, self.names)
 
@@ -103,7 +123,8 @@ class Source:
 # ---------------------------------------------------------------- opening a dataset
 
 
-def open_source(X, y=None, *, label=None, blocksize: int = BLOCKSIZE) -> Source:
+def open_source(X: DataSource, y: ArrayLike | None = None, *, label: Hashable | None = None,
+                blocksize: int = BLOCKSIZE) -> Source:
     """A :class:`Source` for a dask array (+ dask ``y``), a dask DataFrame or a path/glob of files."""
     if isinstance(X, str | os.PathLike):
         if y is not None:
@@ -128,7 +149,7 @@ def open_source(X, y=None, *, label=None, blocksize: int = BLOCKSIZE) -> Source:
                  "perceptronlab.perceptron for data that fits in memory.")
 
 
-def _array_source(X, y) -> Source:
+def _array_source(X: da.Array, y: Any) -> Source:
     import dask.array as da
 
     if X.ndim != 2:
@@ -161,13 +182,13 @@ def _array_source(X, y) -> Source:
     return Source(parts=parts, spec=Spec(kind="array"), names=names)
 
 
-def _pair(x_block, y_block):
+def _pair(x_block: Any, y_block: Any) -> Any:
     import dask
 
     return dask.delayed(tuple, pure=True)([x_block, y_block])
 
 
-def _frame_source(frame, label) -> Source:
+def _frame_source(frame: dd.DataFrame, label: Hashable | None) -> Source:
     columns = list(frame.columns)
     label = _pick_label(label, columns, "the dask DataFrame")
     parts = list(frame.to_delayed())
@@ -176,7 +197,7 @@ def _frame_source(frame, label) -> Source:
     return Source(parts=parts, spec=spec, names=names, feature_names=[str(c) for c in columns if c != label])
 
 
-def _pick_label(label, columns: list, where: str):
+def _pick_label(label: Hashable | None, columns: Sequence[Hashable], where: str) -> Hashable:
     if not columns:
         raise v.fail(where, "at least two columns (features and a label)", "no columns", "Check the data.")
     if label is None:
@@ -211,13 +232,14 @@ def _kind_of(path: str) -> str | None:
     return None
 
 
-def _file_source(path: str, *, label, blocksize: int) -> Source:
+def _file_source(path: str, *, label: Hashable | None, blocksize: int) -> Source:
     files = expand_paths(path)
-    kinds = {f: _kind_of(f) for f in files}
-    unknown = [f for f, k in kinds.items() if k is None]
+    found = {f: _kind_of(f) for f in files}
+    unknown = [f for f, k in found.items() if k is None]
     if unknown:
         raise v.fail("data file", "a .parquet, .csv or .libsvm/.svm/.txt file", repr(unknown[0]),
                      "Rename the file with its format's extension.")
+    kinds = {f: k for f, k in found.items() if k is not None}
     if len(set(kinds.values())) > 1:
         raise v.fail("data files", "one format for every file", ", ".join(sorted(set(kinds.values()))),
                      "Point at one format at a time, e.g. 'data/*.parquet'.")
@@ -233,11 +255,11 @@ def _file_source(path: str, *, label, blocksize: int) -> Source:
     return Source(parts=parts, spec=Spec(kind="libsvm"), names=[p.describe() for p in parts])
 
 
-def _parquet_source(files: list[str], label) -> Source:
+def _parquet_source(files: list[str], label: Hashable | None) -> Source:
     import pyarrow.parquet as pq
 
     parts: list[Part] = []
-    columns = None
+    columns: tuple[str, ...] | None = None
     for f in files:
         meta = pq.ParquetFile(f)
         names = tuple(meta.schema_arrow.names)
@@ -247,15 +269,16 @@ def _parquet_source(files: list[str], label) -> Source:
             raise v.fail(f"the columns of {f}", f"the columns of {files[0]} ({', '.join(columns)})",
                          ", ".join(names), "Write every Parquet file with the same schema.")
         parts += [Part("parquet", f, index=g) for g in range(meta.metadata.num_row_groups)]
+    assert columns is not None  # expand_paths returns at least one file
     label = _pick_label(label, list(columns), files[0])
     spec = Spec(kind="parquet", label=label, columns=columns)
     return Source(parts=parts, spec=spec, names=[p.describe() for p in parts],
                   feature_names=[c for c in columns if c != label])
 
 
-def _csv_source(files: list[str], label, blocksize: int) -> Source:
+def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Source:
     parts: list[Part] = []
-    columns = None
+    columns: tuple[str, ...] | None = None
     header = True
     for f in files:
         with open(f, "rb") as fh:
@@ -269,6 +292,7 @@ def _csv_source(files: list[str], label, blocksize: int) -> Source:
             raise v.fail(f"the columns of {f}", f"the columns of {files[0]} ({', '.join(columns)})",
                          ", ".join(names), "Write every CSV file with the same header.")
         parts += _byte_ranges(f, "csv", len(first) if has_header else 0, blocksize)
+    assert columns is not None  # expand_paths returns at least one file
     label = _pick_label(label, list(columns), files[0])
     spec = Spec(kind="csv", label=label, columns=columns, header=header)
     return Source(parts=parts, spec=spec, names=[p.describe() for p in parts],
@@ -303,7 +327,7 @@ def _byte_ranges(path: str, kind: str, begin: int, blocksize: int) -> list[Part]
 # ---------------------------------------------------------------- the three steps
 
 
-def read_raw(part, spec: Spec):
+def read_raw(part: Any, spec: Spec) -> Raw:
     """One partition as ``(X, labels)``; X is not yet validated (LIBSVM: CSR, the file's indices)."""
     kind = spec.kind
     if kind == "array":
@@ -343,7 +367,7 @@ def read_raw(part, spec: Spec):
     return X, labels
 
 
-def _split_frame(frame, spec: Spec, where: str = "a DataFrame partition"):
+def _split_frame(frame: Any, spec: Spec, where: str = "a DataFrame partition") -> Raw:
     features = [c for c in frame.columns if c != spec.label]
     try:
         X = frame[features].to_numpy(dtype=np.float64)
@@ -353,11 +377,11 @@ def _split_frame(frame, spec: Spec, where: str = "a DataFrame partition"):
     return X, frame[spec.label].to_numpy()
 
 
-def summarize(raw) -> dict:
+def summarize(raw: Raw) -> dict[str, Any]:
     """Rows, width, smallest stored sparse index, distinct labels and the first non-finite cell."""
     X, labels = raw
     labels = np.asarray(labels)
-    summary = {"rows": int(X.shape[0]), "width": int(X.shape[1]) if X.ndim == 2 else -1,
+    summary: dict[str, Any] = {"rows": int(X.shape[0]), "width": int(X.shape[1]) if X.ndim == 2 else -1,
                "ndim": X.ndim, "min_index": None, "bad": None, "labels": None, "label_error": None}
     if sp.issparse(X):
         if X.nnz:
@@ -377,13 +401,13 @@ def summarize(raw) -> dict:
     return summary
 
 
-def _distinct(labels: np.ndarray) -> np.ndarray:
+def _distinct(labels: NDArray[Any]) -> NDArray[Any]:
     if labels.dtype.kind == "O":
         return np.array(sorted(set(labels.tolist())), dtype=object)
     return np.unique(labels)
 
 
-def learn_spec(spec: Spec, summaries: list[dict], names: list[str]):
+def learn_spec(spec: Spec, summaries: list[dict[str, Any]], names: list[str]) -> tuple[Spec, NDArray[Any], int]:
     """Check every partition's summary; return (spec with width and positive class, classes, rows)."""
     widths = set()
     min_index = None
@@ -427,7 +451,7 @@ def learn_spec(spec: Spec, summaries: list[dict], names: list[str]):
     return replace(spec, positive=classes[-1]), classes, n_rows
 
 
-def finalize(raw, spec: Spec):
+def finalize(raw: Raw, spec: Spec) -> Finished:
     """Validated float64 X (C-contiguous, or CSR of ``n_features`` columns) and the labels as ±1."""
     X, labels = raw
     if spec.kind == "libsvm":
@@ -441,6 +465,6 @@ def finalize(raw, spec: Spec):
     return X, signs
 
 
-def load_local(source: Source, i: int):
+def load_local(source: Source, i: int) -> Finished:
     """Partition ``i`` read, checked and converted in this process."""
     return finalize(source.read_local(i), source.spec)

@@ -8,7 +8,19 @@ the run is exactly the cyclic perceptron over the concatenation of the partition
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
 from perceptronlab.scale.mixing import BLOCKSIZE, fit_in_process
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+    from rich.progress import Progress, TaskID
+
+    from perceptronlab._typing import RealLike
+    from perceptronlab.scale.mixing import EpochCallback
+    from perceptronlab.scale.model import MixedPerceptron
+    from perceptronlab.scale.sources import DataSource
 
 
 class _SweepBar:
@@ -18,8 +30,8 @@ class _SweepBar:
     """
 
     def __init__(self) -> None:
-        self._progress = None
-        self._task = None
+        self._progress: Progress | None = None
+        self._task: TaskID | None = None
 
     def start(self, epoch: int, total_rows: int | None) -> None:
         from rich.console import Console
@@ -32,13 +44,13 @@ class _SweepBar:
         )
 
         console = Console(stderr=True)
-        self._progress = Progress(TextColumn("sweep {task.fields[sweep]}"), BarColumn(), MofNCompleteColumn(),
-                                  TextColumn("rows"), TimeElapsedColumn(),
-                                  console=console, transient=console.is_terminal)
-        self._task = self._progress.add_task("sweep", total=total_rows, sweep=epoch)
-        self._progress.start()
+        progress = Progress(TextColumn("sweep {task.fields[sweep]}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("rows"), TimeElapsedColumn(), console=console, transient=console.is_terminal)
+        self._progress, self._task = progress, progress.add_task("sweep", total=total_rows, sweep=epoch)
+        progress.start()
 
     def advance(self, rows: int) -> None:
+        assert self._progress is not None and self._task is not None  # between start() and stop()
         self._progress.advance(self._task, rows)
 
     def stop(self) -> None:
@@ -47,9 +59,10 @@ class _SweepBar:
             self._progress = None
 
 
-def stream_fit(path_or_glob, y=None, *, label=None, eta=1.0, margin=0.0, fit_intercept: bool = False,
-               max_epochs: int = 100, averaged: bool = False, seed: int | None = None, callback=None,
-               blocksize: int = BLOCKSIZE, progress: bool = True, warn: bool = True):
+def stream_fit(path_or_glob: DataSource, y: ArrayLike | None = None, *, label: Hashable | None = None,
+               eta: RealLike = 1.0, margin: RealLike = 0.0, fit_intercept: bool = False, max_epochs: int = 100,
+               averaged: bool = False, seed: int | None = None, callback: EpochCallback | None = None,
+               blocksize: int = BLOCKSIZE, progress: bool = True, warn: bool = True) -> MixedPerceptron:
     """The perceptron over data bigger than memory: one partition in memory, sweep after sweep.
 
     Parameters

@@ -41,9 +41,12 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perceptronlab import _validation as v
+
+if TYPE_CHECKING:
+    from perceptronlab._typing import Float64Array
 
 FEEDS = ("float", "exact")
 
@@ -95,7 +98,7 @@ class LittlestoneResult:
     a: Fraction
     d: int
     feed: str
-    classes: tuple = field(default=(-1, 1))
+    classes: tuple[Any, Any] = field(default=(-1, 1))
 
     @property
     def mistakes(self) -> int:
@@ -201,7 +204,7 @@ class SklearnAdapter:
     1
     """
 
-    def __init__(self, estimator: Any, classes: tuple = (-1, 1)):
+    def __init__(self, estimator: Any, classes: tuple[Any, Any] = (-1, 1)) -> None:
         if not hasattr(estimator, "partial_fit"):
             raise v.fail("estimator", "a scikit-learn estimator with partial_fit",
                          type(estimator).__name__,
@@ -212,7 +215,7 @@ class SklearnAdapter:
         self.classes = tuple(classes)
         self.fitted = False
 
-    def _row(self, x: Any):
+    def _row(self, x: Any) -> Float64Array:
         import numpy as np
 
         values = list(x.values()) if isinstance(x, dict) else list(x)
@@ -228,7 +231,7 @@ class SklearnAdapter:
         self.fitted = True
 
 
-def _values(x: Any) -> list:
+def _values(x: Any) -> list[Any]:
     return list(x.values()) if isinstance(x, dict) else list(x)
 
 
@@ -236,7 +239,7 @@ def _is_river(learner: Any) -> bool:
     return type(learner).__module__.split(".")[0] == "river"
 
 
-def littlestone(learner: Any, rounds: int, d: int = 2, *, feed: str = "float", classes: tuple | None = None,
+def littlestone(learner: Any, rounds: int, d: int = 2, *, feed: str = "float", classes: tuple[Any, Any] | None = None,
                 as_dict: bool | None = None) -> LittlestoneResult:
     """Play seed 001's shattered tree against an online learner: it errs on every round.
 
@@ -308,7 +311,7 @@ def littlestone(learner: Any, rounds: int, d: int = 2, *, feed: str = "float", c
     return LittlestoneResult(rounds=played, a=(lo + hi) / 2, d=d, feed=feed, classes=classes)
 
 
-def _predicted_sign(prediction: Any, classes: tuple, number: int) -> int:
+def _predicted_sign(prediction: Any, classes: tuple[Any, ...], number: int) -> int:
     """+1 for ``classes[1]``, −1 for ``classes[0]`` or no prediction (``None``, as a tie)."""
     if prediction is None:
         return -1

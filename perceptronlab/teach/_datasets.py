@@ -16,10 +16,16 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perceptronlab._validation import check_positive_int, check_seed, fail
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from perceptronlab._typing import Int64Array
 
 __all__ = ["Dataset", "basis", "exam_task", "gaussian_pair", "label_by", "lfd", "margin_task",
            "nonseparable"]
@@ -126,18 +132,18 @@ def basis(n: int) -> Dataset:
                    f"seed 003, section 6.7: the {n} basis vectors, all labelled +1")
 
 
-def _check_real(name: str, value, *, minimum: float | None = None, positive: bool = False) -> float:
+def _check_real(name: str, value: Any, *, minimum: float | None = None, positive: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
         raise fail(name, "a finite number", repr(value), f"Pass e.g. {name.split()[0]}=1.0.")
-    value = float(value)
-    if positive and value <= 0:
-        raise fail(name, "a number > 0", value, f"Pass e.g. {name.split()[0]}=1.0.")
-    if minimum is not None and value < minimum:
-        raise fail(name, f"a number >= {minimum}", value, f"Pass e.g. {name.split()[0]}=3.0.")
-    return value
+    number = float(value)
+    if positive and number <= 0:
+        raise fail(name, "a number > 0", number, f"Pass e.g. {name.split()[0]}=1.0.")
+    if minimum is not None and number < minimum:
+        raise fail(name, f"a number >= {minimum}", number, f"Pass e.g. {name.split()[0]}=3.0.")
+    return number
 
 
-def _legacy_seed(seed) -> int:
+def _legacy_seed(seed: Any) -> int:
     """A seed for the legacy ``RandomState`` the notebook uses: an integer in [0, 2**32)."""
     checked = check_seed(seed)
     if checked is None or checked >= 2**32:
@@ -189,7 +195,7 @@ def gaussian_pair(n_per_class: int = 25, separation: float = 3.0, seed: int = 42
                    + (", bias column first" if bias else ""))
 
 
-def label_by(target, X) -> np.ndarray:
+def label_by(target: ArrayLike, X: ArrayLike) -> Int64Array:
     """Labels of the points ``X`` under a line ``target = (b, w1, …, w_d)``: +1 where b + ⟨w, x⟩ > 0, else −1.
 
     Examples

@@ -428,6 +428,7 @@ class _Walk:
                          f"stops only after the clean sweep {self.final}.", expected)
 
     def step_row(self, row: _Row, k: int) -> CheckResult | None:
+        assert row.point is not None  # the stop row ("all") is check()'s
         step = self.steps[k]
         expected = self.expected_cells(k)
         if (row.sweep, row.point) != (step.sweep, step.index):

@@ -42,7 +42,7 @@ import math
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 from perceptronlab import _validation as v
 from perceptronlab._numbers import parse_exact
@@ -50,7 +50,9 @@ from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import margins as engine_margins
 
-KINDS = ("trace", "margin", "generalization")
+#: the kinds of exam task
+Kind = Literal["trace", "margin", "generalization"]
+KINDS: tuple[Kind, ...] = get_args(Kind)
 #: the text formats of :meth:`ExamTask.render` (the PDF is :meth:`ExamTask.pdf`)
 FORMATS = ("md", "latex", "typst")
 
@@ -199,7 +201,7 @@ class ExamTask:
                            title=f"exam task trace, seed {self.seed}")
 
 
-def generate(kind: str, seed: int) -> ExamTask:
+def generate(kind: Kind, seed: int) -> ExamTask:
     """A new exam task of ``kind`` ("trace", "margin" or "generalization"), the same for the same seed.
 
     Parameters
@@ -223,9 +225,10 @@ def generate(kind: str, seed: int) -> ExamTask:
     v.check_choice("kind", kind, KINDS)
     if seed is None:
         raise v.fail("seed", "an integer >= 0", "None", "Pass e.g. seed=0; the same seed gives the same task.")
-    seed = v.check_seed(seed)
-    rng = random.Random(f"perceptronlab-exam-{kind}-{seed}")
-    return {"trace": _trace_task, "margin": _margin_task, "generalization": _generalization_task}[kind](rng, seed)
+    checked = v.check_seed(seed)
+    assert checked is not None  # None is refused above
+    rng = random.Random(f"perceptronlab-exam-{kind}-{checked}")
+    return {"trace": _trace_task, "margin": _margin_task, "generalization": _generalization_task}[kind](rng, checked)
 
 
 # ---------------------------------------------------------------- exact quantities
@@ -248,28 +251,28 @@ def _radius2(X) -> Fraction:
     """R² = max_i ‖x_i‖² (seed 000), by :func:`perceptronlab.theory.geometry.radius_squared`."""
     from perceptronlab.theory.geometry import radius_squared
 
-    return radius_squared([[Fraction(c) for c in x] for x in X])
+    return cast(Fraction, radius_squared([[Fraction(c) for c in x] for x in X]))  # exact rows: a Fraction
 
 
 def _margin2(w, X, y) -> Fraction:
     """ρ(w)² = (min_i y_i⟨w,x_i⟩)²/‖w‖² of a separating w, by ``theory.geometry.margin_squared``."""
     from perceptronlab.theory.geometry import margin_squared
 
-    return margin_squared([Fraction(c) for c in w], [[Fraction(c) for c in x] for x in X], list(y))
+    return cast(Fraction, margin_squared([Fraction(c) for c in w], [[Fraction(c) for c in x] for x in X], list(y)))
 
 
 def _novikoff(R2: Fraction, rho2: Fraction) -> Fraction:
     """R²/ρ² (Novikoff 1962), by :func:`perceptronlab.bounds.novikoff`."""
     from perceptronlab.bounds import novikoff
 
-    return novikoff(R2, rho2, squared=True)
+    return cast(Fraction, novikoff(R2, rho2, squared=True))  # exact in, exact out
 
 
 def _test_error_bound(R2: Fraction, rho2: Fraction, n: int) -> Fraction:
     """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.bounds.test_error`."""
     from perceptronlab.bounds import test_error
 
-    return test_error(R2, rho2, n, squared=True)
+    return cast(Fraction, test_error(R2, rho2, n, squared=True))  # exact in, exact out
 
 
 def _sample_size(R2: Fraction, rho2: Fraction, epsilon: Fraction) -> int:
@@ -418,6 +421,7 @@ def _trace_task(rng: random.Random, seed: int) -> ExamTask:
         if len(set(y)) < 2:
             continue
         run = perceptron(X, y, exact=True, trace=True, max_sweeps=6, warn=False)
+        assert run.steps is not None  # traced
         if not run.converged or not 2 <= run.sweeps <= 5 or run.mistakes < 3 or len(run.steps) > 16:
             continue
         ties = [s for s in run.steps[1:] if s.score == 0]
@@ -444,7 +448,7 @@ def _best_small_separator(X, y) -> tuple[tuple[int, int], Fraction]:
     return best[1], best[2]
 
 
-def _trace_from(X, y, run: Run, ties, rng: random.Random | None, seed: int, *, w_star=None, eta=None) -> ExamTask:
+def _trace_from(X, y, run: Run, ties, rng: random.Random, seed: int, *, w_star=None, eta=None) -> ExamTask:
     """The trace task for data whose run is known; ``w_star``/``eta`` default to the best small
     integer separator and a seeded choice among 2, 3 and 1/2 (seed 000 uses w* = (1, −2), η = 2)."""
     n = len(X)

@@ -35,7 +35,7 @@ from perceptronlab.theory._common import (
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike
+    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, VectorLike
 
 #: how max_margin solves: a working set of examples grown until none is violated, or one full QP
 Method = Literal["working-set", "full"]
@@ -173,7 +173,7 @@ def _check_sign(y: Any) -> float:
     return float(y)
 
 
-def margin(w: ArrayLike, X: MatrixLike, y: ArrayLike, b: float = 0.0) -> float:
+def margin(w: VectorLike, X: MatrixLike, y: ArrayLike, b: float = 0.0) -> float:
     r"""The margin of ``w`` on the sample: the smallest signed distance of a point to its hyperplane.
 
     .. math:: \rho(w) = \min_i \frac{y_i(\langle w, x_i\rangle + b)}{\lVert w\rVert}
@@ -196,7 +196,7 @@ def margin(w: ArrayLike, X: MatrixLike, y: ArrayLike, b: float = 0.0) -> float:
     return float(scores.min() / np.linalg.norm(w_arr))
 
 
-def margin_squared(w: ArrayLike, X: MatrixLike, y: ArrayLike) -> Fraction | float:
+def margin_squared(w: VectorLike, X: MatrixLike, y: ArrayLike) -> Fraction | float:
     r"""The squared margin :math:`\rho(w)^2` of a separating ``w`` without intercept, exact for exact input.
 
     Raises :class:`~perceptronlab.exceptions.InputError` when ``w`` does not separate (the squared

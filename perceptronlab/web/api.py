@@ -205,7 +205,7 @@ def _flag(value: Any, name: str) -> bool:
 def _integer(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, Decimal) and value == value.to_integral_value():
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= high:
         raise fail(f"options.{name}", f"an integer from {low} to {high:,}", repr(value),
                    f"Send e.g. {name}: {OPTION_DEFAULTS[name] or low}.")
     return int(value)
@@ -252,7 +252,7 @@ def parse_request(payload: Any) -> tuple[Points, list[int], dict]:
         for i, label in enumerate(labels):
             if isinstance(label, bool) or not isinstance(label, numbers.Real | Decimal) or label not in (1, -1):
                 raise fail(f"labels[{i}]", "1 or -1", repr(label)[:40], "Label every point +1 or -1.")
-            signs.append(int(label))
+            signs.append(1 if label == 1 else -1)
     return Points(points), signs, parse_options(payload.get("options") or {}, len(points))
 
 
@@ -352,7 +352,7 @@ def parse_options(options: Any, n_points: int) -> dict:
                    'Send "sequence": [2, 0, 1] with order "pick".')
     seen: set[int] = set()
     for position, index in enumerate(sequence):
-        if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not 0 <= index < n_points:
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not 0 <= int(index) < n_points:
             raise fail(f"options.sequence[{position}]", f"a point index from 0 to {n_points - 1}",
                        repr(index)[:40], "Pick only existing points.")
         if index in seen:
@@ -622,7 +622,7 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
     r_square = radius_squared(X, fit_intercept=fit_intercept)
     aug = " of (1, x)" if fit_intercept else ""
     if isinstance(r_square, Fraction):
-        card_r = {"value": r_value, "text": sqrt_text(r_square),
+        card_r: dict[str, Any] = {"value": r_value, "text": sqrt_text(r_square),
                   "detail": f"R² = {format_number(r_square)}: the largest ‖x‖²{aug}"}
         if math.isqrt(r_square.numerator) ** 2 != r_square.numerator or r_square.denominator != 1:
             card_r["detail"] += f" · R ≈ {_decimal(r_value)}"
@@ -654,8 +654,8 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
             card_sep["remedy"] = "Switch on pocket: it keeps the best weights seen."
 
     where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
-    card_rho = {"value": None, "text": "none", "detail": f"no {where} separates the data"}
-    card_bound = {"value": None, "text": "∞", "detail": "no mistake bound: the data is not separable"}
+    card_rho: dict[str, Any] = {"value": None, "text": "none", "detail": f"no {where} separates the data"}
+    card_bound: dict[str, Any] = {"value": None, "text": "∞", "detail": "no mistake bound: the data is not separable"}
     mm = None
     if is_separable:
         lifted = points.rows(exact, lift=True) if fit_intercept else X
@@ -669,8 +669,9 @@ def _theory(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fracti
             w_star = _fmt_vector(best.w[1:] if fit_intercept else best.w)
             if fit_intercept:
                 w_star += f", b* = {_decimal(float(best.w[0]))}"
-            exact_pair = isinstance(rho_square, Fraction) and isinstance(r_square, Fraction)
-            card_rho = {"value": rho, "text": sqrt_text(rho_square) if exact_pair else _decimal(rho),
+            exact_square = rho_square if isinstance(rho_square, Fraction) and isinstance(r_square, Fraction) else None
+            exact_pair = exact_square is not None
+            card_rho = {"value": rho, "text": sqrt_text(exact_square) if exact_square is not None else _decimal(rho),
                         "detail": (f"ρ*² = {format_number(rho_square)} · ρ* ≈ {_decimal(rho)}" if exact_pair
                                    else f"ρ*² ≈ {_decimal(rho * rho)}") + f" · unit w* = {w_star}"}
             if not exact_pair:

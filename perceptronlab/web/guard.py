@@ -101,7 +101,7 @@ class Guard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        headers = {}
+        headers: dict[str, str] = {}
         for key, value in scope.get("headers", []):
             headers.setdefault(key.decode("latin-1").lower(), value.decode("latin-1"))
         problem = self.check(scope, headers)
