@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
     from perceptronlab._typing import Float64Array, MatrixLike
     from perceptronlab.core.driver import OnStage
-    from perceptronlab.core.run import Run
     from perceptronlab.scaling import Scale
     from perceptronlab.theory.analysis import Analysis
     from perceptronlab.theory.geometry import MaxMarginResult
@@ -190,24 +189,12 @@ def _advice_html(analysis: Analysis, wording: Callable[[str], str]) -> str:
     return "".join(parts)
 
 
-def _run_line(run: Run, state: str) -> str:
-    from perceptronlab._numbers import format_count, format_display, format_display_vector
-
-    text = (f"{run.algorithm}: {format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}, "
-            f"{state}; w = {format_display_vector(run.w)}")
-    if run.fit_intercept:
-        text += f", b = {format_display(run.b)}"
-    if run.pocket_errors is not None:
-        text += f"; training errors of the pocket's w: {run.pocket_errors}"
-    return text
-
-
 def _run_section(analysis: Analysis) -> list[str]:
     """The one run, told as it ended: a success only when it converged within its bound."""
     from perceptronlab._numbers import format_display, format_percent
 
     run = analysis.run
-    section = ["<h2>The perceptron run</h2>", f"<pre>{_esc(_run_line(run, analysis.run_state()))}</pre>"]
+    section = ["<h2>The perceptron run</h2>", f"<pre>{_esc(run.summary(state=analysis.run_state(), short=True))}</pre>"]
     space = " (in the augmented space of (1, x))" if analysis.fit_intercept else ""
     if analysis.separable and analysis.rho is not None:
         bound = analysis.bound
@@ -239,7 +226,7 @@ def _run_section(analysis: Analysis) -> list[str]:
                f"({analysis.run_state()}).")
     section.append(f'<div class="verdict bad">{_esc(verdict)}</div>')
     if kept is not None:
-        section.append(f"<pre>{_esc(_run_line(kept, 'the weights with the fewest training errors'))}</pre>")
+        section.append(f"<pre>{_esc(kept.summary(state='the weights with the fewest training errors', short=True))}</pre>")
     return section
 
 

@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
-from perceptronlab._numbers import format_count, format_number, format_vector
+from perceptronlab._numbers import (
+    format_count,
+    format_display,
+    format_display_vector,
+    format_number,
+    format_vector,
+)
 from perceptronlab._validation import check_choice, fail
 from perceptronlab.core.scores import count_errors
 
@@ -122,15 +128,26 @@ class Run:
         return np.array([self.errors_after_sweep_known[s] for s in sorted(self.errors_after_sweep_known)],
                         dtype=np.int64)
 
-    def summary(self) -> str:
-        state = ("converged" if self.converged else "cycled (never converges)" if self.cycled
-                 else "stopped early (on_sweep)" if self.stopped else "stopped at the sweep limit")
+    def ending(self) -> str:
+        """How the run ended, in words: converged, cycled, stopped early or at the sweep limit."""
+        return ("converged" if self.converged else "cycled (never converges)" if self.cycled
+                else "stopped early (on_sweep)" if self.stopped else "stopped at the sweep limit")
+
+    def summary(self, *, state: str | None = None, short: bool = False) -> str:
+        """One line: the algorithm, its mistakes and sweeps, how it ended (or ``state``), w and b.
+
+        ``short`` writes the numbers for people (six significant digits, at most eight entries of w,
+        as on the report) instead of exactly (every entry, floats in round-trip form).
+        """
+        if state is None:
+            state = self.ending()
+        number, vector = (format_display, format_display_vector) if short else (format_number, format_vector)
         head = (f"{self.algorithm}: {format_count(self.mistakes, 'mistake')} in {format_count(self.sweeps, 'sweep')}, "
-                f"{state}; w = {format_vector(self.w)}")
+                f"{state}; w = {vector(self.w)}")
         if self.fit_intercept:
-            head += f", b = {format_number(self.b)}"
+            head += f", b = {number(self.b)}"
         if self.pocket_errors is not None:
-            head += f"; pocket errors = {self.pocket_errors}"
+            head += f"; training errors of the pocket's w: {self.pocket_errors}"
         return head
 
     # ------------------------------------------------------------ the worksheet

@@ -308,11 +308,10 @@ class KernelRun(Run):
     cached_columns: int = 0
     n_features: int = 0
 
-    def summary(self) -> str:
+    def summary(self, *, state: str | None = None, short: bool = False) -> str:
         kernel = getattr(self.kernel_spec.kernel, "__name__", self.kernel_spec.kernel)
-        state = "converged" if self.converged else "stopped at the sweep limit"
         return (f"kernel perceptron ({kernel}, {self.variant}): {self.mistakes} mistakes in "
-                f"{self.sweeps} sweeps, {state}; {self.support.shape[0]} support vectors")
+                f"{self.sweeps} sweeps, {state or self.ending()}; {self.support.shape[0]} support vectors")
 
     def decision_function(self, X: MatrixLike) -> Float64Array:
         """f(x) for "last"/"averaged"; the normalised vote in [−1, 1] for "voted"."""

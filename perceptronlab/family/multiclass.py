@@ -180,11 +180,10 @@ class MulticlassRun(Run):
         known = self.errors_after_sweep_known
         return np.array([known[s] for s in sorted(known)], dtype=np.int64)
 
-    def summary(self) -> str:
-        state = "converged" if self.converged else "stopped at the sweep limit"
+    def summary(self, *, state: str | None = None, short: bool = False) -> str:
         kind = "averaged " if self.averaged else ""
         return (f"{kind}multiclass perceptron: {len(self.classes)} classes, {self.mistakes} "
-                f"mistakes in {self.sweeps} sweeps, {state}")
+                f"mistakes in {self.sweeps} sweeps, {state or self.ending()}")
 
     def decision_function(self, X: MatrixLike) -> Float64Array:
         """(n, K) scores ⟨w_k, x⟩ + b_k."""
