@@ -28,7 +28,7 @@ test-fast: setup
 	$(PY) -m pytest -q -m "not browser and not slow"
 
 bench: setup
-	$(PY) -m benchmarks
+	$(PY) -m benchmarks --passes 2
 
 # The fuzz tests with many more examples (the Hypothesis profile "fuzz" of tests/conftest.py).
 fuzz: setup

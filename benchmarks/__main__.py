@@ -1,6 +1,9 @@
 """Run every benchmark, print one table, write benchmarks/RESULTS.md and the README's table (``make bench``).
 
-``--quick`` is a smoke run (small data, 3 rounds) that writes nothing; ``--only`` picks benchmarks
+``--passes N`` runs the whole suite N times, one pass after another, and reports each row over all of
+them (``make bench`` uses 2): the median of the passes' medians, and the smallest and largest round of
+any pass, so that a row's spread shows how much it moves between runs on this machine, not only within
+one. ``--quick`` is a smoke run (small data, 3 rounds) that writes nothing; ``--only`` picks benchmarks
 by name. A benchmark that fails (a missing optional package included) is a FAILED row, its
 traceback goes to stderr and the run exits with status 1.
 """
@@ -23,7 +26,9 @@ README = HERE.parent / "README.md"
 README_BEGIN = "<!-- benchmarks: generated from benchmarks/RESULTS.md by `make bench`; do not edit -->"
 README_END = "<!-- benchmarks: end -->"
 NOTE = ("Every figure: the median of interleaved rounds (each round times every side once), with the "
-        "smallest and largest round; one-thread code is timed in the calling thread's CPU time, rows marked "
+        "smallest and largest round; with several passes of the whole suite (`make bench` runs two, one after "
+        "the other), the median of the passes' medians and the smallest and largest round of any pass, the "
+        "detail being the last pass's. One-thread code is timed in the calling thread's CPU time, rows marked "
         "\"wall time\" use wall time (several threads or processes). `make bench` writes this file and the "
         "README's table.")
 HEADER = ("| case | target | measured (median) | spread (min–max, rounds) | met | detail |\n"
@@ -105,6 +110,48 @@ def run(only: str | None, scale: float) -> tuple[list[dict], list[str]]:
     return rows, failures
 
 
+def combine_passes(passes: list[list[dict]]) -> list[dict]:
+    """One row per case over several passes of the suite: the median of the passes' medians, the
+    smallest and largest round of any pass, every round counted, every check required of every pass,
+    the verdict recomputed from the combined median (one rule: ``_timing.met``); a case that failed in
+    any pass is a FAILED row."""
+    import statistics
+
+    from benchmarks._timing import Target, met
+
+    cases: dict[str, list[dict]] = {}
+    for rows in passes:
+        for item in rows:
+            cases.setdefault(item["case"], []).append(item)
+    combined = []
+    for case, items in cases.items():
+        failed = [item for item in items if item.get("failed")]
+        if failed or len(items) != len(passes):
+            detail = failed[0]["detail"] if failed else f"missing from {len(passes) - len(items)} pass(es)"
+            combined.append({"case": case, "target": items[0]["target"], "ratio": float("nan"), "met": False,
+                             "failed": True, "detail": detail})
+            continue
+        if len(items) == 1:
+            combined.append(items[0])
+            continue
+        medians = [item["ratio"] for item in items]
+        checks = {name: all(item["checks"].get(name, False) for item in items) for name in items[-1]["checks"]}
+        bound = items[-1]["bound"]
+        median = float(statistics.median(medians))
+        combined.append({
+            "case": case,
+            "target": items[-1]["target"],
+            "bound": bound,
+            "ratio": median,
+            "spread": [min(item["spread"][0] for item in items), max(item["spread"][1] for item in items)],
+            "rounds": sum(item["rounds"] for item in items),
+            "checks": checks,
+            "met": met(None if bound is None else Target(bound["op"], bound["value"]), median, checks),
+            "detail": f"{items[-1]['detail']}; the passes' medians: {', '.join(fmt(m) for m in medians)}",
+        })
+    return combined
+
+
 def readme_with(table_text: str, machine: str, readme: str) -> str:
     """The README with its generated benchmark block replaced (the block must exist)."""
     begin, end = readme.index(README_BEGIN), readme.index(README_END)
@@ -118,14 +165,28 @@ def main(argv=None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="shrink the data (smoke runs write nothing)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: --scale 0.02 and 3 rounds")
     parser.add_argument("--rounds", type=int, help="rounds per figure (default 7)")
+    parser.add_argument("--passes", type=int, default=1, help="run the whole suite this many times (make bench: 2)")
     parser.add_argument("--out", default=str(HERE / "RESULTS.md"))
     args = parser.parse_args(argv)
     from benchmarks import _timing
+    from benchmarks._timing import check_row
 
     scale = 0.02 if args.quick else args.scale
     if args.quick or args.rounds:
         _timing.set_rounds(args.rounds or 3)
-    rows, failures = run(args.only, scale)
+    if args.passes < 1:
+        parser.error("--passes must be at least 1")
+    passes, failures = [], []
+    for number in range(args.passes):
+        if args.passes > 1:
+            print(f"pass {number + 1} of {args.passes}", file=sys.stderr, flush=True)
+        rows, failed = run(args.only, scale)
+        passes.append(rows)
+        failures += [name for name in failed if name not in failures]
+    rows = combine_passes(passes)
+    for item in rows:
+        if not item.get("failed"):
+            check_row(item)
     machine = machine_line()
     table_text = table(rows)
     text = f"# Benchmark results\n\n{NOTE}\n\nMachine: {machine}\n\n{table_text}\n"

@@ -80,6 +80,27 @@ def test_a_verdict_is_the_target_on_the_median_and_every_check():
         Stat.of([1.0, float("nan")])
 
 
+def test_passes_combine_into_one_row_whose_spread_covers_every_pass():
+    first = [result_row("a", Stat.of([1.10, 1.15, 1.20]), at_most(1.2), "pass 1"),
+             result_row("b", Stat.of([2.0, 2.1]), at_least(2), "pass 1", {"same weights": True}),
+             result_row("m", 0.7, at_most(1), "one value")]
+    second = [result_row("a", Stat.of([1.30, 1.35, 1.40]), at_most(1.2), "pass 2"),
+              result_row("b", Stat.of([1.9, 2.3]), at_least(2), "pass 2", {"same weights": False}),
+              result_row("m", 0.9, at_most(1), "one value")]
+    a, b, m = runner.combine_passes([first, second])
+    assert a["ratio"] == pytest.approx((1.15 + 1.35) / 2) and a["spread"] == [1.10, 1.40] and a["rounds"] == 6
+    assert first[0]["met"] is True and a["met"] is False  # the verdict is the combined median's
+    assert a["detail"].startswith("pass 2") and "the passes' medians: 1.15, 1.35" in a["detail"]
+    assert b["checks"] == {"same weights": False} and b["met"] is False  # a check must hold in every pass
+    assert m["spread"] == [0.7, 0.9] and m["rounds"] == 2 and m["met"] is True
+    for item in (a, b, m):
+        check_row_arithmetic(item)
+    assert runner.combine_passes([first]) == first
+    broken = [dict(first[0], ratio=float("nan"), failed=True, detail="failed: boom"), *first[1:]]
+    assert runner.combine_passes([first, broken])[0]["failed"] is True
+    assert runner.combine_passes([first, second[:2]])[2]["failed"] is True  # missing from a pass
+
+
 def test_ratios_pair_the_rounds():
     ours, theirs = [1.0, 2.0, 4.0], [2.0, 4.0, 8.0]  # a machine slowing down: every round's ratio is 0.5
     stat = Stat.ratio(ours, theirs)
