@@ -37,13 +37,6 @@ SCRIPT = Path(sys.executable).parent / "perceptronlab"
 
 
 @pytest.fixture
-def exam_csv(tmp_path):
-    path = tmp_path / "exam.csv"
-    path.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
-    return path
-
-
-@pytest.fixture
 def blobs(tmp_path):
     """Separable data that needs an intercept, with string labels."""
     rng = np.random.default_rng(7)
