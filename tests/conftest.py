@@ -54,3 +54,28 @@ def two_rounds():
     _timing.set_rounds(2)
     yield
     _timing.set_rounds(before)
+
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-default-apps", "--disable-extensions"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright, one per test module (the browser tests' fixture).
+
+    Per module, not per session: a browser shared with a module that runs a Jupyter kernel client
+    fails there ("Sync API inside the asyncio loop"); one per module, closed before the next starts,
+    works.
+    """
+    import shutil
+
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium")
+    assert executable, "Debian's chromium is not on the PATH: apt-get install chromium (make test does this)"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -26,9 +25,6 @@ from perceptronlab import perceptron
 from perceptronlab.theory.geometry import max_margin, radius_squared
 
 pytestmark = pytest.mark.browser
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-default-apps", "--disable-extensions"]
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 NOTEBOOK_CELL = "from perceptronlab.widget import Lab\n\nlab = Lab(points=[], labels=[])\nlab"
@@ -140,21 +136,6 @@ def lab_server(tmp_path_factory):
     server.startup_s = time.monotonic() - started
     yield server
     server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    # Not the lab page tests' session-wide browser: shared across this module's kernel client
-    # (jupyter_client), Playwright's sync API then fails in the later tests ("Sync API inside the
-    # asyncio loop"); a browser per module, closed before the next starts, works.
-    from playwright.sync_api import sync_playwright
-
-    executable = shutil.which("chromium")
-    assert executable, "Debian's chromium is not on the PATH: apt-get install chromium (make test does this)"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ each bounded by what the server guarantees (an answer within its deadlines).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,8 +21,6 @@ from perceptronlab.web.pool import WorkerPool
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 EXAM_HASH = "#p=1,0,1;1,1,-1;0,1,-1"
 EXAM_X, EXAM_Y = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
 
@@ -39,18 +36,6 @@ ANSWER_MS = int(1000 * (2 * DEADLINE_S + WorkerPool(1, 0, 1.0).start_timeout))
 def base_url():
     with background(create_app(workers=2, deadline=DEADLINE_S)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    executable = shutil.which("chromium")
-    assert executable, "Debian's chromium is not on the PATH: apt-get install chromium (make test does this)"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def watched(page) -> list[str]:
