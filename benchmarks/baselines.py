@@ -1,28 +1,18 @@
 """Baselines that are not part of the package: the code a benchmark compares the package against.
 
-``naive_dual_sweep`` is the textbook dual (kernel) perceptron loop, copied here from
+``naive_dual_sweep`` is the textbook dual (kernel) perceptron loop, moved here from
 ``perceptronlab/family/_kernels.py`` (the package no longer carries it): every score recomputed
 from the kernel over the current support, nothing cached, nothing incremental.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-LINEAR, POLY, RBF = 0, 1, 2  # the kernel codes of perceptronlab.family._kernels
-
-
-@njit(cache=True, nogil=True)
-def _apply_kernel(kind, dot, sq_a, sq_b, degree, gamma, coef0):
-    if kind == LINEAR:
-        return dot
-    if kind == POLY:
-        return (gamma * dot + coef0) ** degree
-    dist = sq_a + sq_b - 2.0 * dot
-    return math.exp(-gamma * max(dist, 0.0))
+# the kernel's formula and codes are the package's (K itself is not what the baseline is about: the
+# loop around it is)
+from perceptronlab.family._kernels import LINEAR, POLY, RBF, _apply_kernel  # noqa: F401
 
 
 @njit(cache=True, nogil=True)
