@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import sparray, spmatrix
 
-__all__ = ["ArrayLike", "ExactRows", "MatrixLike", "VectorLike", "Float64Array", "Int64Array", "BoolArray", "WeightArray", "RealLike",
-           "ExactNumber", "RandomState"]
+__all__ = ["ArrayLike", "ExactRows", "MatrixLike", "VectorLike", "Float64Array", "Int64Array", "WeightArray", "RealLike",
+           "RandomState"]
 
 #: rows of exact numbers: ints, Fractions, Decimals, floats (taken exactly) or strings like "1/3"
 ExactRows: TypeAlias = Sequence[Sequence[Fraction | Decimal | float | str]]
@@ -29,12 +29,9 @@ VectorLike: TypeAlias = ArrayLike | Sequence[Fraction | Decimal | float | str]
 #: arrays whose dtype is fixed
 Float64Array: TypeAlias = NDArray[np.float64]
 Int64Array: TypeAlias = NDArray[np.int64]
-BoolArray: TypeAlias = NDArray[np.bool_]
 #: weights: float64 (float32 kept for float32 data), or an object array of Fractions in exact mode
 WeightArray: TypeAlias = NDArray[Any]
 #: a number parameter (eta, margin): ints, floats, Fractions and Decimals are taken as they are
 RealLike: TypeAlias = float | Fraction | Decimal
-#: an exact number: a Fraction, or an int
-ExactNumber: TypeAlias = Fraction | int
 #: random_state of the estimators: None, a seed, or a NumPy RandomState to draw a seed from
 RandomState: TypeAlias = int | np.random.RandomState | None

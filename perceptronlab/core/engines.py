@@ -65,6 +65,8 @@ class CompiledEngine(UpdateLog, SteppingEngine):
                  n_jobs: int | None = None) -> None:
         self.sparse = is_sparse(X)
         self.X: Any = X if self.sparse else np.ascontiguousarray(X)
+        # the CSR loop suits the matrix, not the sweep: chosen once
+        self._csr_paired = bool(kernels.csr_paired(X.indptr, X.indices, X.shape[1])) if self.sparse else False
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.n_jobs = resolve_n_jobs(n_jobs)
         self._last_updates: int | None = None
@@ -84,7 +86,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             X = self.X
             count, self.b, stopped = kernels.sweep_csr(X.indptr, X.indices, X.data, self.y, order, use_order,
                                                        self.w, self.b, self.eta, self.margin, self.fit_intercept,
-                                                       self._idx_buf, self._norm_buf)
+                                                       self._idx_buf, self._norm_buf, self._csr_paired)
         elif self._use_parallel():
             block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here
             scores = np.empty(block)

@@ -458,15 +458,19 @@ def _csr_take_update(indptr, indices, data, i, w, b, c, fit_intercept, sq, idx_o
     return b, sq
 
 
-def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
+def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out,
+              paired=None):
     """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
 
     Row by row (each row's sum in its stored order), as scikit-learn does; on matrices whose
     gathers all miss the inner caches (:func:`csr_paired`) two rows are scored at a time and the
     weights of the rows ahead prefetched. Both loops give the same bits. (Chosen here, in Python:
-    compiled into one function, the two loops run slower than each on its own.)
+    compiled into one function, the two loops run slower than each on its own.) ``paired``: the
+    choice of :func:`csr_paired` when the caller keeps it for its matrix (made here when None).
     """
-    loop = _sweep_csr_paired if csr_paired(indptr, indices, w.shape[0]) else _sweep_csr_rows
+    if paired is None:
+        paired = csr_paired(indptr, indices, w.shape[0])
+    loop = _sweep_csr_paired if paired else _sweep_csr_rows
     return loop(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out)
 
 

@@ -91,7 +91,7 @@ class StepwiseEngine(UpdateLog, SteppingEngine):
         return self.n_updates - before
 
     def walk(self, picks, start: int, run: int, target: int, updates_left: int, sweep: int) -> tuple[int, int, int, bool]:
-        """The ratchet's walk (the twin of :func:`perceptronlab.core.ratchet.walk_dense`): check
+        """The ratchet's walk (the twin of :func:`perceptronlab.core.ratchet.walk`): check
         ``picks[start:]`` in turn, a mistake updating and setting the run to 0, a correct pick growing
         it; stop when the run reaches ``target``, after ``updates_left`` updates, or at the end.
         Returns (position, run, updates, reached)."""

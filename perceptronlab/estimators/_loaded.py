@@ -8,6 +8,7 @@ core's one decision path, so a saved-then-loaded model scores bit for bit like t
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -83,7 +84,10 @@ def _as_estimator(model: LoadedModel) -> Any:
     if model.scaler is not None:
         from sklearn.pipeline import make_pipeline
 
-        bare = LoadedModel({k: v for k, v in model.document.items() if k not in ("preprocessing", "feature_names")})
+        bare = copy.copy(model)  # the same weights without the scaler (the document is checked already)
+        bare.document = {k: v for k, v in model.document.items() if k not in ("preprocessing", "feature_names")}
+        bare.scaler = None
+        vars(bare).pop("feature_names_in_", None)
         if hasattr(model, "feature_names_in_"):  # the pipeline's first step sees the named columns
             model.scaler.feature_names_in_ = model.feature_names_in_
         return make_pipeline(model.scaler, _as_estimator(bare))

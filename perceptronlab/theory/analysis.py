@@ -430,7 +430,7 @@ def analyze(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, loo: bo
     if np.any(w_aug) and float(R2) > 0:
         stage("Freund–Schapire bound")
         fs, fs_rho = bounds.best_freund_schapire(w_aug, augment(Xf) if fit_intercept else Xf, signs,
-                                                 R=math.sqrt(float(R2)))
+                                                 R=R)
     advice = _advice(separable_data=False, bound=None, run=run, max_sweeps=sweeps, spread=spread, R=R, rho=None,
                      scale=scale)
     return Analysis(n=n, d=d, fit_intercept=fit_intercept, R=R, R_squared=R2,
