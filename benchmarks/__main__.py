@@ -147,7 +147,10 @@ def combine_passes(passes: list[list[dict]]) -> list[dict]:
             "rounds": sum(item["rounds"] for item in items),
             "checks": checks,
             "met": met(None if bound is None else Target(bound["op"], bound["value"]), median, checks),
-            "detail": f"{items[-1]['detail']}; the passes' medians: {', '.join(fmt(m) for m in medians)}",
+            "detail": (items[-1]["detail"]  # a check that failed only in an earlier pass is stated too
+                       + "".join(f"; {name}: NO (an earlier pass)" for name, ok in checks.items()
+                                 if not ok and items[-1]["checks"][name])
+                       + f"; the passes' medians: {', '.join(fmt(m) for m in medians)}"),
         })
     return combined
 

@@ -96,6 +96,9 @@ def test_passes_combine_into_one_row_whose_spread_covers_every_pass():
     for item in (a, b, m):
         check_row_arithmetic(item)
     assert runner.combine_passes([first]) == first
+    earlier = runner.combine_passes([second, first])[1]  # failed in the first pass only: still stated
+    assert earlier["met"] is False and "same weights: NO (an earlier pass)" in earlier["detail"]
+    check_row_arithmetic(earlier)
     broken = [dict(first[0], ratio=float("nan"), failed=True, detail="failed: boom"), *first[1:]]
     assert runner.combine_passes([first, broken])[0]["failed"] is True
     assert runner.combine_passes([first, second[:2]])[2]["failed"] is True  # missing from a pass
