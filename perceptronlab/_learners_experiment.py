@@ -23,19 +23,15 @@ subsampling is needed at this size: the Gram matrix is cached). ``test_error`` a
 
 from __future__ import annotations
 
-import csv
 import functools
-import json
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perceptronlab import _validation as v
-from perceptronlab._files import atomic_open, atomic_write
 
 if TYPE_CHECKING:
     from perceptronlab.family.kernel import Kernel
@@ -113,15 +109,12 @@ def _warm_up(seed: int) -> None:
                 make().fit(X, y)
 
 
-def run_learners_experiment(out_dir=None, *, seed: int | None = 0, trials: int | None = None,
+def run_learners_experiment(*, seed: int | None = 0, trials: int | None = None,
                             progress: Callable[[str, int, int], None] | None = None) -> list[dict]:
     """Test error and training time of the family and scikit-learn's linear learners.
 
     Parameters
     ----------
-    out_dir : str or Path, optional
-        Write ``learners.csv``, ``learners.json`` and ``learners.md`` (a learner × dataset table of
-        test errors) there.
     seed : int >= 0 (None: 0)
         Seeds the splits, the label noise and the learners' shuffles.
     trials : int >= 1 or None
@@ -175,8 +168,6 @@ def run_learners_experiment(out_dir=None, *, seed: int | None = 0, trials: int |
     rows = [dict(dataset=dataset, learner=learner, test_error=float(np.mean(errs)),
                  train_time=float(np.mean(times[dataset, learner])))
             for (dataset, learner), errs in errors.items()]
-    if out_dir is not None:
-        write_tables(rows, out_dir)
     return rows
 
 
@@ -194,18 +185,6 @@ def markdown_table(rows: list[dict]) -> str:
         spent = f"{first['train_time']:.2f}" if first else ""
         lines.append(f"| {learner} | " + " | ".join(errs) + f" | {spent} |")
     return "\n".join(lines) + "\n"
-
-
-def write_tables(rows: list[dict], out_dir) -> Path:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    with atomic_open(out / "learners.csv", "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=["dataset", "learner", "test_error", "train_time"])
-        writer.writeheader()
-        writer.writerows(rows)
-    atomic_write(out / "learners.json", json.dumps(rows, indent=1))
-    atomic_write(out / "learners.md", markdown_table(rows))
-    return out
 
 
 def findings(rows: list[dict]) -> tuple[list[str], dict]:

@@ -25,7 +25,7 @@ import numpy as np
 
 from perceptronlab.exceptions import InputError, fail
 
-__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_exact", "to_float", "sqrt_float", "format_number",
+__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_exact", "shown_value", "to_float", "sqrt_float", "format_number",
            "format_vector", "format_short", "format_sqrt", "format_display", "format_display_vector",
            "format_percent", "format_count", "EXACT_SHOWN_CHARS"]
 
@@ -47,12 +47,13 @@ def _too_long(what: str, got: str) -> InputError:
                 f"{MAX_EXPONENT}", got, "Round the value or rescale the data.")
 
 
-def _shown(value: Any) -> str:
+def shown_value(value: Any, *, cut: int = 50) -> str:
+    """``repr(value)`` for a message: past 60 characters its first ``cut`` and its length."""
     try:
         text = repr(value)
     except ValueError:  # an int past Python's 4,300-digit limit of conversion to text
         return "a number of more than 4,300 digits"
-    return text if len(text) <= 60 else text[:50] + f"... ({len(text)} characters)"
+    return text if len(text) <= 60 else text[:cut] + f"... ({len(text)} characters)"
 
 
 def _bounded(number: Fraction, what: str, got: str) -> Fraction:
@@ -121,7 +122,7 @@ exponent of at most 1000, got '1e100000000'. Round the value or rescale the data
     """
     if floats not in FLOAT_MODES:
         raise ValueError(f"floats: expected one of {FLOAT_MODES}, got {floats!r}")
-    got = _shown(value) + at
+    got = shown_value(value) + at
     if isinstance(value, bool | np.bool_) or value is None:
         raise fail(what, expected, got, fix)
     if isinstance(value, str):
@@ -155,7 +156,7 @@ def to_float(value: Any, what: str, fix: str = "Rescale the data or the paramete
     except OverflowError:
         raise fail(what, "a number within the float range (about ±1.8e308)", "a larger number", fix) from None
     except (TypeError, ValueError):
-        raise fail(what, "a number", _shown(value), fix) from None
+        raise fail(what, "a number", shown_value(value), fix) from None
     return number
 
 

@@ -540,7 +540,7 @@ def learners_experiment(out_dir: Path | str | None = None, *, seed: int | None =
     ``learners.json``, ``learners.md`` and the figure ``learners.png`` (or ``.svg``).
     """
     seed = 0 if seed is None else seed
-    rows = learners.run_learners_experiment(None, seed=seed, trials=trials, progress=progress)
+    rows = learners.run_learners_experiment(seed=seed, trials=trials, progress=progress)
     lines, stats = learners.findings(rows)
     n_trials = learners.DEFAULT_TRIALS if trials is None else trials
     head = (f"learners: test error on digits, breast cancer and their noisy variants "

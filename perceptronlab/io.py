@@ -46,6 +46,7 @@ import tokenize
 import warnings
 import zipfile
 import zlib
+from collections import Counter
 from collections.abc import Callable, Generator, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -53,9 +54,9 @@ from typing import IO, TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
-from perceptronlab._files import atomic_write, write_target
+from perceptronlab._files import atomic_write
 from perceptronlab._memory import check_budget, format_bytes, parse_bytes
-from perceptronlab._numbers import parse_exact, to_float
+from perceptronlab._numbers import parse_exact, shown_value, to_float
 from perceptronlab._validation import check_exact_matrix, fail
 from perceptronlab._version import __version__
 from perceptronlab.core.run import Run
@@ -307,7 +308,8 @@ def _csv_fast(path: Path, delimiter: str, header_line: int, width: int, feature_
 
     options: dict[str, Any] = dict(delimiter=delimiter, skiprows=header_line, comments=None, quotechar='"', dtype=np.float64,
                    ndmin=2, encoding="utf-8-sig")
-    others = [j for j in range(width) if j not in feature_cols]
+    chosen = set(feature_cols)
+    others = [j for j in range(width) if j not in chosen]
     table = None
     for attempt in ("numbers", "codes"):
         codes: dict[str, int] | None = {} if attempt == "codes" else None
@@ -334,8 +336,6 @@ def _csv_fast(path: Path, delimiter: str, header_line: int, width: int, feature_
         return None
     if feature_cols == list(range(len(feature_cols))) and table.shape[1] == len(feature_cols):
         X = table
-    elif label_col == width - 1 and feature_cols == list(range(width - 1)):
-        X = np.ascontiguousarray(table[:, :-1])
     else:
         X = np.ascontiguousarray(table[:, feature_cols])
     if not np.isfinite(X).all():
@@ -399,16 +399,18 @@ def _feature_columns(where: str, header: list[str], features: Sequence[str] | No
     if features is None:
         return [j for j in range(len(header)) if j != label_col]
     names = [str(name) for name in features]
-    missing = [name for name in names if name not in header]
+    in_header, in_names = Counter(header), Counter(names)
+    missing = [name for name in names if name not in in_header]
     if missing:
         raise fail(where, "the feature columns " + ", ".join(map(repr, names)),
                    "no column " + ", ".join(map(repr, missing)) + " in the header (" + ", ".join(map(repr, header))
                    + ")", "Use a file with those columns (in any order; other columns are ignored).")
-    repeated = sorted({name for name in names if header.count(name) > 1 or names.count(name) > 1})
+    repeated = sorted({name for name in names if in_header[name] > 1 or in_names[name] > 1})
     if repeated:
         raise fail(where, "feature columns whose names occur once", "repeated " + ", ".join(map(repr, repeated)),
                    "Rename the duplicate columns.")
-    columns = [header.index(name) for name in names]
+    position = {name: j for j, name in reversed(list(enumerate(header)))}  # the first, as header.index
+    columns = [position[name] for name in names]
     if label_col in columns:
         raise fail("label", "a column that is not a feature", repr(header[label_col]),
                    "Name the label column, or leave it out of the features.")
@@ -823,7 +825,6 @@ def save_model(model: Any, path: str | os.PathLike[str], *, scaler: Any = None,
     if label_name is not None:
         document["label_name"] = str(label_name)
     check_model_document(document, "the model to save")
-    write_target(path, "model path")  # a bad path fails before the work of writing
     text = json.dumps(document, indent=2, allow_nan=False)
     atomic_write(path, text + "\n", what="model path")
     return Path(path)
@@ -852,12 +853,8 @@ def model_source(path: str | os.PathLike[str]) -> str:
     return f"model file {str(Path(path))!r}"
 
 
-def _shown(value: Any, limit: int = 60) -> str:
-    try:
-        text = repr(value)
-    except ValueError:  # an int past Python's 4,300-digit limit of conversion to text
-        return "a number of more than 4,300 digits"
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+def _shown(value: Any) -> str:
+    return shown_value(value, cut=60)
 
 
 def _label_kind(value: Any) -> str | None:

@@ -246,7 +246,7 @@ def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, ti
     """
     from perceptronlab import plots
     from perceptronlab.scaling import describe_scaler
-    from perceptronlab.theory.analysis import analyze
+    from perceptronlab.theory.analysis import EXACT_RUN_LIMIT, analyze
 
     X, Xf = _dense(X)
     n, d = Xf.shape
@@ -308,7 +308,7 @@ def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, ti
         sections.append("<h2>Worksheet (exact arithmetic)</h2>" + run.table("html"))
     elif small:
         sections.append('<h2>Worksheet</h2><div class="verdict note">The worksheet is shown for runs in exact '
-                        "arithmetic of separable data with a bound R²/ρ*² of at most 10,000 mistakes; this run "
+                        f"arithmetic of separable data with a bound R²/ρ*² of at most {EXACT_RUN_LIMIT:,} mistakes; this run "
                         "was computed in floating point.</div>")
     else:
         sections.append(f'<h2>Worksheet</h2><div class="verdict note">{n} points: the step-by-step trace is '
