@@ -18,13 +18,6 @@ from perceptronlab.io import read_data, save_model
 EXAM_CSV = "x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n"
 
 
-@pytest.fixture
-def exam_csv(tmp_path):
-    path = tmp_path / "exam.csv"
-    path.write_text(EXAM_CSV)
-    return path
-
-
 def _message(excinfo) -> str:
     return str(excinfo.value)
 

@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks import _timing, bench_theory
+from benchmarks import bench_theory
 
-
-@pytest.fixture(autouse=True)
-def two_rounds():
-    before = _timing._settings["rounds"]
-    _timing.set_rounds(2)
-    yield
-    _timing.set_rounds(before)
+pytestmark = pytest.mark.usefixtures("two_rounds")  # conftest's: two rounds a figure
 
 
 def test_the_working_set_matches_the_full_qp():
