@@ -35,13 +35,11 @@ def digits(scale: float = 1.0):
 
 
 def flip_labels(y: np.ndarray, rate: float, seed: int = 0) -> np.ndarray:
-    """A ``rate`` share of the labels replaced by another class, drawn uniformly."""
-    rng = np.random.default_rng(seed)
-    classes = np.unique(y)
-    noisy = y.copy()
-    for i in rng.choice(y.shape[0], size=int(round(rate * y.shape[0])), replace=False):
-        noisy[i] = rng.choice(classes[classes != y[i]])
-    return noisy
+    """A ``rate`` share of the labels replaced by another class, drawn uniformly (the learners
+    experiment's label noise)."""
+    from perceptronlab._learners_experiment import _flip
+
+    return _flip(y, rate, np.random.default_rng(seed))
 
 
 def noisy_gaussian_pair(n: int, d: int = 20, separation: float = 2.0, flip: float = 0.05, seed: int = 0):

@@ -5,16 +5,14 @@ The dataset (at least 1 GB of Parquet by default) is written by the benchmark in
 ``benchmarks/_data/`` one file at a time (never whole in memory), and deleted afterwards. Seeded,
 network-free; the baselines are measured in the same run.
 
-Run: ``.venv/bin/python benchmarks/bench_scale.py [size_gb]``
+Run alone: ``.venv/bin/python -m benchmarks --only bench_scale``
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import shutil
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -89,9 +87,9 @@ def _in_memory(folder: Path):
 
 def _memory_rate(X, y, epochs: int) -> float:
     """The single-machine sweep on one core: the compiled kernel over the whole dataset in memory."""
-    from perceptronlab.core.engines import CompiledEngine
+    from benchmarks._runs import engine as compiled_engine
 
-    engine = CompiledEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False, n_jobs=1)
+    engine = compiled_engine(X, y)
     stamps = []
     for sweep in range(1, epochs + 1):
         engine.sweep(None, sweep)
@@ -145,6 +143,3 @@ def bench_scale(size_gb: float = 1.0, *, n_features: int = 100, epochs: int = 6,
                    f"the single-machine sweep over the same data held in memory (n_jobs=1); {epochs_s}"),
     ]
 
-
-if __name__ == "__main__":
-    print(json.dumps(bench_scale(float(sys.argv[1]) if len(sys.argv) > 1 else 1.0), indent=2))
