@@ -173,8 +173,6 @@ class Progress:
             return
         if self.stage is None or self.stage.name != name:
             self(name, None)
-            if self._bar is not None:
-                self._bar.update(cast(_Stage, self.stage).task, total=total)
         stage = cast(_Stage, self.stage)  # started just above if it was not
         stage.done, stage.of = done, total
         if self._bar is not None:

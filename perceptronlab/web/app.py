@@ -226,6 +226,11 @@ def _server(app, log_level: str):
                                     server_header=False, limit_concurrency=MAX_CONNECTIONS))
 
 
+def _url(host: str, port: int) -> str:
+    """The page's address on ``host`` (an IPv6 address in brackets)."""
+    return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+
+
 @contextlib.contextmanager
 def background(app, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning") -> Iterator[str]:
     """Serve ``app`` from a thread of this process while the block runs; yields its URL.
@@ -240,8 +245,7 @@ def background(app, host: str = "127.0.0.1", port: int = 0, log_level: str = "wa
     True
     """
     sock = bind(host, port)
-    shown = sock.getsockname()[0]
-    url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{sock.getsockname()[1]}/"
+    url = _url(sock.getsockname()[0], sock.getsockname()[1])
     server = _server(app, log_level)
     failure: list[BaseException] = []
 
@@ -288,7 +292,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     sock = bind(host, port)
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
+    url = _url(shown, port)
     app = create_app(workers=workers, queue=queue, deadline=deadline, allow_hosts=allow_hosts, bind_host=host)
     if open_browser:
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
