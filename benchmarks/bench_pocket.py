@@ -37,7 +37,7 @@ def digits(scale: float = 1.0):
 def flip_labels(y: np.ndarray, rate: float, seed: int = 0) -> np.ndarray:
     """A ``rate`` share of the labels replaced by another class, drawn uniformly (the learners
     experiment's label noise)."""
-    from perceptronlab._learners_experiment import _flip
+    from perceptronlab.studies.learners import _flip
 
     return _flip(y, rate, np.random.default_rng(seed))
 

@@ -63,7 +63,7 @@ def _dask_rate(pattern: str, workers: int, epochs: int, shards: int, processes: 
     """A fresh LocalCluster (ports chosen by the system, no dashboard), one fit, epochs per second."""
     from distributed import Client, LocalCluster
 
-    from perceptronlab.scale import fit
+    from perceptronlab.distributed import fit
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes, scheduler_port=0,
                       dashboard_address=":0", silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
@@ -73,7 +73,7 @@ def _dask_rate(pattern: str, workers: int, epochs: int, shards: int, processes: 
 
 def _in_memory(folder: Path):
     """The whole dataset in memory, as the single-machine sweep reads it."""
-    from perceptronlab.scale.sources import finalize, open_source, summarize
+    from perceptronlab.distributed.sources import finalize, open_source, summarize
 
     source = open_source(str(folder / "*.parquet"))
     raws = [source.read_local(i) for i in range(len(source))]
@@ -100,14 +100,14 @@ def _memory_rate(X, y, epochs: int) -> float:
 def bench_scale(size_gb: float = 1.0, *, n_features: int = 100, epochs: int = 6, seed: int = 0,
                 stream: bool = True, processes: bool = True, scale: float = 1.0, n_rounds: int | None = None
                 ) -> list[dict]:
-    """Epochs/s of ``perceptronlab.scale.fit`` on 2 local workers against 1 worker and against one
+    """Epochs/s of ``perceptronlab.distributed.fit`` on 2 local workers against 1 worker and against one
     in-memory core, in interleaved rounds (a fresh cluster every round).
 
     ``processes=False`` (threads in this process) is only for smoke tests: the kernel releases the
     GIL, but the numbers are not the benchmark's.
     """
     from benchmarks._timing import Stat, at_least, interleave, result_row
-    from perceptronlab.scale import stream_fit
+    from perceptronlab.distributed import stream_fit
 
     size_gb = size_gb * scale
     folder = DATA_DIR / f"scale-{uuid.uuid4().hex[:8]}"

@@ -9,7 +9,7 @@ bound, and the bound is loose by an order of magnitude. The notebook's mean-diff
 of the margin does not even separate some of the separable datasets.
 """
 
-from perceptronlab.experiments import run_experiment
+from perceptronlab.studies.experiments import run_experiment
 
 result = run_experiment("bound-vs-actual")
 print(result.summary)

@@ -12,7 +12,7 @@ bound cannot be improved.
 from fractions import Fraction
 
 from perceptronlab import bounds, datasets, max_margin, perceptron, plots, radius_squared
-from perceptronlab.experiments import run_experiment
+from perceptronlab.studies.experiments import run_experiment
 
 X, y = datasets.basis(5)
 best = max_margin(X, y)

@@ -11,7 +11,7 @@ and :math:`P[f \\ne g] \\approx 0.1` for N = 10, about 100 and 0.01 for N = 100.
 """
 
 from perceptronlab import datasets, perceptron, plots
-from perceptronlab.experiments import run_experiment
+from perceptronlab.studies.experiments import run_experiment
 
 data = datasets.lfd(10, seed=1)
 run = perceptron(data.X, data.y, fit_intercept=True, order="random-mistake", seed=1)

@@ -60,8 +60,8 @@ _EXPORTS: dict[str, str] = {
     "CycledWarning": "perceptronlab.exceptions",
 }
 
-_SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "scale", "datasets", "plots", "experiments",
-               "report", "widget", "bounds", "river")
+_SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "distributed", "datasets", "plots", "studies",
+               "preprocessing", "bounds", "river_classifiers")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

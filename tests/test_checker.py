@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from perceptronlab import InputError, perceptron
-from perceptronlab._numbers import format_number, format_vector
+from perceptronlab._ground.numbers import format_number, format_vector
 from perceptronlab.teach.checker import SLIPS, check_worksheet
 from perceptronlab.teach.exams import generate
 

@@ -244,9 +244,9 @@ def test_dask_flags_hand_off_to_scale(monkeypatch, exam_csv):
                           quiet=quiet))
         return pl.perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
 
-    fake = types.ModuleType("perceptronlab.scale")
+    fake = types.ModuleType("perceptronlab.distributed")
     fake.train_from_cli = train_from_cli
-    monkeypatch.setitem(sys.modules, "perceptronlab.scale", fake)
+    monkeypatch.setitem(sys.modules, "perceptronlab.distributed", fake)
     result = invoke("train", exam_csv, "--shards", "4", "--scheduler", "tcp://127.0.0.1:8786", "--eta", "2",
                     "--json", "-q")
     assert result.exit_code == 0, result.output
@@ -258,7 +258,7 @@ def test_dask_flags_hand_off_to_scale(monkeypatch, exam_csv):
 
 
 def test_dask_flags_without_the_backend(monkeypatch, exam_csv):
-    monkeypatch.setitem(sys.modules, "perceptronlab.scale", None)  # import fails
+    monkeypatch.setitem(sys.modules, "perceptronlab.distributed", None)  # import fails
     result = invoke("train", exam_csv, "--stream")
     assert result.exit_code == 1
     assert "dask extra" in _one_error_line(result)

@@ -226,9 +226,9 @@ def test_the_stream_and_dask_runs_get_the_same_default(monkeypatch, tmp_path):
         calls.append(options)
         return pl.perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
 
-    fake = types.ModuleType("perceptronlab.scale")
+    fake = types.ModuleType("perceptronlab.distributed")
     fake.train_from_cli = train_from_cli
-    monkeypatch.setitem(sys.modules, "perceptronlab.scale", fake)
+    monkeypatch.setitem(sys.modules, "perceptronlab.distributed", fake)
     assert invoke("train", data, "--stream", "-q").exit_code == 0
     assert invoke("train", data, "--dask", "-q").exit_code == 0
     assert [c["max_sweeps"] for c in calls] == [1000, 1000]

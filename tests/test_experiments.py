@@ -1,4 +1,4 @@
-"""perceptronlab.experiments: every number re-derived from the engine and the theory, files written, CLI."""
+"""perceptronlab.studies.experiments: every number re-derived from the engine and the theory, files written, CLI."""
 
 import csv
 import json
@@ -10,7 +10,12 @@ from typer.testing import CliRunner
 from perceptronlab import datasets, perceptron, pocket
 from perceptronlab.bounds import novikoff
 from perceptronlab.exceptions import InputError
-from perceptronlab.experiments import EXPERIMENTS, ExperimentResult, run_experiment, study_seed
+from perceptronlab.studies.experiments import (
+    EXPERIMENTS,
+    ExperimentResult,
+    run_experiment,
+    study_seed,
+)
 from perceptronlab.theory.geometry import max_margin, radius
 from perceptronlab.theory.separability import separable
 

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import perceptronlab as pl
-from perceptronlab._files import atomic_open, atomic_write
+from perceptronlab._ground.files import atomic_open, atomic_write
 from perceptronlab.cli import app
 from perceptronlab.estimators import load_model
 from perceptronlab.exceptions import InputError

@@ -36,7 +36,7 @@ MiB = 2**20
 BUDGET = 4 * MiB
 SLACK = 4 * MiB
 #: largest decimal exponent in the numbers generated: past the exact numbers' limit
-#: (perceptronlab._numbers.MAX_EXPONENT), so that both sides of it are tried
+#: (perceptronlab._ground.numbers.MAX_EXPONENT), so that both sides of it are tried
 EXACT_EXPONENT = 1500
 READER_EXPONENT = 1500
 
@@ -68,7 +68,7 @@ def within_budget(call):
 def folder():
     import sklearn.datasets  # noqa: F401 - the readers' lazy imports, loaded before memory is measured
 
-    import perceptronlab._validation  # noqa: F401
+    import perceptronlab._ground.validation  # noqa: F401
 
     with tempfile.TemporaryDirectory() as name:
         yield Path(name)

@@ -3,7 +3,7 @@
 A JupyterLab server (the dev extra) starts on loopback on a port the OS picks, with its config,
 data, runtime, settings and workspace directories in a temporary directory and every network
 feature off (no news, no update check, no extension manager). Playwright opens a temporary
-notebook whose cell creates ``perceptronlab.widget.Lab``, runs the cell, clicks points into the
+notebook whose cell creates ``perceptronlab.web.widget.Lab``, runs the cell, clicks points into the
 plane, steps and runs, and the test holds what the page shows and what the kernel holds
 (``lab.points``, ``lab.run``, ``lab.cards``, read back through a second client of the same kernel)
 against the engine (``perceptronlab.perceptron``) and the theory toolkit on the same points.
@@ -27,7 +27,7 @@ from perceptronlab.theory.geometry import max_margin, radius_squared
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-NOTEBOOK_CELL = "from perceptronlab.widget import Lab\n\nlab = Lab(points=[], labels=[])\nlab"
+NOTEBOOK_CELL = "from perceptronlab.web.widget import Lab\n\nlab = Lab(points=[], labels=[])\nlab"
 # what JupyterLab would fetch from the internet, switched off
 LAB_CONFIG = {"LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
                          "extension_manager": "readonly"}}

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from perceptronlab import InputError
-from perceptronlab import _learners_experiment as experiment
-from perceptronlab.experiments import learners_experiment
+from perceptronlab.studies import learners as experiment
+from perceptronlab.studies.experiments import learners_experiment
 
 
 def test_flip_changes_exactly_the_rate_to_other_classes():

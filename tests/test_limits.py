@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from perceptronlab import _memory
+from perceptronlab._ground import memory as _memory
 from perceptronlab.cli import app
 from perceptronlab.exceptions import InputError
 from perceptronlab.io import read_columns, read_data
@@ -323,12 +323,12 @@ def test_parse_and_format_bytes():
     assert _memory.available_memory() > 0 and _memory.default_budget() > 0
 
 
-# ================================================================ bounded exact parsing (perceptronlab._numbers)
+# ================================================================ bounded exact parsing (perceptronlab._ground.numbers)
 
 
 def test_hostile_exact_numbers_are_refused_quickly(tmp_path):
     """A cell, --eta or a model weight of 1e100000000 names an integer of 10^8 digits: refused at
-    once (the bounded numbers of perceptronlab._numbers), not built for minutes."""
+    once (the bounded numbers of perceptronlab._ground.numbers), not built for minutes."""
     data = tmp_path / "d.csv"
     data.write_text("x1,y\n1e100000000,1\n")
     model = tmp_path / "m.json"

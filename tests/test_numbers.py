@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from perceptronlab import InputError, bounds, load_model, perceptron, read_data
-from perceptronlab._numbers import (
+from perceptronlab._ground.numbers import (
     MAX_DIGITS,
     MAX_EXPONENT,
     format_number,

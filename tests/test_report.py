@@ -1,4 +1,4 @@
-"""perceptronlab.report: one self-contained page with the analysis' and the engine's numbers."""
+"""perceptronlab.studies.report: one self-contained page with the analysis' and the engine's numbers."""
 
 import base64
 import html
@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from perceptronlab import analyze, datasets, perceptron
 from perceptronlab.bounds import novikoff
 from perceptronlab.exceptions import InputError
-from perceptronlab.report import _analysis_cards, _number, build_report, write_report
+from perceptronlab.studies.report import _analysis_cards, _number, build_report, write_report
 from perceptronlab.theory.geometry import max_margin, radius
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -1,4 +1,4 @@
-"""perceptronlab.river: River's own checks, and River's Perceptron as the oracle on River's bundled
+"""perceptronlab.river_classifiers: River's own checks, and River's Perceptron as the oracle on River's bundled
 datasets (the same accuracy in progressive validation, the same weights, bit for bit)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import river  # the river extra: make setup installs it (a missing River fails h
 from river import checks, datasets, evaluate, linear_model, metrics, preprocessing
 
 import perceptronlab
-from perceptronlab import river as plriver
+from perceptronlab import river_classifiers as plriver
 
 
 @pytest.mark.parametrize("model", [plriver.Perceptron(), plriver.AveragedPerceptron(),
@@ -96,7 +96,7 @@ def test_labels_must_be_booleans():
 
 def test_without_river_the_message_names_the_extra():
     code = ("import sys\nsys.modules['river'] = None\n"
-            "try:\n    import perceptronlab.river\nexcept ImportError as exc:\n    print(exc)\n")
+            "try:\n    import perceptronlab.river_classifiers\nexcept ImportError as exc:\n    print(exc)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert 'pip install "perceptronlab[river]"' in done.stdout, done.stderr[-2000:]
     assert "sys.modules" not in done.stdout  # the message, not a traceback

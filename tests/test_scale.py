@@ -1,4 +1,4 @@
-"""perceptronlab.scale in process and on a threads cluster: mixing, sources, streaming, the CLI.
+"""perceptronlab.distributed in process and on a threads cluster: mixing, sources, streaming, the CLI.
 
 Oracles: the plain cyclic perceptron (one shard, bit for bit), iterative parameter mixing computed
 here in exact fractions (McDonald, Hall & Mann 2010), and the in-process reference (the Dask run
@@ -31,8 +31,7 @@ from sklearn.datasets import dump_svmlight_file
 from typer.testing import CliRunner
 
 from perceptronlab import perceptron
-from perceptronlab.exceptions import CycledWarning, InputError, NotConvergedWarning
-from perceptronlab.scale import (
+from perceptronlab.distributed import (
     EpochInfo,
     MixedPerceptron,
     fit,
@@ -41,7 +40,8 @@ from perceptronlab.scale import (
     stream_fit,
     train_from_cli,
 )
-from perceptronlab.scale.mixing import mix, plan_shards
+from perceptronlab.distributed.mixing import mix, plan_shards
+from perceptronlab.exceptions import CycledWarning, InputError, NotConvergedWarning
 
 
 def separable(n, d, seed, *, integer=False, gap=0.5):

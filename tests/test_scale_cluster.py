@@ -1,4 +1,4 @@
-"""perceptronlab.scale on a real LocalCluster of 2 worker processes: equality, killed workers, CLI.
+"""perceptronlab.distributed on a real LocalCluster of 2 worker processes: equality, killed workers, CLI.
 
 A worker is killed *during* an epoch by a worker plugin that ends the worker process the moment a
 sweep task of the chosen shard starts executing (counted with marker files, so "once", "twice" or
@@ -32,7 +32,7 @@ from distributed import Client, LocalCluster, WorkerPlugin
 from typer.testing import CliRunner
 
 from perceptronlab import perceptron
-from perceptronlab.scale import ShardError, fit, fit_in_process
+from perceptronlab.distributed import ShardError, fit, fit_in_process
 
 # a lost cluster must fail a test, not hang the suite; starting clusters takes seconds: `slow`
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
@@ -197,7 +197,7 @@ import json
 import numpy as np
 import dask.array as da
 import distributed
-from perceptronlab.scale import fit
+from perceptronlab.distributed import fit
 
 if __name__ == "__main__":  # worker processes re-import this file: guard the work
     X = np.array([[1., 0], [1, 1], [0, 1], [2, 0], [0, 2], [3, 1]])

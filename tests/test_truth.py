@@ -119,7 +119,7 @@ def test_the_report_shows_one_run_and_never_calls_it_a_success(unscaled):
 
 def test_the_report_and_analyze_agree_on_every_number(unscaled):
     page, record = unscaled
-    from perceptronlab._numbers import format_display
+    from perceptronlab._ground.numbers import format_display
 
     assert card(page, "radius R") == format_display(record["R"])
     assert card(page, "Novikoff bound R²/ρ*²") == format_display(record["bound"])
@@ -203,7 +203,7 @@ def test_a_scaled_model_loads_as_a_pipeline_and_saves_back(bc200_csv, tmp_path):
     from sklearn.pipeline import Pipeline
 
     from perceptronlab.estimators import LoadedModel
-    from perceptronlab.scaling import fit_scaler
+    from perceptronlab.preprocessing import fit_scaler
 
     X, y = _xy(bc200_csv)
     scaler = fit_scaler("standard", X)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import perceptronlab
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 
 SUBMODULES = ("bounds", "datasets", "adversary", "plots", "experiments", "report", "io", "scale", "estimators",
               "river", "widget")
@@ -106,8 +106,8 @@ def test_fit_returns_self(name):
 def test_the_choice_tables_are_the_literal_types():
     """One rule: each table the checks use is the arguments of the Literal the signatures use."""
     from perceptronlab.core import run
+    from perceptronlab.distributed import mixing
     from perceptronlab.family import kernel
-    from perceptronlab.scale import mixing
     from perceptronlab.teach import exams
     from perceptronlab.theory import geometry, loo
 

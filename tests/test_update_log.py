@@ -21,7 +21,7 @@ from perceptronlab import (
 )
 from perceptronlab.core import driver
 from perceptronlab.core.driver import UpdateLog
-from perceptronlab.report import build_report
+from perceptronlab.studies.report import build_report
 
 
 def noisy(seed=0, n=60, d=3, flip=0.2):

@@ -10,7 +10,7 @@ import pytest
 
 from perceptronlab import perceptron
 from perceptronlab.web import api
-from perceptronlab.widget import Lab
+from perceptronlab.web.widget import Lab
 
 EXAM_X, EXAM_Y = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
 

@@ -68,7 +68,7 @@ def parse_number(text: str, flag: str) -> Fraction:
     >>> parse_number("1/2", "--eta"), parse_number("0.1", "--eta")
     (Fraction(1, 2), Fraction(1, 10))
     """
-    from perceptronlab._numbers import parse_exact
+    from perceptronlab._ground.numbers import parse_exact
 
     return parse_exact(text, flag, expected="a number such as 2, 0.5 or 1/2", fix=f"Pass e.g. {flag} 1.")
 

@@ -91,7 +91,7 @@ def _run_record(run: Any, n_rows: int | None) -> dict:
 def _print_run(run: Any, n_rows: int | None, n_features: int, scaler: Any = None) -> None:
     from rich.table import Table
 
-    from perceptronlab._numbers import format_display, format_display_vector
+    from perceptronlab._ground.numbers import format_display, format_display_vector
 
     record = _run_record(run, n_rows)
     state = ("converged (a clean sweep)" if run.converged and run.algorithm == "perceptron"
@@ -105,7 +105,7 @@ def _print_run(run: Any, n_rows: int | None, n_features: int, scaler: Any = None
     table.add_column()
     table.add_row("classes", f"{run.classes[0]} (−1), {run.classes[1]} (+1)")
     if scaler is not None:
-        from perceptronlab.scaling import describe_scaler, scaler_name
+        from perceptronlab.preprocessing import describe_scaler, scaler_name
 
         table.add_row("scaled", describe_scaler(scaler_name(scaler)) + " (saved with the model)")
     table.add_row("mistakes (updates)", format_display(run.mistakes))
@@ -177,11 +177,11 @@ def train(
     eta_value: Fraction | float = parse_number(eta, "--eta")
     margin_value: Fraction | float = parse_number(margin, "--margin")
     if out is not None:
-        from perceptronlab._files import write_target
+        from perceptronlab._ground.files import write_target
 
         write_target(out, "--out")  # a bad --out fails before the training, not after it
     if not exact:
-        from perceptronlab._numbers import to_float
+        from perceptronlab._ground.numbers import to_float
 
         eta_value, margin_value = to_float(eta_value, "--eta"), to_float(margin_value, "--margin")
     name = algorithm.value
@@ -193,13 +193,13 @@ def train(
     scaler = names = label_name = None
     if dask or scheduler is not None or shards is not None or stream:
         if scale is not Scale.none:
-            from perceptronlab._validation import fail
+            from perceptronlab._ground.validation import fail
 
             raise fail("--scale", "no scaler with --dask or --stream", scale.value,
                        "A scaler needs the whole data in memory; scale the file first, or train without "
                        "--dask/--stream.")
         if max_bytes is not None:
-            from perceptronlab._validation import fail
+            from perceptronlab._ground.validation import fail
 
             raise fail("--max-bytes", "no budget with --dask or --stream", repr(max_bytes),
                        "The budget limits reading a file into memory; --dask and --stream read it block by "
@@ -219,7 +219,7 @@ def _train_local(data: Path, options: dict, quiet: bool, scale: Scale = Scale.no
     from perceptronlab.cli._progress import Progress
 
     if scale is not Scale.none and options["exact"]:
-        from perceptronlab._validation import fail
+        from perceptronlab._ground.validation import fail
 
         raise fail("--scale", "no scaler with --exact", scale.value,
                    "A scaler computes in floating point; drop --exact, or use --scale none.")
@@ -229,7 +229,7 @@ def _train_local(data: Path, options: dict, quiet: bool, scale: Scale = Scale.no
                        max_bytes=max_bytes)
         scaler = None
         if scale is not Scale.none:
-            from perceptronlab.scaling import apply_scaler, fit_scaler
+            from perceptronlab.preprocessing import apply_scaler, fit_scaler
 
             progress(f"scaling ({scale.value})")
             scaler = fit_scaler(scale.value, X)
@@ -244,7 +244,7 @@ def _fit(pl, X, y, options: dict, progress):
     common = dict(eta=options["eta"], fit_intercept=options["fit_intercept"], seed=options["seed"],
                   exact=options["exact"], max_sweeps=options["max_sweeps"])
     if algorithm == "perceptron":
-        from perceptronlab._validation import fail
+        from perceptronlab._ground.validation import fail
 
         if options["max_updates"] is not None:
             raise fail("--max-updates", "no value for the perceptron", options["max_updates"],
@@ -256,7 +256,7 @@ def _fit(pl, X, y, options: dict, progress):
         call = pl.perceptron
     else:
         if options["margin"]:
-            from perceptronlab._validation import fail
+            from perceptronlab._ground.validation import fail
 
             raise fail("--margin", "0 for pocket", options["margin"],
                        "The margin applies to the perceptron; drop --margin or use --algorithm perceptron.")
@@ -268,11 +268,11 @@ def _fit(pl, X, y, options: dict, progress):
 
 def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: bool):
     try:
-        from perceptronlab.scale import train_from_cli
+        from perceptronlab.distributed import train_from_cli
     except ImportError as exc:
-        from perceptronlab._validation import fail
+        from perceptronlab._ground.validation import fail
 
-        raise fail("--dask/--scheduler/--shards/--stream", "the Dask backend (perceptronlab.scale)",
+        raise fail("--dask/--scheduler/--shards/--stream", "the Dask backend (perceptronlab.distributed)",
                    f"it is not available ({exc})",
                    "Install/enable the dask extra: pip install 'perceptronlab[dask]'.") from None
     result = train_from_cli(data, scheduler=scheduler, shards=shards, stream=stream, options=options,
@@ -294,7 +294,7 @@ def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, 
     if json_output:
         record = _run_record(run, n_rows)
         if scaler is not None:
-            from perceptronlab.scaling import scaler_name
+            from perceptronlab.preprocessing import scaler_name
 
             record["scale"] = scaler_name(scaler)
         if out is not None:
@@ -330,7 +330,7 @@ def predict(
     from perceptronlab.estimators import load_model
 
     if out is not None:
-        from perceptronlab._files import write_target
+        from perceptronlab._ground.files import write_target
 
         write_target(out, "--out")  # a bad --out fails before the work
     fitted = load_model(model, as_estimator=False)
@@ -340,7 +340,7 @@ def predict(
     if out is not None:
         import csv
 
-        from perceptronlab._files import atomic_open
+        from perceptronlab._ground.files import atomic_open
 
         with atomic_open(out, "w", newline="", what="--out") as handle:
             writer = csv.writer(handle)
@@ -362,7 +362,7 @@ def _prediction_data(fitted: Any, data: Path, label: str | None, fmt: str | None
     and its labels, if it has a label column."""
     import warnings
 
-    from perceptronlab._validation import fail
+    from perceptronlab._ground.validation import fail
     from perceptronlab.exceptions import PerceptronLabWarning
     from perceptronlab.io import read_columns, read_data
 
@@ -439,7 +439,7 @@ def demo(json_output: JsonOpt = False) -> None:
     import numpy as np
 
     import perceptronlab as pl
-    from perceptronlab._numbers import format_number, format_vector
+    from perceptronlab._ground.numbers import format_number, format_vector
     from perceptronlab.bounds import novikoff
     from perceptronlab.theory.geometry import margin_squared, radius_squared
 

@@ -41,7 +41,7 @@ class ExamFormat(str, enum.Enum):
 
 
 def _write(path: Path, content: str | bytes, flag: str) -> None:
-    from perceptronlab._files import atomic_write
+    from perceptronlab._ground.files import atomic_write
 
     atomic_write(path, content, what=flag)
 
@@ -66,7 +66,7 @@ def exam(
     quiet: QuietOpt = False,
 ) -> None:
     """Generate an exam task in the style of seed 000, with its key computed by the engine."""
-    from perceptronlab._validation import fail
+    from perceptronlab._ground.validation import fail
     from perceptronlab.teach.exams import generate
 
     if fmt is ExamFormat.pdf and out is None:

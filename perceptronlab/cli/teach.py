@@ -1,6 +1,6 @@
 """Teaching commands: ``experiment`` (the seeds' experiments) and ``report`` (one HTML page).
 
-The commands parse, call :mod:`perceptronlab.experiments` and :mod:`perceptronlab.report`, and
+The commands parse, call :mod:`perceptronlab.studies.experiments` and :mod:`perceptronlab.studies.report`, and
 format; results go to stdout, progress bars and notes to stderr.
 """
 
@@ -28,7 +28,7 @@ from perceptronlab.cli._common import (
     read_xy,
 )
 from perceptronlab.cli.theory import AnalysisSweepsOpt
-from perceptronlab.experiments import EXPERIMENTS
+from perceptronlab.studies.experiments import EXPERIMENTS
 
 
 class ImageFormat(str, enum.Enum):
@@ -57,7 +57,7 @@ def experiment(
 
     non-separable: errors oscillate sweep after sweep, Pocket keeps the best.
     """
-    from perceptronlab.experiments import run_experiment
+    from perceptronlab.studies.experiments import run_experiment
 
     if name not in EXPERIMENTS:
         typer.echo(f"Error: unknown experiment {name!r}: expected one of {', '.join(sorted(EXPERIMENTS))}. "
@@ -97,7 +97,7 @@ def report(
     """
     from perceptronlab.cli._progress import Progress
     from perceptronlab.cli._wording import flags_of, to_command_line
-    from perceptronlab.report import TRACE_POINTS, write_report
+    from perceptronlab.studies.report import TRACE_POINTS, write_report
 
     flags = flags_of(ctx.command)
     with Progress("report", quiet=quiet) as progress:

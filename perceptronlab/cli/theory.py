@@ -37,7 +37,7 @@ AnalysisSweepsOpt = Annotated[int | None, typer.Option(
 
 
 def _num(value: Any, digits: int = 6) -> str:
-    from perceptronlab._numbers import format_display
+    from perceptronlab._ground.numbers import format_display
 
     return format_display(value, digits)
 
@@ -69,8 +69,8 @@ def _list(indices: Any, limit: int = 8) -> str:
 
 def run_cards(result: Any) -> list:
     """The Rich cards of an :class:`~perceptronlab.theory.analysis.Analysis` (one run, told as it ended)."""
-    from perceptronlab._numbers import format_count, format_percent
-    from perceptronlab.scaling import describe_scaler
+    from perceptronlab._ground.numbers import format_count, format_percent
+    from perceptronlab.preprocessing import describe_scaler
 
     run = result.run
     data = [("n", str(result.n)), ("d", str(result.d)),
@@ -159,7 +159,7 @@ def analyze(
 
     scaled = scale is not Scale.none
     if exact and scaled:
-        from perceptronlab._validation import fail
+        from perceptronlab._ground.validation import fail
 
         raise fail("--exact", "no --exact with --scale", "both",
                    "A scaler computes in floating point; drop --exact, or use --scale none.")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core import kernels
 from perceptronlab.core.interrupt import call_parallel
 from perceptronlab.core.threads import numba_threads, resolve_n_jobs

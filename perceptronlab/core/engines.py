@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from perceptronlab._validation import is_sparse, not_finite_error
+from perceptronlab._ground.validation import is_sparse, not_finite_error
 from perceptronlab.core import kernels, ratchet
 from perceptronlab.core.driver import SteppingEngine, UpdateLog
 from perceptronlab.core.exact import ExactEngine

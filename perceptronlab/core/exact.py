@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from perceptronlab._numbers import sqrt_float
+from perceptronlab._ground.numbers import sqrt_float
 from perceptronlab.core.reference import StepwiseEngine
 from perceptronlab.core.scores import exact_dot
 

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core import kernels
 from perceptronlab.core.scores import score_one
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import OnSweep, Pocket, drive, drive_pocket, finish
 from perceptronlab.core.engines import make_engine
 from perceptronlab.core.run import Run
@@ -22,7 +22,7 @@ from perceptronlab.exceptions import warn as _warn
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, MatrixLike, RealLike
+    from perceptronlab._ground.types import Float64Array, MatrixLike, RealLike
 
 __all__ = ["perceptron", "pocket"]
 

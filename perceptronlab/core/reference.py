@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab._validation import is_sparse
+from perceptronlab._ground.validation import is_sparse
 from perceptronlab.core.driver import SteppingEngine, UpdateLog
 from perceptronlab.core.run import Step
 from perceptronlab.core.scores import count_errors

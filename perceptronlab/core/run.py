@@ -10,20 +10,20 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
-from perceptronlab._numbers import (
+from perceptronlab._ground.numbers import (
     format_count,
     format_display,
     format_display_vector,
     format_number,
     format_vector,
 )
-from perceptronlab._validation import check_choice, fail
+from perceptronlab._ground.validation import check_choice, fail
 from perceptronlab.core.scores import count_errors
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from perceptronlab._typing import Float64Array, Int64Array, WeightArray
+    from perceptronlab._ground.types import Float64Array, Int64Array, WeightArray
 
 #: the formats of :meth:`Run.table`
 TableFormat = Literal["md", "csv", "latex", "html"]

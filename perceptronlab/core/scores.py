@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from perceptronlab._validation import is_sparse
+from perceptronlab._ground.validation import is_sparse
 from perceptronlab.core import kernels
 from perceptronlab.core.interrupt import call_parallel
 

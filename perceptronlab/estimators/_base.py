@@ -25,8 +25,8 @@ from sklearn.utils._param_validation import InvalidParameterError as _SklearnInv
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from perceptronlab import _validation as v
 from perceptronlab import exceptions as _exceptions
+from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.exceptions import InputError
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from sklearn.base import BaseEstimator as _EstimatorMixin
     from typing_extensions import Self
 
-    from perceptronlab._typing import Float64Array, MatrixLike
+    from perceptronlab._ground.types import Float64Array, MatrixLike
     from perceptronlab.core.run import Run
 else:
     _EstimatorMixin = object

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.estimators._base import (
     FAMILY_CONSTRAINTS,
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
     from typing_extensions import Self
 
-    from perceptronlab._typing import Float64Array, MatrixLike, RandomState
+    from perceptronlab._ground.types import Float64Array, MatrixLike, RandomState
     from perceptronlab.core.run import Run
     from perceptronlab.family.kernel import CacheMode, GammaRule, Kernel, KernelFunction, Variant
 

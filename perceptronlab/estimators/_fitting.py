@@ -20,7 +20,7 @@ from sklearn.metrics import accuracy_score
 from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.utils import compute_class_weight
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import scores
 from perceptronlab.estimators._base import python_label
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import Pocket, drive, drive_pocket, finish
 from perceptronlab.core.engines import CompiledEngine, WeightedEngine
 from perceptronlab.core.scores import count_errors
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
     from typing_extensions import Self
 
-    from perceptronlab._typing import Float64Array, MatrixLike, RandomState
+    from perceptronlab._ground.types import Float64Array, MatrixLike, RandomState
     from perceptronlab.core.driver import SweepInfo
     from perceptronlab.core.run import Run
 

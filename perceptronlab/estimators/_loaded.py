@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
-from perceptronlab._validation import (
+from perceptronlab._ground.validation import (
     ESTIMATOR_NAMES,
     check_exact_matrix,
     check_matrix,
@@ -23,13 +23,13 @@ from perceptronlab._validation import (
 )
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.estimators._linear import Perceptron, PocketPerceptron
-from perceptronlab.io import check_model_document, model_source, read_model_document
-from perceptronlab.scaling import apply_scaler
+from perceptronlab.io.models import check_model_document, model_source, read_model_document
+from perceptronlab.preprocessing import apply_scaler
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from perceptronlab._typing import Float64Array, MatrixLike
+    from perceptronlab._ground.types import Float64Array, MatrixLike
 
 __all__ = ["LoadedModel", "load_model"]
 

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.engines import WeightedEngine
 from perceptronlab.core.online import OnlineState
 from perceptronlab.core.scores import labels, scores
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
     from typing_extensions import Self
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike
+    from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike
 
 __all__ = ["OnlinePerceptron", "Replay"]
 

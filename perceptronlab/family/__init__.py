@@ -6,5 +6,5 @@
 - :func:`multiclass_perceptron` / :class:`MulticlassPerceptron`: one weight vector per class.
 
 All report through :class:`perceptronlab.Run` (subclasses adding what each needs), validate with
-:mod:`perceptronlab._validation`, and stop as the engine does: a clean sweep or ``max_sweeps``.
+:mod:`perceptronlab._ground.validation`, and stop as the engine does: a clean sweep or ``max_sweeps``.
 """

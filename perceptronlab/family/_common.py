@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.run import Run
 from perceptronlab.exceptions import warn as _warn
 

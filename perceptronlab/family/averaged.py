@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import OnSweep, drive, finish
 from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.run import Run
@@ -40,7 +40,7 @@ from perceptronlab.family._common import (
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, MatrixLike, RealLike
+    from perceptronlab._ground.types import Float64Array, MatrixLike, RealLike
 
 
 class AveragedEngine(CompiledEngine):

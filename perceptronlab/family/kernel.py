@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 import numpy as np
 import scipy.sparse as sp
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, drive, finish
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
@@ -55,7 +55,7 @@ from perceptronlab.family.voted import survival_counts
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, RealLike
+    from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike, RealLike
 
 #: the built-in kernels (a callable kernel(A, B) -> Gram block is taken too)
 Kernel = Literal["rbf", "poly", "linear"]

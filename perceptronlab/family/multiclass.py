@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import scipy.sparse as sp
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, drive, finish
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, score_matrix
@@ -40,7 +40,7 @@ from perceptronlab.family._common import check_params, check_predict_X, warn_not
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, RealLike
+    from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike, RealLike
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
 

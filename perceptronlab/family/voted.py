@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core import driver
 from perceptronlab.core.driver import OnSweep, drive, finish
 from perceptronlab.core.engines import CompiledEngine
@@ -52,7 +52,7 @@ VOTE_BATCH = 65_536
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, RealLike
+    from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike, RealLike
 
 
 class VotedEngine(CompiledEngine):

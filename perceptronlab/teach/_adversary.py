@@ -43,10 +43,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 
 if TYPE_CHECKING:
-    from perceptronlab._typing import Float64Array
+    from perceptronlab._ground.types import Float64Array
 
 FEEDS = ("float", "exact")
 

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab._validation import check_positive_int, check_seed, fail
+from perceptronlab._ground.validation import check_positive_int, check_seed, fail
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from perceptronlab._typing import Int64Array
+    from perceptronlab._ground.types import Int64Array
 
 __all__ = ["Dataset", "basis", "exam_task", "gaussian_pair", "label_by", "lfd", "margin_task",
            "nonseparable"]

@@ -44,8 +44,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from perceptronlab import _validation as v
-from perceptronlab._numbers import format_number, format_vector, parse_exact
+from perceptronlab._ground import validation as v
+from perceptronlab._ground.numbers import format_number, format_vector, parse_exact
 from perceptronlab.core.exact import exact_score, exact_update
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run

@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, cast, get_args
 
-from perceptronlab import _validation as v
-from perceptronlab._numbers import parse_exact
+from perceptronlab._ground import validation as v
+from perceptronlab._ground.numbers import parse_exact
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import margins as engine_margins

@@ -50,8 +50,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from perceptronlab import _validation as v
-from perceptronlab._numbers import format_number, parse_exact
+from perceptronlab._ground import validation as v
+from perceptronlab._ground.numbers import format_number, parse_exact
 from perceptronlab.exceptions import InputError
 from perceptronlab.teach.checker import HEADER, CheckResult, check_worksheet, read_sheet_file
 

@@ -174,7 +174,7 @@ def compile_pdf(source: str) -> bytes:
     try:
         import typst
     except ImportError as exc:  # pragma: no cover - the pdf extra is part of `all`
-        from perceptronlab._validation import fail
+        from perceptronlab._ground.validation import fail
 
         raise fail("format", "'pdf' with the typst package installed", f"no typst ({exc})",
                    "Install the pdf extra: pip install 'perceptronlab[pdf]'.") from None

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab import _validation as v
-from perceptronlab._numbers import parse_exact
+from perceptronlab._ground import validation as v
+from perceptronlab._ground.numbers import parse_exact
 from perceptronlab.theory._common import float_matrix
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from perceptronlab._typing import MatrixLike, RealLike
+    from perceptronlab._ground.types import MatrixLike, RealLike
 
 Number = Fraction | float
 

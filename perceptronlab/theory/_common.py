@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from perceptronlab import _validation as v
-from perceptronlab._numbers import format_short as fmt
-from perceptronlab._numbers import parse_exact
+from perceptronlab._ground import validation as v
+from perceptronlab._ground.numbers import format_short as fmt
+from perceptronlab._ground.numbers import parse_exact
 from perceptronlab.core.scores import exact_dot  # noqa: F401 - the theory modules' exact ⟨a, b⟩
 
 #: Exact (Fraction) computations run only up to this many matrix entries; above it, floats.

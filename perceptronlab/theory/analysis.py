@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from perceptronlab import _validation as v
-from perceptronlab._numbers import format_count, format_display_vector, format_percent
-from perceptronlab._numbers import format_display as shown
+from perceptronlab._ground import validation as v
+from perceptronlab._ground.numbers import format_count, format_display_vector, format_percent
+from perceptronlab._ground.numbers import format_display as shown
 from perceptronlab.core.driver import OnStage, OnSweep
-from perceptronlab.scaling import Scale, describe_scaler, fit_scaler
+from perceptronlab.preprocessing import Scale, describe_scaler, fit_scaler
 from perceptronlab.theory import _bounds as bounds
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
@@ -41,7 +41,7 @@ from perceptronlab.theory.separability import SeparabilityResult, separable
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import MatrixLike
+    from perceptronlab._ground.types import MatrixLike
     from perceptronlab.core.run import Run
 
 __all__ = ["Advice", "Analysis", "FeatureSpread", "analyze", "EXACT_LIMIT", "EXACT_RUN_LIMIT", "MAX_SWEEPS_CAP",

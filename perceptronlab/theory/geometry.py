@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 import numpy as np
 import scipy.sparse as sp
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.exceptions import NotSeparableError, PerceptronLabError
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
@@ -35,7 +35,7 @@ from perceptronlab.theory._common import (
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, VectorLike
+    from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike, VectorLike
 
 #: how max_margin solves: a working set of examples grown until none is violated, or one full QP
 Method = Literal["working-set", "full"]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import drive
 from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.perceptron import perceptron
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
     from typing_extensions import Unpack
 
-    from perceptronlab._typing import Int64Array, MatrixLike, RealLike
+    from perceptronlab._ground.types import Int64Array, MatrixLike, RealLike
 
 
 class RunOptions(TypedDict, total=False):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import scipy.sparse as sp
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.exceptions import PerceptronLabError
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
@@ -32,7 +32,7 @@ from perceptronlab.theory._common import (
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike
+    from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike
 
 #: Above this many examples the LP is solved on a working set (violated examples are added).
 WORKING_SET_FROM = 3000

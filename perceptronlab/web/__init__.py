@@ -4,6 +4,6 @@
 the cards, within a budget of work; :mod:`perceptronlab.web.app` serves it with the page
 (``static/``: one ES module, one CSS file, one HTML page), computing each request in a worker
 process (:mod:`perceptronlab.web.pool`, :mod:`perceptronlab.web.worker`) behind a front door that
-answers only its own page (:mod:`perceptronlab.web.guard`); :class:`perceptronlab.widget.Lab`
+answers only its own page (:mod:`perceptronlab.web.guard`); :class:`perceptronlab.web.widget.Lab`
 shows the same page in Jupyter.
 """

@@ -77,9 +77,9 @@ from typing import Any
 
 import numpy as np
 
-from perceptronlab._numbers import format_number, format_vector, parse_exact
-from perceptronlab._numbers import format_sqrt as sqrt_text
-from perceptronlab._validation import POCKET_CHECKS, fail
+from perceptronlab._ground.numbers import format_number, format_vector, parse_exact
+from perceptronlab._ground.numbers import format_sqrt as sqrt_text
+from perceptronlab._ground.validation import POCKET_CHECKS, fail
 from perceptronlab.core.threads import numba_threads
 from perceptronlab.exceptions import InputError, NotSeparableError
 

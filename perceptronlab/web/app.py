@@ -33,7 +33,7 @@ import webbrowser
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from perceptronlab._validation import fail
+from perceptronlab._ground.validation import fail
 from perceptronlab.web.guard import LOOPBACK_NAMES, Guard, allowed_hosts
 from perceptronlab.web.pool import (
     Busy,

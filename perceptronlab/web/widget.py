@@ -1,6 +1,6 @@
 """The lab in Jupyter: an anywidget that runs the lab page's ES module, computed by the Python engine.
 
->>> from perceptronlab.widget import Lab
+>>> from perceptronlab.web.widget import Lab
 >>> lab = Lab(points=[[1, 0], [1, 1], [0, 1]], labels=[1, -1, -1])
 >>> lab.result["run"]["mistakes"], lab.result["cards"]["bound"]["text"]
 (5, '10')
@@ -23,13 +23,13 @@ try:
     import anywidget
     import traitlets
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError("perceptronlab.widget needs anywidget: pip install 'perceptronlab[jupyter]'.") from exc
+    raise ImportError("perceptronlab.web.widget needs anywidget: pip install 'perceptronlab[jupyter]'.") from exc
 
 from perceptronlab.exceptions import PerceptronLabError
 
 __all__ = ["Lab"]
 
-_STATIC = Path(__file__).resolve().parent / "web" / "static"
+_STATIC = Path(__file__).resolve().parent / "static"
 
 
 class Lab(anywidget.AnyWidget):

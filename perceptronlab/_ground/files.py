@@ -158,3 +158,18 @@ def _sync_folder(folder: Path) -> None:
 def _unwritable(path: str | os.PathLike, what: str, exc: OSError):
     return fail(f"{what} {str(path)!r}", "a file this process may write",
                 f"{exc.strerror or type(exc).__name__}", "Check the folder's permissions and free space.")
+
+
+def check_readable_file(path: Path, what: str = "data file") -> None:
+    """Refuse, with one line, a path that is not a non-empty regular file (before any reading)."""
+    if path.is_dir():
+        raise fail(f"{what} {str(path)!r}", "a file", "a directory", "Name a file inside it.")
+    if not path.exists():
+        raise fail(f"{what} {str(path)!r}", "an existing file", "no such file",
+                   "Check the path (it is relative to the current directory).")
+    if not path.is_file():
+        raise fail(f"{what} {str(path)!r}", "a regular file", "a device, pipe or socket",
+                   "Save the data to a file first.")
+    if path.stat().st_size == 0:
+        raise fail(f"{what} {str(path)!r}", "a non-empty file", "an empty file (0 bytes)",
+                   "Check that the file was written completely.")

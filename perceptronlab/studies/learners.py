@@ -1,6 +1,6 @@
 """The learners experiment: last, averaged, voted, kernel and multiclass perceptrons side by side.
 
-The ``learners`` entry of :data:`perceptronlab.experiments.EXPERIMENTS` runs it.
+The ``learners`` entry of :data:`perceptronlab.studies.experiments.EXPERIMENTS` runs it.
 
 Freund & Schapire (1999, §6) report on handwritten digits that the voted and averaged perceptrons
 beat the last hypothesis, and that polynomial kernels beat the linear perceptron. This experiment
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 
 if TYPE_CHECKING:
     from perceptronlab.family.kernel import Kernel

@@ -1,4 +1,4 @@
-"""The model :func:`perceptronlab.scale.fit` and :func:`perceptronlab.scale.stream_fit` return."""
+"""The model :func:`perceptronlab.distributed.fit` and :func:`perceptronlab.distributed.stream_fit` return."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import labels, scores
 
 if TYPE_CHECKING:
@@ -15,8 +15,8 @@ if TYPE_CHECKING:
     import dask.dataframe as dd
     from numpy.typing import ArrayLike, NDArray
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike
-    from perceptronlab.scale.sources import Source
+    from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike
+    from perceptronlab.distributed.sources import Source
 
 
 class MixedPerceptron:
@@ -204,7 +204,7 @@ def _block_predict(X: MatrixLike, w: Float64Array, b: float, n_features: int, cl
 
 
 class _Trained(Protocol):
-    """What :func:`build_model` reads of a :class:`perceptronlab.scale.mixing.Training` (the mixing
+    """What :func:`build_model` reads of a :class:`perceptronlab.distributed.mixing.Training` (the mixing
     imports this module, so not the other way round)."""
 
     w: Float64Array
@@ -217,7 +217,7 @@ class _Trained(Protocol):
 
 
 def build_model(training: _Trained, source: Source, groups: list[list[int]], params: dict[str, Any]) -> MixedPerceptron:
-    """The model of a finished :class:`~perceptronlab.scale.mixing.Training`."""
+    """The model of a finished :class:`~perceptronlab.distributed.mixing.Training`."""
     averaged = params.get("averaged", False)
     w, b = (training.w_avg, training.b_avg) if averaged else (training.w, training.b)
     if not params.get("fit_intercept"):

@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from perceptronlab.scale.mixing import BLOCKSIZE, fit_in_process
+from perceptronlab.distributed.mixing import BLOCKSIZE, fit_in_process
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from rich.progress import Progress, TaskID
 
-    from perceptronlab._typing import RealLike
-    from perceptronlab.scale.mixing import EpochCallback
-    from perceptronlab.scale.model import MixedPerceptron
-    from perceptronlab.scale.sources import DataSource
+    from perceptronlab._ground.types import RealLike
+    from perceptronlab.distributed.mixing import EpochCallback
+    from perceptronlab.distributed.model import MixedPerceptron
+    from perceptronlab.distributed.sources import DataSource
 
 
 class _SweepBar:
@@ -76,7 +76,7 @@ def stream_fit(path_or_glob: DataSource, y: ArrayLike | None = None, *, label: H
     averaged : return the mean of the end-of-sweep weights instead of the last ones.
     seed : None sweeps in file order (the cyclic perceptron); an integer permutes the partitions
         and the rows inside each partition every sweep, reproducibly.
-    callback : called with an :class:`~perceptronlab.scale.EpochInfo` after every sweep; return
+    callback : called with an :class:`~perceptronlab.distributed.EpochInfo` after every sweep; return
         True to stop.
     blocksize : bytes per CSV/LIBSVM partition (Parquet partitions are the files' row groups).
     progress : show a Rich progress bar per sweep on stderr.
@@ -89,7 +89,7 @@ def stream_fit(path_or_glob: DataSource, y: ArrayLike | None = None, *, label: H
     Examples
     --------
     >>> import numpy as np, pandas as pd, tempfile, os
-    >>> from perceptronlab.scale import stream_fit
+    >>> from perceptronlab.distributed import stream_fit
     >>> folder = tempfile.mkdtemp()
     >>> frame = pd.DataFrame({"x1": [1.0, 1, 0], "x2": [0.0, 1, 1], "label": [1, -1, -1]})
     >>> frame.to_csv(os.path.join(folder, "exam.csv"), index=False)

@@ -20,7 +20,7 @@ are written there.
 
 Examples
 --------
->>> from perceptronlab.experiments import run_experiment
+>>> from perceptronlab.studies.experiments import run_experiment
 >>> result = run_experiment("worst-case")
 >>> [(row["n"], row["mistakes"], row["bound"]) for row in result.table][:3]
 [(2, 2, 2.0), (3, 3, 3.0), (5, 5, 5.0)]
@@ -38,9 +38,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab import _learners_experiment as learners
-from perceptronlab._files import atomic_open, atomic_write
-from perceptronlab._validation import check_positive_int, check_seed, fail
+from perceptronlab._ground.files import atomic_open, atomic_write
+from perceptronlab._ground.validation import check_positive_int, check_seed, fail
+from perceptronlab.studies import learners as learners
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -78,7 +78,7 @@ class ExperimentResult:
 
     Examples
     --------
-    >>> from perceptronlab.experiments import run_experiment
+    >>> from perceptronlab.studies.experiments import run_experiment
     >>> result = run_experiment("worst-case", trials=2)
     >>> result.name, result.stats["attains_bound"], sorted(result.figures)
     ('worst-case', True, ['worst-case', 'worst-case-squeeze'])
@@ -100,7 +100,7 @@ class ExperimentResult:
 
     def write(self, out_dir: Path | str, progress: Progress | None = None, image_format: str = "png") -> list[Path]:
         """Write ``<name>.csv``, ``<name>.json`` and every figure as ``<stem>.png`` (or ``.svg``) into ``out_dir``."""
-        from perceptronlab._validation import check_choice
+        from perceptronlab._ground.validation import check_choice
 
         check_choice("image_format", image_format, IMAGE_FORMATS)
         progress = progress or _quiet
@@ -533,7 +533,7 @@ def learners_experiment(out_dir: Path | str | None = None, *, seed: int | None =
                         progress: Progress | None = None) -> ExperimentResult:
     """The family against scikit-learn's linear learners on digits and breast cancer (clean and
     with noisy labels), after Freund & Schapire (1999, §6); see
-    :func:`perceptronlab._learners_experiment.run_learners_experiment`.
+    :func:`perceptronlab.studies.learners.run_learners_experiment`.
 
     Returns the table, a summary with the findings, the stats and the figure (test error and
     training time of every learner on every dataset); with ``out_dir`` it writes ``learners.csv``,
@@ -607,14 +607,14 @@ def run_experiment(name: str, out_dir: Path | str | None = None, *, seed: int | 
     Examples
     --------
     >>> import tempfile
-    >>> from perceptronlab.experiments import run_experiment
+    >>> from perceptronlab.studies.experiments import run_experiment
     >>> result = run_experiment("non-separable", tempfile.mkdtemp())
     >>> result.stats["separable"], result.stats["pocket_update_check_errors"]
     (False, 20)
     >>> sorted(path.name for path in result.files)[:2]
     ['non-separable-pocket.png', 'non-separable-regions.png']
     """
-    from perceptronlab._validation import check_choice
+    from perceptronlab._ground.validation import check_choice
 
     if name not in EXPERIMENTS:
         raise fail("experiment", "one of " + ", ".join(sorted(EXPERIMENTS)), repr(name),

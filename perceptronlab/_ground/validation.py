@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, get_args, ov
 
 import numpy as np
 
-from perceptronlab._numbers import parse_exact
+from perceptronlab._ground.numbers import parse_exact
 from perceptronlab.exceptions import InputError, fail, overflow_error
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from perceptronlab._typing import Float64Array
+    from perceptronlab._ground.types import Float64Array
 
 __all__ = ["Order", "ORDERS", "FamilyOrder", "FAMILY_ORDERS", "PocketCheck", "POCKET_CHECKS", "Backend", "BACKENDS",
            "InputError", "fail", "overflow_error", "is_sparse", "check_eta",

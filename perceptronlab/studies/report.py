@@ -27,17 +27,17 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
-from perceptronlab._files import atomic_write
-from perceptronlab._validation import check_labels, fail
+from perceptronlab._ground.files import atomic_write
+from perceptronlab._ground.validation import check_labels, fail
 from perceptronlab._version import __version__
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from numpy.typing import ArrayLike
 
-    from perceptronlab._typing import Float64Array, MatrixLike
+    from perceptronlab._ground.types import Float64Array, MatrixLike
     from perceptronlab.core.driver import OnStage
-    from perceptronlab.scaling import Scale
+    from perceptronlab.preprocessing import Scale
     from perceptronlab.theory.analysis import Analysis
     from perceptronlab.theory.geometry import MaxMarginResult
 
@@ -92,14 +92,14 @@ def _esc(value: Any) -> str:
 
 
 def _number(value: Any) -> str:
-    """A number for a card, to sensible precision (:func:`perceptronlab._numbers.format_display`):
+    """A number for a card, to sensible precision (:func:`perceptronlab._ground.numbers.format_display`):
     exact values exactly when short, floats to 6 significant digits, yes/no for booleans."""
-    from perceptronlab._numbers import format_display
+    from perceptronlab._ground.numbers import format_display
 
     if isinstance(value, str):
         return value
     if isinstance(value, list | tuple | np.ndarray):
-        from perceptronlab._numbers import format_display_vector
+        from perceptronlab._ground.numbers import format_display_vector
 
         return format_display_vector(value)
     return format_display(value)
@@ -155,7 +155,7 @@ def _dense(X: Any) -> tuple[MatrixLike, Float64Array]:
 
 def _analysis_cards(analysis: Analysis) -> list[Card]:
     """The cards of an analysis: the theory's numbers, exact where the analysis is exact."""
-    from perceptronlab._numbers import format_percent
+    from perceptronlab._ground.numbers import format_percent
 
     cards: list[Card] = [("radius R", analysis.R), ("R²", analysis.R_squared), ("separable", analysis.separable)]
     if analysis.separable and analysis.rho is not None:
@@ -191,7 +191,7 @@ def _advice_html(analysis: Analysis, wording: Callable[[str], str]) -> str:
 
 def _run_section(analysis: Analysis) -> list[str]:
     """The one run, told as it ended: a success only when it converged within its bound."""
-    from perceptronlab._numbers import format_display, format_percent
+    from perceptronlab._ground.numbers import format_display, format_percent
 
     run = analysis.run
     section = ["<h2>The perceptron run</h2>", f"<pre>{_esc(run.summary(state=analysis.run_state(), short=True))}</pre>"]
@@ -239,13 +239,13 @@ def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, ti
     Examples
     --------
     >>> from perceptronlab.datasets import exam_task
-    >>> from perceptronlab.report import build_report
+    >>> from perceptronlab.studies.report import build_report
     >>> page = build_report(*exam_task(), title="The exam task")
     >>> page.startswith("<!DOCTYPE html>"), "<h1>The exam task</h1>" in page, "M = 5 ≤ R²/ρ*² = 10" in page
     (True, True, True)
     """
     from perceptronlab import plots
-    from perceptronlab.scaling import describe_scaler
+    from perceptronlab.preprocessing import describe_scaler
     from perceptronlab.theory.analysis import EXACT_RUN_LIMIT, analyze
 
     X, Xf = _dense(X)

@@ -29,16 +29,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from perceptronlab._validation import check_labels, check_matrix, fail
+from perceptronlab._ground.validation import check_labels, check_matrix, fail
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
     from numpy.typing import ArrayLike
 
-    from perceptronlab._figure import PlotFigure
-    from perceptronlab._typing import Float64Array, RealLike
+    from perceptronlab._ground.types import Float64Array, RealLike
     from perceptronlab.core.run import Run
+    from perceptronlab.plots.figure import PlotFigure
     from perceptronlab.theory.geometry import MaxMarginResult
 
 __all__ = ["bound_surface", "bound_vs_actual", "decision_regions", "squeeze", "sweeps"]
@@ -58,7 +58,7 @@ class Fitted(Protocol):
 
 
 class Tabled(Protocol):
-    """A result with a ``table`` of rows, as :class:`perceptronlab.experiments.ExperimentResult`."""
+    """A result with a ``table`` of rows, as :class:`perceptronlab.studies.experiments.ExperimentResult`."""
 
     @property
     def table(self) -> Iterable[Mapping[str, Any]]: ...
@@ -66,7 +66,7 @@ class Tabled(Protocol):
 
 def _figure(width: float, height: float) -> PlotFigure:
     try:
-        from perceptronlab._figure import PlotFigure
+        from perceptronlab.plots.figure import PlotFigure
     except ImportError as exc:  # pragma: no cover - matplotlib is in the test environment
         raise ImportError("perceptronlab.plots needs matplotlib: pip install 'perceptronlab[plots]'") from exc
     return PlotFigure(figsize=(width, height), layout="constrained")
@@ -193,7 +193,7 @@ def _rows(results: Any) -> list[Mapping[str, Any]]:
     rows = list(table)
     if not rows:
         raise fail("bound_vs_actual: results", "at least one row", "none",
-                   "Run perceptronlab.experiments.run('bound-vs-actual') first.")
+                   "Run perceptronlab.studies.experiments.run('bound-vs-actual') first.")
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping) or not {"bound", "mistakes"} <= set(row):
             raise fail(f"bound_vs_actual: results[{i}]", "a mapping with keys 'bound' and 'mistakes'",

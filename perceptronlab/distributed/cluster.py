@@ -2,9 +2,9 @@
 
 The client holds only w. The partitions are read on the workers (files by path, dask blocks by
 their graph), checked there, and kept in worker memory as one object per shard. Every epoch the
-client submits one task per shard, :func:`perceptronlab.scale.mixing.sweep_partitions` with the
+client submits one task per shard, :func:`perceptronlab.distributed.mixing.sweep_partitions` with the
 current (w, b), which the workers run with the installed, compiled kernel; the client gathers the
-S results and mixes them with :func:`perceptronlab.scale.mixing.mix`, exactly as the in-process
+S results and mixes them with :func:`perceptronlab.distributed.mixing.mix`, exactly as the in-process
 reference does, so the two runs agree bit for bit.
 
 A worker that dies during an epoch does not lose the run: the scheduler reschedules its sweep on
@@ -23,9 +23,8 @@ from collections.abc import Callable, Hashable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from perceptronlab import _validation as v
-from perceptronlab.exceptions import PerceptronLabError
-from perceptronlab.scale.mixing import (
+from perceptronlab._ground import validation as v
+from perceptronlab.distributed.mixing import (
     BLOCKSIZE,
     check_params,
     plan_shards,
@@ -34,6 +33,7 @@ from perceptronlab.scale.mixing import (
     sweep_partitions,
     warn_outcome,
 )
+from perceptronlab.exceptions import PerceptronLabError
 
 if TYPE_CHECKING:
     import os
@@ -41,10 +41,10 @@ if TYPE_CHECKING:
     from distributed import Client, Future
     from numpy.typing import ArrayLike
 
-    from perceptronlab._typing import Float64Array, RealLike
-    from perceptronlab.scale.mixing import EpochCallback, Mixing, ShardResult
-    from perceptronlab.scale.model import MixedPerceptron
-    from perceptronlab.scale.sources import DataSource, Finished, Raw, Source, Spec
+    from perceptronlab._ground.types import Float64Array, RealLike
+    from perceptronlab.distributed.mixing import EpochCallback, Mixing, ShardResult
+    from perceptronlab.distributed.model import MixedPerceptron
+    from perceptronlab.distributed.sources import DataSource, Finished, Raw, Source, Spec
 
 
 class ShardError(PerceptronLabError, RuntimeError):
@@ -55,7 +55,7 @@ def _need_distributed() -> ModuleType:
     try:
         import distributed
     except ImportError as exc:  # pragma: no cover - the dask extra is installed in development
-        raise ImportError("perceptronlab.scale.fit needs dask.distributed: "
+        raise ImportError("perceptronlab.distributed.fit needs dask.distributed: "
                           "pip install 'perceptronlab[dask]'") from exc
     return distributed
 
@@ -149,7 +149,7 @@ def _workers_deaf_to_ctrl_c() -> Iterator[None]:
 
 
 def _finalize_shard(raws: list[Raw], spec: Spec) -> list[Finished]:
-    from perceptronlab.scale.sources import finalize
+    from perceptronlab.distributed.sources import finalize
 
     return [finalize(raw, spec) for raw in raws]
 
@@ -187,7 +187,7 @@ def fit(X: DataSource, y: ArrayLike | None = None, *, client: Client | str | Non
     seed : None sweeps every shard in data order (deterministic; a repeated start-of-epoch w then
         proves the run cycles). An integer permutes each shard's partitions and rows every epoch
         from ``(seed, epoch, shard)``, reproducibly on any cluster.
-    callback : called on the client with an :class:`~perceptronlab.scale.EpochInfo` after every
+    callback : called on the client with an :class:`~perceptronlab.distributed.EpochInfo` after every
         epoch; return True to stop.
     label : the label column of DataFrame/Parquet/CSV data (default: the last column).
     shards : how many shards S (consecutive runs of partitions); default one per partition. The
@@ -210,7 +210,7 @@ def fit(X: DataSource, y: ArrayLike | None = None, *, client: Client | str | Non
     --------
     >>> import numpy as np, dask.array as da
     >>> from distributed import Client
-    >>> from perceptronlab.scale import fit
+    >>> from perceptronlab.distributed import fit
     >>> X = da.from_array(np.array([[1., 0], [1, 1], [0, 1], [2, 0]]), chunks=(2, 2))
     >>> y = da.from_array(np.array([1, -1, -1, 1]), chunks=2)
     >>> with Client(processes=False, n_workers=1, dashboard_address=":0") as client:
@@ -218,8 +218,8 @@ def fit(X: DataSource, y: ArrayLike | None = None, *, client: Client | str | Non
     >>> model.converged, model.history.tolist(), model.predict(np.array([[3., 0]])).tolist()
     (True, [[2, 2], [1, 0], [0, 0]], [1])
     """
-    from perceptronlab.scale.model import build_model
-    from perceptronlab.scale.sources import open_source, summarize
+    from perceptronlab.distributed.model import build_model
+    from perceptronlab.distributed.sources import open_source, summarize
 
     max_epochs, eta, margin, seed = check_params(mixing=mixing, max_epochs=max_epochs, eta=eta,
                                                  margin=margin, seed=seed)
@@ -377,7 +377,7 @@ def train_from_cli(data: str | os.PathLike[str], *, scheduler: str | None = None
     """
     from rich.console import Console
 
-    from perceptronlab.scale.stream import stream_fit
+    from perceptronlab.distributed.stream import stream_fit
 
     options = {k: val for k, val in dict(options or {}).items() if val is not None}
     known = {"eta", "fit_intercept", "max_sweeps", "margin", "label", "out", "algorithm", "order", "seed",

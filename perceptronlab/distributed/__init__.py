@@ -6,10 +6,10 @@
 - :func:`one_shot_average`: the baseline that averages independently trained perceptrons once.
 """
 
-from perceptronlab.scale.distributed import ShardError, fit, train_from_cli
-from perceptronlab.scale.mixing import EpochInfo, fit_in_process, one_shot_average
-from perceptronlab.scale.model import MixedPerceptron
-from perceptronlab.scale.stream import stream_fit
+from perceptronlab.distributed.cluster import ShardError, fit, train_from_cli
+from perceptronlab.distributed.mixing import EpochInfo, fit_in_process, one_shot_average
+from perceptronlab.distributed.model import MixedPerceptron
+from perceptronlab.distributed.stream import stream_fit
 
 __all__ = ["EpochInfo", "MixedPerceptron", "ShardError", "fit", "fit_in_process", "one_shot_average",
            "stream_fit", "train_from_cli"]

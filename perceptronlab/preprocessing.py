@@ -37,7 +37,7 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 
-from perceptronlab._validation import is_sparse
+from perceptronlab._ground.validation import is_sparse
 from perceptronlab.exceptions import InputError, fail
 
 __all__ = ["Scale", "SCALES", "fit_scaler", "apply_scaler", "scaler_name", "describe_scaler",

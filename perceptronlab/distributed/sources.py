@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import numpy as np
 import scipy.sparse as sp
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 
 if TYPE_CHECKING:
     import dask.array as da
@@ -135,7 +135,7 @@ def open_source(X: DataSource, y: ArrayLike | None = None, *, label: Hashable | 
         import dask.array as da
         import dask.dataframe as dd
     except ImportError as exc:  # pragma: no cover - the dask extra is installed in development
-        raise ImportError("perceptronlab.scale needs Dask: pip install 'perceptronlab[dask]'") from exc
+        raise ImportError("perceptronlab.distributed needs Dask: pip install 'perceptronlab[dask]'") from exc
     if isinstance(X, dd.DataFrame):
         if y is not None:
             raise v.fail("y", "None when X is a dask DataFrame (the labels are one of its columns)",

@@ -7,13 +7,13 @@ the weights first, then learns: y(⟨w,x⟩ + b) ≤ ρ₀ (ties included) updat
 :class:`perceptronlab.core.online.OnlineState`, the engine behind
 :class:`perceptronlab.OnlinePerceptron`.
 
-With the defaults, ``perceptronlab.river.Perceptron`` is River's ``linear_model.Perceptron``: the
+With the defaults, ``perceptronlab.river_classifiers.Perceptron`` is River's ``linear_model.Perceptron``: the
 same predictions, accuracy and weights in ``evaluate.progressive_val_score``.
 
 Needs River, an optional extra: ``pip install "perceptronlab[river]"``.
 
 >>> from river import datasets, evaluate, metrics, preprocessing
->>> from perceptronlab.river import Perceptron
+>>> from perceptronlab.river_classifiers import Perceptron
 >>> model = preprocessing.StandardScaler() | Perceptron()
 >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
 Accuracy: 85.84%
@@ -30,10 +30,10 @@ import numpy as np
 try:
     from river import base
 except ImportError as exc:  # pragma: no cover - the extra is installed where this is tested
-    raise ImportError("perceptronlab.river needs River, an optional extra of perceptronlab: "
+    raise ImportError("perceptronlab.river_classifiers needs River, an optional extra of perceptronlab: "
                       "pip install \"perceptronlab[river]\" (or pip install river).") from exc
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.online import OnlineState
 from perceptronlab.core.online_average import AveragedOnlineState
 
@@ -54,7 +54,7 @@ def _sign(y: Any) -> int:
     if isinstance(y, numbers.Real) and y in (1, 0, -1):
         return 1 if y == 1 else -1
     raise v.fail("y", "a boolean label (True is the positive class; 1/0 and +1/-1 read the same)", repr(y),
-                 "Map the labels to True/False, e.g. y == 'spam'; perceptronlab.river's perceptrons are binary.")
+                 "Map the labels to True/False, e.g. y == 'spam'; perceptronlab.river_classifiers's perceptrons are binary.")
 
 
 class Perceptron(base.MiniBatchClassifier):
@@ -80,7 +80,7 @@ class Perceptron(base.MiniBatchClassifier):
 
     Examples
     --------
-    >>> from perceptronlab.river import Perceptron
+    >>> from perceptronlab.river_classifiers import Perceptron
     >>> model = Perceptron()
     >>> model.learn_one({"sunny": 1.0}, True)
     >>> model.learn_one({"rain": 1.0}, False)
@@ -147,7 +147,7 @@ class AveragedPerceptron(Perceptron):
 
     Examples
     --------
-    >>> from perceptronlab.river import AveragedPerceptron
+    >>> from perceptronlab.river_classifiers import AveragedPerceptron
     >>> model = AveragedPerceptron(fit_intercept=False)
     >>> for x, y in [({"a": 1.0}, True), ({"b": 1.0}, False), ({"a": 1.0}, True), ({"b": 1.0}, False)]:
     ...     model.learn_one(x, y)

@@ -17,7 +17,7 @@ mixing's 0/0) and the run has converged. For separable data with margin :math:`\
 2010, Theorem 3 for the weighted mixing); one-shot averaging of independently trained perceptrons
 (:func:`one_shot_average`) has no such guarantee and is kept only as a baseline.
 
-This module is the reference: :mod:`perceptronlab.scale.distributed` runs the same
+This module is the reference: :mod:`perceptronlab.distributed.cluster` runs the same
 :func:`sweep_partitions` on Dask workers and the same :func:`run_epochs` loop on the client, and the
 tests hold the two equal bit for bit. A sweep of one shard continues w across its partitions, so
 a shard is exactly the cyclic perceptron over the concatenation of its partitions; with one shard
@@ -26,7 +26,7 @@ the whole run is :func:`perceptronlab.perceptron` with ``order="cyclic"``.
 Examples
 --------
 >>> import numpy as np, dask.array as da
->>> from perceptronlab.scale.mixing import fit_in_process
+>>> from perceptronlab.distributed.mixing import fit_in_process
 >>> X = da.from_array(np.array([[1., 0], [1, 1], [0, 1], [2, 0]]), chunks=(2, 2))
 >>> y = da.from_array(np.array([1, -1, -1, 1]), chunks=2)
 >>> model = fit_in_process(X, y)
@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast, get_
 
 import numpy as np
 
-from perceptronlab import _validation as v
+from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import Engine, drive
 from perceptronlab.core.engines import CompiledEngine, weights_key
 from perceptronlab.exceptions import SCALE_FIX
@@ -51,12 +51,12 @@ from perceptronlab.exceptions import warn as _warn
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from perceptronlab._typing import Float64Array, Int64Array, MatrixLike, RealLike
+    from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike, RealLike
     from perceptronlab.core.driver import SweepInfo
-    from perceptronlab.scale.model import MixedPerceptron
-    from perceptronlab.scale.sources import DataSource
+    from perceptronlab.distributed.model import MixedPerceptron
+    from perceptronlab.distributed.sources import DataSource
 
-BLOCKSIZE = 64 * 2**20  # bytes per CSV/LIBSVM partition (as perceptronlab.scale.sources.BLOCKSIZE)
+BLOCKSIZE = 64 * 2**20  # bytes per CSV/LIBSVM partition (as perceptronlab.distributed.sources.BLOCKSIZE)
 
 #: how the shards' weights are mixed: the mean, or weighted by each shard's mistakes
 Mixing = Literal["uniform", "weighted"]
@@ -284,7 +284,7 @@ def fit_in_process(X: DataSource, y: ArrayLike | None = None, *, mixing: Mixing 
                    warn: bool = True) -> MixedPerceptron:
     """Iterative parameter mixing in this process, reading one partition at a time.
 
-    The reference for :func:`perceptronlab.scale.fit`: same arguments, same shards, same result bit
+    The reference for :func:`perceptronlab.distributed.fit`: same arguments, same shards, same result bit
     for bit, no cluster. Memory holds one partition (plus the S shard weight vectors of an epoch).
 
     Parameters
@@ -293,8 +293,8 @@ def fit_in_process(X: DataSource, y: ArrayLike | None = None, *, mixing: Mixing 
     progress : optional object with ``start(epoch, total_rows)``, ``advance(rows)`` and ``stop()``
         (the stream path's Rich bar).
     """
-    from perceptronlab.scale.model import build_model
-    from perceptronlab.scale.sources import finalize, open_source, summarize
+    from perceptronlab.distributed.model import build_model
+    from perceptronlab.distributed.sources import finalize, open_source, summarize
 
     max_epochs, eta, margin, seed = check_params(mixing=mixing, max_epochs=max_epochs, eta=eta,
                                                  margin=margin, seed=seed)
@@ -331,7 +331,7 @@ def one_shot_average(shards_data: Sequence[tuple[MatrixLike, ArrayLike]], *, eta
     """Baseline only: train a cyclic perceptron on each shard separately, then average once.
 
     McDonald et al. (2010) show this parameter averaging need not separate separable data even
-    when every shard's perceptron does; use :func:`perceptronlab.scale.fit` (iterative mixing).
+    when every shard's perceptron does; use :func:`perceptronlab.distributed.fit` (iterative mixing).
 
     Parameters
     ----------
