@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast browser bench fuzz lint dist docs clean
+.PHONY: setup run test test-fast browser bench fuzz lint dist docs clean coverage
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,12 @@ browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
 test: setup browser lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --cov --cov-report=
+	@echo "Test coverage: $$($(PY) -m coverage report --format=total)% of perceptronlab's lines ('make coverage' lists them by module)."
+
+# The coverage of the last `make test`, module by module.
+coverage:
+	$(PY) -m coverage report --skip-covered --sort=cover
 
 test-fast: setup
 	$(PY) -m pytest -q -m "not browser and not slow"
@@ -52,4 +57,4 @@ dist: setup
 	$(VENV)/bin/twine check --strict dist/*
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache docs/_build docs/auto_examples docs/api/generated docs/gen_modules
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .coverage docs/_build docs/auto_examples docs/api/generated docs/gen_modules

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import inspect
 import os
 import re
@@ -36,6 +37,10 @@ sys.path.insert(0, str(DOCS))
 import api_examples  # noqa: E402  (docs/api_examples.py)
 
 
+#: public modules inside packages (the package itself re-exports nothing: its modules are the homes)
+NESTED_PUBLIC = ("perceptronlab.studies.experiments", "perceptronlab.studies.report", "perceptronlab.web.widget")
+
+
 def public_names() -> dict[str, object]:
     """Qualified public name -> object, each object under its top-level name when it has one."""
     names: dict[str, object] = {}
@@ -51,6 +56,9 @@ def public_names() -> dict[str, object]:
                 obj = getattr(value, member)
                 if id(obj) not in top_level:  # e.g. perceptronlab.io.read_data is perceptronlab.read_data
                     names[f"{value.__name__}.{member}"] = obj
+    for module_name in NESTED_PUBLIC:
+        module = importlib.import_module(module_name)
+        names.update({f"{module_name}.{member}": getattr(module, member) for member in module.__all__})
     return names
 
 

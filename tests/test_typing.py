@@ -18,8 +18,8 @@ import pytest
 import perceptronlab
 from perceptronlab._ground import validation as v
 
-SUBMODULES = ("bounds", "datasets", "adversary", "plots", "experiments", "report", "io", "scale", "estimators",
-              "river", "widget")
+SUBMODULES = ("bounds", "datasets", "adversary", "plots", "studies.experiments", "studies.report", "io", "distributed",
+              "estimators", "river_classifiers", "web.widget")
 
 
 def public_names() -> dict[str, Any]:

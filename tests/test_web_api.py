@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from perceptronlab import perceptron, pocket
+from perceptronlab._ground.numbers import format_sqrt
 from perceptronlab.exceptions import InputError
 from perceptronlab.web import api
 from perceptronlab.web.app import STATIC, create_app
@@ -405,7 +406,7 @@ def test_no_network_no_cdn():
 
 
 def test_sqrt_text():
-    assert [api.sqrt_text(Fraction(v)) for v in (2, 8, 9, Fraction(1, 5), Fraction(9, 4), Fraction(18, 49))] == \
+    assert [format_sqrt(Fraction(v)) for v in (2, 8, 9, Fraction(1, 5), Fraction(9, 4), Fraction(18, 49))] == \
         ["√2", "2√2", "3", "1/√5", "3/2", "3√2/7"]
 
 

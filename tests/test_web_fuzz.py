@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from perceptronlab.exceptions import InputError
-from perceptronlab.web import api
+from perceptronlab.web import api, request
 from perceptronlab.web.app import background, create_app
 from perceptronlab.web.pool import WorkerPool
 
@@ -60,7 +60,7 @@ def request_strategy(max_digits: int):
     labels = st.one_of(st.lists(st.sampled_from([1, -1, 0, 2, 1.0, -1.0, "1", None, True]), max_size=12), cells)
     values = st.one_of(cells, st.sampled_from(["cyclic", "shuffle", "random-mistake", "pick", "exact", "float", "auto"]),
                        st.integers(-3, 1003), st.lists(st.integers(-2, 14), max_size=14))
-    options = st.one_of(st.dictionaries(st.sampled_from([*api.OPTION_DEFAULTS, "bogus"]), values, max_size=6), cells)
+    options = st.one_of(st.dictionaries(st.sampled_from([*request.OPTION_DEFAULTS, "bogus"]), values, max_size=6), cells)
     return st.one_of(st.fixed_dictionaries({"points": points, "labels": labels}, optional={"options": options}),
                      st.dictionaries(st.sampled_from(["points", "labels", "options", "extra"]), _json, max_size=4),
                      _json)

@@ -132,6 +132,24 @@ def check_positive_int(name: str, value: Any, fix: str) -> int:
     return int(value)
 
 
+def check_int_between(name: str, value: Any, low: int, high: int, fix: str) -> int:
+    """An integer from ``low`` to ``high`` (a bool is not an integer here).
+
+    >>> check_int_between("options.seed", 3, 0, 10, "Send e.g. seed: 0.")
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= high:
+        raise fail(name, f"an integer from {low} to {high:,}", repr(value), fix)
+    return int(value)
+
+
+def check_flag(name: str, value: Any, fix: str) -> bool:
+    """True or False, nothing else (no 0/1, no "yes")."""
+    if not isinstance(value, bool):
+        raise fail(name, "true or false", repr(value), fix)
+    return value
+
+
 def check_optional_positive_int(name: str, value: Any, fix: str) -> int | None:
     return None if value is None else check_positive_int(name, value, fix)
 

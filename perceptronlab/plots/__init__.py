@@ -64,7 +64,7 @@ class Tabled(Protocol):
     def table(self) -> Iterable[Mapping[str, Any]]: ...
 
 
-def _figure(width: float, height: float) -> PlotFigure:
+def new_figure(width: float, height: float) -> PlotFigure:
     try:
         from perceptronlab.plots.figure import PlotFigure
     except ImportError as exc:  # pragma: no cover - matplotlib is in the test environment
@@ -141,7 +141,7 @@ def squeeze(run: Run, rho: RealLike, R: RealLike) -> Figure:
     norms = np.concatenate([[0.0], np.asarray(run.norms, dtype=np.float64)])
     k = np.arange(norms.shape[0], dtype=np.float64)
     bound = R * R / (rho * rho)
-    fig = _figure(12, 5)
+    fig = new_figure(12, 5)
     left, right = fig.subplots(1, 2)
 
     k_left = np.linspace(0, max(k[-1], 1.0), 200)
@@ -230,7 +230,7 @@ def bound_vs_actual(results: Tabled | Iterable[Mapping[str, Any]] | Mapping[str,
     bounds = np.array([float(r["bound"]) for r in rows])
     actual = np.array([float(r["mistakes"]) for r in rows])
     separations = np.array([float(r.get("separation", 0.0)) for r in rows])
-    fig = _figure(13, 5.5)
+    fig = new_figure(13, 5.5)
     left, right = fig.subplots(1, 2)
 
     # log-log: bounds span orders of magnitude (thin margins make huge bounds)
@@ -298,7 +298,7 @@ def sweeps(run: Run) -> Figure:
     run = _check_run(run, "sweeps")
     updates = np.asarray(run.updates_per_sweep)
     errors = np.asarray(run.errors_after_sweep)
-    fig = _figure(8, 4.5)
+    fig = new_figure(8, 4.5)
     ax = fig.subplots()
     ax.plot(np.arange(1, updates.shape[0] + 1), updates, "-", color="#999999", lw=1.2, marker=".",
             label="updates in the sweep")
@@ -416,7 +416,7 @@ def decision_regions(fitted: Run | Fitted | ArrayLike, X: ArrayLike, y: ArrayLik
     pad = 0.15 * max(np.ptp(points[:, 0]), np.ptp(points[:, 1]), 1.0)
     xlim = (float(points[:, 0].min() - pad), float(points[:, 0].max() + pad))
     ylim = (float(points[:, 1].min() - pad), float(points[:, 1].max() + pad))
-    fig = _figure(9.5, 6.2)
+    fig = new_figure(9.5, 6.2)
     ax = fig.subplots()
     grid_x, grid_y = np.meshgrid(np.linspace(*xlim, 300), np.linspace(*ylim, 300))
     score = w[0] * grid_x + w[1] * grid_y + b
@@ -539,7 +539,7 @@ def bound_surface(radii: Sequence[RealLike] = (1.0, 2.0, 3.0, 5.0), margins: Seq
     if not radius_list or not margin_list:
         raise fail("bound_surface", "at least one radius and one margin", f"{radius_list}, {margin_list}",
                    "Pass e.g. radii=(1, 2) and margins=(0.5, 1).")
-    fig = _figure(18, 5.5)
+    fig = new_figure(18, 5.5)
     surface = fig.add_subplot(1, 3, 1, projection="3d")
     by_margin = fig.add_subplot(1, 3, 2)
     by_radius = fig.add_subplot(1, 3, 3)

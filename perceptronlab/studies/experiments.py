@@ -367,9 +367,9 @@ def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: i
 
 
 def _lfd_figure(rows: list[dict[str, Any]], sizes: tuple[int, ...]) -> Figure:
-    from perceptronlab.plots import _figure
+    from perceptronlab.plots import new_figure
 
-    fig = _figure(12, 4.8)
+    fig = new_figure(12, 4.8)
     left, right = fig.subplots(1, 2)
     for N in sizes:
         its = np.array([r["iterations"] for r in rows if r["N"] == N])
@@ -444,9 +444,9 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
 
 
 def _worst_case_figure(rows: list[dict[str, Any]]) -> Figure:
-    from perceptronlab.plots import BOUND_COLOR, POSITIVE_COLOR, _figure
+    from perceptronlab.plots import BOUND_COLOR, POSITIVE_COLOR, new_figure
 
-    fig = _figure(7, 5)
+    fig = new_figure(7, 5)
     ax = fig.subplots()
     n = np.array([r["n"] for r in rows], dtype=np.float64)
     ax.plot(n, [r["bound"] for r in rows], "-", color=BOUND_COLOR, lw=2, label=r"bound $R^2/\rho^{*2} = n$")
@@ -556,12 +556,12 @@ def learners_experiment(out_dir: Path | str | None = None, *, seed: int | None =
 
 def _learners_figure(rows: list[dict[str, Any]], trials: int) -> Figure:
     """Test error (left) and training time (right, log scale) of every learner, one bar per dataset."""
-    from perceptronlab.plots import _figure
+    from perceptronlab.plots import new_figure
 
     datasets = list(dict.fromkeys(r["dataset"] for r in rows))
     names = list(dict.fromkeys(r["learner"] for r in rows))
     cell = {(r["dataset"], r["learner"]): r for r in rows}
-    fig = _figure(13, 0.32 * len(names) * max(1, len(datasets) / 2) + 2.0)
+    fig = new_figure(13, 0.32 * len(names) * max(1, len(datasets) / 2) + 2.0)
     left, right = fig.subplots(1, 2, sharey=True)
     height = 0.8 / max(1, len(datasets))
     positions = np.arange(len(names), dtype=float)

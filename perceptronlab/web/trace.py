@@ -1,0 +1,156 @@
+"""Running the engine for the lab: the traced run within its budget, and the trace as columns.
+
+Nothing here re-implements the rule: the runs are :func:`perceptronlab.perceptron` and
+:func:`perceptronlab.pocket`; the scores that mark misclassified points are the core's
+(:func:`perceptronlab.core.scores.margins`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from perceptronlab._ground.numbers import format_count, format_number
+from perceptronlab.web.request import EXACT_WORK, TRACE_STEPS, TRACE_WORK, WHOLE_WORK, WRONG_WORK
+from perceptronlab.web.texts import float_texts, w_text
+
+
+def engine_order(opts: dict, n: int) -> tuple[str, list[int] | None]:
+    """The engine's order, and for "pick" the full visiting order (the picks, then the rest)."""
+    if opts["order"] != "pick":
+        return opts["order"], None
+    picked = list(opts["sequence"])
+    chosen = set(picked)
+    return "cyclic", picked + [i for i in range(n) if i not in chosen]
+
+
+def _run(X, y, opts: dict, exact: bool, order: str, max_sweeps: int, trace: bool, max_updates=None):
+    from perceptronlab import perceptron, pocket
+
+    common = dict(eta=opts["eta"] if exact else float(opts["eta"]), fit_intercept=opts["fit_intercept"],
+                  order=order, max_sweeps=max_sweeps, seed=opts["seed"], exact=exact, trace=trace, n_jobs=1)
+    if opts["pocket"]:
+        return pocket(X, y, check=opts["check"], max_updates=max_updates, **common)
+    margin = opts["margin"] if exact else float(opts["margin"])
+    return perceptron(X, y, margin=margin, warn=False, **common)
+
+
+def traced_runs(X, y, opts: dict, exact: bool, order: str, n: int):
+    """The traced run, the whole run (the same object when the trace covers it) and a note.
+
+    Work is counted in scored points: a cyclic or shuffled step scores one point; random-mistake
+    and Pocket score every point at each update. The trace stays within :data:`TRACE_STEPS`
+    (:data:`TRACE_WORK` for the scoring orders), exact runs within :data:`EXACT_WORK`, and the
+    compiled whole run within :data:`WHOLE_WORK`; the note says when a limit cut a run short.
+    """
+    max_sweeps, pocket = opts["max_sweeps"], opts["pocket"]
+    scoring = pocket or order == "random-mistake"
+
+    def limits(work: int) -> tuple[int, int | None]:
+        if not scoring:
+            return min(max_sweeps, max(1, work // n)), None
+        updates = max(1, work // n)
+        return (max_sweeps, updates) if pocket else (min(max_sweeps, max(1, updates // n)), None)
+
+    def capped(run, sweeps: int, updates: int | None) -> bool:
+        if run.converged or run.cycled:
+            return False
+        return (sweeps < max_sweeps and run.sweeps >= sweeps) or (updates is not None and run.mistakes >= updates)
+
+    if exact:
+        sweeps, updates = limits(EXACT_WORK)
+        run = _run(X, y, opts, exact, order, sweeps, trace=True, max_updates=updates)
+        note = ("Exact arithmetic stops after " + (format_count(updates, "update") if updates else format_count(sweeps, "sweep"))
+                + f" for {format_count(n, 'point')}; choose float arithmetic for a longer run.") if capped(run, sweeps, updates) else ""
+        return run, run, note
+    whole_sweeps, whole_updates = limits(WHOLE_WORK)
+    if scoring and not pocket and n * n > TRACE_WORK:
+        whole = _run(X, y, opts, exact, order, whole_sweeps, trace=False)
+        note = (f"Random-mistake order with {format_count(n, 'point')} is not traced (each update scores every point); "
+                "the final w and the cards come from the whole run.")
+        return None, whole, note
+    sweeps, updates = limits(TRACE_WORK if scoring else TRACE_STEPS)
+    traced = _run(X, y, opts, exact, order, sweeps, trace=True, max_updates=updates)
+    if not capped(traced, sweeps, updates):
+        return traced, traced, ""
+    whole = _run(X, y, opts, exact, order, whole_sweeps, trace=False, max_updates=whole_updates)
+    note = (f"The first {format_count(len(traced.steps), 'step')} are traced; the cards and the final w come from the "
+            f"whole run ({format_count(whole.sweeps, 'sweep')}, {format_count(whole.mistakes, 'update')}).")
+    if capped(whole, whole_sweeps, whole_updates):
+        note += " The lab stopped that run early; use the Python API or the CLI for longer runs."
+    return traced, whole, note
+
+
+def wrong_lists(X, signs, history_w, history_b, exact: bool) -> list[list[int] | None]:
+    """For every weight vector of the run: the points with y(⟨w,x⟩ + b) ≤ 0 (the engine's margins).
+
+    Listed while n·(vectors) stays within :data:`WRONG_WORK` (a tenth of it in exact arithmetic);
+    later vectors get ``None`` and the page then marks nothing.
+    """
+    from perceptronlab.core.scores import margins
+
+    n = len(signs)
+    y = list(signs) if exact else np.asarray(signs, dtype=np.float64)
+    budget = (WRONG_WORK // 10 if exact else WRONG_WORK) // max(1, n)
+    out: list[list[int] | None] = []
+    for k, (w, b) in enumerate(zip(history_w, history_b, strict=True)):
+        if k >= budget:
+            out.append(None)
+            continue
+        scores = margins(X, y, w if exact else np.asarray(w, dtype=np.float64), b)
+        out.append(np.flatnonzero(np.asarray(scores <= 0, dtype=bool)).tolist())
+    return out
+
+
+def trace_columns(run, sequence: list[int] | None, fit_intercept: bool, d: int):
+    """The step trace as columns, and every weight vector the run went through (w₀ = 0 first)."""
+    steps = run.steps or []
+    zero = Fraction(0) if run.exact else 0.0
+    history_w: list[tuple] = [tuple([zero] * d)]
+    history_b: list[Any] = [zero]
+    updates = []
+    for step in steps:
+        if step.mistake:
+            history_w.append(step.w)
+            history_b.append(step.b)
+        updates.append(len(history_w) - 1)
+    index = [step.index for step in steps]
+    if sequence is not None:
+        index = [sequence[i] for i in index]
+    scores = np.array([float(step.score) for step in steps], dtype=np.float64)
+    score_text = [format_number(step.score) for step in steps] if run.exact else float_texts(scores)
+    columns = {"count": len(steps), "sweep": [step.sweep for step in steps], "index": index,
+               "score": scores.tolist(), "score_text": score_text,
+               "mistake": [bool(step.mistake) for step in steps], "updates": updates}
+    if run.exact:
+        texts = [w_text(w, b, fit_intercept) for w, b in zip(history_w, history_b, strict=True)]
+    else:
+        w_floats = np.array(history_w, dtype=np.float64).reshape(len(history_w), d)
+        parts = [float_texts(w_floats[:, j]) for j in range(d)]
+        texts = ["(" + ", ".join(column[k] for column in parts) + ")" for k in range(len(history_w))]
+        if fit_intercept:
+            b_text = float_texts(np.asarray(history_b, dtype=np.float64))
+            texts = [f"{text}, b = {bt}" for text, bt in zip(texts, b_text, strict=True)]
+    weights = {"w": np.array(history_w, dtype=np.float64).reshape(len(history_w), d).tolist(),
+               "b": [float(b) for b in history_b], "text": texts}
+    return columns, weights, history_w, history_b
+
+
+def log_tail(run, columns: dict) -> dict:
+    """How the worksheet ends, as :meth:`Run.worksheet_rows` writes it.
+
+    A converged run's last clean sweep is one row ``(sweep, all, scores, no, stop)``; a cycle or
+    the sweep limit adds a closing row. ``collapse_from`` is the first step of that clean sweep.
+    """
+    collapse_from, final_row = None, None
+    if run.algorithm == "perceptron" and run.converged and run.steps:
+        collapse_from = columns["sweep"].index(run.sweeps)
+        scores = ", ".join(columns["score_text"][collapse_from:])
+        final_row = [str(run.sweeps), "all", scores, "no", "stop"]
+    elif run.cycled:
+        final_row = [str(run.sweeps + 1), "all", "", "", "cycle: w repeats, never converges"]
+    elif not run.converged:
+        final_row = [str(run.sweeps), "", "", "", "sweep limit reached"]
+    return {"collapse_from": collapse_from, "final_row": final_row}
