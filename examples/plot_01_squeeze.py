@@ -2,7 +2,7 @@
 The squeeze of Novikoff's proof
 ===============================
 
-Seed 003 proves Novikoff's theorem with a squeeze: after *k* mistakes the weight vector has grown
+The notebook "The Perceptron Convergence Theorem" proves Novikoff's theorem with a squeeze: after *k* mistakes the weight vector has grown
 at least linearly along the best separator, :math:`\\langle w^*, w_k\\rangle \\ge k\\rho`, but its
 length at most like a square root, :math:`\\|w_k\\|^2 \\le kR^2`. Both can only hold while
 :math:`k \\le R^2/\\rho^2`.

@@ -2,7 +2,7 @@
 The bound against the actual number of mistakes
 ================================================
 
-Seed 003's study: 120 random Gaussian pairs (separations 1.5 to 6, 15 datasets each, a bias
+The study of the notebook "The Perceptron Convergence Theorem": 120 random Gaussian pairs (separations 1.5 to 6, 15 datasets each, a bias
 column), each trained by the cyclic perceptron from :math:`w = 0`, and the mistakes held against
 Novikoff's bound :math:`R^2/\\rho^{*2}` with the *exact* maximum margin. Every run stays within its
 bound, and the bound is loose by an order of magnitude. The notebook's mean-difference estimate

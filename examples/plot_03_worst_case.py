@@ -2,7 +2,7 @@
 The worst case: the basis vectors attain the bound
 ==================================================
 
-Seed 003, section 6.7: the *n* standard basis vectors :math:`e_1, \\dots, e_n`, all labelled +1,
+The notebook "The Perceptron Convergence Theorem", section 6.7: the *n* standard basis vectors :math:`e_1, \\dots, e_n`, all labelled +1,
 have radius :math:`R = 1` and best margin :math:`\\rho^* = 1/\\sqrt{n}` (along the diagonal), so
 Novikoff's bound is :math:`R^2/\\rho^{*2} = n`. Each :math:`e_i` is a tie (score 0, a mistake)
 until it has been added once, so the perceptron makes exactly *n* mistakes, in any order: the

@@ -2,9 +2,9 @@
 Non-separable data: the errors oscillate, Pocket keeps the best
 ===============================================================
 
-Seed 003, section 6.9: on two overlapping clouds no line separates the classes (a linear program
+The notebook "The Perceptron Convergence Theorem", section 6.9: on two overlapping clouds no line separates the classes (a linear program
 proves it with Gordan weights), so the perceptron never stops updating: the training errors of
-its weights jump up and down from sweep to sweep. Pocket (Gallant 1990, seed 002) runs the same
+its weights jump up and down from sweep to sweep. Pocket (Gallant 1990; Lin's *Machine Learning Foundations*, lecture 2) runs the same
 updates and keeps in its pocket the weights with the fewest training errors seen so far.
 """
 
@@ -20,8 +20,8 @@ print("errors after the last ten sweeps:", run.errors_after_sweep[-10:].tolist()
 fig_oscillation = plots.sweeps(run)
 
 # %%
-# Pocket checked after every sweep (seed 003) and after every update in random-mistake order
-# (seed 002). Checking after every update finds better weights.
+# Pocket checked after every sweep (as in the notebook) and after every update in random-mistake order
+# (Lin's lecture 2). Checking after every update finds better weights.
 by_sweep = pocket(X, y, fit_intercept=True, order="cyclic", check="sweep", max_sweeps=200)
 by_update = pocket(X, y, fit_intercept=True, check="update", max_sweeps=200, seed=42)
 print(f"pocket, checked per sweep: {by_sweep.pocket_errors} errors; "

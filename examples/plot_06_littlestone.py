@@ -2,7 +2,7 @@
 The Littlestone adversary: no mistake bound for halfspaces
 ==========================================================
 
-Seed 001: halfspaces in :math:`d \\ge 2` have infinite Littlestone dimension, so no online learner
+The text "Perceptron Algorithm for Halfspaces": halfspaces in :math:`d \\ge 2` have infinite Littlestone dimension, so no online learner
 has a finite mistake bound on them. The adversary plays the points :math:`x = (t, 1)` with
 dyadic *t*, chosen by bisection, and always reveals the opposite of the learner's prediction.
 Every label so far is still realized by a halfspace :math:`h = (-1, a)` for the *a* left in the

@@ -2,7 +2,7 @@
 The margin perceptron: more updates, a wider margin
 ===================================================
 
-Seed 000's exercise sheet: the margin perceptron updates not only on mistakes but whenever
+The exercise sheet of the lecture notes "Perceptron Mistake Bound": the margin perceptron updates not only on mistakes but whenever
 :math:`y\\langle w, x\\rangle \\le \\rho_0`. It makes at most :math:`(R^2 + 2\\rho_0)/\\rho^{*2}`
 updates and stops with every point at a score above :math:`\\rho_0`. With
 :math:`\\|w\\| \\le \\sqrt{M(R^2 + 2\\rho_0)}` after *M* updates, the margin of its final weights is at

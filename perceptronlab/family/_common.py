@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 
-def check_params(*, eta: Any, margin: Any, order: Any, max_sweeps: Any, seed: Any) -> tuple[int, int | None]:
+def check_run_options(*, eta: Any, margin: Any, order: Any, max_sweeps: Any, seed: Any) -> tuple[int, int | None]:
     """The engine's parameter checks, with the family's orders. Returns (max_sweeps, seed)."""
     v.check_choice("order", order, v.FAMILY_ORDERS)
     v.check_eta(eta)

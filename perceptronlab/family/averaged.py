@@ -31,7 +31,7 @@ from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, scores
 from perceptronlab.family import _kernels
 from perceptronlab.family._common import (
-    check_params,
+    check_run_options,
     check_predict_X,
     sweep_positions,
     warn_not_converged,
@@ -159,7 +159,7 @@ def averaged_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit
     >>> (run.w * run.n_steps).round(9).tolist()
     [8.0, -19.0]
     """
-    max_sweeps, seed = check_params(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
+    max_sweeps, seed = check_run_options(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
                                     seed=seed)
     Xc, signs, classes = v.check_Xy(X, y)
     engine = AveragedEngine(Xc, signs, eta=eta, margin=margin, fit_intercept=bool(fit_intercept))

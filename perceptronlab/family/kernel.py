@@ -49,7 +49,7 @@ from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, drive, finish
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
 from perceptronlab.family import _kernels
-from perceptronlab.family._common import check_params, check_predict_X, warn_not_converged
+from perceptronlab.family._common import check_run_options, check_predict_X, warn_not_converged
 from perceptronlab.family.voted import survival_counts
 
 if TYPE_CHECKING:
@@ -406,7 +406,7 @@ def kernel_perceptron(X: MatrixLike, y: ArrayLike, *, kernel: Kernel | KernelFun
     >>> run.converged, run.alpha.tolist(), run.predict(X).tolist()
     (True, [1, 1, 1, 1], [1, 1, -1, -1])
     """
-    max_sweeps, seed = check_params(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
+    max_sweeps, seed = check_run_options(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
                                     seed=seed)
     v.check_choice("variant", variant, VARIANTS)
     budget = v.check_optional_positive_int("budget", budget,

@@ -35,7 +35,7 @@ from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.exceptions import SCALE_FIX
 from perceptronlab.family import _kernels
-from perceptronlab.family._common import check_params, check_predict_X, warn_not_converged
+from perceptronlab.family._common import check_run_options, check_predict_X, warn_not_converged
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -235,7 +235,7 @@ def multiclass_perceptron(X: MatrixLike, y: ArrayLike, *, averaged: bool = False
     >>> run.converged, int(run.errors_after_sweep[-1]), run.predict([[5, 0], [0, 5]]).tolist()
     (True, 0, ['a', 'b'])
     """
-    max_sweeps, seed = check_params(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
+    max_sweeps, seed = check_run_options(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
                                     seed=seed)
     Xc = v.check_matrix(X)
     codes, classes = encode_labels(y, Xc.shape[0])

@@ -40,7 +40,7 @@ from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
 from perceptronlab.family._common import (
-    check_params,
+    check_run_options,
     check_predict_X,
     sweep_positions,
     warn_not_converged,
@@ -303,7 +303,7 @@ def voted_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_in
     >>> float(run.decision_function([[3, 1]])[0] * run.n_steps)  # 1 - 2 + 1 - 2 + 6
     4.0
     """
-    max_sweeps, seed = check_params(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
+    max_sweeps, seed = check_run_options(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
                                     seed=seed)
     max_vectors = v.check_optional_positive_int("max_vectors", max_vectors,
                                                 "Pass e.g. max_vectors=1000, or None to keep all.")

@@ -96,7 +96,7 @@ def parse_body(body: bytes) -> dict:
     return data
 
 
-def _number(value: Any, where: str) -> Fraction:
+def _exact_number(value: Any, where: str) -> Fraction:
     """An exact number from a JSON value: int, decimal, float (as its shortest decimal) or string."""
     if isinstance(value, str) and (not value.strip() or len(value.strip()) > 40):
         raise fail(where, "a number or a fraction like '1/2' (at most 40 characters)",
@@ -186,7 +186,7 @@ def parse_request(payload: Any) -> tuple[Points, list[int], dict]:
 def _exact_cell(value: Any, i: int, j: int) -> Fraction:
     where = f"points[{i}][{j}]"
     _within_range(value, where)
-    return _number(value, where)
+    return _exact_number(value, where)
 
 
 class Points:
@@ -212,7 +212,7 @@ class Points:
             if bad.any():
                 i, j = (int(k) for k in np.argwhere(bad)[0])
                 _within_range(raw[i][j], f"points[{i}][{j}]")
-                _number(raw[i][j], f"points[{i}][{j}]")  # raises the message for that cell
+                _exact_number(raw[i][j], f"points[{i}][{j}]")  # raises the message for that cell
         else:
             self._fractions = [[_exact_cell(c, i, j) for j, c in enumerate(point)] for i, point in enumerate(raw)]
             floats = np.array([[float(c) for c in row] for row in self._fractions], dtype=np.float64)
@@ -262,12 +262,12 @@ def parse_options(options: Any, n_points: int) -> dict:
     for name in ("fit_intercept", "pocket"):
         opts[name] = check_flag(f"options.{name}", opts[name], f"Send {name}: false or {name}: true.")
     _within_range(opts["eta"], "options.eta")
-    opts["eta"] = _number(opts["eta"], "options.eta")
+    opts["eta"] = _exact_number(opts["eta"], "options.eta")
     if opts["eta"] <= 0:
         raise fail("options.eta", "a number > 0", format_number(opts["eta"]),
                    "Use η = 1: from w = 0 any η > 0 gives the same mistakes.")
     _within_range(opts["margin"], "options.margin")
-    opts["margin"] = _number(opts["margin"], "options.margin")
+    opts["margin"] = _exact_number(opts["margin"], "options.margin")
     if opts["margin"] < 0:
         raise fail("options.margin (rho0)", "a number >= 0", format_number(opts["margin"]),
                    "Use ρ₀ = 0 for the plain perceptron.")
