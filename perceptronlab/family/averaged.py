@@ -31,8 +31,8 @@ from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, scores
 from perceptronlab.family import _kernels
 from perceptronlab.family._common import (
-    check_run_options,
     check_predict_X,
+    check_run_options,
     sweep_positions,
     warn_not_converged,
 )

@@ -49,7 +49,7 @@ from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, drive, finish
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
 from perceptronlab.family import _kernels
-from perceptronlab.family._common import check_run_options, check_predict_X, warn_not_converged
+from perceptronlab.family._common import check_predict_X, check_run_options, warn_not_converged
 from perceptronlab.family.voted import survival_counts
 
 if TYPE_CHECKING:

@@ -35,7 +35,7 @@ from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.exceptions import SCALE_FIX
 from perceptronlab.family import _kernels
-from perceptronlab.family._common import check_run_options, check_predict_X, warn_not_converged
+from perceptronlab.family._common import check_predict_X, check_run_options, warn_not_converged
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray

@@ -40,8 +40,8 @@ from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
 from perceptronlab.family._common import (
-    check_run_options,
     check_predict_X,
+    check_run_options,
     sweep_positions,
     warn_not_converged,
 )
