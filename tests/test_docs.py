@@ -36,7 +36,6 @@ DOCTEST_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 sys.path.insert(0, str(DOCS))
 import api_examples  # noqa: E402  (docs/api_examples.py)
 
-
 #: public modules inside packages (the package itself re-exports nothing: its modules are the homes)
 NESTED_PUBLIC = ("perceptronlab.studies.experiments", "perceptronlab.studies.report", "perceptronlab.web.widget")
 
