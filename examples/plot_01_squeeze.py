@@ -16,7 +16,7 @@ direction. Here :math:`\\rho^*` is the exact maximum margin of the data, compute
 import numpy as np
 
 from perceptronlab import datasets, max_margin, perceptron, plots, radius
-from perceptronlab.studies.experiments import mean_difference_margin
+from perceptronlab.studies.bound_vs_actual import mean_difference_margin
 
 X, y = datasets.gaussian_pair(n_per_class=30, separation=3.0, seed=42)  # rows (1, x1, x2)
 run = perceptron(X, y)

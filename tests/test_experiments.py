@@ -10,12 +10,8 @@ from typer.testing import CliRunner
 from perceptronlab import datasets, perceptron, pocket
 from perceptronlab.bounds import novikoff
 from perceptronlab.exceptions import InputError
-from perceptronlab.studies.experiments import (
-    EXPERIMENTS,
-    ExperimentResult,
-    run_experiment,
-    study_seed,
-)
+from perceptronlab.studies.bound_vs_actual import study_seed
+from perceptronlab.studies.experiments import EXPERIMENTS, ExperimentResult, run_experiment
 from perceptronlab.theory.geometry import max_margin, radius
 from perceptronlab.theory.separability import separable
 

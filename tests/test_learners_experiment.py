@@ -7,7 +7,7 @@ import pytest
 
 from perceptronlab import InputError
 from perceptronlab.studies import learners as experiment
-from perceptronlab.studies.experiments import learners_experiment
+from perceptronlab.studies.learners import learners_experiment
 
 
 def test_flip_changes_exactly_the_rate_to_other_classes():

@@ -27,13 +27,17 @@ import functools
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perceptronlab._ground import validation as v
+from perceptronlab.studies._result import ExperimentResult, Progress, finish
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from perceptronlab.family.kernel import Kernel
 
 #: sweeps every perceptron gets (Freund & Schapire report 1 to 30 epochs)
@@ -214,3 +218,64 @@ def findings(rows: list[dict]) -> tuple[list[str], dict]:
                      f"{100 * cell[dataset, best_kernel]:.1f} %, best linear learner "
                      f"{best_linear} {100 * cell[dataset, best_linear]:.1f} %")
     return lines, stats
+
+
+# ---------------------------------------------------------------- as an experiment
+
+
+def learners_experiment(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
+                        progress: Progress | None = None) -> ExperimentResult:
+    """The family against scikit-learn's linear learners on digits and breast cancer (clean and
+    with noisy labels), after Freund & Schapire (1999, §6); see
+    :func:`run_learners_experiment`.
+
+    Returns the table, a summary with the findings, the stats and the figure (test error and
+    training time of every learner on every dataset); with ``out_dir`` it writes ``learners.csv``,
+    ``learners.json``, ``learners.md`` and the figure ``learners.png`` (or ``.svg``).
+    """
+    seed = 0 if seed is None else seed
+    rows = run_learners_experiment(seed=seed, trials=trials, progress=progress)
+    lines, stats = findings(rows)
+    n_trials = DEFAULT_TRIALS if trials is None else trials
+    head = (f"learners: test error on digits, breast cancer and their noisy variants "
+            f"({int(100 * NOISE_RATE)} % of training labels flipped), mean of {n_trials} "
+            f"split(s), {SWEEPS} sweeps each (Freund & Schapire 1999, §6).")
+    table = markdown_table(rows)
+    summary = "\n".join([head, *("  " + line for line in lines), "", table])
+    result = ExperimentResult("learners", rows, summary, stats, {"learners": _learners_figure(rows, n_trials)},
+                              dict(seed=seed, trials=n_trials, sweeps=SWEEPS,
+                                   noise_rate=NOISE_RATE), texts={"learners.md": table})
+    return finish(result, out_dir, progress)
+
+
+def _learners_figure(rows: list[dict[str, Any]], trials: int) -> Figure:
+    """Test error (left) and training time (right, log scale) of every learner, one bar per dataset."""
+    from perceptronlab.plots import new_figure
+
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+    names = list(dict.fromkeys(r["learner"] for r in rows))
+    cell = {(r["dataset"], r["learner"]): r for r in rows}
+    fig = new_figure(13, 0.32 * len(names) * max(1, len(datasets) / 2) + 2.0)
+    left, right = fig.subplots(1, 2, sharey=True)
+    height = 0.8 / max(1, len(datasets))
+    positions = np.arange(len(names), dtype=float)
+    colors = ("#1b6ac9", "#9ecae1", "#d95f02", "#fdae6b", "#7b3294", "#c2a5cf")
+    for k, dataset in enumerate(datasets):
+        where = positions - 0.4 + height * (k + 0.5)
+        errors = [100 * cell[dataset, n]["test_error"] if (dataset, n) in cell else np.nan for n in names]
+        times = [cell[dataset, n]["train_time"] if (dataset, n) in cell else np.nan for n in names]
+        color = colors[k % len(colors)]
+        left.barh(where, errors, height=height, color=color, label=dataset)
+        right.barh(where, np.maximum(times, 1e-5), height=height, color=color, label=dataset)
+    left.set_yticks(positions, names)
+    left.invert_yaxis()
+    left.set_xlabel("test error (%)")
+    left.set_title(f"Test error, mean of {trials} split(s)")
+    left.grid(True, axis="x", alpha=0.3)
+    left.legend(loc="lower right", fontsize="small")
+    right.set_xscale("log")
+    right.set_xlabel("training time (s, log scale)")
+    right.set_title("Time to fit")
+    right.grid(True, axis="x", alpha=0.3)
+    fig.suptitle("The perceptron family and scikit-learn's linear learners (Freund & Schapire 1999, §6)")
+    return fig
