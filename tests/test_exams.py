@@ -14,6 +14,10 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 from perceptronlab import InputError, perceptron
 from perceptronlab.teach import exams
 from perceptronlab.teach.exams import generate
+from perceptronlab.teach.kinds.generalization import generalization_from
+from perceptronlab.teach.kinds.margin import margin_from
+from perceptronlab.teach.kinds.trace import trace_from
+from perceptronlab.teach.tex import tex_vec
 
 
 def as_float(X):
@@ -68,8 +72,8 @@ def test_trace_key_rederived(seed):
     # the texts show the engine's numbers
     md, tex = task.markdown(solution=True), task.latex(solution=True)
     assert task.run.table("md").strip() in md and task.run.table("latex").strip() in tex
-    assert f"{key['mistakes']} mistakes, final $w={exams.tex_vec(key['final_w'])}$" in md
-    assert f"again {key['mistakes']} mistakes, final $w={exams.tex_vec(key['final_w_eta'])}$" in md
+    assert f"{key['mistakes']} mistakes, final $w={tex_vec(key['final_w'])}$" in md
+    assert f"again {key['mistakes']} mistakes, final $w={tex_vec(key['final_w_eta'])}$" in md
 
 
 @settings(max_examples=40, deadline=None)
@@ -91,7 +95,7 @@ def test_seed_000_trace_task_reproduced():
     X, y = [(1, 0), (1, 1), (0, 1)], [1, -1, -1]
     run = perceptron(X, y, exact=True, trace=True)
     ties = [s for s in run.steps[1:] if s.score == 0]
-    task = exams._trace_from(X, y, run, ties, None, 0, w_star=(1, -2), eta=2)
+    task = trace_from(X, y, run, ties, None, 0, w_star=(1, -2), eta=2)
     key = task.answers
     assert key["mistakes"] == 5 and key["final_w"] == (1, -2) and key["sweeps"] == 4
     assert key["R2"] == 2 and key["rho2"] == Fraction(1, 5) and key["bound"] == 10
@@ -140,7 +144,7 @@ def test_margin_key_rederived(seed):
 
 def test_seed_000_margin_task_reproduced():
     X, y = [(3, 1), (1, 2), (-1, -1), (0, -2)], [1, 1, -1, -1]
-    task = exams._margin_from(X, y, (1, 1), (1, 2), (4, -3), 1, 0)
+    task = margin_from(X, y, (1, 1), (1, 2), (4, -3), 1, 0)
     key = task.answers
     assert key["scores"]["A"] == [4, 3, 2, 2] and key["scores"]["B"] == [5, 5, 3, 4]
     assert key["rho2"] == {"A": 2, "B": Fraction(9, 5)}
@@ -185,7 +189,7 @@ def test_generalization_key_rederived(seed):
 
 
 def test_seed_000_generalization_task_reproduced():
-    task = exams._generalization_from(Fraction(2), Fraction(1, 2), 999, Fraction(5, 1000), ("margin", 2), 10,
+    task = generalization_from(Fraction(2), Fraction(1, 2), 999, Fraction(5, 1000), ("margin", 2), 10,
                                       1000, 0)
     key = task.answers
     assert key["test_error"] == Fraction(16, 1000) and key["n_min"] == 3199 and key["n_min_changed"] == 12799
