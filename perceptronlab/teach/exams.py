@@ -44,20 +44,27 @@ from collections.abc import Callable
 from typing import Literal, get_args
 
 from perceptronlab._ground import validation as v
+from perceptronlab.teach.kinds.distance import distance_task
+from perceptronlab.teach.kinds.eta import eta_task
 from perceptronlab.teach.kinds.generalization import generalization_task
 from perceptronlab.teach.kinds.margin import margin_task
+from perceptronlab.teach.kinds.margin_perceptron import margin_perceptron_task
+from perceptronlab.teach.kinds.online import online_task
+from perceptronlab.teach.kinds.pocket import pocket_task
 from perceptronlab.teach.kinds.trace import trace_task
 from perceptronlab.teach.task import FORMATS, ExamTask, Part
 
 __all__ = ["Kind", "KINDS", "FORMATS", "GENERATORS", "ExamTask", "Part", "generate"]
 
 #: the kinds of exam task
-Kind = Literal["trace", "margin", "generalization"]
+Kind = Literal["trace", "margin", "generalization", "distance", "margin-perceptron", "eta", "pocket", "online"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
 #: kind -> its generator (a seeded ``random.Random`` and the seed -> the task)
 GENERATORS: dict[str, Callable[[random.Random, int], ExamTask]] = {
     "trace": trace_task, "margin": margin_task, "generalization": generalization_task,
+    "distance": distance_task, "margin-perceptron": margin_perceptron_task, "eta": eta_task,
+    "pocket": pocket_task, "online": online_task,
 }
 
 
