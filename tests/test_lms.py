@@ -153,3 +153,33 @@ def test_cli_exports_both_formats(tmp_path):
     questions = quiz(7, 30)
     assert [r["name"] for r in read_moodle(xml.read_text(encoding="utf-8"))] == [q.id for q in questions]
     assert [r["ident"] for r in read_qti(package.read_bytes())] == [q.id for q in questions]
+
+
+def test_exam_tasks_export_to_moodle_with_the_worksheet_as_cloze(tmp_path):
+    from perceptronlab.teach.exams import generate
+
+    out = tmp_path / "exam.xml"
+    result = runner.invoke(app, ["exam", "--kind", "trace", "--seed", "4", "--export", "moodle", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    task = generate("trace", 4)
+    read = read_moodle(out.read_text(encoding="utf-8"))
+    assert [(r["type"], r["name"]) for r in read] == [("essay", "trace-4-b"), ("essay", "trace-4-c"),
+                                                     ("cloze", "trace-4-a")]
+    cloze = read[2]["prompt"]
+    numbers = [Fraction(b.split(":")[0].lstrip("=")) for k, b in re.findall(r"\{1:(NUMERICAL|MULTICHOICE):([^}]*)\}",
+                                                                             cloze) if k == "NUMERICAL"]
+    assert numbers[:3] == [task.run.steps[0].score, *task.run.steps[0].w]
+    for entry, part in zip(read[:2], task.parts[1:], strict=True):
+        assert "\\(" in entry["prompt"] and "$" not in entry["prompt"]
+        assert entry["grader"] == entry["general"] and "\\(" in entry["grader"]
+        assert f"[{part.points.numerator if part.points.denominator == 1 else float(part.points)} P]" in entry["prompt"]
+
+
+def test_class_variants_export_to_qti(tmp_path):
+    out = tmp_path / "class"
+    result = runner.invoke(app, ["exam", "--kind", "pocket", "--variants", "3", "--out", str(out), "--export", "qti"])
+    assert result.exit_code == 0, result.output
+    read = read_qti((out / "questions.zip").read_bytes())
+    assert [r["ident"] for r in read] == [f"student-00{k}-{p}" for k in (1, 2, 3) for p in "abc"]
+    assert {r["type"] for r in read} == {"essay_question"}
+    assert all(r["feedback"]["general_fb"] for r in read)  # the key travels as feedback

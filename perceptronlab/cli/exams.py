@@ -38,6 +38,11 @@ class Kind(str, enum.Enum):
     online = "online"
 
 
+class ExportFormat(str, enum.Enum):
+    moodle = "moodle"
+    qti = "qti"
+
+
 class ExamFormat(str, enum.Enum):
     md = "md"
     latex = "latex"
@@ -80,6 +85,11 @@ def exam(
     students: Annotated[Path | None, typer.Option(
         "--students", help="A roster instead of --variants: one student identifier per line (e.g. the "
                            "matriculation number); a variant each.")] = None,
+    export: Annotated[ExportFormat | None, typer.Option(
+        "--export", help="Also write the task (every variant with --variants) for a learning-management system: "
+                         "moodle (Moodle XML: the worksheet as cloze, the other parts with their key) or qti (a "
+                         "QTI 1.2 zip for Canvas); alone it writes to --out, with --variants into the folder.")]
+    = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Generate an exam task in the style of the lecture notes "Perceptron Mistake Bound", with its key
@@ -91,7 +101,17 @@ def exam(
         if data_out is not None or sheet_out is not None or standalone:
             raise fail("--variants", "no --data-out, --sheet-out or --standalone (each student's files go into "
                        "the --out folder)", "one of them", "Drop it: the folder gets every student's data and sheet.")
-        _class_exam(kind, seed, fmt, solution, out, variants, students, quiet)
+        _class_exam(kind, seed, fmt, solution, out, variants, students, quiet, export)
+        return
+    if export is not None:
+        from perceptronlab.teach.lms import export_tasks
+
+        if out is None:
+            raise fail("--export", "--out FILE", "no --out", "Add e.g. --out exam.xml (moodle) or --out exam.zip (qti).")
+        task = generate(kind.value, seed)
+        _write(out, export_tasks([(f"{kind.value}-{seed}", task)], export.value,
+                                 title=f"perceptronlab exam {kind.value}, seed {seed}"), "--out")
+        info(f"wrote {out} ({kind.value} task, seed {seed}, {export.value})", quiet=quiet)
         return
     if fmt is ExamFormat.pdf and out is None:
         raise fail("--format pdf", "--out FILE.pdf", "no --out", "A PDF is not printed to the terminal: "
@@ -126,7 +146,7 @@ def exam(
 
 
 def _class_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Path | None, count: int | None,
-                roster: Path | None, quiet: bool) -> None:
+                roster: Path | None, quiet: bool, export: ExportFormat | None) -> None:
     """``exam --variants N`` / ``--students FILE``: one file per student, the key, the roster."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.variants import (
@@ -173,6 +193,12 @@ def _class_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Pat
         key_file = out / "key.md"
         _write(key_file, key_markdown(variants, kind.value, seed), "--out")
     _write(out / "variants.csv", "\n".join(rows) + "\n", "--out")
+    if export is not None:
+        from perceptronlab.teach.lms import export_tasks
+
+        bank = out / ("questions.xml" if export is ExportFormat.moodle else "questions.zip")
+        _write(bank, export_tasks([(v.student, v.task) for v in variants], export.value,
+                                  title=f"perceptronlab exam {kind.value}, class seed {seed}"), "--out")
     distinct = len({v.task.markdown() for v in variants})
     info(f"wrote {len(variants)} variants ({distinct} distinct) of the {kind.value} task to {out}: one .{ext} per "
          f"student, {key_file.name} with every key, variants.csv", quiet=quiet)

@@ -33,6 +33,7 @@ from xml.etree import ElementTree as ET
 if TYPE_CHECKING:
     from perceptronlab.core.run import Run
     from perceptronlab.teach.quiz import Question
+    from perceptronlab.teach.task import ExamTask
 
 #: the QTI 1.2 namespace Canvas writes and reads
 QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -76,6 +77,69 @@ def _text(parent: ET.Element, tag: str, text: str, html: bool = False) -> ET.Ele
 def _serialise(root: ET.Element) -> str:
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+# ---------------------------------------------------------------- exam tasks as questions
+
+
+def _lms_math(text: str) -> str:
+    """$…$ math as \\(…\\), the delimiters Moodle's and Canvas's MathJax filters read."""
+    parts = text.split("$")
+    return "".join(part if k % 2 == 0 else f"\\({part}\\)" for k, part in enumerate(parts))
+
+
+def exam_questions(task: ExamTask, prefix: str = "") -> list[Question]:
+    """An exam task's parts as questions to answer in writing (their worked solution as the key and
+    the grader's information), TeX math in \\(…\\); part (a) of a trace task is its worksheet,
+    exported as cloze by :func:`moodle_xml` (``worksheets=``)."""
+    from perceptronlab.teach.quiz import Question
+
+    intro = " ".join(_lms_math(block[1]) for block in task.intro if block[0] == "p")
+    name = prefix or f"{task.kind}-{task.seed}"
+    out = []
+    for part in task.parts:
+        if task.kind == "trace" and part.letter == "a":
+            continue  # the worksheet: a cloze question
+        question = " ".join(_lms_math(block[1]) for block in part.question if block[0] == "p")
+        solution = " ".join(_lms_math(block[1]) for block in part.solution if block[0] == "p")
+        out.append(Question(f"{name}-{part.letter}", task.kind, "card",
+                            f"{intro} ({part.letter}) [{_points(part.points)} P] {question}", solution, solution))
+    return out
+
+
+def _points(points: Fraction) -> str:
+    """A part's points: ``1``, ``1.5``."""
+    return str(points.numerator) if points.denominator == 1 else key_text(points)
+
+
+def exam_worksheet(task: ExamTask, prefix: str = "") -> tuple[str, str, Run] | None:
+    """A trace task's worksheet for :func:`moodle_xml` (``(name, intro, run)``), else ``None``."""
+    if task.kind != "trace" or task.run is None:
+        return None
+    intro = " ".join(_lms_math(block[1]) for block in task.intro if block[0] == "p")
+    return (f"{prefix or f'trace-{task.seed}'}-a", intro + " Fill in the worksheet of the run.", task.run)
+
+
+def export_tasks(tasks: Sequence[tuple[str, ExamTask]], fmt: str, *, title: str) -> str | bytes:
+    """Exam tasks (``(name, task)``, e.g. one per student) as a Moodle XML bank (``fmt="moodle"``:
+    worksheets as cloze, the other parts as essays with their key) or a QTI 1.2 package (``"qti"``:
+    every part, the worksheet as an essay with the worked table as its key)."""
+    questions, worksheets = [], []
+    for name, task in tasks:
+        questions += exam_questions(task, name)
+        sheet = exam_worksheet(task, name)
+        if sheet is not None:
+            if fmt == "moodle":
+                worksheets.append(sheet)
+            else:
+                from perceptronlab.teach.quiz import Question
+
+                sheet_name, intro, run = sheet
+                table = run.table("md")
+                questions.append(Question(sheet_name, task.kind, "card", intro, table, table))
+    if fmt == "moodle":
+        return moodle_xml(questions, category=title, worksheets=worksheets)
+    return qti_package(questions, title=title)
 
 
 # ---------------------------------------------------------------- Moodle XML
