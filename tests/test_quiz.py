@@ -43,7 +43,7 @@ def brute_run(X, y, eta=Fraction(1), max_sweeps=50):
 
 
 def vec(values):
-    return qz._vec(values)
+    return qz.vec(values)
 
 
 def generated(name, seed):

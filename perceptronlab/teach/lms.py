@@ -32,7 +32,7 @@ from xml.etree import ElementTree as ET
 
 if TYPE_CHECKING:
     from perceptronlab.core.run import Run
-    from perceptronlab.teach.quiz import Question
+    from perceptronlab.teach.questions import Question
     from perceptronlab.teach.task import ExamTask
 
 #: the QTI 1.2 namespace Canvas writes and reads
@@ -92,7 +92,7 @@ def exam_questions(task: ExamTask, prefix: str = "") -> list[Question]:
     """An exam task's parts as questions to answer in writing (their worked solution as the key and
     the grader's information), TeX math in \\(…\\); part (a) of a trace task is its worksheet,
     exported as cloze by :func:`moodle_xml` (``worksheets=``)."""
-    from perceptronlab.teach.quiz import Question
+    from perceptronlab.teach.questions import Question
 
     intro = " ".join(_lms_math(block[1]) for block in task.intro if block[0] == "p")
     name = prefix or f"{task.kind}-{task.seed}"
@@ -132,7 +132,7 @@ def export_tasks(tasks: Sequence[tuple[str, ExamTask]], fmt: str, *, title: str)
             if fmt == "moodle":
                 worksheets.append(sheet)
             else:
-                from perceptronlab.teach.quiz import Question
+                from perceptronlab.teach.questions import Question
 
                 sheet_name, intro, run = sheet
                 table = run.table("md")
