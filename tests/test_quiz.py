@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from perceptronlab import InputError
 from perceptronlab.cli import app
+from perceptronlab.teach import questions, quiz_bank, quiz_generated
 from perceptronlab.teach import quiz as qz
 
 SEEDS = range(300)
@@ -43,11 +44,11 @@ def brute_run(X, y, eta=Fraction(1), max_sweeps=50):
 
 
 def vec(values):
-    return qz.vec(values)
+    return questions.vec(values)
 
 
 def generated(name, seed):
-    return qz.GENERATORS[name](random.Random(f"test-{name}-{seed}"), f"{name}-{seed}")
+    return quiz_generated.GENERATORS[name](random.Random(f"test-{name}-{seed}"), f"{name}-{seed}")
 
 
 def check_options(question):
@@ -59,7 +60,7 @@ def check_options(question):
     for option in question.options:
         assert option.why.strip(), option
         if not option.correct:
-            assert option.slip in qz.SLIPS, option
+            assert option.slip in questions.SLIPS, option
 
 
 def root_value(text):
@@ -132,7 +133,7 @@ def test_mistake_rule_key(seed):
 def test_bound_key_and_slips(seed):
     q = generated("bound", seed)
     R, rho = q.data["R"], q.data["rho"]
-    assert f"R = {qz.number_text(R)}" in q.prompt and f"ρ = {qz.number_text(rho)}" in q.prompt
+    assert f"R = {questions.number_text(R)}" in q.prompt and f"ρ = {questions.number_text(rho)}" in q.prompt
     assert Fraction(q.answer) == R ** 2 / rho ** 2
     check_options(q)
     wrong = {Fraction(o.text) for o in q.options if not o.correct}
@@ -194,10 +195,10 @@ def test_pocket_key_by_counting(seed):
 
 
 def test_fixed_questions_are_complete():
-    for question in qz.CHOICES:
+    for question in quiz_bank.CHOICES:
         check_options(question)
-    assert len(qz.CARDS) == 11 and all(card.answer and not card.options for card in qz.CARDS)
-    topics = {q.topic for q in qz.CARDS + qz.CHOICES} | {generated(name, 0).topic for name in qz.GENERATORS}
+    assert len(quiz_bank.CARDS) == 11 and all(card.answer and not card.options for card in quiz_bank.CARDS)
+    topics = {q.topic for q in quiz_bank.CARDS + quiz_bank.CHOICES} | {generated(name, 0).topic for name in quiz_generated.GENERATORS}
     assert {"update", "sgd", "distance", "margin", "theorem 1", "theorem 2", "proof", "learning rate", "ties",
             "leave-one-out", "non-separable", "pocket", "online", "margin perceptron"} <= topics
 
@@ -241,7 +242,7 @@ def test_quiz_refuses_bad_counts():
 
 def right_reply(question):
     if question.kind == "choice":
-        return qz.letter(question.options.index(question.key))
+        return questions.letter(question.options.index(question.key))
     if question.kind == "numeric":
         return str(question.value)
     return "\ny"  # Enter for the answer, then "yes, I knew it"
@@ -249,7 +250,7 @@ def right_reply(question):
 
 def wrong_reply(question):
     if question.kind == "choice":
-        return qz.letter(next(k for k, o in enumerate(question.options) if not o.correct))
+        return questions.letter(next(k for k, o in enumerate(question.options) if not o.correct))
     if question.kind == "numeric":
         return str(question.value + 7)
     return "\nn"

@@ -18,7 +18,7 @@ import typer
 from perceptronlab.cli._common import JsonOpt, QuietOpt, info, print_json
 
 if TYPE_CHECKING:
-    from perceptronlab.teach.quiz import Question
+    from perceptronlab.teach.questions import Question
 
 #: a reply that is not an answer is asked again this many times, then the question counts as skipped
 TRIES = 3
@@ -37,7 +37,7 @@ def _read() -> str | None:
 
 def _ask(question: Question) -> bool | None:
     """Ask one question; whether it was answered right (``None``: input ended)."""
-    from perceptronlab.teach.quiz import letter, option_index, read_number
+    from perceptronlab.teach.questions import letter, option_index, read_number
 
     if question.kind == "card":
         typer.echo("(press Enter for the answer)")

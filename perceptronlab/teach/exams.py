@@ -52,9 +52,9 @@ from perceptronlab.teach.kinds.margin_perceptron import margin_perceptron_task
 from perceptronlab.teach.kinds.online import online_task
 from perceptronlab.teach.kinds.pocket import pocket_task
 from perceptronlab.teach.kinds.trace import trace_task
-from perceptronlab.teach.task import FORMATS, ExamTask, Part
+from perceptronlab.teach.task import ExamTask
 
-__all__ = ["Kind", "KINDS", "FORMATS", "GENERATORS", "ExamTask", "Part", "generate"]
+__all__ = ["Kind", "KINDS", "GENERATORS", "generate"]
 
 #: the kinds of exam task
 Kind = Literal["trace", "margin", "generalization", "distance", "margin-perceptron", "eta", "pocket", "online"]

@@ -32,22 +32,11 @@ from __future__ import annotations
 import random
 
 from perceptronlab._ground import validation as v
-from perceptronlab.teach.questions import (
-    SLIPS,
-    Option,
-    Question,
-    QuestionKind,
-    letter,
-    number_text,
-    option_index,
-    read_number,
-    vec,
-)
+from perceptronlab.teach.questions import Question
 from perceptronlab.teach.quiz_bank import CARDS, CHOICES
 from perceptronlab.teach.quiz_generated import GENERATORS
 
-__all__ = ["MAX_QUESTIONS", "SLIPS", "CARDS", "CHOICES", "GENERATORS", "Option", "Question", "QuestionKind",
-           "letter", "number_text", "option_index", "read_number", "vec", "quiz", "quiz_document"]
+__all__ = ["MAX_QUESTIONS", "quiz", "quiz_document"]
 
 #: the most questions one quiz may have
 MAX_QUESTIONS = 200

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from perceptronlab._ground.numbers import format_count, format_sqrt
+from perceptronlab.core.exact import exact_update
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.scores import margins as engine_margins
 from perceptronlab.teach.questions import (
@@ -51,6 +52,12 @@ _PYTHAGOREAN = [(a, b) for a in range(-8, 9) for b in range(-8, 9)
                 if (a, b) != (0, 0) and math.isqrt(a * a + b * b) ** 2 == a * a + b * b]
 
 
+def _step(w, x, label: int, eta: Fraction) -> tuple[Fraction, ...]:
+    """The core's update w + η·label·x, exactly (the slips replay it with a wrong label or rate)."""
+    rows = [Fraction(c) for c in x]
+    return tuple(exact_update([Fraction(c) for c in w], Fraction(0), rows, label, eta, False)[0])
+
+
 def update_question(rng: random.Random, qid: str) -> Question:
     """One perceptron step on a mistake: w after the update, the slips as wrong options."""
     for _ in range(MAX_DRAWS):
@@ -63,18 +70,16 @@ def update_question(rng: random.Random, qid: str) -> Question:
         score = _scores(w, [x], [label])[0]
         if score > 0:
             continue
-        key = tuple(Fraction(wi) + eta * label * xi for wi, xi in zip(w, x, strict=True))
+        exact_w = [Fraction(c) for c in w]
+        key = _step(w, x, label, eta)
         kept_name = "tie-as-correct" if score == 0 else "no-update-on-mistake"
         candidates = [
-            (tuple(Fraction(wi) + eta * xi for wi, xi in zip(w, x, strict=True)), "x-instead-of-yx",
-             "adds ηx: with y = −1 the update must subtract x."),
-            (tuple(Fraction(wi) + label * xi for wi, xi in zip(w, x, strict=True)), "forgot-eta",
-             f"forgets the learning rate η = {number_text(eta)}."),
-            (tuple(Fraction(c) for c in w), kept_name,
+            (_step(w, x, 1, eta), "x-instead-of-yx", "adds ηx: with y = −1 the update must subtract x."),
+            (_step(w, x, label, Fraction(1)), "forgot-eta", f"forgets the learning rate η = {number_text(eta)}."),
+            (tuple(exact_w), kept_name,
              "keeps w, but y⟨w,x⟩ = 0 is a tie, and a tie counts as a mistake." if score == 0 else
              f"keeps w, but y⟨w,x⟩ = {number_text(score)} < 0 is a mistake."),
-            (tuple(Fraction(wi) - eta * label * xi for wi, xi in zip(w, x, strict=True)), "update-subtracted",
-             "subtracts ηyx; the update adds it, to turn w towards yx."),
+            (_step(w, x, -label, eta), "update-subtracted", "subtracts ηyx; the update adds it, to turn w towards yx."),
         ]
         wrong = distinct(candidates, key)
         if len(wrong) < 3:
