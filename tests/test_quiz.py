@@ -177,6 +177,12 @@ def test_numeric_keys_by_brute_force(seed):
     assert q.value == min(label * dot(w, x) for x, label in zip(X, y, strict=True)) / norm
     assert q.accepts(str(q.value)) and not q.accepts(str(q.value + Fraction(1, 100)))
 
+    q = generated("after-update", seed)
+    w, x, label, eta = q.data["w"], q.data["x"], q.data["y"], q.data["eta"]
+    assert label * dot(w, x) <= 0  # a mistake: the update happens
+    updated = [Fraction(a) + eta * label * b for a, b in zip(w, x, strict=True)]
+    assert q.value == label * dot(updated, x) == label * dot(w, x) + eta * dot(x, x)
+
     q = generated("margin-perceptron", seed)
     R, rho, rho0 = q.data["R"], q.data["rho"], q.data["rho0"]
     assert q.value == (R * R + 2 * rho0) / (rho * rho)

@@ -60,6 +60,11 @@ SLIPS: dict[str, str] = {
     "averaged": "The averaged perceptron's w instead of the pocket's",
     "batch": "Confusing the online protocol with whole sweeps",
     "unsupervised": "Forgetting that the update needs the label",
+    "one-update-fixes": "Believing one update always fixes the point",
+    "update-solves": "Taking the update for a solution of ⟨w,x⟩ = y",
+    "pocket-faster": "Believing the pocket is faster than the perceptron",
+    "pocket-better": "Believing the pocket beats the perceptron on separable data",
+    "pocket-worse": "Believing the pocket loses to the perceptron on separable data",
 }
 
 

@@ -117,6 +117,24 @@ CHOICES: tuple[Question, ...] = (
             ("the average of all visited w", "averaged", "that is the averaged perceptron, another member of the "
              "family.")],
            "Pocket (Lin): keep the best w seen so far, by training errors."),
+    _fixed("choice-update-grows", "update", "After the update w' = w + yx on a mistake at (x, y), which statement "
+           "always holds?",
+           ("y⟨w',x⟩ ≥ y⟨w,x⟩", "y⟨w',x⟩ = y⟨w,x⟩ + ‖x‖²: the score of that point grows by ‖x‖² (Lin's "
+            "lecture 2)."),
+           [("sign⟨w',x⟩ = y", "one-update-fixes", "one update need not fix the point: the score grows by ‖x‖², "
+             "which may not be enough."),
+            ("⟨w',x⟩ = y", "update-solves", "the update is a fixed step, not a solution of ⟨w,x⟩ = y."),
+            ("y⟨w',x⟩ < y⟨w,x⟩", "update-subtracted", "the score grows: y⟨yx,x⟩ = ‖x‖² ≥ 0.")],
+           "y⟨w + yx, x⟩ = y⟨w,x⟩ + y²‖x‖² = y⟨w,x⟩ + ‖x‖²."),
+    _fixed("choice-pocket-separable", "pocket", "On data that is linearly separable, how does the pocket algorithm "
+           "compare with the plain perceptron?",
+           ("it is slower, and returns a w just as good", "both end with zero training errors; the pocket also "
+            "counts the errors of every new w, which costs a pass over the data."),
+           [("it is faster", "pocket-faster", "it does the perceptron's updates and more: the error counts."),
+            ("it returns a better w", "pocket-better", "both reach zero training errors on separable data."),
+            ("it returns a worse w", "pocket-worse", "the pocket keeps the best w, and on separable data the "
+             "perceptron's last w is already perfect on the training data.")],
+           "Lin's lecture 2: pocket and PLA agree on separable data; pocket pays for its error counts."),
     _fixed("choice-online", "online", "In the online protocol, when does the learner see the label y_t?",
            ("after it has predicted sign⟨w,x_t⟩ with its current w", "predict first, then the label is "
             "revealed as feedback and used to update."),

@@ -376,10 +376,32 @@ def pocket_question(rng: random.Random, qid: str) -> Question:
     raise RuntimeError("no pocket question found")  # pragma: no cover
 
 
+def after_update_question(rng: random.Random, qid: str) -> Question:
+    """The point's own score after the update: y⟨w + ηyx, x⟩ = y⟨w,x⟩ + η‖x‖² (numeric); the
+    score a student writes who reads the label before predicting."""
+    for _ in range(MAX_DRAWS):
+        w = (rng.choice(_INTS), rng.choice(_INTS))
+        x = (rng.choice(_INTS), rng.choice(_INTS))
+        label = rng.choice((-1, 1))
+        eta = rng.choice((Fraction(1), Fraction(2), Fraction(1, 2)))
+        score = _scores(w, [x], [label])[0]
+        if x == (0, 0) or score > 0:
+            continue
+        key = _scores(_step(w, x, label, eta), [x], [label])[0]
+        prompt = (f"w = {vec(w)}, x = {vec(x)}, y = {signed(label)}, η = {number_text(eta)}: a mistake, so "
+                  "w ← w + ηyx. What is y⟨w,x⟩ for this same point after the update?")
+        why = (f"y⟨w + ηyx, x⟩ = y⟨w,x⟩ + η‖x‖² = {number_text(score)} + {number_text(eta)}·{number_text(_norm2(x))} "
+               f"= {number_text(key)}: the score grows, though it may stay ≤ 0. Written in a worksheet before the "
+               "prediction, it is the slip of using the label first.")
+        return Question(qid, "update", "numeric", prompt, number_text(key), why, value=key,
+                        tolerance=tolerance(key), data={"w": w, "x": x, "y": label, "eta": eta, "key": key})
+    raise RuntimeError("no after-update question found")  # pragma: no cover
+
+
 #: the generated questions: name -> generator (fresh numbers from a seeded ``random.Random``)
 GENERATORS: dict[str, Callable[[random.Random, str], Question]] = {
     "update": update_question, "distance": distance_question, "mistake": mistake_question,
     "bound": bound_question, "test-error": error_bound_question, "eta": eta_question,
     "mistakes": mistakes_question, "margin": margin_question, "margin-perceptron": margin_perceptron_question,
-    "pocket": pocket_question,
+    "pocket": pocket_question, "after-update": after_update_question,
 }
