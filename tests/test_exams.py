@@ -522,3 +522,14 @@ def test_online_key_by_hand(seed):
             w = tuple(a + label * b for a, b in zip(w, x, strict=True))
     assert key["mistakes"] == mistakes and key["final_w"] == w
     assert key["rho2"] == _rho2(key["w_star"], X, y) > 0 and key["bound"] >= sum(mistakes)
+
+
+@pytest.mark.parametrize("kind", ["distance", "margin-perceptron", "eta", "pocket", "online"])
+def test_cli_makes_the_lecture_kinds(kind):
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import app
+
+    result = CliRunner().invoke(app, ["exam", "--kind", kind, "--seed", "5", "--solution"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == generate(kind, 5).markdown(solution=True)
