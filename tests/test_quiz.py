@@ -9,6 +9,8 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from perceptronlab import InputError
@@ -293,3 +295,18 @@ def test_quiz_json_is_the_document():
 def test_export_needs_out():
     result = runner.invoke(app, ["quiz", "--export", "moodle"])
     assert result.exit_code == 1 and "--out" in result.stderr and "Traceback" not in result.output
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.text(max_size=60).map(lambda t: t.replace("\n", " ").replace("\r", " ")), max_size=12))
+def test_any_typed_replies_end_in_a_score(replies):
+    """Whatever a student types (letters, numbers, nonsense, nothing), the quiz ends with a score."""
+    result = runner.invoke(app, ["quiz", "--seed", "3", "--count", "4"], input="\n".join(replies) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Score: " in result.stdout and "Traceback" not in result.output
+
+
+def test_read_number_is_bounded():
+    assert questions.read_number("1/2") == Fraction(1, 2) and questions.read_number("−3") == -3
+    assert questions.read_number("9" * 41) is None and questions.read_number("1/0") is None
+    assert questions.read_number("abc") is None
