@@ -38,6 +38,11 @@ def test_variants_are_distinct_and_reproducible_per_student(kind):
     assert {tuple((p.letter, p.points, p.level) for p in v.task.parts) for v in variants} == \
         {tuple((p.letter, p.points, p.level) for p in variants[0].task.parts)}
     assert class_variants(kind, 6, students)[0].task.markdown() != variants[0].task.markdown()
+    if kind == "trace":  # the run every student traces is as long: 2 to 5 sweeps, a tie, at most 16 rows
+        for variant in variants:
+            run = variant.task.run
+            assert run.converged and 2 <= run.sweeps <= 5 and run.mistakes >= 3 and len(run.steps) <= 16
+            assert variant.task.answers["ties"]
 
 
 def test_bad_rosters_are_refused():
