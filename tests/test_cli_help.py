@@ -156,7 +156,7 @@ def _fill(sheet: Path) -> None:
 @pytest.mark.slow
 def test_every_example_runs(example_files):
     """Each example line of every help, run as written (serve aside: it does not return)."""
-    order = ["demo", "trace", "train", "predict", "analyze", "report", "experiment", "exam", "check", None]
+    order = ["demo", "trace", "train", "predict", "analyze", "report", "experiment", "exam", "check", "quiz", None]
     assert set(order) >= set(EXAMPLES) - {"serve"}
     for name in order:
         for line, _ in EXAMPLES[name]:

@@ -14,6 +14,10 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 from perceptronlab import InputError, perceptron
 from perceptronlab.teach import exams
 from perceptronlab.teach.exams import generate
+from perceptronlab.teach.kinds.generalization import generalization_from
+from perceptronlab.teach.kinds.margin import margin_from
+from perceptronlab.teach.kinds.trace import trace_from
+from perceptronlab.teach.tex import tex_vec
 
 
 def as_float(X):
@@ -68,8 +72,8 @@ def test_trace_key_rederived(seed):
     # the texts show the engine's numbers
     md, tex = task.markdown(solution=True), task.latex(solution=True)
     assert task.run.table("md").strip() in md and task.run.table("latex").strip() in tex
-    assert f"{key['mistakes']} mistakes, final $w={exams.tex_vec(key['final_w'])}$" in md
-    assert f"again {key['mistakes']} mistakes, final $w={exams.tex_vec(key['final_w_eta'])}$" in md
+    assert f"{key['mistakes']} mistakes, final $w={tex_vec(key['final_w'])}$" in md
+    assert f"again {key['mistakes']} mistakes, final $w={tex_vec(key['final_w_eta'])}$" in md
 
 
 @settings(max_examples=40, deadline=None)
@@ -91,7 +95,7 @@ def test_seed_000_trace_task_reproduced():
     X, y = [(1, 0), (1, 1), (0, 1)], [1, -1, -1]
     run = perceptron(X, y, exact=True, trace=True)
     ties = [s for s in run.steps[1:] if s.score == 0]
-    task = exams._trace_from(X, y, run, ties, None, 0, w_star=(1, -2), eta=2)
+    task = trace_from(X, y, run, ties, None, 0, w_star=(1, -2), eta=2)
     key = task.answers
     assert key["mistakes"] == 5 and key["final_w"] == (1, -2) and key["sweeps"] == 4
     assert key["R2"] == 2 and key["rho2"] == Fraction(1, 5) and key["bound"] == 10
@@ -140,7 +144,7 @@ def test_margin_key_rederived(seed):
 
 def test_seed_000_margin_task_reproduced():
     X, y = [(3, 1), (1, 2), (-1, -1), (0, -2)], [1, 1, -1, -1]
-    task = exams._margin_from(X, y, (1, 1), (1, 2), (4, -3), 1, 0)
+    task = margin_from(X, y, (1, 1), (1, 2), (4, -3), 1, 0)
     key = task.answers
     assert key["scores"]["A"] == [4, 3, 2, 2] and key["scores"]["B"] == [5, 5, 3, 4]
     assert key["rho2"] == {"A": 2, "B": Fraction(9, 5)}
@@ -185,7 +189,7 @@ def test_generalization_key_rederived(seed):
 
 
 def test_seed_000_generalization_task_reproduced():
-    task = exams._generalization_from(Fraction(2), Fraction(1, 2), 999, Fraction(5, 1000), ("margin", 2), 10,
+    task = generalization_from(Fraction(2), Fraction(1, 2), 999, Fraction(5, 1000), ("margin", 2), 10,
                                       1000, 0)
     key = task.answers
     assert key["test_error"] == Fraction(16, 1000) and key["n_min"] == 3199 and key["n_min_changed"] == 12799
@@ -409,3 +413,123 @@ def test_cli_exam_pdf_data_and_sheet(tmp_path):
     sheet.write_text("\n".join(comments) + "\n" + task.run.table("csv"))
     checked = runner.invoke(app, ["check", str(sheet)])
     assert checked.exit_code == 0 and checked.stdout.startswith("correct:")
+
+
+# ---------------------------------------------------------------- the lecture's other kinds: keys by brute force
+
+LECTURE_SEEDS = range(40)
+
+
+def _dot(w, x):
+    return sum(Fraction(a) * Fraction(b) for a, b in zip(w, x, strict=True))
+
+
+def _brute(X, y, eta=Fraction(1), margin=Fraction(0), max_sweeps=50, stop_after_sweeps=None):
+    """The (margin) perceptron written out: cyclic, update on y<w,x> <= margin; (updates, w, steps)."""
+    w = [Fraction(0)] * len(X[0])
+    updates, steps = 0, []
+    for sweep in range(1, max_sweeps + 1):
+        clean = True
+        for i, (x, label) in enumerate(zip(X, y, strict=True)):
+            score = label * _dot(w, x)
+            if score <= margin:
+                w = [a + eta * label * Fraction(b) for a, b in zip(w, x, strict=True)]
+                updates, clean = updates + 1, False
+            steps.append((sweep, i, score, score <= margin, tuple(w)))
+        if clean or sweep == stop_after_sweeps:
+            return updates, tuple(w), steps, clean
+    return updates, tuple(w), steps, False
+
+
+def _rho2(w, X, y):
+    return min(label * _dot(w, x) for x, label in zip(X, y, strict=True)) ** 2 / _dot(w, w)
+
+
+@pytest.mark.parametrize("seed", LECTURE_SEEDS)
+def test_distance_key_by_hand(seed):
+    task = generate("distance", seed)
+    w, X, y, key = task.data["w"], task.data["X"], task.data["y"], task.answers
+    norm2 = _dot(w, w)
+    assert key["norm"] ** 2 == norm2
+    distances = [label * _dot(w, x) / key["norm"] for x, label in zip(X, y, strict=True)]
+    assert key["distances"] == distances and min(distances) > 0
+    assert key["rho"] ** 2 == _rho2(w, X, y) and key["closest"] == distances.index(min(distances))
+    assert key["scaled_scores"] == [task.data["factor"] * label * _dot(w, x) for x, label in zip(X, y, strict=True)]
+    assert f"\\tfrac{{{abs(key['rho'].numerator)}}}" in task.markdown(solution=True) or key["rho"].denominator == 1
+
+
+@pytest.mark.parametrize("seed", LECTURE_SEEDS)
+def test_margin_perceptron_key_by_hand(seed):
+    task = generate("margin-perceptron", seed)
+    X, y, rho0, key = task.data["X"], task.data["y"], task.data["rho0"], task.answers
+    updates, w, steps, clean = _brute(X, y, margin=rho0)
+    assert clean and key["mistakes"] == updates and key["final_w"] == w
+    assert [tuple(r[:2]) for r in key["worksheet"]][:2] == [(str(steps[0][0]), f"x{steps[0][1] + 1}"),
+                                                           (str(steps[1][0]), f"x{steps[1][1] + 1}")]
+    R2 = max(_dot(x, x) for x in X)
+    assert key["R2"] == R2 and key["rho2"] == _rho2(key["w_star"], X, y)
+    assert key["bound"] == (R2 + 2 * rho0) / key["rho2"] >= updates  # the exercise sheet's theorem
+    plain_updates, plain_w, _, _ = _brute(X, y)
+    assert (key["plain_mistakes"], key["plain_w"]) == (plain_updates, plain_w) and plain_updates < updates
+    assert key["rho2_margin"] == _rho2(w, X, y) and key["rho2_plain"] == _rho2(plain_w, X, y)
+
+
+@pytest.mark.parametrize("seed", LECTURE_SEEDS)
+def test_eta_key_by_hand(seed):
+    task = generate("eta", seed)
+    X, y, eta, key = task.data["X"], task.data["y"], task.data["eta"], task.answers
+    updates, w, _, _ = _brute(X, y, eta=eta)
+    unit_updates, unit_w, _, _ = _brute(X, y)
+    assert (key["mistakes"], key["final_w"]) == (updates, w) and key["unit_mistakes"] == unit_updates == updates
+    assert w == tuple(eta * c for c in unit_w)  # eta-invariance, checked on the task's own numbers
+    m_updates, m_w, _, _ = _brute(X, y, eta=eta, margin=Fraction(1))
+    u_updates, u_w, _, _ = _brute(X, y, margin=Fraction(1))
+    assert (key["margin_mistakes"], key["margin_w"], key["unit_margin_mistakes"], key["unit_margin_w"]) == \
+        (m_updates, m_w, u_updates, u_w) and m_updates != u_updates
+
+
+@pytest.mark.parametrize("seed", LECTURE_SEEDS)
+def test_pocket_key_by_hand(seed):
+    task = generate("pocket", seed)
+    X, y, key = task.data["X"], task.data["y"], task.answers
+    assert not _brute(X, y, max_sweeps=30)[3]  # the perceptron does not converge: not separable here
+    _, _, steps, _ = _brute(X, y, max_sweeps=3)
+    ws = [s[4] for s in steps if s[3]][:4]
+    errors = [sum(1 for x, label in zip(X, y, strict=True) if label * _dot(w, x) <= 0) for w in ws]
+    pocket, pocket_errors = None, len(X)  # w = 0 errs on every point; replaced only by strictly fewer
+    for w, e in zip(ws, errors, strict=True):
+        if e < pocket_errors:
+            pocket, pocket_errors = w, e
+    assert key["ws"] == ws and key["errors"] == errors
+    assert key["pocket"] == pocket != key["last"] and key["pocket_errors"] == pocket_errors
+
+
+@pytest.mark.parametrize("seed", LECTURE_SEEDS)
+def test_online_key_by_hand(seed):
+    task = generate("online", seed)
+    X, y, key = task.data["X"], task.data["y"], task.answers
+    w = (Fraction(0), Fraction(0))
+    mistakes = []
+    for k, (x, label) in enumerate(zip(X, y, strict=True)):
+        inner = _dot(w, x)  # the prediction is made before the label is read
+        assert key["inners"][k] == inner
+        mistake = label * inner <= 0
+        mistakes.append(mistake)
+        if mistake:
+            first = mistakes.index(True)
+            if k == first:
+                assert key["early_score"] == label * _dot([a + label * b for a, b in zip(w, x, strict=True)], x)
+            w = tuple(a + label * b for a, b in zip(w, x, strict=True))
+    assert key["mistakes"] == mistakes and key["final_w"] == w
+    assert key["rho2"] == _rho2(key["w_star"], X, y) > 0 and key["bound"] >= sum(mistakes)
+
+
+@pytest.mark.parametrize("kind", ["distance", "margin-perceptron", "eta", "pocket", "online"])
+def test_cli_makes_the_lecture_kinds(kind):
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import app
+
+    result = CliRunner().invoke(app, ["exam", "--kind", kind, "--seed", "5", "--solution"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == generate(kind, 5).markdown(solution=True)

@@ -29,7 +29,7 @@ from perceptronlab.core.interrupt import caused_by_interrupt
 from perceptronlab.exceptions import PerceptronLabError
 
 #: command-group modules under ``perceptronlab.cli``; each has ``register(app)``.
-COMMAND_MODULES: tuple[str, ...] = ("engine", "teach", "web", "exams", "theory")
+COMMAND_MODULES: tuple[str, ...] = ("engine", "teach", "web", "exams", "theory", "quiz")
 
 
 def _one_line(text: str) -> str:

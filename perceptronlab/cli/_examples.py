@@ -58,6 +58,11 @@ EXAMPLES: dict[str | None, list[tuple[str, str]]] = {
         ("perceptronlab check sheet.csv", "a sheet from `exam --sheet-out` carries its data"),
         ("perceptronlab check my-sheet.csv --data data.csv --eta 1/2", "any sheet, with its data"),
     ],
+    "quiz": [
+        ("perceptronlab quiz --seed 7", "ten questions in the terminal, with a score"),
+        ("perceptronlab quiz --seed 7 --count 30 --export moodle --out quiz.xml", "a Moodle question bank"),
+        ("perceptronlab quiz --seed 7 --count 30 --export qti --out quiz.zip", "a QTI package for Canvas"),
+    ],
     "serve": [
         ("perceptronlab serve", "the lab page on http://127.0.0.1:8000"),
         ("perceptronlab serve --port 8001 --open", "another port, opened in the browser"),

@@ -31,6 +31,16 @@ class Kind(str, enum.Enum):
     trace = "trace"
     margin = "margin"
     generalization = "generalization"
+    distance = "distance"
+    margin_perceptron = "margin-perceptron"
+    eta = "eta"
+    pocket = "pocket"
+    online = "online"
+
+
+class ExportFormat(str, enum.Enum):
+    moodle = "moodle"
+    qti = "qti"
 
 
 class ExamFormat(str, enum.Enum):
@@ -48,7 +58,10 @@ def _write(path: Path, content: str | bytes, flag: str) -> None:
 
 def exam(
     kind: Annotated[Kind, typer.Option("--kind", "-k", help="The task: trace (the perceptron by hand), "
-                                       "margin (margin and mistake bound) or generalization (test-error bound).")],
+                                       "margin (margin and mistake bound), generalization (test-error bound), "
+                                       "distance (distance and margin of a given w), margin-perceptron, eta "
+                                       "(the learning rate), pocket (non-separable points) or online (predict "
+                                       "before the label).")],
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same task.")] = 0,
     fmt: Annotated[ExamFormat, typer.Option(
         "--format", "-f", help="Markdown (md), LaTeX, Typst source, or a printable PDF (pdf: needs --out; "
@@ -63,12 +76,43 @@ def exam(
     sheet_out: Annotated[Path | None, typer.Option(
         "--sheet-out", help="Also write a blank worksheet for part (a) that carries the data, so that "
                             "`perceptronlab check SHEET` needs no --data (trace tasks).")] = None,
+    variants: Annotated[int | None, typer.Option(
+        "--variants", min=1, max=5000, help="A whole class: this many different variants of equal difficulty, one "
+                                            "per student (student-001, ...), each from --seed and the student's "
+                                            "identifier; --out names a folder that gets one file per student, "
+                                            "key.md or key.pdf with every variant, and the trace kind's sheets.")]
+    = None,
+    students: Annotated[Path | None, typer.Option(
+        "--students", help="A roster instead of --variants: one student identifier per line (e.g. the "
+                           "matriculation number); a variant each.")] = None,
+    export: Annotated[ExportFormat | None, typer.Option(
+        "--export", help="Also write the task (every variant with --variants) for a learning-management system: "
+                         "moodle (Moodle XML: the worksheet as cloze, the other parts with their key) or qti (a "
+                         "QTI 1.2 zip for Canvas); alone it writes to --out, with --variants into the folder.")]
+    = None,
     quiet: QuietOpt = False,
 ) -> None:
-    """Generate an exam task in the style of seed 000, with its key computed by the engine."""
+    """Generate an exam task in the style of the lecture notes "Perceptron Mistake Bound", with its key
+    computed by the engine; or, with --variants or --students, one variant per student and one key."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.exams import generate
 
+    if variants is not None or students is not None:
+        if data_out is not None or sheet_out is not None or standalone:
+            raise fail("--variants", "no --data-out, --sheet-out or --standalone (each student's files go into "
+                       "the --out folder)", "one of them", "Drop it: the folder gets every student's data and sheet.")
+        _class_exam(kind, seed, fmt, solution, out, variants, students, quiet, export)
+        return
+    if export is not None:
+        from perceptronlab.teach.lms import export_tasks
+
+        if out is None:
+            raise fail("--export", "--out FILE", "no --out", "Add e.g. --out exam.xml (moodle) or --out exam.zip (qti).")
+        task = generate(kind.value, seed)
+        _write(out, export_tasks([(f"{kind.value}-{seed}", task)], export.value,
+                                 title=f"perceptronlab exam {kind.value}, seed {seed}"), "--out")
+        info(f"wrote {out} ({kind.value} task, seed {seed}, {export.value})", quiet=quiet)
+        return
     if fmt is ExamFormat.pdf and out is None:
         raise fail("--format pdf", "--out FILE.pdf", "no --out", "A PDF is not printed to the terminal: "
                    "add e.g. --out exam.pdf.")
@@ -101,10 +145,70 @@ def exam(
         info(f"wrote {path} (the {what})", quiet=quiet)
 
 
+def _class_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Path | None, count: int | None,
+                roster: Path | None, quiet: bool, export: ExportFormat | None) -> None:
+    """``exam --variants N`` / ``--students FILE``: one file per student, the key, the roster."""
+    from perceptronlab._ground.validation import fail
+    from perceptronlab.teach.variants import (
+        class_variants,
+        key_markdown,
+        key_typst,
+        read_students,
+        student_ids,
+    )
+
+    if out is None:
+        raise fail("--variants", "--out DIR (a folder for the class's files)", "no --out", "Add e.g. --out class/.")
+    if count is not None and roster is not None:
+        raise fail("--students", "either --variants N or --students FILE", "both", "Drop one of them.")
+    if out.exists() and not out.is_dir():
+        raise fail("--out", "a folder (it is created if missing)", f"{str(out)!r}, a file", "Name a folder.")
+    ids = read_students(roster) if roster is not None else student_ids(count or 1)
+    if fmt is ExamFormat.pdf:
+        from perceptronlab.teach.typeset import (
+            compile_pdf,  # the pdf extra's message before any work
+        )
+    variants = class_variants(kind.value, seed, ids)
+    out.mkdir(parents=True, exist_ok=True)
+    ext = {"md": "md", "latex": "tex", "typst": "typ", "pdf": "pdf"}[fmt.value]
+    rows = ["student,variant_seed,kind,file"]
+    for variant in variants:
+        task, name = variant.task, variant.student
+        if fmt is ExamFormat.pdf:
+            content: str | bytes = task.pdf(solution)
+        elif fmt is ExamFormat.latex:
+            content = task.latex(solution, standalone=True)
+        else:
+            content = task.render(fmt.value, solution)
+        _write(out / f"{name}.{ext}", content, "--out")
+        if "X" in task.data:
+            _write(out / f"{name}-data.csv", task.dataset_csv(), "--out")
+        if kind is Kind.trace:
+            _write(out / f"{name}-sheet.csv", task.worksheet_csv(), "--out")
+        rows.append(f"{name},{variant.seed},{kind.value},{name}.{ext}")
+    if fmt is ExamFormat.pdf:
+        key_file = out / "key.pdf"
+        _write(key_file, compile_pdf(key_typst(variants, kind.value, seed)), "--out")
+    else:
+        key_file = out / "key.md"
+        _write(key_file, key_markdown(variants, kind.value, seed), "--out")
+    _write(out / "variants.csv", "\n".join(rows) + "\n", "--out")
+    if export is not None:
+        from perceptronlab.teach.lms import export_tasks
+
+        bank = out / ("questions.xml" if export is ExportFormat.moodle else "questions.zip")
+        _write(bank, export_tasks([(v.student, v.task) for v in variants], export.value,
+                                  title=f"perceptronlab exam {kind.value}, class seed {seed}"), "--out")
+    distinct = len({v.task.markdown() for v in variants})
+    info(f"wrote {len(variants)} variants ({distinct} distinct) of the {kind.value} task to {out}: one .{ext} per "
+         f"student, {key_file.name} with every key, variants.csv", quiet=quiet)
+
+
 def check(
     worksheet: Annotated[Path, typer.Argument(metavar="SHEET", help="The student's sheet as CSV: sweep,point,score,mistake,"
                                               "w_after (the layout of `perceptronlab trace DATA -f csv`); a sheet "
-                                              "from `exam --sheet-out` carries its data in '#' lines.")],
+                                              "from `exam --sheet-out` carries its data in '#' lines. A folder or a "
+                                              "zip of such sheets grades a class (see --gradebook).")],
     data: Annotated[Path | None, typer.Option("--data", "-d", help="The sheet's dataset. Needed unless the "
                                               "sheet carries its data; if it does, the two must agree.")] = None,
     intercept: Annotated[bool | None, typer.Option(
@@ -117,10 +221,29 @@ def check(
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     max_bytes: MaxBytesOpt = None,
+    gradebook: Annotated[Path | None, typer.Option(
+        "--gradebook", help="For a folder or zip of sheets (each carrying its student's data): write the "
+                            "gradebook CSV here (student, points, first wrong row, slip); the most common slips "
+                            "are printed.")] = None,
     json_output: JsonOpt = False,
 ) -> None:
-    """Check a worksheet against the exact run: the first wrong row and the slip. Exit 0 only if all correct."""
+    """Check a worksheet against the exact run: the first wrong row and the slip. Exit 0 only if all correct.
+
+    Given a folder or a zip of sheets, grade the class: one gradebook row per sheet, and a summary of the
+    most common slips.
+    """
+    from perceptronlab._ground.validation import fail
     from perceptronlab.teach.sheets import check_sheet
+
+    if worksheet.is_dir() or (worksheet.is_file() and worksheet.suffix.lower() == ".zip"):
+        if data is not None or eta is not None or intercept is not None:
+            raise fail("--data", "no --data, --eta or --intercept for a class (each sheet carries its own)",
+                       "one of them", "Drop it; grade sheets written by `perceptronlab exam --sheet-out`.")
+        _grade_class(worksheet, gradebook, json_output)
+        return
+    if gradebook is not None:
+        raise fail("--gradebook", "a folder or a zip of sheets as SHEET", f"{str(worksheet)!r}, one sheet",
+                   "Pass the folder of the class's sheets, or drop --gradebook.")
 
     X = y = None
     if data is not None:
@@ -135,6 +258,30 @@ def check(
         typer.echo(result.verdict())
     if not result.ok:
         raise typer.Exit(1)
+
+
+def _grade_class(source: Path, gradebook: Path | None, json_output: bool) -> None:
+    from perceptronlab._ground.numbers import format_count
+    from perceptronlab.teach.gradebook import SHEET_POINTS, grade_class, gradebook_csv, slip_summary
+
+    grades = grade_class(source)
+    summary = slip_summary(grades)
+    if gradebook is not None:
+        _write(gradebook, gradebook_csv(grades), "--gradebook")
+    if json_output:
+        print_json({"sheets": len(grades), "correct": sum(g.ok for g in grades),
+                    "grades": [{"student": g.student, "file": g.file, "points": str(g.points), "ok": g.ok,
+                                "first_wrong_row": g.first_wrong_row, "slip": g.slip} for g in grades],
+                    "slips": [{"slip": slip, "name": name, "sheets": count} for slip, name, count in summary]})
+        return
+    correct = sum(g.ok for g in grades)
+    mean = sum(g.points for g in grades) / len(grades)
+    typer.echo(f"{format_count(len(grades), 'sheet')}: {correct} fully correct; mean {float(mean):.2g} of "
+               f"{SHEET_POINTS} points." + (f" Gradebook: {gradebook}." if gradebook is not None else ""))
+    if summary:
+        typer.echo("Most common first slips:")
+        for slip, name, count in summary:
+            typer.echo(f"  {format_count(count, 'sheet'):>10}  {name} [{slip}]")
 
 
 def register(app: typer.Typer) -> None:

@@ -31,7 +31,7 @@ SYMBOLS: dict[str, str] = {
     "langle": "⟨", "rangle": "⟩", "|": "‖", "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "ne": "≠",
     "iff": "⟺", "Leftrightarrow": "⟺", "implies": "⟹", "Rightarrow": "⟹", "leftarrow": "←",
     "rightarrow": "→", "to": "→", "approx": "≈", "cdot": "·", "times": "×", "checkmark": "✓",
-    "in": "∈", "infty": "∞", "pm": "±", "sum": "∑", "%": "%", ",": " ", ";": " ", " ": " ",
+    "in": "∈", "infty": "∞", "dots": "…", "ldots": "…", "pm": "±", "sum": "∑", "%": "%", ",": " ", ";": " ", " ": " ",
     "{": "{", "}": "}", "_": "\\_",
 }
 #: TeX operators written as words

@@ -1,0 +1,77 @@
+"""The "margin-perceptron" task: the exercise sheet's margin perceptron (4 P): it updates while
+y⟨w,x⟩ ≤ ρ₀, and its number of updates is at most (R² + 2ρ₀)/ρ²."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from perceptronlab.core.perceptron import perceptron
+from perceptronlab.teach import quantities as q
+from perceptronlab.teach import tex as t
+from perceptronlab.teach.kinds.trace import best_small_separator
+from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+
+
+def margin_perceptron_task(rng: random.Random, seed: int) -> ExamTask:
+    for _ in range(MAX_DRAWS):
+        X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(3)]
+        y = [rng.choice((-1, 1)) for _ in range(3)]
+        if len(set(X)) < 3 or (0, 0) in X or len(set(y)) < 2:
+            continue
+        rho0 = Fraction(rng.choice((1, 2)))
+        run = perceptron(X, y, margin=rho0, exact=True, trace=True, max_sweeps=6, warn=False)
+        assert run.steps is not None  # traced
+        if not run.converged or not 2 <= run.sweeps <= 5 or len(run.steps) > 15:
+            continue
+        plain = perceptron(X, y, exact=True, max_sweeps=20, warn=False)
+        if not plain.converged or plain.mistakes >= run.mistakes:
+            continue  # the margin rule should update more than the plain one
+        if q.margin2(run.w, X, y) == q.margin2(plain.w, X, y):
+            continue  # (c) compares two different margins
+        return margin_perceptron_from(X, y, rho0, seed)
+    raise RuntimeError(f"no margin-perceptron task found for seed {seed}")  # pragma: no cover
+
+
+def margin_perceptron_from(X, y, rho0: Fraction, seed: int) -> ExamTask:
+    run = perceptron(X, y, margin=rho0, exact=True, trace=True, max_sweeps=20, warn=False)
+    plain = perceptron(X, y, exact=True, max_sweeps=20, warn=False)
+    w_star, rho2 = best_small_separator(X, y)
+    R2 = q.radius2(X)
+    bound = (R2 + 2 * rho0) / rho2
+    if bound < run.mistakes:  # pragma: no cover - the theorem
+        raise AssertionError("the margin perceptron's bound failed")
+    rho2_margin, rho2_plain = q.margin2(run.w, X, y), q.margin2(plain.w, X, y)
+    answers = dict(mistakes=run.mistakes, sweeps=run.sweeps, final_w=tuple(run.w), worksheet=run.worksheet_rows(),
+                   w_star=w_star, R2=R2, rho2=rho2, bound=bound, plain_mistakes=plain.mistakes,
+                   plain_w=tuple(plain.w), rho2_margin=rho2_margin, rho2_plain=rho2_plain)
+    data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), rho0=rho0, w_star=w_star)
+    intro = [("p", f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. The margin perceptron starts at "
+                   f"$w=(0,0)$, sweeps in the order $x_1,x_2,x_3$ and sets $w\\leftarrow w+y_i x_i$ whenever "
+                   f"$y_i\\langle w,x_i\\rangle\\le\\rho_0$ with $\\rho_0={t.tex_num(rho0)}$, until a sweep makes no "
+                   "update.")]
+    better = "the margin perceptron's" if rho2_margin > rho2_plain else "the plain perceptron's"
+    solution_a = [("table", run),
+                  ("p", f"{run.mistakes} updates, final $w={t.tex_vec(run.w)}$: every point now has "
+                        f"$y_i\\langle w,x_i\\rangle>{t.tex_num(rho0)}$.")]
+    solution_b = [("p", f"$R^2={t.tex_num(R2)}$; $w^*={t.tex_vec(w_star)}$ has $\\rho^2={t.tex_num(rho2)}$. Bound "
+                        f"$(R^2+2\\rho_0)/\\rho^2=({t.tex_num(R2)}+{t.tex_num(2 * rho0)})/{t.paren(rho2)}"
+                        f"={t.tex_num(bound)}{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ "
+                        "✓. With $\\rho_0=0$ it is Novikoff's $R^2/\\rho^2$. (1 P)")]
+    solution_c = [("p", f"The plain perceptron makes {plain.mistakes} updates and stops at "
+                        f"$w={t.tex_vec(plain.w)}$ with $\\rho^2={t.tex_num(rho2_plain)}$; the margin perceptron's "
+                        f"$w$ has $\\rho^2={t.tex_num(rho2_margin)}$. Larger margin: {better}. The extra updates buy "
+                        "every point a functional margin above $\\rho_0$. (1 P)")]
+    parts = [
+        Part("a", Fraction(2), "easy",
+             [("p", "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it updates, and $w$ "
+                    "afterwards.")], solution_a, "(2 P: 1 P for the first half of the steps, 1 P for the rest)"),
+        Part("b", Fraction(1), "harder",
+             [("p", f"$w^*={t.tex_vec(w_star)}$ separates the data. Compute $R^2$, $\\rho^2$ of $w^*$ and the bound "
+                    "$(R^2+2\\rho_0)/\\rho^2$ on the number of updates. Is your run consistent with it?")],
+             solution_b),
+        Part("c", Fraction(1), "transfer",
+             [("p", "The plain perceptron ($\\rho_0=0$) on the same points: how many updates, which final $w$? "
+                    "Which final $w$ has the larger margin?")], solution_c),
+    ]
+    return ExamTask("margin-perceptron", seed, "the margin perceptron", intro, parts, data, answers, run=run)

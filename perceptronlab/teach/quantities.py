@@ -1,0 +1,59 @@
+"""The exact quantities of the exam tasks' keys: ‖x‖², the scores y⟨w,x⟩, R², ρ², the bounds.
+
+R², ρ² and the bounds come from the theory toolkit (:mod:`perceptronlab.theory`), exact on exact
+input; the scores y_i⟨w,x_i⟩ from the engine's exact ``margins``. Only ‖w‖² of a single vector is
+local.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import cast
+
+from perceptronlab.core.scores import margins as engine_margins
+
+
+def norm2(x) -> Fraction:
+    """‖x‖², exactly."""
+    return sum((Fraction(c) * Fraction(c) for c in x), Fraction(0))
+
+
+def scores(w, X, y) -> list[Fraction]:
+    """y_i⟨w, x_i⟩ for every example, by the engine's exact ``margins``."""
+    rows = [[Fraction(c) for c in x] for x in X]
+    return list(engine_margins(rows, [int(s) for s in y], [Fraction(c) for c in w], Fraction(0)))
+
+
+def radius2(X) -> Fraction:
+    """R² = max_i ‖x_i‖² (seed 000), by :func:`perceptronlab.theory.geometry.radius_squared`."""
+    from perceptronlab.theory.geometry import radius_squared
+
+    return cast(Fraction, radius_squared([[Fraction(c) for c in x] for x in X]))  # exact rows: a Fraction
+
+
+def margin2(w, X, y) -> Fraction:
+    """ρ(w)² = (min_i y_i⟨w,x_i⟩)²/‖w‖² of a separating w, by ``theory.geometry.margin_squared``."""
+    from perceptronlab.theory.geometry import margin_squared
+
+    return cast(Fraction, margin_squared([Fraction(c) for c in w], [[Fraction(c) for c in x] for x in X], list(y)))
+
+
+def novikoff(R2: Fraction, rho2: Fraction) -> Fraction:
+    """R²/ρ² (Novikoff 1962), by :func:`perceptronlab.bounds.novikoff`."""
+    from perceptronlab.bounds import novikoff
+
+    return cast(Fraction, novikoff(R2, rho2, squared=True))  # exact in, exact out
+
+
+def test_error_bound(R2: Fraction, rho2: Fraction, n: int) -> Fraction:
+    """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.bounds.test_error`."""
+    from perceptronlab.bounds import test_error
+
+    return cast(Fraction, test_error(R2, rho2, n, squared=True))  # exact in, exact out
+
+
+def sample_size(R2: Fraction, rho2: Fraction, epsilon: Fraction) -> int:
+    """The smallest n with R²/ρ²/(n+1) ≤ ε, by :func:`perceptronlab.bounds.sample_size`."""
+    from perceptronlab.bounds import sample_size
+
+    return sample_size(R2, rho2, epsilon, squared=True)

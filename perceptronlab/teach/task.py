@@ -1,0 +1,213 @@
+"""The exam task and its rendering: parts with points, Markdown, LaTeX, Typst and PDF.
+
+An :class:`ExamTask` holds its text as blocks (paragraphs with $…$ math, display math, the
+worksheet table) and renders them in every format; :mod:`perceptronlab.teach.exams` makes the
+tasks, one module of :mod:`perceptronlab.teach.kinds` per kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from perceptronlab._ground import validation as v
+from perceptronlab.core.run import Run
+from perceptronlab.teach import tex as t
+
+#: the text formats of :meth:`ExamTask.render` (the PDF is :meth:`ExamTask.pdf`)
+FORMATS = ("md", "latex", "typst")
+
+#: the worksheet's column names (as ``Run.table`` prints them)
+WORKSHEET_HEADER = ("sweep", "point", "y⟨w,x⟩", "mistake?", "w after")
+
+#: how many draws a kind's rejection sampling may take before it gives up (it needs a few dozen)
+MAX_DRAWS = 200_000
+
+
+@dataclass
+class Part:
+    """One sub-task: (a), (b) or (c)."""
+
+    letter: str
+    points: Fraction
+    level: str
+    question: list
+    solution: list
+    grading: str = ""
+
+
+@dataclass
+class ExamTask:
+    """A generated exam task with its answer key.
+
+    Attributes
+    ----------
+    kind, seed : what :func:`generate` was called with.
+    title : the task's heading (without the points).
+    data : the task's inputs, exact (points, labels, candidate vectors, R*, ρ*, n, ε, ...).
+    answers : every number of the key, exact (Fractions), for programs and tests.
+    run : the engine's traced exact run (``"trace"`` tasks), else ``None``.
+    """
+
+    kind: str
+    seed: int
+    title: str
+    intro: list
+    parts: list[Part]
+    data: dict
+    answers: dict
+    run: Run | None = field(default=None, repr=False)
+
+    @property
+    def points(self) -> Fraction:
+        return sum((p.points for p in self.parts), Fraction(0))
+
+    def markdown(self, solution: bool = False) -> str:
+        """The task in Markdown with $…$ math (the solution appended when ``solution``)."""
+        out = [f"### Exam-style task: {self.title} ({t.points_label(self.points)} P)", ""]
+        out += render_blocks(self.intro, "md")
+        for part in self.parts:
+            out += render_blocks([("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")] + part.question, "md")
+        text = "\n".join(out).rstrip() + "\n"
+        return text + "\n" + self.solution_markdown() if solution else text
+
+    def solution_markdown(self) -> str:
+        """The worked solution in Markdown."""
+        out = ["#### Solution", ""]
+        for part in self.parts:
+            out += render_blocks([("part", part.letter, part.grading)] + part.solution, "md")
+        return "\n".join(out).rstrip() + "\n"
+
+    def latex(self, solution: bool = False, standalone: bool = False) -> str:
+        """The task in LaTeX (a fragment for ``\\input``; needs amsmath, amssymb)."""
+        out = [f"\\subsection*{{Exam-style task: {self.title} ({t.points_label(self.points)} P)}}", ""]
+        out += render_blocks(self.intro, "latex")
+        for part in self.parts:
+            out += render_blocks([("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")] + part.question,
+                           "latex")
+        text = "\n".join(out).rstrip() + "\n"
+        if solution:
+            text += "\n" + self.solution_latex()
+        if standalone:
+            text = ("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n\n"
+                    + text + "\n\\end{document}\n")
+        return text
+
+    def solution_latex(self) -> str:
+        """The worked solution in LaTeX."""
+        out = ["\\subsubsection*{Solution}", ""]
+        for part in self.parts:
+            out += render_blocks([("part", part.letter, part.grading)] + part.solution, "latex")
+        return "\n".join(out).rstrip() + "\n"
+
+    def typst(self, solution: bool = False) -> str:
+        """The task as a Typst document (an A4 page; the solution after a page break when ``solution``)."""
+        from perceptronlab.teach import typeset
+
+        out = [typeset.PREAMBLE,
+               f"= Exam-style task: {typeset.text_to_typst(self.title)} ({t.points_label(self.points)} P)", ""]
+        out += render_blocks(self.intro, "typst")
+        for part in self.parts:
+            out += render_blocks([("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")] + part.question,
+                           "typst")
+        if solution:
+            out += ["#pagebreak()", "== Solution", ""]
+            for part in self.parts:
+                out += render_blocks([("part", part.letter, part.grading)] + part.solution, "typst")
+        return "\n".join(out).rstrip() + "\n"
+
+    def pdf(self, solution: bool = False) -> bytes:
+        """The task as a printable PDF (the key on a second page when ``solution``), typeset by
+        Typst from :meth:`typst` (needs the ``pdf`` extra: ``pip install 'perceptronlab[pdf]'``)."""
+        from perceptronlab.teach.typeset import compile_pdf
+
+        return compile_pdf(self.typst(solution))
+
+    def render(self, fmt: str = "md", solution: bool = False) -> str:
+        """``markdown``, ``latex`` or ``typst`` by name (``fmt`` in md, latex, typst)."""
+        v.check_choice("fmt", fmt, FORMATS)
+        return {"md": self.markdown, "latex": self.latex, "typst": self.typst}[fmt](solution)
+
+    def dataset_csv(self) -> str:
+        """The task's dataset as CSV (``x1,x2,y``, exact values): the points of a ``"trace"``
+        task, the four training points of a ``"margin"`` task (x5 is part (c)'s question).
+        A ``"generalization"`` task has no dataset (only R*, ρ*, n and ε) and refuses.
+
+        >>> from perceptronlab.teach.exams import generate
+        >>> print(generate("trace", 0).dataset_csv().splitlines()[0])
+        x1,x2,y
+        """
+        if "X" not in self.data:
+            raise v.fail("dataset", "a task with a dataset (kind 'trace' or 'margin')",
+                         f"a {self.kind!r} task (it has only R*, rho*, n and epsilon)",
+                         "Use kind='trace' or kind='margin'.")
+        d = len(self.data["X"][0])
+        lines = [",".join([f"x{j + 1}" for j in range(d)] + ["y"])]
+        lines += [",".join([t.plain(c) for c in x] + [str(int(label))])
+                  for x, label in zip(self.data["X"], self.data["y"], strict=True)]
+        return "\n".join(lines) + "\n"
+
+    def worksheet_csv(self) -> str:
+        """A blank worksheet for part (a) of a ``"trace"`` task that carries the task's data
+        (:func:`perceptronlab.teach.sheets.blank_sheet`); other kinds have no worksheet and refuse.
+        """
+        from perceptronlab.teach.sheets import blank_sheet
+
+        if self.kind != "trace":
+            raise v.fail("worksheet", "a 'trace' task (its part (a) is the worksheet)", f"a {self.kind!r} task",
+                         "Use kind='trace'.")
+        return blank_sheet(self.data["X"], self.data["y"], eta=1, fit_intercept=False,
+                           title=f"exam task trace, seed {self.seed}")
+
+
+def render_blocks(blocks: list, fmt: str) -> list[str]:
+    """Blocks → lines. Text uses $…$ math, valid in both Markdown (MathJax/KaTeX) and LaTeX.
+
+    A part heading ("(a) (2 P, easy)") shares its line with the paragraph that follows it.
+    """
+    from perceptronlab.teach import typeset
+
+    text_of = {"md": lambda t: t, "latex": latex_text, "typst": typeset.prose_to_typst}[fmt]
+    out: list[str] = []
+    head = ""
+    for block in blocks:
+        kind = block[0]
+        if kind == "part":
+            _, letter, note = block
+            note = typeset.text_to_typst(note) if fmt == "typst" else text_of(note)
+            head = ({"md": f"**({letter})**", "latex": f"\\textbf{{({letter})}}", "typst": f"*({letter})*"}[fmt]
+                    + (f" {note}" if note else ""))
+            continue
+        if kind == "p":
+            text = text_of(block[1])
+            out += [f"{head} {text}" if head else text, ""]
+            head = ""
+            continue
+        if head:
+            out += [head, ""]
+            head = ""
+        if kind == "math":
+            out += [{"md": f"$${block[1]}$$", "latex": f"\\[{block[1]}\\]",
+                     "typst": f"$ {typeset.tex_to_typst(block[1])} $"}[fmt], ""]
+        elif kind == "table":
+            run = block[1]
+            if fmt == "typst":
+                out += [typeset.table(list(WORKSHEET_HEADER), [list(r) for r in run.worksheet_rows()]), ""]
+            else:
+                out += [run.table("md").rstrip() if fmt == "md"
+                        else "\\begin{center}\n" + run.table("latex").rstrip() + "\n\\end{center}", ""]
+    if head:
+        out += [head, ""]
+    return out
+
+
+def latex_text(text: str) -> str:
+    """Escape LaTeX specials outside $…$; Unicode marks become commands."""
+    parts = text.split("$")
+    for k in range(0, len(parts), 2):
+        chunk = parts[k]
+        for char, repl in (("%", "\\%"), ("&", "\\&"), ("#", "\\#"), ("_", "\\_"), ("✓", "$\\checkmark$"),
+                           ("✗", "$\\times$"), ("–", "--")):
+            chunk = chunk.replace(char, repl)
+        parts[k] = chunk
+    return "$".join(parts)

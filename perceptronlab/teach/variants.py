@@ -1,0 +1,133 @@
+"""A whole class: one variant of an exam task per student, reproducible from a seed and the
+student's identifier, and one key that lists every variant.
+
+Each student's task is :func:`perceptronlab.teach.exams.generate` at :func:`variant_seed` (a
+hash of the class seed and the identifier), so a variant can be made again from those two alone,
+on any machine. The variants are equally hard by construction: a kind draws every variant from the
+same ranges under the same acceptance rules (the same parts and points, hand-sized numbers, the
+same run lengths); two students never share a task while the kind has enough distinct ones.
+
+Examples
+--------
+>>> variants = class_variants("margin", 7, ["ada", "alan", "grace"])
+>>> [v.student for v in variants], len({v.task.markdown() for v in variants})
+(['ada', 'alan', 'grace'], 3)
+>>> class_variants("margin", 7, ["alan"])[0].seed == variants[1].seed
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from perceptronlab._ground import validation as v
+from perceptronlab.teach.exams import Kind, generate
+from perceptronlab.teach.task import ExamTask
+
+#: the most students of one class (each gets a file)
+MAX_STUDENTS = 5000
+#: a student identifier: it names the student's files
+STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+#: how many seeds a student's variant may try before it may repeat another student's
+ATTEMPTS = 20
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One student's task: the identifier, the variant's seed and the task with its key."""
+
+    student: str
+    seed: int
+    task: ExamTask
+
+
+def variant_seed(seed: int, student: str, attempt: int = 0) -> int:
+    """The seed of ``student``'s variant in the class of ``seed`` (a 48-bit hash of both).
+
+    >>> variant_seed(0, "ada") == variant_seed(0, "ada") != variant_seed(1, "ada")
+    True
+    """
+    text = f"perceptronlab-variant|{seed}|{student}" + (f"|{attempt}" if attempt else "")
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:6], "big")
+
+
+def student_ids(count: int) -> list[str]:
+    """``student-001`` ... for a class given only by its size."""
+    count = v.check_positive_int("variants", count, "Ask for e.g. 30 variants, one per student.")
+    if count > MAX_STUDENTS:
+        raise v.fail("variants", f"at most {MAX_STUDENTS}", str(count), "Split the class into groups.")
+    width = max(3, len(str(count)))
+    return [f"student-{k:0{width}d}" for k in range(1, count + 1)]
+
+
+def read_students(path: str | Path) -> list[str]:
+    """The identifiers of a roster file: one per line (the first cell of a CSV row); a first line
+    ``student`` or ``id`` is a header; blank lines are skipped."""
+    from perceptronlab.teach.checker import read_sheet_file
+
+    lines = [line.split(",")[0].strip().strip('"') for line in read_sheet_file(path).splitlines()]
+    ids = [line for line in lines if line]
+    if ids and ids[0].lower() in {"student", "id", "student_id", "name"}:
+        ids = ids[1:]
+    return check_students(ids)
+
+
+def check_students(students: list[str]) -> list[str]:
+    """The identifiers, checked: 1 to :data:`MAX_STUDENTS`, distinct, each usable as a file name."""
+    if not students:
+        raise v.fail("students", "at least one student identifier", "none", "List one identifier per line.")
+    if len(students) > MAX_STUDENTS:
+        raise v.fail("students", f"at most {MAX_STUDENTS}", str(len(students)), "Split the class into groups.")
+    for student in students:
+        if not STUDENT_ID.fullmatch(student):
+            raise v.fail("student identifier", "letters, digits, '.', '_' or '-' (at most 64, no spaces)",
+                         repr(student[:80]), "Use e.g. the matriculation number.")
+    seen: set[str] = set()
+    for student in students:
+        if student in seen:
+            raise v.fail("student identifier", "each student once", f"{student!r} twice", "Remove the repeat.")
+        seen.add(student)
+    return list(students)
+
+
+def class_variants(kind: Kind, seed: int, students: list[str]) -> list[Variant]:
+    """One variant of ``kind`` per student, distinct while the kind has enough tasks."""
+    checked = v.check_seed(seed)
+    if checked is None:
+        raise v.fail("seed", "an integer >= 0", "None", "Pass e.g. seed=0: the class's variants follow from it.")
+    students = check_students(list(students))
+    seen: set[str] = set()
+    variants = []
+    for student in students:
+        for attempt in range(ATTEMPTS):
+            student_seed = variant_seed(checked, student, attempt)
+            task = generate(kind, student_seed)
+            if task.markdown() not in seen:
+                break
+        seen.add(task.markdown())
+        variants.append(Variant(student, student_seed, task))
+    return variants
+
+
+def key_markdown(variants: list[Variant], kind: str, seed: int) -> str:
+    """The answer key of the whole class in Markdown: every variant with its solution."""
+    out = [f"# Answer key: {kind}, class seed {seed}, {len(variants)} variants", ""]
+    for variant in variants:
+        out += [f"## {variant.student} (variant seed {variant.seed})", "", variant.task.markdown(solution=True), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def key_typst(variants: list[Variant], kind: str, seed: int) -> str:
+    """The answer key as one Typst document: a page (or more) per variant."""
+    from perceptronlab.teach import typeset
+
+    out = [typeset.PREAMBLE, f"= Answer key: {typeset.text_to_typst(kind)}, class seed {seed}", ""]
+    for k, variant in enumerate(variants):
+        body = variant.task.typst(solution=True)
+        body = body[len(typeset.PREAMBLE):] if body.startswith(typeset.PREAMBLE) else body
+        out += ([] if k == 0 else ["#pagebreak()"]) + [f"== {typeset.text_to_typst(variant.student)} "
+                                                       f"(variant seed {variant.seed})", body]
+    return "\n".join(out).rstrip() + "\n"
