@@ -488,3 +488,30 @@ def test_margin_task_and_the_worst_case(client):
     assert (worst["cards"]["R"]["text"], worst["cards"]["rho"]["text"], worst["cards"]["bound"]["text"]) == \
         ("1", "1/√2", "2")
     assert worst["run"]["mistakes"] == 2  # the bound is attained
+
+
+# ---------------------------------------------------------------- the self-test's questions
+
+
+def test_the_quiz_endpoint_serves_the_self_test_of_the_seed(client):
+    from perceptronlab.teach.quiz import quiz_document
+
+    answer = client.get("/api/quiz?seed=7&count=5")
+    assert answer.status_code == 200
+    assert answer.headers["cache-control"] == "no-store"
+    document = answer.json()
+    assert document == json.loads(json.dumps(quiz_document(7, 5)))  # the teaching module's questions, as JSON
+    assert len(document["questions"]) == 5
+    assert client.get("/api/quiz?seed=7&count=5").json() == document  # reproducible from the seed
+    assert client.get("/api/quiz?seed=8&count=5").json() != document
+
+
+@pytest.mark.parametrize("query, needle", [("count=0", "count: expected an integer from 1 to 50"),
+                                            ("count=51", "count: expected an integer from 1 to 50"),
+                                            ("seed=-1", "seed: expected an integer from 0"),
+                                            ("seed=abc", "got 'abc'")])
+def test_bad_quiz_requests_get_422_with_one_line(client, query, needle):
+    answer = client.get(f"/api/quiz?{query}")
+    assert answer.status_code == 422
+    detail = answer.json()["detail"]
+    assert needle in detail and "\n" not in detail

@@ -64,6 +64,18 @@ QUEUE_PER_WORKER = 100
 MAX_CONNECTIONS = 512
 #: seconds in-flight requests get after SIGTERM before their workers are killed.
 SHUTDOWN_GRACE = 2
+#: the self-test's questions per request: by default, and at most
+QUIZ_COUNT = 10
+MAX_QUIZ_COUNT = 50
+
+
+def _query_int(request: Request, name: str, default: int) -> int | str:
+    """A query parameter as an int when it spells one (else its text, for the check's message)."""
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    text = text.strip()[:40]
+    return int(text) if text.lstrip("-").isdigit() else text
 
 
 def create_app(*, workers: int | None = None, queue: int | None = None, deadline: float = DEFAULT_DEADLINE,
@@ -128,6 +140,22 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
     async def health() -> JSONResponse:
         return JSONResponse({"ok": True, "version": __version__, **pool.stats()},
                             headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/quiz")
+    async def quiz(request: Request) -> Response:
+        """The self-test's questions (:func:`perceptronlab.teach.quiz.quiz_document`) for the page's panel."""
+        from perceptronlab._ground.validation import check_int_between
+        from perceptronlab.exceptions import InputError
+        from perceptronlab.teach.quiz import quiz_document
+
+        try:
+            seed = check_int_between("seed", _query_int(request, "seed", 0), 0, 2**32 - 1, "Ask e.g. api/quiz?seed=7.")
+            count = check_int_between("count", _query_int(request, "count", QUIZ_COUNT), 1, MAX_QUIZ_COUNT,
+                                      f"Ask e.g. api/quiz?count={QUIZ_COUNT}.")
+            document = await asyncio.to_thread(quiz_document, seed, count)
+        except InputError as exc:
+            return problem(422, str(exc))
+        return JSONResponse(document, headers={"Cache-Control": "no-store"})
 
     @app.post("/api/run")
     async def run(request: Request) -> Response:
