@@ -16,6 +16,7 @@ import pytest
 from perceptronlab import perceptron
 from perceptronlab.theory.separability import separable
 from perceptronlab.web.app import background, create_app
+from perceptronlab.web.bundle import STATIC, bundle
 from perceptronlab.web.pool import WorkerPool
 
 pytestmark = pytest.mark.browser
@@ -315,7 +316,7 @@ WIDGET_HARNESS = """
 async () => {
   // A stand-in for the Jupyter model: the "kernel" answers through the lab's own endpoint, and
   // sends result, error and answered_id in one message, as the widget's hold_sync does.
-  const module = await import("/static/lab.js");
+  const module = await import("/widget-bundle.js");
   const css = document.createElement("link");
   css.rel = "stylesheet"; css.href = "/static/lab.css"; document.head.append(css);
   const state = { points: [[1, 0], [1, 1], [0, 1]], labels: [1, -1, -1], options: {}, hidden: ["share"],
@@ -353,6 +354,9 @@ async () => {
 
 
 def test_widget_front_end_with_a_model(page, base_url):
+    """The widget's one ES module (bundle.py joins the page's modules) in a browser, with a stand-in model."""
+    page.route("**/widget-bundle.js", lambda route: route.fulfill(
+        body=bundle(STATIC / "lab.js"), content_type="text/javascript"))
     page.goto(base_url + "api/health")
     page.evaluate(WIDGET_HARNESS)
     page.wait_for_selector('#widget[data-ready="1"]')

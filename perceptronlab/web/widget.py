@@ -1,4 +1,4 @@
-"""The lab in Jupyter: an anywidget that runs the lab page's ES module, computed by the Python engine.
+"""The lab in Jupyter: an anywidget that runs the lab page's ES modules, computed by the Python engine.
 
 >>> from perceptronlab.web.widget import Lab
 >>> lab = Lab(points=[[1, 0], [1, 1], [0, 1]], labels=[1, -1, -1])
@@ -9,6 +9,9 @@ The widget syncs ``points``, ``labels`` and ``options`` with the page; whenever 
 changes (from Python or from a click in the notebook), :func:`perceptronlab.web.api.compute`
 recomputes the whole run into ``result`` (or a message into ``error``). Needs the ``jupyter``
 extra: ``pip install 'perceptronlab[jupyter]'``.
+
+anywidget loads one ES module: :func:`perceptronlab.web.bundle.bundle` joins the page's modules
+into one when this module is imported (plain Python, no Node and no build step at install time).
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 try:
@@ -26,10 +28,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("perceptronlab.web.widget needs anywidget: pip install 'perceptronlab[jupyter]'.") from exc
 
 from perceptronlab.exceptions import PerceptronLabError
+from perceptronlab.web.bundle import STATIC, bundle
 
 __all__ = ["Lab"]
-
-_STATIC = Path(__file__).resolve().parent / "static"
 
 
 class Lab(anywidget.AnyWidget):
@@ -66,8 +67,8 @@ class Lab(anywidget.AnyWidget):
     ('options.eta', {})
     """
 
-    _esm = _STATIC / "lab.js"
-    _css = _STATIC / "lab.css"
+    _esm = bundle(STATIC / "lab.js")
+    _css = STATIC / "lab.css"
 
     points: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
     labels: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
