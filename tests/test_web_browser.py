@@ -15,6 +15,7 @@ import pytest
 
 from perceptronlab import perceptron
 from perceptronlab.theory.separability import separable
+from perceptronlab.web import api
 from perceptronlab.web.app import background, create_app
 from perceptronlab.web.bundle import STATIC, bundle
 from perceptronlab.web.pool import WorkerPool
@@ -598,3 +599,79 @@ def test_touch_label_choice_and_long_press_to_delete(phone, base_url):
     phone.get_by_test_id("btn-run").tap()
     assert card(phone, "mistakes") == str(run.mistakes)
     shot(phone, "lab-phone-touch")
+
+
+# ------------------------------------------------------------------ a user's own data
+
+
+def iris_csv(tmp_path) -> tuple[Path, list[list[float]], list[str]]:
+    """scikit-learn's iris (150 rows, four features and the species) written as a CSV with a header."""
+    from sklearn.datasets import load_iris
+
+    iris = load_iris()
+    species = [str(iris.target_names[t]) for t in iris.target]
+    rows = [[float(v) for v in row] for row in iris.data]
+    lines = ["sepal_length,sepal_width,petal_length,petal_width,species"]
+    lines += [",".join(repr(v) for v in row) + f",{name}" for row, name in zip(rows, species, strict=True)]
+    path = tmp_path / "iris.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, rows, species
+
+
+def test_a_csv_with_more_columns_choose_them_and_run(page, base_url, tmp_path):
+    path, rows, species = iris_csv(tmp_path)
+    open_lab(page, base_url)
+    page.get_by_test_id("data-panel").locator("summary").click()
+    page.get_by_test_id("data-file").set_input_files(str(path))
+    page.wait_for_function("() => window.perceptronlab.state.points.length === 150")
+    ready(page)
+    # more than two features: the columns are offered, the first two numeric ones and the species taken
+    columns = page.get_by_test_id("data-columns")
+    assert columns.is_visible()
+    assert page.get_by_test_id("data-label").input_value() == "4"
+    assert "150 rows: x = sepal_length, y = sepal_width; +1 = 'setosa' (50)" in page.get_by_test_id("data-message").inner_text()
+    # petal length and width, versicolor against the rest
+    page.get_by_test_id("data-x").select_option(label="petal_length")
+    page.get_by_test_id("data-y").select_option(label="petal_width")
+    page.get_by_test_id("data-positive").select_option("versicolor")
+    ready(page)
+    points = [[row[2], row[3]] for row in rows]
+    labels = [1 if name == "versicolor" else -1 for name in species]
+    assert page.evaluate("window.perceptronlab.state.points.map(p => [p.x, p.y])") == points
+    assert page.evaluate("window.perceptronlab.state.points.map(p => p.label)") == labels
+    page.get_by_test_id("btn-run").click()
+    answer = api.compute({"points": points, "labels": labels, "options": {}})
+    assert card(page, "mistakes") == str(answer["run"]["mistakes"])
+    assert card(page, "separable") == ("yes" if separable(points, labels) else "no") == "no"
+    assert page.get_by_test_id("preset").input_value() == "custom"
+    shot(page, "lab-own-data")
+
+
+def test_a_dropped_csv_and_pasted_points(page, base_url):
+    open_lab(page, base_url, "#p=")
+    # a file dropped on the lab (a DataTransfer, as the browser makes for a drop from the desktop)
+    page.evaluate("""() => {
+        const data = new DataTransfer();
+        data.items.add(new File(["x,y,label\\n3,1,yes\\n1,2,yes\\n-1,-1,no\\n0,-2,no\\n"], "margin.csv", {type: "text/csv"}));
+        document.querySelector('#lab').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+    }""")
+    page.wait_for_function("() => window.perceptronlab.state.points.length === 4")
+    ready(page)
+    assert page.get_by_test_id("data-columns").is_hidden()  # two features and a label: nothing to choose
+    assert card(page, "rho") == "√2" and card(page, "bound") == "5"  # the margin task of the lecture notes
+    assert "+1 = 'yes' (2), −1 = 'no' (2)" in page.get_by_test_id("data-message").inner_text()
+    # points pasted one per line
+    page.get_by_test_id("data-paste").fill("1, 0, +1\n1 ,1, -1\n0, 1, -1\n")
+    page.get_by_test_id("data-use-paste").click()
+    page.wait_for_function("() => window.perceptronlab.state.points.length === 3")
+    ready(page)
+    page.get_by_test_id("btn-run").click()
+    assert card(page, "mistakes") == "5" and card(page, "bound") == "10"
+    assert page.evaluate("location.hash").startswith(EXAM_HASH)
+    # bad input: one line with the fix, and the points stay
+    page.get_by_test_id("data-paste").fill("1, 0\n2, 3\n")
+    page.get_by_test_id("data-use-paste").click()
+    message = page.get_by_test_id("data-message").inner_text()
+    assert message == ("the pasted points: data: expected at least 3 columns (two features and a label), got 2; "
+                       "write each point as x, y, label.")
+    assert page.evaluate("window.perceptronlab.state.points.length") == 3
