@@ -675,3 +675,61 @@ def test_a_dropped_csv_and_pasted_points(page, base_url):
     assert message == ("the pasted points: data: expected at least 3 columns (two features and a label), got 2; "
                        "write each point as x, y, label.")
     assert page.evaluate("window.perceptronlab.state.points.length") == 3
+
+
+# ------------------------------------------------------------------ a run as one HTML file
+
+
+def play_back_from_disk(browser, path: Path, mistakes: int, steps: int, start: int = 0) -> None:
+    """Open a snapshot with file:// in a fresh browser context: it plays back and fetches nothing."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    snapshot = context.new_page()
+    errors = watched(snapshot)
+    requests: list[str] = []
+    snapshot.on("request", lambda request: requests.append(request.url))
+    snapshot.goto(path.as_uri())
+    ready(snapshot)
+    assert snapshot.get_by_test_id("step-label").inner_text() == f"step {start} / {steps}"  # where it was saved
+    snapshot.get_by_test_id("btn-run").click()
+    assert card(snapshot, "mistakes") == str(mistakes)
+    snapshot.get_by_test_id("btn-reset").click()
+    snapshot.get_by_test_id("btn-step").click()
+    assert snapshot.get_by_test_id("step-label").inner_text() == f"step 1 / {steps}"
+    set_scrubber(snapshot, steps - 2)
+    snapshot.get_by_test_id("btn-play").click()
+    snapshot.wait_for_function(f"() => window.perceptronlab.step === {steps}")
+    assert len(snapshot.get_by_test_id("log-table").locator("tbody tr").all()) > 0
+    # it plays back one run: nothing to edit, nothing to export, no server to ask
+    for testid in ("add-point", "data-panel", "save-snapshot", "preset", "share-link"):
+        assert snapshot.get_by_test_id(testid).is_hidden(), testid
+    assert all(url.startswith(("file:", "blob:", "data:")) for url in requests), requests
+    shot(snapshot, "lab-snapshot")
+    context.close()
+    assert not errors, errors
+
+
+def test_export_a_snapshot_and_play_it_back_without_a_server(page, browser, base_url, tmp_path):
+    open_lab(page, base_url, "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=7")
+    steps = int(page.get_by_test_id("step-label").inner_text().split("/")[1])
+    mistakes = int(page.evaluate("window.perceptronlab.result.run.mistakes"))
+    with page.expect_download() as download:
+        page.get_by_test_id("save-snapshot").click()
+    assert download.value.suggested_filename == "perceptron-run.html"
+    path = tmp_path / "perceptron-run.html"
+    download.value.save_as(path)
+    assert "Saved perceptron-run.html" in page.get_by_test_id("snapshot-message").inner_text()
+    text = path.read_text(encoding="utf-8")
+    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
+    play_back_from_disk(browser, path, mistakes, steps, start=7)
+
+
+def test_the_widgets_snapshot_plays_back_without_a_server(browser, tmp_path):
+    """Lab.save_snapshot (the kernel's file: the bundled modules) opened from disk."""
+    from perceptronlab.web.widget import Lab
+
+    lab = Lab(points=[[3, 1], [1, 2], [-1, -1], [0, -2], ["1/2", "-1/2"]], labels=[1, 1, -1, -1, 1])
+    path = tmp_path / "widget-run.html"
+    lab.save_snapshot(str(path))
+    run = perceptron([[3, 1], [1, 2], [-1, -1], [0, -2], [0.5, -0.5]], [1, 1, -1, -1, 1], exact=True, warn=False)
+    assert lab.run["mistakes"] == run.mistakes
+    play_back_from_disk(browser, path, run.mistakes, lab.run["steps"]["count"])

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from perceptronlab import perceptron
+from perceptronlab.exceptions import PerceptronLabError
 from perceptronlab.web import api
 from perceptronlab.web.bundle import STATIC, BundleError, bundle, module_order
 from perceptronlab.web.widget import Lab
@@ -145,3 +146,29 @@ def test_page_requests_are_answered_even_when_nothing_changed():
     lab.set_state({"points": EXAM_X, "labels": EXAM_Y, "request_id": 7})  # same input, new request
     assert lab.answered_id == 7 and lab.run["mistakes"] == 5
     assert ["answered_id"] in messages  # no recomputation, only the echo
+
+
+def test_the_page_asks_the_kernel_for_a_snapshot():
+    """The widget's "Save snapshot" button: the page sends what it shows, the kernel answers the file's text."""
+    from perceptronlab.web.snapshot import recording
+
+    lab = Lab()
+    sent = []
+    lab.send = lambda content, buffers=None: sent.append(content)
+    payload = {"points": lab.points, "labels": lab.labels, "options": {}}
+    lab._page_message(lab, {"type": "snapshot", "recorded": recording(payload, lab.result, 3)}, [])
+    assert sent[-1]["type"] == "snapshot" and sent[-1]["html"].startswith("<!doctype html>")
+    data = json.loads(sent[-1]["html"].split('id="plab-snapshot">')[1].split("</script>")[0])
+    assert data["recorded"]["step"] == 3 and data["recorded"]["result"] == lab.result
+    assert data["sources"]["lab.js"] == bundle(STATIC / "lab.js") and data["order"] == ["lab.js"]
+    lab._page_message(lab, {"type": "snapshot", "recorded": {}}, [])
+    assert sent[-1] == {"type": "snapshot", "error": "there is no run to record"}
+    lab._page_message(lab, {"type": "something else"}, [])
+    assert len(sent) == 2
+
+
+def test_no_snapshot_without_a_run(tmp_path):
+    lab = Lab(points=[], labels=[])
+    with pytest.raises(PerceptronLabError, match="no points"):
+        lab.save_snapshot(str(tmp_path / "run.html"))
+    assert not (tmp_path / "run.html").exists()

@@ -88,6 +88,37 @@ class Lab(anywidget.AnyWidget):
         super().__init__(points=_plain(points), labels=_plain(labels if labels is not None else []),
                          options=dict(options or {}), hidden=list(hidden or []), **kwargs)
         self._recompute()
+        self.on_msg(self._page_message)
+
+    def snapshot(self, step: int = 0) -> str:
+        """The current run as one self-contained HTML file's text (it plays back without a server).
+
+        ``step`` is where the cursor stands when the file opens.
+        """
+        from perceptronlab.web.snapshot import recording, snapshot_html
+
+        if not self.result:
+            raise PerceptronLabError(self.error or "snapshot: expected a run, got no points; add points first.")
+        payload = {"points": self.points, "labels": self.labels, "options": self.options}
+        return snapshot_html(recording(payload, self.result, step))
+
+    def save_snapshot(self, path: str, step: int = 0) -> None:
+        """Write :meth:`snapshot` to ``path`` (an HTML file: open it in any browser)."""
+        from perceptronlab._ground.files import atomic_write
+
+        atomic_write(path, self.snapshot(step))
+
+    def _page_message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+        # The page's "Save snapshot" button: the page sends what it shows, the kernel writes the file's text
+        if not isinstance(content, dict) or content.get("type") != "snapshot":
+            return
+        from perceptronlab.web.snapshot import snapshot_html
+
+        recorded = content.get("recorded")
+        if not isinstance(recorded, dict) or not recorded.get("result"):
+            self.send({"type": "snapshot", "error": "there is no run to record"})
+            return
+        self.send({"type": "snapshot", "html": snapshot_html(recorded)})
 
     def notify_change(self, change: Any) -> None:
         # An input changed in Python: hold the sync so that the page receives the new input and

@@ -13,7 +13,7 @@ export const HIDEABLE = Object.freeze({
   preset: "presets", order: "order", bias: "bias", eta: "η", rho0: "ρ₀", pocket: "pocket",
   snap: "snap", maxmargin: "max-margin toggle", settings: "sweeps, seed, arithmetic", cards: "cards",
   log: "log", plots: "plots", edit: "editing the points", share: "this share box",
-  data: "your data", quiz: "self-test",
+  data: "your data", export: "snapshot export", quiz: "self-test",
 });
 
 /** The hash text (without "#") of `state` with its cursor at `step` (0: no step= in the link). */

@@ -9,13 +9,15 @@
 //   worksheet.js  the trace as a table and a CSV        plots.js  the squeeze and errors plots
 //   backends.js   where answers come from: the lab server, the Jupyter kernel, a recorded run
 //   data.js       a user's CSV or pasted points (pure)  data-panel.js  its panel
+//   snapshot.js   a run as one HTML file (snapshot.html the template)
 //   words.js      texts for people (pure)               presets.js  the presets (data)
 //   dom.js, theme.js  small DOM helpers, the colours    widget.js  the anywidget entry
 //
 // No dependencies, no build step, no network beyond the lab's own endpoints (or the widget's model).
 
 import { createLab } from "./view.js";
-import { httpBackend } from "./backends.js";
+import { httpBackend, recordedBackend } from "./backends.js";
+import { pageSnapshot, SNAPSHOT_HIDDEN } from "./snapshot.js";
 import { render } from "./widget.js";
 
 export { createLab } from "./view.js";
@@ -25,7 +27,21 @@ export { pageWords } from "./words.js";
 
 /** Mount the served page (page.js calls this); the lab is window.perceptronlab, the page's one global. */
 export function mountPage(root) {
-  const lab = createLab(root, { backend: httpBackend("api/run"), useHash: true });
+  const folder = new URL("./", import.meta.url);
+  const lab = createLab(root, {
+    backend: httpBackend("api/run"), useHash: true,
+    snapshot: (state) => pageSnapshot(state, folder),
+  });
+  window.perceptronlab = lab;
+  return lab;
+}
+
+/** Mount a snapshot file's recorded run (snapshot.html calls this): plays back, computes nothing. */
+export function mountSnapshot(root, recorded) {
+  const lab = createLab(root, {
+    backend: recordedBackend(recorded), useHash: false,
+    initial: { ...recorded, hidden: SNAPSHOT_HIDDEN },
+  });
   window.perceptronlab = lab;
   return lab;
 }

@@ -6,7 +6,7 @@
 // vector misclassifies) and the cards from perceptronlab's Python engine and theory toolkit. Stepping,
 // sweeping, playing and rewinding only move a cursor through that answer and draw it.
 
-import { h, setButton } from "./dom.js";
+import { h, setButton, download } from "./dom.js";
 import { HIDEABLE, DEFAULT_OPTIONS, encodeHash, decodeHash } from "./hash.js";
 import { PRESETS, matchPreset } from "./presets.js";
 import { viewExtent, toPixel, toWorld, snapTo, hitPoint } from "./geometry.js";
@@ -29,8 +29,10 @@ export function isTouchScreen() {
  * Build the lab inside `root`.
  *
  * @param {HTMLElement} root
- * @param {{backend: {submit: Function}, useHash?: boolean, initial?: object, extras?: Function[]}} config
- *   `extras`: functions (lab) => panel node added below the plots (the snapshot, the self-test).
+ * @param {{backend: {submit: Function}, useHash?: boolean, initial?: object, snapshot?: Function,
+ *   extras?: Function[]}} config
+ *   `snapshot`: (state) => a promise of the run as one HTML file (no button without it);
+ *   `extras`: functions (lab) => a panel added above the classroom link (the self-test).
  */
 export function createLab(root, config) {
   const backend = config.backend;
@@ -183,7 +185,13 @@ export function createLab(root, config) {
     h("div", { class: "plab-sharerow" }, shareLink, copyBtn));
   if (!useHash) sharePanel.hidden = true;
 
-  const left = h("div", { class: "plab-left" }, h("div", { class: "plab-planebox" }, canvas), legend, addForm, hint, transport, scrubRow, status, note);
+  // export: the current run as one HTML file that plays back without a server
+  const snapshotMessage = h("span", { class: "plab-exportmessage", "data-testid": "snapshot-message", "aria-live": "polite" });
+  const snapshotBtn = h("button", { type: "button", class: "plab-btn plab-btn-small", "data-testid": "save-snapshot",
+    title: "The run as one HTML file: it plays back in any browser, without perceptronlab", onclick: saveSnapshot }, "Save snapshot (HTML)");
+  const exportRow = h("div", { class: "plab-exportrow", "data-ctl": "export" }, snapshotBtn, snapshotMessage);
+
+  const left = h("div", { class: "plab-left" }, h("div", { class: "plab-planebox" }, canvas), legend, addForm, hint, transport, scrubRow, status, note, exportRow);
   const right = h("div", { class: "plab-right" }, errorBox, cardRow, optionsPanel, worksheet.node, plots.node, sharePanel);
   root.append(h("div", { class: "plab-main" }, left, right));
 
@@ -263,6 +271,18 @@ export function createLab(root, config) {
     writeHash();
     syncControls();
     request();
+  }
+
+  function saveSnapshot() {
+    if (!state.result || !config.snapshot) return;
+    snapshotBtn.disabled = true;
+    snapshotMessage.textContent = "Writing the snapshot…";
+    Promise.resolve(config.snapshot(state)).then((html) => {
+      download(html, "perceptron-run.html", "text/html");
+      snapshotMessage.textContent = `Saved perceptron-run.html (${Math.ceil(html.length / 1024).toLocaleString("en-US")} kB): open it in any browser.`;
+    }, (failure) => {
+      snapshotMessage.textContent = `No snapshot: ${failure && failure.message ? failure.message : failure}.`;
+    }).finally(() => { snapshotBtn.disabled = !state.result; });
   }
 
   // ---------------------------------------------------------------- the cursor
@@ -574,7 +594,9 @@ export function createLab(root, config) {
     sweepsInput.value = String(state.options.max_sweeps);
     seedInput.value = String(state.options.seed);
     arithSelect.value = state.options.arithmetic;
-    for (const node of root.querySelectorAll("[data-ctl]")) node.hidden = state.hidden.has(node.dataset.ctl) || (node === sharePanel && !useHash);
+    for (const node of root.querySelectorAll("[data-ctl]")) {
+      node.hidden = state.hidden.has(node.dataset.ctl) || (node === sharePanel && !useHash) || (node === exportRow && !config.snapshot);
+    }
     const pick = state.options.order === "pick";
     const verb = touch ? "tap" : "click";
     pickInfo.parentElement.style.display = pick && !state.hidden.has("order") ? "" : "none";
@@ -600,7 +622,7 @@ export function createLab(root, config) {
     scrubber.max = String(all);
     scrubber.value = String(state.step);
     stepLabel.textContent = state.result ? `step ${state.step} / ${all}` : "step 0 / 0";
-    for (const b of [stepBtn, sweepBtn, runBtn, playBtn, resetBtn]) b.disabled = !state.result;
+    for (const b of [stepBtn, sweepBtn, runBtn, playBtn, resetBtn, snapshotBtn]) b.disabled = !state.result;
     errorBox.hidden = !state.error;
     errorBox.dataset.kind = state.errorKind;
     errorText.textContent = state.error;

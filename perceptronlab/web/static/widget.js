@@ -4,6 +4,20 @@
 import { createLab } from "./view.js";
 import { DEFAULT_OPTIONS, sameOptions } from "./hash.js";
 import { modelBackend, modelNumber } from "./backends.js";
+import { recording } from "./snapshot.js";
+
+/** The kernel writes the snapshot (it has the page's modules as files): ask it, await its answer. */
+function kernelSnapshot(model, state) {
+  return new Promise((resolve, reject) => {
+    const answer = (message) => {
+      if (!message || message.type !== "snapshot") return;
+      model.off("msg:custom", answer);
+      if (message.error) reject(new Error(message.error)); else resolve(message.html);
+    };
+    model.on("msg:custom", answer);
+    model.send({ type: "snapshot", recorded: recording(state) });
+  });
+}
 
 export function render({ model, el }) {
   const modelPoints = () => (model.get("points") || []).map(([x, y], i) => ({ x: modelNumber(x), y: modelNumber(y), label: (model.get("labels") || [])[i] < 0 ? -1 : 1 }));
@@ -15,6 +29,7 @@ export function render({ model, el }) {
   const lab = createLab(el, {
     backend,
     useHash: false,
+    snapshot: (state) => kernelSnapshot(model, state),
     initial: { points, options, sequence: options.sequence || [], snap: "1", showMargin: true, hidden },
   });
   const fromPython = () => {
