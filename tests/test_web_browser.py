@@ -733,3 +733,68 @@ def test_the_widgets_snapshot_plays_back_without_a_server(browser, tmp_path):
     run = perceptron([[3, 1], [1, 2], [-1, -1], [0, -2], [0.5, -0.5]], [1, 1, -1, -1, 1], exact=True, warn=False)
     assert lab.run["mistakes"] == run.mistakes
     play_back_from_disk(browser, path, run.mistakes, lab.run["steps"]["count"])
+
+
+# ------------------------------------------------------------------ the self-test panel
+
+QUIZ = Path(__file__).resolve().parent / "js" / "fixtures" / "quiz.json"
+
+
+def test_the_self_test_panel_answers_and_scores(page, base_url):
+    """Questions of the api/quiz shape (a fixture served by page.route): options, a number, a card, a score."""
+    import json
+
+    asked: list[str] = []
+
+    def serve_quiz(route):
+        asked.append(route.request.url)
+        document = json.loads(QUIZ.read_text(encoding="utf-8"))
+        route.fulfill(json=document if len(asked) == 1 else {**document, "seed": 8, "questions": document["questions"][:1]})
+
+    page.route("**/api/quiz?*", serve_quiz)
+    open_lab(page, base_url)
+    panel = page.get_by_test_id("quiz-panel")
+    panel.wait_for(state="visible")
+    assert "seed=" in asked[0] and "count=5" in asked[0]
+    panel.locator("summary").click()
+    questions = panel.get_by_test_id("quiz-question")
+    assert questions.count() == 4
+    assert page.get_by_test_id("quiz-score").inner_text() == "0 of 3 right · 3 to answer"
+    # a wrong option: its why; the first try is what counts
+    update = questions.nth(0)
+    update.get_by_test_id("quiz-option").nth(1).click()
+    verdict = update.get_by_test_id("quiz-verdict").inner_text()
+    assert verdict.startswith("Not quite.") and "without its label" in verdict
+    update.get_by_test_id("quiz-option").nth(0).click()
+    assert update.get_by_test_id("quiz-verdict").inner_text().startswith("Right.")
+    # a number: not a number, then out of tolerance, then right as a fraction
+    distance = questions.nth(1)
+    distance.get_by_test_id("quiz-input").fill("seven fifths")
+    distance.get_by_test_id("quiz-check").click()
+    assert distance.get_by_test_id("quiz-verdict").inner_text() == "Type a number such as 2, -0.5 or 1/3."
+    distance.get_by_test_id("quiz-input").fill("7/5")
+    distance.get_by_test_id("quiz-check").click()
+    assert distance.get_by_test_id("quiz-verdict").inner_text().startswith("Right.")
+    # a card shows its answer
+    card_question = questions.nth(2)
+    assert card_question.get_by_test_id("quiz-answer").is_hidden()
+    card_question.get_by_test_id("quiz-reveal").click()
+    assert "number of examples" in card_question.get_by_test_id("quiz-answer").inner_text()
+    questions.nth(3).get_by_test_id("quiz-option").nth(0).click()
+    assert page.get_by_test_id("quiz-score").inner_text() == "2 of 3 right"
+    shot(page, "lab-self-test")
+    # new questions: the next seed, a fresh score
+    page.get_by_test_id("quiz-new").click()
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=quiz-question]').length === 1")
+    assert "seed=8&" in asked[1]  # the seed after the one the server answered (7)
+    assert page.get_by_test_id("quiz-score").inner_text() == "0 of 1 right · 1 to answer"
+
+
+def test_no_self_test_panel_without_the_endpoint(page, base_url):
+    """A lab server without api/quiz (404): the panel stays away, and the page has no error."""
+    answers: list[int] = []
+    page.on("response", lambda response: answers.append(response.status) if "/api/quiz" in response.url else None)
+    page.route("**/api/quiz?*", lambda route: route.fulfill(status=404, json={"detail": "Not Found"}))
+    open_lab(page, base_url)
+    page.wait_for_function("() => document.querySelector('[data-testid=quiz-panel]').dataset.state === 'absent'")
+    assert page.get_by_test_id("quiz-panel").is_hidden() and answers == [404]

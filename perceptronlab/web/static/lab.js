@@ -10,6 +10,7 @@
 //   backends.js   where answers come from: the lab server, the Jupyter kernel, a recorded run
 //   data.js       a user's CSV or pasted points (pure)  data-panel.js  its panel
 //   snapshot.js   a run as one HTML file (snapshot.html the template)
+//   quiz.js       the self-test panel (questions from the lab server's api/quiz)
 //   words.js      texts for people (pure)               presets.js  the presets (data)
 //   dom.js, theme.js  small DOM helpers, the colours    widget.js  the anywidget entry
 //
@@ -18,6 +19,7 @@
 import { createLab } from "./view.js";
 import { httpBackend, recordedBackend } from "./backends.js";
 import { pageSnapshot, SNAPSHOT_HIDDEN } from "./snapshot.js";
+import { createQuizPanel } from "./quiz.js";
 import { render } from "./widget.js";
 
 export { createLab } from "./view.js";
@@ -31,6 +33,7 @@ export function mountPage(root) {
   const lab = createLab(root, {
     backend: httpBackend("api/run"), useHash: true,
     snapshot: (state) => pageSnapshot(state, folder),
+    extras: [() => createQuizPanel({ url: "api/quiz" }).node],
   });
   window.perceptronlab = lab;
   return lab;

@@ -43,11 +43,11 @@ export function randomSeparable(count = 16, random = Math.random) {
 }
 
 export const PRESETS = Object.freeze({
-  exam: { name: "Exam task (Perceptron Mistake Bound)", points: examTask },
-  margin: { name: "Margin task (Perceptron Mistake Bound)", points: marginTask },
+  exam: { name: "Exam task", about: "The exam task of the lecture notes 'Perceptron Mistake Bound'", points: examTask },
+  margin: { name: "Margin task", about: "The margin task of the lecture notes 'Perceptron Mistake Bound'", points: marginTask },
   random: { name: "Random separable", points: () => randomSeparable() },
   nonsep: { name: "Non-separable", points: nonSeparable },
-  worst: { name: "Worst case: e₁, e₂", points: worstCase },
+  worst: { name: "Worst case: e₁, e₂", about: "The worst case of the lecture notes 'Perceptron Mistake Bound' in the plane", points: worstCase },
   empty: { name: "Empty plane", points: () => [] },
 });
 

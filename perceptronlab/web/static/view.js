@@ -121,7 +121,7 @@ export function createLab(root, config) {
   // options
   const presetSelect = h("select", { "data-testid": "preset", "aria-label": "Preset" },
     h("option", { value: "custom" }, "Your points"),
-    Object.entries(PRESETS).map(([key, p]) => h("option", { value: key }, p.name)));
+    Object.entries(PRESETS).map(([key, p]) => h("option", { value: key, title: p.about }, p.name)));
   presetSelect.addEventListener("change", () => loadPreset(presetSelect.value));
   const orderSelect = h("select", { "data-testid": "order", "aria-label": "Order" },
     h("option", { value: "cyclic" }, "cyclic (x₁, x₂, …)"),
