@@ -524,12 +524,47 @@ def test_a_busy_server_is_asked_again_after_retry_after(page, base_url):
     assert page.get_by_test_id("error").is_hidden()
 
 
+#: Card texts that are cut (content wider or taller than its box) or a word split across two lines.
+CARD_TEXTS_CUT_OR_SPLIT = """() => {
+    const problems = [];
+    for (const element of document.querySelectorAll('.plab-card-title, .plab-card-value, .plab-card-detail')) {
+        if (!element.offsetParent) continue;
+        const text = element.textContent.slice(0, 40);
+        if (element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1
+            || getComputedStyle(element).textOverflow === 'ellipsis') problems.push('cut: ' + text);
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of node.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+                if (lines.size > 1) problems.push('split: ' + word[0] + ' in ' + text);
+            }
+        }
+    }
+    return problems;
+}"""
+
+CARD_VIEWS = ["#p=1,0,1;1,1,-1;0,1,-1&step=5",
+              "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&step=9",
+              "#p=0.13,0.27,1;0.31,-0.72,-1;-0.45,0.35,-1;1.17,-0.61,1&snap=0&bias=1&eta=0.3&step=999",
+              "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=999"]
+
+
+def test_card_texts_are_whole_at_1280_px(page, base_url):
+    """At 1280 px (five cards in a row) no card title, value or detail is cut or split mid-word."""
+    page.set_viewport_size({"width": 1280, "height": 880})
+    for view in CARD_VIEWS:
+        open_lab(page, base_url, view)
+        assert page.evaluate(CARD_TEXTS_CUT_OR_SPLIT) == [], view
+        assert page.get_by_test_id("card-rho").locator(".plab-card-title").inner_text() == "Best margin ρ*"
+    assert page.get_by_test_id("header-verb").inner_text() == "Click"
+    shot(page, "lab-cards-1280")
+
+
 def test_phone_layout_has_no_sideways_scroll_and_cuts_nothing(phone, base_url):
-    views = ["#p=1,0,1;1,1,-1;0,1,-1&step=5",
-             "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&step=9",
-             "#p=0.13,0.27,1;0.31,-0.72,-1;-0.45,0.35,-1;1.17,-0.61,1&snap=0&bias=1&eta=0.3&step=999",
-             "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=999"]
-    for number, view in enumerate(views):
+    for number, view in enumerate(CARD_VIEWS):
         open_lab(phone, base_url, view)
         phone.get_by_test_id("btn-run").click()
         width = phone.evaluate("window.innerWidth")
@@ -547,7 +582,11 @@ def test_phone_layout_has_no_sideways_scroll_and_cuts_nothing(phone, base_url):
                         && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => 'wide: ' + e.className)];
         }""")
         assert cut == [], (view, cut)
+        assert phone.evaluate(CARD_TEXTS_CUT_OR_SPLIT) == [], view
         shot(phone, f"lab-phone-{number}")
+    # a touch screen is tapped: the header and the hint say so
+    assert phone.get_by_test_id("header-verb").inner_text() == "Tap"
+    assert "Click" not in phone.locator(".plab-header").inner_text()
 
 
 def tap_point(page, x: float, y: float) -> None:

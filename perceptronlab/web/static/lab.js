@@ -16,7 +16,7 @@
 //
 // No dependencies, no build step, no network beyond the lab's own endpoints (or the widget's model).
 
-import { createLab } from "./view.js";
+import { createLab, isTouchScreen } from "./view.js";
 import { httpBackend, recordedBackend } from "./backends.js";
 import { pageSnapshot, SNAPSHOT_HIDDEN } from "./snapshot.js";
 import { createQuizPanel } from "./quiz.js";
@@ -36,6 +36,9 @@ export function mountPage(root) {
     extras: [() => createQuizPanel({ url: "api/quiz" }).node],
   });
   window.perceptronlab = lab;
+  // the page's header speaks of the screen in hand: "Tap" on a touch screen
+  const verb = document.querySelector("[data-testid=header-verb]");
+  if (verb && isTouchScreen()) verb.textContent = "Tap";
   return lab;
 }
 
