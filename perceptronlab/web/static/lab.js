@@ -11,6 +11,7 @@
 //   data.js       a user's CSV or pasted points (pure)  data-panel.js  its panel
 //   snapshot.js   a run as one HTML file (snapshot.html the template)
 //   quiz.js       the self-test panel (questions from the lab server's api/quiz)
+//   cards.js      the cards                             status.js  the status line (pure)
 //   words.js      texts for people (pure)               presets.js  the presets (data)
 //   dom.js, theme.js  small DOM helpers, the colours    widget.js  the anywidget entry
 //

@@ -10,11 +10,13 @@ import { h, setButton, download } from "./dom.js";
 import { HIDEABLE, DEFAULT_OPTIONS, encodeHash, decodeHash } from "./hash.js";
 import { PRESETS, matchPreset } from "./presets.js";
 import { viewExtent, toPixel, toWorld, snapTo, hitPoint } from "./geometry.js";
-import { createState, payload, total, traced, endOfSweep, view } from "./state.js";
+import { createState, payload, total, endOfSweep } from "./state.js";
 import { drawPlane } from "./plane.js";
 import { createWorksheet } from "./worksheet.js";
 import { createPlots } from "./plots.js";
-import { shortFloats, countText, escapeHtml, readNumber } from "./words.js";
+import { readNumber } from "./words.js";
+import { createCards } from "./cards.js";
+import { statusLine } from "./status.js";
 import { createDataPanel } from "./data-panel.js";
 
 const LONG_PRESS_MS = 550;
@@ -97,27 +99,7 @@ export function createLab(root, config) {
     h("button", { type: "submit", class: "plab-btn plab-btn-small", "data-testid": "add-point" }, "Add"), addMessage);
   addForm.addEventListener("submit", (event) => { event.preventDefault(); addTyped(); });
 
-  // cards
-  const card = (testid, title) => {
-    const value = h("div", { class: "plab-card-value" });
-    const detail = h("div", { class: "plab-card-detail" });
-    const remedy = h("div", { class: "plab-card-remedy", hidden: true });
-    const heading = h("div", { class: "plab-card-title", title }, title);
-    const node = h("div", { class: "plab-card", "data-testid": testid }, heading, value, detail, remedy);
-    return { node, heading, value, detail, remedy };
-  };
-  const cards = {
-    R: card("card-R", "Radius R"),
-    rho: card("card-rho", "Best margin ρ*"),
-    bound: card("card-bound", "Bound R²/ρ*²"),
-    mistakes: card("card-mistakes", "Mistakes"),
-    separable: card("card-separable", "Separable"),
-  };
-  const cardRow = h("div", { class: "plab-cards", "data-ctl": "cards" }, Object.values(cards).map((c) => c.node));
-  cards.separable.remedy.append(
-    h("button", { type: "button", class: "plab-link", "data-testid": "remedy-pocket", onclick: () => setOption("pocket", true) }, "Switch on pocket"),
-    ": it keeps the best weights seen.");
-
+  const cards = createCards(state, { onPocket: () => setOption("pocket", true) });
   // options
   const presetSelect = h("select", { "data-testid": "preset", "aria-label": "Preset" },
     h("option", { value: "custom" }, "Your points"),
@@ -192,7 +174,7 @@ export function createLab(root, config) {
   const exportRow = h("div", { class: "plab-exportrow", "data-ctl": "export" }, snapshotBtn, snapshotMessage);
 
   const left = h("div", { class: "plab-left" }, h("div", { class: "plab-planebox" }, canvas), legend, addForm, hint, transport, scrubRow, status, note, exportRow);
-  const right = h("div", { class: "plab-right" }, errorBox, cardRow, optionsPanel, worksheet.node, plots.node, sharePanel);
+  const right = h("div", { class: "plab-right" }, errorBox, cards.node, optionsPanel, worksheet.node, plots.node, sharePanel);
   root.append(h("div", { class: "plab-main" }, left, right));
 
   // ---------------------------------------------------------------- requests
@@ -513,69 +495,10 @@ export function createLab(root, config) {
 
   // ---------------------------------------------------------------- cards, status
 
-  function renderCards() {
-    const set = (c, value, detail, tone) => {
-      if (c.value.textContent !== value) c.value.textContent = value;
-      if (c.detail.textContent !== detail) { c.detail.textContent = detail; c.detail.title = detail; }
-      if ((c.node.dataset.tone || "") !== (tone || "")) c.node.dataset.tone = tone || "";
-    };
-    const result = state.result;
-    if (!result) {
-      for (const c of Object.values(cards)) set(c, "–", "");
-      cards.separable.remedy.hidden = true;
-      return;
-    }
-    const k = result.cards;
-    set(cards.R, k.R.text, k.R.detail);
-    set(cards.rho, k.rho.text, k.rho.detail);
-    set(cards.bound, k.bound.text, k.bound.detail);
-    const v = view(state);
-    const sofar = v ? (v.final && !result.run.complete ? result.run.mistakes : v.k) : 0;
-    const bound = k.mistakes.bound;
-    const boundText = k.bound.text.split(" ≈")[0];
-    const detail = `of ${result.run.mistakes} in the whole run` + (bound === null ? "; no bound (not separable)" : ` · bound ${boundText}`);
-    set(cards.mistakes, String(sofar), detail, bound === null ? "" : sofar <= bound + 1e-9 ? "good" : "bad");
-    const sep = k.separable;
-    set(cards.separable, sep.separable ? "yes" : "no", sep.detail, sep.separable ? "good" : "bad");
-    // the page's own remedy: its pocket switch (not a Python call)
-    cards.separable.remedy.hidden = !(sep.remedy && !state.options.pocket && !state.hidden.has("pocket"));
-  }
-
   function renderStatus() {
-    const v = view(state);
-    const result = state.result;
-    if (!state.points.length) {
-      status.textContent = touch ? "Tap in the plane to add points." : "Click in the plane to add points.";
-      return;
-    }
-    if (state.pending) {
-      status.textContent = state.pending;
-      return;
-    }
-    if (!result) {
-      status.textContent = state.waiting ? "Computing…" : !state.error ? ""
-        : state.errorKind === "input" ? "Nothing to show: fix the input named in the message above."
-          : "Nothing to show: the lab server did not answer (see above). Press Retry once it runs again.";
-      return;
-    }
-    const run = result.run;
-    const step = state.step;
-    const arithmetic = result.exact ? "exact fractions" : "floating point";
-    if (step === 0) {
-      status.innerHTML = `<b>w = ${escapeHtml(v.text)}</b> · ${countText(run.mistakes, "mistake")} in ${countText(run.sweeps, "sweep")} (${escapeHtml(run.state)}) · ${arithmetic}`;
-      return;
-    }
-    if (v.final && step > traced(state)) {
-      status.innerHTML = `<b>End of the whole run</b>: w = ${escapeHtml(result.exact ? run.w_text : shortFloats(run.w_text))} · ${escapeHtml(run.state)}`;
-      return;
-    }
-    const s = run.steps;
-    const j = step - 1;
-    const verdict = s.mistake[j] ? `≤ ${escapeHtml(result.options.margin)} → <span class="plab-bad">mistake</span>, w ← w + η·y·x` : `> ${escapeHtml(result.options.margin)} → correct`;
-    const short = result.exact ? (t) => t : shortFloats;
-    let text = `Sweep ${s.sweep[j]}, x${s.index[j] + 1} (y = ${state.points[s.index[j]]?.label > 0 ? "+1" : "−1"}): y⟨w,x⟩ = ${escapeHtml(short(s.score_text[j]))} ${verdict} · <b>w = ${escapeHtml(short(v.text))}</b>`;
-    if (v.final) text += ` · <span class="${run.converged ? "plab-good" : "plab-bad"}">${escapeHtml(run.state)}</span>`;
-    status.innerHTML = text;
+    const line = statusLine(state, touch);
+    if (line.html !== undefined) status.innerHTML = line.html;
+    else status.textContent = line.text;
   }
 
   function renderSpeed() {
@@ -601,9 +524,6 @@ export function createLab(root, config) {
     const verb = touch ? "tap" : "click";
     pickInfo.parentElement.style.display = pick && !state.hidden.has("order") ? "" : "none";
     pickInfo.textContent = pick ? `Your order: ${state.sequence.length ? state.sequence.map((i) => `x${i + 1}`).join(" → ") : `${verb} the points in the order to visit them`}${state.sequence.length && state.sequence.length < state.points.length ? " → the rest in their order" : ""}` : "";
-    const updates = state.options.pocket ? "Updates" : "Mistakes";
-    cards.mistakes.heading.textContent = updates;
-    cards.mistakes.heading.title = updates;
     const sign = state.newLabel > 0 ? "+1" : "−1", other = state.newLabel > 0 ? "−1" : "+1";
     const onPoint = pick ? "a point: add it to (or remove it from) your order" : "a point: flip its label";
     hint.textContent = !editable() ? ""
@@ -615,6 +535,7 @@ export function createLab(root, config) {
       node.classList.toggle("plab-on", on);
     }
     pocketKey.hidden = !state.options.pocket;
+    cards.render();  // the mistakes card is "Updates" with pocket
   }
 
   function render() {
@@ -630,7 +551,7 @@ export function createLab(root, config) {
     note.hidden = !(state.result && state.result.limits.note);
     note.textContent = state.result ? state.result.limits.note : "";
     drawPlane(canvas, state, planeSize());
-    renderCards();
+    cards.render();
     worksheet.render();
     plots.render((target) => cssWidth(target, 260));
     renderStatus();
