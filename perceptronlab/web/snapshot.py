@@ -24,9 +24,6 @@ from perceptronlab.web.bundle import STATIC, bundle
 
 __all__ = ["recording", "snapshot_html"]
 
-_DEFAULT_OPTIONS = {"order": "cyclic", "fit_intercept": False, "eta": "1", "margin": "0", "pocket": False,
-                    "max_sweeps": 100, "seed": 0, "arithmetic": "auto"}
-
 
 def _number(value: Any) -> float:
     """A coordinate as the page holds it (a number; exact text such as "1/2" as its value)."""
@@ -34,10 +31,13 @@ def _number(value: Any) -> float:
 
 
 def recording(payload: dict[str, Any], result: dict[str, Any], step: int = 0) -> dict[str, Any]:
-    """What a snapshot holds (as ``recording`` of ``snapshot.js`` makes it): the input, the view, the answer."""
+    """What a snapshot holds (as ``recording`` of ``snapshot.js`` makes it): the input, the view, the answer.
+
+    The options are the ones set (the page fills in its defaults, ``DEFAULT_OPTIONS`` of ``hash.js``).
+    """
     points = [[_number(x), _number(y)] for x, y in payload["points"]]
     labels = [1 if float(label) > 0 else -1 for label in payload["labels"]]
-    options = {**_DEFAULT_OPTIONS, **payload.get("options", {})}
+    options = dict(payload.get("options") or {})
     sequence = list(options.pop("sequence", []) or [])
     return {
         "points": [{"x": x, "y": y, "label": label} for (x, y), label in zip(points, labels, strict=True)],

@@ -2,7 +2,7 @@
 // and its +1 class, or paste points (one per line: x, y, label). It hands the points to the lab.
 
 import { h } from "./dom.js";
-import { DataError, parseTable, describeColumns, defaultChoice, defaultPositive, toPoints } from "./data.js";
+import { DataError, MAX_TEXT_CHARS, parseTable, describeColumns, defaultChoice, defaultPositive, toPoints } from "./data.js";
 
 /**
  * @param {{onPoints: Function, dropTarget: HTMLElement, touch: boolean}} config
@@ -99,6 +99,10 @@ export function createDataPanel({ onPoints, dropTarget, touch }) {
 
   function readFile(file) {
     if (!file) return;
+    if (file.size > 4 * MAX_TEXT_CHARS) {  // refused before it is read: at most 4 bytes a character
+      fail(`${file.name}: expected at most ${(4 * MAX_TEXT_CHARS).toLocaleString("en-US")} bytes, got ${file.size.toLocaleString("en-US")}; keep at most 10,000 rows of two features and a label.`);
+      return;
+    }
     file.text().then((text) => loadText(text, file.name), (error) => fail(`${file.name}: could not be read (${error.message}).`));
   }
 
