@@ -845,3 +845,22 @@ def test_no_self_test_panel_without_the_endpoint(page, base_url):
     open_lab(page, base_url)
     page.wait_for_function("() => document.querySelector('[data-testid=quiz-panel]').dataset.state === 'absent'")
     assert page.get_by_test_id("quiz-panel").is_hidden() and answers == [404]
+
+
+def test_the_self_test_and_your_data_fit_a_phone(phone, base_url):
+    """Open on a phone (390 px): the self-test and the data panel, with no sideways scrolling."""
+    phone.route("**/api/quiz?*", lambda route: route.fulfill(path=str(QUIZ), content_type="application/json"))
+    open_lab(phone, base_url)
+    panel = phone.get_by_test_id("quiz-panel")
+    panel.wait_for(state="visible")
+    panel.locator("summary").tap()
+    phone.get_by_test_id("data-panel").locator("summary").tap()
+    phone.get_by_test_id("data-paste").fill("x,y,a,b,label\n1,0,5,5,1\n1,1,5,5,-1\n0,1,5,5,-1\n")
+    phone.get_by_test_id("data-use-paste").tap()
+    ready(phone)
+    assert phone.get_by_test_id("data-columns").is_visible()  # more columns than two features and a label
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    wide = phone.evaluate("""() => [...document.querySelectorAll('.plab *')].filter((e) => e.offsetParent
+        && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.className || e.tagName)""")
+    assert wide == []
+    shot(phone, "lab-phone-panels")
