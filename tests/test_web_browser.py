@@ -284,14 +284,6 @@ def test_classroom_link_hides_controls(page, base_url):
         assert page.get_by_test_id(shown).is_visible()
     page.get_by_test_id("plane").click(position={"x": 40, "y": 40})  # editing is locked
     assert page.evaluate("window.perceptronlab.state.points.length") == 3
-    # a file too big for the lab is refused before it is read
-    page.evaluate("""() => {
-        const data = new DataTransfer();
-        data.items.add(new File([new Uint8Array(8000001)], "huge.csv", {type: "text/csv"}));
-        document.querySelector('#lab').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
-    }""")
-    assert page.get_by_test_id("data-message").inner_text() == (
-        "huge.csv: expected at most 8,000,000 bytes, got 8,000,001; keep at most 10,000 rows of two features and a label.")
     # the share box builds such a link
     open_lab(page, base_url)
     page.locator("details.plab-share summary").click()
@@ -722,6 +714,15 @@ def test_a_dropped_csv_and_pasted_points(page, base_url):
     assert message == ("the pasted points: data: expected at least 3 columns (two features and a label), got 2; "
                        "write each point as x, y, label.")
     assert page.evaluate("window.perceptronlab.state.points.length") == 3
+    # a file too big for the lab is refused before it is read, and the closed panel opens to say so
+    page.get_by_test_id("data-panel").evaluate("el => { el.open = false; }")
+    page.evaluate("""() => {
+        const data = new DataTransfer();
+        data.items.add(new File([new Uint8Array(8000001)], "huge.csv", {type: "text/csv"}));
+        document.querySelector('#lab').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+    }""")
+    assert page.get_by_test_id("data-message").inner_text() == (
+        "huge.csv: expected at most 8,000,000 bytes, got 8,000,001; keep at most 10,000 rows of two features and a label.")
 
 
 # ------------------------------------------------------------------ a run as one HTML file

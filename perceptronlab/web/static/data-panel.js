@@ -34,6 +34,7 @@ export function createDataPanel({ onPoints, dropTarget, touch }) {
     h("div", { class: "plab-datarow" }, pasteBox), h("div", { class: "plab-datarow" }, pasteBtn));
 
   function fail(text) {
+    node.open = true;  // the message is seen even when the panel was closed (a dropped file)
     message.textContent = text;
     message.dataset.tone = "bad";
   }
