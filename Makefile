@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test test-fast browser bench fuzz lint dist docs clean coverage
+.PHONY: setup run test test-fast browser js bench fuzz lint dist docs clean coverage
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,14 @@ run: setup
 browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
+# The lab page's JavaScript checks (ESLint) from the npm registry, as package.json pins them.
+js: node_modules/.installed-stamp
+node_modules/.installed-stamp: package.json
+	npm install --no-audit --no-fund --silent
+	touch $@
+
 test: setup browser lint
+	node --test tests/js/
 	$(PY) -m pytest -q --cov --cov-report=
 	@echo "Test coverage: $$($(PY) -m coverage report --format=total)% of perceptronlab's lines ('make coverage' lists them by module)."
 
@@ -43,9 +50,10 @@ fuzz: setup
 docs: setup
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
 
-# ruff, the import contracts of pyproject.toml (the layers of docs/architecture.md), and mypy
+# ESLint on the lab page's modules, ruff, the import contracts of pyproject.toml (the layers of docs/architecture.md), and mypy
 # (strict on the modules of the public API; its configuration is in pyproject.toml too)
-lint: setup
+lint: setup js
+	node_modules/.bin/eslint perceptronlab/web/static tests/js eslint.config.js
 	$(VENV)/bin/ruff check perceptronlab tests benchmarks
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy

@@ -325,3 +325,28 @@ def test_exact_points_from_python_stay_exact(notebook):
     click_point(page, root, 2, -1)
     points, labels = kernel_eval(client, "[lab.points, lab.labels]")
     assert points == [["1/2", 0], [0, "1/2"], ["-1/2", "-1/2"], [2, -1]] and labels == [*y, 1]
+
+
+def test_own_data_and_a_snapshot_in_the_notebook(notebook, tmp_path):
+    """Points pasted into the widget reach the kernel; Save snapshot asks the kernel for the file."""
+    page, root, client = notebook
+    root.get_by_test_id("data-panel").locator("summary").click()
+    before = answers(root)
+    root.get_by_test_id("data-paste").fill("x,y,class\n3,1,a\n1,2,a\n-1,-1,b\n0,-2,b\n")
+    root.get_by_test_id("data-use-paste").click()
+    wait_answered(page, root, before)
+    points, labels = kernel_eval(client, "[lab.points, lab.labels]")
+    assert [[float(v) for v in p] for p in points] == [[3, 1], [1, 2], [-1, -1], [0, -2]]
+    assert labels == [-1, -1, 1, 1]  # of two text classes, the later in order ('b') is +1
+    run = perceptron([[3, 1], [1, 2], [-1, -1], [0, -2]], labels, exact=True, trace=True)
+    root.get_by_test_id("btn-run").click()
+    assert card(root, "mistakes") == str(run.mistakes)
+    with page.expect_download() as download:
+        root.get_by_test_id("save-snapshot").click()
+    path = tmp_path / "notebook-run.html"
+    download.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    assert "mountSnapshot" in text and "perceptronlab in Jupyter" in text
+    data = json.loads(text.split('id="plab-snapshot">')[1].split("</script>")[0])
+    assert data["order"] == ["lab.js"] and data["recorded"]["result"]["run"]["mistakes"] == run.mistakes
+    assert data["recorded"]["step"] == kernel_eval(client, "lab.run['steps']['count']")  # saved at the end

@@ -15,7 +15,9 @@ import pytest
 
 from perceptronlab import perceptron
 from perceptronlab.theory.separability import separable
+from perceptronlab.web import api
 from perceptronlab.web.app import background, create_app
+from perceptronlab.web.bundle import STATIC, bundle
 from perceptronlab.web.pool import WorkerPool
 
 pytestmark = pytest.mark.browser
@@ -315,7 +317,7 @@ WIDGET_HARNESS = """
 async () => {
   // A stand-in for the Jupyter model: the "kernel" answers through the lab's own endpoint, and
   // sends result, error and answered_id in one message, as the widget's hold_sync does.
-  const module = await import("/static/lab.js");
+  const module = await import("/widget-bundle.js");
   const css = document.createElement("link");
   css.rel = "stylesheet"; css.href = "/static/lab.css"; document.head.append(css);
   const state = { points: [[1, 0], [1, 1], [0, 1]], labels: [1, -1, -1], options: {}, hidden: ["share"],
@@ -353,6 +355,9 @@ async () => {
 
 
 def test_widget_front_end_with_a_model(page, base_url):
+    """The widget's one ES module (bundle.py joins the page's modules) in a browser, with a stand-in model."""
+    page.route("**/widget-bundle.js", lambda route: route.fulfill(
+        body=bundle(STATIC / "lab.js"), content_type="text/javascript"))
     page.goto(base_url + "api/health")
     page.evaluate(WIDGET_HARNESS)
     page.wait_for_selector('#widget[data-ready="1"]')
@@ -519,12 +524,47 @@ def test_a_busy_server_is_asked_again_after_retry_after(page, base_url):
     assert page.get_by_test_id("error").is_hidden()
 
 
+#: Card texts that are cut (content wider or taller than its box) or a word split across two lines.
+CARD_TEXTS_CUT_OR_SPLIT = """() => {
+    const problems = [];
+    for (const element of document.querySelectorAll('.plab-card-title, .plab-card-value, .plab-card-detail')) {
+        if (!element.offsetParent) continue;
+        const text = element.textContent.slice(0, 40);
+        if (element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1
+            || getComputedStyle(element).textOverflow === 'ellipsis') problems.push('cut: ' + text);
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of node.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, word.index);
+                range.setEnd(node, word.index + word[0].length);
+                const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+                if (lines.size > 1) problems.push('split: ' + word[0] + ' in ' + text);
+            }
+        }
+    }
+    return problems;
+}"""
+
+CARD_VIEWS = ["#p=1,0,1;1,1,-1;0,1,-1&step=5",
+              "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&step=9",
+              "#p=0.13,0.27,1;0.31,-0.72,-1;-0.45,0.35,-1;1.17,-0.61,1&snap=0&bias=1&eta=0.3&step=999",
+              "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=999"]
+
+
+def test_card_texts_are_whole_at_1280_px(page, base_url):
+    """At 1280 px (five cards in a row) no card title, value or detail is cut or split mid-word."""
+    page.set_viewport_size({"width": 1280, "height": 880})
+    for view in CARD_VIEWS:
+        open_lab(page, base_url, view)
+        assert page.evaluate(CARD_TEXTS_CUT_OR_SPLIT) == [], view
+        assert page.get_by_test_id("card-rho").locator(".plab-card-title").inner_text() == "Best margin ρ*"
+    assert page.get_by_test_id("header-verb").inner_text() == "Click"
+    shot(page, "lab-cards-1280")
+
+
 def test_phone_layout_has_no_sideways_scroll_and_cuts_nothing(phone, base_url):
-    views = ["#p=1,0,1;1,1,-1;0,1,-1&step=5",
-             "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&step=9",
-             "#p=0.13,0.27,1;0.31,-0.72,-1;-0.45,0.35,-1;1.17,-0.61,1&snap=0&bias=1&eta=0.3&step=999",
-             "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=999"]
-    for number, view in enumerate(views):
+    for number, view in enumerate(CARD_VIEWS):
         open_lab(phone, base_url, view)
         phone.get_by_test_id("btn-run").click()
         width = phone.evaluate("window.innerWidth")
@@ -542,7 +582,11 @@ def test_phone_layout_has_no_sideways_scroll_and_cuts_nothing(phone, base_url):
                         && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => 'wide: ' + e.className)];
         }""")
         assert cut == [], (view, cut)
+        assert phone.evaluate(CARD_TEXTS_CUT_OR_SPLIT) == [], view
         shot(phone, f"lab-phone-{number}")
+    # a touch screen is tapped: the header and the hint say so
+    assert phone.get_by_test_id("header-verb").inner_text() == "Tap"
+    assert "Click" not in phone.locator(".plab-header").inner_text()
 
 
 def tap_point(page, x: float, y: float) -> None:
@@ -594,3 +638,230 @@ def test_touch_label_choice_and_long_press_to_delete(phone, base_url):
     phone.get_by_test_id("btn-run").tap()
     assert card(phone, "mistakes") == str(run.mistakes)
     shot(phone, "lab-phone-touch")
+
+
+# ------------------------------------------------------------------ a user's own data
+
+
+def iris_csv(tmp_path) -> tuple[Path, list[list[float]], list[str]]:
+    """scikit-learn's iris (150 rows, four features and the species) written as a CSV with a header."""
+    from sklearn.datasets import load_iris
+
+    iris = load_iris()
+    species = [str(iris.target_names[t]) for t in iris.target]
+    rows = [[float(v) for v in row] for row in iris.data]
+    lines = ["sepal_length,sepal_width,petal_length,petal_width,species"]
+    lines += [",".join(repr(v) for v in row) + f",{name}" for row, name in zip(rows, species, strict=True)]
+    path = tmp_path / "iris.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path, rows, species
+
+
+def test_a_csv_with_more_columns_choose_them_and_run(page, base_url, tmp_path):
+    path, rows, species = iris_csv(tmp_path)
+    open_lab(page, base_url)
+    page.get_by_test_id("data-panel").locator("summary").click()
+    page.get_by_test_id("data-file").set_input_files(str(path))
+    page.wait_for_function("() => window.perceptronlab.state.points.length === 150")
+    ready(page)
+    # more than two features: the columns are offered, the first two numeric ones and the species taken
+    columns = page.get_by_test_id("data-columns")
+    assert columns.is_visible()
+    assert page.get_by_test_id("data-label").input_value() == "4"
+    assert "150 rows: x = sepal_length, y = sepal_width; +1 = 'setosa' (50)" in page.get_by_test_id("data-message").inner_text()
+    # petal length and width, versicolor against the rest
+    page.get_by_test_id("data-x").select_option(label="petal_length")
+    page.get_by_test_id("data-y").select_option(label="petal_width")
+    page.get_by_test_id("data-positive").select_option("versicolor")
+    ready(page)
+    points = [[row[2], row[3]] for row in rows]
+    labels = [1 if name == "versicolor" else -1 for name in species]
+    assert page.evaluate("window.perceptronlab.state.points.map(p => [p.x, p.y])") == points
+    assert page.evaluate("window.perceptronlab.state.points.map(p => p.label)") == labels
+    page.get_by_test_id("btn-run").click()
+    answer = api.compute({"points": points, "labels": labels, "options": {}})
+    assert card(page, "mistakes") == str(answer["run"]["mistakes"])
+    assert card(page, "separable") == ("yes" if separable(points, labels) else "no") == "no"
+    assert page.get_by_test_id("preset").input_value() == "custom"
+    shot(page, "lab-own-data")
+
+
+def test_a_dropped_csv_and_pasted_points(page, base_url):
+    open_lab(page, base_url, "#p=")
+    # a file dropped on the lab (a DataTransfer, as the browser makes for a drop from the desktop)
+    page.evaluate("""() => {
+        const data = new DataTransfer();
+        data.items.add(new File(["x,y,label\\n3,1,yes\\n1,2,yes\\n-1,-1,no\\n0,-2,no\\n"], "margin.csv", {type: "text/csv"}));
+        document.querySelector('#lab').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+    }""")
+    page.wait_for_function("() => window.perceptronlab.state.points.length === 4")
+    ready(page)
+    assert page.get_by_test_id("data-columns").is_hidden()  # two features and a label: nothing to choose
+    assert card(page, "rho") == "√2" and card(page, "bound") == "5"  # the margin task of the lecture notes
+    assert "+1 = 'yes' (2), −1 = 'no' (2)" in page.get_by_test_id("data-message").inner_text()
+    # points pasted one per line
+    page.get_by_test_id("data-paste").fill("1, 0, +1\n1 ,1, -1\n0, 1, -1\n")
+    page.get_by_test_id("data-use-paste").click()
+    page.wait_for_function("() => window.perceptronlab.state.points.length === 3")
+    ready(page)
+    page.get_by_test_id("btn-run").click()
+    assert card(page, "mistakes") == "5" and card(page, "bound") == "10"
+    assert page.evaluate("location.hash").startswith(EXAM_HASH)
+    # bad input: one line with the fix, and the points stay
+    page.get_by_test_id("data-paste").fill("1, 0\n2, 3\n")
+    page.get_by_test_id("data-use-paste").click()
+    message = page.get_by_test_id("data-message").inner_text()
+    assert message == ("the pasted points: data: expected at least 3 columns (two features and a label), got 2; "
+                       "write each point as x, y, label.")
+    assert page.evaluate("window.perceptronlab.state.points.length") == 3
+    # a file too big for the lab is refused before it is read, and the closed panel opens to say so
+    page.get_by_test_id("data-panel").evaluate("el => { el.open = false; }")
+    page.evaluate("""() => {
+        const data = new DataTransfer();
+        data.items.add(new File([new Uint8Array(8000001)], "huge.csv", {type: "text/csv"}));
+        document.querySelector('#lab').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+    }""")
+    assert page.get_by_test_id("data-message").inner_text() == (
+        "huge.csv: expected at most 8,000,000 bytes, got 8,000,001; keep at most 10,000 rows of two features and a label.")
+
+
+# ------------------------------------------------------------------ a run as one HTML file
+
+
+def play_back_from_disk(browser, path: Path, mistakes: int, steps: int, start: int = 0) -> None:
+    """Open a snapshot with file:// in a fresh browser context: it plays back and fetches nothing."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    snapshot = context.new_page()
+    errors = watched(snapshot)
+    requests: list[str] = []
+    snapshot.on("request", lambda request: requests.append(request.url))
+    snapshot.goto(path.as_uri())
+    ready(snapshot)
+    assert snapshot.get_by_test_id("step-label").inner_text() == f"step {start} / {steps}"  # where it was saved
+    snapshot.get_by_test_id("btn-run").click()
+    assert card(snapshot, "mistakes") == str(mistakes)
+    snapshot.get_by_test_id("btn-reset").click()
+    snapshot.get_by_test_id("btn-step").click()
+    assert snapshot.get_by_test_id("step-label").inner_text() == f"step 1 / {steps}"
+    set_scrubber(snapshot, steps - 2)
+    snapshot.get_by_test_id("btn-play").click()
+    snapshot.wait_for_function(f"() => window.perceptronlab.step === {steps}")
+    assert len(snapshot.get_by_test_id("log-table").locator("tbody tr").all()) > 0
+    # it plays back one run: nothing to edit, nothing to export, no server to ask
+    for testid in ("add-point", "data-panel", "save-snapshot", "preset", "share-link"):
+        assert snapshot.get_by_test_id(testid).is_hidden(), testid
+    assert all(url.startswith(("file:", "blob:", "data:")) for url in requests), requests
+    shot(snapshot, "lab-snapshot")
+    context.close()
+    assert not errors, errors
+
+
+def test_export_a_snapshot_and_play_it_back_without_a_server(page, browser, base_url, tmp_path):
+    open_lab(page, base_url, "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=7")
+    steps = int(page.get_by_test_id("step-label").inner_text().split("/")[1])
+    mistakes = int(page.evaluate("window.perceptronlab.result.run.mistakes"))
+    with page.expect_download() as download:
+        page.get_by_test_id("save-snapshot").click()
+    assert download.value.suggested_filename == "perceptron-run.html"
+    path = tmp_path / "perceptron-run.html"
+    download.value.save_as(path)
+    assert "Saved perceptron-run.html" in page.get_by_test_id("snapshot-message").inner_text()
+    text = path.read_text(encoding="utf-8")
+    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
+    play_back_from_disk(browser, path, mistakes, steps, start=7)
+
+
+def test_the_widgets_snapshot_plays_back_without_a_server(browser, tmp_path):
+    """Lab.save_snapshot (the kernel's file: the bundled modules) opened from disk."""
+    from perceptronlab.web.widget import Lab
+
+    lab = Lab(points=[[3, 1], [1, 2], [-1, -1], [0, -2], ["1/2", "-1/2"]], labels=[1, 1, -1, -1, 1])
+    path = tmp_path / "widget-run.html"
+    lab.save_snapshot(str(path))
+    run = perceptron([[3, 1], [1, 2], [-1, -1], [0, -2], [0.5, -0.5]], [1, 1, -1, -1, 1], exact=True, warn=False)
+    assert lab.run["mistakes"] == run.mistakes
+    play_back_from_disk(browser, path, run.mistakes, lab.run["steps"]["count"])
+
+
+# ------------------------------------------------------------------ the self-test panel
+
+QUIZ = Path(__file__).resolve().parent / "js" / "fixtures" / "quiz.json"
+
+
+def test_the_self_test_panel_answers_and_scores(page, base_url):
+    """Questions of the api/quiz shape (a fixture served by page.route): options, a number, a card, a score."""
+    import json
+
+    asked: list[str] = []
+
+    def serve_quiz(route):
+        asked.append(route.request.url)
+        document = json.loads(QUIZ.read_text(encoding="utf-8"))
+        route.fulfill(json=document if len(asked) == 1 else {**document, "seed": 8, "questions": document["questions"][:1]})
+
+    page.route("**/api/quiz?*", serve_quiz)
+    open_lab(page, base_url)
+    panel = page.get_by_test_id("quiz-panel")
+    panel.wait_for(state="visible")
+    assert "seed=" in asked[0] and "count=5" in asked[0]
+    panel.locator("summary").click()
+    questions = panel.get_by_test_id("quiz-question")
+    assert questions.count() == 4
+    assert page.get_by_test_id("quiz-score").inner_text() == "0 of 3 right · 3 to answer"
+    # a wrong option: its why; the first try is what counts
+    update = questions.nth(0)
+    update.get_by_test_id("quiz-option").nth(1).click()
+    verdict = update.get_by_test_id("quiz-verdict").inner_text()
+    assert verdict.startswith("Not quite.") and "without its label" in verdict
+    update.get_by_test_id("quiz-option").nth(0).click()
+    assert update.get_by_test_id("quiz-verdict").inner_text().startswith("Right.")
+    # a number: not a number, then out of tolerance, then right as a fraction
+    distance = questions.nth(1)
+    distance.get_by_test_id("quiz-input").fill("seven fifths")
+    distance.get_by_test_id("quiz-check").click()
+    assert distance.get_by_test_id("quiz-verdict").inner_text() == "Type a number such as 2, -0.5 or 1/3."
+    distance.get_by_test_id("quiz-input").fill("7/5")
+    distance.get_by_test_id("quiz-check").click()
+    assert distance.get_by_test_id("quiz-verdict").inner_text().startswith("Right.")
+    # a card shows its answer
+    card_question = questions.nth(2)
+    assert card_question.get_by_test_id("quiz-answer").is_hidden()
+    card_question.get_by_test_id("quiz-reveal").click()
+    assert "number of examples" in card_question.get_by_test_id("quiz-answer").inner_text()
+    questions.nth(3).get_by_test_id("quiz-option").nth(0).click()
+    assert page.get_by_test_id("quiz-score").inner_text() == "2 of 3 right"
+    shot(page, "lab-self-test")
+    # new questions: the next seed, a fresh score
+    page.get_by_test_id("quiz-new").click()
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=quiz-question]').length === 1")
+    assert "seed=8&" in asked[1]  # the seed after the one the server answered (7)
+    assert page.get_by_test_id("quiz-score").inner_text() == "0 of 1 right · 1 to answer"
+
+
+def test_no_self_test_panel_without_the_endpoint(page, base_url):
+    """A lab server without api/quiz (404): the panel stays away, and the page has no error."""
+    answers: list[int] = []
+    page.on("response", lambda response: answers.append(response.status) if "/api/quiz" in response.url else None)
+    page.route("**/api/quiz?*", lambda route: route.fulfill(status=404, json={"detail": "Not Found"}))
+    open_lab(page, base_url)
+    page.wait_for_function("() => document.querySelector('[data-testid=quiz-panel]').dataset.state === 'absent'")
+    assert page.get_by_test_id("quiz-panel").is_hidden() and answers == [404]
+
+
+def test_the_self_test_and_your_data_fit_a_phone(phone, base_url):
+    """Open on a phone (390 px): the self-test and the data panel, with no sideways scrolling."""
+    phone.route("**/api/quiz?*", lambda route: route.fulfill(path=str(QUIZ), content_type="application/json"))
+    open_lab(phone, base_url)
+    panel = phone.get_by_test_id("quiz-panel")
+    panel.wait_for(state="visible")
+    panel.locator("summary").tap()
+    phone.get_by_test_id("data-panel").locator("summary").tap()
+    phone.get_by_test_id("data-paste").fill("x,y,a,b,label\n1,0,5,5,1\n1,1,5,5,-1\n0,1,5,5,-1\n")
+    phone.get_by_test_id("data-use-paste").tap()
+    ready(phone)
+    assert phone.get_by_test_id("data-columns").is_visible()  # more columns than two features and a label
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    wide = phone.evaluate("""() => [...document.querySelectorAll('.plab *')].filter((e) => e.offsetParent
+        && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.className || e.tagName)""")
+    assert wide == []
+    shot(phone, "lab-phone-panels")

@@ -1,4 +1,4 @@
-"""The lab in Jupyter: an anywidget that runs the lab page's ES module, computed by the Python engine.
+"""The lab in Jupyter: an anywidget that runs the lab page's ES modules, computed by the Python engine.
 
 >>> from perceptronlab.web.widget import Lab
 >>> lab = Lab(points=[[1, 0], [1, 1], [0, 1]], labels=[1, -1, -1])
@@ -9,6 +9,9 @@ The widget syncs ``points``, ``labels`` and ``options`` with the page; whenever 
 changes (from Python or from a click in the notebook), :func:`perceptronlab.web.api.compute`
 recomputes the whole run into ``result`` (or a message into ``error``). Needs the ``jupyter``
 extra: ``pip install 'perceptronlab[jupyter]'``.
+
+anywidget loads one ES module: :func:`perceptronlab.web.bundle.bundle` joins the page's modules
+into one when this module is imported (plain Python, no Node and no build step at install time).
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 try:
@@ -26,10 +28,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("perceptronlab.web.widget needs anywidget: pip install 'perceptronlab[jupyter]'.") from exc
 
 from perceptronlab.exceptions import PerceptronLabError
+from perceptronlab.web.bundle import STATIC, bundle
 
 __all__ = ["Lab"]
-
-_STATIC = Path(__file__).resolve().parent / "static"
 
 
 class Lab(anywidget.AnyWidget):
@@ -66,8 +67,8 @@ class Lab(anywidget.AnyWidget):
     ('options.eta', {})
     """
 
-    _esm = _STATIC / "lab.js"
-    _css = _STATIC / "lab.css"
+    _esm = bundle(STATIC / "lab.js")
+    _css = STATIC / "lab.css"
 
     points: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
     labels: traitlets.List[Any] = traitlets.List([]).tag(sync=True)
@@ -87,6 +88,37 @@ class Lab(anywidget.AnyWidget):
         super().__init__(points=_plain(points), labels=_plain(labels if labels is not None else []),
                          options=dict(options or {}), hidden=list(hidden or []), **kwargs)
         self._recompute()
+        self.on_msg(self._page_message)
+
+    def snapshot(self, step: int = 0) -> str:
+        """The current run as one self-contained HTML file's text (it plays back without a server).
+
+        ``step`` is where the cursor stands when the file opens.
+        """
+        from perceptronlab.web.snapshot import recording, snapshot_html
+
+        if not self.result:
+            raise PerceptronLabError(self.error or "snapshot: expected a run, got no points; add points first.")
+        payload = {"points": self.points, "labels": self.labels, "options": self.options}
+        return snapshot_html(recording(payload, self.result, step))
+
+    def save_snapshot(self, path: str, step: int = 0) -> None:
+        """Write :meth:`snapshot` to ``path`` (an HTML file: open it in any browser)."""
+        from perceptronlab._ground.files import atomic_write
+
+        atomic_write(path, self.snapshot(step))
+
+    def _page_message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
+        # The page's "Save snapshot" button: the page sends what it shows, the kernel writes the file's text
+        if not isinstance(content, dict) or content.get("type") != "snapshot":
+            return
+        from perceptronlab.web.snapshot import snapshot_html
+
+        recorded = content.get("recorded")
+        if not isinstance(recorded, dict) or not recorded.get("result"):
+            self.send({"type": "snapshot", "error": "there is no run to record"})
+            return
+        self.send({"type": "snapshot", "html": snapshot_html(recorded)})
 
     def notify_change(self, change: Any) -> None:
         # An input changed in Python: hold the sync so that the page receives the new input and
