@@ -865,3 +865,25 @@ def test_the_self_test_and_your_data_fit_a_phone(phone, base_url):
         && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.className || e.tagName)""")
     assert wide == []
     shot(phone, "lab-phone-panels")
+
+
+def test_self_test_panel_with_the_servers_own_questions(page, base_url):
+    """The real api/quiz of the lab server (no fixture): the panel shows the seed's questions, and an
+    answer gets its verdict."""
+    import re
+
+    from perceptronlab.teach.quiz import quiz_document
+
+    seen: list[str] = []
+    page.on("response", lambda response: seen.append(response.url) if "/api/quiz" in response.url else None)
+    open_lab(page, base_url)
+    panel = page.get_by_test_id("quiz-panel")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=quiz-question]').length > 0")
+    assert panel.is_visible() and seen
+    panel.locator("summary").click()
+    seed, count = (int(v) for v in re.search(r"seed=(\d+)&count=(\d+)", seen[0]).groups())
+    questions = panel.get_by_test_id("quiz-question")
+    expected = quiz_document(seed, count)["questions"]
+    assert questions.count() == len(expected)
+    first = questions.nth(0)
+    assert expected[0]["prompt"].split("\n")[0][:30] in first.inner_text()
