@@ -73,6 +73,29 @@ def test_batch_equals_single_runs():
         assert batch.converged[r] == single.converged
 
 
+def test_batch_stops_where_the_driver_stops_cycles_and_limits():
+    """Non-separable runs: the driver's cycle proof ends them at the same sweep as perceptron()."""
+    rng = np.random.default_rng(16)
+    Xs = rng.integers(-2, 3, size=(30, 12, 2)).astype(np.float64)
+    ys = np.where(rng.random((30, 12)) < 0.5, -1.0, 1.0)  # random labels: most runs cycle
+    for max_sweeps in (3, 400):
+        batch = perceptron_batch(Xs, ys, max_sweeps=max_sweeps, fit_intercept=True)
+        for r in range(30):
+            single = perceptron(Xs[r], ys[r], max_sweeps=max_sweeps, fit_intercept=True, warn=False)
+            assert np.array_equal(batch.w[r], single.w) and batch.b[r] == single.b
+            assert (batch.mistakes[r], batch.sweeps[r]) == (single.mistakes, single.sweeps)
+            assert (batch.converged[r], batch.cycled[r]) == (single.converged, single.cycled)
+    assert batch.cycled.sum() >= 10
+
+
+def test_batch_overflow_is_the_drivers_error():
+    from perceptronlab.exceptions import WeightOverflowError
+
+    X = np.array([[[1.0, 0.0], [0.0, 1.0]], [[1e308, 1e308], [-1e308, 1e308]]])
+    with pytest.raises(WeightOverflowError, match="sweep 1 of run 1.*Scale"):
+        perceptron_batch(X, np.array([[1, -1], [1, 1]]), eta=10.0)
+
+
 def test_batch_rejects_bad_shapes():
     from perceptronlab.exceptions import InputError
 
