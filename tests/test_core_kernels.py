@@ -196,3 +196,22 @@ def test_blocked_sweep_decides_stale_rows_only_when_the_bound_allows(kind):
             assert c1 == c2 and b_seq == b_par and np.array_equal(w_seq, w_par)
             assert np.array_equal(outs[0][:c1], outs[2][:c2]) and np.array_equal(outs[1][:c1], outs[3][:c2])
         assert c1 > 0  # the late sweeps still update
+
+
+def test_show_config_names_the_cpu_and_the_kernels_chosen():
+    import io
+
+    import perceptronlab
+    from perceptronlab.core import config
+
+    out = io.StringIO()
+    perceptronlab.show_config(file=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"perceptronlab {perceptronlab.__version__}"
+    assert lines[2] == f"CPU: {config.cpu_text()}"
+    assert {line.split(":")[0] for line in lines[3:]} == set(config.kernel_choices())
+    info = config.cpu()
+    assert info["avx512"] in (True, False, None) and (info["model_name"] is None or isinstance(info["model_name"], str))
+    if info["vendor"] is not None:  # Linux: the first processor's fields, as /proc/cpuinfo writes them
+        text = open("/proc/cpuinfo", encoding="utf-8").read()
+        assert f"vendor_id\t: {info['vendor']}" in text and (("avx512f" in text.split()) == info["avx512"])
