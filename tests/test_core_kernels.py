@@ -130,7 +130,7 @@ def _sklearn_csr_weights(X, y, epochs):
 
 @pytest.mark.parametrize("kind", ["uniform columns (the paired loop)", "power-law columns (row by row)"])
 def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
-    from perceptronlab.core.kernels import csr_paired
+    from perceptronlab.core.kernels import csr_gathers_miss
 
     rng = np.random.default_rng(11)
     n, d = 3000, 2**18
@@ -143,10 +143,17 @@ def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
                       shape=(n, d))
     X.sum_duplicates()
     y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
-    assert csr_paired(X.indptr, X.indices, d) == kind.startswith("uniform")
+    assert csr_gathers_miss(X.indptr, X.indices, d) == kind.startswith("uniform")
     ours = perceptron(X, y, max_sweeps=3, warn=False)
     assert ours.sweeps == 3 and ours.mistakes > 300
-    assert np.array_equal(ours.w, _sklearn_csr_weights(X, y, 3))
+    expected = _sklearn_csr_weights(X, y, 3)
+    assert np.array_equal(ours.w, expected)
+    for paired in (True, False):  # each variant, whichever this machine chose: the same bits
+        w, idx, norms = np.zeros(d), np.empty(n, np.int64), np.empty(n)
+        for _ in range(3):
+            kernels.sweep_csr(X.indptr, X.indices, X.data, y, NO_ORDER, False, w, 0.0, 1.0, 0.0, False, idx, norms,
+                              paired)
+        assert np.array_equal(w, expected)
 
 
 def test_the_weights_fingerprint_tells_every_bit_apart():
@@ -215,3 +222,28 @@ def test_show_config_names_the_cpu_and_the_kernels_chosen():
     if info["vendor"] is not None:  # Linux: the first processor's fields, as /proc/cpuinfo writes them
         text = open("/proc/cpuinfo", encoding="utf-8").read()
         assert f"vendor_id\t: {info['vendor']}" in text and (("avx512f" in text.split()) == info["avx512"])
+
+
+def test_the_csr_loop_choice_is_measured_once_and_kept(monkeypatch, tmp_path):
+    import json
+
+    from perceptronlab.core import choice
+
+    path = tmp_path / "kernel-choices-test.json"
+    monkeypatch.setattr(choice, "cache_file", lambda: path)
+    choice.choices.cache_clear()
+    try:
+        first = choice.choices()
+        assert "measured now" in first["source"] and set(first["measured_ms"]) == {"CSR paired", "CSR row by row"}
+        kept = json.loads(path.read_text())
+        assert kept["csr_paired"] == first["csr_paired"]
+        kept["csr_paired"] = not kept["csr_paired"]  # what the file says is what is used
+        path.write_text(json.dumps(kept))
+        choice.choices.cache_clear()
+        assert choice.choices()["csr_paired"] == kept["csr_paired"]
+        assert "measured earlier" in choice.choices()["source"]
+        path.write_text("not json")  # a damaged file is measured again
+        choice.choices.cache_clear()
+        assert "measured now" in choice.choices()["source"]
+    finally:
+        choice.choices.cache_clear()

@@ -65,13 +65,24 @@ def kernel_choices() -> dict[str, str]:
         "dense sweep": (f"{kernels.GROUP} rows scored at a time in SIMD lanes, each in feature order; rows prefetched "
                         f"{kernels.PREFETCH_BYTES // 1024} KiB ahead, or one group ahead when a group spans "
                         f"{kernels.LONG_GROUP_BYTES // 1024} KiB or more"),
-        "CSR sweep": ("two rows at a time with the weights of the rows ahead prefetched where every gather misses "
-                      f"the inner caches (w ≥ {kernels.PAIRED_MIN_WEIGHT_BYTES // 2**20} MiB, ≥ "
-                      f"{kernels.PAIRED_MIN_ROW_NNZ} non-zeros a row, evenly spread columns); else row by row"),
+        "CSR sweep": csr_text(),
         "several cores": (f"late sweeps (≤ 1 update in {round(1 / engines.PARALLEL_MAX_UPDATE_RATE):,} rows, "
                           f"≥ {engines.PARALLEL_MIN_ROWS:,} rows) scored in parallel blocks; Numba threads: "
                           f"{numba.config.NUMBA_NUM_THREADS} ({numba.threading_layer() if _layer_known() else 'not yet loaded'})"),
     }
+
+
+def csr_text() -> str:
+    """The CSR loop chosen, and the measurement that chose it (:mod:`perceptronlab.core.choice`)."""
+    from perceptronlab.core import choice, kernels
+
+    found = choice.choices()
+    timings = ", ".join(f"{name} {ms} ms" for name, ms in found["measured_ms"].items())
+    where = (f"where every gather misses the inner caches (w ≥ {kernels.PAIRED_MIN_WEIGHT_BYTES // 2**20} MiB, "
+             f"≥ {kernels.PAIRED_MIN_ROW_NNZ} non-zeros a row, evenly spread columns)")
+    loop = ("two rows at a time, the weights of the rows ahead prefetched, " + where + "; else row by row"
+            if found["csr_paired"] else "row by row (the paired loop did not pay here, even " + where + ")")
+    return f"{loop}; measured: {timings}; {found['source']}"
 
 
 def _layer_known() -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground.validation import is_sparse, not_finite_error
-from perceptronlab.core import kernels, ratchet
+from perceptronlab.core import choice, kernels, ratchet
 from perceptronlab.core.driver import SteppingEngine, UpdateLog
 from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.reference import ReferenceEngine
@@ -66,7 +66,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.sparse = is_sparse(X)
         self.X: Any = X if self.sparse else np.ascontiguousarray(X)
         # the CSR loop suits the matrix, not the sweep: chosen once
-        self._csr_paired = bool(kernels.csr_paired(X.indptr, X.indices, X.shape[1])) if self.sparse else False
+        self._csr_paired = choice.csr_paired(X.indptr, X.indices, X.shape[1]) if self.sparse else False
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.n_jobs = resolve_n_jobs(n_jobs)
         self._last_updates: int | None = None

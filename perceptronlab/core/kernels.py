@@ -356,8 +356,9 @@ PAIRED_MIN_NNZ = 100_000
 
 
 @njit(cache=True, nogil=True)
-def csr_paired(indptr, indices, d):
-    """Whether :func:`sweep_csr` takes the paired, prefetching loop for this matrix (see above)."""
+def csr_gathers_miss(indptr, indices, d):
+    """Whether this matrix's gathers miss the inner caches (see above): where the paired loop may pay;
+    whether it does on this CPU is measured (:func:`perceptronlab.core.choice.csr_paired`)."""
     n = indptr.shape[0] - 1
     nnz = indptr[n] - indptr[0]
     if n == 0 or nnz < PAIRED_MIN_NNZ or d * 8 < PAIRED_MIN_WEIGHT_BYTES or nnz < PAIRED_MIN_ROW_NNZ * n:
@@ -399,12 +400,16 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
     """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
 
     Row by row (each row's sum in its stored order), as scikit-learn does; on matrices whose
-    gathers all miss the inner caches (:func:`csr_paired`) two rows are scored at a time and the
+    gathers all miss the inner caches (:func:`csr_gathers_miss`), where the paired loop measured
+    faster on this machine (:mod:`perceptronlab.core.choice`), two rows are scored at a time and the
     weights of the rows ahead prefetched. Both loops give the same bits. (Chosen here, in Python:
     compiled into one function, the two loops run slower than each on its own.) ``paired``: the
-    choice of :func:`csr_paired` when the caller keeps it for its matrix (made here when None).
+    choice of :func:`perceptronlab.core.choice.csr_paired` when the caller keeps it for its matrix
+    (made here when None).
     """
     if paired is None:
+        from perceptronlab.core.choice import csr_paired  # it measures the loops of this module
+
         paired = csr_paired(indptr, indices, w.shape[0])
     loop = _sweep_csr_paired if paired else _sweep_csr_rows
     return loop(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out)
