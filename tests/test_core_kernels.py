@@ -209,15 +209,15 @@ def test_show_config_names_the_cpu_and_the_kernels_chosen():
     import io
 
     import perceptronlab
-    from perceptronlab.core import config
+    from perceptronlab.core import config, cpu
 
     out = io.StringIO()
     perceptronlab.show_config(file=out)
     lines = out.getvalue().splitlines()
     assert lines[0] == f"perceptronlab {perceptronlab.__version__}"
-    assert lines[2] == f"CPU: {config.cpu_text()}"
+    assert lines[2] == f"CPU: {cpu.cpu_text()}"
     assert {line.split(":")[0] for line in lines[3:]} == set(config.kernel_choices())
-    info = config.cpu()
+    info = cpu.cpu()
     assert info["avx512"] in (True, False, None) and (info["model_name"] is None or isinstance(info["model_name"], str))
     if info["vendor"] is not None:  # Linux: the first processor's fields, as /proc/cpuinfo writes them
         text = open("/proc/cpuinfo", encoding="utf-8").read()

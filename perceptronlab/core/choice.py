@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 
 from perceptronlab._ground.files import atomic_write
+from perceptronlab.core import kernels
+from perceptronlab.core.cpu import cpu_text
 from perceptronlab.exceptions import InputError
 
 __all__ = ["choices", "csr_paired", "cache_file", "measure"]
@@ -43,7 +45,6 @@ def cache_file() -> Path:
     import numba
 
     from perceptronlab import __version__
-    from perceptronlab.core.config import cpu_text
 
     key = hashlib.sha256(f"{cpu_text()}|{numba.__version__}|{__version__}".encode()).hexdigest()[:16]
     folder = Path(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else Path(__file__).parent / "__pycache__"
@@ -65,8 +66,6 @@ def _paired_problem(n: int = 8192, nnz: int = 48, d: int = 2**19, seed: int = 0)
 
 def measure() -> dict[str, Any]:
     """Time the variants now (no cache): the choices, and the milliseconds each variant took."""
-    from perceptronlab.core import kernels
-
     indptr, indices, data, y, w = _paired_problem()
     n = indptr.shape[0] - 1
     idx, norms, no_order = np.empty(n, dtype=np.int64), np.empty(n), np.empty(0, dtype=np.int64)
@@ -108,6 +107,4 @@ def choices() -> dict[str, Any]:
 def csr_paired(indptr, indices, d: int) -> bool:
     """Whether a CSR sweep takes the paired loop for this matrix: its gathers miss the inner caches,
     and the paired loop measured faster on this machine."""
-    from perceptronlab.core import kernels
-
     return bool(kernels.csr_gathers_miss(indptr, indices, d)) and bool(choices()["csr_paired"])

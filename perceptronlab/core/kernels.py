@@ -396,7 +396,7 @@ def _csr_take_update(indptr, indices, data, i, w, b, step, fit_intercept, sq, id
 
 
 def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out,
-              paired=None):
+              paired):
     """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
 
     Row by row (each row's sum in its stored order), as scikit-learn does; on matrices whose
@@ -404,13 +404,8 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
     faster on this machine (:mod:`perceptronlab.core.choice`), two rows are scored at a time and the
     weights of the rows ahead prefetched. Both loops give the same bits. (Chosen here, in Python:
     compiled into one function, the two loops run slower than each on its own.) ``paired``: the
-    choice of :func:`perceptronlab.core.choice.csr_paired` when the caller keeps it for its matrix
-    (made here when None).
+    choice of :func:`perceptronlab.core.choice.csr_paired` for this matrix, which the caller keeps.
     """
-    if paired is None:
-        from perceptronlab.core.choice import csr_paired  # it measures the loops of this module
-
-        paired = csr_paired(indptr, indices, w.shape[0])
     loop = _sweep_csr_paired if paired else _sweep_csr_rows
     return loop(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out)
 
