@@ -29,13 +29,15 @@ def test_blocked_parallel_sweep_equals_sequential_bits(dtype, block, use_order):
     X, y = problem(1, dtype=dtype)
     order = np.random.default_rng(2).permutation(X.shape[0]) if use_order else NO_ORDER
     n = X.shape[0]
+    row_sq = kernels.row_squared_norms(X, np.empty(n))
+    assert np.all(row_sq >= np.einsum("ij,ij->i", X.astype(np.float64), X.astype(np.float64)) * (1 - 1e-12))
     for sweep in range(4):  # early sweeps (many updates) and later ones
         w_seq, w_par = np.zeros(X.shape[1]), np.zeros(X.shape[1])
         for _ in range(sweep + 1):
             outs = [np.empty(n, np.int64), np.empty(n), np.empty(n, np.int64), np.empty(n)]
             c1, b1, _ = kernels.sweep_dense(X, y, order, use_order, w_seq, 0.5, 1.0, 0.0, True, outs[0], outs[1])
             c2, b2, _ = kernels.sweep_dense_blocked(X, y, order, use_order, w_par, 0.5, 1.0, 0.0, True, outs[2],
-                                                 outs[3], block, np.empty(block))
+                                                 outs[3], block, np.empty(block), row_sq)
             assert c1 == c2 and b1 == b2
             assert np.array_equal(w_seq, w_par)
             assert np.array_equal(outs[0][:c1], outs[2][:c2])
@@ -199,7 +201,8 @@ def test_blocked_sweep_decides_stale_rows_only_when_the_bound_allows(kind):
         for _ in range(3):
             c1, b_seq, _ = kernels.sweep_dense(X, y, NO_ORDER, False, w_seq, b_seq, 1.0, 0.0, True, outs[0], outs[1])
             c2, b_par, _ = kernels.sweep_dense_blocked(X, y, NO_ORDER, False, w_par, b_par, 1.0, 0.0, True, outs[2],
-                                                       outs[3], block, np.empty(block))
+                                                       outs[3], block, np.empty(block),
+                                                       kernels.row_squared_norms(X, np.empty(n)))
             assert c1 == c2 and b_seq == b_par and np.array_equal(w_seq, w_par)
             assert np.array_equal(outs[0][:c1], outs[2][:c2]) and np.array_equal(outs[1][:c1], outs[3][:c2])
         assert c1 > 0  # the late sweeps still update

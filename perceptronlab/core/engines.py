@@ -70,6 +70,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.n_jobs = resolve_n_jobs(n_jobs)
         self._last_updates: int | None = None
+        self._row_sq: np.ndarray | None = None  # ‖x_i‖² bounds for the multi-core sweep, made when first needed
         self.n, self.d = X.shape
         self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
         self.w = np.zeros(self.d) if w0 is None else np.array(w0, dtype=np.float64)
@@ -91,9 +92,11 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here
             scores = np.empty(block)
             with numba_threads(self.n_jobs):
+                if self._row_sq is None:  # the rows' norms bound the stale scores: once per fit
+                    self._row_sq = kernels.row_squared_norms(self.X, np.empty(self.n))
                 count, self.b, stopped = kernels.sweep_dense_blocked(
                     self.X, self.y, order, use_order, self.w, self.b, self.eta, self.margin, self.fit_intercept,
-                    self._idx_buf, self._norm_buf, block, scores)
+                    self._idx_buf, self._norm_buf, block, scores, self._row_sq)
         else:
             count, self.b, stopped = kernels.sweep_dense(self.X, self.y, order, use_order, self.w, self.b,
                                                          self.eta, self.margin, self.fit_intercept, self._idx_buf,

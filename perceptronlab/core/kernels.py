@@ -226,9 +226,8 @@ def _squared_norms(X, order, use_order, start, stop, out, offset):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _score_rows(X, order, use_order, w, start, stop, out, sq_out, with_norms):
-    """:func:`_score_span` over [start, stop) split into chunks scored in parallel; with
-    ``with_norms`` each chunk also bounds its rows' squared norms (read again from the caches)."""
+def _score_rows(X, order, use_order, w, start, stop, out):
+    """:func:`_score_span` over [start, stop) split into chunks scored in parallel."""
     chunks = 16
     size = (stop - start + chunks - 1) // chunks
     for c in prange(chunks):
@@ -236,8 +235,21 @@ def _score_rows(X, order, use_order, w, start, stop, out, sq_out, with_norms):
         hi = min(stop, lo + size)
         if lo < hi:
             _score_span(X, order, use_order, w, lo, hi, out, start)
-            if with_norms:
-                _squared_norms(X, order, use_order, lo, hi, sq_out, start)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def row_squared_norms(X, out):
+    """out[i] ≥ ‖x_i‖² up to rounding for every row (:func:`_squared_norms`), the rows spread over
+    the cores: what :func:`sweep_dense_blocked` bounds its stale scores with, computed once per fit."""
+    n = X.shape[0]
+    chunks = 16
+    size = (n + chunks - 1) // chunks
+    for c in prange(chunks):
+        lo = c * size
+        hi = min(n, lo + size)
+        if lo < hi:
+            _squared_norms(X, _NO_ORDER_INDEX, False, lo, hi, out, 0)
+    return out
 
 
 _U_ROUND = 2.0**-53  # the unit roundoff of float64
@@ -248,7 +260,7 @@ BLOCK_RESCORE_AFTER = 64
 
 @njit(cache=True, nogil=True)
 def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out, block,
-                        scores):
+                        scores, row_sq):
     """:func:`sweep_dense` on several cores, same bits: score a block in parallel, walk it in order.
 
     The block is scored with the weights (w₀, b₀) it starts with. Until the first update those
@@ -263,18 +275,18 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
     than that is scored again, alone, with the current w, in feature order: the decisions, and so
     the updates and every bit of w, are the sequential sweep's. After :data:`BLOCK_RESCORE_AFTER`
     such rows the rest of the block is scored again in parallel. Late sweeps, with few updates,
-    run at the bandwidth of all cores with one parallel pass per block.
+    run at the bandwidth of all cores with one parallel pass per block. ``row_sq``: the rows' squared
+    norms from :func:`row_squared_norms`, computed once per fit (they do not change).
     """
     steps = order.shape[0] if use_order else X.shape[0]
     d = X.shape[1]
     gamma = (d + 2) * _U_ROUND / (1.0 - (d + 2) * _U_ROUND)
     inflate = 1.0 + 4 * (d + 2) * _U_ROUND
-    sq = np.empty(scores.shape[0])
     count = 0
     start = 0
     while start < steps:
         stop = min(start + block, steps)
-        _score_rows(X, order, use_order, w, start, stop, scores, sq, True)
+        _score_rows(X, order, use_order, w, start, stop, scores)
         w_norm0 = 0.0
         for j in range(d):
             w_norm0 += w[j] * w[j]
@@ -288,7 +300,7 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
             i = order[t] if use_order else t
             s = scores[t - start] + b0
             if moved:
-                x_norm = math.sqrt(sq[t - start] * inflate) * inflate
+                x_norm = math.sqrt(row_sq[i] * inflate) * inflate
                 bound = (drift * x_norm + abs(b - b0) + gamma * (w_norm0 * x_norm + abs(b0))
                          + gamma * ((w_norm0 + drift) * x_norm + abs(b)) + _U_ROUND * (abs(s) + abs(margin)))
                 bound = bound * (1.0 + 1e-6) + 1e-300
@@ -301,7 +313,7 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
                 return count, b, i
             if is_mistake(y[i], s, margin):
                 step = eta * y[i]
-                x_norm = math.sqrt(sq[t - start] * inflate) * inflate
+                x_norm = math.sqrt(row_sq[i] * inflate) * inflate
                 b = _take_update(X, i, w, b, step, fit_intercept, idx_out, norm_out, count)
                 drift += abs(step) * x_norm * (1.0 + 3 * _U_ROUND) + _U_ROUND * (w_norm0 + drift)
                 moved = True
@@ -563,7 +575,7 @@ def margins_dense(X, y, w, b, out):
 @njit(cache=True, nogil=True)
 def margins_dense_parallel(X, y, w, b, out):
     """:func:`margins_dense` with the rows spread over the cores (same bits)."""
-    _score_rows(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out, out, False)
+    _score_rows(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out)
     return _signed(y, b, out)
 
 
