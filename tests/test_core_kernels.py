@@ -53,6 +53,23 @@ def test_engine_switches_to_the_parallel_sweep_in_late_sweeps_with_identical_wei
     assert engine._use_parallel()
 
 
+def test_the_engine_leaves_two_cores_that_do_not_pay_with_the_same_weights():
+    X, y = problem(3, n=40_000, d=8)
+    one = perceptron(X, y, max_sweeps=12, n_jobs=1, warn=False)
+    engine = CompiledEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False, n_jobs=2)
+    engine.sweep(None, 1)
+    engine._last_updates = 0  # as if the last sweep were late: the next ones try two cores
+    engine._one_core_seconds = 0.0  # and one core were unbeatable
+    for sweep in range(2, 13):
+        tried = engine._use_parallel()
+        engine.sweep(None, sweep)
+        engine._last_updates = 0
+        if sweep <= 3:
+            assert tried  # two tries ...
+    assert not engine._use_parallel() and engine._parallel_losses == 2  # ... then one core for the rest
+    assert np.array_equal(engine.w, one.w) and engine.indices.tolist() == one.mistake_indices.tolist()
+
+
 def test_margins_kernel_matches_ordered_dot():
     X, y = problem(4, n=200)
     w = np.random.default_rng(5).normal(size=X.shape[1])
