@@ -42,18 +42,13 @@ def machine_line() -> str:
     import sklearn
 
     from benchmarks._machine import blas_text, l3_text
+    from perceptronlab.core.config import cpu_text, kernel_choices
 
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_text()
+    kernels = "; ".join(f"{what}: {choice}" for what, choice in kernel_choices().items())
     return (f"{os.cpu_count()} cores, {cpu}, {l3_text()}; BLAS: {blas_text()}; Python {platform.python_version()}, "
             f"NumPy {numpy.__version__}, SciPy {scipy.__version__}, Numba {numba.__version__}, "
-            f"scikit-learn {sklearn.__version__}")
+            f"scikit-learn {sklearn.__version__}; kernels chosen: {kernels}")
 
 
 def collect(only: str | None):

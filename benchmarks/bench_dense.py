@@ -1,8 +1,9 @@
-"""Dense sweeps at the memory floor (issue 16.1) and against scikit-learn like for like (issue 18.1).
+"""Dense sweeps at the memory floor (issues 16.1, 27.1) and against scikit-learn like for like (issue 18.1).
 
 The memory-floor rows use data at least twice the L3 cache the machine reports, float32 included,
-so that a sweep streams X from memory as GEMV does; the in-cache rows (data at most half the L3)
-are kept as the compute floor, reported without a target.
+so that a sweep streams X from memory; the anchor is a compiled streaming read of X
+(:mod:`benchmarks._floor`), the bytes every sweep must read, with one-thread GEMV beside it. The
+in-cache rows (data at most half the L3) are kept as the compute floor, reported without a target.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import math
 import numpy as np
 
 from benchmarks._data import separable_dense
+from benchmarks._floor import streaming_reads
 from benchmarks._machine import blas_text, l3_bytes, l3_text
 from benchmarks._runs import (
     engine,
@@ -27,10 +29,10 @@ D = 100
 MAX_BYTES = 3 * 2**30  # the float64 copy stays below this (the machine is shared)
 
 
-def out_of_cache_rows(scale: float = 1.0) -> int:
-    """Rows of d = 100 with the float32 copy at least twice the L3 (and at least 200,000)."""
-    n = max(200_000, math.ceil(2 * l3_bytes() / (4 * D) / 10_000) * 10_000)
-    n = min(n, MAX_BYTES // (8 * D))
+def out_of_cache_rows(scale: float = 1.0, d: int = D) -> int:
+    """Rows of d features with the float32 copy at least twice the L3 (and at least 200,000 × 100 entries)."""
+    n = max(20_000_000 // d, math.ceil(2 * l3_bytes() / (4 * d) / 10_000) * 10_000)
+    n = min(n, MAX_BYTES // (8 * d))
     return max(1000, int(n * scale))
 
 
@@ -55,12 +57,22 @@ def bench_dense_memory_floor(scale: float = 1.0):
         "sweep64": sweeps(X, y, 5, updates=updates64),
         "gemv64": products(X, times=5),
         "sweep32": sweeps(X32, y, 5, updates=updates32),
+        "read64": streaming_reads(X, times=5),
+        "read32": streaming_reads(X32, times=5),
     })
     out_of_cache = X32.nbytes >= 2 * l3_bytes() or scale < 1
     f64 = Stat.ratio(seconds["sweep64"], seconds["gemv64"])
     f32 = Stat.ratio(seconds["sweep32"], seconds["sweep64"])
     where = {"X at least twice the L3 (float32 too)": out_of_cache}
     return [
+        result_row("dense sweep, float64, out of cache, first five sweeps from w = 0: our sweep / streaming read of X",
+            Stat.ratio(seconds["sweep64"], seconds["read64"]), at_most(1.5),
+            f"{_sizes(n)}; updates {updates64}; sweep {median_ms(seconds['sweep64'])}, streaming read "
+            f"{median_ms(seconds['read64'])} ({X.nbytes / seconds['read64'].min() / 1e9:.1f} GB/s at best)", where),
+        result_row("dense sweep, float32, out of cache, first five sweeps from w = 0: our sweep / streaming read of X",
+            Stat.ratio(seconds["sweep32"], seconds["read32"]), at_most(1.5),
+            f"updates {updates32}; sweep {median_ms(seconds['sweep32'])}, streaming read "
+            f"{median_ms(seconds['read32'])}", where),
         result_row("dense sweep, float64, out of cache: our sweep / one-thread GEMV", f64, at_most(1.0),
             f"{_sizes(n)}; first five sweeps from w = 0, updates {updates64}; sweep {median_ms(seconds['sweep64'])}, "
             f"GEMV {median_ms(seconds['gemv64'])}; BLAS: {blas_text()}", where),
@@ -79,8 +91,12 @@ def bench_dense_compute_floor(scale: float = 1.0):
         "sweep64": sweeps(X, y, 5),
         "gemv64": products(X, times=5),
         "sweep32": sweeps(X32, y, 5),
+        "read64": streaming_reads(X, times=5),
     }, n_rounds=15)
     return [
+        result_row("dense sweep, float64, in cache (compute floor): our sweep / streaming read of X",
+            Stat.ratio(seconds["sweep64"], seconds["read64"]), None,
+            f"sweep {median_ms(seconds['sweep64'])}, streaming read {median_ms(seconds['read64'])}"),
         result_row("dense sweep, float64, in cache (compute floor): our sweep / one-thread GEMV",
             Stat.ratio(seconds["sweep64"], seconds["gemv64"]), None,
             f"{_sizes(n, with32=False)}; sweep {median_ms(seconds['sweep64'])}, GEMV {median_ms(seconds['gemv64'])}"),
@@ -110,14 +126,14 @@ def bench_dense_sklearn(scale: float = 1.0):
     ]
 
 
-def late_sweep_data(n: int, seed: int = 3):
+def late_sweep_data(n: int, seed: int = 3, d: int = D):
     """Gaussian rows with a modest margin around a random hyperplane, and a late w: the weights after
     the cyclic sweeps from w = 0 until a sweep updates on fewer than n / 4096 rows."""
     rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, D))
-    w_true = rng.standard_normal(D)
+    X = rng.standard_normal((n, d))
+    w_true = rng.standard_normal(d)
     margins = X @ w_true / np.linalg.norm(w_true)
-    keep = np.abs(margins) > 0.02 * np.sqrt(D)
+    keep = np.abs(margins) > 0.02 * np.sqrt(d)
     X, y = np.ascontiguousarray(X[keep]), np.sign(margins[keep])
     warm = engine(X, y)
     made = X.shape[0]
@@ -146,11 +162,62 @@ def bench_two_cores(scale: float = 1.0):
         "two cores": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(2)),
         "GEMV, 2 threads": products(X, times=1, threads=2),
         "one core": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(1)),
+        "streaming read": streaming_reads(X, times=1),
     }, settle=0.3)
-    return result_row("two cores, late sweep, out of cache: our sweep / two-thread GEMV",
+    same = {"same weights and updates as one core": identical}
+    return [result_row("late sweep, one core, out of cache: our sweep / streaming read of X",
+               Stat.ratio(seconds["one core"], seconds["streaming read"]), at_most(1.2),
+               f"{X.shape[0]:,}×{D} float64; one core {median_ms(seconds['one core'])} (wall time), streaming read "
+               f"{median_ms(seconds['streaming read'])} (CPU time)"),
+            result_row("two cores, late sweep, out of cache: one core / two cores (speed-up)",
+               Stat.ratio(seconds["one core"], seconds["two cores"]), at_least(1.3),
+               f"two cores {median_ms(seconds['two cores'])}, one core {median_ms(seconds['one core'])}; wall time",
+               same),
+            result_row("two cores, late sweep, out of cache: our sweep / two-thread GEMV",
                Stat.ratio(seconds["two cores"], seconds["GEMV, 2 threads"]), at_most(1.1),
                f"{X.shape[0]:,}×{D} float64 {X.nbytes / 2**20:.0f} MiB ({l3_text()}); "
                f"{made} updates in the sweep before, {one.indices.shape[0]} in the timed one; two cores "
                f"{median_ms(seconds['two cores'])}, one core {median_ms(seconds['one core'])}, "
                f"GEMV (2 threads) {median_ms(seconds['GEMV, 2 threads'])}; wall time",
-               {"same weights and updates as one core": identical})
+               same)]
+
+
+def bench_dense_read_floor(scale: float = 1.0):
+    """The first five sweeps from w = 0 and a late sweep (few updates) against a streaming read of X,
+    at d = 20, 200 and 400 (d = 100: the memory-floor and two-core rows), float64 and float32, out of cache."""
+    return [row for d in (20, 200, 400) for row in _read_floor_rows(d, scale)]
+
+
+def _read_floor_rows(d: int, scale: float) -> list[dict]:
+    n = out_of_cache_rows(scale, d)
+    X, y, w_late, made = late_sweep_data(n, d=d)
+    X32 = X.astype(np.float32)
+
+    def late(rows):
+        eng = engine(rows, y, w0=w_late)
+        eng._last_updates = made
+        return eng
+
+    updates64: list[int] = []
+    seconds = interleave({
+        "first64": sweeps(X, y, 5, updates=updates64),
+        "read64": streaming_reads(X, times=5),
+        "first32": sweeps(X32, y, 5),
+        "read32": streaming_reads(X32, times=5),
+        "late64": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(X), cpu=True),
+        "late32": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(X32), cpu=True),
+    }, n_rounds=5)
+    where = {"X at least twice the L3 (float32 too)": X32.nbytes >= 2 * l3_bytes() or scale < 1}
+    size = f"{X.shape[0]:,}×{d}, float64 {X.nbytes / 2**20:.0f} MiB, float32 {X32.nbytes / 2**20:.0f} MiB"
+    rows = []
+    for kind, dtype in (("64", "float64"), ("32", "float32")):
+        rows.append(result_row(f"dense, d = {d}, {dtype}, out of cache, first five sweeps from w = 0: "
+                               "our sweep / streaming read of X",
+            Stat.ratio(seconds[f"first{kind}"], seconds[f"read{kind}"]), at_most(1.5),
+            f"{size}; updates {updates64}; sweep {median_ms(seconds[f'first{kind}'])}, streaming read "
+            f"{median_ms(seconds[f'read{kind}'])}", where))
+        rows.append(result_row(f"dense, d = {d}, {dtype}, out of cache, late sweep: our sweep / streaming read of X",
+            Stat.ratio(seconds[f"late{kind}"], seconds[f"read{kind}"]), at_most(1.2),
+            f"{size}; {made} updates in the sweep before; sweep {median_ms(seconds[f'late{kind}'])}, "
+            f"streaming read {median_ms(seconds[f'read{kind}'])}", where))
+    return rows

@@ -8,19 +8,25 @@ scikit-learn in turn.
 from __future__ import annotations
 
 from benchmarks._data import random_csr, text_like
+from benchmarks._floor import read_bytes, streaming_reads
 from benchmarks._runs import kernel_calls, products, public_calls, same_weights_as_sklearn, sweeps
 from benchmarks._timing import Stat, at_least, at_most, interleave, median_ms, result_row
 
 
 def _rows(X, y, label: str) -> list[dict]:
     updates: list[int] = []
-    cases = {"sweep": sweeps(X, y, 5, updates=updates), "SpMV": products(X, times=5)}
+    cases = {"sweep": sweeps(X, y, 5, updates=updates), "SpMV": products(X, times=5),
+             "read": streaming_reads(X, times=5)}
     cases.update({f"{side} fit": case for side, case in public_calls(X, y).items()})
     cases.update({f"{side} epoch": case for side, case in kernel_calls(X, y).items()})
     seconds = interleave(cases)
     same = {"same weights as scikit-learn": same_weights_as_sklearn(X, y)}
     shape = f"{X.shape[0]:,} × {X.shape[1]:,}, {X.nnz / X.shape[0]:.0f} non-zeros a row on average"
     return [
+        result_row(f"sparse sweep, {label}: first five sweeps / streaming read of its arrays",
+            Stat.ratio(seconds["sweep"], seconds["read"]), at_most(1.5),
+            f"{shape}; data, indices and indptr {read_bytes(X) / 2**20:.0f} MiB; sweep {median_ms(seconds['sweep'])}, "
+            f"streaming read {median_ms(seconds['read'])}"),
         result_row(f"sparse sweep, {label}: first five sweeps / one SpMV", Stat.ratio(seconds["sweep"], seconds["SpMV"]),
             at_most(1.2), f"{shape}; updates {updates}; sweep {median_ms(seconds['sweep'])}, SciPy SpMV "
             f"{median_ms(seconds['SpMV'])}"),

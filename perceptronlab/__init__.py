@@ -19,6 +19,7 @@ _EXPORTS: dict[str, str] = {
     "pocket": "perceptronlab.core.perceptron",
     "Run": "perceptronlab.core.run",
     "Step": "perceptronlab.core.run",
+    "show_config": "perceptronlab.core.config",
     # estimators (scikit-learn API), the family's included
     "Perceptron": "perceptronlab.estimators",
     "PocketPerceptron": "perceptronlab.estimators",

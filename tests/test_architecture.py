@@ -145,3 +145,107 @@ def test_the_rule_is_written_in_the_core():
             if re.search(pattern, text):
                 offenders.append(f"{relative}: {pattern}")
     assert offenders == []
+
+
+# ---------------------------------------------------------------- where the rule is written
+# Every place that writes the mistake test (a comparison with the margin ρ₀) or the update (a weight
+# vector plus a product), and why it may: docs/architecture.md ("Where the rule lives") explains each
+# entry. Anywhere else, call perceptronlab.core.rule (compiled) or an engine.
+RULE_ALLOW_LIST = {
+    ("core/rule.py", "is_mistake"): "the mistake test, compiled: every sweep, the batch runner, the online rows, "
+                                    "the ratchet and the dual sweep call it",
+    ("core/rule.py", "add_row"): "the update of a dense row, compiled",
+    ("core/rule.py", "add_csr_row"): "the update of a CSR row, compiled",
+    ("core/reference.py", "sweep"): "the NumPy twin, the oracle the kernels are held to (written apart on purpose)",
+    ("core/reference.py", "walk"): "the NumPy twin's ratchet walk",
+    ("core/driver.py", "_random_mistakes"): "the driver's choice among the mistakes (random-mistake order), "
+                                            "over the engine's margins",
+    ("core/driver.py", "_pocket_by_steps"): "Pocket's choice among the mistakes, over the engine's margins",
+    ("core/online.py", "learn"): "one online round in Python (dict weights by feature name cannot enter "
+                                 "compiled code; a vector round is one NumPy line)",
+    ("core/online.py", "_add_from"): "the dict round's update from a feature first seen",
+    ("core/kernels.py", "_weighted_check"): "scikit-learn's SGD semantics (per-row update scales, the hinge loss)",
+    ("core/sgd.py", "*"): "scikit-learn's SGD semantics (penalties, float32, per-row update scales, the hinge loss)",
+    ("family/_kernels.py", "_multiclass_mistake"): "the multiclass test (true class against the best rival)",
+    ("family/_kernels.py", "_multiclass_add"): "the multiclass update, one coordinate (dense, CSR, intercept)",
+    ("family/_reference.py", "_multiclass_update"): "the multiclass twin",
+    ("family/_reference.py", "_multiclass_sweep"): "the multiclass twin's test",
+    ("family/_reference.py", "kernel_sweep"): "the dual sweep's twin",
+}
+# entries for code that another change moves (scikit-learn's SGD kernels, to core/sgd.py): not
+# required to be found
+RULE_MOVING = {("core/kernels.py", "_weighted_check"), ("core/sgd.py", "*")}
+_WEIGHT_NAMES = {"w", "W", "weights", "_w", "w_true", "w_rival"}
+
+
+def _base_name(node):
+    while isinstance(node, ast.Subscript | ast.Attribute):
+        if isinstance(node, ast.Attribute):
+            return node.attr
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _has_product(node) -> bool:
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult) for n in ast.walk(node))
+
+
+def _is_margin(node) -> bool:
+    return ((isinstance(node, ast.Name) and node.id == "margin")
+            or (isinstance(node, ast.Attribute) and node.attr == "margin"))
+
+
+def rule_sites(tree: ast.AST) -> list[tuple[str, str, int]]:
+    """(kind, function, line) of every mistake test (``… <= margin``, ``… > margin``) and every update
+    (``w += x * c``, ``w[j] = w[j] + x * c`` and the like, on a weight vector) in a module."""
+    sites = []
+
+    def visit(node, function):
+        for child in ast.iter_child_nodes(node):
+            inner = child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else function
+            if (isinstance(child, ast.Compare) and any(isinstance(op, ast.LtE | ast.Gt) for op in child.ops)
+                    and any(_is_margin(c) for c in child.comparators)):
+                sites.append(("mistake test", inner, child.lineno))
+            if (isinstance(child, ast.AugAssign) and isinstance(child.op, ast.Add | ast.Sub)
+                    and _base_name(child.target) in _WEIGHT_NAMES and _has_product(child.value)):
+                sites.append(("update", inner, child.lineno))
+            if (isinstance(child, ast.Assign) and any(_base_name(t) in _WEIGHT_NAMES for t in child.targets)
+                    and isinstance(child.value, ast.BinOp) and isinstance(child.value.op, ast.Add | ast.Sub)
+                    and _has_product(child.value)):
+                sites.append(("update", inner, child.lineno))
+            visit(child, inner)
+
+    visit(tree, "<module>")
+    return sites
+
+
+def test_the_rule_detector_sees_the_forms_it_must():
+    code = ("def f(w, x, c, y, s, margin, self):\n    w += x * c\n    w[j] = w[j] + x[j] * c\n"
+            "    if y * s <= margin: pass\n    if y * s > self.margin: pass\n    n += 1\n    u[j] += x * c\n")
+    kinds = [(kind, line) for kind, _, line in rule_sites(ast.parse(code))]
+    assert kinds == [("update", 2), ("update", 3), ("mistake test", 4), ("mistake test", 5)]
+
+
+def test_the_rule_is_written_only_where_the_allow_list_says():
+    found = set()
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).as_posix()
+        for kind, function, line in rule_sites(ast.parse(path.read_text(encoding="utf-8"))):
+            entry = (relative, function) if (relative, function) in RULE_ALLOW_LIST else (relative, "*")
+            if entry in RULE_ALLOW_LIST:
+                found.add(entry)
+            else:
+                offenders.append(f"{relative}:{line} {function}: {kind}")
+    assert offenders == [], "call perceptronlab.core.rule, or add an entry (and explain it in docs/architecture.md)"
+    stale = set(RULE_ALLOW_LIST) - found - RULE_MOVING
+    assert stale == set(), "remove these entries from RULE_ALLOW_LIST and docs/architecture.md"
+
+
+def test_the_docs_explain_every_allow_list_entry():
+    docs = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = docs[docs.index("## Where the rule lives"):]
+    section = section[:section.index("\n## ", 3)]
+    missing = [f"{path} {function}" for path, function in RULE_ALLOW_LIST
+               if f"`{path}`" not in section or (function != "*" and f"`{function}`" not in section)]
+    assert missing == []

@@ -29,13 +29,15 @@ def test_blocked_parallel_sweep_equals_sequential_bits(dtype, block, use_order):
     X, y = problem(1, dtype=dtype)
     order = np.random.default_rng(2).permutation(X.shape[0]) if use_order else NO_ORDER
     n = X.shape[0]
+    row_sq = kernels.row_squared_norms(X, np.empty(n))
+    assert np.all(row_sq >= np.einsum("ij,ij->i", X.astype(np.float64), X.astype(np.float64)) * (1 - 1e-12))
     for sweep in range(4):  # early sweeps (many updates) and later ones
         w_seq, w_par = np.zeros(X.shape[1]), np.zeros(X.shape[1])
         for _ in range(sweep + 1):
             outs = [np.empty(n, np.int64), np.empty(n), np.empty(n, np.int64), np.empty(n)]
             c1, b1, _ = kernels.sweep_dense(X, y, order, use_order, w_seq, 0.5, 1.0, 0.0, True, outs[0], outs[1])
             c2, b2, _ = kernels.sweep_dense_blocked(X, y, order, use_order, w_par, 0.5, 1.0, 0.0, True, outs[2],
-                                                 outs[3], block, np.empty(block))
+                                                 outs[3], block, np.empty(block), row_sq)
             assert c1 == c2 and b1 == b2
             assert np.array_equal(w_seq, w_par)
             assert np.array_equal(outs[0][:c1], outs[2][:c2])
@@ -49,6 +51,23 @@ def test_engine_switches_to_the_parallel_sweep_in_late_sweeps_with_identical_wei
     engine = CompiledEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False, w0=two.w, n_jobs=2)
     engine._last_updates = 0
     assert engine._use_parallel()
+
+
+def test_the_engine_leaves_two_cores_that_do_not_pay_with_the_same_weights():
+    X, y = problem(3, n=40_000, d=8)
+    one = perceptron(X, y, max_sweeps=12, n_jobs=1, warn=False)
+    engine = CompiledEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False, n_jobs=2)
+    engine.sweep(None, 1)
+    engine._last_updates = 0  # as if the last sweep were late: the next ones try two cores
+    engine._one_core_seconds = 0.0  # and one core were unbeatable
+    for sweep in range(2, 13):
+        tried = engine._use_parallel()
+        engine.sweep(None, sweep)
+        engine._last_updates = 0
+        if sweep <= 3:
+            assert tried  # two tries ...
+    assert not engine._use_parallel() and engine._parallel_losses == 2  # ... then one core for the rest
+    assert np.array_equal(engine.w, one.w) and engine.indices.tolist() == one.mistake_indices.tolist()
 
 
 def test_margins_kernel_matches_ordered_dot():
@@ -71,6 +90,29 @@ def test_batch_equals_single_runs():
         assert np.array_equal(batch.w[r], single.w)
         assert batch.mistakes[r] == single.mistakes and batch.sweeps[r] == single.sweeps
         assert batch.converged[r] == single.converged
+
+
+def test_batch_stops_where_the_driver_stops_cycles_and_limits():
+    """Non-separable runs: the driver's cycle proof ends them at the same sweep as perceptron()."""
+    rng = np.random.default_rng(16)
+    Xs = rng.integers(-2, 3, size=(30, 12, 2)).astype(np.float64)
+    ys = np.where(rng.random((30, 12)) < 0.5, -1.0, 1.0)  # random labels: most runs cycle
+    for max_sweeps in (3, 400):
+        batch = perceptron_batch(Xs, ys, max_sweeps=max_sweeps, fit_intercept=True)
+        for r in range(30):
+            single = perceptron(Xs[r], ys[r], max_sweeps=max_sweeps, fit_intercept=True, warn=False)
+            assert np.array_equal(batch.w[r], single.w) and batch.b[r] == single.b
+            assert (batch.mistakes[r], batch.sweeps[r]) == (single.mistakes, single.sweeps)
+            assert (batch.converged[r], batch.cycled[r]) == (single.converged, single.cycled)
+    assert batch.cycled.sum() >= 10
+
+
+def test_batch_overflow_is_the_drivers_error():
+    from perceptronlab.exceptions import WeightOverflowError
+
+    X = np.array([[[1.0, 0.0], [0.0, 1.0]], [[1e308, 1e308], [-1e308, 1e308]]])
+    with pytest.raises(WeightOverflowError, match="sweep 1 of run 1.*Scale"):
+        perceptron_batch(X, np.array([[1, -1], [1, 1]]), eta=10.0)
 
 
 def test_batch_rejects_bad_shapes():
@@ -107,7 +149,7 @@ def _sklearn_csr_weights(X, y, epochs):
 
 @pytest.mark.parametrize("kind", ["uniform columns (the paired loop)", "power-law columns (row by row)"])
 def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
-    from perceptronlab.core.kernels import csr_paired
+    from perceptronlab.core.kernels import csr_gathers_miss
 
     rng = np.random.default_rng(11)
     n, d = 3000, 2**18
@@ -120,10 +162,17 @@ def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
                       shape=(n, d))
     X.sum_duplicates()
     y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
-    assert csr_paired(X.indptr, X.indices, d) == kind.startswith("uniform")
+    assert csr_gathers_miss(X.indptr, X.indices, d) == kind.startswith("uniform")
     ours = perceptron(X, y, max_sweeps=3, warn=False)
     assert ours.sweeps == 3 and ours.mistakes > 300
-    assert np.array_equal(ours.w, _sklearn_csr_weights(X, y, 3))
+    expected = _sklearn_csr_weights(X, y, 3)
+    assert np.array_equal(ours.w, expected)
+    for paired in (True, False):  # each variant, whichever this machine chose: the same bits
+        w, idx, norms = np.zeros(d), np.empty(n, np.int64), np.empty(n)
+        for _ in range(3):
+            kernels.sweep_csr(X.indptr, X.indices, X.data, y, NO_ORDER, False, w, 0.0, 1.0, 0.0, False, idx, norms,
+                              paired)
+        assert np.array_equal(w, expected)
 
 
 def test_the_weights_fingerprint_tells_every_bit_apart():
@@ -169,7 +218,52 @@ def test_blocked_sweep_decides_stale_rows_only_when_the_bound_allows(kind):
         for _ in range(3):
             c1, b_seq, _ = kernels.sweep_dense(X, y, NO_ORDER, False, w_seq, b_seq, 1.0, 0.0, True, outs[0], outs[1])
             c2, b_par, _ = kernels.sweep_dense_blocked(X, y, NO_ORDER, False, w_par, b_par, 1.0, 0.0, True, outs[2],
-                                                       outs[3], block, np.empty(block))
+                                                       outs[3], block, np.empty(block),
+                                                       kernels.row_squared_norms(X, np.empty(n)))
             assert c1 == c2 and b_seq == b_par and np.array_equal(w_seq, w_par)
             assert np.array_equal(outs[0][:c1], outs[2][:c2]) and np.array_equal(outs[1][:c1], outs[3][:c2])
         assert c1 > 0  # the late sweeps still update
+
+
+def test_show_config_names_the_cpu_and_the_kernels_chosen():
+    import io
+
+    import perceptronlab
+    from perceptronlab.core import config, cpu
+
+    out = io.StringIO()
+    perceptronlab.show_config(file=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"perceptronlab {perceptronlab.__version__}"
+    assert lines[2] == f"CPU: {cpu.cpu_text()}"
+    assert {line.split(":")[0] for line in lines[3:]} == set(config.kernel_choices())
+    info = cpu.cpu()
+    assert info["avx512"] in (True, False, None) and (info["model_name"] is None or isinstance(info["model_name"], str))
+    if info["vendor"] is not None:  # Linux: the first processor's fields, as /proc/cpuinfo writes them
+        text = open("/proc/cpuinfo", encoding="utf-8").read()
+        assert f"vendor_id\t: {info['vendor']}" in text and (("avx512f" in text.split()) == info["avx512"])
+
+
+def test_the_csr_loop_choice_is_measured_once_and_kept(monkeypatch, tmp_path):
+    import json
+
+    from perceptronlab.core import choice
+
+    path = tmp_path / "kernel-choices-test.json"
+    monkeypatch.setattr(choice, "cache_file", lambda: path)
+    choice.choices.cache_clear()
+    try:
+        first = choice.choices()
+        assert "measured now" in first["source"] and set(first["measured_ms"]) == {"CSR paired", "CSR row by row"}
+        kept = json.loads(path.read_text())
+        assert kept["csr_paired"] == first["csr_paired"]
+        kept["csr_paired"] = not kept["csr_paired"]  # what the file says is what is used
+        path.write_text(json.dumps(kept))
+        choice.choices.cache_clear()
+        assert choice.choices()["csr_paired"] == kept["csr_paired"]
+        assert "measured earlier" in choice.choices()["source"]
+        path.write_text("not json")  # a damaged file is measured again
+        choice.choices.cache_clear()
+        assert "measured now" in choice.choices()["source"]
+    finally:
+        choice.choices.cache_clear()

@@ -1,4 +1,9 @@
-"""Many small perceptron runs in one compiled call (experiments with thousands of trials)."""
+"""Many small perceptron runs in one compiled call (experiments with thousands of trials).
+
+The driver's batched form: each run is the compiled engine's sweep under the driver's own checks
+(a clean sweep, ``max_sweeps``, the cycle proof, overflow), in one parallel call
+(:func:`perceptronlab.core.kernels.perceptron_many`).
+"""
 
 from __future__ import annotations
 
@@ -10,17 +15,21 @@ from perceptronlab._ground import validation as v
 from perceptronlab.core import kernels
 from perceptronlab.core.interrupt import call_parallel
 from perceptronlab.core.threads import numba_threads, resolve_n_jobs
+from perceptronlab.exceptions import overflow_error
 
 
 @dataclass
 class BatchResult:
-    """Per run: final ``w`` (runs, d), ``b`` (runs,), ``mistakes``, ``sweeps``, ``converged``."""
+    """Per run: final ``w`` (runs, d), ``b`` (runs,), ``mistakes`` (its updates, as
+    :attr:`perceptronlab.Run.mistakes`), ``sweeps``, ``converged``, ``cycled`` (a start-of-sweep w
+    repeated: proof that the run never converges)."""
 
     w: np.ndarray
     b: np.ndarray
     mistakes: np.ndarray
     sweeps: np.ndarray
     converged: np.ndarray
+    cycled: np.ndarray
 
 
 def perceptron_batch(X, y, *, eta: float = 1.0, fit_intercept: bool = False, margin: float = 0.0,
@@ -31,9 +40,9 @@ def perceptron_batch(X, y, *, eta: float = 1.0, fit_intercept: bool = False, mar
     ----------
     X : array (runs, n, d); y : array (runs, n) with labels in {-1, +1}.
 
-    Each run is exactly ``perceptron(X[r], y[r], order="cyclic", ...)`` (same rule, same summation
-    order, same weights), without the per-run records (trace, norms, cycle detection); runs are
-    spread over the cores.
+    Each run is exactly ``perceptron(X[r], y[r], order="cyclic", ...)``: the same sweep, the same
+    stops (a clean sweep, ``max_sweeps``, a cycle) and the same overflow error, without the per-run
+    records (trace, norms); runs are spread over the cores.
 
     Examples
     --------
@@ -57,10 +66,14 @@ def perceptron_batch(X, y, *, eta: float = 1.0, fit_intercept: bool = False, mar
     runs, _, d = X.shape
     W = np.zeros((runs, d))
     B = np.zeros(runs)
-    mistakes = np.zeros(runs, dtype=np.int64)
+    updates = np.zeros(runs, dtype=np.int64)
     sweeps = np.zeros(runs, dtype=np.int64)
-    converged = np.zeros(runs, dtype=np.bool_)
+    outcomes = np.zeros(runs, dtype=np.int64)
     with numba_threads(resolve_n_jobs(n_jobs)):
         call_parallel(kernels.perceptron_many, np.ascontiguousarray(X), np.ascontiguousarray(y), float(eta),
-                      float(margin), bool(fit_intercept), max_sweeps, W, B, mistakes, sweeps, converged)
-    return BatchResult(W, B, mistakes, sweeps, converged)
+                      float(margin), bool(fit_intercept), max_sweeps, W, B, updates, sweeps, outcomes)
+    overflowed = np.flatnonzero(outcomes == kernels.RUN_OVERFLOW)
+    if overflowed.shape[0]:
+        r = int(overflowed[0])
+        raise overflow_error(f"during sweep {int(sweeps[r])} of run {r}")
+    return BatchResult(W, B, updates, sweeps, outcomes == kernels.RUN_CONVERGED, outcomes == kernels.RUN_CYCLED)

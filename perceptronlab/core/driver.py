@@ -217,11 +217,17 @@ class SteppingEngine(Engine, Protocol):
 
 
 class SweepInfo(NamedTuple):
-    """What the per-sweep hook receives: the sweep just ended, its updates, all updates so far."""
+    """What the per-sweep hook receives: the sweep just ended, its updates, and ``total_updates``,
+    the updates of the whole run so far (``mistakes`` is its former name, still read by some hooks)."""
 
     sweep: int
     updates: int
-    mistakes: int
+    total_updates: int
+
+    @property
+    def mistakes(self) -> int:
+        """The former name of :attr:`total_updates`."""
+        return self.total_updates
 
 
 OnSweep = Callable[[SweepInfo], Any]

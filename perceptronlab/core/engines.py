@@ -7,13 +7,14 @@ cycles, pocket); an engine only knows how to sweep, score, update, replay and sn
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground.validation import is_sparse, not_finite_error
-from perceptronlab.core import kernels, ratchet
+from perceptronlab.core import choice, kernels, ratchet
 from perceptronlab.core.driver import SteppingEngine, UpdateLog
 from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.reference import ReferenceEngine
@@ -33,6 +34,10 @@ _NO_CSR = sp.csr_matrix((0, 0))
 # update, so it pays off on long sweeps with few updates (late sweeps); early sweeps stay sequential.
 PARALLEL_MIN_ROWS = 20_000
 PARALLEL_MAX_UPDATE_RATE = 1 / 2048
+# A multi-core sweep must take less than this share of the last one-core sweep's time; after this many in a
+# row that do not (the first one loads the threads, so one is forgiven), the fit stays on one core
+PARALLEL_MIN_GAIN = 0.95
+PARALLEL_GIVE_UP_AFTER = 2
 # updates are replayed in blocks of this many rows
 _REPLAY_BLOCK = 4096
 
@@ -66,10 +71,13 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.sparse = is_sparse(X)
         self.X: Any = X if self.sparse else np.ascontiguousarray(X)
         # the CSR loop suits the matrix, not the sweep: chosen once
-        self._csr_paired = bool(kernels.csr_paired(X.indptr, X.indices, X.shape[1])) if self.sparse else False
+        self._csr_paired = choice.csr_paired(X.indptr, X.indices, X.shape[1]) if self.sparse else False
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.n_jobs = resolve_n_jobs(n_jobs)
         self._last_updates: int | None = None
+        self._row_sq: np.ndarray | None = None  # ‖x_i‖² bounds for the multi-core sweep, made when first needed
+        self._one_core_seconds: float | None = None  # the last one-core sweep's time
+        self._parallel_losses = 0  # multi-core sweeps in a row not faster than that
         self.n, self.d = X.shape
         self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
         self.w = np.zeros(self.d) if w0 is None else np.array(w0, dtype=np.float64)
@@ -91,13 +99,19 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here
             scores = np.empty(block)
             with numba_threads(self.n_jobs):
+                if self._row_sq is None:  # the rows' norms bound the stale scores: once per fit
+                    self._row_sq = kernels.row_squared_norms(self.X, np.empty(self.n))
+                start = time.perf_counter()
                 count, self.b, stopped = kernels.sweep_dense_blocked(
                     self.X, self.y, order, use_order, self.w, self.b, self.eta, self.margin, self.fit_intercept,
-                    self._idx_buf, self._norm_buf, block, scores)
+                    self._idx_buf, self._norm_buf, block, scores, self._row_sq)
+                self._judge_parallel(time.perf_counter() - start)
         else:
+            start = time.perf_counter()
             count, self.b, stopped = kernels.sweep_dense(self.X, self.y, order, use_order, self.w, self.b,
                                                          self.eta, self.margin, self.fit_intercept, self._idx_buf,
                                                          self._norm_buf)
+            self._one_core_seconds = time.perf_counter() - start
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
         self._last_updates = int(count)
@@ -138,7 +152,17 @@ class CompiledEngine(UpdateLog, SteppingEngine):
 
     def _use_parallel(self) -> bool:
         return (self.n_jobs > 1 and self.n >= PARALLEL_MIN_ROWS and self._last_updates is not None
-                and self._last_updates <= self.n * PARALLEL_MAX_UPDATE_RATE)
+                and self._last_updates <= self.n * PARALLEL_MAX_UPDATE_RATE
+                and self._parallel_losses < PARALLEL_GIVE_UP_AFTER)
+
+    def _judge_parallel(self, seconds: float) -> None:
+        """Count a multi-core sweep that was not faster than the last one-core sweep (the cores busy
+        with other work, data in cache); after :data:`PARALLEL_GIVE_UP_AFTER` in a row this fit stays
+        on one core. The bits are the same either way: only the speed is judged."""
+        if self._one_core_seconds is None or seconds < PARALLEL_MIN_GAIN * self._one_core_seconds:
+            self._parallel_losses = 0
+        else:
+            self._parallel_losses += 1
 
     def margins(self) -> np.ndarray:
         if self.n_jobs == 1:

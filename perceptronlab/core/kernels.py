@@ -22,34 +22,8 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-
-@intrinsic
-def _prefetch(typingctx, array, index):
-    """Hint the CPU to load the cache line holding ``array[index]`` (no effect on results)."""
-    signature = types.void(array, index)
-
-    def codegen(context, builder, sig, args):
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        pointer = builder.gep(ary.data, [args[1]])
-        byte_ptr = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        module = builder.module
-        fn = module.globals.get("llvm.prefetch.p0i8")
-        if fn is None:
-            fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]),
-                             name="llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(pointer, byte_ptr), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
-        return context.get_dummy_value()
-
-    return signature, codegen
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _prefetch_row(flat, row, d, step):
-    base = row * d
-    for j in range(0, d, step):
-        _prefetch(flat, base + j)
+from perceptronlab.core.intrinsics import prefetch, prefetch_row
+from perceptronlab.core.rule import add_csr_row, add_row, is_mistake
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -162,42 +136,15 @@ def _next_group(order, use_order, t, m, end, rows, flat, d, step, distance):
         rows[k] = (order[t + k] if use_order else t + k) if k < m else rows[0]
         ahead = t + distance + k
         if ahead < end:
-            _prefetch_row(flat, order[ahead] if use_order else ahead, d, step)
+            prefetch_row(flat, order[ahead] if use_order else ahead, d, step)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _update(X, i, w, c):
-    """w += X[i]·c (scikit-learn's ``WeightVector.add`` order); returns ‖w‖² (for plots only, so
-    summed in four chains: the weights themselves are exact to the operation)."""
-    d = w.shape[0]
-    q0 = 0.0
-    q1 = 0.0
-    q2 = 0.0
-    q3 = 0.0
-    j = 0
-    while j + 4 <= d:
-        w[j] += X[i, j] * c
-        w[j + 1] += X[i, j + 1] * c
-        w[j + 2] += X[i, j + 2] * c
-        w[j + 3] += X[i, j + 3] * c
-        q0 += w[j] * w[j]
-        q1 += w[j + 1] * w[j + 1]
-        q2 += w[j + 2] * w[j + 2]
-        q3 += w[j + 3] * w[j + 3]
-        j += 4
-    while j < d:
-        w[j] += X[i, j] * c
-        q0 += w[j] * w[j]
-        j += 1
-    return (q0 + q1) + (q2 + q3)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count):
-    """The update on a mistake of row i (w += x·c, b += c) and its entry in the log; returns b."""
-    sq = _update(X, i, w, c)
+def _take_update(X, i, w, b, step, fit_intercept, idx_out, norm_out, count):
+    """The update on a mistake of row i (w += x·step, b += step) and its entry in the log; returns b."""
+    sq = add_row(X, i, w, step)
     if fit_intercept:
-        b += c
+        b += step
         sq += b * b
     idx_out[count] = i
     norm_out[count] = math.sqrt(sq)
@@ -235,7 +182,7 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
             s = scores[k] + b
             if not abs(s) < math.inf:  # NaN or inf in the row (or in w): stop here, the caller says which
                 return count, b, i
-            if y[i] * s <= margin:
+            if is_mistake(y[i], s, margin):
                 b = _take_update(X, i, w, b, eta * y[i], fit_intercept, idx_out, norm_out, count)
                 count += 1
                 walked = k + 1  # the next group starts right after the update, scored with the new w
@@ -279,9 +226,8 @@ def _squared_norms(X, order, use_order, start, stop, out, offset):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _score_rows(X, order, use_order, w, start, stop, out, sq_out, with_norms):
-    """:func:`_score_span` over [start, stop) split into chunks scored in parallel; with
-    ``with_norms`` each chunk also bounds its rows' squared norms (read again from the caches)."""
+def _score_rows(X, order, use_order, w, start, stop, out):
+    """:func:`_score_span` over [start, stop) split into chunks scored in parallel."""
     chunks = 16
     size = (stop - start + chunks - 1) // chunks
     for c in prange(chunks):
@@ -289,8 +235,21 @@ def _score_rows(X, order, use_order, w, start, stop, out, sq_out, with_norms):
         hi = min(stop, lo + size)
         if lo < hi:
             _score_span(X, order, use_order, w, lo, hi, out, start)
-            if with_norms:
-                _squared_norms(X, order, use_order, lo, hi, sq_out, start)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def row_squared_norms(X, out):
+    """out[i] ≥ ‖x_i‖² up to rounding for every row (:func:`_squared_norms`), the rows spread over
+    the cores: what :func:`sweep_dense_blocked` bounds its stale scores with, computed once per fit."""
+    n = X.shape[0]
+    chunks = 16
+    size = (n + chunks - 1) // chunks
+    for c in prange(chunks):
+        lo = c * size
+        hi = min(n, lo + size)
+        if lo < hi:
+            _squared_norms(X, _NO_ORDER_INDEX, False, lo, hi, out, 0)
+    return out
 
 
 _U_ROUND = 2.0**-53  # the unit roundoff of float64
@@ -301,7 +260,7 @@ BLOCK_RESCORE_AFTER = 64
 
 @njit(cache=True, nogil=True)
 def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out, block,
-                        scores):
+                        scores, row_sq):
     """:func:`sweep_dense` on several cores, same bits: score a block in parallel, walk it in order.
 
     The block is scored with the weights (w₀, b₀) it starts with. Until the first update those
@@ -316,18 +275,18 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
     than that is scored again, alone, with the current w, in feature order: the decisions, and so
     the updates and every bit of w, are the sequential sweep's. After :data:`BLOCK_RESCORE_AFTER`
     such rows the rest of the block is scored again in parallel. Late sweeps, with few updates,
-    run at the bandwidth of all cores with one parallel pass per block.
+    run at the bandwidth of all cores with one parallel pass per block. ``row_sq``: the rows' squared
+    norms from :func:`row_squared_norms`, computed once per fit (they do not change).
     """
     steps = order.shape[0] if use_order else X.shape[0]
     d = X.shape[1]
     gamma = (d + 2) * _U_ROUND / (1.0 - (d + 2) * _U_ROUND)
     inflate = 1.0 + 4 * (d + 2) * _U_ROUND
-    sq = np.empty(scores.shape[0])
     count = 0
     start = 0
     while start < steps:
         stop = min(start + block, steps)
-        _score_rows(X, order, use_order, w, start, stop, scores, sq, True)
+        _score_rows(X, order, use_order, w, start, stop, scores)
         w_norm0 = 0.0
         for j in range(d):
             w_norm0 += w[j] * w[j]
@@ -341,7 +300,7 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
             i = order[t] if use_order else t
             s = scores[t - start] + b0
             if moved:
-                x_norm = math.sqrt(sq[t - start] * inflate) * inflate
+                x_norm = math.sqrt(row_sq[i] * inflate) * inflate
                 bound = (drift * x_norm + abs(b - b0) + gamma * (w_norm0 * x_norm + abs(b0))
                          + gamma * ((w_norm0 + drift) * x_norm + abs(b)) + _U_ROUND * (abs(s) + abs(margin)))
                 bound = bound * (1.0 + 1e-6) + 1e-300
@@ -352,11 +311,11 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
                 # otherwise the stale score decides: the exact one is on the same side of the margin
             if not abs(s) < math.inf:
                 return count, b, i
-            if y[i] * s <= margin:
-                c = eta * y[i]
-                x_norm = math.sqrt(sq[t - start] * inflate) * inflate
-                b = _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count)
-                drift += abs(c) * x_norm * (1.0 + 3 * _U_ROUND) + _U_ROUND * (w_norm0 + drift)
+            if is_mistake(y[i], s, margin):
+                step = eta * y[i]
+                x_norm = math.sqrt(row_sq[i] * inflate) * inflate
+                b = _take_update(X, i, w, b, step, fit_intercept, idx_out, norm_out, count)
+                drift += abs(step) * x_norm * (1.0 + 3 * _U_ROUND) + _U_ROUND * (w_norm0 + drift)
                 moved = True
                 count += 1
             t += 1
@@ -396,17 +355,6 @@ def _csr_dot2(indptr, indices, data, w, a, b):
     return sa, sb
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _csr_update(indptr, indices, data, i, w, c, sq):
-    """w += x_i·c over the row's entries; returns ‖w‖² kept up to date from its old value ``sq``."""
-    for k in range(_U(indptr[i]), _U(indptr[i + 1])):
-        j = _U(indices[k])
-        old = w[j]
-        w[j] = old + data[k] * c
-        sq += w[j] * w[j] - old * old
-    return sq
-
-
 CSR_PREFETCH_ROWS = 4  # the paired sweep prefetches the weights a row gathers this many rows ahead
 # The paired sweep pays off only where every row's gathers miss the inner caches: w larger than
 # an L2 (1 MiB), long rows, and columns spread evenly (a strided sample of the stored columns is
@@ -420,8 +368,9 @@ PAIRED_MIN_NNZ = 100_000
 
 
 @njit(cache=True, nogil=True)
-def csr_paired(indptr, indices, d):
-    """Whether :func:`sweep_csr` takes the paired, prefetching loop for this matrix (see above)."""
+def csr_gathers_miss(indptr, indices, d):
+    """Whether this matrix's gathers miss the inner caches (see above): where the paired loop may pay;
+    whether it does on this CPU is measured (:func:`perceptronlab.core.choice.csr_paired`)."""
     n = indptr.shape[0] - 1
     nnz = indptr[n] - indptr[0]
     if n == 0 or nnz < PAIRED_MIN_NNZ or d * 8 < PAIRED_MIN_WEIGHT_BYTES or nnz < PAIRED_MIN_ROW_NNZ * n:
@@ -447,29 +396,28 @@ def _squared_weights(w, b, fit_intercept):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _csr_take_update(indptr, indices, data, i, w, b, c, fit_intercept, sq, idx_out, norm_out, count):
-    """The update on a mistake of row i (w += x·c, b += c) and its log entry; returns (b, ‖(w, b)‖²)."""
-    sq = _csr_update(indptr, indices, data, i, w, c, sq)
+def _csr_take_update(indptr, indices, data, i, w, b, step, fit_intercept, sq, idx_out, norm_out, count):
+    """The update on a mistake of row i (w += x·step, b += step) and its log entry; returns (b, ‖(w, b)‖²)."""
+    sq = add_csr_row(indptr, indices, data, i, w, step, sq)
     if fit_intercept:
-        sq += (b + c) * (b + c) - b * b
-        b += c
+        sq += (b + step) * (b + step) - b * b
+        b += step
     idx_out[count] = i
     norm_out[count] = math.sqrt(max(sq, 0.0))
     return b, sq
 
 
 def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out,
-              paired=None):
+              paired):
     """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
 
     Row by row (each row's sum in its stored order), as scikit-learn does; on matrices whose
-    gathers all miss the inner caches (:func:`csr_paired`) two rows are scored at a time and the
+    gathers all miss the inner caches (:func:`csr_gathers_miss`), where the paired loop measured
+    faster on this machine (:mod:`perceptronlab.core.choice`), two rows are scored at a time and the
     weights of the rows ahead prefetched. Both loops give the same bits. (Chosen here, in Python:
     compiled into one function, the two loops run slower than each on its own.) ``paired``: the
-    choice of :func:`csr_paired` when the caller keeps it for its matrix (made here when None).
+    choice of :func:`perceptronlab.core.choice.csr_paired` for this matrix, which the caller keeps.
     """
-    if paired is None:
-        paired = csr_paired(indptr, indices, w.shape[0])
     loop = _sweep_csr_paired if paired else _sweep_csr_rows
     return loop(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out)
 
@@ -486,7 +434,7 @@ def _sweep_csr_rows(indptr, indices, data, y, order, use_order, w, b, eta, margi
         s = _csr_dot(indptr, indices, data, w, i) + b
         if not abs(s) < math.inf:
             return count, b, i
-        if y[i] * s <= margin:
+        if is_mistake(y[i], s, margin):
             b, sq = _csr_take_update(indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out,
                                      norm_out, count)
             count += 1
@@ -510,7 +458,7 @@ def _sweep_csr_paired(indptr, indices, data, y, order, use_order, w, b, eta, mar
             if t + q < steps:
                 ahead = order[t + q] if use_order else t + q
                 for k in range(_U(indptr[ahead]), _U(indptr[ahead + 1])):
-                    _prefetch(w, _U(indices[k]))
+                    prefetch(w, _U(indices[k]))
         s0, s1 = _csr_dot2(indptr, indices, data, w, r0, r1)
         fresh = True
         for q in range(2 if pair else 1):
@@ -524,7 +472,7 @@ def _sweep_csr_paired(indptr, indices, data, y, order, use_order, w, b, eta, mar
             s += b
             if not abs(s) < math.inf:
                 return count, b, i
-            if y[i] * s <= margin:
+            if is_mistake(y[i], s, margin):
                 b, sq = _csr_take_update(indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out,
                                          norm_out, count)
                 count += 1
@@ -597,12 +545,11 @@ def learn_rows_bias_first(X, y, w, b, eta, margin, fit_intercept, mistakes):
             s += w[j] * X[i, j]
         if not abs(s) < math.inf:
             return count, b, i
-        if y[i] * s <= margin:
-            c = eta * y[i]
-            for j in range(d):
-                w[j] = w[j] + X[i, j] * c
+        if is_mistake(y[i], s, margin):
+            step = eta * y[i]
+            add_row(X, i, w, step)
             if fit_intercept:
-                b += c
+                b += step
             mistakes[i] = True
             count += 1
     return count, b, -1
@@ -628,7 +575,7 @@ def margins_dense(X, y, w, b, out):
 @njit(cache=True, nogil=True)
 def margins_dense_parallel(X, y, w, b, out):
     """:func:`margins_dense` with the rows spread over the cores (same bits)."""
-    _score_rows(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out, out, False)
+    _score_rows(X, _NO_ORDER_INDEX, False, w, 0, X.shape[0], out)
     return _signed(y, b, out)
 
 
@@ -641,55 +588,115 @@ def margins_csr(indptr, indices, data, y, w, b, out):
 
 
 @njit(cache=True, nogil=True)
-def add_row_dense(X, i, w, c):
-    """w += X[i]·c; returns ‖w‖² (without the intercept)."""
-    return _update(X, i, w, c)
+def add_row_dense(X, i, w, step):
+    """w += X[i]·step (the rule's :func:`~perceptronlab.core.rule.add_row`); returns ‖w‖² (without
+    the intercept)."""
+    return add_row(X, i, w, step)
 
 
 @njit(cache=True, nogil=True)
-def add_row_csr(indptr, indices, data, i, w, c):
-    for k in range(_U(indptr[i]), _U(indptr[i + 1])):
-        w[_U(indices[k])] += data[k] * c
+def add_row_csr(indptr, indices, data, i, w, step):
+    """w += x_i·step over the CSR row (:func:`~perceptronlab.core.rule.add_csr_row`); returns ‖w‖²
+    (without the intercept), summed again in feature order."""
+    add_csr_row(indptr, indices, data, i, w, step, 0.0)
     sq = 0.0
     for j in range(w.shape[0]):
         sq += w[j] * w[j]
     return sq
 
 
+# how a run of :func:`perceptron_many` ended (the driver's outcomes, and its two errors)
+RUN_LIMIT, RUN_CONVERGED, RUN_CYCLED, RUN_OVERFLOW = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True)
+def _seen_before(table, used, key):
+    """Whether the 128-bit ``key`` is in the open-addressing table (linear probing), adding it if not.
+    The caller keeps the table at most half full (:func:`_grown`)."""
+    mask = np.uint64(table.shape[0] - 1)
+    slot = key[0] & mask
+    while used[slot]:
+        if table[slot, 0] == key[0] and table[slot, 1] == key[1]:
+            return True
+        slot = (slot + np.uint64(1)) & mask
+    used[slot] = True
+    table[slot, 0] = key[0]
+    table[slot, 1] = key[1]
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _grown(table, used):
+    """The table at twice the size, with the same keys."""
+    bigger = np.zeros((2 * table.shape[0], 2), dtype=np.uint64)
+    bigger_used = np.zeros(2 * table.shape[0], dtype=np.bool_)
+    for slot in range(table.shape[0]):
+        if used[slot]:
+            _seen_before(bigger, bigger_used, (table[slot, 0], table[slot, 1]))
+    return bigger, bigger_used
+
+
+@njit(cache=True, nogil=True)
+def _sweep_rows_unlogged(X, y, w, b, eta, margin, fit_intercept):
+    """:func:`sweep_dense` row by row, without the update log (the batch runner keeps none): the same
+    scores, tests and updates, so the same bits. Returns (updates, b, stopped_at)."""
+    count = 0
+    for i in range(X.shape[0]):
+        s = _dot(w, X, i) + b
+        if not abs(s) < math.inf:
+            return count, b, i
+        if is_mistake(y[i], s, margin):
+            step = eta * y[i]
+            add_row(X, i, w, step)  # its ‖w‖² is not used: the compiler drops it
+            if fit_intercept:
+                b += step
+            count += 1
+    return count, b, -1
+
+
+@njit(cache=True, nogil=True)
+def drive_cyclic(X, y, w, eta, margin, fit_intercept, max_sweeps):
+    """The driver's cyclic run (:func:`perceptronlab.core.driver.drive`) compiled for one small
+    dataset: sweeps from w until a clean sweep (converged), ``max_sweeps``, a start-of-sweep (w, b)
+    whose :func:`fingerprint` repeats (cycled), or weights or a score that are not finite (overflow).
+
+    Returns (b, updates, sweeps, outcome): ``outcome`` one of :data:`RUN_LIMIT`,
+    :data:`RUN_CONVERGED`, :data:`RUN_CYCLED`, :data:`RUN_OVERFLOW`; ``sweeps`` counts the sweeps
+    run, as :class:`~perceptronlab.Run` counts them (the overflowing one included).
+    """
+    table = np.zeros((64, 2), dtype=np.uint64)
+    used = np.zeros(64, dtype=np.bool_)
+    b = 0.0
+    updates = 0
+    sweep = 0
+    while sweep < max_sweeps:
+        if 2 * (sweep + 1) > table.shape[0]:
+            table, used = _grown(table, used)
+        if _seen_before(table, used, fingerprint(w, b)):
+            return b, updates, sweep, RUN_CYCLED
+        sweep += 1
+        count, b, stopped = _sweep_rows_unlogged(X, y, w, b, eta, margin, fit_intercept)
+        updates += count
+        if stopped >= 0 or not abs(b) < math.inf:
+            return b, updates, sweep, RUN_OVERFLOW
+        for j in range(w.shape[0]):
+            if not abs(w[j]) < math.inf:
+                return b, updates, sweep, RUN_OVERFLOW
+        if count == 0:
+            return b, updates, sweep, RUN_CONVERGED
+    return b, updates, sweep, RUN_LIMIT
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def perceptron_many(X, y, eta, margin, fit_intercept, max_sweeps, W, B, mistakes, sweeps, converged):
+def perceptron_many(X, y, eta, margin, fit_intercept, max_sweeps, W, B, updates, sweeps, outcomes):
     """Many independent cyclic runs at once: X (runs, n, d), y (runs, n); runs in parallel.
 
-    Each run is exactly :func:`sweep_dense` repeated until a clean sweep or ``max_sweeps``.
+    Each run is :func:`drive_cyclic`: the driver's checks and the engine's sweep, so exactly
+    ``perceptron(X[r], y[r])``.
     """
-    runs, n, d = X.shape
-    for r in prange(runs):
-        w = W[r]
-        b = 0.0
-        made = 0
-        done = False
-        sweep = 0
-        while sweep < max_sweeps and not done:
-            sweep += 1
-            updates = 0
-            for i in range(n):
-                s = 0.0
-                for j in range(d):
-                    s += w[j] * X[r, i, j]
-                s += b
-                if y[r, i] * s <= margin:
-                    c = eta * y[r, i]
-                    for j in range(d):
-                        w[j] += X[r, i, j] * c
-                    if fit_intercept:
-                        b += c
-                    updates += 1
-            made += updates
-            done = updates == 0
-        B[r] = b
-        mistakes[r] = made
-        sweeps[r] = sweep
-        converged[r] = done
+    for r in prange(X.shape[0]):
+        B[r], updates[r], sweeps[r], outcomes[r] = drive_cyclic(X[r], y[r], W[r], eta, margin, fit_intercept,
+                                                                max_sweeps)
 
 
 # ---------------------------------------------------------------- the weighted sweeps

@@ -18,7 +18,7 @@ from typing import Any, cast
 import numpy as np
 
 from perceptronlab._ground import validation as v
-from perceptronlab.core import kernels
+from perceptronlab.core import choice, kernels
 from perceptronlab.core.scores import score_one
 
 _NAN = float("nan")
@@ -185,8 +185,10 @@ class OnlineState:
         idx, norms = np.empty(X.shape[0], dtype=np.int64), np.empty(X.shape[0])
         no_order = np.empty(0, dtype=np.int64)
         if v.is_sparse(X):
+            paired = choice.csr_paired(X.indptr, X.indices, X.shape[1])
             count, b, stopped = kernels.sweep_csr(X.indptr, X.indices, X.data, signs, no_order, False, self._w,
-                                                  self.b, self.eta, self.margin, self.fit_intercept, idx, norms)
+                                                  self.b, self.eta, self.margin, self.fit_intercept, idx, norms,
+                                                  paired)
         else:
             count, b, stopped = kernels.sweep_dense(X, signs, no_order, False, self._w, self.b, self.eta,
                                                     self.margin, self.fit_intercept, idx, norms)

@@ -1,8 +1,9 @@
 """Compiled walks of Gallant's ratchet: the perceptron rule over a stream of picked examples,
 counting the run of correct classifications since the last update.
 
-A walk checks the picked examples in turn with the kernels' own mistake test and update (the
-same summation order and the same bits as :mod:`perceptronlab.core.kernels`), and hands control
+A walk checks the picked examples in turn with the rule's own mistake test and update
+(:mod:`perceptronlab.core.rule`, the same summation order and the same bits as the sweeps of
+:mod:`perceptronlab.core.kernels`), and hands control
 back to the driver as soon as the run reaches the length the driver asked for (the pocket's run
 plus one), so that the driver, which owns Pocket's bookkeeping, can count the training errors of
 those weights. Each pick costs O(d) (O(nonzeros of the row) for CSR).
@@ -22,6 +23,7 @@ from perceptronlab.core.kernels import (
     _squared_weights,
     _take_update,
 )
+from perceptronlab.core.rule import is_mistake
 
 __all__ = ["walk", "errors_up_to_dense", "errors_up_to_csr", "COUNT_BLOCK"]
 
@@ -52,13 +54,13 @@ def walk(X, indptr, indices, data, sparse, y, picks, start, run, target, updates
         if not abs(s) < math.inf:
             return t, run, count, False, b, i
         t += 1
-        if y[i] * s <= margin:
-            c = eta * y[i]
+        if is_mistake(y[i], s, margin):
+            step = eta * y[i]
             if sparse:
-                b, sq = _csr_take_update(indptr, indices, data, i, w, b, c, fit_intercept, sq, idx_out, norm_out,
-                                         count)
+                b, sq = _csr_take_update(indptr, indices, data, i, w, b, step, fit_intercept, sq, idx_out,
+                                         norm_out, count)
             else:
-                b = _take_update(X, i, w, b, c, fit_intercept, idx_out, norm_out, count)
+                b = _take_update(X, i, w, b, step, fit_intercept, idx_out, norm_out, count)
             count += 1
             run = 0
             if count == updates_left:

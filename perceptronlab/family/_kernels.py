@@ -4,9 +4,10 @@ sweep.
 Same contract as :mod:`perceptronlab.core.kernels`: contiguous arrays and scalars in, plain tuples
 out, no validation, no objects; :mod:`perceptronlab.family._reference` holds their pure-Python
 twins, which the tests hold them to bit for bit. The averaged and voted perceptrons run the engine's own sweep
-(:mod:`perceptronlab.core.kernels`) and only add bookkeeping; the multiclass and dual sweeps write
-the engine's mistake test and update the same way (dot product summed in feature order, intercept
-added last, ``w[j] += x[j] * (eta * y)``).
+(:mod:`perceptronlab.core.kernels`) and only add bookkeeping; the dual sweep uses the rule's mistake
+test (:func:`perceptronlab.core.rule.is_mistake`); the multiclass sweeps have their own test and
+update, each written once (:func:`_multiclass_mistake`, :func:`_multiclass_add`) for dense and CSR
+rows (dot product summed in feature order, intercept added last).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 from numba import njit
 
 from perceptronlab.core.intrinsics import prefetch, prefetch_row
+from perceptronlab.core.rule import is_mistake
 
 # kernel codes understood by the dual sweep
 LINEAR, POLY, RBF = 0, 1, 2
@@ -79,32 +81,48 @@ def accumulate_csr(indptr, indices, data, idx, steps_before, y, eta, u):
 # ---------------------------------------------------------------- multiclass (Collins 2002)
 
 
-@njit(cache=True, nogil=True)
-def _best_rival(scores, true):
-    """The highest-scoring class other than ``true``; ties go to the lowest class index."""
-    best = -1
-    best_score = 0.0
+@njit(cache=True, nogil=True, inline="always")
+def _multiclass_mistake(scores, true, margin):
+    """The multiclass mistake test: s_true − max_{k≠true} s_k ≤ margin (ties count). Returns
+    (mistake, rival): rival is the highest-scoring class other than ``true``, ties to the lowest index."""
+    rival = -1
+    rival_score = 0.0
     for k in range(scores.shape[0]):
-        if k != true and (best < 0 or scores[k] > best_score):
-            best = k
-            best_score = scores[k]
-    return best, best_score
+        if k != true and (rival < 0 or scores[k] > rival_score):
+            rival = k
+            rival_score = scores[k]
+    return scores[true] - rival_score <= margin, rival
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _multiclass_add(w_true, w_rival, u_true, u_rival, j_true, j_rival, x, eta, weighted_step, sq):
+    """The multiclass update of one coordinate: w_true[j] += x·η, w_rival[j] −= x·η, and the average's
+    u_true[j] += x·(η·steps), u_rival[j] −= x·(η·steps) (``weighted_step``); returns ‖(W, B)‖²
+    kept up to date from ``sq``. A feature passes the class rows of W and U and its column twice; the
+    intercept passes B and BU, the two classes, and x = 1."""
+    a, r = w_true[j_true], w_rival[j_rival]
+    w_true[j_true] = a + x * eta
+    w_rival[j_rival] = r - x * eta
+    u_true[j_true] += x * weighted_step
+    u_rival[j_rival] -= x * weighted_step
+    return sq + (w_true[j_true] * w_true[j_true] - a * a + w_rival[j_rival] * w_rival[j_rival] - r * r)
 
 
 @njit(cache=True, nogil=True)
-def multiclass_sweep_dense(X, labels, order, use_order, W, B, U, BU, c, eta, margin, fit_intercept,
+def multiclass_sweep_dense(X, labels, order, use_order, W, B, U, BU, steps, eta, margin, fit_intercept,
                            sq, scores, idx_out, norm_out):
     """One multiclass sweep: a mistake when s_true − max_{k≠true} s_k ≤ margin (ties count).
 
     On a mistake W[true] += η·x and W[rival] −= η·x (rival = best other class); U accumulates
-    (step − 1)·ΔW for the average, as in :func:`averaged_sweep_dense`. ``sq`` is ‖(W, B)‖²_F.
-    Returns (updates, c, sq).
+    (step − 1)·ΔW for the average, the lazy average of
+    :func:`~perceptronlab.family._kernels.accumulate_dense`, with ``steps`` the steps taken so far
+    (a float). ``sq`` is ‖(W, B)‖²_F. Returns (updates, steps, sq).
     """
     n, d = X.shape
     n_classes = W.shape[0]
     count = 0
-    steps = order.shape[0] if use_order else n
-    for t in range(steps):
+    n_steps = order.shape[0] if use_order else n
+    for t in range(n_steps):
         i = order[t] if use_order else t
         for k in range(n_classes):
             s = 0.0
@@ -112,40 +130,30 @@ def multiclass_sweep_dense(X, labels, order, use_order, W, B, U, BU, c, eta, mar
                 s += W[k, j] * X[i, j]
             scores[k] = s + B[k]
         true = labels[i]
-        rival, rival_score = _best_rival(scores, true)
-        if scores[true] - rival_score <= margin:
-            gc = eta * c
+        mistake, rival = _multiclass_mistake(scores, true, margin)
+        if mistake:
+            weighted_step = eta * steps
+            w_true, w_rival, u_true, u_rival = W[true], W[rival], U[true], U[rival]
             for j in range(d):
-                x = X[i, j]
-                a, r = W[true, j], W[rival, j]
-                W[true, j] = a + x * eta
-                W[rival, j] = r - x * eta
-                U[true, j] += x * gc
-                U[rival, j] -= x * gc
-                sq += W[true, j] * W[true, j] - a * a + W[rival, j] * W[rival, j] - r * r
+                sq = _multiclass_add(w_true, w_rival, u_true, u_rival, j, j, X[i, j], eta, weighted_step, sq)
             if fit_intercept:
-                a, r = B[true], B[rival]
-                B[true] = a + eta
-                B[rival] = r - eta
-                BU[true] += gc
-                BU[rival] -= gc
-                sq += B[true] * B[true] - a * a + B[rival] * B[rival] - r * r
+                sq = _multiclass_add(B, B, BU, BU, true, rival, 1.0, eta, weighted_step, sq)
             idx_out[count] = i
             norm_out[count] = math.sqrt(max(sq, 0.0))
             count += 1
-        c += 1.0
-    return count, c, sq
+        steps += 1.0
+    return count, steps, sq
 
 
 @njit(cache=True, nogil=True)
-def multiclass_sweep_csr(indptr, indices, data, labels, order, use_order, W, B, U, BU, c, eta,
+def multiclass_sweep_csr(indptr, indices, data, labels, order, use_order, W, B, U, BU, steps, eta,
                          margin, fit_intercept, sq, scores, idx_out, norm_out):
-    """CSR twin of :func:`multiclass_sweep_dense`. Returns (updates, c, sq)."""
+    """CSR twin of :func:`multiclass_sweep_dense`. Returns (updates, steps, sq)."""
     n = indptr.shape[0] - 1
     n_classes = W.shape[0]
     count = 0
-    steps = order.shape[0] if use_order else n
-    for t in range(steps):
+    n_steps = order.shape[0] if use_order else n
+    for t in range(n_steps):
         i = order[t] if use_order else t
         for k in range(n_classes):
             s = 0.0
@@ -153,30 +161,20 @@ def multiclass_sweep_csr(indptr, indices, data, labels, order, use_order, W, B, 
                 s += W[k, indices[p]] * data[p]
             scores[k] = s + B[k]
         true = labels[i]
-        rival, rival_score = _best_rival(scores, true)
-        if scores[true] - rival_score <= margin:
-            gc = eta * c
+        mistake, rival = _multiclass_mistake(scores, true, margin)
+        if mistake:
+            weighted_step = eta * steps
+            w_true, w_rival, u_true, u_rival = W[true], W[rival], U[true], U[rival]
             for p in range(indptr[i], indptr[i + 1]):
                 j = indices[p]
-                x = data[p]
-                a, r = W[true, j], W[rival, j]
-                W[true, j] = a + x * eta
-                W[rival, j] = r - x * eta
-                U[true, j] += x * gc
-                U[rival, j] -= x * gc
-                sq += W[true, j] * W[true, j] - a * a + W[rival, j] * W[rival, j] - r * r
+                sq = _multiclass_add(w_true, w_rival, u_true, u_rival, j, j, data[p], eta, weighted_step, sq)
             if fit_intercept:
-                a, r = B[true], B[rival]
-                B[true] = a + eta
-                B[rival] = r - eta
-                BU[true] += gc
-                BU[rival] -= gc
-                sq += B[true] * B[true] - a * a + B[rival] * B[rival] - r * r
+                sq = _multiclass_add(B, B, BU, BU, true, rival, 1.0, eta, weighted_step, sq)
             idx_out[count] = i
             norm_out[count] = math.sqrt(max(sq, 0.0))
             count += 1
-        c += 1.0
-    return count, c, sq
+        steps += 1.0
+    return count, steps, sq
 
 
 # ---------------------------------------------------------------- kernel perceptron (dual form)
@@ -254,7 +252,7 @@ def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, 
     for t in range(steps):
         i = order[t] if use_order else t
         step += 1
-        if y[i] * (scores[i] + b) <= margin:
+        if is_mistake(y[i], scores[i] + b, margin):
             if budget > 0 and n_entries >= budget:
                 j = ring[n_entries % budget]
                 cj = eta * y[j]

@@ -1,0 +1,70 @@
+"""The physical floor of a sweep: a compiled streaming read of the bytes it must read.
+
+A sweep reads every byte of X at least once (the rows of a dense matrix; ``data``, ``indices`` and
+``indptr`` of a CSR matrix), so one pass that only reads them, summing them so the compiler cannot
+drop the loads (reassociated: vector adds, as many in flight as the core allows), is as fast as a
+sweep can be on one core. Every sweep row of ``make bench`` is reported against it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from benchmarks._timing import Case, clock
+
+
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def read_dense(X):
+    """Σ of every entry of a C-ordered matrix (float32 entries widened), in any order."""
+    flat = X.reshape(-1)
+    s = 0.0
+    for k in range(flat.shape[0]):
+        s += np.float64(flat[k])
+    return s
+
+
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def read_csr(indptr, indices, data):
+    """Σ of the CSR arrays' entries (the bytes a CSR sweep must read), in any order."""
+    s = 0.0
+    for k in range(data.shape[0]):
+        s += np.float64(data[k])
+    t = 0
+    for k in range(indices.shape[0]):
+        t += indices[k]
+    for k in range(indptr.shape[0]):
+        t += indptr[k]
+    return s + t
+
+
+def streaming_reads(X, times: int = 5) -> Case:
+    """Seconds per streaming read of X (dense or CSR) over ``times`` reads in a row; CPU time on one core."""
+    now = clock(cpu=True)
+    if hasattr(X, "indptr"):
+        arrays = (X.indptr, X.indices, X.data)
+        read_csr(*arrays)  # compiled outside the timer
+
+        def case() -> float:
+            start = now()
+            for _ in range(times):
+                read_csr(*arrays)
+            return (now() - start) / times
+    else:
+        X = np.ascontiguousarray(X)
+        read_dense(X)
+
+        def case() -> float:
+            start = now()
+            for _ in range(times):
+                read_dense(X)
+            return (now() - start) / times
+
+    return case
+
+
+def read_bytes(X) -> int:
+    """The bytes a streaming read of X reads."""
+    if hasattr(X, "indptr"):
+        return int(X.indptr.nbytes + X.indices.nbytes + X.data.nbytes)
+    return int(X.nbytes)

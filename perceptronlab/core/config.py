@@ -1,0 +1,82 @@
+"""What the compiled kernels run on, and which of their variants they chose there.
+
+:func:`kernel_choices` says which loop each kind of sweep takes on this machine (the processor:
+:mod:`perceptronlab.core.cpu`); :func:`show_config` prints both with the versions, for a bug
+report or a benchmark's machine line.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+from typing import TextIO
+
+from perceptronlab.core.cpu import cpu_text
+
+__all__ = ["kernel_choices", "show_config"]
+
+
+def kernel_choices() -> dict[str, str]:
+    """Which loop each kind of sweep takes here, and why, in words."""
+    import numba
+
+    from perceptronlab.core import engines, kernels
+
+    return {
+        "dense sweep": (f"{kernels.GROUP} rows scored at a time in SIMD lanes, each in feature order; rows prefetched "
+                        f"{kernels.PREFETCH_BYTES // 1024} KiB ahead, or one group ahead when a group spans "
+                        f"{kernels.LONG_GROUP_BYTES // 1024} KiB or more"),
+        "CSR sweep": csr_text(),
+        "several cores": (f"late sweeps (≤ 1 update in {round(1 / engines.PARALLEL_MAX_UPDATE_RATE):,} rows, "
+                          f"≥ {engines.PARALLEL_MIN_ROWS:,} rows) scored in parallel blocks; Numba threads: "
+                          f"{numba.config.NUMBA_NUM_THREADS} ({numba.threading_layer() if _layer_known() else 'not yet loaded'})"),
+    }
+
+
+def csr_text() -> str:
+    """The CSR loop chosen, and the measurement that chose it (:mod:`perceptronlab.core.choice`)."""
+    from perceptronlab.core import choice, kernels
+
+    found = choice.choices()
+    timings = ", ".join(f"{name} {ms} ms" for name, ms in found["measured_ms"].items())
+    where = (f"where every gather misses the inner caches (w ≥ {kernels.PAIRED_MIN_WEIGHT_BYTES // 2**20} MiB, "
+             f"≥ {kernels.PAIRED_MIN_ROW_NNZ} non-zeros a row, evenly spread columns)")
+    loop = ("two rows at a time, the weights of the rows ahead prefetched, " + where + "; else row by row"
+            if found["csr_paired"] else "row by row (the paired loop did not pay here, even " + where + ")")
+    return f"{loop}; measured: {timings}; {found['source']}"
+
+
+def _layer_known() -> bool:
+    import numba
+
+    try:
+        numba.threading_layer()
+    except ValueError:  # no parallel kernel has run yet
+        return False
+    return True
+
+
+def show_config(file: TextIO | None = None) -> None:
+    """Print the versions, the processor and the kernels chosen on it.
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO()
+    >>> show_config(file=out)
+    >>> out.getvalue().splitlines()[0].startswith("perceptronlab ")
+    True
+    """
+    import numba
+    import numpy
+    import scipy
+
+    from perceptronlab import __version__
+
+    out = sys.stdout if file is None else file
+    print(f"perceptronlab {__version__}", file=out)
+    print(f"Python {platform.python_version()}, NumPy {numpy.__version__}, SciPy {scipy.__version__}, "
+          f"Numba {numba.__version__}", file=out)
+    print(f"CPU: {cpu_text()}", file=out)
+    for what, choice in kernel_choices().items():
+        print(f"{what}: {choice}", file=out)
