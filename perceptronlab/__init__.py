@@ -61,7 +61,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 _SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "distributed", "datasets", "plots", "studies",
-               "preprocessing", "bounds", "river_classifiers")
+               "preprocessing", "bounds", "river_classifiers", "online")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

@@ -46,6 +46,12 @@ class MistakeTree:
     ----------
     point : the column number of the point asked (``None`` for the empty tree).
     zero, one : the subtrees followed after the label 0 and after the label 1.
+
+    Examples
+    --------
+    >>> tree = MistakeTree(1, MistakeTree(0), MistakeTree(2))
+    >>> tree.depth, list(tree.paths())[1]
+    (2, [(1, 0), (0, 1)])
     """
 
     point: int | None
@@ -89,6 +95,13 @@ class LittlestoneDimension:
     tree : a :class:`MistakeTree` of depth ``value`` shattered by H.
     hypotheses : |H|.
     visits : the version spaces the search looked at.
+
+    Examples
+    --------
+    >>> H = FiniteClass.thresholds(3)
+    >>> result = littlestone_dimension(H)
+    >>> result.value, result.verify(H), next(result.paths())
+    (2, True, [(1, 0), (0, 0)])
     """
 
     value: int
@@ -128,6 +141,12 @@ class VCDimension:
     ----------
     value : VCdim(H).
     shattered : ``value`` column numbers that H labels in all 2^value ways.
+
+    Examples
+    --------
+    >>> H = FiniteClass.intervals(4)
+    >>> vc_dimension(H).verify(H)
+    True
     """
 
     value: int
