@@ -135,7 +135,7 @@ def disjunction_data(n, relevant, T, rng):
 def test_winnow_stays_within_littlestones_bound(variant, k):
     rng = np.random.default_rng(k)
     n = 40
-    for trial in range(3):
+    for _ in range(3):
         relevant = rng.choice(n, size=k, replace=False)
         X, y = disjunction_data(n, relevant, 300, rng)
         learner = Winnow(n, variant=variant)
