@@ -94,3 +94,32 @@ def test_bad_games_get_one_line():
                         (lambda: LdimAdversary([[0, 1]]), "a FiniteClass")]:
         with pytest.raises(InputError, match=words):
             call()
+
+
+def test_the_threshold_adversary_is_the_ldim_adversary_on_the_dyadic_grid():
+    from fractions import Fraction
+
+    from sklearn.linear_model import Perceptron
+
+    from perceptronlab.adversary import SklearnAdapter, ThresholdAdversary, littlestone
+
+    depth = 6
+    grid = 2 ** depth
+    H = FiniteClass.thresholds(grid - 1)  # row j: the threshold a_j between j/grid and (j + 1)/grid
+    finite, whole = LdimAdversary(H), ThresholdAdversary()
+    rng = np.random.default_rng(0)
+    for played in range(1, depth + 1):
+        x, t = finite.point(), whole.point()
+        assert H.points[x] == t  # the same point, 1/2 first, then 1/4 or 3/4, ...
+        prediction = int(rng.integers(2))
+        assert finite.label(prediction) == whole.label(prediction) == 1 - prediction
+        lo, hi = whole.interval
+        assert hi - lo == Fraction(1, 2 ** played)
+        inside = [j for j in range(len(H)) if lo <= Fraction(j, grid) and Fraction(j + 1, grid) <= hi]
+        assert [j for j in range(len(H)) if finite.version_space >> j & 1] == inside
+    assert finite.finished and not whole.finished
+    # the public game keeps its behaviour: 20 rounds, 20 mistakes, a proof that checks
+    proof = littlestone(SklearnAdapter(Perceptron()), rounds=20)
+    assert proof.mistakes == 20 and proof.verify()
+    with pytest.raises(InputError, match="infinite dimension"):
+        _ = whole.dimension

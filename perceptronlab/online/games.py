@@ -100,7 +100,7 @@ class LdimAdversary(Adversary):
     def finished(self) -> bool:
         return self.dimension <= 0
 
-    def point(self) -> int:
+    def point(self) -> Any:  # a column number (a subclass on an infinite domain asks the point itself)
         depth = self.dimension
         found = self._search.witness(self.version_space, depth) if depth >= 1 else None
         if found is None:
