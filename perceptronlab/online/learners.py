@@ -70,6 +70,11 @@ class _ClassLearner:
         one = self.version_space & self._search.ones[self._column(x)]
         return self.version_space ^ one, one
 
+    def side_sizes(self, x: Any) -> tuple[int, int]:
+        """How many hypotheses of the version space label x with 0, and with 1 (Halving's votes)."""
+        zero, one = self._sides(x)
+        return zero.bit_count(), one.bit_count()
+
     def predict_one(self, x: Any) -> int:
         raise NotImplementedError
 
@@ -114,8 +119,8 @@ class Halving(_ClassLearner):
     """
 
     def predict_one(self, x: Any) -> int:
-        zero, one = self._sides(x)
-        return int(one.bit_count() >= zero.bit_count())
+        zero, one = self.side_sizes(x)
+        return int(one >= zero)
 
 
 class SOA(_ClassLearner):
@@ -132,9 +137,14 @@ class SOA(_ClassLearner):
     [0, 1, 1, 1, 1, 0]
     """
 
-    def predict_one(self, x: Any) -> int:
+    def side_dimensions(self, x: Any) -> tuple[int, int]:
+        """The Littlestone dimensions of the version space after the label 0 and after 1 (−1: empty)."""
         zero, one = self._sides(x)
-        return int(self._search.ldim(one) >= self._search.ldim(zero))
+        return self._search.ldim(zero), self._search.ldim(one)
+
+    def predict_one(self, x: Any) -> int:
+        zero, one = self.side_dimensions(x)
+        return int(one >= zero)
 
 
 def _exact_factor(name: str, value: Any, fix: str) -> Fraction:
@@ -248,7 +258,7 @@ class Hedge(WeightedMajority):
     def float_weights(self) -> NDArray[np.float64]:
         """The weights exp(−η·(mistakes − the fewest)), scaled so the best expert has 1."""
         shifted: NDArray[np.float64] = (self.expert_mistakes - self.expert_mistakes.min()).astype(np.float64)
-        weights: NDArray[np.float64] = np.exp(-self.eta * shifted)
+        weights: NDArray[np.float64] = np.exp(-shifted * self.eta)
         return weights
 
     def probability(self, x: Any) -> float:

@@ -114,18 +114,18 @@ def online_sheet(kind: str, target: Any, sequence: Iterable[tuple[Any, int]], **
     if kind == "halving":
         halving = Halving(target)
         for number, (x, y) in enumerate(pairs, start=1):
-            zero, one = halving._sides(x)
+            zero, one = halving.side_sizes(x)
             prediction = halving.predict_one(x)
             halving.learn_one(x, y)
-            rows.append((str(number), f"x{x}", str(zero.bit_count()), str(one.bit_count()), str(prediction),
+            rows.append((str(number), f"x{x}", str(zero), str(one), str(prediction),
                          str(y), "yes" if prediction != y else "no", _names(halving.alive)))
     elif kind == "soa":
         soa = SOA(target)
         for number, (x, y) in enumerate(pairs, start=1):
-            zero, one = soa._sides(x)
+            zero, one = soa.side_dimensions(x)
             prediction = soa.predict_one(x)
             soa.learn_one(x, y)
-            rows.append((str(number), f"x{x}", str(soa._search.ldim(zero)), str(soa._search.ldim(one)),
+            rows.append((str(number), f"x{x}", str(zero), str(one),
                          str(prediction), str(y), "yes" if prediction != y else "no", _names(soa.alive)))
     else:
         wm = WeightedMajority(target, **options)
