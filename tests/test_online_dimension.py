@@ -197,6 +197,7 @@ def test_bad_constructor_inputs_get_one_line():
                         (lambda: FiniteClass.disjunctions(20), "at most 16 variables"),
                         (lambda: FiniteClass.disjunctions(3, 4), "at most n = 3"),
                         (lambda: FiniteClass.halfspaces(np.zeros((3, 3))), "1 or 2 coordinates"),
+                        (lambda: FiniteClass.halfspaces(np.zeros((129, 2))), "at most 128 points"),
                         (lambda: FiniteClass([[0, 1]], points=[1]), "one entry per column"),
                         (lambda: littlestone_dimension([[0, 1]]), "a FiniteClass"),
                         (lambda: littlestone_dimension(FiniteClass.intervals(64), budget=10), "within 10 version")]:

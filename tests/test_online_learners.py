@@ -180,6 +180,9 @@ def test_the_perceptron_within_its_online_gradient_descent_bound():
         R = float(np.linalg.norm(X, axis=1).max())
         assert mistakes <= bounds.online_gradient_descent(R, float(np.linalg.norm(w)), hinge)
     assert mistakes > 0
+    # next to Freund and Schapire's bound for the same comparison direction (the best margin for it)
+    freund_schapire, _ = bounds.best_freund_schapire(u / np.linalg.norm(u), X, y)
+    assert mistakes <= freund_schapire
 
 
 def test_bounds_exact_values_and_bad_inputs():

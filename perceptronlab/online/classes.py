@@ -26,8 +26,9 @@ __all__ = ["FiniteClass", "MAX_CELLS"]
 
 #: the most hypothesis × point cells a class may hold (50 million bytes)
 MAX_CELLS = 50_000_000
-#: the most points a halfspace class is enumerated on (its size grows as n^d)
-MAX_HALFSPACE_POINTS = 2_000
+#: the most points a halfspace class is enumerated on (the work grows as n³ in the plane: 64 points take
+#: about a second, 128 about ten)
+MAX_HALFSPACE_POINTS = 128
 #: the most variables of a disjunction class on the whole cube {0,1}^n
 MAX_CUBE_VARIABLES = 16
 
@@ -190,7 +191,9 @@ class FiniteClass:
             raise v.fail("X", "points with 1 or 2 coordinates", f"{d} coordinates",
                          "Halfspace classes are enumerated exactly in the line and the plane only.")
         if n > MAX_HALFSPACE_POINTS:
-            raise v.fail("X", f"at most {MAX_HALFSPACE_POINTS:,} points", f"{n:,}", "Use fewer points.")
+            raise v.fail("X", f"at most {MAX_HALFSPACE_POINTS:,} points", f"{n:,}",
+                         "Use fewer points: the class has about n² labellings, so its Littlestone dimension is at "
+                         "most about 2·log₂ n.")
         scale = math.lcm(*(c.denominator for row in rows for c in row))
         ints = [(int(row[0] * scale), int(row[1] * scale) if d == 2 else 0) for row in rows]
         labellings = _halfspace_labellings(ints, d, bool(fit_intercept))
