@@ -93,7 +93,7 @@ class LittlestoneDimension:
     ----------
     value : Ldim(H).
     tree : a :class:`MistakeTree` of depth ``value`` shattered by H.
-    hypotheses : |H|.
+    hypotheses : the number of hypotheses, :math:`|H|`.
     visits : the version spaces the search looked at.
 
     Examples

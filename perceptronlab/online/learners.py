@@ -89,7 +89,7 @@ class _ClassLearner:
 class Consistent(_ClassLearner):
     """Predict with any hypothesis consistent with the labels so far (the first row of the version space).
 
-    At most |H| − 1 mistakes on a realisable sequence (:func:`perceptronlab.bounds.consistent`).
+    At most :math:`|H| - 1` mistakes on a realisable sequence (:func:`perceptronlab.bounds.consistent`).
 
     Examples
     --------
