@@ -203,3 +203,17 @@ def test_bad_constructor_inputs_get_one_line():
                         (lambda: littlestone_dimension(FiniteClass.intervals(64), budget=10), "within 10 version")]:
         with pytest.raises(InputError, match=words):
             call()
+
+
+def test_the_compiled_counts_match_numpys_popcount():
+    from perceptronlab.online._kernels import column_counts
+
+    rng = np.random.default_rng(7)
+    for n_points, n_words in [(1, 1), (5, 3), (64, 17)]:
+        words = rng.integers(0, 2 ** 63, size=(n_points, n_words), dtype=np.uint64) * np.uint64(2)
+        words |= rng.integers(0, 2, size=(n_points, n_words), dtype=np.uint64)
+        space = rng.integers(0, 2 ** 63, size=n_words, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        expected = np.bitwise_count(words & space).sum(axis=1, dtype=np.int64)
+        assert column_counts(words, space).tolist() == expected.tolist()
+    everything = np.full((2, 2), np.iinfo(np.uint64).max, dtype=np.uint64)
+    assert column_counts(everything, everything[0]).tolist() == [128, 128]

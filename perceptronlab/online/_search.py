@@ -1,8 +1,9 @@
 """The Littlestone-dimension search over version spaces held as bit sets.
 
-A version space V ⊆ H is one Python integer, bit h set when hypothesis h is in V; the points'
-columns are integers too, so V ∩ {h : h(x) = 1} is ``V & ones[x]`` and |V| is ``int.bit_count``:
-the bit operations run in CPython's compiled big-integer code, 64 hypotheses a machine word.
+A version space V ⊆ H is one Python integer, bit h set when hypothesis h is in V (the memo's key);
+the points' columns are integers too, so V ∩ {h : h(x) = 1} is ``V & ones[x]`` and |V| is
+``int.bit_count``, 64 hypotheses a machine word. The hot step, the size of V ∩ {h : h(x) = 1} for
+every point x, is one compiled loop over the same bits as 64-bit words (``_kernels.column_counts``).
 
 The recursion is the definition (Littlestone 1988; Shalev-Shwartz and Ben-David, Def. 21.5):
 Ldim(V) = max over the points x that split V of 1 + min(Ldim(V⁰ₓ), Ldim(V¹ₓ)), Ldim of one
@@ -22,12 +23,14 @@ balanced splits, and only the last question has to look at every split.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
 
 from perceptronlab._ground import validation as v
+from perceptronlab.online._kernels import column_counts
 
 __all__ = ["Search", "SearchBudgetError", "bitsets", "plain_ldim"]
 
@@ -47,35 +50,58 @@ def bitsets(matrix: NDArray[np.uint8]) -> list[int]:
 
 @dataclass
 class Search:
-    """The bounded, memoised Littlestone-dimension search on one class (a 0/1 matrix)."""
+    """The bounded, memoised Littlestone-dimension search on one class (a 0/1 matrix).
+
+    ``ones[x]`` is column x as a Python integer (for the version spaces, the memo's keys);
+    ``words[x]`` is the same bits as 64-bit words, so that the sizes of V ∩ ones[x] for every x
+    come from one compiled loop (``_kernels.column_counts``).
+    """
 
     ones: list[int]
     size: int
     budget: int = MAX_VISITS
     bounds: dict[int, list[int]] = field(default_factory=dict)
     visits: int = 0
+    words: NDArray[np.uint64] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.uint64))
+    _last: tuple[int, NDArray[np.int64]] | None = None
 
     @classmethod
     def of(cls, matrix: NDArray[np.uint8], budget: int = MAX_VISITS) -> Search:
-        return cls(bitsets(matrix), int(matrix.shape[0]), budget)
+        ones = bitsets(matrix)
+        search = cls(ones, int(matrix.shape[0]), budget)
+        search.words = np.array([np.frombuffer(column.to_bytes(search._bytes, "little"), dtype=np.uint64)
+                                 for column in ones], dtype=np.uint64).reshape(len(ones), -1)
+        return search
+
+    @property
+    def _bytes(self) -> int:
+        return 8 * max(1, -(-self.size // 64))
 
     @property
     def everything(self) -> int:
         return (1 << self.size) - 1
 
-    def _splits(self, space: int, count: int, need: int) -> list[tuple[int, int, int]]:
+    def _counts(self, space: int) -> NDArray[np.int64]:
+        """|space ∩ ones[x]| for every point x at once (the last answer is kept: the bounds and the
+        splits of one version space ask in turn)."""
+        last = self._last
+        if last is not None and last[0] is space:
+            return last[1]
+        words = np.frombuffer(space.to_bytes(self._bytes, "little"), dtype=np.uint64)
+        counts: NDArray[np.int64] = column_counts(self.words, words)
+        self._last = (space, counts)
+        return counts
+
+    def _splits(self, space: int, count: int, need: int) -> Iterator[tuple[int, int, int]]:
         """(smaller side, larger side, point) for each point whose both sides hold ≥ need hypotheses,
-        most balanced first."""
-        splits = []
-        for point, column in enumerate(self.ones):
-            one = space & column
-            ones = one.bit_count()
-            if ones >= need and count - ones >= need:
-                zero = space ^ one
-                splits.append((min(ones, count - ones), point, zero, one))
-        splits.sort(key=lambda item: -item[0])
-        return [(zero, one, point) if zero.bit_count() <= one.bit_count() else (one, zero, point)
-                for _, point, zero, one in splits]
+        most balanced first; the sides are made only when asked for."""
+        ones = self._counts(space)
+        smaller = np.minimum(ones, count - ones)
+        candidates = np.flatnonzero(smaller >= need)
+        for point in candidates[np.argsort(-smaller[candidates], kind="stable")].tolist():
+            one = space & self.ones[point]
+            zero = space ^ one
+            yield (zero, one, point) if 2 * int(ones[point]) >= count else (one, zero, point)
 
     def _start(self, space: int, count: int) -> list[int]:
         known = self.bounds.get(space)
@@ -85,7 +111,8 @@ class Search:
                 raise SearchBudgetError(
                     f"Littlestone dimension: expected an answer within {self.budget:,} version spaces, got none "
                     "(the class is too large or too irregular). Use fewer points or hypotheses.")
-            splitting = sum(1 for column in self.ones if 0 < (space & column).bit_count() < count)
+            ones = self._counts(space) if count > 1 else np.zeros(0, dtype=np.int64)
+            splitting = int(np.count_nonzero((ones > 0) & (ones < count)))
             known = [0 if count else -1, min(count.bit_length() - 1, splitting)]
             self.bounds[space] = known
         return known
