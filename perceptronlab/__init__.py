@@ -62,7 +62,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 _SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "distributed", "datasets", "plots", "studies",
-               "bounds", "river_classifiers")
+               "bounds", "river_classifiers", "online")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

@@ -13,7 +13,8 @@ from perceptronlab.teach._adversary import (
     ProofError,
     Round,
     SklearnAdapter,
+    ThresholdAdversary,
     littlestone,
 )
 
-__all__ = ["LittlestoneResult", "ProofError", "Round", "SklearnAdapter", "littlestone"]
+__all__ = ["LittlestoneResult", "ProofError", "Round", "SklearnAdapter", "ThresholdAdversary", "littlestone"]

@@ -1,5 +1,8 @@
 """The Littlestone adversary: halfspaces in d ≥ 2 have no finite mistake bound (seed 001).
 
+The game is :class:`ThresholdAdversary`, the special case of :class:`perceptronlab.online.LdimAdversary`
+whose version space is an interval of thresholds on [0, 1].
+
 The shattered tree of seed 001 uses the points x = (t, 1, 0, …, 0) and the hypotheses
 h_a = (−1, a, 0, …, 0) with a ∈ [0, 1], so
 
@@ -44,6 +47,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from perceptronlab._ground import validation as v
+from perceptronlab.online import LdimAdversary
 
 if TYPE_CHECKING:
     from perceptronlab._ground.types import Float64Array
@@ -179,6 +183,52 @@ class LittlestoneResult:
                 f"realizable for {self.realizable_fed_rounds} rounds")
 
 
+class ThresholdAdversary(LdimAdversary):
+    """:class:`~perceptronlab.online.LdimAdversary` on the thresholds h_a, a ∈ (0, 1), of the whole interval.
+
+    The version space is the open interval (lo, hi) of the a's consistent with the labels; it has an
+    infinite Littlestone dimension, and so has each side of any point inside it, so the point asked
+    is the midpoint t (the root of the deepest tree on the dyadic grid, where the finite
+    ``LdimAdversary`` on ``FiniteClass.thresholds(2**k - 1)`` asks the same points), and the label
+    (1 when a > t) is the one the learner did not predict. It never runs out.
+
+    Examples
+    --------
+    >>> adversary = ThresholdAdversary()
+    >>> adversary.point(), adversary.label(1), adversary.point(), adversary.interval
+    (Fraction(1, 2), 0, Fraction(1, 4), (Fraction(0, 1), Fraction(1, 2)))
+    """
+
+    def __init__(self) -> None:
+        self.interval: tuple[Fraction, Fraction] = (Fraction(0), Fraction(1))
+
+    @property
+    def dimension(self) -> int:
+        """The version space's dimension is infinite: asking for it is a one-line error."""
+        raise v.fail("dimension", "a finite class", "the thresholds of the whole interval (infinite dimension)",
+                     "Play a fixed number of rounds.")
+
+    @property
+    def finished(self) -> bool:
+        return False
+
+    @property
+    def midpoint(self) -> Fraction:
+        """The midpoint of the interval: an a that labels every round so far correctly."""
+        lo, hi = self.interval
+        return (lo + hi) / 2
+
+    def point(self) -> Fraction:
+        return self.midpoint
+
+    def label(self, prediction: int) -> int:
+        t = self.midpoint
+        answer = 0 if prediction == 1 else 1
+        lo, hi = self.interval
+        self.interval = (t, hi) if answer == 1 else (lo, t)
+        return answer
+
+
 class SklearnAdapter:
     """River's ``predict_one`` / ``learn_one`` protocol for scikit-learn estimators with ``partial_fit``.
 
@@ -295,20 +345,19 @@ def littlestone(learner: Any, rounds: int, d: int = 2, *, feed: str = "float", c
                      "Pass e.g. classes=(-1, 1).")
     as_dict = river_like if as_dict is None else bool(as_dict)
 
-    lo, hi = Fraction(0), Fraction(1)
+    adversary = ThresholdAdversary()
     played: list[Round] = []
     for number in range(1, rounds + 1):
-        t = (lo + hi) / 2
+        t = adversary.point()
         x = (t, Fraction(1)) + (Fraction(0),) * (d - 2)
         values = [float(c) for c in x] if feed == "float" else list(x)
         fed = {f"x{j + 1}": value for j, value in enumerate(values)} if as_dict else values
         prediction = learner.predict_one(fed)
         predicted_sign = _predicted_sign(prediction, classes, number)
-        label = -predicted_sign
+        label = 1 if adversary.label(1 if predicted_sign == 1 else 0) == 1 else -1
         learner.learn_one(fed, classes[1] if label == 1 else classes[0])
-        lo, hi = (t, hi) if label == 1 else (lo, t)
-        played.append(Round(number, t, x, fed, prediction, predicted_sign, label, (lo, hi)))
-    return LittlestoneResult(rounds=played, a=(lo + hi) / 2, d=d, feed=feed, classes=classes)
+        played.append(Round(number, t, x, fed, prediction, predicted_sign, label, adversary.interval))
+    return LittlestoneResult(rounds=played, a=adversary.midpoint, d=d, feed=feed, classes=classes)
 
 
 def _predicted_sign(prediction: Any, classes: tuple[Any, ...], number: int) -> int:

@@ -312,3 +312,158 @@ def sample_size(R: RealLike, rho: RealLike, epsilon: RealLike, *, squared: bool 
 
     ratio = _sq(decimal(_radius(R, squared)), squared) / _sq(decimal(_rho(rho, squared)), squared)
     return max(0, math.ceil(ratio / decimal(eps)) - 1)
+
+
+# ---- the online-learning chapter: finite classes, experts, Winnow, the perceptron as gradient descent ----
+# Shalev-Shwartz and Ben-David (2014), ch. 21; Littlestone (1988); Littlestone and Warmuth (1994).
+
+__all__ += ["consistent", "halving", "weighted_majority", "hedge_regret", "winnow", "online_gradient_descent"]
+
+
+def _count(name: str, value: Any, fix: str, *, least: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        raise v.fail(name, f"an integer >= {least}", repr(value), fix)
+    return int(value)
+
+
+def consistent(n_hypotheses: int) -> int:
+    r"""The mistake bound of Consistent on a realisable sequence: :math:`M \le |H| - 1`.
+
+    Each mistake removes at least the hypothesis that predicted (Shalev-Shwartz and Ben-David 2014,
+    Corollary 21.2).
+
+    Examples
+    --------
+    >>> consistent(8)
+    7
+    """
+    return _count("n_hypotheses", n_hypotheses, "Pass |H|, e.g. len(H).") - 1
+
+
+def halving(n_hypotheses: int) -> int:
+    r"""The mistake bound of Halving on a realisable sequence: :math:`M \le \lfloor\log_2 |H|\rfloor`.
+
+    Each mistake keeps at most half of the version space (Shalev-Shwartz and Ben-David 2014,
+    Theorem 21.3); the count is an integer, so the floor, computed exactly.
+
+    Examples
+    --------
+    >>> halving(8), halving(8257)
+    (3, 13)
+    """
+    return _count("n_hypotheses", n_hypotheses, "Pass |H|, e.g. len(H).").bit_length() - 1
+
+
+def _beta(beta: Any) -> Fraction:
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real | Decimal | str):
+        raise v.fail("beta", "a number in [0, 1)", repr(beta), "Pass e.g. beta=Fraction(1, 2).")
+    exact = Fraction(str(beta)) if isinstance(beta, float) else parse_exact(beta, "beta", fix="Pass e.g. beta=1/2.")
+    if not 0 <= exact < 1:
+        raise v.fail("beta", "a number in [0, 1)", beta, "Pass e.g. beta=1/2 (each wrong expert's weight is halved).")
+    return exact
+
+
+def weighted_majority(n_experts: int, best_mistakes: int, beta: RealLike = Fraction(1, 2)) -> float:
+    r"""Littlestone and Warmuth's bound for Weighted Majority with N experts.
+
+    .. math::
+
+        M \le \frac{\log_2 N + m^* \log_2(1/\beta)}{\log_2\bigl(2/(1+\beta)\bigr)},
+
+    where :math:`m^*` is the number of mistakes of the best expert and β ∈ (0, 1) the factor a wrong
+    expert's weight is multiplied by (Littlestone and Warmuth 1994, Theorem 2.1). With β = 0 and
+    :math:`m^* = 0` it is Halving's :math:`\log_2 N`.
+
+    Examples
+    --------
+    >>> round(weighted_majority(16, 3), 6)
+    16.865946
+    """
+    N = _count("n_experts", n_experts, "Pass the number of experts, e.g. len(H).")
+    best = _count("best_mistakes", best_mistakes, "Pass the best expert's mistakes (0 or more).", least=0)
+    b = _beta(beta)
+    if b == 0:
+        if best:
+            return math.inf
+        return math.log2(N)
+    return (math.log2(N) + best * math.log2(1 / b)) / math.log2(2 / (1 + b))
+
+
+def hedge_regret(n_experts: int, rounds: int) -> float:
+    r"""The regret bound of Hedge (randomised Weighted Majority) over T rounds: :math:`\sqrt{2 T \ln N}`.
+
+    With :math:`\eta = \sqrt{2\ln N / T}` the expected mistakes exceed the best expert's by at most
+    :math:`\sqrt{2T\ln N}` (Shalev-Shwartz and Ben-David 2014, Theorem 21.11).
+
+    Examples
+    --------
+    >>> round(hedge_regret(4, 100), 4)
+    16.6511
+    """
+    N = _count("n_experts", n_experts, "Pass the number of experts, e.g. len(H).")
+    T = _count("rounds", rounds, "Pass the number of rounds T.")
+    return math.sqrt(2 * T * math.log(N))
+
+
+def winnow(n: int, k: int, alpha: RealLike = 2, theta: RealLike | None = None, *,
+           variant: str = "demotion") -> float:
+    r"""Littlestone's mistake bounds for Winnow on a monotone disjunction of k of n variables.
+
+    Winnow predicts 1 when :math:`\sum_i w_i x_i > \theta`; on a missed 1 it multiplies the weights of
+    the active variables by α, on a false 1 it sets them to 0 (``"elimination"``, Winnow1) or divides
+    them by α (``"demotion"``, Winnow2). With u promotions and v demotions, each relevant weight is
+    promoted at most :math:`\log_\alpha\theta + 1` times and every promotion raises one, while the
+    total weight n gains at most :math:`(\alpha - 1)\theta` per promotion and loses more than θ
+    (elimination) or :math:`(1 - 1/\alpha)\theta` (demotion) per demotion, so
+
+    .. math::
+
+        M \le \frac{n}{\theta} + \alpha k (\log_\alpha\theta + 1)\ \text{(elimination)},\qquad
+        M \le \frac{\alpha}{\alpha - 1}\frac{n}{\theta} + (\alpha + 1) k (\log_\alpha\theta + 1)
+        \ \text{(demotion)}
+
+    (Littlestone 1988, Theorems 7 and 8); θ defaults to n/2 and must be at least 1/α.
+
+    Examples
+    --------
+    >>> round(winnow(16, 2, 2, 8, variant="elimination"), 6), round(winnow(16, 2), 6)
+    (18.0, 28.0)
+    """
+    n_ = _count("n", n, "Pass the number of variables.")
+    k_ = _count("k", k, "Pass the number of variables in the target disjunction (0 or more).", least=0)
+    a = float(_num("alpha", alpha, fix="Pass alpha > 1, e.g. alpha=2."))
+    if a <= 1:
+        raise v.fail("alpha", "a number > 1", alpha, "Pass alpha > 1, e.g. alpha=2.")
+    t = n_ / 2 if theta is None else float(_num("theta", theta, fix="Pass theta > 0, e.g. theta=n/2."))
+    if t < 1 / a:
+        raise v.fail("theta", f"at least 1/alpha = {1 / a:g}", theta, "Pass theta = n/2 (Littlestone's choice).")
+    v.check_choice("variant", variant, ("demotion", "elimination"))
+    promotions = k_ * (math.log(t, a) + 1)
+    if variant == "elimination":
+        return n_ / t + a * promotions
+    return a / (a - 1) * n_ / t + (a + 1) * promotions
+
+
+def online_gradient_descent(R: RealLike, B: RealLike, hinge: RealLike) -> float:
+    r"""The perceptron's mistake bound as online gradient descent on the hinge loss (non-separable).
+
+    For any :math:`w^*` with :math:`\lVert w^*\rVert \le B`, on the rounds M where the perceptron errs,
+
+    .. math::
+
+        |M| \le \sum_{t \in M} \ell_t(w^*) + R B \sqrt{\sum_{t \in M} \ell_t(w^*)} + R^2 B^2,
+
+    with :math:`\ell_t(w) = \max(0, 1 - y_t\langle w, x_t\rangle)` and R the largest norm
+    (Shalev-Shwartz and Ben-David 2014, Theorem 21.16). With zero hinge loss it is Novikoff's
+    :math:`(RB)^2`; compare :func:`freund_schapire`, which bounds with the slack's 2-norm.
+
+    Examples
+    --------
+    >>> online_gradient_descent(1, 2, 9)
+    19.0
+    """
+    R_ = float(_radius(R, False))
+    B_ = float(_num("B (the norm of w*)", B, fix="Pass the norm of the comparison vector w*."))
+    L = float(_num("hinge (the total hinge loss of w*)", hinge, positive=False,
+                   fix="Sum max(0, 1 - y<w*, x>) over the mistake rounds (or all rounds, which is larger)."))
+    return L + R_ * B_ * math.sqrt(L) + (R_ * B_) ** 2
