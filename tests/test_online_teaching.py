@@ -76,3 +76,23 @@ def test_bad_inputs_get_one_line():
                         (lambda: generate_online("ldim", 0).render("pdf"), "fmt")]:
         with pytest.raises(InputError, match=words):
             call()
+
+
+# ---------------------------------------------------------------- on the command line
+
+
+@pytest.mark.parametrize("kind", ONLINE_KINDS)
+def test_exam_writes_the_online_chapters_tasks_with_their_key(kind, tmp_path):
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import app
+
+    runner = CliRunner()
+    shown = runner.invoke(app, ["exam", "--kind", kind, "--seed", "5", "--solution"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output == generate_online(kind, 5).render("md", solution=True)
+    out = tmp_path / "task.tex"
+    written = runner.invoke(app, ["exam", "--kind", kind, "--seed", "5", "--format", "latex", "--out", str(out)])
+    assert written.exit_code == 0 and out.read_text(encoding="utf-8") == generate_online(kind, 5).render("latex")
+    refused = runner.invoke(app, ["exam", "--kind", kind, "--variants", "3"])
+    assert refused.exit_code == 1 and "Drop --variants" in refused.output and refused.output.count("\n") <= 1

@@ -36,6 +36,11 @@ class Kind(str, enum.Enum):
     eta = "eta"
     pocket = "pocket"
     online = "online"
+    # the online-learning chapter (perceptronlab.teach.online_exams): Markdown and LaTeX
+    ldim = "ldim"
+    halving = "halving"
+    weighted_majority = "weighted-majority"
+    winnow = "winnow"
 
 
 class ExportFormat(str, enum.Enum):
@@ -60,8 +65,10 @@ def exam(
     kind: Annotated[Kind, typer.Option("--kind", "-k", help="The task: trace (the perceptron by hand), "
                                        "margin (margin and mistake bound), generalization (test-error bound), "
                                        "distance (distance and margin of a given w), margin-perceptron, eta "
-                                       "(the learning rate), pocket (non-separable points) or online (predict "
-                                       "before the label).")],
+                                       "(the learning rate), pocket (non-separable points), online (predict "
+                                       "before the label); from the online-learning chapter: ldim (the "
+                                       "Littlestone dimension of a small class, with its tree), halving, "
+                                       "weighted-majority or winnow (run by hand).")],
     seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same task.")] = 0,
     fmt: Annotated[ExamFormat, typer.Option(
         "--format", "-f", help="Markdown (md), LaTeX, Typst source, or a printable PDF (pdf: needs --out; "
@@ -96,7 +103,13 @@ def exam(
     computed by the engine; or, with --variants or --students, one variant per student and one key."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.exams import generate
+    from perceptronlab.teach.online_exams import ONLINE_KINDS
 
+    if kind.value in ONLINE_KINDS:
+        _online_exam(kind, seed, fmt, solution, out, quiet,
+                     unsupported={"--variants": variants, "--students": students, "--export": export,
+                                  "--data-out": data_out, "--sheet-out": sheet_out})
+        return
     if variants is not None or students is not None:
         if data_out is not None or sheet_out is not None or standalone:
             raise fail("--variants", "no --data-out, --sheet-out or --standalone (each student's files go into "
@@ -143,6 +156,27 @@ def exam(
     for path, text, flag, what in extras:
         _write(path, text, flag)
         info(f"wrote {path} (the {what})", quiet=quiet)
+
+
+def _online_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Path | None, quiet: bool,
+                 unsupported: dict[str, object]) -> None:
+    """A task of the online-learning chapter (Markdown or LaTeX) with its key."""
+    from perceptronlab._ground.validation import fail
+    from perceptronlab.teach.online_exams import ONLINE_FORMATS, generate_online
+
+    for flag, value in unsupported.items():
+        if value is not None:
+            raise fail(flag, "a task of the lecture notes' kinds (trace, margin, ...)", f"--kind {kind.value}",
+                       f"Drop {flag}: the online-learning chapter's tasks come as one Markdown or LaTeX file.")
+    if fmt.value not in ONLINE_FORMATS:
+        raise fail("--format", "md or latex for the online-learning chapter's tasks", fmt.value,
+                   "Use --format md or --format latex.")
+    content = generate_online(kind.value, seed).render(fmt.value, solution)
+    if out is None:
+        typer.echo(content, nl=False)
+    else:
+        _write(out, content, "--out")
+        info(f"wrote {out} ({kind.value} task, seed {seed}{', with solution' if solution else ''})", quiet=quiet)
 
 
 def _class_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Path | None, count: int | None,

@@ -42,6 +42,7 @@ from perceptronlab.studies.bound_vs_actual import bound_vs_actual
 from perceptronlab.studies.learners import learners_experiment
 from perceptronlab.studies.lfd import lfd
 from perceptronlab.studies.non_separable import non_separable
+from perceptronlab.studies.online import online_experiment
 from perceptronlab.studies.worst_case import worst_case
 
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
@@ -54,6 +55,7 @@ EXPERIMENTS: dict[str, Callable[..., ExperimentResult]] = {
     "worst-case": worst_case,
     "non-separable": non_separable,
     "learners": learners_experiment,
+    "online": online_experiment,
 }
 
 

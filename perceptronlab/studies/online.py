@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,7 @@ from perceptronlab.online import (
     littlestone_dimension,
     play,
 )
+from perceptronlab.studies._result import ExperimentResult, Progress, finish
 
 __all__ = ["DEFAULT_TRIALS", "ROUNDS", "NOISE_RATE", "findings", "run_online_experiment"]
 
@@ -143,3 +145,24 @@ def findings(rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, Any]]:
              f"SOA against the Littlestone adversary makes exactly Ldim mistakes on every class: "
              f"{'yes' if soa_tight else 'NO'}"]
     return lines, {"all_within_bound": within, "soa_meets_ldim": soa_tight, "runs": len(rows)}
+
+
+# ---------------------------------------------------------------- as an experiment
+
+
+def online_experiment(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
+                      progress: Progress | None = None) -> ExperimentResult:
+    """The ``online`` entry of :data:`perceptronlab.studies.experiments.EXPERIMENTS`: the table of
+    :func:`run_online_experiment`, its findings and the figure "mistakes against the bound"; with
+    ``out_dir`` it writes ``online.csv``, ``online.json`` and ``online.png`` (or ``.svg``)."""
+    from perceptronlab.plots.online import mistakes_against_bound
+
+    rows = run_online_experiment(seed=seed, trials=trials)
+    lines, stats = findings(rows)
+    n_trials = DEFAULT_TRIALS if trials is None else trials
+    head = (f"online: Consistent, Halving, SOA, Weighted Majority and Winnow against their bounds, on finite classes "
+            f"(the Littlestone adversary, and {n_trials} random and noisy sequences of {ROUNDS} rounds each).")
+    summary = "\n".join([head, *("  " + line for line in lines)])
+    result = ExperimentResult("online", rows, summary, stats, {"online": mistakes_against_bound(rows)},
+                              dict(seed=seed or 0, trials=n_trials, rounds=ROUNDS, noise_rate=NOISE_RATE))
+    return finish(result, out_dir, progress)
