@@ -1,0 +1,153 @@
+"""scikit-learn's SGD semantics in compiled sweeps (Numba, cached on disk).
+
+scikit-learn's ``Perceptron`` is its SGD loop (``sklearn/linear_model/_sgd_fast.pyx.tp``) with the
+hinge loss at threshold 0 and a constant learning rate. Its fitting options need more than the
+textbook sweeps of :mod:`perceptronlab.core.kernels`: a per-row update scale (sample weight times
+class weight), each sweep's hinge loss (for ``tol``), and its penalties. They live here, written
+out plainly, so that the textbook kernels keep their code and their speed; with every scale 1.0
+and no penalty these sweeps give the textbook sweeps' bits ((η·y)·1.0 is η·y).
+
+Every sum is in scikit-learn's order: ⟨w, x⟩ in feature order (a CSR row in its stored order), the
+update w += x·c entry by entry, the loss in visiting order.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+__all__ = ["sweep_dense_weighted", "sweep_csr_weighted"]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _weighted_check(y_i, s, margin, eta, scale_i):
+    """(z, loss, c) of a row with score s: z = y·s; the hinge loss margin − z and the update step
+    c = (η·y)·scale for a mistake (z ≤ margin), else 0 and 0."""
+    z = y_i * s
+    if z <= margin:
+        return z, margin - z, (eta * y_i) * scale_i
+    return z, 0.0, 0.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dense_dot(w, X, i):
+    """⟨w, X[i]⟩ summed in feature order (scikit-learn's ``WeightVector.dot``)."""
+    s = 0.0
+    for j in range(w.shape[0]):
+        s += w[j] * X[i, j]
+    return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dense_add(X, i, w, c):
+    """w += X[i]·c entry by entry; returns ‖w‖² (for the log's norms: four chains of squares)."""
+    d = w.shape[0]
+    q0 = 0.0
+    q1 = 0.0
+    q2 = 0.0
+    q3 = 0.0
+    j = 0
+    while j + 4 <= d:
+        w[j] += X[i, j] * c
+        w[j + 1] += X[i, j + 1] * c
+        w[j + 2] += X[i, j + 2] * c
+        w[j + 3] += X[i, j + 3] * c
+        q0 += w[j] * w[j]
+        q1 += w[j + 1] * w[j + 1]
+        q2 += w[j + 2] * w[j + 2]
+        q3 += w[j + 3] * w[j + 3]
+        j += 4
+    while j < d:
+        w[j] += X[i, j] * c
+        q0 += w[j] * w[j]
+        j += 1
+    return (q0 + q1) + (q2 + q3)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _csr_row_dot(indptr, indices, data, w, i):
+    """⟨w, x_i⟩ over the row's stored entries, in their order."""
+    s = 0.0
+    for k in range(indptr[i], indptr[i + 1]):
+        s += w[indices[k]] * data[k]
+    return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _csr_add(indptr, indices, data, i, w, c, sq):
+    """w += x_i·c over the row's entries; returns ‖w‖² kept up to date from its old value ``sq``."""
+    for k in range(indptr[i], indptr[i + 1]):
+        j = indices[k]
+        old = w[j]
+        w[j] = old + data[k] * c
+        sq += w[j] * w[j] - old * old
+    return sq
+
+
+@njit(cache=True, nogil=True)
+def sweep_dense_weighted(X, y, scale, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out,
+                         margin_out):
+    """One sweep over dense rows, row by row, with a per-row update scale and the sweep's loss.
+
+    A mistake on row i (y(⟨w,x⟩ + b) ≤ margin) updates w += x·c, b += c with c = (η·y_i)·scale_i,
+    scikit-learn's ``update *= class_weight * sample_weight``; c = 0 (a zero weight) is no update,
+    as scikit-learn skips it. ``idx_out[k]``, ``norm_out[k]`` and ``margin_out[k]`` get the row,
+    ‖(w, b)‖ after, and y(⟨w,x⟩ + b) before the k-th update.
+
+    Returns (updates, b, stopped_at, loss): ``stopped_at`` is the row whose score was not finite
+    (the sweep stops there), else -1; ``loss`` is Σ max(0, margin − y(⟨w,x⟩ + b)) over the rows
+    checked, each with the weights it was checked with, unweighted and summed in row order
+    (scikit-learn's per-epoch objective for its ``tol``).
+    """
+    steps = order.shape[0] if use_order else X.shape[0]
+    count = 0
+    loss = 0.0
+    for t in range(steps):
+        i = order[t] if use_order else t
+        s = _dense_dot(w, X, i) + b
+        if not abs(s) < math.inf:
+            return count, b, i, loss
+        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        loss += lost
+        if c != 0.0:
+            sq = _dense_add(X, i, w, c)
+            if fit_intercept:
+                b += c
+                sq += b * b
+            idx_out[count] = i
+            norm_out[count] = math.sqrt(sq)
+            margin_out[count] = z
+            count += 1
+    return count, b, -1, loss
+
+
+@njit(cache=True, nogil=True)
+def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, w, b, eta, margin, fit_intercept,
+                       idx_out, norm_out, margin_out):
+    """:func:`sweep_dense_weighted` over CSR rows (each row's sum in its stored order)."""
+    sq = 0.0
+    for j in range(w.shape[0]):
+        sq += w[j] * w[j]
+    if fit_intercept:
+        sq += b * b
+    steps = order.shape[0] if use_order else indptr.shape[0] - 1
+    count = 0
+    loss = 0.0
+    for t in range(steps):
+        i = order[t] if use_order else t
+        s = _csr_row_dot(indptr, indices, data, w, i) + b
+        if not abs(s) < math.inf:
+            return count, b, i, loss
+        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        loss += lost
+        if c != 0.0:
+            sq = _csr_add(indptr, indices, data, i, w, c, sq)
+            if fit_intercept:
+                sq += (b + c) * (b + c) - b * b
+                b += c
+            idx_out[count] = i
+            norm_out[count] = math.sqrt(max(sq, 0.0))
+            margin_out[count] = z
+            count += 1
+    return count, b, -1, loss
