@@ -14,10 +14,52 @@ update w += x·c entry by entry, the loss in visiting order.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
+import numpy as np
 from numba import njit
 
-__all__ = ["sweep_dense_weighted", "sweep_csr_weighted"]
+__all__ = ["sweep_dense_weighted", "sweep_csr_weighted", "sgd_shuffle", "sgd_permutations"]
+
+#: scikit-learn's ``RAND_R_MAX`` (``sklearn/utils/_random.pxd``): its generator's values are below it + 1
+_RAND_R_MAX = 0x7FFFFFFF
+#: the state a zero seed is replaced by (scikit-learn's ``DEFAULT_SEED``)
+_DEFAULT_SEED = 1
+_MASK32 = 0xFFFFFFFF
+
+
+@njit(cache=True, nogil=True)
+def sgd_shuffle(index, seed):
+    """Permute ``index`` in place exactly as scikit-learn's ``SequentialDataset.shuffle(seed)``.
+
+    A Fisher–Yates shuffle drawing from scikit-learn's ``our_rand_r``, a 32-bit xorshift
+    (13, 17, 5) whose value is taken modulo 2³¹: position i swaps with i + r % (n − i). The seed is
+    scikit-learn's ``uint32`` seed of the run; the generator's state lives only for this call, so
+    every epoch shuffles the previous epoch's order with the same draws, as scikit-learn's does.
+    """
+    state = np.uint64(seed) & np.uint64(_MASK32)
+    n = index.shape[0]
+    for i in range(n - 1):
+        if state == 0:
+            state = np.uint64(_DEFAULT_SEED)
+        state ^= (state << np.uint64(13)) & np.uint64(_MASK32)
+        state ^= state >> np.uint64(17)
+        state ^= (state << np.uint64(5)) & np.uint64(_MASK32)
+        r = state % np.uint64(_RAND_R_MAX + 1)
+        j = i + np.int64(r % np.uint64(n - i))
+        index[i], index[j] = index[j], index[i]
+
+
+def sgd_permutations(n: int, seed: int) -> Iterator[np.ndarray]:
+    """The rows' order of every epoch of scikit-learn's SGD with ``shuffle=True`` and ``seed``.
+
+    The dataset's index starts as 0 … n − 1 and is shuffled in place before each epoch (so epoch k's
+    order is the k-th shuffle of the index, not a fresh permutation). Yields a copy per epoch.
+    """
+    index = np.arange(n, dtype=np.int64)
+    while True:
+        sgd_shuffle(index, seed)
+        yield index.copy()
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -13,12 +13,13 @@ With these, ``perceptronlab.Perceptron`` in cyclic order gives scikit-learn's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.metrics import accuracy_score
 from sklearn.model_selection import StratifiedShuffleSplit
-from sklearn.utils import compute_class_weight
+from sklearn.utils import check_random_state, compute_class_weight
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import scores
@@ -29,7 +30,10 @@ if TYPE_CHECKING:
 
     from perceptronlab.core.driver import SweepInfo
 
-__all__ = ["check_sample_weight", "class_weights", "update_scales", "validation_mask", "StoppingRule"]
+__all__ = ["check_sample_weight", "class_weights", "update_scales", "validation_mask", "StoppingRule", "sgd_seeds"]
+
+#: scikit-learn draws its SGD seeds below this (``MAX_INT`` of ``_stochastic_gradient.py``)
+_MAX_INT = int(np.iinfo(np.int32).max)
 
 
 def check_sample_weight(sample_weight: Any, n: int) -> NDArray[Any] | None:
@@ -112,6 +116,29 @@ def validation_mask(y: NDArray[Any], sample_weight: NDArray[Any], validation_fra
     mask = np.zeros(n, dtype=bool)
     mask[held_out] = True
     return mask
+
+
+def sgd_seeds(random_state: Any, n_runs: int, split: Callable[[], Any]) -> tuple[Any, list[int]]:
+    """scikit-learn's draws from ``random_state`` for one fit: (the held-out mask, each run's seed).
+
+    As its ``fit_binary`` and ``_fit_multiclass`` draw them, in their order, so that a numpy
+    ``RandomState`` passed as ``random_state`` is left as scikit-learn leaves it: one run draws the
+    dataset's seed (unused by SGD), then splits (``split()``: the mask of ``early_stopping``, or
+    None), then draws the run's seed; one-vs-rest splits first, then draws one seed per class, each
+    the seed of a ``RandomState`` that draws the dataset's seed and then the run's seed.
+    """
+    if n_runs == 1:
+        generator = check_random_state(random_state)
+        generator.randint(1, _MAX_INT)
+        held = split()
+        return held, [int(generator.randint(_MAX_INT))]
+    held = split()
+    seeds = []
+    for seed in check_random_state(random_state).randint(_MAX_INT, size=n_runs):
+        generator = check_random_state(seed)
+        generator.randint(1, _MAX_INT)
+        seeds.append(int(generator.randint(_MAX_INT)))
+    return held, seeds
 
 
 class StoppingRule:

@@ -23,6 +23,7 @@ from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import Pocket, drive, drive_pocket, finish
 from perceptronlab.core.engines import CompiledEngine, WeightedEngine
 from perceptronlab.core.scores import count_errors
+from perceptronlab.core.sgd import sgd_permutations
 from perceptronlab.estimators._base import (
     ORDER_OPTIONS,
     WARM_CONSTRAINTS,
@@ -41,6 +42,7 @@ from perceptronlab.estimators._fitting import (
     StoppingRule,
     check_sample_weight,
     class_weights,
+    sgd_seeds,
     update_scales,
     validation_mask,
 )
@@ -63,7 +65,8 @@ N_JOBS = [Integral, None]
 
 def _run_params(estimator: Any, sweeps: int, seed: int | None) -> dict[str, Any]:
     """A run's parameters, in the functional API's names (a Run is the functional API's result)."""
-    return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=estimator.order,
+    order = "shuffle" if getattr(estimator, "shuffle", False) else estimator.order
+    return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=order,
                 margin=getattr(estimator, "margin", 0.0), max_sweeps=sweeps, seed=seed)
 
 
@@ -85,8 +88,15 @@ class Perceptron(LinearClassifier):
         scikit-learn; the functional API :func:`perceptronlab.perceptron` defaults to the seeds'
         form without offset.
     order : {"cyclic", "shuffle", "random-mistake"}, default="cyclic"
-        Data order, a new seeded permutation every sweep, or a uniformly random misclassified
-        example at every step (the PLA of the Learning From Data course).
+        Data order (the textbook's), scikit-learn's shuffled order (as ``shuffle=True``), or a
+        uniformly random misclassified example at every step (the PLA of the Learning From Data
+        course).
+    shuffle : bool, default=False
+        Visit the rows of every sweep in scikit-learn's own permutations: its seed drawn from
+        ``random_state`` and its dataset's shuffle, so that the weights, ``n_iter_`` and ``t_``
+        equal scikit-learn's ``Perceptron(shuffle=True, random_state=r)`` bit for bit. The same
+        request as ``order="shuffle"``; False (the default, unlike scikit-learn's True) keeps the
+        data order unless ``order`` says otherwise.
     margin : float >= 0, default=0.0
         ρ₀ of the margin perceptron: update while y(⟨w,x⟩ + b) ≤ ρ₀.
     max_iter : int >= 1, default=1000
@@ -106,8 +116,8 @@ class Perceptron(LinearClassifier):
     warm_start : bool, default=False
         ``fit`` goes on from the last fit's ``coef_`` and ``intercept_`` instead of 0.
     random_state : None, int >= 0 or numpy RandomState, default=None
-        Seeds the orders "shuffle" and "random-mistake" (every one-vs-rest run gets the same seed)
-        and the split of ``early_stopping``.
+        Seeds the shuffled order and "random-mistake" (each one-vs-rest run gets its own seed, drawn
+        as scikit-learn draws it) and the split of ``early_stopping``.
     n_jobs : int or None, default=None
         Threads of the compiled sweeps (None or -1: all cores); the result does not depend on it.
     verbose : int, default=0
@@ -185,6 +195,7 @@ class Perceptron(LinearClassifier):
         "eta0": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],
         "order": [ORDER_OPTIONS],
+        "shuffle": ["boolean"],
         "margin": [Interval(Real, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left"), None],
@@ -199,13 +210,15 @@ class Perceptron(LinearClassifier):
     }
 
     def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.Order = "cyclic",
-                 margin: float = 0.0, max_iter: int = 1000, tol: float | None = None, early_stopping: bool = False,
+                 shuffle: bool = False, margin: float = 0.0, max_iter: int = 1000, tol: float | None = None,
+                 early_stopping: bool = False,
                  validation_fraction: float = 0.1, n_iter_no_change: int = 5,
                  class_weight: dict[Any, float] | Literal["balanced"] | None = None, warm_start: bool = False,
                  random_state: RandomState = None, n_jobs: int | None = None, verbose: int = 0) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
+        self.shuffle = shuffle
         self.margin = margin
         self.max_iter = max_iter
         self.tol = tol
@@ -281,6 +294,10 @@ class Perceptron(LinearClassifier):
         return self
 
     def _check_stopping(self) -> None:
+        if self.order == "random-mistake" and self.shuffle:
+            raise v.fail("shuffle", "False with order='random-mistake' (it picks a random mistake at every "
+                         "step, there is no sweep order to shuffle)", "True",
+                         "Pass shuffle=False, or order='cyclic' with shuffle=True.")
         if self.order == "random-mistake" and (self.tol is not None or self.early_stopping):
             raise v.fail("order", "'cyclic' or 'shuffle' with tol or early_stopping (the stopping rule "
                          "judges whole sweeps)", "'random-mistake'", "Pass order='cyclic' or 'shuffle', or "
@@ -308,23 +325,32 @@ class Perceptron(LinearClassifier):
         per_class = None if self.class_weight is None else class_weights(self.class_weight, classes, y)
         tasks = task_signs(y, classes)
         binary = len(tasks) == 1
-        held = None
-        if self.early_stopping:
-            held = validation_mask(tasks[0] if binary else y, np.ones(n) if weights is None else weights,
+
+        def split() -> NDArray[Any] | None:
+            if not self.early_stopping:
+                return None
+            return validation_mask(tasks[0] if binary else y, np.ones(n) if weights is None else weights,
                                    self.validation_fraction, self.random_state)
-        seed = seed_of(self.random_state)
+
+        held, seeds = sgd_seeds(self.random_state, len(tasks), split)
         runs = []
         for k, signs in enumerate(tasks):
             scale = update_scales(per_class, weights, signs, None if binary else k)
             name = "" if binary else f"class {python_label(classes[k])!r} vs rest, "
-            runs.append(self._run(X, signs, scale, starts[k], held, weights, sweeps, seed, name))
+            runs.append(self._run(X, signs, scale, starts[k], held, weights, sweeps, seeds[k], name))
         self._keep_runs(classes, runs, partial=partial)
         self._fitted(runs, [None] * len(runs), partial)
         return runs
 
     def _run(self, X: Any, signs: Float64Array, scale: Float64Array | None, start: Any, held: NDArray[Any] | None,
-             weights: Float64Array | None, sweeps: int, seed: int | None, name: str) -> Run:
-        """One run of the rule on the driver (the held-out rows left out)."""
+             weights: Float64Array | None, sweeps: int, seed: int, name: str) -> Run:
+        """One run of the rule on the driver (the held-out rows left out); ``seed`` is the run's
+        scikit-learn seed (its shuffles, and the picks of order "random-mistake")."""
+        permutations = None
+        if self.shuffle or self.order == "shuffle":
+            permutations = sgd_permutations(X.shape[0], seed)
+            if held is not None:
+                permutations = _skipping(permutations, held)
         validation = None
         if held is not None:
             keep = ~held
@@ -343,8 +369,10 @@ class Perceptron(LinearClassifier):
             engine = WeightedEngine(X, signs, scale=scale, **options)
             hook = StoppingRule(engine, tol=self.tol, n_iter_no_change=self.n_iter_no_change,
                                 validation=validation, verbose=self.verbose, name=name)
-        outcome = drive(engine, order=self.order, max_sweeps=sweeps, seed=seed, margin=self.margin,
-                        cycles=False if rule else None, stop_when_clean=not rule, on_sweep=hook)
+        order = "cyclic" if permutations is not None else self.order
+        outcome = drive(engine, order=order, max_sweeps=sweeps, seed=seed, margin=self.margin,
+                        cycles=False if rule else None, stop_when_clean=not rule, on_sweep=hook,
+                        permutations=permutations)
         return finish(engine, outcome, algorithm="perceptron", params=_run_params(self, sweeps, seed), X=X,
                       signs=signs, classes=_SIGNS)
 
@@ -355,6 +383,14 @@ class Perceptron(LinearClassifier):
             yield "NotConvergedWarning", (
                 f"{type(self).__name__} did not converge: the stopping rule (tol={self.tol}, n_iter_no_change="
                 f"{self.n_iter_no_change}) was not met within max_iter={self.max_iter} sweeps. Raise max_iter.")
+
+
+def _skipping(permutations: Iterator[NDArray[Any]], held: NDArray[Any]) -> Iterator[NDArray[Any]]:
+    """scikit-learn's orders over all rows, with the held-out rows skipped (as its loop skips them),
+    as positions among the training rows."""
+    position = np.cumsum(~held) - 1
+    for order in permutations:
+        yield position[order[~held[order]]]
 
 
 def _start_array(name: str, value: Any, shape: tuple[int, ...]) -> Float64Array:
