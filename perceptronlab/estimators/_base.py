@@ -108,6 +108,10 @@ FIXES = {
     "class_weight": "Pass class_weight=None, 'balanced' or a dict {label: weight}.",
     "n_jobs": "Pass n_jobs=None (all cores), -1 (all cores) or a number of threads >= 1.",
     "verbose": "Pass verbose=0 (quiet) or an integer >= 1 (a line per sweep).",
+    "shuffle": "Pass shuffle=False (data order, the textbook's) or shuffle=True (scikit-learn's permutations).",
+    "penalty": "Pass penalty=None (the textbook rule), 'l2', 'l1' or 'elasticnet'.",
+    "alpha": "Pass a penalty strength >= 0, e.g. alpha=0.0001 (scikit-learn's default).",
+    "l1_ratio": "Pass a number in [0, 1], e.g. l1_ratio=0.15 (scikit-learn's default; used by 'elasticnet').",
 }
 
 
@@ -130,6 +134,12 @@ class EstimatorNames(_EstimatorMixin):
                                  f"{v.ESTIMATOR_NAMES[key]}={params[key]!r} (the estimators take "
                                  "scikit-learn's names).")
         return cast("Self", super().set_params(**params))
+
+
+def in_sklearn_words(words: str, error: InputError) -> InputError:
+    """``error`` with scikit-learn's message for the same refusal first (what its tests and its
+    users match on), then perceptronlab's (what, expected, got, fix)."""
+    return InputError(f"{words} {error}")
 
 
 def check_params(estimator: BaseEstimator) -> None:
@@ -341,20 +351,20 @@ def is_signed(labels: NDArray[Any]) -> bool:
 
 
 def classes_for_training(labels: NDArray[Any]) -> NDArray[Any]:
-    """classes_ from the labels seen at fit: two or more, or a single class of -1/+1 labels."""
+    """classes_ from the labels seen at fit: two or more, as scikit-learn's classifiers require.
+
+    One class is refused, -1/+1 labels too, with scikit-learn's words first; the functional API
+    (:func:`perceptronlab.perceptron`) keeps the lectures' one-class case (the worst case labels
+    every basis vector +1).
+    """
     if labels.shape[0] >= 2:
         return labels
-    if is_signed(labels):
-        # -1/+1 are the perceptron's own labels: one of them alone is still a two-class problem
-        # (the seeds' worst case labels every basis vector +1), as in the functional API.
-        return np.array([-1, 1], dtype=labels.dtype)
-    raise v.fail(
-        "y (the labels)",
-        "at least two classes",
-        f"1 class ({labels[0]!r})",
-        "Training needs examples of both classes (a single class is accepted only for "
-        "labels -1/+1).",
-    )
+    raise in_sklearn_words(
+        f"The number of classes has to be greater than one; got {labels.shape[0]} class.",
+        v.fail("y (the labels)", "at least two classes",
+               f"only {python_label(labels[0])!r}" if labels.shape[0] else "no labels",
+               "Training needs examples of two classes; for a run on one class (the lectures' worst case) "
+               "use perceptronlab.perceptron(X, y)."))
 
 
 def two_classes(classes: Any) -> NDArray[Any]:
@@ -599,15 +609,18 @@ class LinearClassifier(RunClassifierBase):
     intercept_: Float64Array
 
     def _fitted(self, runs: list[Run], states: list[Any], partial: bool = False) -> None:
-        self.coef_ = np.vstack([np.asarray(run.w, dtype=np.float64) for run in runs])
-        self.intercept_ = np.array([float(run.b) for run in runs])
+        # float32 weights (scikit-learn's float32 path) stay float32; the intercept too, with
+        # several classes (scikit-learn keeps a binary fit's intercept in float64)
+        dtype = np.float32 if all(np.asarray(run.w).dtype == np.float32 for run in runs) else np.float64
+        self.coef_ = np.vstack([np.asarray(run.w, dtype=dtype) for run in runs])
+        self.intercept_ = np.array([float(run.b) for run in runs], dtype=dtype if len(runs) > 1 else np.float64)
 
     def decision_function(self, X: MatrixLike) -> Float64Array:
         """Signed scores ⟨w, x⟩ + b: shape (n,) for two classes (> 0 means ``classes_[1]``), else
         (n, n_classes), one column per one-vs-rest model."""
         self._check_fitted("decision_function")
         X = check_data(self, X, reset=False)
-        scores = score_matrix(X, self.coef_, self.intercept_)
+        scores = score_matrix(X, np.asarray(self.coef_, dtype=np.float64), np.asarray(self.intercept_, dtype=np.float64))
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X: MatrixLike) -> NDArray[Any]:

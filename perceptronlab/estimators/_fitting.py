@@ -23,7 +23,7 @@ from sklearn.utils import check_random_state, compute_class_weight
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import scores
-from perceptronlab.estimators._base import python_label
+from perceptronlab.estimators._base import in_sklearn_words, python_label
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -36,8 +36,9 @@ __all__ = ["check_sample_weight", "class_weights", "update_scales", "validation_
 _MAX_INT = int(np.iinfo(np.int32).max)
 
 
-def check_sample_weight(sample_weight: Any, n: int) -> NDArray[Any] | None:
-    """None, or one finite weight >= 0 per row as float64."""
+def check_sample_weight(sample_weight: Any, n: int, *, allow_all_zero: bool = False) -> NDArray[Any] | None:
+    """None, or one finite weight >= 0 per row as float64 (some > 0, unless ``allow_all_zero``: with
+    ``early_stopping`` the split's own check says more, as in scikit-learn)."""
     if sample_weight is None:
         return None
     try:
@@ -54,7 +55,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> NDArray[Any] | None:
     if bad.shape[0]:
         raise v.fail("sample_weight", "finite weights >= 0", f"{weights[bad[0]]} at row {bad[0]}",
                      "A weight scales the example's update; use 0 to leave an example out.")
-    if n and not np.any(weights > 0):
+    if n and not allow_all_zero and not np.any(weights > 0):
         raise v.fail("sample_weight", "at least one weight > 0", "all zero", "Weight the examples to learn from.")
     return np.ascontiguousarray(weights)
 
@@ -75,12 +76,14 @@ def class_weights(class_weight: Any, classes: NDArray[Any], y: NDArray[Any]) -> 
 
 
 def update_scales(class_weight: NDArray[Any] | None, sample_weight: NDArray[Any] | None, signs: NDArray[Any],
-                  task: int | None) -> NDArray[Any] | None:
+                  task: int | None, *, single: bool = False) -> NDArray[Any] | None:
     """Each row's update scale for one run: its class weight times its sample weight.
 
     As in scikit-learn's one-vs-rest, a binary run weighs +1 rows by the weight of ``classes[1]``
     and -1 rows by that of ``classes[0]``; the run of class k (``task``) weighs its own rows by the
     class's weight and the rest by 1. None when every scale is 1 (the plain engine then runs).
+    With ``single`` (float32 X) both weights and their product are float32, as in scikit-learn's
+    float32 loop (returned widened to float64, exactly).
     """
     if class_weight is None and sample_weight is None:
         return None
@@ -91,6 +94,10 @@ def update_scales(class_weight: NDArray[Any] | None, sample_weight: NDArray[Any]
         per_row = np.where(signs > 0, class_weight[1], class_weight[0])
     else:
         per_row = np.where(signs > 0, class_weight[task], 1.0)
+    if single:
+        per_row = per_row.astype(np.float32)
+        product = per_row if sample_weight is None else per_row * sample_weight.astype(np.float32)
+        return product.astype(np.float64)
     return per_row if sample_weight is None else per_row * sample_weight
 
 
@@ -111,8 +118,10 @@ def validation_mask(y: NDArray[Any], sample_weight: NDArray[Any], validation_fra
                      f"{validation_fraction})", "Change validation_fraction, pass more examples, or "
                      "early_stopping=False.")
     if not np.any(sample_weight[held_out] > 0):
-        raise v.fail("early_stopping", "a validation set with some weight", "sample weights all zero there",
-                     "Pass another random_state, or early_stopping=False.")
+        raise in_sklearn_words("The sample weights for validation set are all zero, consider using a different "
+                               "random state.", v.fail("early_stopping", "a validation set with some weight",
+                                                        "sample weights all zero there",
+                                                        "Pass another random_state, or early_stopping=False."))
     mask = np.zeros(n, dtype=bool)
     mask[held_out] = True
     return mask

@@ -24,6 +24,7 @@ from perceptronlab.core.driver import Pocket, drive, drive_pocket, finish
 from perceptronlab.core.engines import CompiledEngine, WeightedEngine
 from perceptronlab.core.scores import count_errors
 from perceptronlab.core.sgd import sgd_permutations
+from perceptronlab.core.sgd_engine import SGDEngine
 from perceptronlab.estimators._base import (
     ORDER_OPTIONS,
     WARM_CONSTRAINTS,
@@ -33,6 +34,7 @@ from perceptronlab.estimators._base import (
     check_params,
     check_targets,
     classes_for_training,
+    in_sklearn_words,
     partial_classes,
     python_label,
     seed_of,
@@ -97,6 +99,17 @@ class Perceptron(LinearClassifier):
         equal scikit-learn's ``Perceptron(shuffle=True, random_state=r)`` bit for bit. The same
         request as ``order="shuffle"``; False (the default, unlike scikit-learn's True) keeps the
         data order unless ``order`` says otherwise.
+    penalty : {"l2", "l1", "elasticnet"} or None, default=None
+        None: the textbook rule. Else scikit-learn's regularised SGD step, bit for bit: before each
+        row, l2 shrinks w by max(0, 1 − (1 − l1_ratio)·η·α) (kept as a scale, as scikit-learn's
+        ``WeightVector``), and after it l1 truncates the row's weights by the penalty accumulated
+        so far (cumulative truncated gradient, Tsuruoka et al. 2009). A run then always goes on to
+        ``max_iter`` or ``tol``'s rule (a clean sweep still shrinks w), and ``tol`` judges the
+        mean of the loss plus the penalty's term.
+    alpha : float >= 0, default=0.0001
+        The penalty's strength (unused without a penalty).
+    l1_ratio : float in [0, 1], default=0.15
+        elasticnet's share of l1 (only with ``penalty="elasticnet"``).
     margin : float >= 0, default=0.0
         ρ₀ of the margin perceptron: update while y(⟨w,x⟩ + b) ≤ ρ₀.
     max_iter : int >= 1, default=1000
@@ -128,7 +141,7 @@ class Perceptron(LinearClassifier):
     coef_ : ndarray of shape (1, n_features) for two classes, else (n_classes, n_features)
     intercept_ : ndarray of shape (1,) or (n_classes,); zeros without ``fit_intercept``.
     classes_ : ndarray of the labels; ``classes_[1]`` is the positive class (+1) of a binary fit.
-        Labels -1/+1 of one class only still give ``classes_ = [-1, 1]``.
+        One class in y is refused, as scikit-learn refuses it.
     n_iter_ : int
         Sweeps of the fit (the most of the one-vs-rest runs), scikit-learn's epochs; 1 after a
         ``partial_fit``.
@@ -155,17 +168,19 @@ class Perceptron(LinearClassifier):
 
     Notes
     -----
-    In cyclic order the weights, ``n_iter_`` and ``t_`` equal scikit-learn's
-    ``Perceptron(shuffle=False, eta0=eta0, alpha=0, penalty=None, tol=tol, max_iter=max_iter)``
-    bit for bit, with the same ``sample_weight``, ``class_weight``, ``coef_init``,
-    ``intercept_init``, ``warm_start``, ``partial_fit``, ``early_stopping``,
-    ``validation_fraction``, ``n_iter_no_change`` and ``random_state``, binary and one-vs-rest,
-    dense and CSR: both sum ⟨w,x⟩ in feature order and add (η·y)·weight·x. They differ on sparse
-    input with an intercept (scikit-learn damps sparse intercept updates by 0.01; here the rule is
-    the same for every storage of X), on float32 input (scikit-learn then keeps float32 weights;
-    here they are float64), and with ``tol=None`` when a run converges or cycles: it stops there
-    (``n_iter_`` the sweeps run), while scikit-learn goes on to ``max_iter`` (its later epochs
-    change nothing after a clean one). Negative sample weights are refused.
+    The weights (and their dtype), ``n_iter_`` and ``t_`` equal scikit-learn's
+    ``Perceptron(shuffle=shuffle, eta0=eta0, penalty=penalty, alpha=alpha, l1_ratio=l1_ratio,
+    tol=tol, max_iter=max_iter, random_state=random_state)`` bit for bit, with the same
+    ``sample_weight``, ``class_weight``, ``coef_init``, ``intercept_init``, ``warm_start``,
+    ``partial_fit``, ``early_stopping``, ``validation_fraction`` and ``n_iter_no_change``, binary
+    and one-vs-rest, dense and CSR, float64 and float32: both sum ⟨w,x⟩ in feature order, add
+    (η·y)·weight·x, and shuffle with scikit-learn's generator. So ``Perceptron(shuffle=True,
+    tol=1e-3, penalty=None)`` is scikit-learn's ``Perceptron()``. They differ on sparse input with
+    an intercept (scikit-learn damps sparse intercept updates by 0.01; here the rule is the same
+    for every storage of X), and with ``tol=None`` and no penalty when a run converges or cycles:
+    it stops there (``n_iter_`` the sweeps run), while scikit-learn goes on to ``max_iter`` (its
+    later epochs change nothing after a clean one). Negative sample weights are refused. As
+    scikit-learn's, a binary fit on float32 input keeps ``intercept_`` in float64.
 
     Examples
     --------
@@ -196,6 +211,9 @@ class Perceptron(LinearClassifier):
         "fit_intercept": ["boolean"],
         "order": [ORDER_OPTIONS],
         "shuffle": ["boolean"],
+        "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "l1_ratio": [Interval(Real, 0, 1, closed="both")],
         "margin": [Interval(Real, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left"), None],
@@ -210,7 +228,9 @@ class Perceptron(LinearClassifier):
     }
 
     def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.Order = "cyclic",
-                 shuffle: bool = False, margin: float = 0.0, max_iter: int = 1000, tol: float | None = None,
+                 shuffle: bool = False, penalty: Literal["l2", "l1", "elasticnet"] | None = None,
+                 alpha: float = 0.0001, l1_ratio: float = 0.15, margin: float = 0.0, max_iter: int = 1000,
+                 tol: float | None = None,
                  early_stopping: bool = False,
                  validation_fraction: float = 0.1, n_iter_no_change: int = 5,
                  class_weight: dict[Any, float] | Literal["balanced"] | None = None, warm_start: bool = False,
@@ -219,6 +239,9 @@ class Perceptron(LinearClassifier):
         self.fit_intercept = fit_intercept
         self.order = order
         self.shuffle = shuffle
+        self.penalty = penalty
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
         self.margin = margin
         self.max_iter = max_iter
         self.tol = tol
@@ -280,12 +303,18 @@ class Perceptron(LinearClassifier):
         check_params(self)
         first = not self.__sklearn_is_fitted__()
         if self.early_stopping:
-            raise v.fail("early_stopping", "False with partial_fit (one sweep holds nothing out)", "True",
-                         "Pass early_stopping=False, or call fit.")
+            raise in_sklearn_words("early_stopping should be False with partial_fit.", v.fail(
+                "early_stopping", "False with partial_fit (one sweep holds nothing out)", "True",
+                "Pass early_stopping=False, or call fit."))
         if first and isinstance(self.class_weight, str):
-            raise v.fail("class_weight", "None or a dict with partial_fit", repr(self.class_weight),
-                         "Pass class_weight=dict(zip(classes, sklearn.utils.compute_class_weight('balanced', "
-                         "classes=classes, y=y_sample))), from a large enough sample of the stream's labels.")
+            raise in_sklearn_words(
+                "class_weight 'balanced' is not supported for partial_fit. In order to use 'balanced' weights, use "
+                "compute_class_weight('balanced', classes=classes, y=y). In place of y you can use a large enough "
+                "sample of the full training set target to properly estimate the class frequency distributions. "
+                "Pass the resulting weights as the class_weight parameter.",
+                v.fail("class_weight", "None or a dict with partial_fit", repr(self.class_weight),
+                       "Pass class_weight=dict(zip(classes, sklearn.utils.compute_class_weight('balanced', "
+                       "classes=classes, y=y_sample))), from a large enough sample of the stream's labels."))
         X, y = check_data(self, X, y, reset=first)
         classes = partial_classes(self, classes, y, first)
         starts = self._start_weights(classes, X.shape[1], None, None, not first)
@@ -294,6 +323,9 @@ class Perceptron(LinearClassifier):
         return self
 
     def _check_stopping(self) -> None:
+        if self.order == "random-mistake" and self.penalty is not None:
+            raise v.fail("penalty", "None with order='random-mistake' (scikit-learn's penalties act on every row "
+                         "of a sweep)", repr(self.penalty), "Pass penalty=None, or order='cyclic'.")
         if self.order == "random-mistake" and self.shuffle:
             raise v.fail("shuffle", "False with order='random-mistake' (it picks a random mistake at every "
                          "step, there is no sweep order to shuffle)", "True",
@@ -321,7 +353,7 @@ class Perceptron(LinearClassifier):
                   sweeps: int, partial: bool) -> list[Run]:
         X = v.check_matrix(X, check_finite=False)  # CSR with sorted indices, as the functional API
         n = X.shape[0]
-        weights = check_sample_weight(sample_weight, n)
+        weights = check_sample_weight(sample_weight, n, allow_all_zero=bool(self.early_stopping))
         per_class = None if self.class_weight is None else class_weights(self.class_weight, classes, y)
         tasks = task_signs(y, classes)
         binary = len(tasks) == 1
@@ -335,7 +367,7 @@ class Perceptron(LinearClassifier):
         held, seeds = sgd_seeds(self.random_state, len(tasks), split)
         runs = []
         for k, signs in enumerate(tasks):
-            scale = update_scales(per_class, weights, signs, None if binary else k)
+            scale = update_scales(per_class, weights, signs, None if binary else k, single=X.dtype == np.float32)
             name = "" if binary else f"class {python_label(classes[k])!r} vs rest, "
             runs.append(self._run(X, signs, scale, starts[k], held, weights, sweeps, seeds[k], name))
         self._keep_runs(classes, runs, partial=partial)
@@ -357,12 +389,20 @@ class Perceptron(LinearClassifier):
             sample = np.ones(X.shape[0]) if weights is None else weights
             validation = (X[held], signs[held], sample[held])
             X, signs, scale = X[keep], signs[keep], None if scale is None else scale[keep]
-        rule = self.tol is not None
+        rule = self.tol is not None or self.penalty is not None  # a penalty changes w on clean sweeps too
         w0, b0 = (None, 0.0) if start is None else start
+        single = X.dtype == np.float32 and self.order != "random-mistake"
+        if single:
+            b0 = float(np.float32(b0))  # scikit-learn's intercept_init in X's dtype
         options: dict[str, Any] = dict(eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept), w0=w0, b0=b0,
                        n_jobs=self.n_jobs)
         engine: CompiledEngine
-        if scale is None and not rule and not self.verbose:
+        if self.penalty is not None or single:
+            engine = SGDEngine(X, signs, scale=scale, penalty=self.penalty, alpha=self.alpha, l1_ratio=self.l1_ratio,
+                               single=single, **options)
+            hook = StoppingRule(engine, tol=self.tol, n_iter_no_change=self.n_iter_no_change,
+                                validation=validation, verbose=self.verbose, name=name)
+        elif scale is None and not rule and not self.verbose:
             engine = CompiledEngine(X, signs, **options)  # the plain sweep, as perceptronlab.perceptron
             hook = None
         else:
@@ -377,11 +417,12 @@ class Perceptron(LinearClassifier):
                       signs=signs, classes=_SIGNS)
 
     def _warnings(self, runs: list[Run]) -> Iterator[tuple[str, str]]:
-        if self.tol is None:
+        if self.tol is None and self.penalty is None:
             yield from super()._warnings(runs)
-        elif self.n_iter_ == self.max_iter:  # scikit-learn's rule: the stopping rule was not met in time
+        elif self.tol is not None and self.n_iter_ == self.max_iter:  # scikit-learn's rule: not met in time
             yield "NotConvergedWarning", (
-                f"{type(self).__name__} did not converge: the stopping rule (tol={self.tol}, n_iter_no_change="
+                "Maximum number of iteration reached before convergence. Consider increasing max_iter to improve "
+                f"the fit. {type(self).__name__} did not converge: the stopping rule (tol={self.tol}, n_iter_no_change="
                 f"{self.n_iter_no_change}) was not met within max_iter={self.max_iter} sweeps. Raise max_iter.")
 
 
@@ -403,8 +444,9 @@ def _start_array(name: str, value: Any, shape: tuple[int, ...]) -> Float64Array:
         arr = arr.reshape(shape)
     if arr.shape != shape:
         what = "the weights of each one-vs-rest class" if shape[0] > 1 else "one weight vector"
-        raise v.fail(name, f"shape {shape} ({what})", f"shape {arr.shape}",
-                     "Pass one row (or number) per class for more than two classes, one for two.")
+        raise in_sklearn_words(f"Provided {name} does not match dataset.", v.fail(
+            name, f"shape {shape} ({what})", f"shape {arr.shape}",
+            "Pass one row (or number) per class for more than two classes, one for two."))
     if not np.isfinite(arr).all():
         raise v.fail(name, "finite numbers", "NaN or inf", "Pass finite start weights.")
     return arr
