@@ -473,8 +473,9 @@ def test_mismatched_lengths(cls):
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_a_single_class(cls):
     message = _message(cls, EXAM_X, [0, 0, 0])
-    assert message.startswith("y (the labels): expected at least two classes, got 1 class (")
-    assert "Training needs examples of both classes" in message
+    assert message.startswith("The number of classes has to be greater than one; got 1 class. "  # scikit-learn's
+                              "y (the labels): expected at least two classes, got only 0.")
+    assert "Training needs examples of two classes" in message
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS)
