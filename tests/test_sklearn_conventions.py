@@ -63,3 +63,24 @@ def test_the_stopping_rules_warning_has_scikit_learns_words():
         SkPerceptron(max_iter=3, tol=1e-3, random_state=0).fit(X, Y)
     with pytest.warns(ConvergenceWarning, match=words):
         Perceptron(max_iter=3, tol=1e-3, random_state=0).fit(X, Y)
+
+
+FAMILY = [perceptronlab.PocketPerceptron, perceptronlab.AveragedPerceptron, perceptronlab.VotedPerceptron,
+          perceptronlab.KernelPerceptron, perceptronlab.MulticlassPerceptron, perceptronlab.OnlinePerceptron]
+SCIKIT_LEARN_NAMES = sorted(set(SkPerceptron().get_params()) - {"eta0", "fit_intercept"})
+
+
+@pytest.mark.parametrize("cls", FAMILY, ids=lambda cls: cls.__name__)
+def test_every_family_estimator_takes_scikit_learns_names_or_says_why_not(cls):
+    """Each of scikit-learn's Perceptron parameters is a parameter of the learner (and then
+    set_params/get_params carry it) or a TypeError that gives the reason."""
+    taken = []
+    for name in SCIKIT_LEARN_NAMES:
+        value = SkPerceptron().get_params()[name]
+        if name in cls().get_params():
+            taken.append(name)
+            assert cls(**{name: value}).get_params()[name] == value
+        else:
+            with pytest.raises(TypeError, match=rf"unexpected keyword argument '{name}': \w.*\w"):
+                cls(**{name: value})
+    assert "random_state" in taken or cls is perceptronlab.OnlinePerceptron

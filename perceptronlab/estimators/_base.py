@@ -115,15 +115,40 @@ FIXES = {
 }
 
 
+#: scikit-learn's Perceptron parameters an estimator of the family may not have, and why not
+SCIKIT_LEARN_REFUSALS = {
+    "shuffle": "this learner's shuffled order is order='shuffle' (NumPy's permutations; only "
+               "perceptronlab.Perceptron has a scikit-learn twin whose permutations it reproduces)",
+    "tol": "it stops at a clean sweep or at max_iter; scikit-learn's tol rule is perceptronlab.Perceptron's",
+    "n_iter_no_change": "it has no tol rule (perceptronlab.Perceptron has scikit-learn's)",
+    "early_stopping": "it holds nothing out; perceptronlab.Perceptron has scikit-learn's early stopping",
+    "validation_fraction": "it holds nothing out; perceptronlab.Perceptron has scikit-learn's early stopping",
+    "class_weight": "its updates are not scaled per class; perceptronlab.Perceptron has scikit-learn's class_weight",
+    "penalty": "it has no penalty; perceptronlab.Perceptron has scikit-learn's l2, l1 and elasticnet",
+    "alpha": "it has no penalty; perceptronlab.Perceptron has scikit-learn's l2, l1 and elasticnet",
+    "l1_ratio": "it has no penalty; perceptronlab.Perceptron has scikit-learn's l2, l1 and elasticnet",
+    "warm_start": "every fit builds its model afresh (the estimators with warm_start also have partial_fit)",
+    "random_state": "it makes no random choice (the examples' order is the order)",
+    "max_iter": "it learns each example once, as it comes (replay or partial_fit for batches)",
+    "n_jobs": "it runs on one thread",
+    "verbose": "it prints nothing per sweep; its run_ keeps the per-sweep log",
+}
+
+
 class EstimatorNames(_EstimatorMixin):
     """The estimators take scikit-learn's names: the functional API's (the seeds') names are refused
-    with a TypeError that names the right one (``Perceptron(max_sweeps=10)``: "use max_iter=10")."""
+    with a TypeError that names the right one (``Perceptron(max_sweeps=10)``: "use max_iter=10"), and
+    a scikit-learn Perceptron name that does not apply to the learner with the reason
+    (``SCIKIT_LEARN_REFUSALS``)."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         for key in kwargs:
             if key in v.ESTIMATOR_NAMES:
                 raise v.renamed(cls.__name__, key, kwargs[key], v.ESTIMATOR_NAMES[key],
                                 f"the estimators take scikit-learn's names; {key} is the functional API's name")
+            if key in SCIKIT_LEARN_REFUSALS and key not in cls._get_param_names():  # type: ignore[attr-defined]
+                raise TypeError(f"{cls.__name__} got an unexpected keyword argument {key!r}: "
+                                f"{SCIKIT_LEARN_REFUSALS[key]}.")
         return cast("Self", super().__new__(cls))
 
     def set_params(self, **params: Any) -> Self:
