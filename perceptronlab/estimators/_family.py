@@ -20,15 +20,13 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import labels, score_matrix
-from perceptronlab.estimators._base import (
+from perceptronlab.estimators._base import LinearClassifier, PartialFit, RunClassifierBase
+from perceptronlab.estimators._data import check_data
+from perceptronlab.estimators._labels import check_targets
+from perceptronlab.estimators._params import (
     FAMILY_CONSTRAINTS,
     WARM_CONSTRAINTS,
-    LinearClassifier,
-    PartialFit,
-    RunClassifierBase,
-    check_data,
-    check_params,
-    check_targets,
+    check_estimator_params,
     seed_of,
 )
 from perceptronlab.family.averaged import AveragedEngine, drive_averaged
@@ -362,7 +360,7 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
         -------
         self
         """
-        check_params(self)
+        check_estimator_params(self)
         X, y = check_data(self, X, y, reset=True)
         classes = check_targets(y, binary_only=False)
         if classes.shape[0] < 2:

@@ -23,7 +23,8 @@ from sklearn.utils import check_random_state, compute_class_weight
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import scores
-from perceptronlab.estimators._base import in_sklearn_words, python_label
+from perceptronlab.estimators._errors import in_sklearn_words
+from perceptronlab.estimators._labels import python_label
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

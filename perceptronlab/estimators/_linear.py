@@ -25,21 +25,9 @@ from perceptronlab.core.engines import CompiledEngine, WeightedEngine
 from perceptronlab.core.scores import count_errors
 from perceptronlab.core.sgd import sgd_permutations
 from perceptronlab.core.sgd_engine import SGDEngine
-from perceptronlab.estimators._base import (
-    ORDER_OPTIONS,
-    WARM_CONSTRAINTS,
-    LinearClassifier,
-    PartialFit,
-    check_data,
-    check_params,
-    check_targets,
-    classes_for_training,
-    in_sklearn_words,
-    partial_classes,
-    python_label,
-    seed_of,
-    task_signs,
-)
+from perceptronlab.estimators._base import LinearClassifier, PartialFit
+from perceptronlab.estimators._data import check_data
+from perceptronlab.estimators._errors import in_sklearn_words
 from perceptronlab.estimators._fitting import (
     StoppingRule,
     check_sample_weight,
@@ -47,6 +35,19 @@ from perceptronlab.estimators._fitting import (
     sgd_seeds,
     update_scales,
     validation_mask,
+)
+from perceptronlab.estimators._labels import (
+    check_targets,
+    classes_for_training,
+    partial_classes,
+    python_label,
+    task_signs,
+)
+from perceptronlab.estimators._params import (
+    ORDER_OPTIONS,
+    WARM_CONSTRAINTS,
+    check_estimator_params,
+    seed_of,
 )
 
 if TYPE_CHECKING:
@@ -275,7 +276,7 @@ class Perceptron(LinearClassifier):
         -------
         self
         """
-        check_params(self)
+        check_estimator_params(self)
         self._check_stopping()
         X, y = check_data(self, X, y, reset=True)
         classes = classes_for_training(check_targets(y, binary_only=False))
@@ -300,7 +301,7 @@ class Perceptron(LinearClassifier):
         -------
         self
         """
-        check_params(self)
+        check_estimator_params(self)
         first = not self.__sklearn_is_fitted__()
         if self.early_stopping:
             raise in_sklearn_words("early_stopping should be False with partial_fit.", v.fail(
