@@ -5,10 +5,12 @@
 - the validation split of ``early_stopping`` is scikit-learn's ``StratifiedShuffleSplit``;
 - the stopping rule of ``tol`` / ``n_iter_no_change`` is the one scikit-learn's SGD loop applies
   after every epoch, on the epoch's hinge loss or on the validation accuracy (``accuracy_score``);
-  here it runs as the driver's per-sweep hook.
+  here it runs as the driver's per-sweep hook;
+- the seeds of a fit are drawn from ``random_state`` as scikit-learn draws them (:func:`sgd_seeds`):
+  each run's seed drives its shuffles (:func:`perceptronlab.core.sgd.sgd_permutations`).
 
-With these, ``perceptronlab.Perceptron`` in cyclic order gives scikit-learn's
-``Perceptron(shuffle=False, alpha=0, penalty=None)`` weights and ``n_iter_`` bit for bit.
+With these, ``perceptronlab.Perceptron`` gives scikit-learn's ``Perceptron`` weights, ``n_iter_``
+and ``t_`` bit for bit, in data order and shuffled.
 """
 
 from __future__ import annotations
