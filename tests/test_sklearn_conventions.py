@@ -84,3 +84,19 @@ def test_every_family_estimator_takes_scikit_learns_names_or_says_why_not(cls):
             with pytest.raises(TypeError, match=rf"unexpected keyword argument '{name}': \w.*\w"):
                 cls(**{name: value})
     assert "random_state" in taken or cls is perceptronlab.OnlinePerceptron
+
+
+@pytest.mark.parametrize("cls", FAMILY[:-1], ids=lambda cls: cls.__name__)
+def test_scikit_learns_fit_parameters_are_refused_with_the_reason(cls):
+    for name in ("sample_weight", "coef_init", "intercept_init"):
+        with pytest.raises(TypeError, match=rf"{cls.__name__}.fit got an unexpected keyword argument '{name}': "
+                                            r"it.*perceptronlab.Perceptron has scikit-learn's"):
+            cls().fit(X, Y, **{name: None})
+    if hasattr(cls, "partial_fit"):
+        with pytest.raises(TypeError, match="partial_fit got an unexpected keyword argument 'sample_weight'"):
+            cls().partial_fit(X, Y, classes=np.unique(Y), sample_weight=np.ones(150))
+
+
+def test_the_multiclass_perceptron_refuses_one_class_in_scikit_learns_words():
+    with pytest.raises(ValueError, match="The number of classes has to be greater than one; got 1 class"):
+        perceptronlab.MulticlassPerceptron().fit(X, np.zeros(150))

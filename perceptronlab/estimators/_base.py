@@ -27,7 +27,11 @@ from perceptronlab.estimators._labels import (
     python_label,
     task_signs,
 )
-from perceptronlab.estimators._params import EstimatorNames, check_estimator_params
+from perceptronlab.estimators._params import (
+    EstimatorNames,
+    check_estimator_params,
+    refuse_fit_params,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -93,7 +97,7 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: {method} needs the "
                                  f"{self._fitted_what} that fit(X, y) learns. Call fit(X, y) before {method}(X).")
 
-    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike, **fit_params: Any) -> Self:
         """Fit on (X, y): one engine run for two classes (``classes_[1]`` is +1), one run per class
         (``classes_[k]`` against the rest) otherwise.
 
@@ -101,11 +105,15 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         ----------
         X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
         y : array-like of shape (n_samples,); any labels.
+        **fit_params
+            None is taken: scikit-learn's ``sample_weight``, ``coef_init`` and ``intercept_init``
+            are refused with the reason (a TypeError).
 
         Returns
         -------
         self
         """
+        refuse_fit_params(self, "fit", fit_params)
         check_estimator_params(self)
         X, y = check_data(self, X, y, reset=True)
         classes = classes_for_training(check_targets(y, binary_only=False))
@@ -230,7 +238,8 @@ class LinearClassifier(RunClassifierBase):
 class PartialFit(_EstimatorMixin):
     """``partial_fit``: one sweep over a batch, from where the estimator is."""
 
-    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None) -> Self:
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None,
+                    **fit_params: Any) -> Self:
         """One sweep over the batch (X, y), going on from where the last fit or partial_fit ended.
 
         Parameters
@@ -239,11 +248,14 @@ class PartialFit(_EstimatorMixin):
         y : array-like of shape (n_samples,)
         classes : array-like of every class label of the stream, needed on the first call (a
             batch need not hold every class); later calls may omit it.
+        **fit_params
+            None is taken: scikit-learn's ``sample_weight`` is refused with the reason (a TypeError).
 
         Returns
         -------
         self
         """
+        refuse_fit_params(self, "partial_fit", fit_params)
         check_estimator_params(self)
         first = not self.__sklearn_is_fitted__()
         X, y = check_data(self, X, y, reset=first)

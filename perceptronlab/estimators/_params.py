@@ -127,3 +127,21 @@ def seed_of(random_state: Any) -> int | None:
     if random_state is None or isinstance(random_state, Integral):
         return None if random_state is None else int(random_state)
     return int(random_state.randint(np.iinfo(np.int32).max))
+
+
+#: scikit-learn's fit parameters a family learner does not take, and why not
+FIT_REFUSALS = {
+    "sample_weight": "its updates are not scaled per example; perceptronlab.Perceptron has scikit-learn's "
+                     "sample_weight",
+    "coef_init": "it starts from w = 0; perceptronlab.Perceptron has scikit-learn's coef_init",
+    "intercept_init": "it starts from b = 0; perceptronlab.Perceptron has scikit-learn's intercept_init",
+}
+
+
+def refuse_fit_params(estimator: Any, method: str, fit_params: dict[str, Any]) -> None:
+    """A TypeError for keyword arguments of ``fit``/``partial_fit`` the learner does not take,
+    with the reason for scikit-learn's (``FIT_REFUSALS``)."""
+    for name in fit_params:
+        reason = FIT_REFUSALS.get(name, "it is not a parameter of this method")
+        raise TypeError(f"{type(estimator).__name__}.{method} got an unexpected keyword argument {name!r}: "
+                        f"{reason}.")
