@@ -47,6 +47,7 @@ from perceptronlab.estimators._params import (
     ORDER_OPTIONS,
     WARM_CONSTRAINTS,
     check_estimator_params,
+    refuse_fit_params,
     seed_of,
 )
 
@@ -257,7 +258,8 @@ class Perceptron(LinearClassifier):
 
     # ------------------------------------------------------------ fitting
     def fit(self, X: MatrixLike, y: ArrayLike, coef_init: ArrayLike | None = None,
-            intercept_init: ArrayLike | None = None, sample_weight: ArrayLike | None = None) -> Self:
+            intercept_init: ArrayLike | None = None, sample_weight: ArrayLike | None = None,
+            **fit_params: Any) -> Self:
         """Fit on (X, y): one run for two classes (``classes_[1]`` is +1), one run per class
         (``classes_[k]`` against the rest) otherwise.
 
@@ -271,11 +273,14 @@ class Perceptron(LinearClassifier):
         sample_weight : array-like of shape (n_samples,), weights >= 0
             Scales each example's updates, times its class's ``class_weight``; a weight of 0
             leaves the example out of training.
+        **fit_params
+            None other is taken (a TypeError names it).
 
         Returns
         -------
         self
         """
+        refuse_fit_params(self, "fit", fit_params)
         check_estimator_params(self)
         self._check_stopping()
         X, y = check_data(self, X, y, reset=True)
