@@ -57,6 +57,16 @@ def _sign(y: Any) -> int:
                  "Map the labels to True/False, e.g. y == 'spam'; perceptronlab.river_classifiers's perceptrons are binary.")
 
 
+def _signs(y: Any) -> np.ndarray:
+    """+1/-1 of a batch of labels, as :func:`_sign` reads each (booleans at NumPy speed)."""
+    labels = np.asarray(y if hasattr(type(y), "__array__") else list(y))  # the type: pandas looks up columns
+    if labels.dtype == np.bool_:
+        return np.where(labels, 1.0, -1.0)
+    if labels.dtype.kind in "iuf" and np.isin(labels, (1, 0, -1)).all():
+        return np.where(labels == 1, 1.0, -1.0)
+    return np.array([_sign(label) for label in labels.tolist()], dtype=np.float64)
+
+
 class Perceptron(base.MiniBatchClassifier):
     """The online perceptron as a River classifier (River's ``linear_model.Perceptron`` with the
     defaults).
@@ -115,18 +125,38 @@ class Perceptron(base.MiniBatchClassifier):
         return self._state.predict_sign(x) == 1
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series | Iterable[Any]) -> None:
-        """Learn a pandas DataFrame's rows (dicts keyed by column name) in order, each as
-        :meth:`learn_one` (the rule's rounds, one row at a time, unlike River's mean-gradient step
-        of its linear models)."""
-        for x, label in zip(_rows(X), list(y), strict=True):
-            self.learn_one(x, label)
+        """Learn a pandas DataFrame's rows (dicts keyed by column name) in order, in one compiled
+        loop: each row is predicted from the weights the rows before it left, then learned, so the
+        weights are :meth:`learn_one`'s on each row in turn, bit for bit.
+
+        This is the rule's sequential rounds, not River's mini-batch step (River's linear models
+        take one step along the batch's mean gradient); a batch learns here what the same rows
+        learn one at a time.
+        """
+        frame = _frame(X)
+        signs = _signs(y)
+        if signs.shape[0] != frame.shape[0]:
+            raise v.fail("y", f"{frame.shape[0]} labels (one per row of X)", f"{signs.shape[0]}",
+                         "Pass one label per row.")
+        self._state.learn_many(frame, signs)
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
-        """A pandas Series of the rows' predictions (as :meth:`predict_one` makes them), indexed
-        like X."""
+        """A pandas Series of the rows' predictions (:meth:`predict_one`'s, bit for bit: each score
+        summed over the columns in order, then the intercept added), indexed like X."""
         import pandas as pd
 
-        return pd.Series([self.predict_one(x) for x in _rows(X)], index=X.index, dtype=bool)
+        frame = _frame(X)
+        weights = self._state.weights or {}
+        try:
+            values = np.ascontiguousarray(frame.to_numpy(dtype=np.float64))
+        except (TypeError, ValueError):  # a cell that is not a number: predict_one names it
+            values = None
+        if values is None or not np.isfinite(values).all():
+            return pd.Series([self.predict_one(x) for x in _rows(frame)], index=frame.index, dtype=bool)
+        total = np.zeros(values.shape[0])
+        for j, name in enumerate(frame.columns):  # left to right, as predict_one's sum
+            total += values[:, j] * weights.get(name, 0.0)
+        return pd.Series(self._state.b + total > 0, index=frame.index, dtype=bool)
 
 
 class AveragedPerceptron(Perceptron):
@@ -175,11 +205,28 @@ class AveragedPerceptron(Perceptron):
         """True where ⟨w̄, x⟩ + b̄ > 0 (a tie predicts False)."""
         return self._state.average_score(x) > 0
 
+    def learn_many(self, X: pd.DataFrame, y: pd.Series | Iterable[Any]) -> None:
+        """Learn a DataFrame's rows in order, each as :meth:`learn_one` (the average is kept round
+        by round, in Python)."""
+        for x, label in zip(_rows(X), list(y), strict=True):
+            self.learn_one(x, label)
+
+    def predict_many(self, X: pd.DataFrame) -> pd.Series:
+        """A pandas Series of :meth:`predict_one`'s predictions, indexed like X."""
+        import pandas as pd
+
+        return pd.Series([self.predict_one(x) for x in _rows(X)], index=X.index, dtype=bool)
+
+
+def _frame(X: Any) -> pd.DataFrame:
+    """X, checked to be a pandas DataFrame (one column per feature)."""
+    if not (hasattr(X, "columns") and hasattr(X, "to_dict") and hasattr(X, "to_numpy")):
+        raise v.fail("X", "a pandas DataFrame (one column per feature)", type(X).__name__,
+                     "Pass pandas.DataFrame(rows); learn_one/predict_one take one dict.")
+    return X
+
 
 def _rows(X: pd.DataFrame) -> list[dict[Hashable, Any]]:
     """A DataFrame's rows as dicts keyed by column name, in column order."""
-    if not (hasattr(X, "columns") and hasattr(X, "to_dict")):
-        raise v.fail("X", "a pandas DataFrame (one column per feature)", type(X).__name__,
-                     "Pass pandas.DataFrame(rows); learn_one/predict_one take one dict.")
-    rows: list[dict[Hashable, Any]] = X.to_dict(orient="records")
+    rows: list[dict[Hashable, Any]] = _frame(X).to_dict(orient="records")
     return rows

@@ -68,6 +68,29 @@ def test_mini_batches_are_the_rounds_one_row_at_a_time():
     assert predicted.tolist() == [single.predict_one(x) for x in rows]
 
 
+@pytest.mark.parametrize("dataset", [datasets.Phishing, datasets.Bananas])
+def test_learn_many_is_the_learn_one_loop_weight_for_weight(dataset):
+    """River's bundled streams, in pandas batches of 100 (booleans, or 1/0 labels): the same
+    weights (same bits, same order), intercept, mistakes and predictions as learn_one row by row."""
+    stream = list(itertools.islice(dataset(), 1000))
+    X = pd.DataFrame([x for x, _ in stream])
+    for labels in ([y for _, y in stream], [int(y) for _, y in stream]):
+        y = pd.Series(labels)
+        batched, single = plriver.Perceptron(eta0=0.5), plriver.Perceptron(eta0=0.5)
+        for start in range(0, len(stream), 100):
+            batched.learn_many(X.iloc[start:start + 100], y.iloc[start:start + 100])
+        for x, label in zip(X.to_dict(orient="records"), labels, strict=True):
+            single.learn_one(x, label)
+        assert list(batched.weights.items()) == list(single.weights.items()) and single.n_mistakes > 10
+        assert batched.intercept == single.intercept and batched.n_mistakes == single.n_mistakes
+        assert batched.predict_many(X).tolist() == [single.predict_one(x) for x in X.to_dict(orient="records")]
+
+
+def test_learn_many_refuses_a_wrong_number_of_labels():
+    with pytest.raises(perceptronlab.InputError, match="y: expected 2 labels"):
+        plriver.Perceptron().learn_many(pd.DataFrame({"a": [1.0, 2.0]}), [True])
+
+
 def test_the_average_is_over_every_round():
     rows = list(itertools.islice(datasets.Bananas(), 200))
     averaged, plain = plriver.AveragedPerceptron(), plriver.Perceptron()

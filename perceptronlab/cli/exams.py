@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from perceptronlab.teach.exams import Kind as LectureKind
 
 from perceptronlab.cli._common import (
     DataFormatOpt,
@@ -53,6 +56,13 @@ class ExamFormat(str, enum.Enum):
     latex = "latex"
     typst = "typst"
     pdf = "pdf"
+
+
+def _lecture_kind(kind: Kind) -> LectureKind:
+    """The kind as the lecture notes' task generators name it (the online chapter's kinds are handled apart)."""
+    from perceptronlab.teach.exams import KINDS
+
+    return next(name for name in KINDS if name == kind.value)
 
 
 def _write(path: Path, content: str | bytes, flag: str) -> None:
@@ -121,7 +131,7 @@ def exam(
 
         if out is None:
             raise fail("--export", "--out FILE", "no --out", "Add e.g. --out exam.xml (moodle) or --out exam.zip (qti).")
-        task = generate(kind.value, seed)
+        task = generate(_lecture_kind(kind), seed)
         _write(out, export_tasks([(f"{kind.value}-{seed}", task)], export.value,
                                  title=f"perceptronlab exam {kind.value}, seed {seed}"), "--out")
         info(f"wrote {out} ({kind.value} task, seed {seed}, {export.value})", quiet=quiet)
@@ -129,7 +139,7 @@ def exam(
     if fmt is ExamFormat.pdf and out is None:
         raise fail("--format pdf", "--out FILE.pdf", "no --out", "A PDF is not printed to the terminal: "
                    "add e.g. --out exam.pdf.")
-    task = generate(kind.value, seed)
+    task = generate(_lecture_kind(kind), seed)
     # the extra files first: a task that has no dataset or worksheet refuses before anything is written
     extras = []
     if data_out is not None:
@@ -202,7 +212,7 @@ def _class_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Pat
         from perceptronlab.teach.typeset import (
             compile_pdf,  # the pdf extra's message before any work
         )
-    variants = class_variants(kind.value, seed, ids)
+    variants = class_variants(_lecture_kind(kind), seed, ids)
     out.mkdir(parents=True, exist_ok=True)
     ext = {"md": "md", "latex": "tex", "typst": "typ", "pdf": "pdf"}[fmt.value]
     rows = ["student,variant_seed,kind,file"]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, TypeVar, cast, overload, runtime_checkable
 
@@ -375,7 +375,7 @@ def _picks(order: str, rng, n: int) -> np.ndarray:
 def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int | None = None,
           margin: Any = 0, cycles: bool | None = None, on_sweep: OnSweep | None = None,
           first_sweep: int = 0, rest_of_sweep: np.ndarray | None = None, record_errors: bool = True,
-          stop_when_clean: bool = True) -> Outcome:
+          stop_when_clean: bool = True, permutations: Iterator[np.ndarray] | None = None) -> Outcome:
     """Run the rule on ``engine`` until a clean sweep, a cycle, ``max_sweeps`` or the hook says stop.
 
     Parameters
@@ -395,21 +395,27 @@ def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int |
     stop_when_clean : end the run at a clean sweep (the rule's stop). False leaves stopping to
         ``max_sweeps`` and the hook (scikit-learn's ``tol`` rule); ``converged`` then says whether
         the last sweep was clean.
+    permutations : an explicit source of the sweeps' orders (one array of row indices per sweep,
+        e.g. scikit-learn's own shuffles, :func:`perceptronlab.core.sgd.sgd_permutations`); it
+        replaces ``order`` and ``seed`` (only "cyclic" may be passed with it), and cycles are not
+        tested unless ``cycles`` is True.
     """
+    if permutations is not None and order != "cyclic":
+        raise ValueError(f"drive: permutations replace the order; got order={order!r} as well")
     log = SweepLog(on_sweep, record_errors)
     outcome = _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
-                     stop_when_clean)
+                     stop_when_clean, permutations)
     log.flush()
     return outcome
 
 
 def _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
-           stop_when_clean) -> Outcome:
+           stop_when_clean, permutations) -> Outcome:
     rng = np.random.default_rng(seed)
     if order == "random-mistake":
         converged, stopped = _random_mistakes(engine, log, rng, margin, max_sweeps)
         return Outcome(log, converged=converged, stopped=stopped)
-    cycles = order == "cyclic" if cycles is None else cycles
+    cycles = (order == "cyclic" and permutations is None) if cycles is None else cycles
     seen: set = set()
     sweep = first_sweep
     if rest_of_sweep is not None:
@@ -421,7 +427,8 @@ def _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, re
             if key in seen:
                 return Outcome(log, cycled=True)
             seen.add(key)
-        updates = engine.sweep(_permutation(order, rng, engine.n), sweep)
+        visit = _permutation(order, rng, engine.n) if permutations is None else next(permutations)
+        updates = engine.sweep(visit, sweep)
         stop = log.end_sweep(sweep, updates, engine)
         if updates == 0 and stop_when_clean:
             return Outcome(log, converged=True)

@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground.validation import is_sparse, not_finite_error
-from perceptronlab.core import choice, kernels, ratchet
+from perceptronlab.core import choice, kernels, ratchet, sgd
 from perceptronlab.core.driver import SteppingEngine, UpdateLog
 from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.reference import ReferenceEngine
@@ -246,8 +246,8 @@ class WeightedEngine(CompiledEngine):
 
     A mistake on row i updates by c = (η·y_i)·scale_i, scikit-learn's order of the product; a row
     whose c is 0 (a zero weight) is never updated on, so it never counts as a mistake. Its sweeps
-    are the kernels :func:`~perceptronlab.core.kernels.sweep_dense_weighted` and
-    :func:`~perceptronlab.core.kernels.sweep_csr_weighted`, row by row; with ``scale`` None (all
+    are the kernels :func:`~perceptronlab.core.sgd.sweep_dense_weighted` and
+    :func:`~perceptronlab.core.sgd.sweep_csr_weighted`, row by row; with ``scale`` None (all
     1.0) they give :class:`CompiledEngine`'s bits. ``update_margins`` holds y(⟨w,x⟩ + b) before
     each update of the last sweep.
     """
@@ -264,11 +264,11 @@ class WeightedEngine(CompiledEngine):
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
         if self.sparse:
             X = self.X
-            count, self.b, stopped, loss = kernels.sweep_csr_weighted(
+            count, self.b, stopped, loss = sgd.sweep_csr_weighted(
                 X.indptr, X.indices, X.data, self.y, self.scale, order, use_order, self.w, self.b, self.eta,
                 self.margin, self.fit_intercept, self._idx_buf, self._norm_buf, self._margin_buf)
         else:
-            count, self.b, stopped, loss = kernels.sweep_dense_weighted(
+            count, self.b, stopped, loss = sgd.sweep_dense_weighted(
                 self.X, self.y, self.scale, order, use_order, self.w, self.b, self.eta, self.margin,
                 self.fit_intercept, self._idx_buf, self._norm_buf, self._margin_buf)
         if stopped >= 0:

@@ -12,7 +12,7 @@ This package is the one public home of these names (``perceptronlab`` re-exports
 implementation lives in its private modules.
 """
 
-from perceptronlab.estimators._base import (
+from perceptronlab.estimators._errors import (
     InvalidParameterError,
     NonNumericCellError,
     NotFittedError,

@@ -1,34 +1,37 @@
-"""The estimators' shared base: the boundary (validation once, the project's messages first and
-scikit-learn's refusals translated into them), labels, tags, fitted checks, the one-vs-rest loop,
-the warnings and the parameter tables.
+"""The estimators' base classes: tags, pickling, the fitted check, the one-vs-rest loop and the
+warnings of every classifier whose fit runs the engine (:class:`RunClassifierBase`), the linear
+decision function (:class:`LinearClassifier`) and ``partial_fit`` (:class:`PartialFit`).
 
-Every bad input raises :class:`perceptronlab.InputError` (a ``ValueError``) whose message names the
-thing, what was expected, what came, and how to fix it; bad constructor parameters raise an error
-that is also scikit-learn's ``InvalidParameterError``, and using a model before ``fit`` raises an
-error that is both perceptronlab's and scikit-learn's ``NotFittedError``.
+The boundary's parts live beside it: errors (``_errors``), parameters (``_params``), the data check
+(``_data``) and labels (``_labels``).
 """
 
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable, Iterator
-from numbers import Integral, Real
-from typing import TYPE_CHECKING, Any, cast, overload
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError as _SklearnNotFittedError
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils._param_validation import InvalidParameterError as _SklearnInvalidParameterError
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import validate_data
 
 from perceptronlab import exceptions as _exceptions
 from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import labels, score_matrix
-from perceptronlab.exceptions import InputError
+from perceptronlab.estimators._data import check_data
+from perceptronlab.estimators._errors import NotFittedError
+from perceptronlab.estimators._labels import (
+    check_targets,
+    classes_for_training,
+    partial_classes,
+    python_label,
+    task_signs,
+)
+from perceptronlab.estimators._params import (
+    EstimatorNames,
+    check_estimator_params,
+    refuse_fit_params,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -41,398 +44,6 @@ if TYPE_CHECKING:
     from perceptronlab.core.run import Run
 else:
     _EstimatorMixin = object
-
-# ---------------------------------------------------------------- errors of this boundary
-
-
-# Raised here so that both perceptronlab's and scikit-learn's handlers catch them.
-class InvalidParameterError(InputError, _SklearnInvalidParameterError):
-    """A bad constructor parameter: InputError and scikit-learn's InvalidParameterError.
-
-    Examples
-    --------
-    >>> from perceptronlab import Perceptron
-    >>> from perceptronlab.estimators import InvalidParameterError
-    >>> try:
-    ...     Perceptron(order="sorted").fit([[1, 0], [0, 1]], [1, -1])
-    ... except InvalidParameterError as error:
-    ...     print(type(error).__mro__[1].__name__)
-    InputError
-    """
-
-
-class NonNumericCellError(InputError, TypeError):
-    """A cell of X that is not a number; also a TypeError, as NumPy raises it for such cells.
-
-    Examples
-    --------
-    >>> from perceptronlab import Perceptron
-    >>> from perceptronlab.estimators import NonNumericCellError
-    >>> try:
-    ...     Perceptron().fit([[1, {}], [0, 1]], [1, -1])  # a dict is no number
-    ... except NonNumericCellError as error:
-    ...     print(isinstance(error, TypeError))
-    True
-    """
-
-
-class NotFittedError(_exceptions.NotFittedError, _SklearnNotFittedError):
-    """Used before fit: perceptronlab's and scikit-learn's NotFittedError at once.
-
-    Examples
-    --------
-    >>> import sklearn.exceptions
-    >>> from perceptronlab import Perceptron
-    >>> try:
-    ...     Perceptron().predict([[1, 0]])
-    ... except sklearn.exceptions.NotFittedError as error:
-    ...     print(type(error).__module__, type(error).__name__)
-    perceptronlab.estimators NotFittedError
-    """
-
-
-FIXES = {
-    "eta0": "Pass a learning rate > 0, e.g. eta0=1.0 (from w = 0 every eta0 gives the same mistakes).",
-    "margin": "Pass margin=0.0 for the plain perceptron, or a rho0 > 0 for the margin perceptron.",
-    "max_iter": "Pass an integer >= 1, e.g. max_iter=1000 (the most sweeps); the run always stops there.",
-    "max_updates": "Pass None (no limit) or an integer >= 1, e.g. max_updates=10000.",
-    "order": "Pass order='cyclic' (data order), 'shuffle' or 'random-mistake'.",
-    "check": ("Pass check='update' (after every update), check='sweep' (after every sweep) or check='ratchet' "
-              "(Gallant's ratchet: when a run of correct picks beats the pocket's)."),
-    "fit_intercept": "Pass fit_intercept=True or fit_intercept=False.",
-    "random_state": "Pass random_state=None, an integer >= 0 (e.g. random_state=0) or a numpy RandomState.",
-    "classes": "Pass the two class labels, e.g. classes=[0, 1], or classes=None.",
-    "tol": "Pass tol=None (the perceptron's own stop: a clean sweep) or a number >= 0, e.g. tol=1e-3.",
-    "validation_fraction": "Pass a fraction strictly between 0 and 1, e.g. validation_fraction=0.1.",
-    "n_iter_no_change": "Pass an integer >= 1, e.g. n_iter_no_change=5.",
-    "class_weight": "Pass class_weight=None, 'balanced' or a dict {label: weight}.",
-    "n_jobs": "Pass n_jobs=None (all cores), -1 (all cores) or a number of threads >= 1.",
-    "verbose": "Pass verbose=0 (quiet) or an integer >= 1 (a line per sweep).",
-}
-
-
-class EstimatorNames(_EstimatorMixin):
-    """The estimators take scikit-learn's names: the functional API's (the seeds') names are refused
-    with a TypeError that names the right one (``Perceptron(max_sweeps=10)``: "use max_iter=10")."""
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
-        for key in kwargs:
-            if key in v.ESTIMATOR_NAMES:
-                raise v.renamed(cls.__name__, key, kwargs[key], v.ESTIMATOR_NAMES[key],
-                                f"the estimators take scikit-learn's names; {key} is the functional API's name")
-        return cast("Self", super().__new__(cls))
-
-    def set_params(self, **params: Any) -> Self:
-        """Set parameters (scikit-learn's ``set_params``); a functional API name names the right one."""
-        for key in params:
-            if key in v.ESTIMATOR_NAMES and key not in self._get_param_names():
-                raise InputError(f"Invalid parameter {key!r} for estimator {type(self).__name__}: use "
-                                 f"{v.ESTIMATOR_NAMES[key]}={params[key]!r} (the estimators take "
-                                 "scikit-learn's names).")
-        return cast("Self", super().set_params(**params))
-
-
-def check_params(estimator: BaseEstimator) -> None:
-    """Check the constructor parameters against ``_parameter_constraints``; add the fix."""
-    try:
-        estimator._validate_params()
-    except _SklearnInvalidParameterError as exc:
-        found = re.search(r"The '(\w+)' parameter", str(exc))
-        fix = FIXES.get(found.group(1), "") if found else ""
-        raise InvalidParameterError(f"{exc} {fix}".strip()) from None
-
-
-NO_Y = object()
-
-
-@overload
-def check_data(estimator: BaseEstimator, X: Any, *, reset: bool) -> Any: ...
-
-
-@overload
-def check_data(estimator: BaseEstimator, X: Any, y: Any, *, reset: bool) -> tuple[Any, NDArray[Any]]: ...
-
-
-def check_data(estimator: BaseEstimator, X: Any, y: Any = NO_Y, *, reset: bool) -> Any:
-    """``validate_data`` at the boundary, with perceptronlab's messages when it refuses the input.
-
-    Returns X (a C-contiguous float64/float32 array or a CSR matrix), or (X, y) when y is given.
-    """
-    if y is None:
-        name = type(estimator).__name__
-        raise InputError(
-            f"{name} requires y to be passed, but the target y is None: expected one "
-            "label per row of X. Pass the labels: fit(X, y)."
-        )
-    options = dict(accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=reset)
-    try:
-        if y is NO_Y:
-            return validate_data(estimator, X, **options)
-        return validate_data(estimator, X, y, **options)
-    except (ValueError, TypeError) as exc:
-        raise _explain(exc, X, None if y is NO_Y else y) from None
-
-
-def _explain(exc: Exception, X: Any, y: Any) -> Exception:
-    """Turn scikit-learn's refusal of X or y into the what / expected / got / fix message."""
-    text = str(exc)
-    if text.startswith("X has ") and "features, but" in text:
-        return InputError(
-            f"{text} Pass data with the same columns, in the same order, as at fit time."
-        )
-    if "Complex data not supported" in text:
-        return v.fail(
-            "X",
-            "real numbers",
-            "complex values (Complex data not supported)",
-            "Use X.real, or put the real and imaginary parts in separate columns.",
-        )
-    empty = re.search(r"Found array with 0 (sample|feature)\(s\) \(shape=(\([^)]*\))\)", text)
-    if empty and empty.group(1) == "sample":
-        return v.fail(
-            "X",
-            "at least one example (row)",
-            f"0 sample(s) (shape={empty.group(2)})",
-            "Pass a non-empty dataset.",
-        )
-    if empty:
-        return v.fail(
-            "X",
-            "at least one feature",
-            f"0 feature(s) (shape={empty.group(2)}) while a minimum of 1 is required",
-            "Pass a dataset with feature columns.",
-        )
-    if "Expected 2D array" in text or "2-dimensional container" in text or "with dim" in text:
-        shape = np.shape(X) if not sp.issparse(X) else X.shape
-        return v.fail(
-            "X",
-            "a 2-D array (rows are examples)",
-            f"a {len(shape)}-D array of shape {shape}",
-            "Reshape your data: X.reshape(-1, 1) for a single feature, X.reshape(1, -1) for "
-            "a single example, X.reshape(len(X), -1) to flatten each example to one row.",
-        )
-    if "inhomogeneous" in text or "setting an array element with a sequence" in text:
-        ragged = _ragged_row(X)
-        if ragged is not None:
-            first, row, length = ragged
-            return v.fail(
-                "X",
-                f"every row with {first} features (as row 0)",
-                f"row {row} with {length}",
-                "Fix the ragged row: every example needs the same features.",
-            )
-        return v.fail(
-            "y (the labels)",
-            "one label per row of X",
-            "nested or ragged labels",
-            "Pass a flat sequence with one label per example.",
-        )
-    if "could not convert" in text or "argument must be" in text:
-        cell = _first_non_numeric(X)
-        if cell is not None:
-            row, col, value = cell
-            error = NonNumericCellError if isinstance(exc, TypeError) else InputError
-            return error(
-                f"X: expected numeric values, got {value!r} at row {row}, column {col} "
-                f"({text}). Fix or drop non-numeric cells (e.g. pandas.to_numeric(column, "
-                "errors='coerce'), then impute)."
-            )
-    if "Input X contains" in text or "Input contains" in text:
-        row, col, value = _first_non_finite(X)
-        return v.fail(
-            "X",
-            "finite values",
-            f"{_number_name(value)} at row {row}, column {col}",
-            "Remove or impute the rows with NaN or inf (e.g. sklearn.impute.SimpleImputer).",
-        )
-    if "Input y contains" in text:
-        return v.fail(
-            "y (the labels)", "finite labels", "NaN or inf", "Remove the rows with missing labels."
-        )
-    if "inconsistent numbers of samples" in text:
-        counts = re.findall(r"\d+", text.rsplit(":", 1)[-1])
-        if len(counts) == 2:
-            return v.fail(
-                "y (the labels)",
-                f"{counts[0]} labels, one per row of X",
-                f"{counts[1]} labels",
-                "Check that X and y come from the same rows.",
-            )
-    if "y should be a 1d array" in text:
-        return InputError(
-            f"y (the labels): {text} Pass one label per row of X (multi-output targets "
-            "are not supported)."
-        )
-    error = NonNumericCellError if isinstance(exc, TypeError) else InputError
-    return error(f"{text} Check X (rows of numbers) and y (one label per row).")
-
-
-def _number_name(value: float) -> str:
-    return "NaN" if np.isnan(value) else str(value)
-
-
-def _ragged_row(X: Any) -> tuple[int, int, int] | None:
-    try:
-        lengths = [len(row) for row in X]
-    except TypeError:
-        return None
-    for row, length in enumerate(lengths):
-        if length != lengths[0]:
-            return lengths[0], row, length
-    return None
-
-
-def _first_non_numeric(X: Any) -> tuple[int, int, Any] | None:
-    try:
-        cells = np.asarray(X, dtype=object)
-    except (ValueError, TypeError):
-        return None
-    if cells.ndim != 2:
-        return None
-    for (row, col), value in np.ndenumerate(cells):
-        try:
-            float(value)
-        except (TypeError, ValueError):
-            return row, col, value
-    return None
-
-
-def _first_non_finite(X: Any) -> tuple[int, int, float]:
-    if sp.issparse(X):
-        X = sp.csr_matrix(X)
-        k = int(np.flatnonzero(~np.isfinite(X.data))[0])
-        row = int(np.searchsorted(X.indptr, k, side="right") - 1)
-        return row, int(X.indices[k]), float(X.data[k])
-    values = np.asarray(X, dtype=np.float64)
-    row, col = np.argwhere(~np.isfinite(values))[0]
-    return int(row), int(col), float(values[row, col])
-
-
-# ---------------------------------------------------------------- labels
-
-
-def check_targets(y: NDArray[Any], *, binary_only: bool) -> NDArray[Any]:
-    """Classification targets; returns the sorted distinct labels."""
-    try:
-        check_classification_targets(y)
-    except ValueError as exc:
-        raise InputError(
-            f"y (the labels): {exc} Pass class labels (ints, strings, or -1/+1)."
-        ) from None
-    labels = np.unique(y)
-    if binary_only and labels.shape[0] > 2:
-        raise too_many(labels)
-    return labels
-
-
-def too_many(labels: NDArray[Any]) -> InputError:
-    shown = ", ".join(map(str, labels[:5])) + (", ..." if labels.shape[0] > 5 else "")
-    return v.fail(
-        "y (the labels)",
-        "two classes (Only binary classification is supported.)",
-        f"{labels.shape[0]} classes ({shown})",
-        "Use perceptronlab.Perceptron or perceptronlab.PocketPerceptron (one-vs-rest) for "
-        "more classes, or relabel to two.",
-    )
-
-
-def is_signed(labels: NDArray[Any]) -> bool:
-    return labels.dtype.kind in "iuf" and set(labels.tolist()) <= {-1, 1}
-
-
-def classes_for_training(labels: NDArray[Any]) -> NDArray[Any]:
-    """classes_ from the labels seen at fit: two or more, or a single class of -1/+1 labels."""
-    if labels.shape[0] >= 2:
-        return labels
-    if is_signed(labels):
-        # -1/+1 are the perceptron's own labels: one of them alone is still a two-class problem
-        # (the seeds' worst case labels every basis vector +1), as in the functional API.
-        return np.array([-1, 1], dtype=labels.dtype)
-    raise v.fail(
-        "y (the labels)",
-        "at least two classes",
-        f"1 class ({labels[0]!r})",
-        "Training needs examples of both classes (a single class is accepted only for "
-        "labels -1/+1).",
-    )
-
-
-def two_classes(classes: Any) -> NDArray[Any]:
-    """The ``classes`` parameter of OnlinePerceptron: exactly two labels, sorted."""
-    arr = np.asarray(classes)
-    if arr.ndim != 1:
-        raise v.fail(
-            "classes",
-            "a flat list of the two class labels",
-            f"shape {arr.shape}",
-            "Pass e.g. classes=[0, 1].",
-        )
-    labels = np.unique(arr)
-    if labels.shape[0] > 2:
-        raise too_many(labels)
-    if labels.shape[0] < 2:
-        raise v.fail(
-            "classes",
-            "exactly two class labels",
-            f"{labels.tolist()}",
-            "Pass both labels the data can carry, e.g. classes=[0, 1].",
-        )
-    return labels
-
-
-def signs_of(y: NDArray[Any], classes: NDArray[Any]) -> NDArray[Any]:
-    """+1 for ``classes[1]``, -1 for ``classes[0]``; labels outside ``classes`` are refused."""
-    unknown = ~np.isin(y, classes)
-    if unknown.any():
-        raise v.fail(
-            "y (the labels)",
-            f"labels among classes_ {classes.tolist()}",
-            f"{python_label(y[unknown][0])!r}",
-            "Pass both labels of the stream before the first example: OnlinePerceptron(classes=[...]) or "
-            "partial_fit(X, y, classes=[...]) (a binary learner has two).",
-        )
-    return np.where(y == classes[1], 1.0, -1.0)
-
-
-def task_signs(y: NDArray[Any], classes: NDArray[Any]) -> list[NDArray[Any]]:
-    """The ±1 labels of each run: one (``classes[1]`` is +1) for two classes, else one per class
-    (``classes[k]`` is +1, the rest -1)."""
-    if classes.shape[0] == 2:
-        return [np.where(y == classes[1], 1.0, -1.0)]
-    return [np.where(y == label, 1.0, -1.0) for label in classes]
-
-
-def python_label(label: Any) -> Any:
-    return label.item() if isinstance(label, np.generic) else label
-
-
-# ---------------------------------------------------------------- parameter tables
-
-
-ORDER_OPTIONS = StrOptions(set(v.ORDERS))
-FAMILY_ORDER_OPTIONS = StrOptions(set(v.FAMILY_ORDERS))
-#: the family's common parameters (Perceptron adds "random-mistake" to the orders)
-FAMILY_CONSTRAINTS = {
-    "eta0": [Interval(Real, 0, None, closed="neither")],
-    "fit_intercept": ["boolean"],
-    "order": [FAMILY_ORDER_OPTIONS],
-    "margin": [Interval(Real, 0, None, closed="left")],
-    "max_iter": [Interval(Integral, 1, None, closed="left")],
-    "random_state": ["random_state"],
-}
-#: for the estimators that go on from where they are (warm_start, partial_fit)
-WARM_CONSTRAINTS = {"warm_start": ["boolean"]}
-
-
-def seed_of(random_state: Any) -> int | None:
-    """The engine's seed for ``random_state``: None or an int as it is; a RandomState draws one (as
-    scikit-learn draws its SGD seed from it)."""
-    if random_state is None or isinstance(random_state, Integral):
-        return None if random_state is None else int(random_state)
-    return int(random_state.randint(np.iinfo(np.int32).max))
-
-
-# ---------------------------------------------------------------- shared estimator code
 
 
 def portable(run: Run) -> Run:
@@ -486,7 +97,7 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
             raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: {method} needs the "
                                  f"{self._fitted_what} that fit(X, y) learns. Call fit(X, y) before {method}(X).")
 
-    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike, **fit_params: Any) -> Self:
         """Fit on (X, y): one engine run for two classes (``classes_[1]`` is +1), one run per class
         (``classes_[k]`` against the rest) otherwise.
 
@@ -494,12 +105,16 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         ----------
         X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
         y : array-like of shape (n_samples,); any labels.
+        **fit_params
+            None is taken: scikit-learn's ``sample_weight``, ``coef_init`` and ``intercept_init``
+            are refused with the reason (a TypeError).
 
         Returns
         -------
         self
         """
-        check_params(self)
+        refuse_fit_params(self, "fit", fit_params)
+        check_estimator_params(self)
         X, y = check_data(self, X, y, reset=True)
         classes = classes_for_training(check_targets(y, binary_only=False))
         self._warn(self._train_tasks(X, y, classes, go_on=self._warm(classes)))
@@ -599,15 +214,18 @@ class LinearClassifier(RunClassifierBase):
     intercept_: Float64Array
 
     def _fitted(self, runs: list[Run], states: list[Any], partial: bool = False) -> None:
-        self.coef_ = np.vstack([np.asarray(run.w, dtype=np.float64) for run in runs])
-        self.intercept_ = np.array([float(run.b) for run in runs])
+        # float32 weights (scikit-learn's float32 path) stay float32; the intercept too, with
+        # several classes (scikit-learn keeps a binary fit's intercept in float64)
+        dtype = np.float32 if all(np.asarray(run.w).dtype == np.float32 for run in runs) else np.float64
+        self.coef_ = np.vstack([np.asarray(run.w, dtype=dtype) for run in runs])
+        self.intercept_ = np.array([float(run.b) for run in runs], dtype=dtype if len(runs) > 1 else np.float64)
 
     def decision_function(self, X: MatrixLike) -> Float64Array:
         """Signed scores ⟨w, x⟩ + b: shape (n,) for two classes (> 0 means ``classes_[1]``), else
         (n, n_classes), one column per one-vs-rest model."""
         self._check_fitted("decision_function")
         X = check_data(self, X, reset=False)
-        scores = score_matrix(X, self.coef_, self.intercept_)
+        scores = score_matrix(X, np.asarray(self.coef_, dtype=np.float64), np.asarray(self.intercept_, dtype=np.float64))
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X: MatrixLike) -> NDArray[Any]:
@@ -620,7 +238,8 @@ class LinearClassifier(RunClassifierBase):
 class PartialFit(_EstimatorMixin):
     """``partial_fit``: one sweep over a batch, from where the estimator is."""
 
-    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None) -> Self:
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None,
+                    **fit_params: Any) -> Self:
         """One sweep over the batch (X, y), going on from where the last fit or partial_fit ended.
 
         Parameters
@@ -629,12 +248,15 @@ class PartialFit(_EstimatorMixin):
         y : array-like of shape (n_samples,)
         classes : array-like of every class label of the stream, needed on the first call (a
             batch need not hold every class); later calls may omit it.
+        **fit_params
+            None is taken: scikit-learn's ``sample_weight`` is refused with the reason (a TypeError).
 
         Returns
         -------
         self
         """
-        check_params(self)
+        refuse_fit_params(self, "partial_fit", fit_params)
+        check_estimator_params(self)
         first = not self.__sklearn_is_fitted__()
         X, y = check_data(self, X, y, reset=first)
         self._sweep_once(X, y, partial_classes(self, classes, y, first), go_on=not first)
@@ -642,27 +264,3 @@ class PartialFit(_EstimatorMixin):
 
     def _sweep_once(self, X: Any, y: NDArray[Any], classes: NDArray[Any], *, go_on: bool) -> None:
         self._train_tasks(X, y, classes, go_on=go_on, sweeps=1, partial=True)
-
-
-def partial_classes(estimator: Any, classes: Any, y: NDArray[Any], first: bool) -> NDArray[Any]:
-    """The classes of a partial_fit call: given on the first call, the same ever after; every
-    label of ``y`` among them."""
-    check_targets(y, binary_only=False)
-    if first:
-        if classes is None:
-            raise v.fail("classes", "every class label of the stream on the first call to partial_fit",
-                         "None", "Pass partial_fit(X, y, classes=np.unique(y_all)); later batches need not "
-                         "hold every class.")
-        known = classes_for_training(check_targets(np.asarray(classes), binary_only=False))
-    else:
-        known = estimator.classes_
-        if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), known):
-            raise v.fail("classes", f"the classes of the first call, {known.tolist()}",
-                         f"{np.asarray(classes).tolist()}", "Pass classes only on the first call, or call "
-                         "fit to start over.")
-    unknown = ~np.isin(y, known)
-    if unknown.any():
-        raise v.fail("y (the labels)", f"labels among classes {known.tolist()}",
-                     f"{python_label(y[unknown][0])!r}", "Pass every label of the stream in classes=[...] on "
-                     "the first call to partial_fit.")
-    return known

@@ -20,15 +20,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import labels, score_matrix
-from perceptronlab.estimators._base import (
+from perceptronlab.estimators._base import LinearClassifier, PartialFit, RunClassifierBase
+from perceptronlab.estimators._data import check_data
+from perceptronlab.estimators._labels import check_targets, classes_for_training
+from perceptronlab.estimators._params import (
     FAMILY_CONSTRAINTS,
     WARM_CONSTRAINTS,
-    LinearClassifier,
-    PartialFit,
-    RunClassifierBase,
-    check_data,
-    check_params,
-    check_targets,
+    check_estimator_params,
+    refuse_fit_params,
     seed_of,
 )
 from perceptronlab.family.averaged import AveragedEngine, drive_averaged
@@ -355,19 +354,25 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
         self.warm_start = warm_start
         self.random_state = random_state
 
-    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike, **fit_params: Any) -> Self:
         """Learn one weight vector per class in one run.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,); two classes or more.
+        **fit_params
+            None is taken: scikit-learn's ``sample_weight``, ``coef_init`` and ``intercept_init``
+            are refused with the reason (a TypeError).
 
         Returns
         -------
         self
         """
-        check_params(self)
+        refuse_fit_params(self, "fit", fit_params)
+        check_estimator_params(self)
         X, y = check_data(self, X, y, reset=True)
-        classes = check_targets(y, binary_only=False)
-        if classes.shape[0] < 2:
-            raise v.fail("y (the labels)", "at least two classes", f"1 class ({classes[0]!r})",
-                         "Training needs examples of at least two classes.")
+        classes = classes_for_training(check_targets(y, binary_only=False))
         self._warn([self._learn(X, y, classes, go_on=self._warm(classes), sweeps=self.max_iter)])
         return self
 

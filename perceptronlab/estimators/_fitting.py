@@ -5,35 +5,43 @@
 - the validation split of ``early_stopping`` is scikit-learn's ``StratifiedShuffleSplit``;
 - the stopping rule of ``tol`` / ``n_iter_no_change`` is the one scikit-learn's SGD loop applies
   after every epoch, on the epoch's hinge loss or on the validation accuracy (``accuracy_score``);
-  here it runs as the driver's per-sweep hook.
+  here it runs as the driver's per-sweep hook;
+- the seeds of a fit are drawn from ``random_state`` as scikit-learn draws them (:func:`sgd_seeds`):
+  each run's seed drives its shuffles (:func:`perceptronlab.core.sgd.sgd_permutations`).
 
-With these, ``perceptronlab.Perceptron`` in cyclic order gives scikit-learn's
-``Perceptron(shuffle=False, alpha=0, penalty=None)`` weights and ``n_iter_`` bit for bit.
+With these, ``perceptronlab.Perceptron`` gives scikit-learn's ``Perceptron`` weights, ``n_iter_``
+and ``t_`` bit for bit, in data order and shuffled.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.metrics import accuracy_score
 from sklearn.model_selection import StratifiedShuffleSplit
-from sklearn.utils import compute_class_weight
+from sklearn.utils import check_random_state, compute_class_weight
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import scores
-from perceptronlab.estimators._base import python_label
+from perceptronlab.estimators._errors import in_sklearn_words
+from perceptronlab.estimators._labels import python_label
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from perceptronlab.core.driver import SweepInfo
 
-__all__ = ["check_sample_weight", "class_weights", "update_scales", "validation_mask", "StoppingRule"]
+__all__ = ["check_sample_weight", "class_weights", "update_scales", "validation_mask", "StoppingRule", "sgd_seeds"]
+
+#: scikit-learn draws its SGD seeds below this (``MAX_INT`` of ``_stochastic_gradient.py``)
+_MAX_INT = int(np.iinfo(np.int32).max)
 
 
-def check_sample_weight(sample_weight: Any, n: int) -> NDArray[Any] | None:
-    """None, or one finite weight >= 0 per row as float64."""
+def check_sample_weight(sample_weight: Any, n: int, *, allow_all_zero: bool = False) -> NDArray[Any] | None:
+    """None, or one finite weight >= 0 per row as float64 (some > 0, unless ``allow_all_zero``: with
+    ``early_stopping`` the split's own check says more, as in scikit-learn)."""
     if sample_weight is None:
         return None
     try:
@@ -50,7 +58,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> NDArray[Any] | None:
     if bad.shape[0]:
         raise v.fail("sample_weight", "finite weights >= 0", f"{weights[bad[0]]} at row {bad[0]}",
                      "A weight scales the example's update; use 0 to leave an example out.")
-    if n and not np.any(weights > 0):
+    if n and not allow_all_zero and not np.any(weights > 0):
         raise v.fail("sample_weight", "at least one weight > 0", "all zero", "Weight the examples to learn from.")
     return np.ascontiguousarray(weights)
 
@@ -71,12 +79,14 @@ def class_weights(class_weight: Any, classes: NDArray[Any], y: NDArray[Any]) -> 
 
 
 def update_scales(class_weight: NDArray[Any] | None, sample_weight: NDArray[Any] | None, signs: NDArray[Any],
-                  task: int | None) -> NDArray[Any] | None:
+                  task: int | None, *, single: bool = False) -> NDArray[Any] | None:
     """Each row's update scale for one run: its class weight times its sample weight.
 
     As in scikit-learn's one-vs-rest, a binary run weighs +1 rows by the weight of ``classes[1]``
     and -1 rows by that of ``classes[0]``; the run of class k (``task``) weighs its own rows by the
     class's weight and the rest by 1. None when every scale is 1 (the plain engine then runs).
+    With ``single`` (float32 X) both weights and their product are float32, as in scikit-learn's
+    float32 loop (returned widened to float64, exactly).
     """
     if class_weight is None and sample_weight is None:
         return None
@@ -87,6 +97,10 @@ def update_scales(class_weight: NDArray[Any] | None, sample_weight: NDArray[Any]
         per_row = np.where(signs > 0, class_weight[1], class_weight[0])
     else:
         per_row = np.where(signs > 0, class_weight[task], 1.0)
+    if single:
+        per_row = per_row.astype(np.float32)
+        product = per_row if sample_weight is None else per_row * sample_weight.astype(np.float32)
+        return product.astype(np.float64)
     return per_row if sample_weight is None else per_row * sample_weight
 
 
@@ -107,11 +121,36 @@ def validation_mask(y: NDArray[Any], sample_weight: NDArray[Any], validation_fra
                      f"{validation_fraction})", "Change validation_fraction, pass more examples, or "
                      "early_stopping=False.")
     if not np.any(sample_weight[held_out] > 0):
-        raise v.fail("early_stopping", "a validation set with some weight", "sample weights all zero there",
-                     "Pass another random_state, or early_stopping=False.")
+        raise in_sklearn_words("The sample weights for validation set are all zero, consider using a different "
+                               "random state.", v.fail("early_stopping", "a validation set with some weight",
+                                                        "sample weights all zero there",
+                                                        "Pass another random_state, or early_stopping=False."))
     mask = np.zeros(n, dtype=bool)
     mask[held_out] = True
     return mask
+
+
+def sgd_seeds(random_state: Any, n_runs: int, split: Callable[[], Any]) -> tuple[Any, list[int]]:
+    """scikit-learn's draws from ``random_state`` for one fit: (the held-out mask, each run's seed).
+
+    As its ``fit_binary`` and ``_fit_multiclass`` draw them, in their order, so that a numpy
+    ``RandomState`` passed as ``random_state`` is left as scikit-learn leaves it: one run draws the
+    dataset's seed (unused by SGD), then splits (``split()``: the mask of ``early_stopping``, or
+    None), then draws the run's seed; one-vs-rest splits first, then draws one seed per class, each
+    the seed of a ``RandomState`` that draws the dataset's seed and then the run's seed.
+    """
+    if n_runs == 1:
+        generator = check_random_state(random_state)
+        generator.randint(1, _MAX_INT)
+        held = split()
+        return held, [int(generator.randint(_MAX_INT))]
+    held = split()
+    seeds = []
+    for seed in check_random_state(random_state).randint(_MAX_INT, size=n_runs):
+        generator = check_random_state(seed)
+        generator.randint(1, _MAX_INT)
+        seeds.append(int(generator.randint(_MAX_INT)))
+    return held, seeds
 
 
 class StoppingRule:

@@ -23,26 +23,32 @@ from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import Pocket, drive, drive_pocket, finish
 from perceptronlab.core.engines import CompiledEngine, WeightedEngine
 from perceptronlab.core.scores import count_errors
-from perceptronlab.estimators._base import (
-    ORDER_OPTIONS,
-    WARM_CONSTRAINTS,
-    LinearClassifier,
-    PartialFit,
-    check_data,
-    check_params,
-    check_targets,
-    classes_for_training,
-    partial_classes,
-    python_label,
-    seed_of,
-    task_signs,
-)
+from perceptronlab.core.sgd import sgd_permutations
+from perceptronlab.core.sgd_engine import SGDEngine
+from perceptronlab.estimators._base import LinearClassifier, PartialFit
+from perceptronlab.estimators._data import check_data
+from perceptronlab.estimators._errors import in_sklearn_words
 from perceptronlab.estimators._fitting import (
     StoppingRule,
     check_sample_weight,
     class_weights,
+    sgd_seeds,
     update_scales,
     validation_mask,
+)
+from perceptronlab.estimators._labels import (
+    check_targets,
+    classes_for_training,
+    partial_classes,
+    python_label,
+    task_signs,
+)
+from perceptronlab.estimators._params import (
+    ORDER_OPTIONS,
+    WARM_CONSTRAINTS,
+    check_estimator_params,
+    refuse_fit_params,
+    seed_of,
 )
 
 if TYPE_CHECKING:
@@ -63,7 +69,8 @@ N_JOBS = [Integral, None]
 
 def _run_params(estimator: Any, sweeps: int, seed: int | None) -> dict[str, Any]:
     """A run's parameters, in the functional API's names (a Run is the functional API's result)."""
-    return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=estimator.order,
+    order = "shuffle" if getattr(estimator, "shuffle", False) else estimator.order
+    return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=order,
                 margin=getattr(estimator, "margin", 0.0), max_sweeps=sweeps, seed=seed)
 
 
@@ -85,8 +92,26 @@ class Perceptron(LinearClassifier):
         scikit-learn; the functional API :func:`perceptronlab.perceptron` defaults to the seeds'
         form without offset.
     order : {"cyclic", "shuffle", "random-mistake"}, default="cyclic"
-        Data order, a new seeded permutation every sweep, or a uniformly random misclassified
-        example at every step (the PLA of the Learning From Data course).
+        Data order (the textbook's), scikit-learn's shuffled order (as ``shuffle=True``), or a
+        uniformly random misclassified example at every step (the PLA of the Learning From Data
+        course).
+    shuffle : bool, default=False
+        Visit the rows of every sweep in scikit-learn's own permutations: its seed drawn from
+        ``random_state`` and its dataset's shuffle, so that the weights, ``n_iter_`` and ``t_``
+        equal scikit-learn's ``Perceptron(shuffle=True, random_state=r)`` bit for bit. The same
+        request as ``order="shuffle"``; False (the default, unlike scikit-learn's True) keeps the
+        data order unless ``order`` says otherwise.
+    penalty : {"l2", "l1", "elasticnet"} or None, default=None
+        None: the textbook rule. Else scikit-learn's regularised SGD step, bit for bit: before each
+        row, l2 shrinks w by max(0, 1 − (1 − l1_ratio)·η·α) (kept as a scale, as scikit-learn's
+        ``WeightVector``), and after it l1 truncates the row's weights by the penalty accumulated
+        so far (cumulative truncated gradient, Tsuruoka et al. 2009). A run then always goes on to
+        ``max_iter`` or ``tol``'s rule (a clean sweep still shrinks w), and ``tol`` judges the
+        mean of the loss plus the penalty's term.
+    alpha : float >= 0, default=0.0001
+        The penalty's strength (unused without a penalty).
+    l1_ratio : float in [0, 1], default=0.15
+        elasticnet's share of l1 (only with ``penalty="elasticnet"``).
     margin : float >= 0, default=0.0
         ρ₀ of the margin perceptron: update while y(⟨w,x⟩ + b) ≤ ρ₀.
     max_iter : int >= 1, default=1000
@@ -106,8 +131,8 @@ class Perceptron(LinearClassifier):
     warm_start : bool, default=False
         ``fit`` goes on from the last fit's ``coef_`` and ``intercept_`` instead of 0.
     random_state : None, int >= 0 or numpy RandomState, default=None
-        Seeds the orders "shuffle" and "random-mistake" (every one-vs-rest run gets the same seed)
-        and the split of ``early_stopping``.
+        Seeds the shuffled order and "random-mistake" (each one-vs-rest run gets its own seed, drawn
+        as scikit-learn draws it) and the split of ``early_stopping``.
     n_jobs : int or None, default=None
         Threads of the compiled sweeps (None or -1: all cores); the result does not depend on it.
     verbose : int, default=0
@@ -118,7 +143,7 @@ class Perceptron(LinearClassifier):
     coef_ : ndarray of shape (1, n_features) for two classes, else (n_classes, n_features)
     intercept_ : ndarray of shape (1,) or (n_classes,); zeros without ``fit_intercept``.
     classes_ : ndarray of the labels; ``classes_[1]`` is the positive class (+1) of a binary fit.
-        Labels -1/+1 of one class only still give ``classes_ = [-1, 1]``.
+        One class in y is refused, as scikit-learn refuses it.
     n_iter_ : int
         Sweeps of the fit (the most of the one-vs-rest runs), scikit-learn's epochs; 1 after a
         ``partial_fit``.
@@ -145,17 +170,19 @@ class Perceptron(LinearClassifier):
 
     Notes
     -----
-    In cyclic order the weights, ``n_iter_`` and ``t_`` equal scikit-learn's
-    ``Perceptron(shuffle=False, eta0=eta0, alpha=0, penalty=None, tol=tol, max_iter=max_iter)``
-    bit for bit, with the same ``sample_weight``, ``class_weight``, ``coef_init``,
-    ``intercept_init``, ``warm_start``, ``partial_fit``, ``early_stopping``,
-    ``validation_fraction``, ``n_iter_no_change`` and ``random_state``, binary and one-vs-rest,
-    dense and CSR: both sum ⟨w,x⟩ in feature order and add (η·y)·weight·x. They differ on sparse
-    input with an intercept (scikit-learn damps sparse intercept updates by 0.01; here the rule is
-    the same for every storage of X), on float32 input (scikit-learn then keeps float32 weights;
-    here they are float64), and with ``tol=None`` when a run converges or cycles: it stops there
-    (``n_iter_`` the sweeps run), while scikit-learn goes on to ``max_iter`` (its later epochs
-    change nothing after a clean one). Negative sample weights are refused.
+    The weights (and their dtype), ``n_iter_`` and ``t_`` equal scikit-learn's
+    ``Perceptron(shuffle=shuffle, eta0=eta0, penalty=penalty, alpha=alpha, l1_ratio=l1_ratio,
+    tol=tol, max_iter=max_iter, random_state=random_state)`` bit for bit, with the same
+    ``sample_weight``, ``class_weight``, ``coef_init``, ``intercept_init``, ``warm_start``,
+    ``partial_fit``, ``early_stopping``, ``validation_fraction`` and ``n_iter_no_change``, binary
+    and one-vs-rest, dense and CSR, float64 and float32: both sum ⟨w,x⟩ in feature order, add
+    (η·y)·weight·x, and shuffle with scikit-learn's generator. So ``Perceptron(shuffle=True,
+    tol=1e-3, penalty=None)`` is scikit-learn's ``Perceptron()``. They differ on sparse input with
+    an intercept (scikit-learn damps sparse intercept updates by 0.01; here the rule is the same
+    for every storage of X), and with ``tol=None`` and no penalty when a run converges or cycles:
+    it stops there (``n_iter_`` the sweeps run), while scikit-learn goes on to ``max_iter`` (its
+    later epochs change nothing after a clean one). Negative sample weights are refused. As
+    scikit-learn's, a binary fit on float32 input keeps ``intercept_`` in float64.
 
     Examples
     --------
@@ -185,6 +212,10 @@ class Perceptron(LinearClassifier):
         "eta0": [Interval(Real, 0, None, closed="neither")],
         "fit_intercept": ["boolean"],
         "order": [ORDER_OPTIONS],
+        "shuffle": ["boolean"],
+        "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "l1_ratio": [Interval(Real, 0, 1, closed="both")],
         "margin": [Interval(Real, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left"), None],
@@ -199,13 +230,20 @@ class Perceptron(LinearClassifier):
     }
 
     def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.Order = "cyclic",
-                 margin: float = 0.0, max_iter: int = 1000, tol: float | None = None, early_stopping: bool = False,
+                 shuffle: bool = False, penalty: Literal["l2", "l1", "elasticnet"] | None = None,
+                 alpha: float = 0.0001, l1_ratio: float = 0.15, margin: float = 0.0, max_iter: int = 1000,
+                 tol: float | None = None,
+                 early_stopping: bool = False,
                  validation_fraction: float = 0.1, n_iter_no_change: int = 5,
                  class_weight: dict[Any, float] | Literal["balanced"] | None = None, warm_start: bool = False,
                  random_state: RandomState = None, n_jobs: int | None = None, verbose: int = 0) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
+        self.shuffle = shuffle
+        self.penalty = penalty
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
         self.margin = margin
         self.max_iter = max_iter
         self.tol = tol
@@ -220,7 +258,8 @@ class Perceptron(LinearClassifier):
 
     # ------------------------------------------------------------ fitting
     def fit(self, X: MatrixLike, y: ArrayLike, coef_init: ArrayLike | None = None,
-            intercept_init: ArrayLike | None = None, sample_weight: ArrayLike | None = None) -> Self:
+            intercept_init: ArrayLike | None = None, sample_weight: ArrayLike | None = None,
+            **fit_params: Any) -> Self:
         """Fit on (X, y): one run for two classes (``classes_[1]`` is +1), one run per class
         (``classes_[k]`` against the rest) otherwise.
 
@@ -234,12 +273,15 @@ class Perceptron(LinearClassifier):
         sample_weight : array-like of shape (n_samples,), weights >= 0
             Scales each example's updates, times its class's ``class_weight``; a weight of 0
             leaves the example out of training.
+        **fit_params
+            None other is taken (a TypeError names it).
 
         Returns
         -------
         self
         """
-        check_params(self)
+        refuse_fit_params(self, "fit", fit_params)
+        check_estimator_params(self)
         self._check_stopping()
         X, y = check_data(self, X, y, reset=True)
         classes = classes_for_training(check_targets(y, binary_only=False))
@@ -264,15 +306,21 @@ class Perceptron(LinearClassifier):
         -------
         self
         """
-        check_params(self)
+        check_estimator_params(self)
         first = not self.__sklearn_is_fitted__()
         if self.early_stopping:
-            raise v.fail("early_stopping", "False with partial_fit (one sweep holds nothing out)", "True",
-                         "Pass early_stopping=False, or call fit.")
+            raise in_sklearn_words("early_stopping should be False with partial_fit.", v.fail(
+                "early_stopping", "False with partial_fit (one sweep holds nothing out)", "True",
+                "Pass early_stopping=False, or call fit."))
         if first and isinstance(self.class_weight, str):
-            raise v.fail("class_weight", "None or a dict with partial_fit", repr(self.class_weight),
-                         "Pass class_weight=dict(zip(classes, sklearn.utils.compute_class_weight('balanced', "
-                         "classes=classes, y=y_sample))), from a large enough sample of the stream's labels.")
+            raise in_sklearn_words(
+                "class_weight 'balanced' is not supported for partial_fit. In order to use 'balanced' weights, use "
+                "compute_class_weight('balanced', classes=classes, y=y). In place of y you can use a large enough "
+                "sample of the full training set target to properly estimate the class frequency distributions. "
+                "Pass the resulting weights as the class_weight parameter.",
+                v.fail("class_weight", "None or a dict with partial_fit", repr(self.class_weight),
+                       "Pass class_weight=dict(zip(classes, sklearn.utils.compute_class_weight('balanced', "
+                       "classes=classes, y=y_sample))), from a large enough sample of the stream's labels."))
         X, y = check_data(self, X, y, reset=first)
         classes = partial_classes(self, classes, y, first)
         starts = self._start_weights(classes, X.shape[1], None, None, not first)
@@ -281,6 +329,13 @@ class Perceptron(LinearClassifier):
         return self
 
     def _check_stopping(self) -> None:
+        if self.order == "random-mistake" and self.penalty is not None:
+            raise v.fail("penalty", "None with order='random-mistake' (scikit-learn's penalties act on every row "
+                         "of a sweep)", repr(self.penalty), "Pass penalty=None, or order='cyclic'.")
+        if self.order == "random-mistake" and self.shuffle:
+            raise v.fail("shuffle", "False with order='random-mistake' (it picks a random mistake at every "
+                         "step, there is no sweep order to shuffle)", "True",
+                         "Pass shuffle=False, or order='cyclic' with shuffle=True.")
         if self.order == "random-mistake" and (self.tol is not None or self.early_stopping):
             raise v.fail("order", "'cyclic' or 'shuffle' with tol or early_stopping (the stopping rule "
                          "judges whole sweeps)", "'random-mistake'", "Pass order='cyclic' or 'shuffle', or "
@@ -304,57 +359,85 @@ class Perceptron(LinearClassifier):
                   sweeps: int, partial: bool) -> list[Run]:
         X = v.check_matrix(X, check_finite=False)  # CSR with sorted indices, as the functional API
         n = X.shape[0]
-        weights = check_sample_weight(sample_weight, n)
+        weights = check_sample_weight(sample_weight, n, allow_all_zero=bool(self.early_stopping))
         per_class = None if self.class_weight is None else class_weights(self.class_weight, classes, y)
         tasks = task_signs(y, classes)
         binary = len(tasks) == 1
-        held = None
-        if self.early_stopping:
-            held = validation_mask(tasks[0] if binary else y, np.ones(n) if weights is None else weights,
+
+        def split() -> NDArray[Any] | None:
+            if not self.early_stopping:
+                return None
+            return validation_mask(tasks[0] if binary else y, np.ones(n) if weights is None else weights,
                                    self.validation_fraction, self.random_state)
-        seed = seed_of(self.random_state)
+
+        held, seeds = sgd_seeds(self.random_state, len(tasks), split)
         runs = []
         for k, signs in enumerate(tasks):
-            scale = update_scales(per_class, weights, signs, None if binary else k)
+            scale = update_scales(per_class, weights, signs, None if binary else k, single=X.dtype == np.float32)
             name = "" if binary else f"class {python_label(classes[k])!r} vs rest, "
-            runs.append(self._run(X, signs, scale, starts[k], held, weights, sweeps, seed, name))
+            runs.append(self._run(X, signs, scale, starts[k], held, weights, sweeps, seeds[k], name))
         self._keep_runs(classes, runs, partial=partial)
         self._fitted(runs, [None] * len(runs), partial)
         return runs
 
     def _run(self, X: Any, signs: Float64Array, scale: Float64Array | None, start: Any, held: NDArray[Any] | None,
-             weights: Float64Array | None, sweeps: int, seed: int | None, name: str) -> Run:
-        """One run of the rule on the driver (the held-out rows left out)."""
+             weights: Float64Array | None, sweeps: int, seed: int, name: str) -> Run:
+        """One run of the rule on the driver (the held-out rows left out); ``seed`` is the run's
+        scikit-learn seed (its shuffles, and the picks of order "random-mistake")."""
+        permutations = None
+        if self.shuffle or self.order == "shuffle":
+            permutations = sgd_permutations(X.shape[0], seed)
+            if held is not None:
+                permutations = _skipping(permutations, held)
         validation = None
         if held is not None:
             keep = ~held
             sample = np.ones(X.shape[0]) if weights is None else weights
             validation = (X[held], signs[held], sample[held])
             X, signs, scale = X[keep], signs[keep], None if scale is None else scale[keep]
-        rule = self.tol is not None
+        rule = self.tol is not None or self.penalty is not None  # a penalty changes w on clean sweeps too
         w0, b0 = (None, 0.0) if start is None else start
+        single = X.dtype == np.float32 and self.order != "random-mistake"
+        if single:
+            b0 = float(np.float32(b0))  # scikit-learn's intercept_init in X's dtype
         options: dict[str, Any] = dict(eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept), w0=w0, b0=b0,
                        n_jobs=self.n_jobs)
         engine: CompiledEngine
-        if scale is None and not rule and not self.verbose:
+        if self.penalty is not None or single:
+            engine = SGDEngine(X, signs, scale=scale, penalty=self.penalty, alpha=self.alpha, l1_ratio=self.l1_ratio,
+                               single=single, **options)
+            hook = StoppingRule(engine, tol=self.tol, n_iter_no_change=self.n_iter_no_change,
+                                validation=validation, verbose=self.verbose, name=name)
+        elif scale is None and not rule and not self.verbose:
             engine = CompiledEngine(X, signs, **options)  # the plain sweep, as perceptronlab.perceptron
             hook = None
         else:
             engine = WeightedEngine(X, signs, scale=scale, **options)
             hook = StoppingRule(engine, tol=self.tol, n_iter_no_change=self.n_iter_no_change,
                                 validation=validation, verbose=self.verbose, name=name)
-        outcome = drive(engine, order=self.order, max_sweeps=sweeps, seed=seed, margin=self.margin,
-                        cycles=False if rule else None, stop_when_clean=not rule, on_sweep=hook)
+        order = "cyclic" if permutations is not None else self.order
+        outcome = drive(engine, order=order, max_sweeps=sweeps, seed=seed, margin=self.margin,
+                        cycles=False if rule else None, stop_when_clean=not rule, on_sweep=hook,
+                        permutations=permutations)
         return finish(engine, outcome, algorithm="perceptron", params=_run_params(self, sweeps, seed), X=X,
                       signs=signs, classes=_SIGNS)
 
     def _warnings(self, runs: list[Run]) -> Iterator[tuple[str, str]]:
-        if self.tol is None:
+        if self.tol is None and self.penalty is None:
             yield from super()._warnings(runs)
-        elif self.n_iter_ == self.max_iter:  # scikit-learn's rule: the stopping rule was not met in time
+        elif self.tol is not None and self.n_iter_ == self.max_iter:  # scikit-learn's rule: not met in time
             yield "NotConvergedWarning", (
-                f"{type(self).__name__} did not converge: the stopping rule (tol={self.tol}, n_iter_no_change="
+                "Maximum number of iteration reached before convergence. Consider increasing max_iter to improve "
+                f"the fit. {type(self).__name__} did not converge: the stopping rule (tol={self.tol}, n_iter_no_change="
                 f"{self.n_iter_no_change}) was not met within max_iter={self.max_iter} sweeps. Raise max_iter.")
+
+
+def _skipping(permutations: Iterator[NDArray[Any]], held: NDArray[Any]) -> Iterator[NDArray[Any]]:
+    """scikit-learn's orders over all rows, with the held-out rows skipped (as its loop skips them),
+    as positions among the training rows."""
+    position = np.cumsum(~held) - 1
+    for order in permutations:
+        yield position[order[~held[order]]]
 
 
 def _start_array(name: str, value: Any, shape: tuple[int, ...]) -> Float64Array:
@@ -367,8 +450,9 @@ def _start_array(name: str, value: Any, shape: tuple[int, ...]) -> Float64Array:
         arr = arr.reshape(shape)
     if arr.shape != shape:
         what = "the weights of each one-vs-rest class" if shape[0] > 1 else "one weight vector"
-        raise v.fail(name, f"shape {shape} ({what})", f"shape {arr.shape}",
-                     "Pass one row (or number) per class for more than two classes, one for two.")
+        raise in_sklearn_words(f"Provided {name} does not match dataset.", v.fail(
+            name, f"shape {shape} ({what})", f"shape {arr.shape}",
+            "Pass one row (or number) per class for more than two classes, one for two."))
     if not np.isfinite(arr).all():
         raise v.fail(name, "finite numbers", "NaN or inf", "Pass finite start weights.")
     return arr

@@ -16,11 +16,9 @@ from perceptronlab._ground import validation as v
 from perceptronlab.core.engines import WeightedEngine
 from perceptronlab.core.online import OnlineState
 from perceptronlab.core.scores import labels, scores
-from perceptronlab.estimators._base import (
-    EstimatorNames,
-    NotFittedError,
-    check_data,
-    check_params,
+from perceptronlab.estimators._data import check_data
+from perceptronlab.estimators._errors import NotFittedError
+from perceptronlab.estimators._labels import (
     check_targets,
     classes_for_training,
     is_signed,
@@ -28,6 +26,7 @@ from perceptronlab.estimators._base import (
     signs_of,
     two_classes,
 )
+from perceptronlab.estimators._params import EstimatorNames, check_estimator_params
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -193,7 +192,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------ streams
     def _stream(self, X: Any, y: Any, classes: Any, method: str) -> Int64Array:
-        check_params(self)
+        check_estimator_params(self)
         first = "_state" not in self.__dict__
         X, y = check_data(self, X, y, reset=first)
         labels = check_targets(y, binary_only=True)
@@ -270,7 +269,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        check_params(self)
+        check_estimator_params(self)
         for attribute in ("_state", "classes_", "n_features_in_", "feature_names_in_"):
             self.__dict__.pop(attribute, None)
         X, y = check_data(self, X, y, reset=True)
@@ -342,7 +341,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
                 return self
         x = self._example(x)
         if "_state" not in self.__dict__:
-            check_params(self)
+            check_estimator_params(self)
             classes = self._first_classes(None, np.asarray([y]), "learn_one")
             sign = signs_of(np.asarray([y]), classes)[0]
             self._start(classes)
