@@ -53,7 +53,11 @@ def test_the_issue_rows_are_all_benchmarked():
                    "bench_growth.bench_growth_dense", "bench_growth.bench_growth_sparse",
                    "bench_online.bench_online_learn_many", "bench_online.bench_online_learn_one",
                    "bench_theory.bench_analyze", "bench_theory.bench_analyze_growth",
-                   "bench_family.bench_kernel_gram_cache", "bench_scale.bench_scale"):
+                   "bench_family.bench_kernel_gram_cache", "bench_scale.bench_scale",
+                   # the drop-in, the online-learning chapter and the read floor of this round
+                   "bench_dropin.bench_dropin_river_learn_many", "bench_dropin.bench_dropin_shuffled_fit",
+                   "bench_ldim.bench_ldim_intervals_128", "bench_ldim.bench_ldim_halfspaces_64",
+                   "bench_ldim.bench_ldim_against_plain_recursion_intervals", "bench_dense.bench_dense_read_floor"):
         assert wanted in names
 
 
