@@ -208,9 +208,12 @@ def test_max_sweeps_defaults_are_the_librarys_and_the_help_says_them():
     assert DEFAULT_MAX_SWEEPS == {
         "perceptron": inspect.signature(pl.perceptron).parameters["max_sweeps"].default,
         "pocket": inspect.signature(pl.pocket).parameters["max_sweeps"].default,
+        "averaged": inspect.signature(pl.averaged_perceptron).parameters["max_sweeps"].default,
+        "multiclass": inspect.signature(pl.multiclass_perceptron).parameters["max_sweeps"].default,
     }
     train_help = " ".join(help_text("train").split())
-    assert "Default: 1000 for the perceptron (--dask and --stream too), 100 for pocket." in train_help
+    assert ("Default: 1000 for the perceptron (--dask and --stream too), 100 for pocket, averaged and "
+            "multiclass.") in train_help
     stream = next(p for p in COMMAND.commands["train"].params if p.name == "stream")
     assert "implies --dask" not in stream.help and "no cluster" in stream.help
     trace_help = " ".join(help_text("trace").split())

@@ -18,8 +18,9 @@ from typing import Annotated, Any
 import typer
 
 #: the most sweeps when --max-sweeps is not given: the library's defaults (perceptron(max_sweeps=1000),
-#: pocket(max_sweeps=100)), for every command and backend; a test holds them equal.
-DEFAULT_MAX_SWEEPS: dict[str, int] = {"perceptron": 1000, "pocket": 100}
+#: pocket(max_sweeps=100), averaged_perceptron and multiclass_perceptron(max_sweeps=100)), for every command
+#: and backend; a test holds them equal.
+DEFAULT_MAX_SWEEPS: dict[str, int] = {"perceptron": 1000, "pocket": 100, "averaged": 100, "multiclass": 100}
 
 # ---------------------------------------------------------------- common options (Annotated)
 

@@ -230,30 +230,19 @@ def _run_section(analysis: Analysis) -> list[str]:
     return section
 
 
-def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, title: str | None = None,
-                 source: str | None = None, trace_points: int = TRACE_POINTS, max_sweeps: int | None = None,
-                 scale: Scale | None = None, feature_names: list[str] | None = None, on_stage: OnStage | None = None,
-                 wording: Callable[[str], str] | None = None) -> str:
-    """The report as an HTML string (see :func:`write_report`).
-
-    Examples
-    --------
-    >>> from perceptronlab.datasets import exam_task
-    >>> from perceptronlab.studies.report import build_report
-    >>> page = build_report(*exam_task(), title="The exam task")
-    >>> page.startswith("<!DOCTYPE html>"), "<h1>The exam task</h1>" in page, "M = 5 ≤ R²/ρ*² = 10" in page
-    (True, True, True)
-    """
+def _sections(X: MatrixLike, Xf: Float64Array, y: ArrayLike, *, fit_intercept: bool, trace_points: int,
+              max_sweeps: int | None, scale: Scale | None, feature_names: list[str] | None,
+              on_stage: OnStage | None, wording: Callable[[str], str],
+              class_names: tuple[str, str] | None = None) -> list[str]:
+    """The report's sections for two classes: analysis, advice, the run, plots, worksheet."""
     from perceptronlab import plots
     from perceptronlab.preprocessing import describe_scaler
     from perceptronlab.theory.analysis import EXACT_RUN_LIMIT, analyze
 
-    X, Xf = _dense(X)
     n, d = Xf.shape
     signs, classes = check_labels(y, n)
-    fit_intercept = bool(fit_intercept)
-    wording = wording or (lambda text: text)
-    title = title or "perceptronlab report"
+    if class_names is not None:
+        classes = np.asarray(class_names, dtype=object)
     small = n <= trace_points
     # small exact data keeps its exact cells (a hand-checkable worksheet); the rest runs in float64
     analysis = analyze(X if small else Xf, y, fit_intercept=fit_intercept, loo=n <= LOO_POINTS,
@@ -313,6 +302,45 @@ def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, ti
     else:
         sections.append(f'<h2>Worksheet</h2><div class="verdict note">{n} points: the step-by-step trace is '
                         f"shown for at most {trace_points} points.</div>")
+
+    return sections
+
+
+def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, title: str | None = None,
+                 source: str | None = None, trace_points: int = TRACE_POINTS, max_sweeps: int | None = None,
+                 scale: Scale | None = None, feature_names: list[str] | None = None, on_stage: OnStage | None = None,
+                 wording: Callable[[str], str] | None = None) -> str:
+    """The report as an HTML string (see :func:`write_report`).
+
+    Examples
+    --------
+    >>> from perceptronlab.datasets import exam_task
+    >>> from perceptronlab.studies.report import build_report
+    >>> page = build_report(*exam_task(), title="The exam task")
+    >>> page.startswith("<!DOCTYPE html>"), "<h1>The exam task</h1>" in page, "M = 5 ≤ R²/ρ*² = 10" in page
+    (True, True, True)
+    """
+
+    X, Xf = _dense(X)
+    n, d = Xf.shape
+    fit_intercept = bool(fit_intercept)
+    wording = wording or (lambda text: text)
+    title = title or "perceptronlab report"
+    labels = np.asarray(y)
+    if labels.ndim == 1 and labels.shape[0] == n and len(np.unique(labels)) > 2:
+        # k > 2 classes: one binary analysis per class, that class (+1) against the rest (−1)
+        sections = [f'<div class="verdict note">{len(np.unique(labels))} classes: one analysis per class, that class '
+                    "(+1) against the rest (−1), as the one-vs-rest model that `perceptronlab train` fits.</div>"]
+        for label in np.unique(labels):
+            part = _sections(X, Xf, np.where(labels == label, 1, -1), fit_intercept=fit_intercept,
+                             trace_points=trace_points, max_sweeps=max_sweeps, scale=scale,
+                             feature_names=feature_names, on_stage=on_stage, wording=wording,
+                             class_names=("the rest", str(label)))
+            sections.append(f"<h2>Class {_esc(label)} against the rest</h2>"
+                            + "".join(part).replace("<h2>", "<h3>").replace("</h2>", "</h3>"))
+    else:
+        sections = _sections(X, Xf, y, fit_intercept=fit_intercept, trace_points=trace_points, max_sweeps=max_sweeps,
+                             scale=scale, feature_names=feature_names, on_stage=on_stage, wording=wording)
 
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{_esc(source)} · " if source else ""

@@ -223,7 +223,8 @@ class Analysis:
                 "largest": self.spread.largest, "largest_value": self.spread.largest_value,
                 "smallest": self.spread.smallest, "smallest_value": self.spread.smallest_value,
                 "ratio": self.spread.ratio},
-            "advice": [{"topic": a.topic, "why": a.why, "fix": a.fix} for a in self.advice],
+            "advice": [{"topic": a.topic, "why": a.why, "fix": a.fix, "settings": a.settings, "checked": a.checked}
+                       for a in self.advice],
         }
         if self.pocket is not None:
             pocket_errors = cast(int, self.pocket.pocket_errors)  # a pocket run counts them
