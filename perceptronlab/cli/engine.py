@@ -186,7 +186,8 @@ def _judge(run: Any, options: dict, scale: Scale, names: list[str] | None) -> tu
             verdicts[label] = (f"yes (linear program): it converges within R²/ρ*² {format_display(measured.bound)} "
                                "mistakes; this run is unfinished")
         else:
-            verdicts[label] = "no (a Gordan certificate): the perceptron never converges on this data"
+            verdicts[label] = ("no (a Gordan certificate): the perceptron never converges on this data; "
+                               "perceptronlab.pocket keeps the weights with the fewest training errors")
         advice += said
     return verdicts, advice
 
@@ -201,7 +202,7 @@ MarginOpt = Annotated[str, typer.Option(
 MaxSweepsOpt = Annotated[int | None, typer.Option(
     "--max-sweeps", min=1,
     help=f"Stop after this many sweeps. Default: {DEFAULT_MAX_SWEEPS['perceptron']} for the perceptron "
-         f"(--dask and --stream too), {DEFAULT_MAX_SWEEPS['pocket']} for pocket, averaged and multiclass.")]
+         f"(--dask and --stream too), {DEFAULT_MAX_SWEEPS['pocket']} for the others.")]
 
 
 def train(
@@ -439,7 +440,7 @@ def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, 
             record["model"] = str(out)
         print_json(record)
         return
-    _print_run(run, n_rows, n_features, scaler, verdicts)
+    _print_run(run, n_rows, n_features, scaler, {k: wording(v) for k, v in (verdicts or {}).items()})
     if advice:
         from perceptronlab.cli.theory import advice_cards
 
@@ -554,7 +555,7 @@ def _prediction_data(fitted: dict, data: Path, label: str | None, fmt: str | Non
         names = [str(n) for n in names]
         missing = [n for n in names if n not in columns]
         if missing:
-            raise fail(f"DATA {str(data)!r}", f"the model's {len(names)} feature columns ({_names(names)})",
+            raise fail(f"DATA {str(data)!r}", f"the model's {len(names)} features (columns {_names(names)})",
                        f"{len(missing)} of them missing ({_names(missing)}) among its {len(columns)} columns",
                        "Predict on a file with the columns the model was trained on (in any order; a label "
                        "column is not needed).")
