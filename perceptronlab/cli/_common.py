@@ -63,6 +63,38 @@ ScaleOpt = Annotated[Scale, typer.Option(
 
 
 
+#: the optional extras the commands need: extra → the modules it brings (checked, not imported)
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "plots": ("matplotlib",),
+    "web": ("fastapi", "uvicorn"),
+    "dask": ("dask", "distributed", "pandas"),
+}
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package missing, or a module without a spec
+        return False
+
+
+def require_extra(extra: str, what: str) -> None:
+    """Refuse, before any work, what needs an extra that is not installed: one line naming the
+    ``pip install`` that brings it.
+
+    >>> require_extra("plots", "report") is None  # matplotlib is installed here
+    True
+    """
+    from perceptronlab._ground.validation import fail
+
+    missing = [module for module in EXTRAS[extra] if not _installed(module)]
+    if missing:
+        raise fail(what, f"the {extra} extra (" + ", ".join(EXTRAS[extra]) + ")",
+                   " and ".join(missing) + " not installed", f"Install it: pip install 'perceptronlab[{extra}]'.")
+
+
 def parse_number(text: str, flag: str) -> Fraction:
     """A number option (``--eta``, ``--margin``) as written: ``2``, ``0.5`` or ``1/2``, exactly.
 

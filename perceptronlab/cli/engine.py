@@ -272,6 +272,9 @@ def train(
     _check_options(options, scale)
     scaler = names = label_name = None
     if dask or scheduler is not None or shards is not None or stream:
+        from perceptronlab.cli._common import require_extra
+
+        require_extra("dask", "--stream" if stream else "--dask")
         if scale is not Scale.none:
             from perceptronlab._ground.validation import fail
 
