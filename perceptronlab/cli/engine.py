@@ -559,7 +559,8 @@ def _prediction_data(fitted: dict, data: Path, label: str | None, fmt: str | Non
         missing = [n for n in names if n not in columns]
         if missing:
             raise fail(f"DATA {str(data)!r}", f"the model's {len(names)} features (columns {_names(names)})",
-                       f"{len(missing)} of them missing ({_names(missing)}) among its {len(columns)} columns",
+                       ("none of them" if len(missing) == len(names) else
+                        f"{len(missing)} of them missing ({_names(missing)})") + f" among its {len(columns)} columns",
                        "Predict on a file with the columns the model was trained on (in any order; a label "
                        "column is not needed).")
         if label is None and fitted["label_name"] in columns:
@@ -620,9 +621,11 @@ def trace(
     eta_value, margin_value = parse_number(eta, "--eta"), parse_number(margin, "--margin")
     with Progress("trace", quiet=quiet) as progress:
         progress(f"reading {data}")
+        X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)  # the fast reader: its size
+        tasks = class_tasks(y)
+        _check_trace_size(X.shape[0], len(tasks), max_sweeps, max_steps)
         X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
         tasks = class_tasks(y)
-        _check_trace_size(len(X), len(tasks), max_sweeps, max_steps)
         runs = []
         for label_of_class, signs in tasks:
             name = "perceptron" if label_of_class is None else f"perceptron: {label_of_class} against the rest"
