@@ -617,15 +617,19 @@ def trace(
     import perceptronlab as pl
     from perceptronlab.cli._progress import Progress
     from perceptronlab.cli.theory import class_tasks
+    from perceptronlab.exceptions import InputError
 
     eta_value, margin_value = parse_number(eta, "--eta"), parse_number(margin, "--margin")
     with Progress("trace", quiet=quiet) as progress:
         progress(f"reading {data}")
-        X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)  # the fast reader: its size
-        tasks = class_tasks(y)
-        _check_trace_size(X.shape[0], len(tasks), max_sweeps, max_steps)
+        try:  # the fast reader first: the worksheet's size is known before the exact, slower reading
+            X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
+            _check_trace_size(X.shape[0], len(class_tasks(y)), max_sweeps, max_steps)
+        except InputError:
+            pass  # cells such as 1/3 that only the exact reader takes; checked below
         X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
         tasks = class_tasks(y)
+        _check_trace_size(len(X), len(tasks), max_sweeps, max_steps)
         runs = []
         for label_of_class, signs in tasks:
             name = "perceptron" if label_of_class is None else f"perceptron: {label_of_class} against the rest"
