@@ -37,7 +37,7 @@ DataFormatOpt = Annotated[
 ]
 InterceptOpt = Annotated[bool, typer.Option(
     "--intercept/--no-intercept",
-    help="Fit an intercept b (the bias trick: x gets a constant 1). Default: none, as in the seeds.")]
+    help="Fit an intercept b (the bias trick: x gets a constant 1). Default: none, as in the lecture notes.")]
 SeedOpt = Annotated[int | None, typer.Option(
     "--seed", min=0, help="Seed of the shuffle and random-mistake orders (the same seed, the same run).")]
 MaxBytesOpt = Annotated[str | None, typer.Option(

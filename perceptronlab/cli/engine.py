@@ -36,7 +36,7 @@ from perceptronlab.cli._common import (
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
 
-# the seeds' exam task (seed 000): three points in the plane, no offset
+# the exam task of the lecture notes “Perceptron Mistake Bound”: three points in the plane, no offset
 EXAM_X = [[1, 0], [1, 1], [0, 1]]
 EXAM_Y = [1, -1, -1]
 
@@ -671,7 +671,7 @@ def _heading(text: str, fmt: TableFormat) -> str:
 
 
 def demo(json_output: JsonOpt = False) -> None:
-    """The seeds' exam task end to end: worksheet, summary, bound, η = 2, scikit-learn side by side."""
+    """The exam task of the lecture notes “Perceptron Mistake Bound” end to end: worksheet, summary, bound, η = 2, scikit-learn side by side."""
     import warnings
 
     import numpy as np
@@ -709,7 +709,7 @@ def demo(json_output: JsonOpt = False) -> None:
 
     con = console()
     con.print(Panel.fit(
-        "[bold]perceptronlab demo[/]: the exam task of the seeds, by the engine\n"
+        "[bold]perceptronlab demo[/]: the exam task of the lecture notes “Perceptron Mistake Bound”, by the engine\n"
         "x₁ = (1, 0), y₁ = +1    x₂ = (1, 1), y₂ = −1    x₃ = (0, 1), y₃ = −1\n"
         "w starts at (0, 0), no offset; sweep x₁, x₂, x₃ until a sweep makes no update.\n"
         "A mistake is y⟨w,x⟩ ≤ 0 (ties count); on a mistake w ← w + η·y·x.",

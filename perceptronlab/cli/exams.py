@@ -65,7 +65,7 @@ def exam(
                             "`perceptronlab check SHEET` needs no --data (trace tasks).")] = None,
     quiet: QuietOpt = False,
 ) -> None:
-    """Generate an exam task in the style of seed 000, with its key computed by the engine."""
+    """Generate an exam task in the style of the lecture notes “Perceptron Mistake Bound”, with its key computed by the engine."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.exams import generate
 

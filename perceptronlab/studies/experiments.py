@@ -1,18 +1,18 @@
-"""The seeds' experiments, run through the engine and the theory toolkit, with tables, text and plots.
+"""The experiments of the lectures, run through the engine and the theory toolkit, with tables, text and plots.
 
 :data:`EXPERIMENTS` maps a name to a function
 ``(out_dir=None, *, seed=None, trials=None, progress=None) -> ExperimentResult``:
 
-- ``bound-vs-actual``: seed 003's study: Gaussian pairs with separations 1.5 … 6 and a bias
+- ``bound-vs-actual``: the study of the notebook “The Perceptron Convergence Theorem”: Gaussian pairs with separations 1.5 … 6 and a bias
   column, actual mistakes against Novikoff's R²/ρ*² with the *exact* max margin ρ* (the notebook
   approximates ρ by the mean-difference direction; its value is kept in the table for comparison).
 - ``lfd``: the Learning From Data PLA experiment: N points uniform in [−1, 1]², a random target
   line, random-mistake PLA with intercept from w = 0; iterations and P[f ≠ g] on fresh points.
-- ``worst-case``: the basis vectors e₁ … e_n, all +1: mistakes = n = R²/ρ*² (seed 003, §6.7).
+- ``worst-case``: the basis vectors e₁ … e_n, all +1: mistakes = n = R²/ρ*² (the notebook “The Perceptron Convergence Theorem”, §6.7).
 - ``non-separable``: overlapping clouds: errors oscillate sweep after sweep, Pocket keeps the
-  fewest (seed 003, §6.9; Gallant 1990).
+  fewest (the notebook “The Perceptron Convergence Theorem”, §6.9; Gallant 1990).
 
-``seed=None`` uses each experiment's own default (the seeds' choices, so the notebook's numbers
+``seed=None`` uses each experiment's own default (the lectures' choices, so the notebook's numbers
 come back); ``trials`` is the number of random repetitions where an experiment has them.
 ``progress(stage, done, total)`` is called as the work advances (the CLI draws Rich bars with it).
 With ``out_dir`` the table (CSV), the table, summary and statistics (JSON) and the figures (PNG)
@@ -181,7 +181,7 @@ def _trials(trials: Any, default: int) -> int:
 
 # ---------------------------------------------------------------- bound vs actual
 
-#: the notebook's separations (seed 003, "Theoretical Bound vs. Actual Iterations")
+#: the notebook's separations (the notebook “The Perceptron Convergence Theorem”, "Theoretical Bound vs. Actual Iterations")
 SEPARATIONS = (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0)
 
 
@@ -426,7 +426,7 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
         progress("dimensions", done, len(dimensions))
     tight = all(r["attains_bound"] and r["shuffled_mistakes_min"] == r["shuffled_mistakes_max"] == r["n"]
                 for r in rows)
-    lines = ["worst-case: the basis vectors e₁…eₙ, all labelled +1 (seed 003, section 6.7).",
+    lines = ["worst-case: the basis vectors e₁…eₙ, all labelled +1 (the notebook “The Perceptron Convergence Theorem”, section 6.7).",
              f"  mistakes = n = R²/ρ*² for every n, in cyclic and {trials} shuffled orders: "
              f"{'yes' if tight else 'NO'}",
              "     n    R      ρ*     bound  mistakes  shuffled"]
@@ -469,8 +469,8 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
     The data is :func:`perceptronlab.datasets.nonseparable` (the notebook's 80 points, seed 42 by
     default), labels 0/1, trained with an intercept. ``perceptronlab.separable`` confirms no line
     separates it. Then the cyclic perceptron for ``sweeps`` sweeps (errors per sweep oscillate),
-    Pocket checked after every sweep (seed 003) and Pocket checked after every update in
-    random-mistake order (seed 002, Gallant 1990).
+    Pocket checked after every sweep (the notebook “The Perceptron Convergence Theorem”) and Pocket checked after every update in
+    random-mistake order (Lin's lecture 2, Gallant 1990).
 
     ``trials``: not used (one dataset; pass ``seed`` for another).
     """
@@ -515,8 +515,8 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
              f"{errors.min()}..{errors.max()} (last 20 sweeps: {tail.min()}..{tail.max()}), "
              f"{run.mistakes} updates in all",
              f"  the perceptron's final w misclassifies {int(errors[-1])} of {X.shape[0]}",
-             f"  pocket, checked after each sweep (seed 003): keeps w with {by_sweep.pocket_errors} errors",
-             f"  pocket, checked after each update, random-mistake order (seed 002): keeps w with "
+             f"  pocket, checked after each sweep (the notebook “The Perceptron Convergence Theorem”): keeps w with {by_sweep.pocket_errors} errors",
+             f"  pocket, checked after each update, random-mistake order (Lin's lecture 2): keeps w with "
              f"{by_update.pocket_errors} errors"]
     from perceptronlab import plots
 

@@ -1,4 +1,4 @@
-r"""``analyze``: the whole story of seed 000 for one dataset, computed, and told truthfully.
+r"""``analyze``: the whole story of the lecture notes “Perceptron Mistake Bound” for one dataset, computed, and told truthfully.
 
 Will the perceptron converge (separability, with a proof either way), within how many mistakes
 (:math:`R^2/\rho^{*2}`), how many did it actually make, what does leave-one-out say about the
@@ -30,6 +30,7 @@ from perceptronlab.preprocessing import Scale, describe_scaler, fit_scaler
 from perceptronlab.theory import _bounds as bounds
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
+    NUMBERING,
     augment,
     exact_rows,
     float_matrix,
@@ -109,9 +110,9 @@ def _equals(value: Any, digits: int = 6) -> str:
     """``= 10`` for a value shown exactly, ``≈ 3.53 × 10¹⁰`` for one shown rounded."""
     text = shown(value, digits)
     return text if text.startswith("≈") else f"= {text}"
-#: The pocket checked after every update (seed 002) scores all n rows at each of its up to 100·n
+#: The pocket checked after every update (Lin's lecture 2) scores all n rows at each of its up to 100·n
 #: updates: about 100·n²·d operations. Up to n²·d of this it runs (a second at most); larger data
-#: gets shuffled sweeps checked once a sweep (seed 003), linear in n.
+#: gets shuffled sweeps checked once a sweep (the notebook “The Perceptron Convergence Theorem”), linear in n.
 UPDATE_CHECKED_POCKET_WORK = 2_000_000
 
 
@@ -151,10 +152,10 @@ class Analysis:
     max_sweeps : the run's sweep limit.
     ratio : mistakes / bound.
     loo : :class:`LooResult` (separable data whose run converged), else None.
-    test_error_bound : :math:`R^2/\rho^{*2}/(n+1)` with this sample's R and ρ* (seed 000, Theorem 2).
+    test_error_bound : :math:`R^2/\rho^{*2}/(n+1)` with this sample's R and ρ* (“Perceptron Mistake Bound”, Theorem 2).
     pocket : the Pocket run (non-separable data), else None: random-mistake updates checked after
-        every update (seed 002) while n²·d ≤ :data:`UPDATE_CHECKED_POCKET_WORK`, else shuffled
-        sweeps checked after each sweep (seed 003).
+        every update (Lin's lecture 2) while n²·d ≤ :data:`UPDATE_CHECKED_POCKET_WORK`, else shuffled
+        sweeps checked after each sweep (the notebook “The Perceptron Convergence Theorem”).
     freund_schapire, freund_schapire_rho : the best :math:`(R+D)^2/\rho^2` for the pocket's weights.
     scale : the scaler the features went through first ("standard", "maxabs"), or None.
     spread : :class:`FeatureSpread` of the features as analysed, or None.
@@ -207,7 +208,8 @@ class Analysis:
             "rho": None if self.rho is None else float(self.rho),
             "rho_squared": None if self.rho_squared is None else float(self.rho_squared),
             "rho_squared_exact": _exact_str(self.rho_squared),
-            "support": None if self.max_margin is None else [int(i) for i in self.max_margin.support],
+            "support": None if self.max_margin is None else [int(i) + 1 for i in self.max_margin.support],
+            "numbering": NUMBERING,
             "bound": None if self.bound is None else float(self.bound), "bound_exact": _exact_str(self.bound),
             "run": {"mistakes": int(run.mistakes), "sweeps": int(run.sweeps), "max_sweeps": int(self.max_sweeps),
                     "converged": bool(run.converged), "cycled": bool(run.cycled),
@@ -519,12 +521,12 @@ def analyze(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, loo: bo
     Computes n, d, the radius R, separability (LP, with a Gordan certificate when not separable),
     the best margin ρ* (QP), Novikoff's bound :math:`R^2/\rho^{*2}`, the actual cyclic run (mistakes,
     sweeps) and its ratio to the bound, the exact leave-one-out error and the test-error bound
-    :math:`R^2/\rho^{*2}/(n+1)` (seed 000, Theorems 1 and 2). For non-separable data: the Pocket
+    :math:`R^2/\rho^{*2}/(n+1)` (“Perceptron Mistake Bound”, Theorems 1 and 2). For non-separable data: the Pocket
     algorithm's weights (Gallant 1990) and the best Freund–Schapire bound for them (1999). What the
     numbers leave open (a run stopped at its limit, a huge bound) is said in ``advice``.
 
     With ``fit_intercept`` the perceptron runs on the augmented vectors (1, x) (the bias trick of
-    seed 002), so R, ρ* and the bound are those of the augmented data: that is where the theorem
+    Lin's Machine Learning Foundations, lecture 2), so R, ρ* and the bound are those of the augmented data: that is where the theorem
     holds for the run.
 
     Parameters
@@ -591,7 +593,7 @@ def analyze(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, loo: bo
     sweeps = 100 if max_sweeps is None else max_sweeps
     run = perceptron(Xf, y, fit_intercept=fit_intercept, max_sweeps=sweeps, warn=False,
                      on_sweep=stage("perceptron", sweeps))
-    if n * n * d <= UPDATE_CHECKED_POCKET_WORK:  # the pocket checked after every update (seed 002)
+    if n * n * d <= UPDATE_CHECKED_POCKET_WORK:  # the pocket checked after every update (Lin's lecture 2)
         pocket_run = pocket(Xf, y, fit_intercept=fit_intercept, seed=seed, on_sweep=stage("pocket", 100))
     else:
         pocket_run = pocket(Xf, y, fit_intercept=fit_intercept, order="shuffle", check="sweep", max_sweeps=1000,
