@@ -33,7 +33,10 @@ REFRESH = 5.0
 
 
 def _count(value: int) -> str:
-    return f"{value:,}"
+    """A count as every output writes it (:func:`perceptronlab._ground.numbers.format_display`)."""
+    from perceptronlab._ground.numbers import format_display
+
+    return format_display(value)
 
 
 class _Stage:

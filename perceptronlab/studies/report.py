@@ -256,7 +256,7 @@ def _sections(X: MatrixLike, Xf: Float64Array, y: ArrayLike, *, fit_intercept: b
     if analysis.scale:
         facts.append(("features scaled", describe_scaler(analysis.scale)))
     sections.append("<h2>Analysis</h2>" + _cards(facts) + _cards(_analysis_cards(analysis))
-                    + f"<pre>{_esc(str(analysis.separability))}</pre>")
+                    + f"<pre>{_esc(wording(str(analysis.separability)))}</pre>")
     if analysis.advice:
         sections.append(_advice_html(analysis, wording))
     sections.append("".join(_run_section(analysis)))
