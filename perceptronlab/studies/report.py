@@ -47,6 +47,8 @@ __all__ = ["build_report", "write_report"]
 TRACE_POINTS = 20
 #: a dataset with at most this many points gets the exact leave-one-out error card
 LOO_POINTS = 2000
+#: a card value of words longer than this is set as a wide card in body type (no word cut mid-word)
+TEXT_CARD_CHARS = 20
 
 _CSS = """
 :root { --ink: #1d2330; --muted: #5b6475; --line: #d9dee8; --card: #f6f8fb; --good: #1a7f37;
@@ -62,8 +64,10 @@ h2 { font-size: 1.25em; margin: 1.8em 0 0.6em; padding-bottom: 4px; border-botto
 .cards + .cards, .cards + pre, pre + .cards { margin-top: 12px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 10px 14px; }
 .card .label { color: var(--muted); font-size: 0.85em; }
-.card .value { font-size: 1.25em; font-weight: 600; word-break: break-word;
-               font-variant-numeric: tabular-nums; }
+.card .value { font-size: 1.25em; font-weight: 600; overflow-wrap: break-word; word-break: normal;
+               hyphens: manual; font-variant-numeric: tabular-nums; }
+.card.text { grid-column: span 2; }
+.card.text .value { font-size: 1em; font-weight: 500; }
 .verdict { border-radius: 10px; padding: 12px 16px; margin: 10px 0; font-weight: 600; }
 .verdict.good { background: #e8f5ec; border: 1px solid #a6d8b5; color: var(--good); }
 .verdict.bad { background: #fdecea; border: 1px solid #f3b4ae; color: var(--bad); }
@@ -125,8 +129,12 @@ def _cards(items: Sequence[Card]) -> str:
     for item in items:
         label, value, note = item if len(item) == 3 else (*item, None)
         vacuous = note is not None and note.startswith("vacuous")
-        cells.append(f'<div class="card{" vacuous" if vacuous else ""}"><div class="label">{_esc(label)}</div>'
-                     f'<div class="value">{_esc(_number(value))}</div>'
+        text = _number(value)
+        # words (a scaler's description): a wide card in body type, so that no word is cut or wrapped mid-word
+        kind = " vacuous" if vacuous else ""
+        kind += " text" if len(text) > TEXT_CARD_CHARS and " " in text else ""
+        cells.append(f'<div class="card{kind}"><div class="label">{_esc(label)}</div>'
+                     f'<div class="value">{_esc(text)}</div>'
                      + (f'<div class="note">{_esc(note)}</div>' if note else "") + "</div>")
     return '<div class="cards">' + "".join(cells) + "</div>"
 
