@@ -570,7 +570,9 @@ def analyze(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, loo: bo
 
     exact_run = exact and n * d <= EXACT_RUN_LIMIT
     if separability.separable:
-        margin, rho2, bound = cast(MaxMarginResult, m.max_margin), m.rho_squared, m.bound
+        # separable: the margin, ρ*² and the bound are set
+        margin, rho2, bound = cast(MaxMarginResult, m.max_margin), cast("Fraction | float", m.rho_squared), cast(
+            "Fraction | float", m.bound)
         sweeps = _sweep_limit(bound, n, d) if max_sweeps is None else max_sweeps
         exact_run = exact_run and float(bound) <= EXACT_RUN_LIMIT  # at most `bound` Fraction updates
         X_run = X if exact_run else Xf
