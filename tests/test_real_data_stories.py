@@ -203,6 +203,7 @@ def test_analyze_report_and_trace_take_three_classes(files, tmp_path):
     page = report_page(files / "iris.csv", tmp_path)
     text = page_text(page)
     assert all(f"Class {c} against the rest" in text for c in (0, 1, 2))
+    assert "never converges))" not in text and "The perceptron made no clean sweep in 100 sweeps" in text
     traced = invoke("trace", files / "iris.csv", "--max-sweeps", "2", "-q")
     assert traced.exit_code == 0, traced.output
     assert traced.stdout.count("against the rest") == 3 and "Use the one-vs-rest" not in traced.output

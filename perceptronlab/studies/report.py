@@ -230,8 +230,7 @@ def _run_section(analysis: Analysis) -> list[str]:
     kept = analysis.pocket
     cards: list[Card] = [("mistakes M", run.mistakes), ("sweeps", run.sweeps), (f"radius R{space}", analysis.R)]
     section.append(_cards(cards + ([("pocket's training errors", kept.pocket_errors)] if kept is not None else [])))
-    verdict = ("Not linearly separable: no margin, so no Novikoff bound; the perceptron never converges "
-               f"({analysis.run_state()}).")
+    verdict = f"Not linearly separable: no margin, so no Novikoff bound. The perceptron made {analysis.run_state()}."
     section.append(f'<div class="verdict bad">{_esc(verdict)}</div>')
     if kept is not None:
         section.append(f"<pre>{_esc(kept.summary(state='the weights with the fewest training errors', short=True))}</pre>")

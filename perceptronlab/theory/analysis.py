@@ -249,7 +249,7 @@ class Analysis:
         if self.separable:
             return (f"NOT converged: stopped at the limit of {shown(self.max_sweeps)} sweeps "
                     "(Novikoff: it would converge; the run is unfinished)")
-        return f"no clean sweep in {shown(self.max_sweeps)} sweeps (not separable: it never converges)"
+        return f"no clean sweep in {shown(self.max_sweeps)} sweeps: the data is not separable, so it never converges"
 
     def __str__(self) -> str:
         scaled = f"; features scaled first ({describe_scaler(self.scale)})" if self.scale else ""
