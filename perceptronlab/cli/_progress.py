@@ -33,10 +33,7 @@ REFRESH = 5.0
 
 
 def _count(value: int) -> str:
-    """A count as every output writes it (:func:`perceptronlab._ground.numbers.format_display`)."""
-    from perceptronlab._ground.numbers import format_display
-
-    return format_display(value)
+    return f"{value:,}"
 
 
 class _Stage:

@@ -584,7 +584,6 @@ def analyze(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, loo: bo
         if loo and run.converged:
             stage("leave-one-out")
             loo_result = loo_error(X_run, y, fit_intercept=fit_intercept, exact=exact_run, max_sweeps=sweeps)
-        stage("checking the advice")
         advice = advise(X_units, y, separable_data=True, bound=bound, run=run, max_sweeps=sweeps, spread=spread, R=R,
                         rho=float(margin.rho), scale=scale, fit_intercept=fit_intercept, seconds=seconds)
         return Analysis(n=n, d=d, fit_intercept=fit_intercept, R=R, R_squared=R2,
