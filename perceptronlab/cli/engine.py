@@ -559,7 +559,8 @@ def _prediction_data(fitted: dict, data: Path, label: str | None, fmt: str | Non
         missing = [n for n in names if n not in columns]
         if missing:
             raise fail(f"DATA {str(data)!r}", f"the model's {len(names)} features (columns {_names(names)})",
-                       f"no column {_names(missing)} among its {len(columns)} columns",
+                       ("none of them" if len(missing) == len(names) else f"no column {_names(missing)}")
+                       + f" among its {len(columns)} columns",
                        "Predict on a file with the columns the model was trained on (in any order; a label "
                        "column is not needed).")
         if label is None and fitted["label_name"] in columns:
