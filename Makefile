@@ -16,6 +16,7 @@ setup: $(STAMP)
 
 run: setup
 	$(VENV)/bin/perceptronlab demo
+	@$(PY) -m perceptronlab.cli._warm  # the compiled kernels cached: the first `train` does not compile
 
 # Browser tests drive Debian's Chromium; install it when it is missing (root, as on CI).
 browser:

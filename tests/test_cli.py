@@ -214,14 +214,15 @@ def test_train_pocket_takes_the_check(tmp_path, check):
     assert data["w"] == run.w.tolist() and data["mistakes"] == run.mistakes
 
 
-def test_train_warns_in_one_line_on_cycles(tmp_path):
+def test_train_judges_a_cycling_run_with_the_analysis_verdict(tmp_path):
+    """No 'may not be separable' guess: the analysis' linear program says it (issue 22)."""
     path = tmp_path / "xor.csv"
     path.write_text("a,b,y\n1,1,1\n-1,-1,1\n1,-1,-1\n-1,1,-1\n")
     result = invoke("train", path)
     assert result.exit_code == 0
-    warning = [ln for ln in result.stderr.splitlines() if ln.startswith("Warning: ")]
-    assert len(warning) == 1 and "never converge" in warning[0]
-    assert "cycled" in result.stdout
+    assert not [ln for ln in result.stderr.splitlines() if ln.startswith("Warning: ")]
+    assert "cycled" in result.stdout and "never converges" in result.stdout
+    assert "may not be separable" not in result.output
 
 
 def test_train_exact(exam_csv, tmp_path):

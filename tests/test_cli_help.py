@@ -208,9 +208,11 @@ def test_max_sweeps_defaults_are_the_librarys_and_the_help_says_them():
     assert DEFAULT_MAX_SWEEPS == {
         "perceptron": inspect.signature(pl.perceptron).parameters["max_sweeps"].default,
         "pocket": inspect.signature(pl.pocket).parameters["max_sweeps"].default,
+        "averaged": inspect.signature(pl.averaged_perceptron).parameters["max_sweeps"].default,
+        "multiclass": inspect.signature(pl.multiclass_perceptron).parameters["max_sweeps"].default,
     }
     train_help = " ".join(help_text("train").split())
-    assert "Default: 1000 for the perceptron (--dask and --stream too), 100 for pocket." in train_help
+    assert "Default: 1000 for the perceptron (--dask and --stream too), 100 for the others." in train_help
     stream = next(p for p in COMMAND.commands["train"].params if p.name == "stream")
     assert "implies --dask" not in stream.help and "no cluster" in stream.help
     trace_help = " ".join(help_text("trace").split())
@@ -260,16 +262,21 @@ def test_errors_name_the_flags(tmp_path, args, flag, python):
     assert result.exit_code == 1 and flag in line and python not in line
 
 
-def test_warnings_name_the_flags(tmp_path):
+def test_the_verdict_and_advice_of_train_name_the_flags(tmp_path):
+    """train's verdict on an unfinished run (the analysis' own, issue 22) speaks in flags."""
     data = tmp_path / "xor.csv"
     data.write_text("a,b,y\n1,1,1\n-1,-1,1\n1,-1,-1\n-1,1,-1\n")
     cycled = invoke("train", data, "-q")
-    warning = [ln for ln in cycled.stderr.splitlines() if ln.startswith("Warning: ")]
-    assert len(warning) == 1 and "--algorithm pocket" in warning[0] and "perceptronlab.pocket" not in warning[0]
-    assert "`perceptronlab analyze DATA`" in warning[0]
-    limited = invoke("train", data, "--order", "shuffle", "--seed", "1", "--max-sweeps", "3", "-q")
-    warning = [ln for ln in limited.stderr.splitlines() if ln.startswith("Warning: ")]
-    assert len(warning) == 1 and "--max-sweeps 3" in warning[0] and "max_sweeps" not in warning[0]
+    text = " ".join(cycled.stdout.split())
+    assert "--algorithm pocket" in text and "perceptronlab.pocket" not in text
+    assert not [ln for ln in cycled.stderr.splitlines() if ln.startswith("Warning: ")]
+    exam = tmp_path / "exam.csv"
+    exam.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
+    limited = invoke("train", exam, "--max-sweeps", "2", "-q", "--json")
+    sweeps = json.loads(limited.stdout)["advice"]
+    assert [a["topic"] for a in sweeps] == ["sweeps"]
+    assert "--max-sweeps 2" in sweeps[0]["why"] and "--max-sweeps 11" in sweeps[0]["fix"]
+    assert "max_sweeps" not in sweeps[0]["why"] + sweeps[0]["fix"]
 
 
 @pytest.mark.slow

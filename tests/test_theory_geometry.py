@@ -269,7 +269,7 @@ def test_not_separable_points_to_separable():
 def test_degenerate_cases_are_named():
     with pytest.raises(NotSeparableError, match="all points are at the origin"):
         max_margin([[0, 0], [0, 0]], [1, -1])
-    with pytest.raises(NotSeparableError, match="example 1 is the zero vector"):
+    with pytest.raises(NotSeparableError, match="example 2 is the zero vector"):
         max_margin([[1, 0], [0, 0]], [1, 1])
     with pytest.raises(InputError, match="both classes"):
         max_margin([[1, 0], [2, 0]], [1, 1], fit_intercept=True)
@@ -285,4 +285,4 @@ def test_to_dict_is_json_safe():
     import json
 
     record = json.loads(json.dumps(max_margin(EXAM_X, EXAM_Y).to_dict()))
-    assert record["rho_squared"] == "1/5" and record["support"] == [0, 1] and record["exact"] is True
+    assert record["rho_squared"] == "1/5" and record["support"] == [1, 2] and record["exact"] is True

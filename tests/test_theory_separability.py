@@ -104,7 +104,7 @@ def test_working_set_lp_on_more_examples(monkeypatch, separable_data):
 def test_result_faces():
     result = separable(XOR_X, XOR_Y, fit_intercept=True)
     record = json.loads(json.dumps(result.to_dict()))
-    assert record["separable"] is False and record["certificate"] == {"0": "1/4", "1": "1/4", "2": "1/4", "3": "1/4"}
+    assert record["separable"] is False and record["certificate"] == {"1": "1/4", "2": "1/4", "3": "1/4", "4": "1/4"}
     ok = json.loads(json.dumps(separable([[1, 0]], [1]).to_dict()))
     assert ok["separable"] is True and ok["w"][0] > 0
 

@@ -30,6 +30,8 @@ from perceptronlab.exceptions import PerceptronLabError
 
 #: command-group modules under ``perceptronlab.cli``; each has ``register(app)``.
 COMMAND_MODULES: tuple[str, ...] = ("engine", "teach", "web", "exams", "theory", "quiz")
+#: commands that need an optional extra (:data:`perceptronlab.cli._common.EXTRAS`), checked before they start
+NEEDS_EXTRA: dict[str, str] = {"report": "plots", "experiment": "plots", "serve": "web"}
 
 
 def _one_line(text: str) -> str:
@@ -144,7 +146,23 @@ def register_commands(target: typer.Typer | None = None) -> typer.Typer:
         assert info.callback is not None  # every command is registered with its function
         name = info.name or info.callback.__name__.replace("_", "-")
         info.epilog = info.epilog or epilog(name)
+        if name in NEEDS_EXTRA and not hasattr(info.callback, "__wrapped__"):
+            info.callback = _needing(NEEDS_EXTRA[name], name, info.callback)
     return target
+
+
+def _needing(extra: str, name: str, callback: Any) -> Any:
+    """``callback`` that first checks its extra is installed (one line, before any work)."""
+    import functools
+
+    from perceptronlab.cli._common import require_extra
+
+    @functools.wraps(callback)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        require_extra(extra, name)
+        return callback(*args, **kwargs)
+
+    return command
 
 
 register_commands()

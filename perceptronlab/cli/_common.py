@@ -18,8 +18,9 @@ from typing import Annotated, Any
 import typer
 
 #: the most sweeps when --max-sweeps is not given: the library's defaults (perceptron(max_sweeps=1000),
-#: pocket(max_sweeps=100)), for every command and backend; a test holds them equal.
-DEFAULT_MAX_SWEEPS: dict[str, int] = {"perceptron": 1000, "pocket": 100}
+#: pocket(max_sweeps=100), averaged_perceptron and multiclass_perceptron(max_sweeps=100)), for every command
+#: and backend; a test holds them equal.
+DEFAULT_MAX_SWEEPS: dict[str, int] = {"perceptron": 1000, "pocket": 100, "averaged": 100, "multiclass": 100}
 
 # ---------------------------------------------------------------- common options (Annotated)
 
@@ -36,7 +37,7 @@ DataFormatOpt = Annotated[
 ]
 InterceptOpt = Annotated[bool, typer.Option(
     "--intercept/--no-intercept",
-    help="Fit an intercept b (the bias trick: x gets a constant 1). Default: none, as in the seeds.")]
+    help="Fit an intercept b (the bias trick: x gets a constant 1). Default: none, as in the lecture notes.")]
 SeedOpt = Annotated[int | None, typer.Option(
     "--seed", min=0, help="Seed of the shuffle and random-mistake orders (the same seed, the same run).")]
 MaxBytesOpt = Annotated[str | None, typer.Option(
@@ -60,6 +61,38 @@ ScaleOpt = Annotated[Scale, typer.Option(
                     "predict applies it.")]
 
 
+
+
+#: the optional extras the commands need: extra → the modules it brings (checked, not imported)
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "plots": ("matplotlib",),
+    "web": ("fastapi", "uvicorn"),
+    "dask": ("dask", "distributed", "pandas"),
+}
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package missing, or a module without a spec
+        return False
+
+
+def require_extra(extra: str, what: str) -> None:
+    """Refuse, before any work, what needs an extra that is not installed: one line naming the
+    ``pip install`` that brings it.
+
+    >>> require_extra("plots", "report") is None  # matplotlib is installed here
+    True
+    """
+    from perceptronlab._ground.validation import fail
+
+    missing = [module for module in EXTRAS[extra] if not _installed(module)]
+    if missing:
+        raise fail(what, f"the {extra} extra (" + ", ".join(EXTRAS[extra]) + ")",
+                   " and ".join(missing) + " not installed", f"Install it: pip install 'perceptronlab[{extra}]'.")
 
 
 def parse_number(text: str, flag: str) -> Fraction:

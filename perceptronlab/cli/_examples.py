@@ -10,7 +10,7 @@ from __future__ import annotations
 #: command name (None: the top level) → [(command line, what it does), ...]
 EXAMPLES: dict[str | None, list[tuple[str, str]]] = {
     None: [
-        ("perceptronlab demo", "the seeds' exam task end to end"),
+        ("perceptronlab demo", "the exam task of the lecture notes “Perceptron Mistake Bound” end to end"),
         ("perceptronlab trace data.csv", "the exact worksheet of your own data"),
         ("perceptronlab train data.csv --intercept --out model.json", "train, and save the model"),
     ],

@@ -49,6 +49,9 @@ CALLS: tuple[tuple[str, str | None, str], ...] = (
     ("perceptronlab.separable(X, y)", None, "`perceptronlab analyze DATA`"),
     ("perceptronlab.pocket", "algorithm", "--algorithm pocket"),
     ("perceptronlab.pocket", None, "pocket (`perceptronlab train DATA --algorithm pocket`)"),
+    ("perceptronlab.averaged_perceptron", "algorithm", "--algorithm averaged"),
+    ("perceptronlab.averaged_perceptron", None, "the averaged perceptron (`perceptronlab train DATA --algorithm "
+                                                "averaged`)"),
 )
 
 #: name → (long flag, negative flag or None, is a boolean flag)

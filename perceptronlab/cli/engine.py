@@ -36,7 +36,7 @@ from perceptronlab.cli._common import (
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
 
-# the seeds' exam task (seed 000): three points in the plane, no offset
+# the exam task of the lecture notes “Perceptron Mistake Bound”: three points in the plane, no offset
 EXAM_X = [[1, 0], [1, 1], [0, 1]]
 EXAM_Y = [1, -1, -1]
 
@@ -44,6 +44,12 @@ EXAM_Y = [1, -1, -1]
 class Algorithm(str, enum.Enum):
     perceptron = "perceptron"
     pocket = "pocket"
+    averaged = "averaged"
+    multiclass = "multiclass"
+
+
+#: the functions behind --algorithm, for the binary tasks (one per class on k > 2 classes)
+_LEARNERS = {"perceptron": "perceptron", "pocket": "pocket", "averaged": "averaged_perceptron"}
 
 
 class Order(str, enum.Enum):
@@ -66,7 +72,14 @@ class TableFormat(str, enum.Enum):
 
 
 def _run_record(run: Any, n_rows: int | None) -> dict:
-    """The JSON face of a run (what ``train --json`` prints)."""
+    """The JSON face of a run (what ``train --json`` prints); one record per class for one-vs-rest."""
+    from perceptronlab.cli._classes import OneVsRest
+
+    if isinstance(run, OneVsRest):
+        return {"algorithm": run.algorithm, "multiclass": "one-vs-rest", "params": run.params, "exact": run.exact,
+                "classes": run.classes_, "n_examples": n_rows,
+                "per_class": [{"class": label, **_run_record(one, n_rows)}
+                              for label, one in zip(run.classes_, run.runs, strict=True)]}
     record = {
         "algorithm": run.algorithm,
         "params": run.params,
@@ -88,38 +101,95 @@ def _run_record(run: Any, n_rows: int | None) -> dict:
     return record
 
 
-def _print_run(run: Any, n_rows: int | None, n_features: int, scaler: Any = None) -> None:
+def _state(run: Any) -> str:
+    return ("converged (a clean sweep)" if run.converged and run.algorithm != "pocket"
+            else "zero training errors" if run.converged
+            else "cycled: w repeats, it never converges" if run.cycled
+            else "stopped at the limit, not converged")
+
+
+def _print_run(run: Any, n_rows: int | None, n_features: int, scaler: Any = None,
+               verdicts: dict | None = None) -> None:
     from rich.table import Table
 
-    from perceptronlab._ground.numbers import format_display, format_display_vector
+    from perceptronlab._ground.numbers import format_count, format_display, format_display_vector
+    from perceptronlab.cli._classes import OneVsRest
 
-    record = _run_record(run, n_rows)
-    state = ("converged (a clean sweep)" if run.converged and run.algorithm == "perceptron"
-             else "zero training errors" if run.converged
-             else "cycled: w repeats, it never converges" if run.cycled
-             else "stopped at the limit, not converged")
-    rows_text = "?" if n_rows is None else str(n_rows)
-    table = Table(title=f"{run.algorithm} on {rows_text} examples × {n_features} features",
+    verdicts = verdicts or {}
+    rows_text = "?" if n_rows is None else format_display(n_rows)
+    ovr = isinstance(run, OneVsRest)
+    name = f"{run.algorithm}, one run per class (one-vs-rest)" if ovr else run.algorithm
+    table = Table(title=f"{name} on {rows_text} examples × {n_features} features",
                   show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
-    table.add_row("classes", f"{run.classes[0]} (−1), {run.classes[1]} (+1)")
+    classes = run.classes_ if ovr else run.classes
+    if ovr or len(classes) > 2 or getattr(run.w, "ndim", 1) == 2:
+        table.add_row("classes", ", ".join(str(c) for c in classes) + " (the highest score wins)")
+    else:
+        table.add_row("classes", f"{classes[0]} (−1), {classes[1]} (+1)")
     if scaler is not None:
         from perceptronlab.preprocessing import describe_scaler, scaler_name
 
         table.add_row("scaled", describe_scaler(scaler_name(scaler)) + " (saved with the model)")
-    table.add_row("mistakes (updates)", format_display(run.mistakes))
-    table.add_row("sweeps", format_display(run.sweeps))
-    table.add_row("result", state)
-    if "training_errors" in record and n_rows:
-        errors = record["training_errors"]
-        label = "pocket training errors" if run.algorithm == "pocket" else "training errors"
-        table.add_row(label, f"{errors} of {n_rows} ({100 * (n_rows - errors) / n_rows:.2f}% correct)")
-    weights = format_display_vector(run.w)
-    table.add_row("w" + (" (of the scaled features)" if scaler is not None else ""), weights)
-    if run.fit_intercept:
-        table.add_row("b", format_display(run.b))
+    if ovr:
+        for label, one in zip(run.classes_, run.runs, strict=True):
+            text = (f"{format_count(one.mistakes, 'mistake')} in {format_count(one.sweeps, 'sweep')}, "
+                    f"{_state(one)}")
+            if label in verdicts:
+                text += f"; {verdicts[label]}"
+            table.add_row(f"{label} against the rest", text)
+    else:
+        record = _run_record(run, n_rows)
+        table.add_row("mistakes (updates)", format_display(run.mistakes))
+        table.add_row("sweeps", format_display(run.sweeps))
+        table.add_row("result", _state(run))
+        if None in verdicts:
+            table.add_row("separable", verdicts[None])
+        if "training_errors" in record and n_rows:
+            errors = record["training_errors"]
+            label = "pocket training errors" if run.algorithm == "pocket" else "training errors"
+            table.add_row(label, f"{format_display(errors)} of {format_display(n_rows)} "
+                                 f"({100 * (n_rows - errors) / n_rows:.2f}% correct)")
+        if getattr(run.w, "ndim", 1) == 2:
+            for label, w, b in zip(classes, run.w, run.b, strict=True):
+                table.add_row(f"w of {label}", format_display_vector(w)
+                              + (f", b = {format_display(b)}" if run.fit_intercept else ""))
+        else:
+            table.add_row("w" + (" (of the scaled features)" if scaler is not None else ""),
+                          format_display_vector(run.w))
+            if run.fit_intercept:
+                table.add_row("b", format_display(run.b))
     console().print(table)
+
+
+def _judge(run: Any, options: dict, scale: Scale, names: list[str] | None) -> tuple[dict, list]:
+    """The analysis' verdict on each run that did not converge (``perceptronlab analyze``'s own
+    :func:`~perceptronlab.theory.analysis.judge_run`): {class or None: words}, and its advice."""
+    from perceptronlab._ground.numbers import format_display
+    from perceptronlab.cli._classes import OneVsRest, one_vs_rest_signs
+    from perceptronlab.theory.analysis import judge_run
+
+    if options["algorithm"] not in ("perceptron", "averaged") or "units" not in options:
+        return {}, []
+    tasks = ([(label, one, one_vs_rest_signs(options["y"], label)) for label, one in zip(run.classes_, run.runs,
+                                                                                          strict=True)]
+             if isinstance(run, OneVsRest) else [(None, run, options["y"])])
+    verdicts, advice = {}, []
+    for label, one, y in tasks:
+        if one.converged:
+            continue
+        measured, said = judge_run(options["units"], y, one, fit_intercept=options["fit_intercept"],
+                                   scale=None if scale is Scale.none else scale.value,
+                                   seconds=options.get("seconds"), feature_names=names)
+        if measured.separability.separable:
+            verdicts[label] = (f"yes (linear program): it converges within R²/ρ*² {format_display(measured.bound)} "
+                               "mistakes; this run is unfinished")
+        else:
+            verdicts[label] = ("no (a Gordan certificate): the perceptron never converges on this data; "
+                               "perceptronlab.pocket keeps the weights with the fewest training errors")
+        advice += said
+    return verdicts, advice
 
 
 # ================================================================ train
@@ -132,12 +202,16 @@ MarginOpt = Annotated[str, typer.Option(
 MaxSweepsOpt = Annotated[int | None, typer.Option(
     "--max-sweeps", min=1,
     help=f"Stop after this many sweeps. Default: {DEFAULT_MAX_SWEEPS['perceptron']} for the perceptron "
-         f"(--dask and --stream too), {DEFAULT_MAX_SWEEPS['pocket']} for pocket.")]
+         f"(--dask and --stream too), {DEFAULT_MAX_SWEEPS['pocket']} for the others.")]
 
 
 def train(
+    ctx: typer.Context,
     data: DataArg,
-    algorithm: Annotated[Algorithm, typer.Option(help="perceptron, or pocket for non-separable data.")]
+    algorithm: Annotated[Algorithm, typer.Option(
+        help="perceptron; pocket (the fewest training errors, for non-separable data); averaged (the average of "
+             "the run's weights); multiclass (the multiclass perceptron: one weight row per class). On more than "
+             "two classes the first three run once per class, that class against the rest (one-vs-rest).")]
     = Algorithm.perceptron,
     order: Annotated[Order | None, typer.Option(
         help="cyclic (data order), shuffle, random-mistake. Default: cyclic for the perceptron, "
@@ -173,7 +247,12 @@ def train(
         "--stream", help="Train out of core on this machine: one block of the file in memory at a time "
                          "(the dask extra's readers; no cluster, not with --scheduler or --shards).")] = False,
 ) -> None:
-    """Train a perceptron (or pocket) on DATA and print what the run did."""
+    """Train a perceptron (or pocket, averaged, multiclass) on DATA and print what the run did.
+
+    Any number of classes: on more than two, one run per class (one-vs-rest) unless --algorithm
+    multiclass. A run that did not converge is judged as `perceptronlab analyze` judges it (separable
+    or not, by a linear program) with the same advice.
+    """
     eta_value: Fraction | float = parse_number(eta, "--eta")
     margin_value: Fraction | float = parse_number(margin, "--margin")
     if out is not None:
@@ -190,8 +269,12 @@ def train(
                    max_sweeps=DEFAULT_MAX_SWEEPS[name] if max_sweeps is None else max_sweeps,
                    max_updates=max_updates, check=check.value if check else None, seed=seed, exact=exact,
                    label=label, fmt=data_format)
+    _check_options(options, scale)
     scaler = names = label_name = None
     if dask or scheduler is not None or shards is not None or stream:
+        from perceptronlab.cli._common import require_extra
+
+        require_extra("dask", "--stream" if stream else "--dask")
         if scale is not Scale.none:
             from perceptronlab._ground.validation import fail
 
@@ -210,60 +293,108 @@ def train(
     else:
         run, n_rows, n_features, scaler = _train_local(data, options, quiet or json_output, scale, max_bytes)
         names, label_name = column_names(data, label=label, fmt=data_format)
+    verdicts, advice = _judge(run, options, scale, names)
     _report(run, n_rows, n_features, out=out, json_output=json_output, quiet=quiet, scaler=scaler,
-            feature_names=names, label_name=label_name)
+            feature_names=names, label_name=label_name, verdicts=verdicts, advice=advice, command=ctx.command)
+
+
+def _check_options(options: dict, scale: Scale) -> None:
+    """The flags that do not go together, refused before any work (one line each)."""
+    from perceptronlab._ground.validation import fail
+
+    algorithm = options["algorithm"]
+    if algorithm != "pocket":
+        if options["max_updates"] is not None:
+            raise fail("--max-updates", f"no value for --algorithm {algorithm}", options["max_updates"],
+                       "It limits pocket only; use --max-sweeps, or --algorithm pocket.")
+        if options["check"] is not None:
+            raise fail("--check", f"no value for --algorithm {algorithm}", options["check"],
+                       "It applies to pocket only; drop --check, or use --algorithm pocket.")
+    elif options["margin"]:
+        raise fail("--margin", "0 for pocket", options["margin"],
+                   "The margin applies to the perceptron; drop --margin or use --algorithm perceptron.")
+    if algorithm in ("averaged", "multiclass"):
+        if options["order"] not in (None, "cyclic", "shuffle"):
+            raise fail("--order", f"cyclic or shuffle for --algorithm {algorithm}", options["order"],
+                       "These learners visit every example once a sweep; pass --order cyclic or --order shuffle.")
+        if options["exact"]:
+            raise fail("--exact", f"no --exact with --algorithm {algorithm}", "--exact",
+                       "It computes in floating point; drop --exact, or use --algorithm perceptron.")
+    if scale is not Scale.none and options["exact"]:
+        raise fail("--scale", "no scaler with --exact", scale.value,
+                   "A scaler computes in floating point; drop --exact, or use --scale none.")
+
+
+def _dense_for_centring(X: Any, max_bytes: str | None) -> Any:
+    """Sparse rows as a dense matrix (within the memory budget): --scale standard centres every
+    feature, which fills in every zero, so it means the same on a LIBSVM file as on a CSV file."""
+    from perceptronlab._ground.memory import check_budget
+    from perceptronlab._ground.validation import is_sparse
+
+    if not is_sparse(X):
+        return X
+    check_budget(8.0 * X.shape[0] * X.shape[1], "--scale standard (the sparse data made dense to centre it)",
+                 max_bytes=max_bytes)
+    return X.toarray()
 
 
 def _train_local(data: Path, options: dict, quiet: bool, scale: Scale = Scale.none, max_bytes: str | None = None):
+    import time
+
     import perceptronlab as pl
     from perceptronlab.cli._progress import Progress
 
-    if scale is not Scale.none and options["exact"]:
-        from perceptronlab._ground.validation import fail
-
-        raise fail("--scale", "no scaler with --exact", scale.value,
-                   "A scaler computes in floating point; drop --exact, or use --scale none.")
     with Progress("train", quiet=quiet) as progress:
         progress(f"reading {data}")
         X, y = read_xy(data, label=options["label"], fmt=options["fmt"], exact=options["exact"],
                        max_bytes=max_bytes)
+        units = X
         scaler = None
         if scale is not Scale.none:
             from perceptronlab.preprocessing import apply_scaler, fit_scaler
 
             progress(f"scaling ({scale.value})")
+            if scale is Scale.standard:
+                X = units = _dense_for_centring(X, max_bytes)
             scaler = fit_scaler(scale.value, X)
             X = apply_scaler(scaler, X)
+        started = time.perf_counter()
         run = _fit(pl, X, y, options, progress)
+        options["seconds"] = time.perf_counter() - started
+    options["units"], options["y"] = units, y
     n_rows, n_features = (len(X), len(X[0])) if options["exact"] else X.shape
     return run, n_rows, n_features, scaler
 
 
 def _fit(pl, X, y, options: dict, progress):
+    import numpy as np
+
+    from perceptronlab.cli._classes import OneVsRest, one_vs_rest_signs
+
     algorithm = options["algorithm"]
     common = dict(eta=options["eta"], fit_intercept=options["fit_intercept"], seed=options["seed"],
-                  exact=options["exact"], max_sweeps=options["max_sweeps"])
+                  max_sweeps=options["max_sweeps"])
+    if algorithm == "multiclass":
+        return pl.multiclass_perceptron(X, y, **common, order=options["order"] or "cyclic", margin=options["margin"],
+                                        warn=False, on_sweep=progress("multiclass perceptron", options["max_sweeps"]))
     if algorithm == "perceptron":
-        from perceptronlab._ground.validation import fail
-
-        if options["max_updates"] is not None:
-            raise fail("--max-updates", "no value for the perceptron", options["max_updates"],
-                       "It limits pocket only; use --max-sweeps, or --algorithm pocket.")
-        if options["check"] is not None:
-            raise fail("--check", "no value for the perceptron", options["check"],
-                       "It applies to pocket only; drop --check, or use --algorithm pocket.")
-        kwargs = dict(common, order=options["order"] or "cyclic", margin=options["margin"])
-        call = pl.perceptron
+        kwargs = dict(common, exact=options["exact"], order=options["order"] or "cyclic", margin=options["margin"],
+                      warn=False)
+    elif algorithm == "averaged":
+        kwargs = dict(common, order=options["order"] or "cyclic", margin=options["margin"], warn=False)
     else:
-        if options["margin"]:
-            from perceptronlab._ground.validation import fail
-
-            raise fail("--margin", "0 for pocket", options["margin"],
-                       "The margin applies to the perceptron; drop --margin or use --algorithm perceptron.")
-        kwargs = dict(common, order=options["order"] or "random-mistake", max_updates=options["max_updates"],
-                      check=options["check"] or "update")
-        call = pl.pocket
-    return call(X, y, **kwargs, on_sweep=progress(algorithm, options["max_sweeps"]))
+        kwargs = dict(common, exact=options["exact"], order=options["order"] or "random-mistake",
+                      max_updates=options["max_updates"], check=options["check"] or "update")
+    call = getattr(pl, _LEARNERS[algorithm])
+    classes = np.unique(np.asarray(y))
+    if len(classes) <= 2:
+        return call(X, y, **kwargs, on_sweep=progress(algorithm, options["max_sweeps"]))
+    runs = []
+    for label in classes:
+        run = call(X, one_vs_rest_signs(y, label), **kwargs,
+                   on_sweep=progress(f"{algorithm}: {label} against the rest", options["max_sweeps"]))
+        runs.append(run)
+    return OneVsRest(runs, classes, runs[0].algorithm, dict(runs[0].params))
 
 
 def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: bool):
@@ -286,7 +417,15 @@ def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: b
 
 def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, json_output: bool,
             quiet: bool, scaler: Any = None, feature_names: list[str] | None = None,
-            label_name: str | None = None) -> None:
+            label_name: str | None = None, verdicts: dict | None = None, advice: list | None = None,
+            command: Any = None) -> None:
+    from perceptronlab.cli._wording import flags_of, to_command_line
+
+    flags = flags_of(command)
+
+    def wording(text: str) -> str:
+        return to_command_line(text, flags)
+
     if out is not None:
         from perceptronlab.io import save_model
 
@@ -297,11 +436,19 @@ def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, 
             from perceptronlab.preprocessing import scaler_name
 
             record["scale"] = scaler_name(scaler)
+        if verdicts:
+            record["separable"] = {("all" if k is None else str(k)): v.startswith("yes") for k, v in verdicts.items()}
+        record["advice"] = [{"topic": a.topic, "why": wording(a.why), "fix": wording(a.fix)} for a in advice or []]
         if out is not None:
             record["model"] = str(out)
         print_json(record)
         return
-    _print_run(run, n_rows, n_features, scaler)
+    _print_run(run, n_rows, n_features, scaler, {k: wording(v) for k, v in (verdicts or {}).items()})
+    if advice:
+        from perceptronlab.cli.theory import advice_cards
+
+        for card in advice_cards(type("Advised", (), {"advice": advice})(), wording):
+            console().print(card)
     if out is not None:
         info(f"model saved to {out}", quiet=quiet)
 
@@ -327,16 +474,15 @@ def predict(
     """
     import numpy as np
 
-    from perceptronlab.estimators import load_model
+    from perceptronlab.io.models import check_model_document, model_source, read_model_document
 
     if out is not None:
         from perceptronlab._ground.files import write_target
 
         write_target(out, "--out")  # a bad --out fails before the work
-    fitted = load_model(model, as_estimator=False)
+    fitted = check_model_document(read_model_document(model), model_source(model))
     X, y = _prediction_data(fitted, data, label, data_format, max_bytes)
-    predictions = fitted.predict(X)
-    labels = [_plain_label(v) for v in predictions.tolist()]
+    labels = [_plain_label(v) for v in _predict(fitted, X).tolist()]
     if out is not None:
         import csv
 
@@ -352,13 +498,52 @@ def predict(
     elif out is None:
         typer.echo("\n".join(str(v) for v in labels))
     if y is not None and not quiet:
-        same = np.asarray([str(a) == str(b) for a, b in zip(labels, y.tolist(), strict=True)])
-        info(f"accuracy on the {len(same)} labelled rows: {same.mean():.2%} "
+        from perceptronlab._ground.numbers import format_count
+
+        known = {str(c) for c in fitted["classes"].tolist()}
+        truth = [str(v) for v in np.asarray(y).tolist()]
+        same = np.asarray([str(a) == b for a, b in zip(labels, truth, strict=True)])
+        info(f"accuracy on the {format_count(len(same), 'labelled row')}: {same.mean():.2%} "
              f"({int((~same).sum())} wrong)")
+        unseen = sorted(set(truth) - known)
+        if unseen:
+            count = sum(t not in known for t in truth)
+            info(f"Warning: DATA holds {format_count(count, 'row')} labelled "
+                 + ", ".join(repr(u) for u in unseen[:5]) + (", ..." if len(unseen) > 5 else "")
+                 + f", a class the model never saw (it knows {', '.join(sorted(known))}): those rows count as "
+                 "wrong. Train on data with every class to predict them.")
 
 
-def _prediction_data(fitted: Any, data: Path, label: str | None, fmt: str | None, max_bytes: str | None):
-    """DATA's feature columns for ``fitted`` (by name when the model knows its features' names)
+def _predict(fitted: dict, X: Any) -> Any:
+    """The model file's labels for the rows of X, through the core's one decision path (no estimator:
+    ``predict`` starts without scikit-learn's estimators)."""
+    from perceptronlab._ground.validation import check_exact_matrix, check_matrix, check_n_features
+    from perceptronlab.core.scores import labels, score_matrix, scores
+
+    if fitted["exact"]:
+        rows = check_exact_matrix(X)
+        check_n_features(len(rows[0]), fitted["n_features"], "the model")
+    else:
+        from perceptronlab.preprocessing import apply_scaler
+
+        rows = check_matrix(X)
+        check_n_features(rows.shape[1], fitted["n_features"], "the model")
+        rows = apply_scaler(fitted["scaler"], rows)
+    coef, intercept = fitted["coef"], fitted["intercept"]
+    if len(coef) == 1:
+        return labels(scores(rows, coef[0] if not fitted["exact"] else list(coef[0]), intercept[0]),
+                      fitted["classes"])
+    return labels(score_matrix(rows, coef, intercept), fitted["classes"])
+
+
+def _names(names: list[str], limit: int = 4) -> str:
+    """The first few names and how many there are: ``'a', 'b', 'c', … (30 in all)``."""
+    shown = ", ".join(map(repr, names[:limit]))
+    return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")
+
+
+def _prediction_data(fitted: dict, data: Path, label: str | None, fmt: str | None, max_bytes: str | None):
+    """DATA's feature columns for the model (by name when the model knows its features' names)
     and its labels, if it has a label column."""
     import warnings
 
@@ -366,26 +551,25 @@ def _prediction_data(fitted: Any, data: Path, label: str | None, fmt: str | None
     from perceptronlab.exceptions import PerceptronLabWarning
     from perceptronlab.io import read_columns, read_data
 
-    exact = bool(fitted.exact)
-    names = getattr(fitted, "feature_names_in_", None)
+    exact = bool(fitted["exact"])
+    names = fitted["feature_names"]
     columns = read_columns(data, fmt=fmt)
     if names is not None and columns is not None:
         names = [str(n) for n in names]
         missing = [n for n in names if n not in columns]
         if missing:
-            raise fail(f"DATA {str(data)!r}", f"the model's {len(names)} features (the columns "
-                       + ", ".join(map(repr, names)) + ")",
-                       "no column " + ", ".join(map(repr, missing)) + " in its header ("
-                       + ", ".join(map(repr, columns)) + ")",
+            raise fail(f"DATA {str(data)!r}", f"the model's {len(names)} features (columns {_names(names)})",
+                       ("none of them" if len(missing) == len(names) else f"no column {_names(missing)}")
+                       + f" among its {len(columns)} columns",
                        "Predict on a file with the columns the model was trained on (in any order; a label "
                        "column is not needed).")
-        if label is None and fitted.label_name in columns:
-            label = fitted.label_name
+        if label is None and fitted["label_name"] in columns:
+            label = fitted["label_name"]
         return read_data(data, fmt=fmt, exact=exact, features=names, label=label, has_label=label is not None,
                          max_bytes=max_bytes)
     X, y = read_data(data, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
     n_features = len(X[0]) if exact else X.shape[1]
-    if n_features + 1 == fitted.n_features_in_ and label is None:
+    if n_features + 1 == fitted["n_features"] and label is None:
         # the file has no label column: every column is a feature
         if columns is not None:
             warnings.warn(f"the model file has no feature names (saved by an older perceptronlab), so every "
@@ -403,6 +587,10 @@ def _plain_label(value: Any) -> Any:
 # ================================================================ trace
 
 
+#: the most worksheet rows (steps: examples × sweeps) ``trace`` writes unless --max-steps raises it
+TRACE_MAX_STEPS = 10_000
+
+
 def trace(
     data: DataArg,
     fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Table format.")] = TableFormat.md,
@@ -411,6 +599,10 @@ def trace(
     margin: MarginOpt = "0",
     max_sweeps: Annotated[int, typer.Option("--max-sweeps", min=1, help="Stop after this many sweeps.")]
     = DEFAULT_MAX_SWEEPS["perceptron"],
+    max_steps: Annotated[int, typer.Option(
+        "--max-steps", min=1,
+        help="The most worksheet rows (one per step: examples × sweeps, per class on more than two classes); "
+             "data that could need more is refused before any work.")] = TRACE_MAX_STEPS,
     order: Annotated[Order, typer.Option(help="Order of the examples.")] = Order.cyclic,
     seed: SeedOpt = None,
     label: LabelOpt = None,
@@ -418,22 +610,68 @@ def trace(
     max_bytes: MaxBytesOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
-    """Run the perceptron exactly (fractions) on DATA and print the worksheet table."""
-    import perceptronlab as pl
+    """Run the perceptron exactly (fractions) on DATA and print the worksheet table.
 
-    X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
-    run = pl.perceptron(X, y, eta=parse_number(eta, "--eta"), fit_intercept=intercept,
-                        margin=parse_number(margin, "--margin"), max_sweeps=max_sweeps, order=order.value,
-                        seed=seed, exact=True, trace=True)
-    typer.echo(run.table(fmt.value), nl=False)
-    info(run.summary(), quiet=quiet)
+    On more than two classes: one worksheet per class, that class (+1) against the rest (−1).
+    """
+    import perceptronlab as pl
+    from perceptronlab.cli._progress import Progress
+    from perceptronlab.cli.theory import class_tasks
+    from perceptronlab.exceptions import InputError
+
+    eta_value, margin_value = parse_number(eta, "--eta"), parse_number(margin, "--margin")
+    with Progress("trace", quiet=quiet) as progress:
+        progress(f"reading {data}")
+        try:  # the fast reader first: the worksheet's size is known before the exact, slower reading
+            X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
+            _check_trace_size(X.shape[0], len(class_tasks(y)), max_sweeps, max_steps)
+        except InputError:
+            pass  # cells such as 1/3 that only the exact reader takes; checked below
+        X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
+        tasks = class_tasks(y)
+        _check_trace_size(len(X), len(tasks), max_sweeps, max_steps)
+        runs = []
+        for label_of_class, signs in tasks:
+            name = "perceptron" if label_of_class is None else f"perceptron: {label_of_class} against the rest"
+            runs.append(pl.perceptron(X, signs, eta=eta_value, fit_intercept=intercept, margin=margin_value,
+                                      max_sweeps=max_sweeps, order=order.value, seed=seed, exact=True, trace=True,
+                                      warn=False, on_sweep=progress(name, max_sweeps)))
+    for (label_of_class, _), run in zip(tasks, runs, strict=True):
+        if label_of_class is not None:
+            typer.echo(_heading(f"class {label_of_class} (+1) against the rest (−1)", fmt))
+        typer.echo(run.table(fmt.value), nl=False)
+        info(("" if label_of_class is None else f"{label_of_class} against the rest: ") + run.summary(), quiet=quiet)
+
+
+def _check_trace_size(n: int, tasks: int, max_sweeps: int, max_steps: int) -> None:
+    """Refuse, before any work, a worksheet that could hold more than ``max_steps`` rows."""
+    from perceptronlab._ground.numbers import format_display
+    from perceptronlab._ground.validation import fail
+
+    rows = n * max_sweeps * tasks
+    if rows <= max_steps:
+        return
+    fits = max_steps // (n * tasks)
+    what = (f"up to {format_display(rows)} ({format_display(n)} examples × {format_display(max_sweeps)} sweeps"
+            + (f" × {tasks} classes" if tasks > 1 else "") + ")")
+    fix = (f"Pass --max-sweeps {fits} for a worksheet of at most {format_display(max_steps)} rows, or raise "
+           "--max-steps (exact fractions: each row is a step done by hand)." if fits else
+           "One sweep alone is longer: trace a sample of the rows, raise --max-steps, or use "
+           "`perceptronlab train`, which computes in floating point.")
+    raise fail("trace", f"a worksheet of at most {format_display(max_steps)} rows (--max-steps)", what, fix)
+
+
+def _heading(text: str, fmt: TableFormat) -> str:
+    """A heading between the worksheets of the classes, in the table's format."""
+    return {TableFormat.md: f"\n### {text}\n", TableFormat.csv: f"# {text}",
+            TableFormat.latex: f"% {text}", TableFormat.html: f"<h3>{text}</h3>"}[fmt]
 
 
 # ================================================================ demo
 
 
 def demo(json_output: JsonOpt = False) -> None:
-    """The seeds' exam task end to end: worksheet, summary, bound, η = 2, scikit-learn side by side."""
+    """The exam task of the lecture notes “Perceptron Mistake Bound” end to end: worksheet, summary, bound, η = 2, scikit-learn side by side."""
     import warnings
 
     import numpy as np
@@ -471,7 +709,7 @@ def demo(json_output: JsonOpt = False) -> None:
 
     con = console()
     con.print(Panel.fit(
-        "[bold]perceptronlab demo[/]: the exam task of the seeds, by the engine\n"
+        "[bold]perceptronlab demo[/]: the exam task of the lecture notes “Perceptron Mistake Bound”, by the engine\n"
         "x₁ = (1, 0), y₁ = +1    x₂ = (1, 1), y₂ = −1    x₃ = (0, 1), y₃ = −1\n"
         "w starts at (0, 0), no offset; sweep x₁, x₂, x₃ until a sweep makes no update.\n"
         "A mistake is y⟨w,x⟩ ≤ 0 (ties count); on a mistake w ← w + η·y·x.",

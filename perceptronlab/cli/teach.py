@@ -41,7 +41,7 @@ def experiment(
                                         show_default=False)],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for the CSV, JSON and PNG files "
                                              "(default: ./NAME).")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Seed (default: the seeds' own choices, "
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Seed (default: each experiment's own, "
                                              "so the notebook's numbers come back).")] = None,
     trials: Annotated[int | None, typer.Option("--trials", min=1, help="Random repetitions (default: the "
                                                "experiment's own).")] = None,
@@ -49,9 +49,9 @@ def experiment(
     quiet: QuietOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Run one of the seeds' experiments and write its table, summary and plots.
+    """Run one of the experiments of the lectures and write its table, summary and plots.
 
-    bound-vs-actual: Novikoff's bound (exact max margin) against actual mistakes (seed 003).
+    bound-vs-actual: Novikoff's bound (exact max margin) against actual mistakes (the notebook “The Perceptron Convergence Theorem”).
 
     lfd: the Learning From Data PLA experiment. worst-case: the basis vectors attain the bound.
 

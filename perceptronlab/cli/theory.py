@@ -170,26 +170,70 @@ def analyze(
         small = shape is not None and shape[0] * shape[1] <= EXACT_LIMIT
         if exact or (exact is None and small and not scaled and not hasattr(X, "tocsr")):
             X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
-        result = run_analysis(X, y, fit_intercept=intercept, loo=loo, max_sweeps=max_sweeps,
-                              scale=None if not scaled else scale.value,
-                              feature_names=feature_names(data, label=label, fmt=data_format), on_stage=progress)
+        names = feature_names(data, label=label, fmt=data_format)
+        tasks = class_tasks(y)
+        results = []
+        for label_of_class, signs in tasks:
+            if label_of_class is not None:
+                progress(f"{label_of_class} against the rest")
+            results.append(run_analysis(X, signs, fit_intercept=intercept, loo=loo, max_sweeps=max_sweeps,
+                                        scale=None if not scaled else scale.value, feature_names=names,
+                                        on_stage=progress))
     flags = flags_of(ctx.command)
 
     def wording(text: str) -> str:
         return to_command_line(text, flags)
 
     if json_output:
-        record = result.to_dict()
-        record["advice"] = [{**a, "why": wording(a["why"]), "fix": wording(a["fix"])} for a in record["advice"]]
-        print_json(record)
+        records = [analysis_record(result, wording) for result in results]
+        if tasks[0][0] is None:
+            print_json(records[0])
+        else:
+            print_json({"multiclass": "one-vs-rest", "classes": [c for c, _ in tasks],
+                        "per_class": [{"class": c, **record} for (c, _), record in zip(tasks, records, strict=True)]})
         return
     from rich.columns import Columns
+    from rich.rule import Rule
 
     out = console()
-    out.print(Columns(run_cards(result)))
-    out.print(str(result.separability))
-    for card in advice_cards(result, wording):
-        out.print(card)
+    for (label_of_class, _), result in zip(tasks, results, strict=True):
+        if label_of_class is not None:
+            out.print(Rule(f"class {label_of_class} (+1) against the rest (−1)"))
+        out.print(Columns(run_cards(result)))
+        out.print(wording(str(result.separability)))
+        for card in advice_cards(result, wording):
+            out.print(card)
+
+
+def class_tasks(y: Any) -> list[tuple[Any, Any]]:
+    """The binary tasks of the labels: ``[(None, y)]`` for two classes, else one per class,
+    ``(label, ±1 signs)`` with that class +1 against the rest (one-vs-rest)."""
+    import numpy as np
+
+    from perceptronlab.cli._classes import one_vs_rest_signs
+
+    classes = np.unique(np.asarray(y))
+    if len(classes) <= 2:
+        return [(None, y)]
+    return [(label.item() if hasattr(label, "item") else label, one_vs_rest_signs(y, label)) for label in classes]
+
+
+def analysis_record(result: Any, wording: Any) -> dict:
+    """The JSON of an analysis, its advice in the command's words (and the flags that follow it)."""
+    record = result.to_dict()
+    record["advice"] = [{**a, "why": wording(a["why"]), "fix": wording(a["fix"]),
+                         "flags": [advice_flags(setting) for setting in a["settings"]]} for a in record["advice"]]
+    return record
+
+
+def advice_flags(setting: dict) -> list[str]:
+    """The command-line flags of one setting the advice names: ``["--scale", "standard", "--intercept"]``."""
+    flags: list[str] = []
+    if setting.get("scale") not in (None, "none"):
+        flags += ["--scale", str(setting["scale"])]
+    if "fit_intercept" in setting:
+        flags.append("--intercept" if setting["fit_intercept"] else "--no-intercept")
+    return flags
 
 
 def register(app: typer.Typer) -> None:

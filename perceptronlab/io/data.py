@@ -80,8 +80,8 @@ def _data_format(path: Path, fmt: str | None) -> str:
     known = ", ".join(s for suffixes in DATA_FORMATS.values() for s in suffixes)
     raise fail(f"data file {str(path)!r}", f"an extension of {known}",
                repr(suffix) if suffix else "no extension",
-               "Rename the file, or name the format (fmt='csv'|'libsvm'|'npy'|'npz'; "
-               "on the command line --data-format).")
+               "Rename the file to one of those extensions, or name its format, e.g. fmt='csv' (one of "
+               + ", ".join(DATA_FORMATS) + ").")
 
 
 def _check_size(path: Path, needed: float, detail: str, max_bytes: Any) -> None:
@@ -319,11 +319,24 @@ def _read_csv(path: Path, *, label: str | None, delimiter: str, exact: bool, has
     _check_size(path, rows * width * per_cell,
                 f"up to {rows:,} rows × {width:,} columns × {per_cell} bytes" + (" (exact)" if exact else ""),
                 max_bytes)
-    if not exact:
-        fast = _csv_fast(path, delimiter, header_line, width, feature_cols, label_col)
-        if fast is not None:
-            return fast
-    return _csv_careful(path, delimiter, where, header, feature_cols, label_col, exact, rows)
+    data = _csv_fast(path, delimiter, header_line, width, feature_cols, label_col) if not exact else None
+    if data is None:
+        data = _csv_careful(path, delimiter, where, header, feature_cols, label_col, exact, rows)
+    _refuse_index_column(where, header, feature_cols, data[0])
+    return data
+
+
+def _refuse_index_column(where: str, header: list[str], feature_cols: list[int], X: Any) -> None:
+    """A first feature column without a name that counts 0, 1, …, n − 1 is the row index pandas
+    writes with ``df.to_csv(path)``: not a feature, and training on it would go on without a word."""
+    if not feature_cols or feature_cols[0] != 0 or header[0].strip():
+        return
+    column = np.array([float(row[0]) for row in X]) if isinstance(X, list) else X[:, 0]
+    if column.shape[0] < 2 or not np.array_equal(column, np.arange(column.shape[0])):
+        return
+    raise fail(where, "feature columns", f"an unnamed first column 0, 1, 2, …, {column.shape[0] - 1}: the row index "
+               "that pandas writes with df.to_csv(path)",
+               "Write the file with df.to_csv(path, index=False), or drop its first column (e.g. cut -d, -f2-).")
 
 
 def _label_column(header: list[str], label: str | None, has_label: bool, features: Sequence[str] | None) -> int:
@@ -404,8 +417,11 @@ def _float_cell(text: str, where: str, line: int, column: str) -> float:
         value = float(text)
     except ValueError:
         got = "an empty cell" if text == "" else repr(text if len(text) <= 40 else text[:40] + "...")
-        raise fail(where, f"a number in column {column!r}", f"{got} on line {line}",
-                   "Fix or drop the row; encode categories as numbers first.") from None
+        fix = "Fix or drop the row; encode categories as numbers first."
+        if text.strip():  # words in a feature column: often the labels, in a column that is not the last
+            fix = (f"If column {column!r} holds the labels, name it: label='{column}'; else fix or drop the row, "
+                   "or encode categories as numbers first.")
+        raise fail(where, f"a number in column {column!r}", f"{got} on line {line}", fix) from None
     if not math.isfinite(value):
         raise fail(where, f"a finite number in column {column!r}", f"{text[:40]!r} on line {line}",
                    "Remove or impute the rows with NaN or inf.")

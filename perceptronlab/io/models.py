@@ -115,9 +115,15 @@ def _plain(value: Any) -> Any:
 def _model_document(model: Any) -> dict[str, Any]:
     if isinstance(model, Run):
         w = model.w
-        rows = [w.tolist()]
-        intercepts = [model.b]
         classes = list(model.classes) if getattr(model, "classes", None) is not None else [-1, 1]
+        if np.ndim(w) == 2 and len(w) == 2 == len(classes):
+            # the multiclass perceptron on two classes: classes[1] wins where ⟨w₁ − w₀, x⟩ + b₁ − b₀ > 0,
+            # which is the binary file's one row
+            rows, intercepts = [(w[1] - w[0]).tolist()], [model.b[1] - model.b[0]]
+        elif np.ndim(w) == 2:  # the multiclass perceptron: one row per class, the highest score wins
+            rows, intercepts = [row.tolist() for row in w], list(np.asarray(model.b).tolist())
+        else:
+            rows, intercepts = [w.tolist()], [model.b]
         algorithm, estimator, params, exact = (model.algorithm, "perceptronlab.Run", dict(model.params),
                                                bool(model.exact))
         training = {"mistakes": int(model.mistakes), "sweeps": int(model.sweeps),

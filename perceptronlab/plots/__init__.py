@@ -300,13 +300,18 @@ def sweeps(run: Run) -> Figure:
     errors = np.asarray(run.errors_after_sweep)
     fig = new_figure(8, 4.5)
     ax = fig.subplots()
-    ax.plot(np.arange(1, updates.shape[0] + 1), updates, "-", color="#999999", lw=1.2, marker=".",
-            label="updates in the sweep")
-    ax.plot(np.arange(1, errors.shape[0] + 1), errors, "-", color=NEGATIVE_COLOR, lw=1.5, marker=".",
-            label="training errors after the sweep")
+    block = _block(max(updates.shape[0], errors.shape[0]))
+    for values, color, lw, label in ((updates, "#999999", 1.2, "updates in the sweep"),
+                                     (errors, NEGATIVE_COLOR, 1.5, "training errors after the sweep")):
+        x, mean, low, high = _aggregate(values, block)
+        ax.plot(x, mean, "-", color=color, lw=lw, marker="." if block == 1 else None,
+                label=label if block == 1 else f"{label} (mean of {block:,} sweeps; band: min to max)")
+        if block > 1:
+            ax.fill_between(x, low, high, color=color, alpha=0.25, lw=0)
     if run.pocket_history is not None and len(run.pocket_history):
         history = np.asarray(run.pocket_history)
-        ax.plot(np.arange(1, history.shape[0] + 1), history, "-", color=POSITIVE_COLOR, lw=2.5,
+        x, _, best, _ = _aggregate(history, block)  # the best so far: the block's smallest is its last
+        ax.plot(x, best, "-", color=POSITIVE_COLOR, lw=2.5,
                 drawstyle="steps-post", label="pocket's errors (best so far)")
     ax.axhline(0, color="#1a9850", ls="--", lw=1, alpha=0.6)
     from matplotlib.ticker import MaxNLocator
@@ -316,13 +321,42 @@ def sweeps(run: Run) -> Figure:
     ax.set_xlabel("sweep" if run.params.get("order") != "random-mistake" else "sweep (n updates)")
     ax.set_ylabel("count")
     state = "converged" if run.converged else "cycled" if run.cycled else "did not converge"
-    ax.set_title(f"{run.algorithm}: {run.mistakes} updates in {run.sweeps} sweeps, {state}")
+    from perceptronlab._ground.numbers import format_count
+
+    ax.set_title(f"{run.algorithm}: {format_count(run.mistakes, 'update')} in {format_count(run.sweeps, 'sweep')}, "
+                 f"{state}")
     ax.legend()
     ax.grid(True, alpha=0.3)
     return fig
 
 
 # ---------------------------------------------------------------- decision regions
+
+
+#: per-sweep series longer than this are drawn per block of sweeps (mean, and a min–max band):
+#: a line of 100,000 points is a solid block at any size a page can show
+AGGREGATE_AFTER = 2000
+#: ...into about this many blocks
+AGGREGATE_BLOCKS = 500
+
+
+def _block(length: int) -> int:
+    """Sweeps per drawn point: 1 up to :data:`AGGREGATE_AFTER` sweeps, then about
+    :data:`AGGREGATE_BLOCKS` blocks."""
+    return 1 if length <= AGGREGATE_AFTER else -(-length // AGGREGATE_BLOCKS)
+
+
+def _aggregate(values: Any, block: int) -> tuple[Float64Array, Float64Array, Float64Array, Float64Array]:
+    """(x, mean, min, max) per block of ``block`` sweeps; x is each block's last sweep (1-based)."""
+    values = np.asarray(values, dtype=np.float64)
+    n = values.shape[0]
+    if block == 1 or n == 0:
+        x = np.arange(1, n + 1, dtype=np.float64)
+        return x, values, values, values
+    starts = np.arange(0, n, block)
+    ends = np.minimum(starts + block, n)
+    mean = np.add.reduceat(values, starts) / (ends - starts)
+    return (ends.astype(np.float64), mean, np.minimum.reduceat(values, starts), np.maximum.reduceat(values, starts))
 
 
 def _weights(fitted: Any) -> tuple[Float64Array, float, bool]:
@@ -500,7 +534,13 @@ def _max_margin_band(ax: Axes, X: Float64Array, y: ArrayLike, intercept: bool, x
 # ---------------------------------------------------------------- the bound as a surface
 
 
-def bound_surface(radii: Sequence[RealLike] = (1.0, 2.0, 3.0, 5.0), margins: Sequence[RealLike] = (0.1, 0.5, 1.0, 2.0),
+#: the slices of :func:`bound_surface` without a dataset
+DEFAULT_RADII, DEFAULT_MARGINS = (1.0, 2.0, 3.0, 5.0), (0.1, 0.5, 1.0, 2.0)
+#: with a dataset (R, ρ*) and no slices given: R and ρ* times these
+AROUND_THE_DATA = (0.25, 0.5, 2.0, 4.0)
+
+
+def bound_surface(radii: Sequence[RealLike] | None = None, margins: Sequence[RealLike] | None = None,
                   mark: tuple[RealLike, RealLike] | None = None) -> Figure:
     """Novikoff's bound R²/ρ² over (R, ρ) as a surface (log₁₀), and its slices (seed 003, §6.5).
 
@@ -508,10 +548,14 @@ def bound_surface(radii: Sequence[RealLike] = (1.0, 2.0, 3.0, 5.0), margins: Seq
 
     Parameters
     ----------
-    radii : sequence of float
-        The fixed radii of the middle panel (bound against ρ).
-    margins : sequence of float
-        The fixed margins of the right panel (bound against R).
+    radii : sequence of float, optional
+        The fixed radii of the middle panel (bound against ρ). Default: 1, 2, 3, 5, or with ``mark``
+        its R times ¼, ½, 2 and 4, so that any R is read at its own scale.
+    margins : sequence of float, optional
+        The fixed margins of the right panel (bound against R); default likewise.
+
+    Every axis of R and ρ is logarithmic and spans the slices and the mark (with room on each
+    side), so a dataset with R = 4000 and ρ* = 0.02 sits in the middle of its panels.
     mark : (R, rho), optional
         A dataset's radius and margin: marked on all three panels (and its R and ρ drawn as one
         more slice each).
@@ -529,13 +573,17 @@ def bound_surface(radii: Sequence[RealLike] = (1.0, 2.0, 3.0, 5.0), margins: Seq
     >>> len(fig.axes)
     3
     """
-    radius_list = [_positive_number("radii", r) for r in radii]
-    margin_list = [_positive_number("margins", m) for m in margins]
     point: tuple[float, float] | None = None
     if mark is not None:
         if not isinstance(mark, tuple | list) or len(mark) != 2:
             raise fail("bound_surface: mark", "a pair (R, rho)", repr(mark), "Pass e.g. mark=(1.41, 0.45).")
         point = (_positive_number("R", mark[0]), _positive_number("rho", mark[1]))
+    if radii is None:
+        radii = DEFAULT_RADII if point is None else [point[0] * k for k in AROUND_THE_DATA]
+    if margins is None:
+        margins = DEFAULT_MARGINS if point is None else [point[1] * k for k in AROUND_THE_DATA]
+    radius_list = [_positive_number("radii", r) for r in radii]
+    margin_list = [_positive_number("margins", m) for m in margins]
     if not radius_list or not margin_list:
         raise fail("bound_surface", "at least one radius and one margin", f"{radius_list}, {margin_list}",
                    "Pass e.g. radii=(1, 2) and margins=(0.5, 1).")
@@ -544,48 +592,64 @@ def bound_surface(radii: Sequence[RealLike] = (1.0, 2.0, 3.0, 5.0), margins: Seq
     by_margin = fig.add_subplot(1, 3, 2)
     by_radius = fig.add_subplot(1, 3, 3)
 
-    grid_R, grid_rho = np.meshgrid(np.linspace(0.5, 5.0, 50), np.linspace(0.1, 2.0, 50))
-    surface.plot_surface(grid_R, grid_rho, np.log10(_novikoff(grid_R, grid_rho)), cmap="RdYlGn_r", alpha=0.85,
-                         edgecolor="none")
-    surface.set_xlabel("R (radius)")
-    surface.set_ylabel("ρ (margin)")
+    r_low, r_high = _span(radius_list + ([point[0]] if point else []))
+    m_low, m_high = _span(margin_list + ([point[1]] if point else []))
+    grid_R, grid_rho = np.meshgrid(np.geomspace(r_low, r_high, 50), np.geomspace(m_low, m_high, 50))
+    surface.plot_surface(np.log10(grid_R), np.log10(grid_rho), np.log10(_novikoff(grid_R, grid_rho)),
+                         cmap="RdYlGn_r", alpha=0.85, edgecolor="none")
+    surface.set_xlabel("log₁₀ R (radius)")
+    surface.set_ylabel("log₁₀ ρ (margin)")
     surface.set_zlabel("log₁₀(R²/ρ²)")
     surface.set_title("Novikoff's bound R²/ρ²")
     surface.view_init(elev=25, azim=-130)
     if point is not None:
         value = float(_novikoff(np.array(point[0]), np.array(point[1])))
-        surface.scatter([point[0]], [point[1]], [np.log10(value)], color="black", s=40, depthshade=False)
+        surface.scatter([np.log10(point[0])], [np.log10(point[1])], [np.log10(value)], color="black", s=40,
+                        depthshade=False)
         radius_list = radius_list + [point[0]]
         margin_list = margin_list + [point[1]]
 
-    rho = np.linspace(0.1, max(3.0, *margin_list), 200)
+    rho = np.geomspace(m_low, m_high, 200)
     for i, radius in enumerate(radius_list):
         marked = point is not None and i == len(radius_list) - 1
         by_margin.plot(rho, _novikoff(np.full_like(rho, radius), rho), lw=2, ls=":" if marked else "-",
-                       color="black" if marked else None, label=f"R = {radius:.4g}" + (" (the data)" if marked else ""))
+                       color="black" if marked else None, label=f"R = {_shown(radius)}" + (" (the data)" if marked else ""))
     if point is not None:
-        by_margin.plot([point[1]], [value], "o", color="black", label=f"the data: R²/ρ² = {value:.4g}")
+        by_margin.plot([point[1]], [value], "o", color="black", label=f"the data: R²/ρ² = {_shown(value)}")
     by_margin.set_yscale("log")
+    by_margin.set_xscale("log")
     by_margin.set_xlabel("margin ρ")
     by_margin.set_ylabel("bound R²/ρ²")
     by_margin.set_title("Bound vs. margin (fixed radius)")
     by_margin.legend()
     by_margin.grid(True, alpha=0.3)
 
-    R = np.linspace(0.5, max(10.0, *radius_list), 200)
+    R = np.geomspace(r_low, r_high, 200)
     for i, margin in enumerate(margin_list):
         marked = point is not None and i == len(margin_list) - 1
         by_radius.plot(R, _novikoff(R, np.full_like(R, margin)), lw=2, ls=":" if marked else "-",
-                       color="black" if marked else None, label=f"ρ = {margin:.4g}" + (" (the data)" if marked else ""))
+                       color="black" if marked else None, label=f"ρ = {_shown(margin)}" + (" (the data)" if marked else ""))
     if point is not None:
-        by_radius.plot([point[0]], [value], "o", color="black", label=f"the data: R²/ρ² = {value:.4g}")
+        by_radius.plot([point[0]], [value], "o", color="black", label=f"the data: R²/ρ² = {_shown(value)}")
     by_radius.set_yscale("log")
+    by_radius.set_xscale("log")
     by_radius.set_xlabel("radius R")
     by_radius.set_ylabel("bound R²/ρ²")
     by_radius.set_title("Bound vs. radius (fixed margin)")
     by_radius.legend()
     by_radius.grid(True, alpha=0.3)
     return fig
+
+
+def _shown(value: float) -> str:
+    from perceptronlab._ground.numbers import format_display
+
+    return format_display(float(value), 4)
+
+
+def _span(values: list[float]) -> tuple[float, float]:
+    """A logarithmic axis range around ``values``: from half the smallest to twice the largest."""
+    return min(values) / 2, max(values) * 2
 
 
 def _novikoff(R: Float64Array, rho: Float64Array) -> Float64Array:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     pass
 
 
-#: the notebook's separations (seed 003, "Theoretical Bound vs. Actual Iterations")
+#: the notebook's separations ("Theoretical Bound vs. Actual Iterations")
 SEPARATIONS = (1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0)
 
 

@@ -1,18 +1,18 @@
-"""The seeds' experiments, run through the engine and the theory toolkit, with tables, text and plots.
+"""The experiments of the lectures, run through the engine and the theory toolkit, with tables, text and plots.
 
 :data:`EXPERIMENTS` maps a name to a function
 ``(out_dir=None, *, seed=None, trials=None, progress=None) -> ExperimentResult``:
 
-- ``bound-vs-actual``: seed 003's study: Gaussian pairs with separations 1.5 … 6 and a bias
+- ``bound-vs-actual``: the study of the notebook “The Perceptron Convergence Theorem”: Gaussian pairs with separations 1.5 … 6 and a bias
   column, actual mistakes against Novikoff's R²/ρ*² with the *exact* max margin ρ* (the notebook
   approximates ρ by the mean-difference direction; its value is kept in the table for comparison).
 - ``lfd``: the Learning From Data PLA experiment: N points uniform in [−1, 1]², a random target
   line, random-mistake PLA with intercept from w = 0; iterations and P[f ≠ g] on fresh points.
-- ``worst-case``: the basis vectors e₁ … e_n, all +1: mistakes = n = R²/ρ*² (seed 003, §6.7).
+- ``worst-case``: the basis vectors e₁ … e_n, all +1: mistakes = n = R²/ρ*² (the notebook “The Perceptron Convergence Theorem”, §6.7).
 - ``non-separable``: overlapping clouds: errors oscillate sweep after sweep, Pocket keeps the
-  fewest (seed 003, §6.9; Gallant 1990).
+  fewest (the notebook “The Perceptron Convergence Theorem”, §6.9; Gallant 1990).
 
-``seed=None`` uses each experiment's own default (the seeds' choices, so the notebook's numbers
+``seed=None`` uses each experiment's own default (the lectures' choices, so the notebook's numbers
 come back); ``trials`` is the number of random repetitions where an experiment has them.
 ``progress(stage, done, total)`` is called as the work advances (the CLI draws Rich bars with it).
 With ``out_dir`` the table (CSV), the table, summary and statistics (JSON) and the figures (PNG)

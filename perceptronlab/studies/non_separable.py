@@ -24,8 +24,8 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
     The data is :func:`perceptronlab.datasets.nonseparable` (the notebook's 80 points, seed 42 by
     default), labels 0/1, trained with an intercept. ``perceptronlab.separable`` confirms no line
     separates it. Then the cyclic perceptron for ``sweeps`` sweeps (errors per sweep oscillate),
-    Pocket checked after every sweep (seed 003) and Pocket checked after every update in
-    random-mistake order (seed 002, Gallant 1990).
+    Pocket checked after every sweep (the notebook “The Perceptron Convergence Theorem”) and Pocket checked after every update in
+    random-mistake order (Lin's lecture 2, Gallant 1990).
 
     ``trials``: not used (one dataset; pass ``seed`` for another).
     """
@@ -70,8 +70,8 @@ def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None,
              f"{errors.min()}..{errors.max()} (last 20 sweeps: {tail.min()}..{tail.max()}), "
              f"{run.mistakes} updates in all",
              f"  the perceptron's final w misclassifies {int(errors[-1])} of {X.shape[0]}",
-             f"  pocket, checked after each sweep (seed 003): keeps w with {by_sweep.pocket_errors} errors",
-             f"  pocket, checked after each update, random-mistake order (seed 002): keeps w with "
+             f"  pocket, checked after each sweep (the notebook “The Perceptron Convergence Theorem”): keeps w with {by_sweep.pocket_errors} errors",
+             f"  pocket, checked after each update, random-mistake order (Lin's lecture 2): keeps w with "
              f"{by_update.pocket_errors} errors"]
     from perceptronlab import plots
 

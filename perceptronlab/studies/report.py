@@ -47,6 +47,8 @@ __all__ = ["build_report", "write_report"]
 TRACE_POINTS = 20
 #: a dataset with at most this many points gets the exact leave-one-out error card
 LOO_POINTS = 2000
+#: a card value of words longer than this is set as a wide card in body type (no word cut mid-word)
+TEXT_CARD_CHARS = 20
 
 _CSS = """
 :root { --ink: #1d2330; --muted: #5b6475; --line: #d9dee8; --card: #f6f8fb; --good: #1a7f37;
@@ -62,8 +64,10 @@ h2 { font-size: 1.25em; margin: 1.8em 0 0.6em; padding-bottom: 4px; border-botto
 .cards + .cards, .cards + pre, pre + .cards { margin-top: 12px; }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 10px 14px; }
 .card .label { color: var(--muted); font-size: 0.85em; }
-.card .value { font-size: 1.25em; font-weight: 600; word-break: break-word;
-               font-variant-numeric: tabular-nums; }
+.card .value { font-size: 1.25em; font-weight: 600; overflow-wrap: break-word; word-break: normal;
+               hyphens: manual; font-variant-numeric: tabular-nums; }
+.card.text { grid-column: span 2; }
+.card.text .value { font-size: 1em; font-weight: 500; }
 .verdict { border-radius: 10px; padding: 12px 16px; margin: 10px 0; font-weight: 600; }
 .verdict.good { background: #e8f5ec; border: 1px solid #a6d8b5; color: var(--good); }
 .verdict.bad { background: #fdecea; border: 1px solid #f3b4ae; color: var(--bad); }
@@ -125,8 +129,12 @@ def _cards(items: Sequence[Card]) -> str:
     for item in items:
         label, value, note = item if len(item) == 3 else (*item, None)
         vacuous = note is not None and note.startswith("vacuous")
-        cells.append(f'<div class="card{" vacuous" if vacuous else ""}"><div class="label">{_esc(label)}</div>'
-                     f'<div class="value">{_esc(_number(value))}</div>'
+        text = _number(value)
+        # words (a scaler's description): a wide card in body type, so that no word is cut or wrapped mid-word
+        kind = " vacuous" if vacuous else ""
+        kind += " text" if len(text) > TEXT_CARD_CHARS and " " in text else ""
+        cells.append(f'<div class="card{kind}"><div class="label">{_esc(label)}</div>'
+                     f'<div class="value">{_esc(text)}</div>'
                      + (f'<div class="note">{_esc(note)}</div>' if note else "") + "</div>")
     return '<div class="cards">' + "".join(cells) + "</div>"
 
@@ -222,38 +230,26 @@ def _run_section(analysis: Analysis) -> list[str]:
     kept = analysis.pocket
     cards: list[Card] = [("mistakes M", run.mistakes), ("sweeps", run.sweeps), (f"radius R{space}", analysis.R)]
     section.append(_cards(cards + ([("pocket's training errors", kept.pocket_errors)] if kept is not None else [])))
-    verdict = ("Not linearly separable: no margin, so no Novikoff bound; the perceptron never converges "
-               f"({analysis.run_state()}).")
+    verdict = f"Not linearly separable: no margin, so no Novikoff bound. The perceptron made {analysis.run_state()}."
     section.append(f'<div class="verdict bad">{_esc(verdict)}</div>')
     if kept is not None:
         section.append(f"<pre>{_esc(kept.summary(state='the weights with the fewest training errors', short=True))}</pre>")
     return section
 
 
-def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, title: str | None = None,
-                 source: str | None = None, trace_points: int = TRACE_POINTS, max_sweeps: int | None = None,
-                 scale: Scale | None = None, feature_names: list[str] | None = None, on_stage: OnStage | None = None,
-                 wording: Callable[[str], str] | None = None) -> str:
-    """The report as an HTML string (see :func:`write_report`).
-
-    Examples
-    --------
-    >>> from perceptronlab.datasets import exam_task
-    >>> from perceptronlab.studies.report import build_report
-    >>> page = build_report(*exam_task(), title="The exam task")
-    >>> page.startswith("<!DOCTYPE html>"), "<h1>The exam task</h1>" in page, "M = 5 ≤ R²/ρ*² = 10" in page
-    (True, True, True)
-    """
+def _sections(X: MatrixLike, Xf: Float64Array, y: ArrayLike, *, fit_intercept: bool, trace_points: int,
+              max_sweeps: int | None, scale: Scale | None, feature_names: list[str] | None,
+              on_stage: OnStage | None, wording: Callable[[str], str],
+              class_names: tuple[str, str] | None = None) -> list[str]:
+    """The report's sections for two classes: analysis, advice, the run, plots, worksheet."""
     from perceptronlab import plots
     from perceptronlab.preprocessing import describe_scaler
     from perceptronlab.theory.analysis import EXACT_RUN_LIMIT, analyze
 
-    X, Xf = _dense(X)
     n, d = Xf.shape
     signs, classes = check_labels(y, n)
-    fit_intercept = bool(fit_intercept)
-    wording = wording or (lambda text: text)
-    title = title or "perceptronlab report"
+    if class_names is not None:
+        classes = np.asarray(class_names, dtype=object)
     small = n <= trace_points
     # small exact data keeps its exact cells (a hand-checkable worksheet); the rest runs in float64
     analysis = analyze(X if small else Xf, y, fit_intercept=fit_intercept, loo=n <= LOO_POINTS,
@@ -267,7 +263,7 @@ def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, ti
     if analysis.scale:
         facts.append(("features scaled", describe_scaler(analysis.scale)))
     sections.append("<h2>Analysis</h2>" + _cards(facts) + _cards(_analysis_cards(analysis))
-                    + f"<pre>{_esc(str(analysis.separability))}</pre>")
+                    + f"<pre>{_esc(wording(str(analysis.separability)))}</pre>")
     if analysis.advice:
         sections.append(_advice_html(analysis, wording))
     sections.append("".join(_run_section(analysis)))
@@ -313,6 +309,45 @@ def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, ti
     else:
         sections.append(f'<h2>Worksheet</h2><div class="verdict note">{n} points: the step-by-step trace is '
                         f"shown for at most {trace_points} points.</div>")
+
+    return sections
+
+
+def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, title: str | None = None,
+                 source: str | None = None, trace_points: int = TRACE_POINTS, max_sweeps: int | None = None,
+                 scale: Scale | None = None, feature_names: list[str] | None = None, on_stage: OnStage | None = None,
+                 wording: Callable[[str], str] | None = None) -> str:
+    """The report as an HTML string (see :func:`write_report`).
+
+    Examples
+    --------
+    >>> from perceptronlab.datasets import exam_task
+    >>> from perceptronlab.studies.report import build_report
+    >>> page = build_report(*exam_task(), title="The exam task")
+    >>> page.startswith("<!DOCTYPE html>"), "<h1>The exam task</h1>" in page, "M = 5 ≤ R²/ρ*² = 10" in page
+    (True, True, True)
+    """
+
+    X, Xf = _dense(X)
+    n, d = Xf.shape
+    fit_intercept = bool(fit_intercept)
+    wording = wording or (lambda text: text)
+    title = title or "perceptronlab report"
+    labels = np.asarray(y)
+    if labels.ndim == 1 and labels.shape[0] == n and len(np.unique(labels)) > 2:
+        # k > 2 classes: one binary analysis per class, that class (+1) against the rest (−1)
+        sections = [f'<div class="verdict note">{len(np.unique(labels))} classes: one analysis per class, that class '
+                    "(+1) against the rest (−1), as the one-vs-rest model that `perceptronlab train` fits.</div>"]
+        for label in np.unique(labels):
+            part = _sections(X, Xf, np.where(labels == label, 1, -1), fit_intercept=fit_intercept,
+                             trace_points=trace_points, max_sweeps=max_sweeps, scale=scale,
+                             feature_names=feature_names, on_stage=on_stage, wording=wording,
+                             class_names=("the rest", str(label)))
+            sections.append(f"<h2>Class {_esc(label)} against the rest</h2>"
+                            + "".join(part).replace("<h2>", "<h3>").replace("</h2>", "</h3>"))
+    else:
+        sections = _sections(X, Xf, y, fit_intercept=fit_intercept, trace_points=trace_points, max_sweeps=max_sweeps,
+                             scale=scale, feature_names=feature_names, on_stage=on_stage, wording=wording)
 
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{_esc(source)} · " if source else ""

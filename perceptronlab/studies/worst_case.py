@@ -57,7 +57,7 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
         progress("dimensions", done, len(dimensions))
     tight = all(r["attains_bound"] and r["shuffled_mistakes_min"] == r["shuffled_mistakes_max"] == r["n"]
                 for r in rows)
-    lines = ["worst-case: the basis vectors e₁…eₙ, all labelled +1 (seed 003, section 6.7).",
+    lines = ["worst-case: the basis vectors e₁…eₙ, all labelled +1 (the notebook “The Perceptron Convergence Theorem”, section 6.7).",
              f"  mistakes = n = R²/ρ*² for every n, in cyclic and {trials} shuffled orders: "
              f"{'yes' if tight else 'NO'}",
              "     n    R      ρ*     bound  mistakes  shuffled"]

@@ -78,7 +78,7 @@ def novikoff(R: RealLike, rho: RealLike, *, squared: bool = False) -> Number:
 
     If every :math:`\lVert x_i\rVert \le R` and some :math:`w^*` separates the data with margin
     :math:`\rho > 0`, the perceptron (from w = 0, any order, any η > 0) makes at most
-    :math:`R^2/\rho^2` mistakes (Novikoff 1962; seed 000, Theorem 1).
+    :math:`R^2/\rho^2` mistakes (Novikoff 1962; the lecture notes “Perceptron Mistake Bound”, Theorem 1).
 
     Parameters
     ----------
@@ -98,7 +98,7 @@ def novikoff(R: RealLike, rho: RealLike, *, squared: bool = False) -> Number:
 
 
 def novikoff_rb(R: RealLike, B: RealLike) -> Number:
-    r"""The mistake bound in seed 001's form :math:`(RB)^2`.
+    r"""The mistake bound in “Perceptron Algorithm for Halfspaces”'s form :math:`(RB)^2`.
 
     :math:`B = \min\{\lVert w\rVert : y_i\langle w, x_i\rangle \ge 1\ \forall i\} = 1/\rho^*`, so
     :math:`(RB)^2 = R^2/\rho^{*2}` (Shalev-Shwartz and Ben-David 2014, Theorem 9.1).
@@ -118,7 +118,7 @@ def margin_perceptron(R: RealLike, rho: RealLike, rho0: RealLike, *, squared: bo
     r"""Mistake bound of the margin perceptron: :math:`M \le (R^2 + 2\rho_0)/\rho^2`.
 
     The margin perceptron updates while :math:`y_i\langle w, x_i\rangle \le \rho_0`; on a mistake
-    :math:`\lVert w\rVert^2` grows by at most :math:`R^2 + 2\rho_0` (seed 000, Sheet 4, Exercise 1;
+    :math:`\lVert w\rVert^2` grows by at most :math:`R^2 + 2\rho_0` (“Perceptron Mistake Bound”, Sheet 4, Exercise 1;
     Krauth and Mézard 1987 for the general idea). ``rho0 = 0`` is Novikoff's bound.
 
     Examples
@@ -137,7 +137,7 @@ def slack(w: ArrayLike, X: MatrixLike, y: ArrayLike, rho: RealLike, b: float = 0
     .. math:: \delta_i = \max\{0, \rho - y_i(\langle w, x_i\rangle + b)\},\qquad
               D = \Big(\sum_i \delta_i^2\Big)^{1/2}
 
-    with ``w`` (and ``b``) scaled to :math:`\lVert w\rVert = 1` (Freund and Schapire 1999; seed 000,
+    with ``w`` (and ``b``) scaled to :math:`\lVert w\rVert = 1` (Freund and Schapire 1999; the lecture notes “Perceptron Mistake Bound”,
     "Outlook"). :math:`D = 0` exactly when ``w`` separates with margin at least ρ.
 
     Examples
@@ -268,7 +268,7 @@ def test_error(R: RealLike, rho: RealLike, n: int, *, squared: bool = False) -> 
 
     Trained to zero training errors on n examples from a distribution in a ball of radius R that
     a hyperplane separates with margin ρ, the perceptron errs on a new example with probability
-    at most :math:`R^2/(\rho^2 (n+1))` (seed 000, Theorem 2; the leave-one-out argument of
+    at most :math:`R^2/(\rho^2 (n+1))` (“Perceptron Mistake Bound”, Theorem 2; the leave-one-out argument of
     Vapnik and Chervonenkis 1974).
 
     Examples

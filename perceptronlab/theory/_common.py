@@ -22,6 +22,8 @@ from perceptronlab.core.scores import exact_dot  # noqa: F401 - the theory modul
 
 #: Exact (Fraction) computations run only up to this many matrix entries; above it, floats.
 EXACT_LIMIT = 200_000
+#: how every text, card and JSON numbers the examples: as the worksheets do, x1 is the first row
+NUMBERING = "1-based: example 1 is the data's first row (x1 of the worksheet)"
 
 _EXACT_SCALARS = (numbers.Integral, Fraction, Decimal, str)
 
@@ -71,7 +73,7 @@ def float_matrix(X: Any) -> np.ndarray:
 
 
 def augment(X: np.ndarray) -> np.ndarray:
-    """Prepend a column of ones (the bias trick of the seeds: w₀ = −threshold)."""
+    """Prepend a column of ones (the bias trick of the lectures: w₀ = −threshold)."""
     return np.hstack([np.ones((X.shape[0], 1)), X])
 
 

@@ -1,6 +1,6 @@
 r"""Geometry of a labelled sample: radius, distance, margin and the maximum margin.
 
-The quantities of Novikoff's theorem (seed 000): the radius :math:`R = \max_i \lVert x_i\rVert`,
+The quantities of Novikoff's theorem (“Perceptron Mistake Bound”): the radius :math:`R = \max_i \lVert x_i\rVert`,
 the signed distance :math:`y\langle w, x\rangle / \lVert w\rVert`, the margin of a given ``w``
 (:math:`\min_i y_i\langle w, x_i\rangle / \lVert w\rVert`), and the best margin :math:`\rho^*`
 over all ``w``, computed by a quadratic program (Clarabel) on a working set and then certified.
@@ -22,6 +22,7 @@ from perceptronlab._ground import validation as v
 from perceptronlab.exceptions import NotSeparableError, PerceptronLabError
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
+    NUMBERING,
     exact_dot,
     exact_rows,
     float_matrix,
@@ -60,7 +61,7 @@ def radius_squared(X: MatrixLike, fit_intercept: bool = False) -> Fraction | flo
 
     Examples
     --------
-    The exam task of seed 000: :math:`R = \lVert (1, 1)\rVert = \sqrt 2`.
+    The exam task of the lecture notes “Perceptron Mistake Bound”: :math:`R = \lVert (1, 1)\rVert = \sqrt 2`.
 
     >>> radius_squared([[1, 0], [1, 1], [0, 1]])
     Fraction(2, 1)
@@ -100,7 +101,7 @@ def radius(X: MatrixLike, fit_intercept: bool = False) -> float:
 
     Examples
     --------
-    >>> radius([[3, 1], [1, 2], [-1, -1], [0, -2]]) ** 2   # seed 000: R = sqrt(10)
+    >>> radius([[3, 1], [1, 2], [-1, -1], [0, -2]]) ** 2   # the lecture notes “Perceptron Mistake Bound”: R = sqrt(10)
     10.000000000000002
     >>> radius([[3, 4]])
     5.0
@@ -140,7 +141,7 @@ def distance(w: ArrayLike, x: ArrayLike, y: Any = None, b: float = 0.0) -> float
 
     .. math:: r = y\,\frac{\langle w, x\rangle + b}{\lVert w\rVert}
 
-    (seed 000: :math:`x = h + r\,w/\lVert w\rVert` with :math:`\langle h, w\rangle = 0`). Without ``y``
+    (the lecture notes “Perceptron Mistake Bound”: :math:`x = h + r\,w/\lVert w\rVert` with :math:`\langle h, w\rangle = 0`). Without ``y``
     the distance is signed by the side ``w`` points to; with ``y`` it is positive exactly when the
     point is on its label's side.
 
@@ -179,7 +180,7 @@ def margin(w: VectorLike, X: MatrixLike, y: ArrayLike, b: float = 0.0) -> float:
     .. math:: \rho(w) = \min_i \frac{y_i(\langle w, x_i\rangle + b)}{\lVert w\rVert}
 
     Negative when ``w`` misclassifies a point, zero when a point lies on the hyperplane. Invariant
-    to rescaling ``w`` (and ``b``). Reference: seed 000, "The margin of a separating hyperplane".
+    to rescaling ``w`` (and ``b``). Reference: the lecture notes “Perceptron Mistake Bound”, "The margin of a separating hyperplane".
 
     Examples
     --------
@@ -265,7 +266,7 @@ class MaxMarginResult:
 
     @property
     def B(self) -> float:
-        """The norm B = 1/ρ* of the smallest w with yᵢ⟨w,xᵢ⟩ ≥ 1 (seed 001's (RB)² form)."""
+        """The norm B = 1/ρ* of the smallest w with yᵢ⟨w,xᵢ⟩ ≥ 1 (“Perceptron Algorithm for Halfspaces”'s (RB)² form)."""
         return 1.0 / self.rho
 
     def __str__(self) -> str:
@@ -276,13 +277,13 @@ class MaxMarginResult:
         text = f"maximum margin {where}: {head}; w = {fmt_vector(self.w)}"
         if self.fit_intercept:
             text += f", b = {fmt(self.b)}"
-        support = ", ".join(str(int(i)) for i in self.support[:10]) + (", …" if len(self.support) > 10 else "")
+        support = ", ".join(str(int(i) + 1) for i in self.support[:10]) + (", …" if len(self.support) > 10 else "")
         return text + f"; support vectors: {support}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"w": [float(value) for value in self.w], "b": float(self.b), "rho": float(self.rho),
                 "rho_squared": str(self.rho_squared) if self.exact else float(self.rho_squared),
-                "support": [int(i) for i in self.support], "exact": bool(self.exact),
+                "support": [int(i) + 1 for i in self.support], "numbering": NUMBERING, "exact": bool(self.exact),
                 "fit_intercept": bool(self.fit_intercept)}
 
 
@@ -446,7 +447,7 @@ def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, meth
                solver: Solver = "auto", tol: float = 1e-12, polish: bool = True) -> MaxMarginResult:
     r"""The maximum-margin (hard-margin SVM) hyperplane, its margin :math:`\rho^*` and support vectors.
 
-    Solves the quadratic program (Vapnik 1995; seed 001's B)
+    Solves the quadratic program (Vapnik 1995; “Perceptron Algorithm for Halfspaces”'s B)
 
     .. math:: \min_{w, b} \tfrac12\lVert w\rVert^2 \quad\text{s.t.}\quad
               y_i(\langle w, x_i\rangle + b) \ge 1 \;\; (i = 1, \dots, n),
@@ -488,7 +489,7 @@ def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, meth
 
     Examples
     --------
-    The exam task of seed 000: :math:`w^* \propto (1, -2)`, :math:`\rho^* = 1/\sqrt 5`.
+    The exam task of the lecture notes “Perceptron Mistake Bound”: :math:`w^* \propto (1, -2)`, :math:`\rho^* = 1/\sqrt 5`.
 
     >>> result = max_margin([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
     >>> print(result.rho_squared, (result.w * 5 ** 0.5).round(9).tolist())
@@ -582,7 +583,7 @@ def _explain_not_separable(X: Float64Array, fit_intercept: bool) -> None:
         raise _not_separable(" (all points are at the origin)")
     if not fit_intercept and not nonzero_rows.all():
         zero = int(np.flatnonzero(~nonzero_rows)[0])
-        raise _not_separable(f" (example {zero} is the zero vector: every hyperplane through the origin "
+        raise _not_separable(f" (example {zero + 1} is the zero vector: every hyperplane through the origin "
                              "contains it)")
 
 

@@ -27,6 +27,7 @@ from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import margins
 from perceptronlab.exceptions import NotSeparableError
+from perceptronlab.theory._common import NUMBERING
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -73,7 +74,7 @@ class LooResult:
     indices : numpy.ndarray
         The examples that are leave-one-out errors.
     mistakes : int
-        Mistakes M of the full run; ``errors ≤ retrainings ≤ M`` (seed 000).
+        Mistakes M of the full run; ``errors ≤ retrainings ≤ M`` (“Perceptron Mistake Bound”).
     candidates : numpy.ndarray
         The mistake set: the examples retrained.
     """
@@ -93,7 +94,8 @@ class LooResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {"error_rate": float(self.error_rate), "errors": int(self.errors), "n": int(self.n),
-                "retrainings": int(self.retrainings), "indices": [int(i) for i in self.indices],
+                "retrainings": int(self.retrainings), "indices": [int(i) + 1 for i in self.indices],
+                "numbering": NUMBERING,
                 "mistakes": int(self.mistakes)}
 
 
@@ -103,7 +105,7 @@ def loo_error(X: MatrixLike, y: ArrayLike, **perceptron_options: Unpack[LooOptio
     .. math:: \mathrm{LOO} = \frac1n \sum_{k=1}^n 1\{y_k(\langle w(S^{-k}), x_k\rangle + b(S^{-k})) \le 0\}
 
     where :math:`w(S^{-k})` is the perceptron trained on all examples but k until a clean sweep.
-    Only the examples of the full run's mistake set are retrained (seed 000, proof of Theorem 2),
+    Only the examples of the full run's mistake set are retrained (“Perceptron Mistake Bound”, proof of Theorem 2),
     each resuming from the full run's state at its first update; the result equals brute force.
 
     Parameters

@@ -20,6 +20,7 @@ from perceptronlab._ground import validation as v
 from perceptronlab.exceptions import PerceptronLabError
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
+    NUMBERING,
     exact_dot,
     exact_rows,
     float_matrix,
@@ -86,8 +87,9 @@ class SeparabilityResult:
             out["b"] = float(cast(float, self.b))
         else:  # the certificate is set
             certificate = cast("NDArray[Any]", self.certificate)
-            out["support"] = [int(i) for i in self.support]
-            out["certificate"] = {str(int(i)): (str(certificate[i]) if self.exact else
+            out["support"] = [int(i) + 1 for i in self.support]
+            out["numbering"] = NUMBERING
+            out["certificate"] = {str(int(i) + 1): (str(certificate[i]) if self.exact else
                                                  float(certificate[i])) for i in self.support}
             out["exact"] = bool(self.exact)
         return out
@@ -267,10 +269,10 @@ def _certificate(X: MatrixLike, Xf: Float64Array, signs: Float64Array, W: NDArra
             raise PerceptronLabError(
                 f"separable: the Gordan certificate did not check out (residual {residual:.3g}); the data is "
                 "on the edge of floating-point precision. Rescale it or pass exact input.")
-    listed = ", ".join(str(int(i)) for i in support[:12]) + (", ..." if len(support) > 12 else "")
+    listed = ", ".join(str(int(i) + 1) for i in support[:12]) + (", ..." if len(support) > 12 else "")
     weights = ", ".join(fmt(certificate[i], 4) for i in support[:12]) + (", ..." if len(support) > 12 else "")
     zero = [int(i) for i in support if not Xf[i].any()]
-    why = (f"example {zero[0]} is the zero vector, which every hyperplane through the origin contains"
+    why = (f"example {zero[0] + 1} is the zero vector, which every hyperplane through the origin contains"
            if zero and len(support) == 1 and not fit_intercept else
            f"the examples {listed} with weights alpha = ({weights}) give "
            + ("sum alpha_i y_i x_i = 0 and sum alpha_i y_i = 0" if fit_intercept else "sum alpha_i y_i x_i = 0"))
