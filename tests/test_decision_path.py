@@ -121,3 +121,25 @@ def test_the_online_learner_scores_one_example_as_a_stream():
     stream = OnlinePerceptron(classes=[0, 1]).fit(X, y)
     assert one.n_mistakes_ == stream.n_mistakes_
     assert same_bits(one.coef_, stream.coef_) and same_bits(one.intercept_, stream.intercept_)
+
+
+# ---------------------------------------------------------------- small inputs without Numba
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(1, 1), (3, 2), (50, 7), (200, 300)])
+def test_small_dense_scores_are_the_kernels_bits(dtype, shape):
+    """Small dense inputs are scored by NumPy column by column (no Numba at start-up): the same bits as
+    the compiled kernel, ties and signs included."""
+    from perceptronlab.core import kernels
+    from perceptronlab.core.scores import SMALL_ELEMENTS, margins
+
+    rng = np.random.default_rng(shape[0] * 1000 + shape[1])
+    X = (rng.standard_normal(shape) * 10 ** rng.uniform(-3, 3, shape)).astype(dtype)
+    w = rng.standard_normal(shape[1]) * 1e3
+    y = rng.choice([-1.0, 1.0], shape[0])
+    b = float(rng.standard_normal())
+    assert X.size <= SMALL_ELEMENTS
+    compiled = kernels.margins_dense(X, y, w, b, np.empty(shape[0]))
+    small = margins(X, y, w, b)
+    assert small.tobytes() == compiled.tobytes()

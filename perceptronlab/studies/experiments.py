@@ -42,10 +42,18 @@ from perceptronlab.studies.bound_vs_actual import bound_vs_actual
 from perceptronlab.studies.learners import learners_experiment
 from perceptronlab.studies.lfd import lfd
 from perceptronlab.studies.non_separable import non_separable
-from perceptronlab.studies.online import online_experiment
 from perceptronlab.studies.worst_case import worst_case
 
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
+
+
+def _online(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
+            progress: Progress | None = None) -> ExperimentResult:
+    """:func:`perceptronlab.studies.online.online_experiment`, imported when it runs (the online-learning
+    chapter's classes and bounds stay out of the command line's start-up)."""
+    from perceptronlab.studies.online import online_experiment
+
+    return online_experiment(out_dir, seed=seed, trials=trials, progress=progress)
 
 
 #: name -> experiment function ``(out_dir=None, *, seed=None, trials=None, progress=None)``
@@ -55,7 +63,7 @@ EXPERIMENTS: dict[str, Callable[..., ExperimentResult]] = {
     "worst-case": worst_case,
     "non-separable": non_separable,
     "learners": learners_experiment,
-    "online": online_experiment,
+    "online": _online,
 }
 
 
