@@ -57,7 +57,7 @@ def test_the_hook_sees_every_sweep(name):
     run = RUNNERS[name](X, y, max_sweeps=6, on_sweep=calls.append)
     assert [c.sweep for c in calls] == list(range(1, run.sweeps + 1))
     assert [c.updates for c in calls] == run.updates_per_sweep.tolist()
-    assert [c.mistakes for c in calls] == np.cumsum(run.updates_per_sweep).tolist()
+    assert [c.total_updates for c in calls] == np.cumsum(run.updates_per_sweep).tolist()
     assert all(isinstance(c, SweepInfo) for c in calls) and not run.stopped
     plain = RUNNERS[name](X, y, max_sweeps=6)
     assert plain.mistake_indices.tolist() == run.mistake_indices.tolist()  # the hook changes nothing
@@ -79,7 +79,7 @@ def test_an_exception_in_the_hook_ends_the_run():
     X, y = noisy()
 
     def deadline(info):
-        if info.mistakes > 10:
+        if info.total_updates > 10:
             raise TimeoutError("the lab's deadline")
 
     with pytest.raises(TimeoutError, match="deadline"):

@@ -48,7 +48,7 @@ def test_the_driver_runs_it_like_any_member(member):
     calls = []
     run = member["passive_aggressive"](X, y, max_sweeps=6, on_sweep=calls.append)
     assert [c.sweep for c in calls] == list(range(1, run.sweeps + 1)) and run.sweeps == 6
-    assert [c.mistakes for c in calls] == np.cumsum(run.updates_per_sweep).tolist()
+    assert [c.total_updates for c in calls] == np.cumsum(run.updates_per_sweep).tolist()
     assert run.norms.shape[0] == run.mistakes == len(run.mistake_indices)
     signs = np.where(y == run.classes[1], 1.0, -1.0)
     last_errors = int(np.count_nonzero(signs * (X @ run.w + run.b) <= 0))

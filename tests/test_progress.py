@@ -187,7 +187,7 @@ def test_the_driver_calls_a_chunked_hook_between_chunks_and_after_the_last_sweep
                      on_sweep=Chunked(seen.append, interval=3600))
     assert [info.sweep for info in seen] == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 5000]
     last = seen[-1]
-    assert (last.sweep, last.updates, last.mistakes) == (run.sweeps, run.updates_per_sweep[-1], run.mistakes)
+    assert (last.sweep, last.updates, last.total_updates) == (run.sweeps, run.updates_per_sweep[-1], run.mistakes)
     every: list[int] = []
     perceptron(X, y, order="shuffle", seed=0, max_sweeps=300, warn=False,
                on_sweep=Chunked(lambda info: every.append(info.sweep), interval=0))

@@ -163,7 +163,7 @@ class Progress:
     def on_sweep(self, info: Any) -> None:
         """The per-sweep hook of the current stage (``info``: a :class:`~perceptronlab.core.driver.SweepInfo`)."""
         stage = cast(_Stage, self.stage)  # called inside a stage
-        stage.sweep, stage.updates, stage.mistakes = info.sweep, info.updates, info.mistakes
+        stage.sweep, stage.updates, stage.mistakes = info.sweep, info.updates, info.total_updates
         if self._bar is not None:
             self._bar.update(stage.task, completed=stage.sweep, detail=stage.detail())
 

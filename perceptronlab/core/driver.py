@@ -224,11 +224,6 @@ class SweepInfo(NamedTuple):
     updates: int
     total_updates: int
 
-    @property
-    def mistakes(self) -> int:
-        """The former name of :attr:`total_updates`."""
-        return self.total_updates
-
 
 OnSweep = Callable[[SweepInfo], Any]
 

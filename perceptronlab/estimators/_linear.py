@@ -462,7 +462,7 @@ def _say_sweeps(name: str) -> Callable[[SweepInfo], None]:
     """The per-sweep hook of ``verbose``: a line per sweep."""
 
     def say(info: SweepInfo) -> None:
-        print(f"-- {name}Epoch {info.sweep}\nUpdates: {info.updates}, T: {info.mistakes} updates so far",
+        print(f"-- {name}Epoch {info.sweep}\nUpdates: {info.updates}, T: {info.total_updates} updates so far",
               flush=True)
 
     return say
