@@ -302,10 +302,12 @@ def test_analyze_on_one_row_gives_the_leave_one_out_answer(tmp_path):
     assert loo["errors"] == 1 and loo["n"] == 1
 
 
-def test_check_on_a_directory_says_directory(tmp_path):
+def test_check_on_an_empty_directory_says_what_it_needs(tmp_path):
+    """A directory is a class's worksheets to grade (``check DIR --gradebook``): an empty one is refused
+    in one line that says what to put there."""
     result = runner.invoke(app, ["check", str(tmp_path)])
     line = _one_error_line(result)
-    assert result.exit_code == 1 and "a directory" in line and "no such file" not in line
+    assert result.exit_code == 1 and "at least one .csv sheet" in line and "no such file" not in line
     with pytest.raises(InputError, match="a directory"):
         read_data(tmp_path)
 
