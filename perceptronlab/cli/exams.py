@@ -66,12 +66,15 @@ def exam(
     quiet: QuietOpt = False,
 ) -> None:
     """Generate an exam task in the style of seed 000, with its key computed by the engine."""
+    from perceptronlab._ground.files import write_target
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.exams import generate
 
     if fmt is ExamFormat.pdf and out is None:
         raise fail("--format pdf", "--out FILE.pdf", "no --out", "A PDF is not printed to the terminal: "
                    "add e.g. --out exam.pdf.")
+    for path, flag in ((out, "--out"), (data_out, "--data-out"), (sheet_out, "--sheet-out")):
+        _ = path and write_target(path, flag)  # every target checked before any file is written
     task = generate(kind.value, seed)
     # the extra files first: a task that has no dataset or worksheet refuses before anything is written
     extras = []
