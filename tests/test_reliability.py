@@ -7,9 +7,11 @@ Every node here (character devices, FIFOs, sockets) is made in pytest's scratch 
 
 from __future__ import annotations
 
+import math
 import os
 import socket
 import stat
+from fractions import Fraction
 
 import pytest
 from typer.testing import CliRunner
@@ -142,3 +144,82 @@ def test_a_regular_file_and_a_link_to_one_are_still_replaced(tmp_path):
     assert link.is_symlink() and target.read_text() == "new"
     atomic_write(tmp_path / "fresh.txt", "made")
     assert (tmp_path / "fresh.txt").read_text() == "made"
+
+
+# ================================================================ 2. no raw exception: exact numbers near the float range
+
+from perceptronlab.core.exact import BITS_VARIABLE, ExactBudgetError  # noqa: E402
+from perceptronlab.theory import analyze, max_margin, radius, separable  # noqa: E402
+
+
+@pytest.mark.parametrize("function", [analyze, separable, max_margin])
+def test_exact_cells_past_the_float_range_are_one_input_error(function):
+    with pytest.raises(InputError, match=r"X\[1, 0\]: expected a number within the float range"):
+        function([["1"], ["1e400"]], [1, 1])
+
+
+def test_exact_cells_whose_squares_pass_the_float_range(tmp_path):
+    assert radius([["1e200"]]) == pytest.approx(1e200)  # R² = 1e400 is past a float, R is not
+    path = tmp_path / "big.csv"
+    path.write_text("x,y\n1e155,1\n-1,-1\n")
+    for command in ("analyze", "report"):  # analysed, or refused in one line: never an OverflowError
+        result = invoke(command, path, *(("--out", tmp_path / "report") if command == "report" else ()))
+        assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+        if result.exit_code == 1:
+            one_error_line(result)
+
+
+def test_a_margin_too_small_to_square_gives_an_infinite_bound_not_a_zero_division(tmp_path):
+    from perceptronlab.theory._bounds import best_freund_schapire
+
+    assert best_freund_schapire([1.0], [[1e-300], [-3.0]], [1, -1]) == (2.0, math.inf)
+    path = tmp_path / "tiny.csv"
+    path.write_text("x1,y\n1e-300,1\n-3,-1\n")
+    result = invoke("analyze", path)
+    assert result.exit_code == 0, result.output
+    assert "Freund–Schapire" in result.output and "Warning" not in result.output
+
+
+def test_max_margin_with_intercept_on_values_far_apart():
+    result = max_margin([["123456789/987654321", "1"], ["-1e200", "2"]], [1, -1], fit_intercept=True)
+    assert result.exact and result.rho == pytest.approx(5e199)
+    assert len(str(result)) < 200  # the long exact ρ² is shown rounded
+    result = max_margin([["1e-200"], ["2"], ["1/3"], ["0"]], [1, -1, -1, 1], fit_intercept=True)
+    assert result.rho_squared == (Fraction(1, 3) - Fraction(1, 10**200)) ** 2 / 4  # half the gap, squared
+
+
+# ================================================================ 4. exact arithmetic with a budget
+
+
+def test_the_exact_engine_stops_at_its_bit_budget_with_the_way_to_raise_it(monkeypatch):
+    X = [["1/1000003"], ["-1/1000033"], ["1/1000037"], ["-1/1000039"]]
+    monkeypatch.setenv(BITS_VARIABLE, "64")
+    with pytest.raises(ExactBudgetError) as info:
+        pl.perceptron(X, [1, 1, 1, 1], exact=True)
+    message = str(info.value)
+    assert "64 bits" in message and BITS_VARIABLE in message and "floating point" in message
+    monkeypatch.setenv(BITS_VARIABLE, "128")  # raised: the same run goes further (to its own end)
+    try:
+        run = pl.perceptron(X, [1, 1, 1, 1], exact=True, max_sweeps=3, warn=False)
+        assert run.mistakes >= 6
+    except ExactBudgetError as exc:
+        assert "128 bits" in str(exc) and "after update 6 " not in str(exc)
+    monkeypatch.setenv(BITS_VARIABLE, "lots")
+    with pytest.raises(InputError, match=BITS_VARIABLE):
+        pl.perceptron(X, [1, 1, 1, 1], exact=True)
+
+
+def test_trace_of_noisy_17_digit_fractions_stops_at_the_budget(tmp_path):
+    import random
+
+    rng = random.Random(0)
+
+    def number() -> str:
+        return f"{rng.randint(10**15, 10**16)}/{rng.randint(10**15, 10**16)}"
+
+    path = tmp_path / "noisy.csv"
+    path.write_text("x1,x2,x3,y\n" + "".join(f"{number()},{number()},{number()},{rng.choice([1, -1])}\n"
+                                             for _ in range(300)))
+    for args in (("trace", path), ("train", "--exact", path)):
+        line = one_error_line(invoke(*args))
+        assert "4,096 bits" in line and BITS_VARIABLE in line

@@ -251,13 +251,19 @@ def _best_rho(m: np.ndarray, R: float) -> tuple[float, float]:
     if candidates.shape[0] == 0:
         return math.inf, math.inf
     below = np.searchsorted(m, candidates, side="left")
-    D2 = np.maximum(below * candidates * candidates - 2.0 * candidates * S1[below] + S2[below], 0.0)
-    screened = (R + np.sqrt(D2)) ** 2 / (candidates * candidates)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):  # ρ² may underflow
+        D2 = np.maximum(below * candidates * candidates - 2.0 * candidates * S1[below] + S2[below], 0.0)
+        screened = (R + np.sqrt(D2)) ** 2 / (candidates * candidates)
     best_rho, best_value = math.inf, math.inf
     for index in np.argsort(screened, kind="stable")[:_EXACT_CHECKS]:
         rho = float(candidates[index])
         deficits = np.maximum(0.0, rho - m[:below[index]])
-        value = (R + math.sqrt(float(np.dot(deficits, deficits)))) ** 2 / (rho * rho)
+        with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+            # in NumPy floats: a ρ so small that ρ² underflows (1e-300) gives an infinite bound, not a
+            # ZeroDivisionError, and a bound past the float range gives inf, not an OverflowError
+            value = float((np.float64(R) + np.sqrt(np.dot(deficits, deficits))) ** 2 / (np.float64(rho) ** 2))
+        if math.isnan(value):
+            continue
         if value < best_value:
             best_rho, best_value = rho, value
     return best_rho, best_value
