@@ -7,6 +7,7 @@ Every node here (character devices, FIFOs, sockets) is made in pytest's scratch 
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import socket
@@ -223,3 +224,50 @@ def test_trace_of_noisy_17_digit_fractions_stops_at_the_budget(tmp_path):
     for args in (("trace", path), ("train", "--exact", path)):
         line = one_error_line(invoke(*args))
         assert "4,096 bits" in line and BITS_VARIABLE in line
+
+
+# ================================================================ worksheets: balanced cells, digits, a budget
+
+from perceptronlab.teach import checker  # noqa: E402
+
+EXAM_X, EXAM_Y = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
+
+
+def _sheet(first_w: str, point: str = "x1") -> io.StringIO:
+    sheet = pl.perceptron(EXAM_X, EXAM_Y, exact=True, trace=True).table("csv")
+    return io.StringIO(sheet.replace('1,x1,0,yes,"(1, 0)"', f'1,{point},0,yes,"{first_w}"'))
+
+
+@pytest.mark.parametrize("cell", ["(1, 0", "1, 0)", "[1, 0)", "((1, 0)"])
+def test_an_unbalanced_vector_cell_is_refused(cell):
+    assert checker.check_worksheet(_sheet("(1, 0)"), EXAM_X, EXAM_Y).ok  # the sheet as the engine writes it
+    with pytest.raises(InputError, match="Close the parenthesis"):
+        checker.check_worksheet(_sheet(cell), EXAM_X, EXAM_Y)
+    assert checker.check_worksheet(_sheet("[1, 0]"), EXAM_X, EXAM_Y).ok  # brackets that match are fine
+
+
+def test_a_point_named_with_5000_digits_is_one_line():
+    with pytest.raises(InputError, match="expected a point x1 ... x3") as info:
+        checker.check_worksheet(_sheet("(1, 0)", point="x" + "1" * 5000), EXAM_X, EXAM_Y)
+    assert len(str(info.value)) < 300
+
+
+def test_a_sheet_carrying_2000_points_is_refused_before_the_run(tmp_path):
+    lines = ["# data: x1,x2,y"] + [f"# data: {i},{i % 7},{1 if i % 2 else -1}" for i in range(2000)]
+    path = tmp_path / "big.csv"
+    path.write_text("\n".join(lines) + '\nsweep,point,score,mistake,w_after\n1,x1,0,yes,"(0, 0)"\n')
+    line = one_error_line(invoke("check", path))
+    assert "at most 200 points" in line and "2,000 points" in line
+
+
+def test_a_sheet_of_too_many_rows_is_refused():
+    rows = "".join('1,x1,0,yes,"(1, 0)"\n' for _ in range(checker.MAX_SHEET_ROWS + 5))
+    with pytest.raises(InputError, match="at most 5,000 rows"):
+        checker.check_worksheet(io.StringIO(rows), EXAM_X, EXAM_Y)
+
+
+def test_the_checked_run_is_bounded_in_steps():
+    X = [[1, 0]] * 150 + [[-1, 0]] * 50  # never converges (identical points, both labels): 1000 sweeps asked
+    y = [1] * 150 + [1] * 50
+    result = checker.check_worksheet(io.StringIO('1,x1,0,yes,"(1, 0)"\n'), X, y)
+    assert len(result.run.steps) <= checker.MAX_SHEET_STEPS + 200
