@@ -271,3 +271,100 @@ def test_the_checked_run_is_bounded_in_steps():
     y = [1] * 150 + [1] * 50
     result = checker.check_worksheet(io.StringIO('1,x1,0,yes,"(1, 0)"\n'), X, y)
     assert len(result.run.steps) <= checker.MAX_SHEET_STEPS + 200
+
+
+# ================================================================ archives, codecs, budgets against the process's limits
+
+import zipfile  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from perceptronlab._ground import memory  # noqa: E402
+from perceptronlab._ground.numbers import format_display_vector, int_text  # noqa: E402
+from perceptronlab.io import read_data  # noqa: E402
+
+
+def _npz(path, compression, arrays) -> None:
+    with zipfile.ZipFile(path, "w", compression=compression) as archive:
+        for name, array in arrays.items():
+            buffer = io.BytesIO()
+            np.save(buffer, array)
+            archive.writestr(f"{name}.npy", buffer.getvalue())
+
+
+@pytest.mark.parametrize("compression", [zipfile.ZIP_LZMA, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2])
+def test_a_corrupted_compressed_member_is_one_input_error(tmp_path, compression):
+    path = tmp_path / "data.npz"
+    rng = np.random.default_rng(0)
+    _npz(path, compression, {"X": rng.random((500, 3)), "y": np.sign(rng.random(500) - 0.5)})
+    data = bytearray(path.read_bytes())
+    for i in range(200, 260):  # inside the X member's compressed bytes
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match=r"\.npz file .*corrupt") as info:
+        read_data(path)
+    assert "\n" not in str(info.value)
+
+
+def test_npz_members_are_checked_against_each_other_before_decompressing(tmp_path):
+    path = tmp_path / "bomb.npz"
+    rows = 2**24  # X declares 1 GiB of zeros (about 1 MB on disk); y has 3 labels
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("X.npy", "w", force_zip64=True) as member:
+            header = io.BytesIO()
+            np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False,
+                                                         "shape": (rows, 8)})
+            member.write(header.getvalue())
+            zeros = bytes(2**24)
+            for _ in range(64):
+                member.write(zeros)
+        buffer = io.BytesIO()
+        np.save(buffer, np.ones(3))
+        archive.writestr("y.npy", buffer.getvalue())
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(InputError, match="one label per row of X \\(16,777,216\\), got 3 labels"):
+        read_data(path, max_bytes="8G")
+    assert time.perf_counter() - start < 5  # refused from the headers, not after inflating a gigabyte
+
+
+def test_a_budget_above_what_the_process_may_use_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(memory, "_address_space_room", lambda: 2**30)  # as under `ulimit -v` with 1 GiB left
+    path = tmp_path / "wide.svm"
+    path.write_text("1 2147483647:1\n")
+    with pytest.raises(InputError, match=r"this process may still use \(ulimit -v\)"):
+        read_data(path, max_bytes="100G")
+    limit, source = memory.process_limit()
+    assert limit <= 2**30 and source in ("ulimit -v", "the cgroup's memory.max")
+
+
+def test_process_limit_reads_the_real_rlimit():
+    import resource
+    import subprocess
+    import sys
+
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, resource.RLIM_INFINITY)); "
+            "from perceptronlab._ground.memory import process_limit; print(*process_limit(), sep='|')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    room, source = out.strip().split("|")
+    assert int(room) < 6 * 2**30
+    assert resource.RLIM_INFINITY != 0 and source in ("ulimit -v", "the cgroup's memory.max", "the machine's memory")
+
+
+def test_the_display_of_a_huge_w_is_bounded():
+    class Huge:  # a vector of 10¹⁰ zeros that refuses to be copied
+        def __len__(self):
+            return 10**10
+
+        def __iter__(self):
+            return iter([0.0] * 20)
+
+    assert format_display_vector(Huge()) == "(0, 0, 0, 0, 0, 0, 0, 0, … 10,000,000,000 entries)"
+    assert format_display_vector(np.zeros(3)) == "(0, 0, 0)"
+
+
+def test_int_text_writes_past_pythons_digit_limit():
+    value = 7 * 10**6000 + 12345
+    assert int_text(value) == "7" + "0" * 5995 + "12345"
+    assert int_text(-value).startswith("-7")

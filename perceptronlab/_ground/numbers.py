@@ -15,6 +15,7 @@ float is needed is an :class:`~perceptronlab.exceptions.InputError`, never an ``
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 from decimal import Decimal, InvalidOperation, localcontext
@@ -327,9 +328,14 @@ def format_display_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
     >>> format_display_vector([Fraction(1), Fraction(-2)]), format_display_vector(range(10), limit=3)
     ('(1, -2)', '(0, 1, 2, … 10 entries)')
     """
-    values = list(values)
-    shown = ", ".join(format_display(v, digits) for v in values[:limit])
-    return f"({shown}, … {len(values)} entries)" if len(values) > limit else f"({shown})"
+    try:
+        count = len(values)  # an array of 10⁸ weights is not copied into a list: only its first entries
+    except TypeError:
+        values = list(values)
+        count = len(values)
+    first = list(itertools.islice(iter(values), limit))
+    shown = ", ".join(format_display(v, digits) for v in first)
+    return f"({shown}, … {format_display(count)} entries)" if count > limit else f"({shown})"
 
 
 def format_count(count: Any, noun: str) -> str:

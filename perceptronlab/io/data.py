@@ -10,6 +10,7 @@ before allocating when it exceeds the budget (``max_bytes``; :mod:`perceptronlab
 from __future__ import annotations
 
 import csv
+import lzma
 import math
 import os
 import struct
@@ -63,7 +64,7 @@ LIBSVM_BYTES_PER_FILE_BYTE = 4
 # what NumPy's header parsers and the zip reader raise on hostile bytes (besides InputError)
 _PARSE_ERRORS = (ValueError, TypeError, SyntaxError, tokenize.TokenError, OverflowError, MemoryError,
                  RecursionError, KeyError, EOFError, OSError, RuntimeError, NotImplementedError, zlib.error,
-                 zipfile.BadZipFile, zipfile.LargeZipFile, struct.error)
+                 zipfile.BadZipFile, zipfile.LargeZipFile, struct.error, lzma.LZMAError)
 
 
 def _data_format(path: Path, fmt: str | None) -> str:
@@ -491,7 +492,7 @@ def _npy_header(handle: IO[bytes], where: str) -> tuple[tuple[int, ...], bool, n
     except InputError:
         raise
     except _PARSE_ERRORS as exc:
-        raise fail(where, "a valid .npy header", f"a corrupt or truncated header ({type(exc).__name__})",
+        raise fail(where, "a valid .npy header", f"a corrupt or truncated header ({_error_name(exc)})",
                    "The file may be truncated; write it again.") from None
     if not isinstance(shape, tuple) or not all(isinstance(n, int) and n >= 0 for n in shape):
         raise fail(where, "a header with a shape of sizes >= 0", repr(shape)[:60], "Write the file again.")
@@ -499,6 +500,12 @@ def _npy_header(handle: IO[bytes], where: str) -> tuple[tuple[int, ...], bool, n
         raise fail(where, "numeric arrays", "an object array (pickled data)",
                    "Save plain numeric arrays (np.save(path, X.astype(float))); pickles are never loaded.")
     return shape, fortran, dtype
+
+
+def _error_name(exc: BaseException) -> str:
+    """The kind of a reading error for a message: zlib's ``error`` says which codec it is."""
+    name = type(exc).__name__
+    return f"{type(exc).__module__}.{name}" if name == "error" else name
 
 
 def _check_declared(where: str, shape: tuple[int, ...], dtype: np.dtype[Any], available: int) -> None:
@@ -553,6 +560,16 @@ def _npz_member(archive: zipfile.ZipFile, name: str, where: str) -> tuple[zipfil
     return info, shape, dtype
 
 
+def _check_label_shape(where: str, shape: tuple[int, ...], n: int) -> None:
+    """y's shape (from its header) against X's rows: one label per row, a 1-D array (or a column)."""
+    if len(shape) == 2 and 1 in shape:
+        shape = (shape[0] * shape[1],)
+    if len(shape) != 1:
+        raise fail(where, "y as a 1-D array of labels", f"shape {shape}", "Save y.ravel().")
+    if shape[0] != n:
+        raise fail(where, f"one label per row of X ({n:,})", f"{shape[0]:,} labels", "Save X and y of the same rows.")
+
+
 def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes: Any = None) -> _Data:
     where = f".npz file {str(path)!r}"
     with open(path, "rb") as handle:
@@ -578,6 +595,8 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
             if n == 0 or d == 0:
                 raise fail(where, "X with at least one row and one feature column", f"shape {x_shape}",
                            "Save a non-empty X (rows are examples, columns features).")
+            if has_label:  # the members against each other, from their headers, before decompressing either
+                _check_label_shape(where, members["y"][1], n)
             declared = sum(info.file_size for info, _, _ in members.values())
             converted = n * d * EXACT_CELL_BYTES if exact else (0 if x_dtype == np.float64 else n * d * 8)
             _check_size(path, declared + converted,

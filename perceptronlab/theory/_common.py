@@ -7,6 +7,7 @@ Exact input means every entry is an int, a Fraction, a Decimal or a decimal/frac
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from decimal import Decimal
 from fractions import Fraction
@@ -95,9 +96,12 @@ def to_fraction(value: Any) -> Fraction:
 
 
 def fmt_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
-    values = list(values)
-    shown = ", ".join(fmt(value, digits) for value in values[:limit])
-    return "(" + shown + (f", ... ({len(values)} entries)" if len(values) > limit else "") + ")"
+    count = len(values) if hasattr(values, "__len__") else None
+    if count is None:
+        values = list(values)
+        count = len(values)
+    shown = ", ".join(fmt(value, digits) for value in itertools.islice(iter(values), limit))  # never a full copy
+    return "(" + shown + (f", ... ({count} entries)" if count > limit else "") + ")"
 
 
 def solve_exact(A: list[list[Fraction]], b: list[Fraction]) -> list[Fraction] | None:
