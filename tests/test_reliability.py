@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import socket
 import stat
 from fractions import Fraction
@@ -368,3 +369,58 @@ def test_int_text_writes_past_pythons_digit_limit():
     value = 7 * 10**6000 + 12345
     assert int_text(value) == "7" + "0" * 5995 + "12345"
     assert int_text(-value).startswith("-7")
+
+
+# ================================================================ model files: magnitudes, pipelines of any estimator
+
+import json  # noqa: E402
+
+from perceptronlab.estimators import load_model  # noqa: E402
+
+
+@pytest.fixture
+def scaled_model(tmp_path, exam_csv):
+    path = tmp_path / "m.json"
+    assert invoke("train", exam_csv, "--scale", "standard", "--out", path, "--quiet").exit_code == 0
+    return path
+
+
+@pytest.mark.parametrize(("key", "value", "expected"), [
+    ("mean", 10**400, "an integer of 401 digits"),
+    ("scale", 10**400, "an integer of 401 digits"),
+    ("scale", 1e-320, "1e-320"),
+    ("mean", -1e305, "-1e+305"),
+])
+def test_the_scalers_numbers_are_checked_for_magnitude(scaled_model, exam_csv, key, value, expected):
+    document = json.loads(scaled_model.read_text())
+    document["preprocessing"][key][0] = value
+    scaled_model.write_text(json.dumps(document))
+    with pytest.raises(InputError, match=rf"preprocessing\.{key}\[0\].*got {re.escape(expected)}"):
+        load_model(scaled_model)
+    line = one_error_line(invoke("predict", scaled_model, exam_csv))
+    assert f"preprocessing.{key}[0]" in line
+
+
+def _pipelines():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.linear_model import Perceptron as ScikitPerceptron
+
+    return [pl.Perceptron(), pl.AveragedPerceptron(), pl.MulticlassPerceptron(), ScikitPerceptron(),
+            LogisticRegression()]
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_a_saved_pipeline_of_any_estimator_loads_and_predicts(tmp_path, index):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    estimator = _pipelines()[index]
+    rng = np.random.default_rng(index)
+    X = rng.normal(size=(60, 3)) * [1, 10, 100] + [5, -5, 50]
+    classes = 3 if type(estimator).__name__ == "MulticlassPerceptron" else 2
+    y = np.digitize(X[:, 0], np.quantile(X[:, 0], np.linspace(0, 1, classes + 1)[1:-1]))
+    pipeline = make_pipeline(StandardScaler(), estimator).fit(X, y)
+    path = tmp_path / "pipeline.json"
+    save_model(pipeline, path)
+    loaded = load_model(path)
+    assert (loaded.predict(X) == pipeline.predict(X)).all()  # the oracle: scikit-learn's own pipeline
