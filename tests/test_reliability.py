@@ -424,3 +424,29 @@ def test_a_saved_pipeline_of_any_estimator_loads_and_predicts(tmp_path, index):
     save_model(pipeline, path)
     loaded = load_model(path)
     assert (loaded.predict(X) == pipeline.predict(X)).all()  # the oracle: scikit-learn's own pipeline
+
+
+# ================================================================ counts bounded before any work
+
+
+@pytest.mark.parametrize("experiment", ["worst-case", "learners", "lfd", "bound-vs-actual"])
+def test_a_huge_trials_count_is_refused_before_any_work(tmp_path, experiment):
+    import time
+
+    start = time.perf_counter()
+    line = one_error_line(invoke("experiment", experiment, "--trials", 10**30, "--out", tmp_path / "x", "--quiet"))
+    assert "--trials: expected an integer from 1 to 100,000, got an integer of 31 digits" in line
+    assert time.perf_counter() - start < 30 and not (tmp_path / "x").exists()
+
+
+def test_trials_in_scientific_notation_is_a_usage_error(tmp_path):
+    result = invoke("experiment", "worst-case", "--trials", "1e30", "--out", tmp_path / "x")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_counts_in_the_library_have_a_ceiling():
+    from perceptronlab._ground.validation import MAX_COUNT, check_positive_int
+
+    assert check_positive_int("max_sweeps", MAX_COUNT, "") == MAX_COUNT
+    with pytest.raises(InputError, match="max_sweeps: expected an integer from 1 to"):
+        pl.perceptron([[1.0]], [1], max_sweeps=MAX_COUNT + 1)
