@@ -450,3 +450,101 @@ def test_counts_in_the_library_have_a_ceiling():
     assert check_positive_int("max_sweeps", MAX_COUNT, "") == MAX_COUNT
     with pytest.raises(InputError, match="max_sweeps: expected an integer from 1 to"):
         pl.perceptron([[1.0]], [1], max_sweeps=MAX_COUNT + 1)
+
+
+# ================================================================ the lab server: stalled clients, a client that leaves, Host
+
+web = pytest.importorskip("perceptronlab.web.app", reason="the web extra")
+
+
+@pytest.fixture
+def lab(monkeypatch):
+    import logging
+
+    from perceptronlab.web import guard
+
+    monkeypatch.setattr(guard, "REQUEST_TIMEOUT", 2.0)  # the server made below reads it when it starts
+    logging.getLogger("perceptronlab.web").setLevel(logging.INFO)
+    with web.background(web.create_app(workers=1)) as url:
+        host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+        yield url, host, int(port)
+
+
+def _stall(host: str, port: int, count: int) -> list[socket.socket]:
+    stalled = []
+    for _ in range(count):
+        connection = socket.create_connection((host, port))
+        connection.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127")  # headers that never finish
+        stalled.append(connection)
+    return stalled
+
+
+@posix_only
+def test_stalled_clients_cannot_make_the_server_refuse_everyone(monkeypatch, caplog):
+    import logging
+
+    from perceptronlab.web import guard
+
+    monkeypatch.setattr(guard, "REQUEST_TIMEOUT", 60.0)  # the cap on idle connections, not the timeout, frees room
+    logging.getLogger("perceptronlab.web").setLevel(logging.INFO)
+    with web.background(web.create_app(workers=1)) as url:
+        host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+        _stalled_then_served(url, host, int(port), caplog)
+
+
+def _stalled_then_served(url, host, port, caplog) -> None:
+    import time
+
+    import httpx
+
+    stalled = _stall(host, port, web.MAX_CONNECTIONS + 8)  # more than the server's connection limit
+    time.sleep(2.5)  # past guard.EVICT_AFTER
+    answer = httpx.get(url + "api/health", timeout=10)
+    assert answer.status_code == 200
+    assert any("idle connections: closed its" in record.getMessage() for record in caplog.records)
+    for connection in stalled:
+        connection.close()
+
+
+@posix_only
+def test_a_request_that_never_finishes_its_headers_is_closed_after_the_timeout(lab, caplog):
+    import time
+
+    _, host, port = lab
+    (connection,) = _stall(host, port, 1)
+    connection.settimeout(20)
+    start = time.perf_counter()
+    assert connection.recv(100) == b""  # the server closed it
+    assert 1.5 < time.perf_counter() - start < 15
+    assert any("no whole request within 2 s" in record.getMessage() for record in caplog.records)
+
+
+@posix_only
+def test_a_client_that_leaves_mid_request_is_one_log_line(lab, caplog):
+    import time
+
+    _, host, port = lab
+    connection = socket.create_connection((host, port))
+    connection.sendall(b"POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                       b"Content-Length: 5000\r\n\r\n{\"points\": [")
+    time.sleep(0.5)
+    connection.close()
+    deadline = time.time() + 10
+    while time.time() < deadline and not any("left before" in r.getMessage() for r in caplog.records):
+        time.sleep(0.1)
+    messages = [record.getMessage() for record in caplog.records]
+    assert any("left before its request was sent whole (12 bytes of 5000)" in m for m in messages), messages
+    assert not any("Exception in ASGI application" in m for m in messages)
+    assert all(record.exc_info is None for record in caplog.records)
+
+
+@pytest.mark.parametrize(("host", "status"), [("localhost:evil", 400), ("[::1]x", 400), ("localhost:99999", 400),
+                                              ("localhost:8000", 200), ("[::1]:8000", 200), ("127.0.0.1", 200)])
+def test_host_is_checked_as_host_and_port(host, status):
+    from fastapi.testclient import TestClient
+
+    with TestClient(web.create_app(workers=1)) as client:
+        answer = client.get("/api/health", headers={"Host": host})
+    assert answer.status_code == status, answer.text
+    if status == 400:
+        assert "Host: expected" in answer.json()["detail"]
