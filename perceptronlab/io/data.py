@@ -551,8 +551,29 @@ def _read_npy(path: Path, has_label: bool = True, exact: bool = False, max_bytes
     return X, _tidy_labels(np.array(arr[:, -1]))
 
 
-def _npz_member(archive: zipfile.ZipFile, name: str, where: str) -> tuple[zipfile.ZipInfo, tuple[int, ...], np.dtype[Any]]:
+def _lzma_dictionary(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> int:
+    """The dictionary an LZMA member's decoder allocates (declared in its first bytes: up to 4 GiB),
+    read before the member is opened; 0 for other codecs or a header too short to say."""
+    if info.compress_type != zipfile.ZIP_LZMA or archive.fp is None:
+        return 0
+    handle = archive.fp
+    handle.seek(info.header_offset)
+    local = handle.read(30)
+    if len(local) < 30 or local[:4] != b"PK\x03\x04":
+        return 0
+    skip = int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
+    handle.seek(info.header_offset + 30 + skip)
+    head = handle.read(9)  # version (2), size of the properties (2), properties (5: lc/lp/pb, dictionary)
+    return int.from_bytes(head[5:9], "little") if len(head) == 9 else 0
+
+
+def _npz_member(archive: zipfile.ZipFile, name: str, where: str,
+                max_bytes: Any = None) -> tuple[zipfile.ZipInfo, tuple[int, ...], np.dtype[Any]]:
     info = archive.getinfo(name)
+    dictionary = _lzma_dictionary(archive, info)
+    if dictionary:  # before the decoder is made: its dictionary is allocated in full
+        check_budget(dictionary, f"{where}, array {name[:-4]!r}", max_bytes=max_bytes,
+                     detail=f"an LZMA dictionary of {format_bytes(dictionary)}")
     with archive.open(info) as member:
         shape, _, dtype = _npy_header(member, f"{where}, array {name[:-4]!r}")
         header_size = member.tell()
@@ -585,7 +606,7 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
                 stored = sorted(n[:-4] if n.endswith(".npy") else n for n in names)
                 raise fail(where, "arrays named 'X' and 'y'" if has_label else "an array named 'X'",
                            "arrays " + repr(stored)[:200], "Save with np.savez(path, X=X, y=y).")
-            members = {k: _npz_member(archive, f"{k}.npy", where) for k in wanted}
+            members = {k: _npz_member(archive, f"{k}.npy", where, max_bytes) for k in wanted}
             _, x_shape, x_dtype = members["X"]
             if len(x_shape) != 2:
                 raise fail(where, "X as a 2-D array (rows are examples)", f"shape {x_shape}",
