@@ -145,12 +145,13 @@ of 31 digits. Pass e.g. trials=5.
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise fail(name, "an integer >= 1", shown_value(value), fix)
+    count = int(value)
     limit = COUNT_LIMITS.get(name, MAX_COUNT) if at_most is None else at_most
-    if value > limit:
-        digits = len(int_text(abs(int(value))))
-        got = repr(int(value)) if digits <= 20 else f"an integer of {digits:,} digits"
+    if count > limit:
+        digits = len(int_text(count))
+        got = repr(count) if digits <= 20 else f"an integer of {digits:,} digits"
         raise fail(name, f"an integer from 1 to {limit:,}", got, fix)
-    return int(value)
+    return count
 
 
 def check_optional_positive_int(name: str, value: Any, fix: str) -> int | None:

@@ -49,7 +49,7 @@ import numpy as np
 
 from perceptronlab._ground.files import atomic_write, check_readable_file
 from perceptronlab._ground.memory import check_budget, format_bytes
-from perceptronlab._ground.numbers import parse_exact, shown_value, to_float
+from perceptronlab._ground.numbers import int_text, parse_exact, shown_value, to_float
 from perceptronlab._ground.validation import fail
 from perceptronlab._version import __version__
 from perceptronlab.core.run import Run
@@ -454,8 +454,8 @@ def _check_scaler_magnitudes(preprocessing: dict[str, Any], bad: _Bad) -> None:
             size = abs(value)
             too_small = key == "scale" and 0 < size < SCALER_SMALLEST_SCALE
             if size > SCALER_LARGEST or too_small:  # an int compares with a float without converting
-                got = (f"an integer of {len(str(size)) if size.bit_length() < 14_000 else 'over 4,300'} digits"
-                       if isinstance(value, int) else repr(value))
+                got = (f"an integer of {len(int_text(value)) - (value < 0):,} digits" if isinstance(value, int)
+                       else repr(value))
                 raise bad(f"preprocessing.{key}[{index}]", f"a number of magnitude "
                           f"{'1e-300 to ' if key == 'scale' else 'at most '}1e300", got)
 

@@ -203,8 +203,8 @@ def guarded_protocol(request_timeout: float | None = None, idle_per_client: int 
     (see the module's docstring; by default :data:`REQUEST_TIMEOUT` and :data:`IDLE_PER_CLIENT` as
     they are when it is called); pass it as ``uvicorn.Config(http=...)``. Each call makes a class
     with its own table of idle connections (one per server)."""
-    request_timeout = REQUEST_TIMEOUT if request_timeout is None else float(request_timeout)
-    idle_per_client = IDLE_PER_CLIENT if idle_per_client is None else int(idle_per_client)
+    timeout: float = REQUEST_TIMEOUT if request_timeout is None else float(request_timeout)
+    cap: int = IDLE_PER_CLIENT if idle_per_client is None else int(idle_per_client)
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -253,15 +253,15 @@ def guarded_protocol(request_timeout: float | None = None, idle_per_client: int 
             now = self.loop.time()
             self._idle_since = now
             self._stop_timer()
-            self._timer = self.loop.call_later(request_timeout, self._too_slow)
+            self._timer = self.loop.call_later(timeout, self._too_slow)
             mine = idle.setdefault(self._address(), {})
             mine[self] = now
             closed = 0
-            while len(mine) > idle_per_client and self._evict(mine, now):
+            while len(mine) > cap and self._evict(mine, now):
                 closed += 1
             if closed:
                 log.warning("%s held more than %d idle connections: closed its %d idle longest", self._address(),
-                            idle_per_client, closed)
+                            cap, closed)
             limit = self.limit_concurrency
             if limit is not None and len(self.connections) >= limit - 1:  # near the server's limit: room
                 closed = 0  # for this one from the client that holds the most idle connections
@@ -298,8 +298,7 @@ def guarded_protocol(request_timeout: float | None = None, idle_per_client: int 
 
         def _too_slow(self) -> None:
             self._timer = None
-            log.warning("%s sent no whole request within %g s: connection closed", self._address(),
-                        request_timeout)
+            log.warning("%s sent no whole request within %g s: connection closed", self._address(), timeout)
             self._close()
 
         def _close(self) -> None:
