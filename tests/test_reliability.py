@@ -548,3 +548,16 @@ def test_host_is_checked_as_host_and_port(host, status):
     assert answer.status_code == status, answer.text
     if status == 400:
         assert "Host: expected" in answer.json()["detail"]
+
+
+def test_a_traced_exact_run_of_too_many_features_is_refused_before_it_starts(tmp_path):
+    from perceptronlab.core.exact import TRACE_MAX_FEATURES
+
+    d = TRACE_MAX_FEATURES + 1
+    path = tmp_path / "wide.csv"
+    path.write_text(",".join(f"x{i}" for i in range(d)) + ",y\n" + ",".join(["1"] * d) + ",1\n"
+                    + ",".join(["-1"] * d) + ",-1\n")
+    line = one_error_line(invoke("trace", path))
+    assert "at most 1,000 features for a traced run" in line and "1,001 features" in line
+    run = pl.perceptron([[1] * d, [-1] * d], [1, -1], exact=True)  # untraced: within the cell budget
+    assert run.converged and len(run.w) == d

@@ -45,6 +45,10 @@ DEFAULT_MAX_BITS = 4096
 BITS_VARIABLE = "PERCEPTRONLAB_EXACT_BITS"
 #: the largest budget the variable may set: Python writes ints of at most 4,300 digits as text
 _CEILING_BITS = 14_000
+#: most features of a traced exact run (each step keeps a copy of w: a worksheet of a million columns is
+#: minutes of work and gigabytes of text), and most cells of any exact run
+TRACE_MAX_FEATURES = 1_000
+EXACT_MAX_CELLS = 2_000_000
 
 
 class ExactBudgetError(InputError):
@@ -90,6 +94,12 @@ class ExactEngine(StepwiseEngine):
         self._start(X, [int(v) for v in y], eta=Fraction(eta), margin=Fraction(margin), fit_intercept=fit_intercept,
                     record_steps=record_steps)
         self.n, self.d = len(X), len(X[0])
+        if self.n * self.d > EXACT_MAX_CELLS or (record_steps and self.d > TRACE_MAX_FEATURES):
+            limit = (f"at most {TRACE_MAX_FEATURES:,} features for a traced run" if record_steps and
+                     self.d > TRACE_MAX_FEATURES else f"at most {EXACT_MAX_CELLS:,} cells (rows × features)")
+            raise ExactBudgetError(f"exact run: expected {limit}, got {self.n:,} rows × {self.d:,} features. "
+                                   "Compute in floating point (train without --exact, or exact=False), or "
+                                   "select fewer features.")
         self.w = [Fraction(0)] * self.d
         self.b = Fraction(0)
         self.max_bits = max_bits()
