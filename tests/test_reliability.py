@@ -561,3 +561,27 @@ def test_a_traced_exact_run_of_too_many_features_is_refused_before_it_starts(tmp
     assert "at most 1,000 features for a traced run" in line and "1,001 features" in line
     run = pl.perceptron([[1] * d, [-1] * d], [1, -1], exact=True)  # untraced: within the cell budget
     assert run.converged and len(run.w) == d
+
+
+@posix_only
+def test_long_exact_work_stops_cleanly_on_ctrl_c(tmp_path):
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rng = random.Random(1)
+    path = tmp_path / "noisy.csv"
+    path.write_text("x1,x2,x3,y\n" + "".join(f"{rng.randint(-9, 9)},{rng.randint(-9, 9)},{rng.randint(-9, 9)},"
+                                             f"{rng.choice([1, -1])}\n" for _ in range(300)))
+    process = subprocess.Popen([sys.executable, "-m", "perceptronlab", "train", "--exact", "--order", "shuffle",
+                                "--seed", "1", "--max-sweeps", "1000000", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONPATH": os.getcwd()})
+    time.sleep(8)  # well into the sweeps (noisy labels: it never converges)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines[-1] == "Interrupted." and "Traceback" not in err
