@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perceptronlab._ground import validation as v
-from perceptronlab._ground.numbers import parse_exact
+from perceptronlab._ground.numbers import parse_exact, sqrt_float
 from perceptronlab.theory._common import float_matrix
 
 if TYPE_CHECKING:
@@ -220,6 +220,16 @@ def best_freund_schapire(w: ArrayLike, X: MatrixLike, y: ArrayLike, R: RealLike 
         return float(m.shape[0]), math.inf
     return value, rho
 
+
+
+def radius_of(R_squared: RealLike) -> float:
+    """R from R² as a float, for R² of any size: exact R² past the float range (1e310 from cells of
+    1e155) gives R = 1e155, not an OverflowError.
+
+    >>> radius_of(Fraction(10**310)), radius_of(4.0)
+    (1e+155, 2.0)
+    """
+    return sqrt_float(R_squared)
 
 #: candidates whose bound is re-evaluated directly (one pass each) after the prefix-sum screening
 _EXACT_CHECKS = 8

@@ -22,12 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from perceptronlab._ground import validation as v
-from perceptronlab._ground.numbers import (
-    format_count,
-    format_display_vector,
-    format_percent,
-    sqrt_float,
-)
+from perceptronlab._ground.numbers import format_count, format_display_vector, format_percent
 from perceptronlab._ground.numbers import format_display as shown
 from perceptronlab.core.driver import OnStage, OnSweep
 from perceptronlab.preprocessing import Scale, describe_scaler, fit_scaler
@@ -393,7 +388,7 @@ def analyze(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, loo: bo
         rows = augment(Xf) if fit_intercept else Xf
     spread = feature_spread(Xf, feature_names)
     R2 = radius_squared(X, fit_intercept)
-    R = sqrt_float(R2)  # R² of exact data may be past the float range, R within it
+    R = bounds.radius_of(R2)  # R² of exact data may be past the float range, R within it
     stage("separability (linear program)")
     separability = separable(X, y, fit_intercept)
     from perceptronlab.core.perceptron import perceptron, pocket
