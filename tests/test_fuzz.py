@@ -4,14 +4,21 @@ traceback), no hang (a deadline per example) and no allocation past the budget (
 which counts NumPy's buffers).
 
 ``make test`` runs it in about a minute (HYPOTHESIS_PROFILE=test); ``make fuzz`` runs the tests
-marked ``fuzz`` with 20 times as many examples (HYPOTHESIS_PROFILE=fuzz). Profiles are in
-tests/conftest.py.
+marked ``fuzz`` with 50 times as many examples (HYPOTHESIS_PROFILE=fuzz: the profile's 20 times,
+scaled by :data:`FUZZ_SCALE`; over 100,000 inputs in this file), the whole process under a 4 GiB
+address-space cap (``ulimit -v``) and each input under a 60 s deadline. Profiles are in
+tests/conftest.py; ``PERCEPTRONLAB_FUZZ_SCALE`` sets the scale (e.g. 0.1 on a loaded machine).
+
+Issue 28 added: exact numbers near the float range for the analysis (``analyze``, ``separable``,
+``max_margin``), archives of every codec (LZMA, bz2, zlib), scaled models with fuzzed scaler
+fields, pipelines' model files, huge counts (``--trials``, ``--seed``) and ``analyze --exact``.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import tempfile
 import tracemalloc
 import zipfile
@@ -41,11 +48,17 @@ EXACT_EXPONENT = 1500
 READER_EXPONENT = 1500
 
 
+#: examples per share in the "fuzz" profile are scaled by this (so that `make fuzz` feeds this file
+#: over 100,000 inputs); 1 in the "test" profile
+FUZZ_SCALE = float(os.environ.get("PERCEPTRONLAB_FUZZ_SCALE",
+                                  "2.5" if os.environ.get("HYPOTHESIS_PROFILE") == "fuzz" else "1"))
+
+
 def fuzz_settings(share: float) -> settings:
-    """``share`` times the profile's examples (100 in "test", 2000 in "fuzz"), and a deadline that
-    only a hang misses."""
-    return settings(max_examples=max(5, int(settings.default.max_examples * share)),
-                    deadline=timedelta(seconds=20))
+    """``share`` times the profile's examples (100 in "test", 2000 × :data:`FUZZ_SCALE` in "fuzz"),
+    and a deadline of 60 s that only a hang misses."""
+    return settings(max_examples=max(5, int(settings.default.max_examples * share * FUZZ_SCALE)),
+                    deadline=timedelta(seconds=60))
 
 
 def within_budget(call):
@@ -172,7 +185,8 @@ def npy_bytes(draw) -> bytes:
 def npz_bytes(draw) -> bytes:
     """An archive of members named X.npy/y.npy (or not) holding fuzzed .npy bytes, perhaps mutated."""
     buffer = io.BytesIO()
-    compression = draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]))
+    compression = draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2,
+                                        zipfile.ZIP_LZMA]))
     with zipfile.ZipFile(buffer, "w", compression=compression) as archive:
         for name in draw(st.lists(st.sampled_from(["X.npy", "y.npy", "X", "z.npy"]), min_size=0, max_size=3,
                                   unique=True)):
@@ -188,6 +202,7 @@ def npz_bytes(draw) -> bytes:
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=True, allow_infinity=True)
+    | st.sampled_from([10**400, -(10**401), 1e-320, 5e-324, 1e300, -1e308, 2**63, 0])
     | st.text(max_size=6) | number_text(EXACT_EXPONENT),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
     max_leaves=12)
@@ -197,15 +212,21 @@ GOOD_MODEL = {"format": "perceptronlab-model", "version": 1, "algorithm": "perce
               "n_features": 2, "classes": [-1, 1], "w": [1.0, -2.0], "b": 0.5,
               "training": {"mistakes": 3, "sweeps": 2, "converged": True}, "feature_names": ["x1", "x2"],
               "label_name": "y"}
+SCALED = {**GOOD_MODEL, "preprocessing": {"version": 1, "scaler": "standard", "mean": [0.5, -1.0],
+                                          "scale": [2.0, 0.25]}}
+MAXABS = {**GOOD_MODEL, "preprocessing": {"version": 1, "scaler": "maxabs", "scale": [3.0, 1e-3]}}
 MULTICLASS = {**GOOD_MODEL, "classes": ["a", "b", "c"], "w": [[1, 0], [0, 1], [1, 1]], "b": [0, 0, 1],
               "training": {"mistakes": [1, 2, 3]}}
 
 
 @st.composite
 def model_text(draw) -> str:
-    base = draw(st.sampled_from([GOOD_MODEL, MULTICLASS, {**GOOD_MODEL, "exact": True, "w": ["1/3", "-2"],
-                                                          "b": "1/2"}]))
-    document = dict(base)
+    base = draw(st.sampled_from([GOOD_MODEL, MULTICLASS, SCALED, MAXABS,
+                                 {**GOOD_MODEL, "exact": True, "w": ["1/3", "-2"], "b": "1/2"}]))
+    document = json.loads(json.dumps(base))
+    if "preprocessing" in document and draw(st.booleans()):  # one of the scaler's numbers fuzzed
+        key = draw(st.sampled_from([k for k in ("mean", "scale") if k in document["preprocessing"]]))
+        document["preprocessing"][key][draw(st.integers(0, 1))] = draw(JSON_VALUES)
     fields = list(base) + ["preprocessing", "extra"]
     for field in draw(st.lists(st.sampled_from(fields), max_size=3, unique=True)):
         if draw(st.booleans()):
@@ -318,7 +339,7 @@ FLAG_NUMBER = number_text(EXACT_EXPONENT)
 @st.composite
 def command_line(draw, data: str, model: str, sheet: str) -> list[str]:
     command = draw(st.sampled_from(["train", "train", "predict", "predict", "trace", "analyze", "check", "exam"]
-                                   * 3 + ["report"]))
+                                   * 3 + ["report", "experiment"]))
     if command == "train":
         args = ["train", data, "-q"]
         if draw(st.booleans()):
@@ -333,13 +354,19 @@ def command_line(draw, data: str, model: str, sheet: str) -> list[str]:
         args = ["trace", data, "-q", "--format", draw(st.sampled_from(["md", "csv", "latex", "html"]))]
     elif command == "analyze":
         args = ["analyze", data, "--json", draw(st.sampled_from(["--loo", "--no-loo"]))]
+        if draw(st.booleans()):
+            args.append("--exact")
+    elif command == "experiment":  # only counts that are refused before any work (or a tiny run)
+        args = ["experiment", draw(st.sampled_from(["worst-case", "lfd", "learners", "bound-vs-actual"])),
+                "--trials", draw(st.sampled_from(["0", "-1", "1e30", "100001", str(10**30), "x", "2.5"])),
+                "-q", "--out", str(Path(model).parent / "experiment")]
     elif command == "report":
         args = ["report", data, "-q", "--out", str(Path(model).parent / "report")]
     elif command == "check":
         args = ["check", sheet] + (["--data", data] if draw(st.booleans()) else [])
     else:
         args = ["exam", "--kind", draw(st.sampled_from(["trace", "margin", "generalization", "essay"])),
-                "--seed", str(draw(st.integers(-1, 10**6)))]
+                "--seed", str(draw(st.one_of(st.integers(-1, 10**6), st.sampled_from([10**30, 2**63]))))]
     for flag, values in (("--eta", FLAG_NUMBER), ("--margin", FLAG_NUMBER),
                          ("--max-sweeps", st.sampled_from(["1", "3", "0", "-1", "x", "50"])),
                          ("--label", st.sampled_from(["y", "x1", "nope", ""])),
@@ -381,3 +408,36 @@ def test_command_line(folder, data, text, sheet):
     if result.exit_code == 1:
         lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
         assert lines and (lines[-1].startswith("Error: ") or args[0] == "check"), (args, result.stderr)
+
+
+# ================================================================ the exact analysis near the float range
+
+#: exact cells on both sides of the float range, tiny ones that underflow, and ordinary ones
+EXACT_CELLS = st.one_of(
+    st.sampled_from(["1", "-1", "0", "2", "3", "1/3", "123456789/987654321", "1e155", "-1e155", "1e200", "-1e200",
+                     "1e300", "1e308", "-1e308", "1e309", "1e400", "-1e400", "1e-300", "-1e-300", "1e-200", "1e-400",
+                     "7e-170", "1e1000", "1/" + "7" * 300]),
+    st.builds(lambda m, e: f"{m}e{e}", st.integers(-99, 99), st.integers(-EXACT_EXPONENT, EXACT_EXPONENT)),
+    st.builds(lambda p, q: f"{p}/{q}", st.integers(-10**20, 10**20), st.integers(1, 10**20)),
+)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@fuzz_settings(3)
+@given(data=st.data(), n=st.integers(1, 5), d=st.integers(1, 3), fit_intercept=st.booleans(),
+       function=st.sampled_from(["analyze", "separable", "max_margin"]))
+def test_exact_analysis(data, n, d, fit_intercept, function):
+    from perceptronlab.exceptions import PerceptronLabError
+    from perceptronlab.theory import analyze, max_margin, separable
+
+    X = data.draw(st.lists(st.lists(EXACT_CELLS, min_size=d, max_size=d), min_size=n, max_size=n))
+    y = data.draw(st.lists(st.sampled_from([1, -1]), min_size=n, max_size=n))
+    call = {"analyze": analyze, "separable": separable, "max_margin": max_margin}[function]
+    try:
+        result = call(X, y, fit_intercept=fit_intercept)
+    except PerceptronLabError as exc:  # refused with one line: an InputError, not separable, or on the edge
+        event(f"{function}: {type(exc).__name__}")
+        assert "\n" not in str(exc)
+        return
+    event(f"{function}: answered")
+    assert len(str(result)) < 5000  # shown within bounds (a long exact number is rounded, marked ≈)

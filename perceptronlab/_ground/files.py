@@ -9,6 +9,9 @@ the new one, never half of one; concurrent writers to one path all succeed and t
   process may, its owner; a new file gets the mode the umask gives (as ``open`` would).
 - **Symbolic links are written through**: when the target is a link, the file it points to is
   replaced and the link stays a link (as ``open(path, "w")`` would have written through it).
+- **Regular files only**: a target (or the end of a link) that exists and is a device, a FIFO, a
+  socket or anything else but a regular file is refused with one line before anything is written,
+  and checked again just before the rename, so ``--out /dev/null`` never replaces the node.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -51,19 +54,46 @@ def _umask() -> int:
     return mask
 
 
+#: what a node that is not a regular file is called in messages, by its ``stat`` test
+_NODE_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+               (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+
+
+def _node_kind(mode: int) -> str:
+    """What a node that is not a regular file or a folder is, for a message."""
+    return next((name for test, name in _NODE_KINDS if test(mode)), "a special file")
+
+
+def _refuse_node(path: str | os.PathLike, target: Path, what: str) -> None:
+    """Refuse ``target`` (the end of ``path``) when it exists and is not a regular file or a folder."""
+    try:
+        mode = os.stat(target).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError as exc:
+        raise _unwritable(path, what, exc) from None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return
+    through = f" (a link to {str(target)!r})" if Path(path) != target else ""
+    raise fail(f"{what} {str(path)!r}", "a regular file or a new file name", f"{_node_kind(mode)}{through}",
+               "Name a regular file; perceptronlab never writes over a device, a pipe or a socket.")
+
+
 def write_target(path: str | os.PathLike, what: str = "output file") -> Path:
     """The file a write to ``path`` replaces: ``path`` itself, or the file a symbolic link points to.
 
     Raises
     ------
     InputError
-        ``path`` is a directory, or its folder does not exist.
+        ``path`` is a directory, a device, a FIFO, a socket (or a link to one), or its folder does
+        not exist.
     """
     path = Path(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     if target.is_dir():
         raise fail(f"{what} {str(path)!r}", "a file name", "a directory",
                    f"Name a file inside it, e.g. {str(path / 'out')!r}.")
+    _refuse_node(path, target, what)
     parent = target.parent
     if not parent.is_dir():
         raise fail(f"{what} {str(path)!r}", "a file in an existing folder", f"missing folder {str(parent)!r}",
@@ -108,6 +138,7 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | Non
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
+        _refuse_node(path, target, what)  # a node made at the name while we wrote is not replaced either
         os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):

@@ -34,7 +34,7 @@ from typing import Any
 from perceptronlab.exceptions import fail
 
 __all__ = ["DEFAULT_FRACTION", "EXPANSION_FACTOR", "EXPANSION_FLOOR", "available_memory", "default_budget",
-           "check_budget", "parse_bytes", "format_bytes"]
+           "check_budget", "parse_bytes", "format_bytes", "process_limit"]
 
 #: the default budget: this fraction of the memory the process can still use
 DEFAULT_FRACTION = 0.5
@@ -73,6 +73,56 @@ def _cgroup_room() -> int | None:
         return max(0, int(limit) - used)
     except (OSError, ValueError):
         return None
+
+
+def _address_space_room() -> int | None:
+    """What ``ulimit -v`` (RLIMIT_AS) leaves this process: the limit less the address space in use."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):  # pragma: no cover - Windows
+        return None
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return None
+    used = 0
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("VmSize:"):
+                    used = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(0, soft - used)
+
+
+def _machine_memory() -> int | None:
+    """The machine's memory and swap (MemTotal + SwapTotal)."""
+    total = 0
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith(("MemTotal:", "SwapTotal:")):
+                    total += int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return total or None
+
+
+def process_limit() -> tuple[int, str] | None:
+    """The most memory this process may take whatever a budget says, and what sets it: the room
+    ``ulimit -v`` leaves, the room a cgroup's ``memory.max`` leaves, or the machine's memory and
+    swap, the least of them; None where none can be found out.
+
+    >>> limit, source = process_limit()
+    >>> limit > 0 and source in ("ulimit -v", "the cgroup's memory.max", "the machine's memory")
+    True
+    """
+    found = [(room, source) for room, source in ((_address_space_room(), "ulimit -v"),
+                                                 (_cgroup_room(), "the cgroup's memory.max"),
+                                                 (_machine_memory(), "the machine's memory")) if room is not None]
+    return min(found) if found else None
 
 
 def available_memory() -> int:
@@ -174,6 +224,12 @@ def check_budget(needed: float, what: str, *, max_bytes: Any = None, file_size: 
         if needed > budget:
             raise fail(what, f"at most {format_bytes(budget)} in memory (max_bytes)",
                        f"a file that needs about {format_bytes(needed)}{how}", raise_it)
+        limit = process_limit()
+        if limit is not None and needed > limit[0]:  # a budget above what the process may use is no licence
+            raise fail(what, f"at most the {format_bytes(limit[0])} this process may still use ({limit[1]})",
+                       f"a file that needs about {format_bytes(needed)}{how}",
+                       f"max_bytes cannot raise {limit[1]}: read a smaller file, or run where more memory is "
+                       "allowed.")
         return
     if file_size is not None and needed > max(EXPANSION_FLOOR, EXPANSION_FACTOR * file_size):
         raise fail(what, f"a file that needs at most {EXPANSION_FACTOR} times its size in memory",

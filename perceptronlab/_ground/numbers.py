@@ -15,9 +15,10 @@ float is needed is an :class:`~perceptronlab.exceptions.InputError`, never an ``
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation, localcontext
 from fractions import Fraction
 from typing import Any
 
@@ -187,6 +188,37 @@ def sqrt_float(value: Any) -> float:
 
 # ---------------------------------------------------------------- writing
 
+#: Python writes an int of at most this many digits as text (``sys.get_int_max_str_digits``)
+_STR_CHUNK = 4000
+
+
+def int_text(value: int) -> str:
+    """``str(value)`` for an int of any size: past Python's 4,300-digit limit of integer-to-text
+    conversion it is written in chunks, so that limit's ``ValueError`` never shows.
+
+    >>> len(int_text(10**5000)), int_text(-12)
+    (5001, '-12')
+    """
+    try:
+        return str(value)
+    except ValueError:
+        high, low = divmod(abs(value), 10**_STR_CHUNK)
+        return ("-" if value < 0 else "") + int_text(high) + str(low).zfill(_STR_CHUNK)
+
+
+def _rounded_text(value: Any, digits: int) -> str:
+    """An exact value past the float range rounded to ``digits`` significant digits, as
+    :func:`_float_text` writes a float (``1.5 × 10⁴⁰⁰``)."""
+    value = Fraction(value)
+    with localcontext() as context:
+        context.prec = digits
+        context.Emax, context.Emin = 10**9, -(10**9)
+        quotient = Decimal(value.numerator) / Decimal(value.denominator)
+    text = f"{quotient:.{digits - 1}e}"
+    mantissa, exponent = text.split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    return f"{mantissa} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
+
 
 def format_number(value: Any) -> str:
     """A number as the worksheet writes it: 1, -2, 1/5; floats in shortest round-trip form.
@@ -195,9 +227,10 @@ def format_number(value: Any) -> str:
     ('1/5', '4', '0.1', '3')
     """
     if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+        top = int_text(value.numerator)
+        return top if value.denominator == 1 else f"{top}/{int_text(value.denominator)}"
     if isinstance(value, int | np.integer):
-        return str(int(value))
+        return int_text(int(value))
     value = float(value)
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
@@ -215,10 +248,8 @@ def format_short(value: Any, digits: int = 6) -> str:
     >>> format_short(Fraction(1, 3)), format_short(2 ** 0.5), format_short(2.0)
     ('1/3', '1.41421', '2')
     """
-    if isinstance(value, Fraction):
-        return str(value)
-    if isinstance(value, numbers.Integral):
-        return str(int(value))
+    if isinstance(value, Fraction | numbers.Integral):
+        return format_number(Fraction(value))
     value = float(value)
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
@@ -269,13 +300,25 @@ def format_display(value: Any, digits: int = 6) -> str:
         value = int(value)
         if abs(value) < 10 ** EXACT_SHOWN_CHARS:
             return f"{value:,}" if abs(value) >= 10_000 else str(value)
-        return "≈ " + _float_text(to_float(value, "a number"), digits)
+        return "≈ " + _exact_rounded(value, digits)
     if isinstance(value, Fraction):
-        text = f"{value.numerator}/{value.denominator}"
-        if len(text) <= EXACT_SHOWN_CHARS:
-            return text
-        return "≈ " + _float_text(to_float(value, "a number"), digits)
+        if value.numerator.bit_length() + value.denominator.bit_length() <= 4 * EXACT_SHOWN_CHARS:
+            text = f"{value.numerator}/{value.denominator}"
+            if len(text) <= EXACT_SHOWN_CHARS:
+                return text
+        return "≈ " + _exact_rounded(value, digits)
     return _float_text(float(value), digits)
+
+
+def _exact_rounded(value: Any, digits: int) -> str:
+    """An exact value rounded for display: as a float where it is one, else from Decimals."""
+    try:
+        number = float(value)
+    except OverflowError:
+        return _rounded_text(value, digits)
+    if number == 0 and value != 0:  # below the float range
+        return _rounded_text(value, digits)
+    return _float_text(number, digits)
 
 
 def format_display_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
@@ -285,9 +328,14 @@ def format_display_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
     >>> format_display_vector([Fraction(1), Fraction(-2)]), format_display_vector(range(10), limit=3)
     ('(1, -2)', '(0, 1, 2, … 10 entries)')
     """
-    values = list(values)
-    shown = ", ".join(format_display(v, digits) for v in values[:limit])
-    return f"({shown}, … {len(values)} entries)" if len(values) > limit else f"({shown})"
+    try:
+        count = len(values)  # an array of 10⁸ weights is not copied into a list: only its first entries
+    except TypeError:
+        values = list(values)
+        count = len(values)
+    first = list(itertools.islice(iter(values), limit))
+    shown = ", ".join(format_display(v, digits) for v in first)
+    return f"({shown}, … {format_display(count)} entries)" if count > limit else f"({shown})"
 
 
 def format_count(count: Any, noun: str) -> str:

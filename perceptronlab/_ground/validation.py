@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, get_args, ov
 
 import numpy as np
 
-from perceptronlab._ground.numbers import parse_exact
+from perceptronlab._ground.numbers import int_text, parse_exact, shown_value
 from perceptronlab.exceptions import InputError, fail, overflow_error
 
 if TYPE_CHECKING:
@@ -126,10 +126,32 @@ def check_margin(margin: Any) -> Any:
     return margin
 
 
-def check_positive_int(name: str, value: Any, fix: str) -> int:
+#: the largest value of a count, by the count's name: past it the work would run for days, so it is
+#: refused before it starts (one rule for the library and the command line, which calls these checks)
+COUNT_LIMITS = {"trials": 100_000}
+#: the largest value of any other count: within a 64-bit integer (the compiled kernels' counters)
+MAX_COUNT = 2**62
+
+
+def check_positive_int(name: str, value: Any, fix: str, *, at_most: int | None = None) -> int:
+    """``value`` as an int from 1 to ``at_most`` (default: :data:`COUNT_LIMITS` for ``name``, else
+    :data:`MAX_COUNT`), or one line that says the range.
+
+    >>> check_positive_int("trials", 10**30, "Pass e.g. trials=5.")
+    Traceback (most recent call last):
+    ...
+    perceptronlab.exceptions.InputError: trials: expected an integer from 1 to 100,000, got an integer \
+of 31 digits. Pass e.g. trials=5.
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise fail(name, "an integer >= 1", repr(value), fix)
-    return int(value)
+        raise fail(name, "an integer >= 1", shown_value(value), fix)
+    count = int(value)
+    limit = COUNT_LIMITS.get(name, MAX_COUNT) if at_most is None else at_most
+    if count > limit:
+        digits = len(int_text(count))
+        got = repr(count) if digits <= 20 else f"an integer of {digits:,} digits"
+        raise fail(name, f"an integer from 1 to {limit:,}", got, fix)
+    return count
 
 
 def check_int_between(name: str, value: Any, low: int, high: int, fix: str) -> int:

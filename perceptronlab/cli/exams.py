@@ -111,6 +111,7 @@ def exam(
 ) -> None:
     """Generate an exam task in the style of the lecture notes "Perceptron Mistake Bound", with its key
     computed by the engine; or, with --variants or --students, one variant per student and one key."""
+    from perceptronlab._ground.files import write_target
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.exams import generate
     from perceptronlab.teach.online_exams import ONLINE_KINDS
@@ -139,6 +140,8 @@ def exam(
     if fmt is ExamFormat.pdf and out is None:
         raise fail("--format pdf", "--out FILE.pdf", "no --out", "A PDF is not printed to the terminal: "
                    "add e.g. --out exam.pdf.")
+    for path, flag in ((out, "--out"), (data_out, "--data-out"), (sheet_out, "--sheet-out")):
+        _ = path and write_target(path, flag)  # every target checked before any file is written
     task = generate(_lecture_kind(kind), seed)
     # the extra files first: a task that has no dataset or worksheet refuses before anything is written
     extras = []

@@ -61,8 +61,9 @@ def load_model(path: str | os.PathLike[str], *, as_estimator: bool = True) -> An
         ``predict`` and ``decision_function`` (and ``feature_names_in_`` when the file stores the
         feature names). Exact models (Fractions kept), online models and models saved from other
         libraries load as :class:`LoadedModel`. A model saved with a scaler (``"preprocessing"``)
-        loads as a scikit-learn ``Pipeline([scaler, estimator])`` (a :class:`LoadedModel`, which
-        applies the scaler itself, with ``as_estimator=False``).
+        loads as a scikit-learn ``Pipeline([scaler, estimator])`` when the estimator is one of
+        perceptronlab's above, else (and with ``as_estimator=False``) as a :class:`LoadedModel`,
+        which applies the scaler itself.
 
     Raises
     ------
@@ -90,7 +91,10 @@ def _as_estimator(model: LoadedModel) -> Any:
         vars(bare).pop("feature_names_in_", None)
         if hasattr(model, "feature_names_in_"):  # the pipeline's first step sees the named columns
             model.scaler.feature_names_in_ = model.feature_names_in_
-        return make_pipeline(model.scaler, _as_estimator(bare))
+        estimator = _as_estimator(bare)
+        if isinstance(estimator, LoadedModel):  # no scikit-learn estimator to put behind the scaler (a
+            return model  # pipeline would refuse it): the LoadedModel, which applies the scaler itself
+        return make_pipeline(model.scaler, estimator)
     name = _ESTIMATOR_OF.get(model.algorithm)
     if model.exact or name is None or model.estimator not in (
             "perceptronlab.Run", f"perceptronlab.estimators.{name}"):

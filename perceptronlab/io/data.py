@@ -10,6 +10,7 @@ before allocating when it exceeds the budget (``max_bytes``; :mod:`perceptronlab
 from __future__ import annotations
 
 import csv
+import lzma
 import math
 import os
 import struct
@@ -63,7 +64,7 @@ LIBSVM_BYTES_PER_FILE_BYTE = 4
 # what NumPy's header parsers and the zip reader raise on hostile bytes (besides InputError)
 _PARSE_ERRORS = (ValueError, TypeError, SyntaxError, tokenize.TokenError, OverflowError, MemoryError,
                  RecursionError, KeyError, EOFError, OSError, RuntimeError, NotImplementedError, zlib.error,
-                 zipfile.BadZipFile, zipfile.LargeZipFile, struct.error)
+                 zipfile.BadZipFile, zipfile.LargeZipFile, struct.error, lzma.LZMAError)
 
 
 def _data_format(path: Path, fmt: str | None) -> str:
@@ -507,7 +508,7 @@ def _npy_header(handle: IO[bytes], where: str) -> tuple[tuple[int, ...], bool, n
     except InputError:
         raise
     except _PARSE_ERRORS as exc:
-        raise fail(where, "a valid .npy header", f"a corrupt or truncated header ({type(exc).__name__})",
+        raise fail(where, "a valid .npy header", f"a corrupt or truncated header ({_error_name(exc)})",
                    "The file may be truncated; write it again.") from None
     if not isinstance(shape, tuple) or not all(isinstance(n, int) and n >= 0 for n in shape):
         raise fail(where, "a header with a shape of sizes >= 0", repr(shape)[:60], "Write the file again.")
@@ -515,6 +516,12 @@ def _npy_header(handle: IO[bytes], where: str) -> tuple[tuple[int, ...], bool, n
         raise fail(where, "numeric arrays", "an object array (pickled data)",
                    "Save plain numeric arrays (np.save(path, X.astype(float))); pickles are never loaded.")
     return shape, fortran, dtype
+
+
+def _error_name(exc: BaseException) -> str:
+    """The kind of a reading error for a message: zlib's ``error`` says which codec it is."""
+    name = type(exc).__name__
+    return f"{type(exc).__module__}.{name}" if name == "error" else name
 
 
 def _check_declared(where: str, shape: tuple[int, ...], dtype: np.dtype[Any], available: int) -> None:
@@ -560,13 +567,44 @@ def _read_npy(path: Path, has_label: bool = True, exact: bool = False, max_bytes
     return X, _tidy_labels(np.array(arr[:, -1]))
 
 
-def _npz_member(archive: zipfile.ZipFile, name: str, where: str) -> tuple[zipfile.ZipInfo, tuple[int, ...], np.dtype[Any]]:
+def _lzma_dictionary(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> int:
+    """The dictionary an LZMA member's decoder allocates (declared in its first bytes: up to 4 GiB),
+    read before the member is opened; 0 for other codecs or a header too short to say."""
+    if info.compress_type != zipfile.ZIP_LZMA or archive.fp is None:
+        return 0
+    handle = archive.fp
+    handle.seek(info.header_offset)
+    local = handle.read(30)
+    if len(local) < 30 or local[:4] != b"PK\x03\x04":
+        return 0
+    skip = int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
+    handle.seek(info.header_offset + 30 + skip)
+    head = handle.read(9)  # version (2), size of the properties (2), properties (5: lc/lp/pb, dictionary)
+    return int.from_bytes(head[5:9], "little") if len(head) == 9 else 0
+
+
+def _npz_member(archive: zipfile.ZipFile, name: str, where: str,
+                max_bytes: Any = None) -> tuple[zipfile.ZipInfo, tuple[int, ...], np.dtype[Any]]:
     info = archive.getinfo(name)
+    dictionary = _lzma_dictionary(archive, info)
+    if dictionary:  # before the decoder is made: its dictionary is allocated in full
+        check_budget(dictionary, f"{where}, array {name[:-4]!r}", max_bytes=max_bytes,
+                     detail=f"an LZMA dictionary of {format_bytes(dictionary)}")
     with archive.open(info) as member:
         shape, _, dtype = _npy_header(member, f"{where}, array {name[:-4]!r}")
         header_size = member.tell()
     _check_declared(f"{where}, array {name[:-4]!r}", shape, dtype, info.file_size - header_size)
     return info, shape, dtype
+
+
+def _check_label_shape(where: str, shape: tuple[int, ...], n: int) -> None:
+    """y's shape (from its header) against X's rows: one label per row, a 1-D array (or a column)."""
+    if len(shape) == 2 and 1 in shape:
+        shape = (shape[0] * shape[1],)
+    if len(shape) != 1:
+        raise fail(where, "y as a 1-D array of labels", f"shape {shape}", "Save y.ravel().")
+    if shape[0] != n:
+        raise fail(where, f"one label per row of X ({n:,})", f"{shape[0]:,} labels", "Save X and y of the same rows.")
 
 
 def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes: Any = None) -> _Data:
@@ -584,7 +622,7 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
                 stored = sorted(n[:-4] if n.endswith(".npy") else n for n in names)
                 raise fail(where, "arrays named 'X' and 'y'" if has_label else "an array named 'X'",
                            "arrays " + repr(stored)[:200], "Save with np.savez(path, X=X, y=y).")
-            members = {k: _npz_member(archive, f"{k}.npy", where) for k in wanted}
+            members = {k: _npz_member(archive, f"{k}.npy", where, max_bytes) for k in wanted}
             _, x_shape, x_dtype = members["X"]
             if len(x_shape) != 2:
                 raise fail(where, "X as a 2-D array (rows are examples)", f"shape {x_shape}",
@@ -594,6 +632,8 @@ def _read_npz(path: Path, has_label: bool = True, exact: bool = False, max_bytes
             if n == 0 or d == 0:
                 raise fail(where, "X with at least one row and one feature column", f"shape {x_shape}",
                            "Save a non-empty X (rows are examples, columns features).")
+            if has_label:  # the members against each other, from their headers, before decompressing either
+                _check_label_shape(where, members["y"][1], n)
             declared = sum(info.file_size for info, _, _ in members.values())
             converted = n * d * EXACT_CELL_BYTES if exact else (0 if x_dtype == np.float64 else n * d * 8)
             _check_size(path, declared + converted,

@@ -49,7 +49,7 @@ import numpy as np
 
 from perceptronlab._ground.files import atomic_write, check_readable_file
 from perceptronlab._ground.memory import check_budget, format_bytes
-from perceptronlab._ground.numbers import parse_exact, shown_value, to_float
+from perceptronlab._ground.numbers import int_text, parse_exact, shown_value, to_float
 from perceptronlab._ground.validation import fail
 from perceptronlab._version import __version__
 from perceptronlab.core.run import Run
@@ -416,6 +416,8 @@ The file is damaged or was edited by hand; save the model again.
     if preprocessing is not None and exact:
         raise bad("preprocessing", "no scaler in an exact model (exact models take the data as written)",
                   "a scaler")
+    if isinstance(preprocessing, dict):
+        _check_scaler_magnitudes(preprocessing, bad)
     scaler = None if preprocessing is None else scaler_from_document(preprocessing, n_features, source)
     w, b = document.get("w"), document.get("b")
     binary = len(classes) == 2
@@ -437,6 +439,31 @@ The file is damaged or was edited by hand; save the model again.
             "training": training, "classes": np.asarray(classes), "n_features": n_features,
             "feature_names": feature_names, "label_name": label_name, "coef": coef, "intercept": intercept,
             "scaler": scaler}
+
+
+#: the scaler's numbers of a model file lie within these magnitudes (a scale of 1e-320 would blow
+#: every feature past the float range; an integer of 401 digits is past it already)
+SCALER_LARGEST = 1e300
+SCALER_SMALLEST_SCALE = 1e-300
+
+
+def _check_scaler_magnitudes(preprocessing: dict[str, Any], bad: _Bad) -> None:
+    """Every number of the scaler's ``mean`` and ``scale`` within the float range (and a scale
+    large enough to divide by), before the scaler is built from them."""
+    for key in ("mean", "scale"):
+        values = preprocessing.get(key)
+        if not isinstance(values, list):
+            continue  # its shape is scaler_from_document's to check
+        for index, value in enumerate(values):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            size = abs(value)
+            too_small = key == "scale" and 0 < size < SCALER_SMALLEST_SCALE
+            if size > SCALER_LARGEST or too_small:  # an int compares with a float without converting
+                got = (f"an integer of {len(int_text(value)) - (value < 0):,} digits" if isinstance(value, int)
+                       else repr(value))
+                raise bad(f"preprocessing.{key}[{index}]", f"a number of magnitude "
+                          f"{'1e-300 to ' if key == 'scale' else 'at most '}1e300", got)
 
 
 def read_model_document(path: str | os.PathLike[str]) -> dict[str, Any]:

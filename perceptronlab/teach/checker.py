@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from perceptronlab._ground import validation as v
-from perceptronlab._ground.numbers import format_number, format_vector, parse_exact
+from perceptronlab._ground.numbers import format_number, format_vector, parse_exact, shown_value
 from perceptronlab.core.exact import exact_score, exact_update
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
@@ -54,6 +54,18 @@ if TYPE_CHECKING:
     from perceptronlab.core.run import Step
 
 HEADER = ("sweep", "point", "score", "mistake", "w_after")
+
+# The worksheet budget: a sheet is work by hand, so these bounds are far above any real one, and
+# they keep a hostile sheet (2,000 points, a million rows) from running for minutes. The digits of
+# every number are bounded by parse_exact, the size of the run's numbers by the exact engine's budget.
+#: most data points and features of a checked sheet
+MAX_SHEET_POINTS = 200
+MAX_SHEET_FEATURES = 50
+#: most rows of a sheet, and most steps (checks of a point) of the exact run it is checked against
+MAX_SHEET_ROWS = 5_000
+MAX_SHEET_STEPS = 20_000
+#: largest sheet file read
+MAX_SHEET_BYTES = 4 * 2**20
 
 #: slip kind -> (seed 001's / seed 000's wording, how to fix it)
 SLIPS: dict[str, tuple[str, str]] = {
@@ -148,7 +160,13 @@ def _vector(text: str, where: str, d: int, fit_intercept: bool) -> tuple[tuple, 
     if match:
         b = _number(match.group(1), where + " (b)")
         raw = raw[: match.start()]
-    raw = raw.strip().strip("()[]").strip()
+    raw = raw.strip()
+    opened, closed = raw[:1] in ("(", "["), raw[-1:] in (")", "]")
+    if (raw.count("(") != raw.count(")") or raw.count("[") != raw.count("]") or opened != closed
+            or (opened and "([".index(raw[0]) != ")]".index(raw[-1]))):
+        raise v.fail(where, "a vector written (w1, ..., wd)", shown_value(text),
+                     "Close the parenthesis, e.g. (1, 0).")
+    raw = raw.strip("()[]").strip()
     parts = [p for p in raw.split(",")] if raw else []
     values = tuple(_number(p, where) for p in parts)
     if len(values) != d:
@@ -174,9 +192,9 @@ def _point(text: str, where: str, n: int) -> int | None:
     cell = text.strip().replace("$", "").replace("_", "").replace("{", "").replace("}", "").lower()
     if cell == "all":
         return None
-    match = re.fullmatch(r"x?(\d+)", cell)
+    match = re.fullmatch(r"x?(\d{1,9})", cell)
     if not match or not 1 <= int(match.group(1)) <= n:
-        raise v.fail(where, f"a point x1 ... x{n} or 'all'", repr(text), "Name the point of the row, e.g. x2.")
+        raise v.fail(where, f"a point x1 ... x{n} or 'all'", shown_value(text), "Name the point of the row, e.g. x2.")
     return int(match.group(1)) - 1
 
 
@@ -195,6 +213,10 @@ def read_sheet_file(source: str | os.PathLike) -> str:
         fix = ("Name the sheet's file inside it." if path.is_dir() else
                "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
         raise v.fail("worksheet", "a CSV file", f"{str(path)!r} ({why})", fix)
+    size = path.stat().st_size
+    if size > MAX_SHEET_BYTES:
+        raise v.fail("worksheet", f"a sheet of at most {MAX_SHEET_BYTES // 2**20} MiB", f"{str(path)!r} of "
+                     f"{size:,} bytes", "A worksheet is work by hand: check that this is the right file.")
     try:
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -215,6 +237,9 @@ def _read_rows(source: Any) -> list[tuple[int, list[str]]]:
             raise v.fail("worksheet", "a CSV path, a file object or a list of rows", type(source).__name__,
                          "Pass e.g. the path of the sheet.") from exc
     numbered = [(k + 1, [c.strip() for c in r]) for k, r in enumerate(rows) if any(c.strip() for c in r)]
+    if len(numbered) > MAX_SHEET_ROWS + 1:  # and a header
+        raise v.fail("worksheet", f"at most {MAX_SHEET_ROWS:,} rows", f"{len(numbered):,} rows",
+                     "A worksheet is work by hand: check a shorter run (fewer points or sweeps).")
     header = None
     if numbered and _is_header(numbered[0][1]):
         header, numbered = numbered[0][1], numbered[1:]
@@ -292,10 +317,15 @@ def check_worksheet(rows_or_csv_path: Any, X: Any, y: Any, *, eta: Any = 1, fit_
     (4, 'tie-as-correct')
     """
     eta = _eta(eta)
-    run = perceptron(X, y, eta=eta, fit_intercept=bool(fit_intercept), exact=True, trace=True,
-                     max_sweeps=max_sweeps, warn=False)
+    max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=1000.")
     Xc, signs, _ = v.check_Xy(X, y, exact=True)
     n, d = len(Xc), len(Xc[0])
+    if n > MAX_SHEET_POINTS or d > MAX_SHEET_FEATURES:
+        raise v.fail("worksheet data", f"at most {MAX_SHEET_POINTS} points and {MAX_SHEET_FEATURES} features "
+                     "(a sheet is work by hand)", f"{n:,} points and {d:,} features",
+                     "Check a smaller dataset, or train on it with `perceptronlab train`.")
+    run = perceptron(X, y, eta=eta, fit_intercept=bool(fit_intercept), exact=True, trace=True,
+                     max_sweeps=min(max_sweeps, max(1, MAX_SHEET_STEPS // n)), warn=False)
     sheet = _parse(rows_or_csv_path, n, d, bool(fit_intercept))
     return _Walk(run, Xc, [int(s) for s in signs], eta, bool(fit_intercept), sheet).check()
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perceptronlab._ground import validation as v
-from perceptronlab._ground.numbers import parse_exact
+from perceptronlab._ground.numbers import parse_exact, sqrt_float
 from perceptronlab.theory._common import float_matrix
 
 if TYPE_CHECKING:
@@ -221,6 +221,16 @@ def best_freund_schapire(w: ArrayLike, X: MatrixLike, y: ArrayLike, R: RealLike 
     return value, rho
 
 
+
+def radius_of(R_squared: RealLike) -> float:
+    """R from R² as a float, for R² of any size: exact R² past the float range (1e310 from cells of
+    1e155) gives R = 1e155, not an OverflowError.
+
+    >>> radius_of(Fraction(10**310)), radius_of(4.0)
+    (1e+155, 2.0)
+    """
+    return sqrt_float(R_squared)
+
 #: candidates whose bound is re-evaluated directly (one pass each) after the prefix-sum screening
 _EXACT_CHECKS = 8
 
@@ -251,13 +261,19 @@ def _best_rho(m: np.ndarray, R: float) -> tuple[float, float]:
     if candidates.shape[0] == 0:
         return math.inf, math.inf
     below = np.searchsorted(m, candidates, side="left")
-    D2 = np.maximum(below * candidates * candidates - 2.0 * candidates * S1[below] + S2[below], 0.0)
-    screened = (R + np.sqrt(D2)) ** 2 / (candidates * candidates)
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):  # ρ² may underflow
+        D2 = np.maximum(below * candidates * candidates - 2.0 * candidates * S1[below] + S2[below], 0.0)
+        screened = (R + np.sqrt(D2)) ** 2 / (candidates * candidates)
     best_rho, best_value = math.inf, math.inf
     for index in np.argsort(screened, kind="stable")[:_EXACT_CHECKS]:
         rho = float(candidates[index])
         deficits = np.maximum(0.0, rho - m[:below[index]])
-        value = (R + math.sqrt(float(np.dot(deficits, deficits)))) ** 2 / (rho * rho)
+        with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+            # in NumPy floats: a ρ so small that ρ² underflows (1e-300) gives an infinite bound, not a
+            # ZeroDivisionError, and a bound past the float range gives inf, not an OverflowError
+            value = float((np.float64(R) + np.sqrt(np.dot(deficits, deficits))) ** 2 / (np.float64(rho) ** 2))
+        if math.isnan(value):
+            continue
         if value < best_value:
             best_rho, best_value = rho, value
     return best_rho, best_value

@@ -7,6 +7,7 @@ Exact input means every entry is an int, a Fraction, a Decimal or a decimal/frac
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from decimal import Decimal
 from fractions import Fraction
@@ -17,7 +18,7 @@ import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
 from perceptronlab._ground.numbers import format_short as fmt
-from perceptronlab._ground.numbers import parse_exact
+from perceptronlab._ground.numbers import parse_exact, to_float
 from perceptronlab.core.scores import exact_dot  # noqa: F401 - the theory modules' exact ⟨a, b⟩
 
 #: Exact (Fraction) computations run only up to this many matrix entries; above it, floats.
@@ -62,14 +63,28 @@ def float_matrix(X: Any) -> np.ndarray:
     if sp.issparse(X):
         X = v.check_matrix(X).toarray()
     elif is_exact_input(X) and not isinstance(X, np.ndarray):
-        X = [[float(value) for value in row] for row in v.check_exact_matrix(X)]
+        X = _floats(v.check_exact_matrix(X))
     elif isinstance(X, np.ndarray) and X.dtype.kind == "O":
-        X = np.array([[float(to_fraction(value)) if isinstance(value, str) else float(value) for value in row]
-                      for row in X.tolist()])
+        X = _floats([[to_fraction(value) if isinstance(value, str) else value for value in row]
+                     for row in X.tolist()])
     if (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and X.flags.c_contiguous
             and X.size and np.isfinite(X.sum())):
         return X  # finite (a NaN or inf would make the sum non-finite): no need for a second pass
     return v.check_matrix(X, allow_sparse=False, dtypes=(np.float64,))
+
+
+def _floats(rows: list[list[Any]]) -> np.ndarray:
+    """Exact rows as floats; an entry beyond the float range (such as 1e400, read exactly) is an
+    InputError that names it, never an OverflowError."""
+    fix = "Rescale the data (e.g. divide the column by a power of ten) so that every value is below 1e308."
+    try:
+        return np.array([[float(value) for value in row] for row in rows], dtype=np.float64)
+    except OverflowError:
+        pass
+    for i, row in enumerate(rows):
+        for j, value in enumerate(row):
+            to_float(value, f"X[{i}, {j}]", fix)
+    raise AssertionError("unreachable: some entry overflowed")  # pragma: no cover
 
 
 def augment(X: np.ndarray) -> np.ndarray:
@@ -83,9 +98,12 @@ def to_fraction(value: Any) -> Fraction:
 
 
 def fmt_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
-    values = list(values)
-    shown = ", ".join(fmt(value, digits) for value in values[:limit])
-    return "(" + shown + (f", ... ({len(values)} entries)" if len(values) > limit else "") + ")"
+    count = len(values) if hasattr(values, "__len__") else None
+    if count is None:
+        values = list(values)
+        count = len(values)
+    shown = ", ".join(fmt(value, digits) for value in itertools.islice(iter(values), limit))  # never a full copy
+    return "(" + shown + (f", ... ({count} entries)" if count > limit else "") + ")"
 
 
 def solve_exact(A: list[list[Fraction]], b: list[Fraction]) -> list[Fraction] | None:
@@ -96,7 +114,7 @@ def solve_exact(A: list[list[Fraction]], b: list[Fraction]) -> list[Fraction] | 
     """
     rows = len(A)
     cols = len(A[0]) if rows else 0
-    M = [list(A[i]) + [b[i]] for i in range(rows)]
+    M = [[Fraction(entry) for entry in A[i]] + [Fraction(b[i])] for i in range(rows)]  # no float creeps in
     pivot_row = 0
     pivots = []
     for col in range(cols):

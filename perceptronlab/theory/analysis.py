@@ -494,7 +494,7 @@ def measure(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, scale: 
         rho2 = margin.rho_squared
         bound = bounds.novikoff(R2, rho2, squared=True) if float(rho2) > 0 else math.inf
     return Measured(X=X, Xf=Xf, X_units=X_units, exact=exact, scale=scale,
-                    spread=feature_spread(Xf, feature_names), R_squared=R2, R=math.sqrt(R2),
+                    spread=feature_spread(Xf, feature_names), R_squared=R2, R=bounds.radius_of(R2),
                     separability=separability, max_margin=margin, rho_squared=rho2, bound=bound)
 
 

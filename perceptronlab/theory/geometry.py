@@ -19,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
+from perceptronlab._ground.numbers import format_display, sqrt_float
 from perceptronlab.exceptions import NotSeparableError, PerceptronLabError
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
@@ -106,7 +107,7 @@ def radius(X: MatrixLike, fit_intercept: bool = False) -> float:
     >>> radius([[3, 4]])
     5.0
     """
-    return math.sqrt(radius_squared(X, fit_intercept))
+    return sqrt_float(radius_squared(X, fit_intercept))
 
 
 # ---------------------------------------------------------------- distance and margin
@@ -270,7 +271,8 @@ class MaxMarginResult:
         return 1.0 / self.rho
 
     def __str__(self) -> str:
-        head = f"ρ² = {fmt(self.rho_squared)}" if self.exact else f"ρ = {fmt(self.rho, 10)}"
+        shown = format_display(self.rho_squared)  # a long exact ρ² is rounded and marked ≈
+        head = f"ρ² {'' if shown.startswith('≈') else '= '}{shown}" if self.exact else f"ρ = {fmt(self.rho, 10)}"
         if self.exact:
             head += f" (ρ ≈ {fmt(self.rho, 10)})"
         where = "with intercept" if self.fit_intercept else "through the origin"
@@ -541,10 +543,11 @@ def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, meth
             if found is not None:
                 rho_squared, p = found
                 is_exact = True
-                p_float = np.array([float(value) for value in p])
+                largest = max(abs(value) for value in p) or Fraction(1)  # a direction: scaled exactly
+                p_float = np.array([float(value / largest) for value in p])  # to at most 1, never past a float
                 best_w = p_float / np.linalg.norm(p_float)
                 best_b = _best_intercept(best_w, Xf, signs) if fit_intercept else 0.0
-                best_rho = math.sqrt(rho_squared)
+                best_rho = sqrt_float(rho_squared)
                 scores = signs * (Xf @ best_w + best_b)
                 support = np.flatnonzero(scores <= best_rho * (1 + 1e-9) + 1e-15)
                 break

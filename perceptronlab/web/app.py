@@ -14,8 +14,10 @@ How it holds up (see "Limits and safety" in the README):
   replaced) and answered ``422``; when the client leaves, its work is dropped or killed too;
 - a bounded queue: beyond it, ``503`` with ``Retry-After`` at once, instead of a long wait;
 - bad input gets ``422 {"detail": message}``, a body over 1 MB ``413``;
-- the front door (:mod:`perceptronlab.web.guard`): only the server's own Host names, only JSON from
-  its own page, security headers on every answer;
+- the front door (:mod:`perceptronlab.web.guard`): only the server's own Host names (and a port
+  number), only JSON from its own page, security headers on every answer; a request must arrive
+  whole within 10 s and a client holds at most 128 idle connections, so that stalled clients cannot
+  make the server refuse everyone; a client that leaves mid-request is one line in the log;
 - SIGTERM or Ctrl+C: in-flight requests get 2 seconds, then every worker is killed.
 
 Start it with ``perceptronlab serve`` or :func:`serve`; embed it with :func:`create_app`.
@@ -34,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from perceptronlab._ground.validation import fail
-from perceptronlab.web.guard import LOOPBACK_NAMES, Guard, allowed_hosts
+from perceptronlab.web.guard import LOOPBACK_NAMES, Guard, allowed_hosts, guarded_protocol
 from perceptronlab.web.pool import (
     Busy,
     ClientGone,
@@ -49,6 +51,7 @@ try:
     from fastapi import Request
     from fastapi.responses import FileResponse, JSONResponse, Response
     from fastapi.staticfiles import StaticFiles
+    from starlette.requests import ClientDisconnect
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("The lab page needs FastAPI and uvicorn: pip install 'perceptronlab[web]'.") from exc
 
@@ -165,10 +168,16 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
         if declared.isdigit() and int(declared) > api.MAX_BODY_BYTES:
             return problem(413, too_big.format(f"{int(declared):,}"))
         body = bytearray()
-        async for chunk in request.stream():
-            body.extend(chunk)
-            if len(body) > api.MAX_BODY_BYTES:
-                return problem(413, too_big.format(f"more than {api.MAX_BODY_BYTES:,}"))
+        try:
+            async for chunk in request.stream():
+                body.extend(chunk)
+                if len(body) > api.MAX_BODY_BYTES:
+                    return problem(413, too_big.format(f"more than {api.MAX_BODY_BYTES:,}"))
+        except ClientDisconnect:  # a half-sent request abandoned: one line, not a traceback
+            client = request.client.host if request.client else "a client"
+            log.info("%s left before its request was sent whole (%s bytes of %s)", client, f"{len(body):,}",
+                     declared or "an unknown length")
+            return Response(status_code=499)
         gone = asyncio.Event()
 
         async def watch_the_client() -> None:
@@ -251,7 +260,8 @@ def _server(app, log_level: str):
             await super().shutdown(sockets=sockets)
 
     return LabServer(uvicorn.Config(app, log_level=log_level, timeout_graceful_shutdown=SHUTDOWN_GRACE,
-                                    server_header=False, limit_concurrency=MAX_CONNECTIONS))
+                                    server_header=False, limit_concurrency=MAX_CONNECTIONS,
+                                    http=guarded_protocol()))  # a request timeout, idle connections capped
 
 
 def _url(host: str, port: int) -> str:

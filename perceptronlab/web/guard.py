@@ -10,13 +10,32 @@ A plain ASGI middleware (:class:`Guard`) checks every HTTP request before the ap
   (anything else, such as the ``text/plain`` a foreign form may send without asking, gets ``415``);
 - every answer carries a Content Security Policy of ``'self'``, ``nosniff``, no framing and no
   referrer.
+
+Below the application, :func:`guarded_protocol` is uvicorn's HTTP protocol with two more bounds, so
+that stalled clients cannot make the server refuse everyone: a request must arrive whole (headers
+and body) within :data:`REQUEST_TIMEOUT` seconds of the connection falling idle, and each client
+address keeps at most :data:`IDLE_PER_CLIENT` idle connections (past it, its connection idle the
+longest is closed). Each such closing is logged in one line.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import json
+import logging
 from collections.abc import Iterable
+from typing import Any
+
+log = logging.getLogger("perceptronlab.web")
+
+#: seconds from a connection falling idle (opened, or its last answer sent) to its next request
+#: having arrived whole: a client that sends its headers or body slower is disconnected
+REQUEST_TIMEOUT = 10.0
+#: idle connections (no request in progress) one client address may hold
+IDLE_PER_CLIENT = 128
+#: an idle connection is closed to make room only once it has been idle this many seconds (a burst of
+#: fresh connections from one address, such as a load test, is not cut short)
+EVICT_AFTER = 2.0
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
@@ -47,6 +66,32 @@ def host_name(value: str) -> str:
     if value.count(":") == 1:
         return value.split(":", 1)[0]
     return value
+
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """``(name, port)`` of a Host header (lower case; the port None when absent), or None when it is
+    not ``NAME`` or ``NAME:PORT`` with a port number from 1 to 65535.
+
+    >>> split_host("Example.org:8000"), split_host("[::1]:8000"), split_host("localhost")
+    (('example.org', 8000), ('::1', 8000), ('localhost', None))
+    >>> split_host("localhost:evil"), split_host("[::1]x"), split_host("a:99999"), split_host("a:")
+    (None, None, None, None)
+    """
+    value = value.strip().lower()
+    if value.startswith("["):
+        name, closed, rest = value[1:].partition("]")
+        if not closed or (rest and not rest.startswith(":")):
+            return None
+        port_text = rest[1:] if rest else None
+    elif value.count(":") == 1:
+        name, _, port_text = value.partition(":")
+    else:
+        name, port_text = value, None  # a name, or an IPv6 address without brackets
+    if port_text is None:
+        return (name, None) if name else None
+    if not (port_text.isascii() and port_text.isdigit() and len(port_text) <= 5 and 1 <= int(port_text) <= 65535):
+        return None
+    return (name, int(port_text)) if name else None
 
 
 def allowed_hosts(extra: Iterable[str] = (), bind_host: str | None = None) -> frozenset[str]:
@@ -121,7 +166,11 @@ class Guard:
     def check(self, scope, headers: dict[str, str]) -> tuple[int, str] | None:
         """``(status, message)`` for a request to refuse, or None."""
         host = headers.get("host", "")
-        if host_name(host) not in self.hosts:
+        parsed = split_host(host)
+        if host and parsed is None:
+            return 400, (f"Host: expected NAME or NAME:PORT (a port number from 1 to 65535), got {host[:80]!r}. "
+                         "Open the lab at the address perceptronlab serve prints.")
+        if parsed is None or parsed[0] not in self.hosts:
             shown = host[:80] if host else "no Host header"
             return 400, (f"Host: expected one of this lab server's names ({', '.join(sorted(self.hosts))}), got "
                          f"{shown!r}. If you serve the lab under that name, start it with "
@@ -147,3 +196,114 @@ async def _refuse(send, status: int, message: str) -> None:
                *SECURITY_HEADERS]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+def guarded_protocol(request_timeout: float | None = None, idle_per_client: int | None = None) -> type:
+    """uvicorn's h11 HTTP protocol with a request timeout and a cap on idle connections per client
+    (see the module's docstring; by default :data:`REQUEST_TIMEOUT` and :data:`IDLE_PER_CLIENT` as
+    they are when it is called); pass it as ``uvicorn.Config(http=...)``. Each call makes a class
+    with its own table of idle connections (one per server)."""
+    timeout: float = REQUEST_TIMEOUT if request_timeout is None else float(request_timeout)
+    cap: int = IDLE_PER_CLIENT if idle_per_client is None else int(idle_per_client)
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    idle: dict[str, dict[Any, float]] = {}  # client address -> {connection: idle since}, oldest first
+    arrived = (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR, h11.SWITCHED_PROTOCOL)
+
+    class GuardedH11Protocol(H11Protocol):
+        _timer: Any = None
+        _idle_since: float | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._track()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            self._track()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._track()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_timer()
+            self._not_idle()
+            super().connection_lost(exc)
+
+        def _address(self) -> str:
+            return str(self.client[0]) if self.client else "an unknown address"
+
+        def _track(self) -> None:
+            if self.transport.is_closing():
+                self._stop_timer()
+                self._not_idle()
+                return
+            state = self.conn.their_state
+            if state is h11.IDLE:
+                if self._idle_since is None:
+                    self._become_idle()
+            else:
+                self._not_idle()
+                if state in arrived:
+                    self._stop_timer()
+
+        def _become_idle(self) -> None:
+            now = self.loop.time()
+            self._idle_since = now
+            self._stop_timer()
+            self._timer = self.loop.call_later(timeout, self._too_slow)
+            mine = idle.setdefault(self._address(), {})
+            mine[self] = now
+            closed = 0
+            while len(mine) > cap and self._evict(mine, now):
+                closed += 1
+            if closed:
+                log.warning("%s held more than %d idle connections: closed its %d idle longest", self._address(),
+                            cap, closed)
+            limit = self.limit_concurrency
+            if limit is not None and len(self.connections) >= limit - 1:  # near the server's limit: room
+                closed = 0  # for this one from the client that holds the most idle connections
+                while len(self.connections) - closed >= limit - 1 and idle:  # (closing ends them soon after)
+                    if not self._evict(max(idle.values(), key=len), now):
+                        break
+                    closed += 1
+                if closed:
+                    log.warning("%d connections open (the limit is %d): closed %d idle ones of the client "
+                                "holding the most", len(self.connections), limit, closed)
+
+        def _evict(self, connections: dict[Any, float], now: float) -> bool:
+            """Close the connection idle the longest of ``connections`` if it has been idle at least
+            :data:`EVICT_AFTER` seconds (and is not this one); whether one was closed."""
+            oldest, since = next(iter(connections.items()))
+            if oldest is self or now - since < EVICT_AFTER:
+                return False
+            oldest._close()
+            return True
+
+        def _not_idle(self) -> None:
+            if self._idle_since is None:
+                return
+            self._idle_since = None
+            mine = idle.get(self._address(), {})
+            mine.pop(self, None)
+            if not mine:
+                idle.pop(self._address(), None)
+
+        def _stop_timer(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+        def _too_slow(self) -> None:
+            self._timer = None
+            log.warning("%s sent no whole request within %g s: connection closed", self._address(), timeout)
+            self._close()
+
+        def _close(self) -> None:
+            self._stop_timer()
+            self._not_idle()
+            self.transport.close()
+
+    return GuardedH11Protocol
