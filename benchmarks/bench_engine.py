@@ -52,7 +52,7 @@ def bench_pocket_and_random_mistake(scale: float = 1.0):
 
 
 def bench_many_small_runs(scale: float = 1.0):
-    """Seed 003's study shape: Gaussian pairs (2 × 30 points, bias column), separations 1.5 … 6."""
+    """The study of the notebook “The Perceptron Convergence Theorem” shape: Gaussian pairs (2 × 30 points, bias column), separations 1.5 … 6."""
     from perceptronlab import perceptron
     from perceptronlab.core.batch import perceptron_batch
     from perceptronlab.datasets import gaussian_pair

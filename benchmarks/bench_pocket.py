@@ -16,7 +16,7 @@ from benchmarks._timing import Stat, at_most, interleave, median_ms, result_row,
 
 #: the target of issue 16.3: PocketPerceptron() within this many times Perceptron()'s fit
 DEFAULT_RATIO_TARGET = 5.0
-#: the checks compared, each in its natural order: the seeds' Learning From Data form, the sweep
+#: the checks compared, each in its natural order: the lectures' Learning From Data form, the sweep
 #: check on shuffled sweeps, and Gallant's ratchet (the estimator's default)
 CHECKS = {"update": "random-mistake", "sweep": "shuffle", "ratchet": "random-mistake"}
 LABEL_NOISE = 0.15

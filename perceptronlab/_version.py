@@ -2,4 +2,4 @@
 ``dynamic = ["version"]``), and ``perceptronlab.__version__``, ``perceptronlab --version``, saved
 models and the report show it."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

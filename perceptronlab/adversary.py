@@ -1,4 +1,4 @@
-"""The Littlestone adversary (seed 001): every round a mistake, every label realizable.
+"""The Littlestone adversary (“Perceptron Algorithm for Halfspaces”): every round a mistake, every label realizable.
 
 This module is the one public home of these names (the implementation is private).
 

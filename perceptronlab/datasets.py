@@ -1,4 +1,4 @@
-"""The seeds' datasets: the exam task, the margin task, basis vectors, Gaussian pairs, the
+"""The lectures' datasets: the exam task, the margin task, basis vectors, Gaussian pairs, the
 Learning From Data target and non-separable clouds.
 
 This module is the one public home of these names (the implementation is private).

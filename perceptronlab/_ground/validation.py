@@ -54,7 +54,7 @@ def is_sparse(X: Any) -> bool:
 
 # ---------------------------------------------------------------- the two APIs' names
 
-#: the functional API's name (the seeds') -> the estimators' name (scikit-learn's), for the same thing
+#: the functional API's name (the lectures') -> the estimators' name (scikit-learn's), for the same thing
 ESTIMATOR_NAMES = {"eta": "eta0", "max_sweeps": "max_iter", "seed": "random_state"}
 #: the estimators' name -> the functional API's
 FUNCTIONAL_NAMES = {new: old for old, new in ESTIMATOR_NAMES.items()}
@@ -90,10 +90,10 @@ def seeds_names(func: Callable[_P, _R]) -> Callable[_P, _R]:
 def _refuse(name: str, key: str, value: Any) -> None:
     if key in FUNCTIONAL_NAMES:
         raise renamed(f"{name}()", key, value, FUNCTIONAL_NAMES[key],
-                      f"the functional API keeps the seeds' names; {key} is the estimators' name, as in "
+                      f"the functional API keeps the lectures' names; {key} is the estimators' name, as in "
                       "scikit-learn")
     raise TypeError(f"{name}() got an unexpected keyword argument {key!r}: it is an option of the scikit-learn "
-                    f"estimators, e.g. perceptronlab.Perceptron({key}=...); the functional API has the seeds' "
+                    f"estimators, e.g. perceptronlab.Perceptron({key}=...); the functional API has the lectures' "
                     "parameters only.")
 
 
@@ -212,7 +212,7 @@ def check_labels(y: Any, n_rows: int | None = None, *, binary: bool = True,
     """Return (y as float64 in {-1, +1}, classes) for any two labels; classes[1] is positive.
 
     With ``signed_ok``, labels already in {-1, +1} pass as they are even when only one of the two
-    occurs (the seeds' worst case labels every basis vector +1).
+    occurs (the lectures' worst case labels every basis vector +1).
     """
     y_arr = np.asarray(y)
     if y_arr.ndim == 2 and 1 in y_arr.shape:

@@ -1,4 +1,4 @@
-"""Teaching commands: ``experiment`` (the seeds' experiments) and ``report`` (one HTML page).
+"""Teaching commands: ``experiment`` (the lectures' experiments) and ``report`` (one HTML page).
 
 The commands parse, call :mod:`perceptronlab.studies.experiments` and :mod:`perceptronlab.studies.report`, and
 format; results go to stdout, progress bars and notes to stderr.

@@ -1,6 +1,6 @@
 """The Fraction engine: the reference semantics of the perceptron, computed without rounding.
 
-Traces from this engine match hand computation cell for cell (the seeds' exam worksheet). The
+Traces from this engine match hand computation cell for cell (the lecture notes' exam worksheet). The
 mistake test and the update are written here once for exact arithmetic (:func:`exact_score`,
 :func:`exact_update`); the worksheet checker replays students' steps with the same two functions.
 

@@ -1,4 +1,4 @@
-"""The online protocol (seed 001): predict from w and x first, then learn from the revealed label.
+"""The online protocol (“Perceptron Algorithm for Halfspaces”): predict from w and x first, then learn from the revealed label.
 
 On round t the learner sees x_t, predicts sign(⟨w,x_t⟩ + b) (a tie predicts −1), and only then
 receives y_t; y_t(⟨w,x_t⟩ + b) ≤ ρ₀ is a mistake (ties included) and triggers w ← w + η·y_t·x_t.

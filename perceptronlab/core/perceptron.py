@@ -68,7 +68,7 @@ def perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercep
 
     Examples
     --------
-    The exam task of the seeds (three points in the plane, no offset):
+    The exam task of the lecture notes (three points in the plane, no offset):
 
     >>> from perceptronlab import perceptron
     >>> run = perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True, trace=True)
@@ -112,8 +112,8 @@ def pocket(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: b
     ----------
     order : how the next update is chosen, as in :func:`perceptron` (default "random-mistake", as in
         the Learning From Data course).
-    check : "update" checks the errors after every update (seed 002); "sweep" after every sweep
-        (seed 003; in random-mistake order a sweep is n updates); "ratchet" is Gallant's pocket
+    check : "update" checks the errors after every update (Lin's lecture 2); "sweep" after every sweep
+        (the notebook “The Perceptron Convergence Theorem”; in random-mistake order a sweep is n updates); "ratchet" is Gallant's pocket
         algorithm with ratchet: examples are picked one at a time (in order "random-mistake"
         uniformly at random with replacement, as Gallant's; "shuffle" and "cyclic" pick each
         example once a sweep), a picked mistake updates, and when the current weights' run of

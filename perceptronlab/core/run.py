@@ -68,7 +68,7 @@ class Run:
         ``perceptronlab.core.driver.LOG_BUDGET_BYTES`` (256 MiB, 16 bytes an update); past it they
         hold the first updates only (False), while ``mistakes``, ``updates_per_sweep`` and
         ``mistake_set`` count every update.
-    mistake_set : a boolean per example: updated on at least once (the mistake set J of seed 000).
+    mistake_set : a boolean per example: updated on at least once (the mistake set J of the lecture notes).
     steps : the step trace (``trace=True``), else ``None``.
     """
 
@@ -112,7 +112,7 @@ class Run:
 
     @property
     def coef(self) -> WeightArray:
-        """The augmented weight vector (b, w₁, …, w_d) with the intercept first, as in the seeds' w₀."""
+        """The augmented weight vector (b, w₁, …, w_d) with the intercept first, as in Lin's w₀."""
         head = np.array([self.b], dtype=self.w.dtype) if self.fit_intercept else np.array([], dtype=self.w.dtype)
         return np.concatenate([head, self.w])
 
@@ -152,7 +152,7 @@ class Run:
 
     # ------------------------------------------------------------ the worksheet
     def worksheet_rows(self) -> list[tuple[str, str, str, str, str]]:
-        """Rows (sweep, point, y⟨w,x⟩, mistake?, w after) in the layout of the seeds' exam worksheet.
+        """Rows (sweep, point, y⟨w,x⟩, mistake?, w after) in the layout of the lecture notes' exam worksheet.
 
         A final clean sweep is one row ``(sweep, all, scores, no, stop)``.
         """

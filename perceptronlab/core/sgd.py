@@ -19,6 +19,8 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit
 
+from perceptronlab.core.rule import add_csr_row, add_row
+
 __all__ = ["sweep_dense_weighted", "sweep_csr_weighted", "sgd_shuffle", "sgd_permutations"]
 
 #: scikit-learn's ``RAND_R_MAX`` (``sklearn/utils/_random.pxd``): its generator's values are below it + 1
@@ -82,49 +84,12 @@ def _dense_dot(w, X, i):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _dense_add(X, i, w, c):
-    """w += X[i]·c entry by entry; returns ‖w‖² (for the log's norms: four chains of squares)."""
-    d = w.shape[0]
-    q0 = 0.0
-    q1 = 0.0
-    q2 = 0.0
-    q3 = 0.0
-    j = 0
-    while j + 4 <= d:
-        w[j] += X[i, j] * c
-        w[j + 1] += X[i, j + 1] * c
-        w[j + 2] += X[i, j + 2] * c
-        w[j + 3] += X[i, j + 3] * c
-        q0 += w[j] * w[j]
-        q1 += w[j + 1] * w[j + 1]
-        q2 += w[j + 2] * w[j + 2]
-        q3 += w[j + 3] * w[j + 3]
-        j += 4
-    while j < d:
-        w[j] += X[i, j] * c
-        q0 += w[j] * w[j]
-        j += 1
-    return (q0 + q1) + (q2 + q3)
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _csr_row_dot(indptr, indices, data, w, i):
     """⟨w, x_i⟩ over the row's stored entries, in their order."""
     s = 0.0
     for k in range(indptr[i], indptr[i + 1]):
         s += w[indices[k]] * data[k]
     return s
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _csr_add(indptr, indices, data, i, w, c, sq):
-    """w += x_i·c over the row's entries; returns ‖w‖² kept up to date from its old value ``sq``."""
-    for k in range(indptr[i], indptr[i + 1]):
-        j = indices[k]
-        old = w[j]
-        w[j] = old + data[k] * c
-        sq += w[j] * w[j] - old * old
-    return sq
 
 
 @njit(cache=True, nogil=True)
@@ -153,7 +118,7 @@ def sweep_dense_weighted(X, y, scale, order, use_order, w, b, eta, margin, fit_i
         z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
         loss += lost
         if c != 0.0:
-            sq = _dense_add(X, i, w, c)
+            sq = add_row(X, i, w, c)
             if fit_intercept:
                 b += c
                 sq += b * b
@@ -184,7 +149,7 @@ def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, w, b, 
         z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
         loss += lost
         if c != 0.0:
-            sq = _csr_add(indptr, indices, data, i, w, c, sq)
+            sq = add_csr_row(indptr, indices, data, i, w, c, sq)
             if fit_intercept:
                 sq += (b + c) * (b + c) - b * b
                 b += c

@@ -89,7 +89,7 @@ class Perceptron(LinearClassifier):
         Learning rate η. From w = 0 it only scales w: the mistakes are the same for every η.
     fit_intercept : bool, default=True
         Learn an intercept b (the bias trick: x augmented with a constant 1). True like
-        scikit-learn; the functional API :func:`perceptronlab.perceptron` defaults to the seeds'
+        scikit-learn; the functional API :func:`perceptronlab.perceptron` defaults to the lectures'
         form without offset.
     order : {"cyclic", "shuffle", "random-mistake"}, default="cyclic"
         Data order (the textbook's), scikit-learn's shuffled order (as ``shuffle=True``), or a
@@ -186,7 +186,7 @@ class Perceptron(LinearClassifier):
 
     Examples
     --------
-    The exam task of the seeds, without offset:
+    The exam task of the lecture notes, without offset:
 
     >>> from perceptronlab import Perceptron
     >>> clf = Perceptron(fit_intercept=False).fit([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
@@ -491,8 +491,8 @@ class PocketPerceptron(PartialFit, LinearClassifier):
         "ratchet": Gallant's ratchet, counting the errors when a run of correct picks beats the
         pocket's (in order "random-mistake" the picks are uniformly random examples, so the
         updates are uniformly random mistakes found by O(d) checks; "shuffle" and "cyclic" pick
-        every example once a sweep); "update": after every update (seed 002); "sweep": after every
-        sweep (seed 003).
+        every example once a sweep); "update": after every update (Lin's lecture 2); "sweep": after every
+        sweep (the notebook).
     max_updates : int >= 1 or None, default=None
     max_iter : int >= 1, default=100
         The run stops at zero errors, or at ``max_updates`` / ``max_iter`` sweeps, whichever

@@ -61,7 +61,7 @@ class Replay(NamedTuple):
 
 
 class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
-    """The online perceptron (seed 001): predict first, then learn from the revealed label.
+    """The online perceptron (“Perceptron Algorithm for Halfspaces”): predict first, then learn from the revealed label.
 
     On each example the learner predicts sign(⟨w,x⟩ + b) (a tie predicts ``classes_[0]``) from w
     and x alone; only then is the label used: y(⟨w,x⟩ + b) ≤ ρ₀ is a mistake and updates

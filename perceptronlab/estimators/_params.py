@@ -71,7 +71,7 @@ SCIKIT_LEARN_REFUSALS = {
 
 
 class EstimatorNames(_EstimatorMixin):
-    """The estimators take scikit-learn's names: the functional API's (the seeds') names are refused
+    """The estimators take scikit-learn's names: the functional API's (the lectures') names are refused
     with a TypeError that names the right one (``Perceptron(max_sweeps=10)``: "use max_iter=10"), and
     a scikit-learn Perceptron name that does not apply to the learner with the reason
     (``SCIKIT_LEARN_REFUSALS``)."""

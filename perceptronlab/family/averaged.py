@@ -150,7 +150,7 @@ def averaged_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit
 
     Examples
     --------
-    The seeds' exam task: 4 sweeps of 3 steps, the last iterate (1, -2), the average over 12 steps:
+    The lectures' exam task: 4 sweeps of 3 steps, the last iterate (1, -2), the average over 12 steps:
 
     >>> from perceptronlab import averaged_perceptron
     >>> run = averaged_perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1])

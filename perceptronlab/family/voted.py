@@ -292,7 +292,7 @@ def voted_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_in
 
     Examples
     --------
-    The seeds' exam task: five updates make five vectors; the last survives 7 of the 12 steps.
+    The lectures' exam task: five updates make five vectors; the last survives 7 of the 12 steps.
 
     >>> from perceptronlab import voted_perceptron
     >>> run = voted_perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1])

@@ -1,14 +1,14 @@
-"""The seeds' figures, drawn from the engine's and the theory toolkit's numbers.
+"""The lectures' figures, drawn from the engine's and the theory toolkit's numbers.
 
 Every function returns a :class:`matplotlib.figure.Figure` built without ``pyplot`` (no global
 state, headless by construction): save it with ``fig.savefig("x.png")``; in Jupyter it displays
 itself. Matplotlib is imported on first use; install it with ``pip install 'perceptronlab[plots]'``.
 
-- :func:`squeeze`: the proof of Novikoff's theorem as a picture (seed 003, §6.5).
-- :func:`bound_vs_actual`: actual mistakes against R²/ρ² over many datasets (seed 003, §6.5).
-- :func:`sweeps`: updates per sweep and errors after each sweep (seed 003, §6.9; pocket).
+- :func:`squeeze`: the proof of Novikoff's theorem as a picture (the notebook “The Perceptron Convergence Theorem”, §6.5).
+- :func:`bound_vs_actual`: actual mistakes against R²/ρ² over many datasets (the notebook “The Perceptron Convergence Theorem”, §6.5).
+- :func:`sweeps`: updates per sweep and errors after each sweep (the notebook “The Perceptron Convergence Theorem”, §6.9; pocket).
 - :func:`decision_regions`: the plane, the line, w as an arrow, the max-margin band.
-- :func:`bound_surface`: R²/ρ² over (R, ρ) and its slices (seed 003, §6.5).
+- :func:`bound_surface`: R²/ρ² over (R, ρ) and its slices (the notebook “The Perceptron Convergence Theorem”, §6.5).
 
 Examples
 --------
@@ -104,7 +104,7 @@ def squeeze(run: Run, rho: RealLike, R: RealLike) -> Figure:
 
     .. math:: k^2\rho^2 \le \lVert w_k\rVert^2 \le k R^2 \quad\Rightarrow\quad k \le R^2/\rho^2 .
 
-    Reference: Novikoff (1962); seed 003, §6.4-6.5.
+    Reference: Novikoff (1962); the notebook “The Perceptron Convergence Theorem”, §6.4-6.5.
 
     Parameters
     ----------
@@ -279,7 +279,7 @@ def bound_vs_actual(results: Tabled | Iterable[Mapping[str, Any]] | Mapping[str,
 def sweeps(run: Run) -> Figure:
     """Updates made in each sweep and training errors after each sweep (and the pocket's errors).
 
-    On separable data both fall to 0; on non-separable data they oscillate for ever (seed 003,
+    On separable data both fall to 0; on non-separable data they oscillate for ever (the notebook “The Perceptron Convergence Theorem”,
     §6.9), while Pocket keeps the fewest errors seen (Gallant 1990).
 
     Returns
@@ -405,7 +405,7 @@ def decision_regions(fitted: Run | Fitted | ArrayLike, X: ArrayLike, y: ArrayLik
         package's or scikit-learn's), or a weight vector: (w1, w2) for a line through the origin,
         (b, w1, w2) with the intercept first (as ``Run.coef``).
     X : array-like (n, 2)
-        The points. A leading constant-1 column (the seeds' bias trick, X of shape (n, 3)) is
+        The points. A leading constant-1 column (the lectures' bias trick, X of shape (n, 3)) is
         recognised: with a weight vector of length 3 its first weight is drawn as the intercept.
     y : array-like (n,)
         Any two labels (−1/+1, 0/1, strings); the larger is the positive class, as in training.
@@ -542,7 +542,7 @@ AROUND_THE_DATA = (0.25, 0.5, 2.0, 4.0)
 
 def bound_surface(radii: Sequence[RealLike] | None = None, margins: Sequence[RealLike] | None = None,
                   mark: tuple[RealLike, RealLike] | None = None) -> Figure:
-    """Novikoff's bound R²/ρ² over (R, ρ) as a surface (log₁₀), and its slices (seed 003, §6.5).
+    """Novikoff's bound R²/ρ² over (R, ρ) as a surface (log₁₀), and its slices (the notebook “The Perceptron Convergence Theorem”, §6.5).
 
     Halving the margin quadruples the bound; doubling the radius does too.
 
@@ -569,7 +569,7 @@ def bound_surface(radii: Sequence[RealLike] | None = None, margins: Sequence[Rea
     Examples
     --------
     >>> from perceptronlab import plots
-    >>> fig = plots.bound_surface(mark=(2 ** 0.5, 5 ** -0.5))   # seed 000's exam task: R²/ρ*² = 10
+    >>> fig = plots.bound_surface(mark=(2 ** 0.5, 5 ** -0.5))   # the exam task of the lecture notes “Perceptron Mistake Bound”: R²/ρ*² = 10
     >>> len(fig.axes)
     3
     """

@@ -49,7 +49,7 @@ def mean_difference_margin(X: np.ndarray, y_signs: np.ndarray) -> float:
 def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
                     progress: Progress | None = None, n_per_class: int = 25,
                     separations: tuple[float, ...] = SEPARATIONS, max_sweeps: int = 500) -> ExperimentResult:
-    """Seed 003's study: actual perceptron mistakes against R²/ρ*² on random Gaussian pairs.
+    """The study of the notebook “The Perceptron Convergence Theorem”: actual perceptron mistakes against R²/ρ*² on random Gaussian pairs.
 
     For every separation and trial: :func:`perceptronlab.datasets.gaussian_pair` (bias column
     first, seed ``trial * 137 + int(separation * 100)`` as in the notebook; ``seed`` shifts it),

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def non_separable(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
                   progress: Progress | None = None, sweeps: int = 200) -> ExperimentResult:
-    """Seed 003, §6.9: on overlapping clouds the perceptron never settles; Pocket keeps the best.
+    """The notebook “The Perceptron Convergence Theorem”, §6.9: on overlapping clouds the perceptron never settles; Pocket keeps the best.
 
     The data is :func:`perceptronlab.datasets.nonseparable` (the notebook's 80 points, seed 42 by
     default), labels 0/1, trained with an intercept. ``perceptronlab.separable`` confirms no line

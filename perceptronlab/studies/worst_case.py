@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
                progress: Progress | None = None, dimensions: tuple[int, ...] = (2, 3, 5, 10, 20, 50)
                ) -> ExperimentResult:
-    """Seed 003, §6.7: the basis vectors e₁ … e_n, all +1, attain Novikoff's bound: mistakes = n.
+    """The notebook “The Perceptron Convergence Theorem”, §6.7: the basis vectors e₁ … e_n, all +1, attain Novikoff's bound: mistakes = n.
 
     R = 1 and ρ* = 1/√n (computed by ``perceptronlab.radius`` and ``perceptronlab.max_margin``), so
     R²/ρ*² = n; the cyclic perceptron (exact arithmetic) makes exactly n mistakes, and so does a

@@ -1,9 +1,9 @@
-"""The Littlestone adversary: halfspaces in d ≥ 2 have no finite mistake bound (seed 001).
+"""The Littlestone adversary: halfspaces in d ≥ 2 have no finite mistake bound (“Perceptron Algorithm for Halfspaces”).
 
 The game is :class:`ThresholdAdversary`, the special case of :class:`perceptronlab.online.LdimAdversary`
 whose version space is an interval of thresholds on [0, 1].
 
-The shattered tree of seed 001 uses the points x = (t, 1, 0, …, 0) and the hypotheses
+The shattered tree of “Perceptron Algorithm for Halfspaces” uses the points x = (t, 1, 0, …, 0) and the hypotheses
 h_a = (−1, a, 0, …, 0) with a ∈ [0, 1], so
 
 .. math::
@@ -18,7 +18,7 @@ tree of the seed). t lies strictly inside the interval and every later interval 
 hypothesis of the final interval has a tie on any point, and the midpoint ``a`` of the final
 interval labels every round correctly: the sequence is realizable, yet the learner errs on every
 round. Littlestone (1988) calls this a shattered tree of any depth: the Littlestone dimension of
-halfspaces is infinite for d ≥ 2 ("the density of the real numbers", seed 001).
+halfspaces is infinite for d ≥ 2 ("the density of the real numbers", “Perceptron Algorithm for Halfspaces”).
 
 Exact arithmetic and what the learner sees
 ------------------------------------------
@@ -71,7 +71,7 @@ class Round:
     fed : the point as the learner received it (floats with ``feed="float"``).
     prediction : the learner's prediction as it returned it (e.g. ``True`` for River, ``1``).
     predicted_sign : that prediction as ±1 (``classes[1]`` is +1; anything else, ``None`` included,
-        is −1, as a tie predicts −1 in the seeds' online protocol).
+        is −1, as a tie predicts −1 in the lectures' online protocol).
     label : the revealed label ±1, always ``-predicted_sign``.
     interval : the open interval (lo, hi) of the a's consistent with every label up to this round.
     """
@@ -291,7 +291,7 @@ def _is_river(learner: Any) -> bool:
 
 def littlestone(learner: Any, rounds: int, d: int = 2, *, feed: str = "float", classes: tuple[Any, Any] | None = None,
                 as_dict: bool | None = None) -> LittlestoneResult:
-    """Play seed 001's shattered tree against an online learner: it errs on every round.
+    """Play the shattered tree of “Perceptron Algorithm for Halfspaces” against an online learner: it errs on every round.
 
     Round k: the point x = (t, 1, 0, …, 0) ∈ ℝ^d with t the midpoint of the open interval of the
     a's still consistent (first t = 1/2); the learner predicts (``predict_one``), the label

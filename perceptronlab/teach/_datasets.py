@@ -1,12 +1,12 @@
-"""The seeds' datasets, generated exactly as the seeds do, with exact values where theirs are exact.
+"""The lectures' datasets, generated exactly as the lectures do, with exact values where theirs are exact.
 
 Every function returns a :class:`Dataset`: the rows ``X``, the labels ``y``, a name and a one-line
 description (and, for :func:`lfd`, the ``target``). A Dataset unpacks like a tuple, so
 ``X, y = exam_task()`` works. Hand-worked datasets (:func:`exam_task`, :func:`margin_task`,
-:func:`basis`) hold integer arrays, so ``perceptron(X, y, exact=True)`` reproduces the seeds'
+:func:`basis`) hold integer arrays, so ``perceptron(X, y, exact=True)`` reproduces the lectures'
 worksheets digit for digit; random ones hold float64.
 
-References: seed 000 (the lecture's exam tasks), seed 003 (the convergence notebook: Gaussian
+References: the lecture notes “Perceptron Mistake Bound” (its exam tasks), the notebook “The Perceptron Convergence Theorem” ( Gaussian
 pairs, the basis vectors, non-separable clouds), Abu-Mostafa, Magdon-Ismail and Lin, *Learning
 From Data* (2012), Exercise 1.4 and Problem 1.4 (the PLA experiment on a random target line).
 """
@@ -76,7 +76,7 @@ class Dataset:
 
 
 def exam_task() -> Dataset:
-    """Seed 000's exam task: x₁ = (1, 0) (+1), x₂ = (1, 1) (−1), x₃ = (0, 1) (−1), no offset.
+    """The exam task of the lecture notes “Perceptron Mistake Bound”: x₁ = (1, 0) (+1), x₂ = (1, 1) (−1), x₃ = (0, 1) (−1), no offset.
 
     Cyclic perceptron from w = 0: 5 mistakes in 4 sweeps, final w = (1, −2).
 
@@ -88,11 +88,11 @@ def exam_task() -> Dataset:
     (5, 4, [1, -2])
     """
     return Dataset(np.array([[1, 0], [1, 1], [0, 1]], dtype=np.int64), np.array([1, -1, -1], dtype=np.int64),
-                   "exam-task", "seed 000, exam task 1: three points in the plane, no offset")
+                   "exam-task", "the lecture notes “Perceptron Mistake Bound”, exam task 1: three points in the plane, no offset")
 
 
 def margin_task(with_x5: bool = False) -> Dataset:
-    """Seed 000's margin task: x₁ = (3, 1), x₂ = (1, 2) (+1), x₃ = (−1, −1), x₄ = (0, −2) (−1).
+    """The margin task of the lecture notes “Perceptron Mistake Bound”: x₁ = (3, 1), x₂ = (1, 2) (+1), x₃ = (−1, −1), x₄ = (0, −2) (−1).
 
     Parameters
     ----------
@@ -112,11 +112,11 @@ def margin_task(with_x5: bool = False) -> Dataset:
     labels = [1, 1, -1, -1] + ([1] if with_x5 else [])
     return Dataset(np.array(rows, dtype=np.int64), np.array(labels, dtype=np.int64),
                    "margin-task" + ("-x5" if with_x5 else ""),
-                   "seed 000, margin task: four points" + (" and x5 = (4, -3)" if with_x5 else ""))
+                   "the lecture notes “Perceptron Mistake Bound”, margin task: four points" + (" and x5 = (4, -3)" if with_x5 else ""))
 
 
 def basis(n: int) -> Dataset:
-    """The worst case of seed 003, §6.7: the basis vectors e₁ … e_n, all labelled +1.
+    """The worst case of the notebook “The Perceptron Convergence Theorem”, §6.7: the basis vectors e₁ … e_n, all labelled +1.
 
     R = 1, the best margin is ρ* = 1/√n (w* = (1, …, 1)/√n), so Novikoff's bound R²/ρ² = n, and
     the cyclic perceptron makes exactly n mistakes: the bound is attained.
@@ -129,7 +129,7 @@ def basis(n: int) -> Dataset:
     """
     n = check_positive_int("n (the dimension)", n, "Pass e.g. basis(5).")
     return Dataset(np.eye(n, dtype=np.int64), np.ones(n, dtype=np.int64), f"basis-{n}",
-                   f"seed 003, section 6.7: the {n} basis vectors, all labelled +1")
+                   f"the notebook “The Perceptron Convergence Theorem”, section 6.7: the {n} basis vectors, all labelled +1")
 
 
 def _check_real(name: str, value: Any, *, minimum: float | None = None, positive: bool = False) -> float:
@@ -153,7 +153,7 @@ def _legacy_seed(seed: Any) -> int:
 
 def gaussian_pair(n_per_class: int = 25, separation: float = 3.0, seed: int = 42, bias: bool = True,
                   spread: float = 0.5) -> Dataset:
-    """Seed 003's Gaussian pair: two round clouds at (∓separation/2, 0), labels −1 then +1.
+    """The Gaussian pair of the notebook “The Perceptron Convergence Theorem”: two round clouds at (∓separation/2, 0), labels −1 then +1.
 
     Exactly the notebook's construction: ``rng = np.random.RandomState(seed)``, then
     ``X0 = rng.randn(n, 2) * spread + (-separation/2, 0)`` (label −1) and
@@ -191,7 +191,7 @@ def gaussian_pair(n_per_class: int = 25, separation: float = 3.0, seed: int = 42
         X = np.hstack([np.ones((X.shape[0], 1)), X])
     y = np.array([-1] * n_per_class + [1] * n_per_class, dtype=np.int64)
     return Dataset(X, y, f"gaussian-pair-{separation:g}-{seed}",
-                   f"seed 003: two Gaussian clouds (sd {spread:g}) {separation:g} apart, seed {seed}"
+                   f"the notebook “The Perceptron Convergence Theorem”: two Gaussian clouds (sd {spread:g}) {separation:g} apart, seed {seed}"
                    + (", bias column first" if bias else ""))
 
 
@@ -242,7 +242,7 @@ def lfd(N: int = 10, seed: int | None = 0) -> Dataset:
 
 
 def nonseparable(n_per_class: int = 40, shift: float = 0.5, spread: float = 1.0, seed: int = 42) -> Dataset:
-    """Seed 003, §6.9: two overlapping Gaussian clouds with labels 0 and 1 (not separable).
+    """The notebook “The Perceptron Convergence Theorem”, §6.9: two overlapping Gaussian clouds with labels 0 and 1 (not separable).
 
     Exactly the notebook's construction: ``RandomState(seed)``, ``X0 = randn(n, 2) * spread +
     (-shift, 0)`` labelled 0, ``X1 = randn(n, 2) * spread + (shift, 0)`` labelled 1 (the notebook
@@ -265,5 +265,5 @@ def nonseparable(n_per_class: int = 40, shift: float = 0.5, spread: float = 1.0,
     ones = rng.randn(n_per_class, 2) * spread + np.array([shift, 0])
     return Dataset(np.vstack([zeros, ones]), np.array([0] * n_per_class + [1] * n_per_class, dtype=np.int64),
                    f"nonseparable-{seed}",
-                   f"seed 003, section 6.9: overlapping clouds (sd {spread:g}) at -{shift:g} and +{shift:g}, "
+                   f"the notebook “The Perceptron Convergence Theorem”, section 6.9: overlapping clouds (sd {spread:g}) at -{shift:g} and +{shift:g}, "
                    f"labels 0/1, seed {seed}")

@@ -1,6 +1,6 @@
 """The worksheet checker: find a student's first wrong row and name the slip.
 
-A worksheet is the table of seed 000's exam task, one row per step: (sweep, point, y⟨w,x⟩,
+A worksheet is the table of the exam task of the lecture notes “Perceptron Mistake Bound”, one row per step: (sweep, point, y⟨w,x⟩,
 mistake?, w after), and a last row for the clean sweep, ``N, all, "s1, s2, s3", no, stop``. This
 is the CSV layout of ``Run.table("csv")`` (header ``sweep,point,score,mistake,w_after``); with an
 intercept the w cell reads ``(1, 0), b = 1``. The clean sweep may also be written out row by row.
@@ -8,7 +8,7 @@ intercept the w cell reads ``(1, 0), b = 1``. The clean sweep may also be writte
 :func:`check_worksheet` runs the exact engine on the data (``perceptron(..., exact=True,
 trace=True)``) and walks the sheet against it. At the first row that differs, the student's
 weights before that row are the engine's (every earlier row agreed), so the row can be explained
-by replaying the wrong rules of seed 001's "mistakes to catch" and the tie rule of seed 000:
+by replaying the wrong rules of the "mistakes to catch" of “Perceptron Algorithm for Halfspaces” and the tie rule of the lecture notes:
 
 ============================  ===================================================================
 ``update-not-due``            an update although y⟨w,x⟩ > 0 ("updating when the condition is not
@@ -25,7 +25,7 @@ by replaying the wrong rules of seed 001's "mistakes to catch" and the tie rule 
 
 The online slip in a sheet
 --------------------------
-Seed 001's online protocol predicts sign⟨w, x_t⟩ from w and x_t first and only then reads y_t.
+The online protocol of “Perceptron Algorithm for Halfspaces” predicts sign⟨w, x_t⟩ from w and x_t first and only then reads y_t.
 A sheet records the score y⟨w,x⟩ *before* the step. A student who reads the label first and
 updates before predicting writes the score of the already-updated weights,
 y⟨w + ηyx, x⟩ = y⟨w,x⟩ + η‖x‖² (usually positive, so the step looks correct). The checker names a
@@ -67,7 +67,7 @@ MAX_SHEET_STEPS = 20_000
 #: largest sheet file read
 MAX_SHEET_BYTES = 4 * 2**20
 
-#: slip kind -> (seed 001's / seed 000's wording, how to fix it)
+#: slip kind -> (the lectures' wording, how to fix it)
 SLIPS: dict[str, tuple[str, str]] = {
     "update-not-due": ("Updating when the condition is not satisfied",
                        "Check y<w,x> <= 0 first; update only then."),
@@ -114,7 +114,7 @@ class CheckResult:
 
     @property
     def slip_name(self) -> str | None:
-        """The slip in words (seed 001's list), ``None`` when ok."""
+        """The slip in words (the list of “Perceptron Algorithm for Halfspaces”), ``None`` when ok."""
         return SLIPS[self.slip][0] if self.slip else None
 
     def __bool__(self) -> bool:

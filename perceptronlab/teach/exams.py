@@ -1,4 +1,4 @@
-"""Exam tasks with worked answer keys, in the style of seed 000's three exam-style tasks.
+"""Exam tasks with worked answer keys, in the style of the three exam-style tasks of the lecture notes “Perceptron Mistake Bound”.
 
 :func:`generate` makes a new task of one ``kind`` from a ``seed`` (the same seed always gives the
 same task):
@@ -74,7 +74,7 @@ def generate(kind: Kind, seed: int) -> ExamTask:
     Parameters
     ----------
     kind : "trace" (the perceptron by hand), "margin" (margin and mistake bound) or
-        "generalization" (the leave-one-out test-error bound), after seed 000's three tasks.
+        "generalization" (the leave-one-out test-error bound), after the three tasks of the lecture notes “Perceptron Mistake Bound” tasks.
     seed : an integer ≥ 0.
 
     Returns

@@ -25,7 +25,7 @@ def scores(w, X, y) -> list[Fraction]:
 
 
 def radius2(X) -> Fraction:
-    """R² = max_i ‖x_i‖² (seed 000), by :func:`perceptronlab.theory.geometry.radius_squared`."""
+    """R² = max_i ‖x_i‖² (“Perceptron Mistake Bound”), by :func:`perceptronlab.theory.geometry.radius_squared`."""
     from perceptronlab.theory.geometry import radius_squared
 
     return cast(Fraction, radius_squared([[Fraction(c) for c in x] for x in X]))  # exact rows: a Fraction
@@ -46,7 +46,7 @@ def novikoff(R2: Fraction, rho2: Fraction) -> Fraction:
 
 
 def test_error_bound(R2: Fraction, rho2: Fraction, n: int) -> Fraction:
-    """R²/ρ²/(n+1) (seed 000, Theorem 2), by :func:`perceptronlab.bounds.test_error`."""
+    """R²/ρ²/(n+1) (“Perceptron Mistake Bound”, Theorem 2), by :func:`perceptronlab.bounds.test_error`."""
     from perceptronlab.bounds import test_error
 
     return cast(Fraction, test_error(R2, rho2, n, squared=True))  # exact in, exact out

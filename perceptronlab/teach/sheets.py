@@ -1,6 +1,6 @@
 """Worksheet files that carry their own data: write a blank one, check a filled one.
 
-A worksheet is the CSV table of seed 000's exam task (header ``sweep,point,score,mistake,w_after``,
+A worksheet is the CSV table of the exam task of the lecture notes “Perceptron Mistake Bound” (header ``sweep,point,score,mistake,w_after``,
 one row per step, then the stop row; see :mod:`perceptronlab.teach.checker`). A sheet may start
 with comment lines (``#``) that say what run it traces, so that it can be checked without a
 separate data file:

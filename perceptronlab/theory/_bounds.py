@@ -86,7 +86,7 @@ def novikoff(R: RealLike, rho: RealLike, *, squared: bool = False) -> Number:
 
     Examples
     --------
-    Seed 000's exam task: :math:`R^2 = 2`, :math:`\rho^2 = 1/5`, bound 10; margin task: 10/2 = 5.
+    The exam task of the lecture notes “Perceptron Mistake Bound”: :math:`R^2 = 2`, :math:`\rho^2 = 1/5`, bound 10; margin task: 10/2 = 5.
 
     >>> novikoff(2, Fraction(1, 5), squared=True)
     Fraction(10, 1)
@@ -289,7 +289,7 @@ def test_error(R: RealLike, rho: RealLike, n: int, *, squared: bool = False) -> 
 
     Examples
     --------
-    Seed 000, generalization task (a): R = 2, ρ = 0.5, n = 999 gives 1.6 %.
+    The lecture notes' generalization task (a): R = 2, ρ = 0.5, n = 999 gives 1.6 %.
 
     >>> test_error(2, 0.5, 999)
     0.016
@@ -312,7 +312,7 @@ def sample_size(R: RealLike, rho: RealLike, epsilon: RealLike, *, squared: bool 
 
     Examples
     --------
-    Seed 000, generalization task (b) and (c): 0.5 % needs n ≥ 3199; half the margin, n ≥ 12799.
+    The lecture notes' generalization task (b) and (c): 0.5 % needs n ≥ 3199; half the margin, n ≥ 12799.
 
     >>> sample_size(2, 0.5, 0.005), sample_size(2, 0.25, 0.005)
     (3199, 12799)

@@ -148,7 +148,7 @@ def distance(w: ArrayLike, x: ArrayLike, y: Any = None, b: float = 0.0) -> float
 
     Examples
     --------
-    Seed 000's mini example and multiple-choice question:
+    The mini example of the lecture notes “Perceptron Mistake Bound” and multiple-choice question:
 
     >>> distance([3, 4], [1, 2], +1), distance([3, 4], [1, -1], -1)
     (2.2, 0.2)
@@ -185,7 +185,7 @@ def margin(w: VectorLike, X: MatrixLike, y: ArrayLike, b: float = 0.0) -> float:
 
     Examples
     --------
-    Seed 000's margin task: :math:`\rho_A = \sqrt 2`, :math:`\rho_B = 3/\sqrt 5`.
+    The margin task of the lecture notes “Perceptron Mistake Bound”: :math:`\rho_A = \sqrt 2`, :math:`\rho_B = 3/\sqrt 5`.
 
     >>> X, y = [[3, 1], [1, 2], [-1, -1], [0, -2]], [1, 1, -1, -1]
     >>> round(margin([1, 1], X, y) ** 2, 12), round(margin([1, 2], X, y) ** 2, 12)

@@ -1,6 +1,6 @@
 r"""Exact leave-one-out error of the cyclic perceptron, retraining only on the mistake set.
 
-Seed 000 (proof of Theorem 2): run the perceptron on all n examples to convergence. An example
+The lecture notes “Perceptron Mistake Bound” (proof of Theorem 2): run the perceptron on all n examples to convergence. An example
 that never triggered an update can be removed without changing the run (it was only ever checked,
 never added), so the run without it ends at the same w, which classifies it correctly. Only the
 examples in the mistake set J can be leave-one-out errors, and there are at most

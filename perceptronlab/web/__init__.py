@@ -1,4 +1,4 @@
-"""The lab page: the seeds' interactive widget, served by ``perceptronlab serve`` and in Jupyter.
+"""The lab page: the lectures' interactive widget, served by ``perceptronlab serve`` and in Jupyter.
 
 :mod:`perceptronlab.web.api` turns one request (points, labels, options) into the whole run and
 the cards, within a budget of work; :mod:`perceptronlab.web.app` serves it with the page

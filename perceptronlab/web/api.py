@@ -91,7 +91,7 @@ def compute(payload: Any) -> dict:
 
     Examples
     --------
-    The seeds' exam task:
+    The lectures' exam task:
 
     >>> answer = compute({"points": [[1, 0], [1, 1], [0, 1]], "labels": [1, -1, -1]})
     >>> answer["run"]["mistakes"], answer["run"]["w_text"], answer["cards"]["bound"]["text"]

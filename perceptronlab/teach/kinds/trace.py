@@ -53,7 +53,7 @@ def best_small_separator(X, y) -> tuple[tuple[int, int], Fraction]:
 
 def trace_from(X, y, run: Run, ties, rng: random.Random, seed: int, *, w_star=None, eta=None) -> ExamTask:
     """The trace task for data whose run is known; ``w_star``/``eta`` default to the best small
-    integer separator and a seeded choice among 2, 3 and 1/2 (seed 000 uses w* = (1, −2), η = 2)."""
+    integer separator and a seeded choice among 2, 3 and 1/2 (the lecture notes use w* = (1, −2), η = 2)."""
     n = len(X)
     names = ",".join(f"x_{{{i + 1}}}" for i in range(n))
     intro = [("p", f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. Start with $w=(0,0)$, "
@@ -72,7 +72,7 @@ def trace_from(X, y, run: Run, ties, rng: random.Random, seed: int, *, w_star=No
            else parse_exact(eta, "eta (the learning rate)"))
     run_eta = perceptron(X, y, eta=eta, exact=True, max_sweeps=6, warn=False)
     if run_eta.mistakes != run.mistakes or list(run_eta.w) != [eta * c for c in run.w]:
-        raise AssertionError("eta-invariance failed: the engine disagrees with seed 000's task (c)")  # pragma: no cover
+        raise AssertionError("eta-invariance failed: the engine disagrees with the learning-rate task (c) of the lecture notes “Perceptron Mistake Bound”")  # pragma: no cover
     final_w = tuple(run.w)
     tie_places = [(s.sweep, s.index) for s in ties]
     answers = dict(mistakes=run.mistakes, sweeps=run.sweeps, converged=run.converged, final_w=final_w,
