@@ -57,7 +57,8 @@ docs: setup
 # (strict on the modules of the public API; its configuration is in pyproject.toml too)
 lint: setup js
 	node_modules/.bin/eslint perceptronlab/web/static tests/js eslint.config.js
-	$(VENV)/bin/ruff check perceptronlab tests benchmarks
+	$(VENV)/bin/ruff format --check perceptronlab tests benchmarks examples docs/conf.py docs/api_examples.py docs/figure_scraper.py
+	$(VENV)/bin/ruff check perceptronlab tests benchmarks examples docs/conf.py docs/api_examples.py docs/figure_scraper.py
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 

@@ -23,16 +23,22 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 README = HERE.parent / "README.md"
 #: the README's benchmark table lies between these two lines (the runner rewrites it)
-README_BEGIN = "<!-- benchmarks: generated from benchmarks/RESULTS.md by `make bench`; do not edit -->"
+README_BEGIN = (
+    "<!-- benchmarks: generated from benchmarks/RESULTS.md by `make bench`; do not edit -->"
+)
 README_END = "<!-- benchmarks: end -->"
-NOTE = ("Every figure: the median of interleaved rounds (each round times every side once), with the "
-        "smallest and largest round; with several passes of the whole suite (`make bench` runs two, one after "
-        "the other), the median of the passes' medians and the smallest and largest round of any pass, the "
-        "detail being the last pass's. One-thread code is timed in the calling thread's CPU time, rows marked "
-        "\"wall time\" use wall time (several threads or processes). `make bench` writes this file and the "
-        "README's table.")
-HEADER = ("| case | target | measured (median) | spread (min–max, rounds) | met | detail |\n"
-          "| --- | --- | --- | --- | --- | --- |")
+NOTE = (
+    "Every figure: the median of interleaved rounds (each round times every side once), with the "
+    "smallest and largest round; with several passes of the whole suite (`make bench` runs two, one after "
+    "the other), the median of the passes' medians and the smallest and largest round of any pass, the "
+    "detail being the last pass's. One-thread code is timed in the calling thread's CPU time, rows marked "
+    '"wall time" use wall time (several threads or processes). `make bench` writes this file and the '
+    "README's table."
+)
+HEADER = (
+    "| case | target | measured (median) | spread (min–max, rounds) | met | detail |\n"
+    "| --- | --- | --- | --- | --- | --- |"
+)
 
 
 def machine_line() -> str:
@@ -46,9 +52,11 @@ def machine_line() -> str:
 
     cpu = cpu_text()
     kernels = "; ".join(f"{what}: {choice}" for what, choice in kernel_choices().items())
-    return (f"{os.cpu_count()} cores, {cpu}, {l3_text()}; BLAS: {blas_text()}; Python {platform.python_version()}, "
-            f"NumPy {numpy.__version__}, SciPy {scipy.__version__}, Numba {numba.__version__}, "
-            f"scikit-learn {sklearn.__version__}; kernels chosen: {kernels}")
+    return (
+        f"{os.cpu_count()} cores, {cpu}, {l3_text()}; BLAS: {blas_text()}; Python {platform.python_version()}, "
+        f"NumPy {numpy.__version__}, SciPy {scipy.__version__}, Numba {numba.__version__}, "
+        f"scikit-learn {sklearn.__version__}; kernels chosen: {kernels}"
+    )
 
 
 def collect(only: str | None):
@@ -96,8 +104,14 @@ def run(only: str | None, scale: float) -> tuple[list[dict], list[str]]:
         except Exception as exc:  # one failing benchmark is a FAILED row, and the run's status is 1
             traceback.print_exc()
             failures.append(name)
-            result = {"case": name, "target": "", "ratio": float("nan"), "met": False, "failed": True,
-                      "detail": f"failed: {type(exc).__name__}: {exc}"}
+            result = {
+                "case": name,
+                "target": "",
+                "ratio": float("nan"),
+                "met": False,
+                "failed": True,
+                "detail": f"failed: {type(exc).__name__}: {exc}",
+            }
         for item in result if isinstance(result, list) else [result]:
             rows.append(item)
             print("  " + table_line(item), file=sys.stderr)
@@ -122,31 +136,58 @@ def combine_passes(passes: list[list[dict]]) -> list[dict]:
     for case, items in cases.items():
         failed = [item for item in items if item.get("failed")]
         if failed or len(items) != len(passes):
-            detail = failed[0]["detail"] if failed else f"missing from {len(passes) - len(items)} pass(es)"
-            combined.append({"case": case, "target": items[0]["target"], "ratio": float("nan"), "met": False,
-                             "failed": True, "detail": detail})
+            detail = (
+                failed[0]["detail"]
+                if failed
+                else f"missing from {len(passes) - len(items)} pass(es)"
+            )
+            combined.append(
+                {
+                    "case": case,
+                    "target": items[0]["target"],
+                    "ratio": float("nan"),
+                    "met": False,
+                    "failed": True,
+                    "detail": detail,
+                }
+            )
             continue
         if len(items) == 1:
             combined.append(items[0])
             continue
         medians = [item["ratio"] for item in items]
-        checks = {name: all(item["checks"].get(name, False) for item in items) for name in items[-1]["checks"]}
+        checks = {
+            name: all(item["checks"].get(name, False) for item in items)
+            for name in items[-1]["checks"]
+        }
         bound = items[-1]["bound"]
         median = float(statistics.median(medians))
-        combined.append({
-            "case": case,
-            "target": items[-1]["target"],
-            "bound": bound,
-            "ratio": median,
-            "spread": [min(item["spread"][0] for item in items), max(item["spread"][1] for item in items)],
-            "rounds": sum(item["rounds"] for item in items),
-            "checks": checks,
-            "met": met(None if bound is None else Target(bound["op"], bound["value"]), median, checks),
-            "detail": (items[-1]["detail"]  # a check that failed only in an earlier pass is stated too
-                       + "".join(f"; {name}: NO (an earlier pass)" for name, ok in checks.items()
-                                 if not ok and items[-1]["checks"][name])
-                       + f"; the passes' medians: {', '.join(fmt(m) for m in medians)}"),
-        })
+        combined.append(
+            {
+                "case": case,
+                "target": items[-1]["target"],
+                "bound": bound,
+                "ratio": median,
+                "spread": [
+                    min(item["spread"][0] for item in items),
+                    max(item["spread"][1] for item in items),
+                ],
+                "rounds": sum(item["rounds"] for item in items),
+                "checks": checks,
+                "met": met(
+                    None if bound is None else Target(bound["op"], bound["value"]), median, checks
+                ),
+                "detail": (
+                    items[-1]["detail"]  # a check that failed only in an earlier pass is stated too
+                    + "".join(
+                        f"; {name}: NO (an earlier pass)"
+                        for name, ok in checks.items()
+                        if not ok and items[-1]["checks"][name]
+                    )
+                    + f"; the passes' medians: {', '.join(fmt(m) for m in medians)}"
+                ),
+            }
+        )
     return combined
 
 
@@ -154,16 +195,22 @@ def readme_with(table_text: str, machine: str, readme: str) -> str:
     """The README with its generated benchmark block replaced (the block must exist)."""
     begin, end = readme.index(README_BEGIN), readme.index(README_END)
     block = f"{README_BEGIN}\nMachine: {machine}\n\n{table_text}\n{README_END}"
-    return readme[:begin] + block + readme[end + len(README_END):]
+    return readme[:begin] + block + readme[end + len(README_END) :]
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", help="run benchmarks whose name contains this text")
-    parser.add_argument("--scale", type=float, default=1.0, help="shrink the data (smoke runs write nothing)")
-    parser.add_argument("--quick", action="store_true", help="a smoke run: --scale 0.02 and 3 rounds")
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="shrink the data (smoke runs write nothing)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: --scale 0.02 and 3 rounds"
+    )
     parser.add_argument("--rounds", type=int, help="rounds per figure (default 7)")
-    parser.add_argument("--passes", type=int, default=1, help="run the whole suite this many times (make bench: 2)")
+    parser.add_argument(
+        "--passes", type=int, default=1, help="run the whole suite this many times (make bench: 2)"
+    )
     parser.add_argument("--out", default=str(HERE / "RESULTS.md"))
     args = parser.parse_args(argv)
     from benchmarks import _timing

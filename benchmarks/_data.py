@@ -35,9 +35,14 @@ def random_csr(n: int, d: int, nnz: int, seed: int = 0):
     data, indices, counts = [], [], []
     for start in range(0, n, CHUNK_ROWS):
         rows = min(n, start + CHUNK_ROWS) - start
-        block = sp.csr_matrix((rng.standard_normal(rows * nnz),
-                               np.sort(rng.integers(0, d, size=(rows, nnz)), axis=1).ravel().astype(np.int32),
-                               np.arange(0, rows * nnz + 1, nnz, dtype=np.int64)), shape=(rows, d))
+        block = sp.csr_matrix(
+            (
+                rng.standard_normal(rows * nnz),
+                np.sort(rng.integers(0, d, size=(rows, nnz)), axis=1).ravel().astype(np.int32),
+                np.arange(0, rows * nnz + 1, nnz, dtype=np.int64),
+            ),
+            shape=(rows, d),
+        )
         block.sum_duplicates()
         data.append(block.data)
         indices.append(block.indices.astype(np.int32))
@@ -48,7 +53,9 @@ def random_csr(n: int, d: int, nnz: int, seed: int = 0):
     return X, y
 
 
-def text_like(n: int, d: int = 2**18, mean_tokens: float = 100.0, zipf: float = 1.05, seed: int = 0):
+def text_like(
+    n: int, d: int = 2**18, mean_tokens: float = 100.0, zipf: float = 1.05, seed: int = 0
+):
     """A LIBSVM-like text matrix: documents of lognormal length whose tokens follow a power law
     over the vocabulary (Zipf exponent ``zipf``; the token ranks mapped to random columns), tf-idf
     values (smooth idf, as scikit-learn's ``TfidfTransformer``), rows scaled to unit length.
@@ -60,7 +67,9 @@ def text_like(n: int, d: int = 2**18, mean_tokens: float = 100.0, zipf: float = 
     data, indices, counts = [], [], []
     for start in range(0, n, CHUNK_ROWS):
         rows = min(n, start + CHUNK_ROWS) - start
-        lengths = np.maximum(1, rng.lognormal(np.log(mean_tokens) - 0.32, 0.8, size=rows).astype(np.int64))
+        lengths = np.maximum(
+            1, rng.lognormal(np.log(mean_tokens) - 0.32, 0.8, size=rows).astype(np.int64)
+        )
         tokens = column_of_rank[np.searchsorted(cdf, rng.random(int(lengths.sum())))]
         indptr = np.r_[0, np.cumsum(lengths)]
         block = sp.csr_matrix((np.ones(tokens.shape[0]), tokens, indptr), shape=(rows, d))
@@ -85,7 +94,13 @@ def _assemble(data, indices, counts, n: int, d: int):
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(counts, out=indptr[1:])
     index_type = np.int32 if indptr[-1] < 2**31 else np.int64
-    X = sp.csr_matrix((np.concatenate(data), np.concatenate(indices).astype(index_type, copy=False),
-                       indptr.astype(index_type)), shape=(n, d))
+    X = sp.csr_matrix(
+        (
+            np.concatenate(data),
+            np.concatenate(indices).astype(index_type, copy=False),
+            indptr.astype(index_type),
+        ),
+        shape=(n, d),
+    )
     X.has_sorted_indices = True
     return X

@@ -26,8 +26,9 @@ def l3_cache() -> tuple[int, str]:
     L3 (the larger, so that data sized "twice the L3" is out of cache whichever one applies)."""
     found: list[tuple[int, str]] = []
     try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10,
-                             env={**os.environ, "LC_ALL": "C"}).stdout
+        out = subprocess.run(
+            ["lscpu"], capture_output=True, text=True, timeout=10, env={**os.environ, "LC_ALL": "C"}
+        ).stdout
         for line in out.splitlines():
             if line.strip().startswith("L3 cache:"):
                 size = _size(line.split(":", 1)[1])
@@ -40,7 +41,9 @@ def l3_cache() -> tuple[int, str]:
             if (index / "level").read_text().strip() == "3":
                 size = _size((index / "size").read_text())
                 if size:
-                    found.append((size, f"sysfs {index.name}: {(index / 'size').read_text().strip()}"))
+                    found.append(
+                        (size, f"sysfs {index.name}: {(index / 'size').read_text().strip()}")
+                    )
         except OSError:
             continue
     if not found:
@@ -75,8 +78,10 @@ def blas_text() -> str:
     parts = []
     for info in threadpool_info():
         if info.get("user_api") == "blas":
-            parts.append(f"{info.get('internal_api')} {info.get('version')} ({info.get('architecture', '?')} kernel, "
-                          f"{info.get('num_threads')} threads)")
+            parts.append(
+                f"{info.get('internal_api')} {info.get('version')} ({info.get('architecture', '?')} kernel, "
+                f"{info.get('num_threads')} threads)"
+            )
     coretype = os.environ.get("OPENBLAS_CORETYPE")
     text = ", ".join(parts) or "no BLAS found by threadpoolctl"
     return text + (f"; OPENBLAS_CORETYPE={coretype}" if coretype else "")

@@ -46,8 +46,15 @@ def sklearn_fit(X, y, epochs: int):
     from sklearn.linear_model import Perceptron
 
     def fit():
-        model = Perceptron(shuffle=False, eta0=1.0, alpha=0.0, penalty=None, fit_intercept=False, tol=None,
-                           max_iter=epochs)
+        model = Perceptron(
+            shuffle=False,
+            eta0=1.0,
+            alpha=0.0,
+            penalty=None,
+            fit_intercept=False,
+            tol=None,
+            max_iter=epochs,
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             return model.fit(X, y)
@@ -58,14 +65,20 @@ def sklearn_fit(X, y, epochs: int):
 def public_calls(X, y, epochs: int = 5) -> dict[str, Case]:
     """The headline pair: ``perceptron(max_sweeps=k)`` against ``Perceptron(max_iter=k).fit`` (one
     thread each: CPU time)."""
-    return {"ours": timed(ours_fit(X, y, epochs), cpu=True), "scikit-learn": timed(sklearn_fit(X, y, epochs), cpu=True)}
+    return {
+        "ours": timed(ours_fit(X, y, epochs), cpu=True),
+        "scikit-learn": timed(sklearn_fit(X, y, epochs), cpu=True),
+    }
 
 
 def kernel_calls(X, y, first: int = 1, epochs: int = 5) -> dict[str, Case]:
     """Per epoch, fixed costs removed the same way on both sides: (fit with first + epochs) − (fit
     with first), divided by ``epochs`` (the same sweeps on both sides: the iterates are equal)."""
+
     def fixed_costs_removed(fit):
-        return difference(timed(fit(X, y, first + epochs), cpu=True), timed(fit(X, y, first), cpu=True), epochs)
+        return difference(
+            timed(fit(X, y, first + epochs), cpu=True), timed(fit(X, y, first), cpu=True), epochs
+        )
 
     return {"ours": fixed_costs_removed(ours_fit), "scikit-learn": fixed_costs_removed(sklearn_fit)}
 

@@ -51,7 +51,9 @@ def clock(cpu: bool) -> Callable[[], float]:
     return time.thread_time if cpu else time.perf_counter
 
 
-def timed(fn: Callable[..., Any], setup: Callable[[], Any] | None = None, cpu: bool = False) -> Case:
+def timed(
+    fn: Callable[..., Any], setup: Callable[[], Any] | None = None, cpu: bool = False
+) -> Case:
     """A case timing ``fn()`` (or ``fn(setup())``, the setup untimed: fresh state every round);
     ``cpu=True`` for one-thread code (the thread's CPU time)."""
     now = clock(cpu)
@@ -75,8 +77,9 @@ def difference(long: Case, short: Case, per: float = 1.0) -> Case:
     return case
 
 
-def interleave(cases: dict[str, Case], n_rounds: int | None = None, warmup: bool = True,
-               settle: float = 0.0) -> dict[str, np.ndarray]:
+def interleave(
+    cases: dict[str, Case], n_rounds: int | None = None, warmup: bool = True, settle: float = 0.0
+) -> dict[str, np.ndarray]:
     """Seconds of every case in interleaved rounds: A, B, C, then C, B, A, then A, B, C, …
 
     ``warmup`` runs every case once first, untimed (compilation, first-touch page faults).
@@ -114,12 +117,17 @@ class Stat:
         values = np.asarray(values, dtype=np.float64)
         if values.size == 0 or not np.all(np.isfinite(values)):
             raise ValueError(f"a measurement was not a finite number: {values.tolist()}")
-        return cls(float(np.median(values)), float(values.min()), float(values.max()), int(values.size))
+        return cls(
+            float(np.median(values)), float(values.min()), float(values.max()), int(values.size)
+        )
 
     @classmethod
     def ratio(cls, numerator, denominator) -> Stat:
         """Per-round ratios numerator[r] / denominator[r] (both measured in round r)."""
-        numerator, denominator = np.asarray(numerator, dtype=np.float64), np.asarray(denominator, dtype=np.float64)
+        numerator, denominator = (
+            np.asarray(numerator, dtype=np.float64),
+            np.asarray(denominator, dtype=np.float64),
+        )
         if numerator.shape != denominator.shape:
             raise ValueError("both sides need the same number of rounds")
         return cls.of(numerator / denominator)
@@ -171,12 +179,19 @@ def met(target: Target | None, figure: float, checks: dict[str, bool]) -> bool |
     return bool(target.holds(figure) and all(checks.values()))
 
 
-def result_row(case: str, figure: Stat | float, target: Target | None, detail: str,
-               checks: dict[str, bool] | None = None) -> dict:
+def result_row(
+    case: str,
+    figure: Stat | float,
+    target: Target | None,
+    detail: str,
+    checks: dict[str, bool] | None = None,
+) -> dict:
     """A result row. ``figure`` is a :class:`Stat` (median and spread over rounds) or a single value
     (a measurement that is not timed in rounds, e.g. a memory high-water mark)."""
     checks = {name: bool(value) for name, value in (checks or {}).items()}
-    stat = figure if isinstance(figure, Stat) else Stat(float(figure), float(figure), float(figure), 1)
+    stat = (
+        figure if isinstance(figure, Stat) else Stat(float(figure), float(figure), float(figure), 1)
+    )
     if not math.isfinite(stat.median):
         raise ValueError(f"{case}: the figure is not a finite number ({stat.median})")
     return {
@@ -188,14 +203,25 @@ def result_row(case: str, figure: Stat | float, target: Target | None, detail: s
         "rounds": stat.rounds,
         "checks": checks,
         "met": met(target, stat.median, checks),
-        "detail": detail + "".join(f"; {name}: {'yes' if ok else 'NO'}" for name, ok in checks.items()),
+        "detail": detail
+        + "".join(f"; {name}: {'yes' if ok else 'NO'}" for name, ok in checks.items()),
     }
 
 
 def check_row(item: dict) -> None:
     """Raise ValueError unless the row's median, spread, target text and verdict agree."""
     problems = []
-    if set(item) != {"case", "target", "bound", "ratio", "spread", "rounds", "checks", "met", "detail"}:
+    if set(item) != {
+        "case",
+        "target",
+        "bound",
+        "ratio",
+        "spread",
+        "rounds",
+        "checks",
+        "met",
+        "detail",
+    }:
         problems.append(f"keys {sorted(item)}")
     else:
         low, high = item["spread"]
@@ -210,7 +236,9 @@ def check_row(item: dict) -> None:
         else:
             target = Target(bound["op"], bound["value"])
             if item["met"] is not met(target, item["ratio"], item["checks"]):
-                problems.append(f"met={item['met']} does not follow from {item['ratio']} {target} and {item['checks']}")
+                problems.append(
+                    f"met={item['met']} does not follow from {item['ratio']} {target} and {item['checks']}"
+                )
             if not item["target"].startswith(str(target)):
                 problems.append(f"target text {item['target']!r} is not {str(target)!r}")
         for name, ok in item["checks"].items():
@@ -227,8 +255,10 @@ def require(module: str, extra: str):
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise RuntimeError(f"this benchmark needs {module!r}, which is not installed: "
-                           f"pip install -e '.[{extra}]' (make setup installs every extra)") from exc
+        raise RuntimeError(
+            f"this benchmark needs {module!r}, which is not installed: "
+            f"pip install -e '.[{extra}]' (make setup installs every extra)"
+        ) from exc
 
 
 def require_program(name: str, install: str) -> str:
@@ -238,5 +268,7 @@ def require_program(name: str, install: str) -> str:
 
     path = shutil.which(name)
     if path is None:
-        raise RuntimeError(f"this benchmark needs the program {name!r}, which is not on the PATH: {install}")
+        raise RuntimeError(
+            f"this benchmark needs the program {name!r}, which is not on the PATH: {install}"
+        )
     return path

@@ -16,8 +16,9 @@ from perceptronlab.family._kernels import LINEAR, POLY, RBF, _apply_kernel  # no
 
 
 @njit(cache=True, nogil=True)
-def naive_dual_sweep(X, sqn, kind, degree, gamma, coef0, y, alpha, b, eta, margin, fit_intercept,
-                     support, n_support):
+def naive_dual_sweep(
+    X, sqn, kind, degree, gamma, coef0, y, alpha, b, eta, margin, fit_intercept, support, n_support
+):
     """The textbook dual loop: f(x_i) = η Σ_j α_j y_j K(x_j, x_i) + b recomputed from the kernel at
     every step over the current support. Returns (updates, b, n_support)."""
     n, d = X.shape
@@ -42,7 +43,9 @@ def naive_dual_sweep(X, sqn, kind, degree, gamma, coef0, y, alpha, b, eta, margi
     return count, b, n_support
 
 
-def naive_dual_perceptron(X, y, kind: int, gamma: float, sweeps: int, degree: int = 3, coef0: float = 1.0):
+def naive_dual_perceptron(
+    X, y, kind: int, gamma: float, sweeps: int, degree: int = 3, coef0: float = 1.0
+):
     """Cyclic sweeps of :func:`naive_dual_sweep` from α = 0 until a clean sweep or ``sweeps``:
     returns (mistakes, α)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
@@ -52,8 +55,9 @@ def naive_dual_perceptron(X, y, kind: int, gamma: float, sweeps: int, degree: in
     support = np.zeros(X.shape[0], dtype=np.int64)
     n_support, b, mistakes = 0, 0.0, 0
     for _ in range(sweeps):
-        made, b, n_support = naive_dual_sweep(X, sqn, kind, degree, gamma, coef0, y, alpha, b, 1.0, 0.0, False,
-                                              support, n_support)
+        made, b, n_support = naive_dual_sweep(
+            X, sqn, kind, degree, gamma, coef0, y, alpha, b, 1.0, 0.0, False, support, n_support
+        )
         mistakes += made
         if made == 0:
             break

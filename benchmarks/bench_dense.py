@@ -53,32 +53,52 @@ def bench_dense_memory_floor(scale: float = 1.0):
     X, y = separable_dense(n, D)
     X32 = X.astype(np.float32)
     updates64, updates32 = [], []
-    seconds = interleave({
-        "sweep64": sweeps(X, y, 5, updates=updates64),
-        "gemv64": products(X, times=5),
-        "sweep32": sweeps(X32, y, 5, updates=updates32),
-        "read64": streaming_reads(X, times=5),
-        "read32": streaming_reads(X32, times=5),
-    })
+    seconds = interleave(
+        {
+            "sweep64": sweeps(X, y, 5, updates=updates64),
+            "gemv64": products(X, times=5),
+            "sweep32": sweeps(X32, y, 5, updates=updates32),
+            "read64": streaming_reads(X, times=5),
+            "read32": streaming_reads(X32, times=5),
+        }
+    )
     out_of_cache = X32.nbytes >= 2 * l3_bytes() or scale < 1
     f64 = Stat.ratio(seconds["sweep64"], seconds["gemv64"])
     f32 = Stat.ratio(seconds["sweep32"], seconds["sweep64"])
     where = {"X at least twice the L3 (float32 too)": out_of_cache}
     return [
-        result_row("dense sweep, float64, out of cache, first five sweeps from w = 0: our sweep / streaming read of X",
-            Stat.ratio(seconds["sweep64"], seconds["read64"]), at_most(1.5),
+        result_row(
+            "dense sweep, float64, out of cache, first five sweeps from w = 0: our sweep / streaming read of X",
+            Stat.ratio(seconds["sweep64"], seconds["read64"]),
+            at_most(1.5),
             f"{_sizes(n)}; updates {updates64}; sweep {median_ms(seconds['sweep64'])}, streaming read "
-            f"{median_ms(seconds['read64'])} ({X.nbytes / seconds['read64'].min() / 1e9:.1f} GB/s at best)", where),
-        result_row("dense sweep, float32, out of cache, first five sweeps from w = 0: our sweep / streaming read of X",
-            Stat.ratio(seconds["sweep32"], seconds["read32"]), at_most(1.5),
+            f"{median_ms(seconds['read64'])} ({X.nbytes / seconds['read64'].min() / 1e9:.1f} GB/s at best)",
+            where,
+        ),
+        result_row(
+            "dense sweep, float32, out of cache, first five sweeps from w = 0: our sweep / streaming read of X",
+            Stat.ratio(seconds["sweep32"], seconds["read32"]),
+            at_most(1.5),
             f"updates {updates32}; sweep {median_ms(seconds['sweep32'])}, streaming read "
-            f"{median_ms(seconds['read32'])}", where),
-        result_row("dense sweep, float64, out of cache: our sweep / one-thread GEMV", f64, at_most(1.0),
+            f"{median_ms(seconds['read32'])}",
+            where,
+        ),
+        result_row(
+            "dense sweep, float64, out of cache: our sweep / one-thread GEMV",
+            f64,
+            at_most(1.0),
             f"{_sizes(n)}; first five sweeps from w = 0, updates {updates64}; sweep {median_ms(seconds['sweep64'])}, "
-            f"GEMV {median_ms(seconds['gemv64'])}; BLAS: {blas_text()}", where),
-        result_row("dense sweep, out of cache: float32 sweep / float64 sweep", f32, at_most(0.55),
+            f"GEMV {median_ms(seconds['gemv64'])}; BLAS: {blas_text()}",
+            where,
+        ),
+        result_row(
+            "dense sweep, out of cache: float32 sweep / float64 sweep",
+            f32,
+            at_most(0.55),
             f"float32 sweep {median_ms(seconds['sweep32'])} (w and every sum float64; updates {updates32}), "
-            f"float64 sweep {median_ms(seconds['sweep64'])}", where),
+            f"float64 sweep {median_ms(seconds['sweep64'])}",
+            where,
+        ),
     ]
 
 
@@ -87,22 +107,34 @@ def bench_dense_compute_floor(scale: float = 1.0):
     n = in_cache_rows(scale)
     X, y = separable_dense(n, D)
     X32 = X.astype(np.float32)
-    seconds = interleave({
-        "sweep64": sweeps(X, y, 5),
-        "gemv64": products(X, times=5),
-        "sweep32": sweeps(X32, y, 5),
-        "read64": streaming_reads(X, times=5),
-    }, n_rounds=15)
+    seconds = interleave(
+        {
+            "sweep64": sweeps(X, y, 5),
+            "gemv64": products(X, times=5),
+            "sweep32": sweeps(X32, y, 5),
+            "read64": streaming_reads(X, times=5),
+        },
+        n_rounds=15,
+    )
     return [
-        result_row("dense sweep, float64, in cache (compute floor): our sweep / streaming read of X",
-            Stat.ratio(seconds["sweep64"], seconds["read64"]), None,
-            f"sweep {median_ms(seconds['sweep64'])}, streaming read {median_ms(seconds['read64'])}"),
-        result_row("dense sweep, float64, in cache (compute floor): our sweep / one-thread GEMV",
-            Stat.ratio(seconds["sweep64"], seconds["gemv64"]), None,
-            f"{_sizes(n, with32=False)}; sweep {median_ms(seconds['sweep64'])}, GEMV {median_ms(seconds['gemv64'])}"),
-        result_row("dense sweep, in cache (compute floor): float32 sweep / float64 sweep",
-            Stat.ratio(seconds["sweep32"], seconds["sweep64"]), None,
-            f"float32 sweep {median_ms(seconds['sweep32'])}, float64 {median_ms(seconds['sweep64'])}"),
+        result_row(
+            "dense sweep, float64, in cache (compute floor): our sweep / streaming read of X",
+            Stat.ratio(seconds["sweep64"], seconds["read64"]),
+            None,
+            f"sweep {median_ms(seconds['sweep64'])}, streaming read {median_ms(seconds['read64'])}",
+        ),
+        result_row(
+            "dense sweep, float64, in cache (compute floor): our sweep / one-thread GEMV",
+            Stat.ratio(seconds["sweep64"], seconds["gemv64"]),
+            None,
+            f"{_sizes(n, with32=False)}; sweep {median_ms(seconds['sweep64'])}, GEMV {median_ms(seconds['gemv64'])}",
+        ),
+        result_row(
+            "dense sweep, in cache (compute floor): float32 sweep / float64 sweep",
+            Stat.ratio(seconds["sweep32"], seconds["sweep64"]),
+            None,
+            f"float32 sweep {median_ms(seconds['sweep32'])}, float64 {median_ms(seconds['sweep64'])}",
+        ),
     ]
 
 
@@ -114,15 +146,22 @@ def bench_dense_sklearn(scale: float = 1.0):
     calls = interleave(public_calls(X, y))
     kernels = interleave(kernel_calls(X, y))
     return [
-        result_row("dense, float64: scikit-learn Perceptron.fit / perceptron() (5 epochs, validation on both sides)",
-            Stat.ratio(calls["scikit-learn"], calls["ours"]), at_least(2.0),
+        result_row(
+            "dense, float64: scikit-learn Perceptron.fit / perceptron() (5 epochs, validation on both sides)",
+            Stat.ratio(calls["scikit-learn"], calls["ours"]),
+            at_least(2.0),
             f"{_sizes(n, with32=False)}; one core each; perceptron(X, y, max_sweeps=5, n_jobs=1) "
             f"{median_ms(calls['ours'])}, Perceptron(max_iter=5, tol=None, shuffle=False).fit "
-            f"{median_ms(calls['scikit-learn'])}", same),
-        result_row("dense, float64: scikit-learn epoch / our sweep (fixed costs removed on both sides)",
-            Stat.ratio(kernels["scikit-learn"], kernels["ours"]), at_least(2.0),
+            f"{median_ms(calls['scikit-learn'])}",
+            same,
+        ),
+        result_row(
+            "dense, float64: scikit-learn epoch / our sweep (fixed costs removed on both sides)",
+            Stat.ratio(kernels["scikit-learn"], kernels["ours"]),
+            at_least(2.0),
             f"per epoch: (fit with 6 epochs − fit with 1) / 5 on both sides, the same sweeps 2–6; ours "
-            f"{median_ms(kernels['ours'])}, scikit-learn {median_ms(kernels['scikit-learn'])}"),
+            f"{median_ms(kernels['ours'])}, scikit-learn {median_ms(kernels['scikit-learn'])}",
+        ),
     ]
 
 
@@ -151,35 +190,51 @@ def bench_two_cores(scale: float = 1.0):
 
     def late(n_jobs):
         eng = engine(X, y, n_jobs=n_jobs, w0=w_late)
-        eng._last_updates = made  # what the sweep before left: the engine picks its parallel path from it
+        eng._last_updates = (
+            made  # what the sweep before left: the engine picks its parallel path from it
+        )
         return eng
 
     one, two = late(1), late(2)
     one.sweep(None, 2)
     two.sweep(None, 2)
     identical = bool(np.array_equal(one.w, two.w) and np.array_equal(one.indices, two.indices))
-    seconds = interleave({
-        "two cores": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(2)),
-        "GEMV, 2 threads": products(X, times=1, threads=2),
-        "one core": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(1)),
-        "streaming read": streaming_reads(X, times=1),
-    }, settle=0.3)
+    seconds = interleave(
+        {
+            "two cores": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(2)),
+            "GEMV, 2 threads": products(X, times=1, threads=2),
+            "one core": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(1)),
+            "streaming read": streaming_reads(X, times=1),
+        },
+        settle=0.3,
+    )
     same = {"same weights and updates as one core": identical}
-    return [result_row("late sweep, one core, out of cache: our sweep / streaming read of X",
-               Stat.ratio(seconds["one core"], seconds["streaming read"]), at_most(1.2),
-               f"{X.shape[0]:,}×{D} float64; one core {median_ms(seconds['one core'])} (wall time), streaming read "
-               f"{median_ms(seconds['streaming read'])} (CPU time)"),
-            result_row("two cores, late sweep, out of cache: one core / two cores (speed-up)",
-               Stat.ratio(seconds["one core"], seconds["two cores"]), at_least(1.3),
-               f"two cores {median_ms(seconds['two cores'])}, one core {median_ms(seconds['one core'])}; wall time",
-               same),
-            result_row("two cores, late sweep, out of cache: our sweep / two-thread GEMV",
-               Stat.ratio(seconds["two cores"], seconds["GEMV, 2 threads"]), at_most(1.1),
-               f"{X.shape[0]:,}×{D} float64 {X.nbytes / 2**20:.0f} MiB ({l3_text()}); "
-               f"{made} updates in the sweep before, {one.indices.shape[0]} in the timed one; two cores "
-               f"{median_ms(seconds['two cores'])}, one core {median_ms(seconds['one core'])}, "
-               f"GEMV (2 threads) {median_ms(seconds['GEMV, 2 threads'])}; wall time",
-               same)]
+    return [
+        result_row(
+            "late sweep, one core, out of cache: our sweep / streaming read of X",
+            Stat.ratio(seconds["one core"], seconds["streaming read"]),
+            at_most(1.2),
+            f"{X.shape[0]:,}×{D} float64; one core {median_ms(seconds['one core'])} (wall time), streaming read "
+            f"{median_ms(seconds['streaming read'])} (CPU time)",
+        ),
+        result_row(
+            "two cores, late sweep, out of cache: one core / two cores (speed-up)",
+            Stat.ratio(seconds["one core"], seconds["two cores"]),
+            at_least(1.3),
+            f"two cores {median_ms(seconds['two cores'])}, one core {median_ms(seconds['one core'])}; wall time",
+            same,
+        ),
+        result_row(
+            "two cores, late sweep, out of cache: our sweep / two-thread GEMV",
+            Stat.ratio(seconds["two cores"], seconds["GEMV, 2 threads"]),
+            at_most(1.1),
+            f"{X.shape[0]:,}×{D} float64 {X.nbytes / 2**20:.0f} MiB ({l3_text()}); "
+            f"{made} updates in the sweep before, {one.indices.shape[0]} in the timed one; two cores "
+            f"{median_ms(seconds['two cores'])}, one core {median_ms(seconds['one core'])}, "
+            f"GEMV (2 threads) {median_ms(seconds['GEMV, 2 threads'])}; wall time",
+            same,
+        ),
+    ]
 
 
 def bench_dense_read_floor(scale: float = 1.0):
@@ -199,25 +254,40 @@ def _read_floor_rows(d: int, scale: float) -> list[dict]:
         return eng
 
     updates64: list[int] = []
-    seconds = interleave({
-        "first64": sweeps(X, y, 5, updates=updates64),
-        "read64": streaming_reads(X, times=5),
-        "first32": sweeps(X32, y, 5),
-        "read32": streaming_reads(X32, times=5),
-        "late64": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(X), cpu=True),
-        "late32": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(X32), cpu=True),
-    }, n_rounds=5)
+    seconds = interleave(
+        {
+            "first64": sweeps(X, y, 5, updates=updates64),
+            "read64": streaming_reads(X, times=5),
+            "first32": sweeps(X32, y, 5),
+            "read32": streaming_reads(X32, times=5),
+            "late64": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(X), cpu=True),
+            "late32": timed(lambda eng: eng.sweep(None, 2), setup=lambda: late(X32), cpu=True),
+        },
+        n_rounds=5,
+    )
     where = {"X at least twice the L3 (float32 too)": X32.nbytes >= 2 * l3_bytes() or scale < 1}
     size = f"{X.shape[0]:,}×{d}, float64 {X.nbytes / 2**20:.0f} MiB, float32 {X32.nbytes / 2**20:.0f} MiB"
     rows = []
     for kind, dtype in (("64", "float64"), ("32", "float32")):
-        rows.append(result_row(f"dense, d = {d}, {dtype}, out of cache, first five sweeps from w = 0: "
-                               "our sweep / streaming read of X",
-            Stat.ratio(seconds[f"first{kind}"], seconds[f"read{kind}"]), at_most(1.5),
-            f"{size}; updates {updates64}; sweep {median_ms(seconds[f'first{kind}'])}, streaming read "
-            f"{median_ms(seconds[f'read{kind}'])}", where))
-        rows.append(result_row(f"dense, d = {d}, {dtype}, out of cache, late sweep: our sweep / streaming read of X",
-            Stat.ratio(seconds[f"late{kind}"], seconds[f"read{kind}"]), at_most(1.2),
-            f"{size}; {made} updates in the sweep before; sweep {median_ms(seconds[f'late{kind}'])}, "
-            f"streaming read {median_ms(seconds[f'read{kind}'])}", where))
+        rows.append(
+            result_row(
+                f"dense, d = {d}, {dtype}, out of cache, first five sweeps from w = 0: "
+                "our sweep / streaming read of X",
+                Stat.ratio(seconds[f"first{kind}"], seconds[f"read{kind}"]),
+                at_most(1.5),
+                f"{size}; updates {updates64}; sweep {median_ms(seconds[f'first{kind}'])}, streaming read "
+                f"{median_ms(seconds[f'read{kind}'])}",
+                where,
+            )
+        )
+        rows.append(
+            result_row(
+                f"dense, d = {d}, {dtype}, out of cache, late sweep: our sweep / streaming read of X",
+                Stat.ratio(seconds[f"late{kind}"], seconds[f"read{kind}"]),
+                at_most(1.2),
+                f"{size}; {made} updates in the sweep before; sweep {median_ms(seconds[f'late{kind}'])}, "
+                f"streaming read {median_ms(seconds[f'read{kind}'])}",
+                where,
+            )
+        )
     return rows

@@ -35,8 +35,10 @@ def bench_dropin_river_learn_many(scale: float = 1.0):
     labels = (rng.random(calls) < 0.5).tolist()  # random labels: about half the rounds are mistakes
     names = [f"x{j}" for j in range(FEATURES)]
     dicts = [dict(zip(names, row, strict=True)) for row in X.tolist()]
-    frames = [(pd.DataFrame(X[s:s + BATCH], columns=names), pd.Series(labels[s:s + BATCH]))
-              for s in range(0, calls, BATCH)]
+    frames = [
+        (pd.DataFrame(X[s : s + BATCH], columns=names), pd.Series(labels[s : s + BATCH]))
+        for s in range(0, calls, BATCH)
+    ]
 
     def river_loop():
         model = river.Perceptron()
@@ -53,15 +55,22 @@ def bench_dropin_river_learn_many(scale: float = 1.0):
     for x, label in zip(dicts, labels, strict=True):
         one_by_one.learn_one(x, label)
     batched = ours()
-    seconds = interleave({"River": timed(river_loop, cpu=True), "learn_many": timed(ours, cpu=True)})
+    seconds = interleave(
+        {"River": timed(river_loop, cpu=True), "learn_many": timed(ours, cpu=True)}
+    )
     per = {name: np.median(values) / calls * 1e9 for name, values in seconds.items()}
     return result_row(
         f"River: River's learn_one loop / river_classifiers.Perceptron.learn_many on pandas batches of {BATCH:,}, "
-        "per example", Stat.ratio(seconds["River"], seconds["learn_many"]), at_least(20),
+        "per example",
+        Stat.ratio(seconds["River"], seconds["learn_many"]),
+        at_least(20),
         f"{calls:,} examples of {FEATURES} features; learn_many {per['learn_many']:.3g} ns, River "
         f"{per['River']:.3g} ns per example",
-        {"the learn_one loop's weights": batched.weights == one_by_one.weights
-         and batched.intercept == one_by_one.intercept})
+        {
+            "the learn_one loop's weights": batched.weights == one_by_one.weights
+            and batched.intercept == one_by_one.intercept
+        },
+    )
 
 
 def bench_dropin_shuffled_fit(scale: float = 1.0):
@@ -82,8 +91,13 @@ def bench_dropin_shuffled_fit(scale: float = 1.0):
         def fit(estimator):
             return lambda: estimator.fit(X, noisy)
 
-        seconds = interleave({"scikit-learn": timed(fit(theirs), cpu=True), "ours": timed(fit(ours), cpu=True)})
-    return result_row("shuffled fit: scikit-learn's Perceptron(shuffle=True) / ours, the same permutations",
-                      Stat.ratio(seconds["scikit-learn"], seconds["ours"]), at_least(1.0),
-                      f"{n:,}×{d} float64, 5% labels flipped, {sweeps} shuffled sweeps, one thread",
-                      {"same weights as scikit-learn": same})
+        seconds = interleave(
+            {"scikit-learn": timed(fit(theirs), cpu=True), "ours": timed(fit(ours), cpu=True)}
+        )
+    return result_row(
+        "shuffled fit: scikit-learn's Perceptron(shuffle=True) / ours, the same permutations",
+        Stat.ratio(seconds["scikit-learn"], seconds["ours"]),
+        at_least(1.0),
+        f"{n:,}×{d} float64, 5% labels flipped, {sweeps} shuffled sweeps, one thread",
+        {"same weights as scikit-learn": same},
+    )

@@ -25,7 +25,9 @@ def bench_pocket_and_random_mistake(scale: float = 1.0):
     X, y = noisy_dense(n, d)
     updates = 60
 
-    def random_mistake_steps(state):  # the engine loop of order="random-mistake", a fixed number of updates
+    def random_mistake_steps(
+        state,
+    ):  # the engine loop of order="random-mistake", a fixed number of updates
         eng, rng = state
         for _ in range(updates):
             margins = eng.margins()
@@ -33,26 +35,38 @@ def bench_pocket_and_random_mistake(scale: float = 1.0):
             i = int(wrong[rng.integers(wrong.shape[0])])
             eng.update(i, 1, margins[i])
 
-    seconds = interleave({
-        "pocket": timed(lambda: pocket(X, y, max_updates=updates, seed=0)),
-        "random-mistake": timed(random_mistake_steps,
-                                setup=lambda: (engine(X, y, n_jobs=None), np.random.default_rng(0))),
-        "GEMV": products(X, times=updates, threads=None),
-    })
+    seconds = interleave(
+        {
+            "pocket": timed(lambda: pocket(X, y, max_updates=updates, seed=0)),
+            "random-mistake": timed(
+                random_mistake_steps,
+                setup=lambda: (engine(X, y, n_jobs=None), np.random.default_rng(0)),
+            ),
+            "GEMV": products(X, times=updates, threads=None),
+        }
+    )
     per_update = {name: seconds[name] / updates for name in ("pocket", "random-mistake")}
     return [
-        result_row('pocket, check="update": one update / one GEMV', Stat.ratio(per_update["pocket"], seconds["GEMV"]),
-                   at_most(1.2), f"{n:,}×{d} non-separable, {updates} updates a round (a fresh run each); "
-                   f"{median_ms(per_update['pocket'])} per update (the scores of all rows + the error count), "
-                   f"GEMV {median_ms(seconds['GEMV'])} (BLAS's default threads); wall time"),
-        result_row("random-mistake order: one update / one GEMV",
-                   Stat.ratio(per_update["random-mistake"], seconds["GEMV"]), at_most(1.2),
-                   f"{n:,}×{d}; a fresh engine each round; {median_ms(per_update['random-mistake'])} per update; wall time"),
+        result_row(
+            'pocket, check="update": one update / one GEMV',
+            Stat.ratio(per_update["pocket"], seconds["GEMV"]),
+            at_most(1.2),
+            f"{n:,}×{d} non-separable, {updates} updates a round (a fresh run each); "
+            f"{median_ms(per_update['pocket'])} per update (the scores of all rows + the error count), "
+            f"GEMV {median_ms(seconds['GEMV'])} (BLAS's default threads); wall time",
+        ),
+        result_row(
+            "random-mistake order: one update / one GEMV",
+            Stat.ratio(per_update["random-mistake"], seconds["GEMV"]),
+            at_most(1.2),
+            f"{n:,}×{d}; a fresh engine each round; {median_ms(per_update['random-mistake'])} per update; wall time",
+        ),
     ]
 
 
 def bench_many_small_runs(scale: float = 1.0):
-    """The study of the notebook “The Perceptron Convergence Theorem” shape: Gaussian pairs (2 × 30 points, bias column), separations 1.5 … 6."""
+    """The shape of the study of the notebook “The Perceptron Convergence Theorem”: Gaussian pairs
+    (2 × 30 points, bias column), separations 1.5 … 6."""
     from perceptronlab import perceptron
     from perceptronlab.core.batch import perceptron_batch
     from perceptronlab.datasets import gaussian_pair
@@ -64,17 +78,27 @@ def bench_many_small_runs(scale: float = 1.0):
     y = np.stack([p.y for p in pairs]).astype(np.float64)
     max_sweeps = 500  # the notebook's max_epochs
     result = perceptron_batch(X, y, max_sweeps=max_sweeps)
-    seconds = interleave({
-        "one call": timed(lambda: perceptron_batch(X, y, max_sweeps=max_sweeps)),
-        "one by one": timed(lambda: [perceptron(X[r], y[r], max_sweeps=max_sweeps, warn=False) for r in range(runs)]),
-    }, n_rounds=5)
+    seconds = interleave(
+        {
+            "one call": timed(lambda: perceptron_batch(X, y, max_sweeps=max_sweeps)),
+            "one by one": timed(
+                lambda: [
+                    perceptron(X[r], y[r], max_sweeps=max_sweeps, warn=False) for r in range(runs)
+                ]
+            ),
+        },
+        n_rounds=5,
+    )
     batch = Stat.of(seconds["one call"])
-    return result_row(f"many small runs: {runs:,} Gaussian pairs (60 points, bias column) in one call (seconds)",
-                      batch, at_most(0.2, " s"),
-                      f"one call {batch.ms()}, {int(result.converged.sum())} of {runs} converged within {max_sweeps} "
-                      f"sweeps ({int(result.sweeps.sum()):,} sweeps in all); the same runs one by one "
-                      f"{np.median(seconds['one by one']):.2f} s "
-                      f"({Stat.ratio(seconds['one by one'], seconds['one call']).median:.0f}× slower); wall time")
+    return result_row(
+        f"many small runs: {runs:,} Gaussian pairs (60 points, bias column) in one call (seconds)",
+        batch,
+        at_most(0.2, " s"),
+        f"one call {batch.ms()}, {int(result.converged.sum())} of {runs} converged within {max_sweeps} "
+        f"sweeps ({int(result.sweeps.sum()):,} sweeps in all); the same runs one by one "
+        f"{np.median(seconds['one by one']):.2f} s "
+        f"({Stat.ratio(seconds['one by one'], seconds['one call']).median:.0f}× slower); wall time",
+    )
 
 
 _MEMORY_SCRIPT = """
@@ -105,14 +129,21 @@ print(json.dumps({"before": before, "with_x": with_x, "after": after, "x_bytes":
 def bench_memory(scale: float = 1.0):
     """Peak resident memory of a dense fit in a fresh process (one measurement: it is not a timing)."""
     n = max(1000, int(200_000 * scale))
-    out = subprocess.run([sys.executable, "-c", _MEMORY_SCRIPT, str(n)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _MEMORY_SCRIPT, str(n)], capture_output=True, text=True, check=True
+    )
     m = json.loads(out.stdout)
     growth = m["after"] - m["before"]
     allowed = 1.2 * m["x_bytes"] + 50 * 2**20
-    return result_row("memory: peak RSS growth of a dense fit / (1.2 × bytes of X + 50 MB)", growth / allowed,
-                      at_most(1.0), f"X {m['x_bytes'] / 2**20:.0f} MB; peak RSS after imports "
-                      f"{m['before'] / 2**20:.0f} MB, with X {m['with_x'] / 2**20:.0f} MB, after 5 sweeps "
-                      f"{m['after'] / 2**20:.0f} MB", {"X not copied": m["same"]})
+    return result_row(
+        "memory: peak RSS growth of a dense fit / (1.2 × bytes of X + 50 MB)",
+        growth / allowed,
+        at_most(1.0),
+        f"X {m['x_bytes'] / 2**20:.0f} MB; peak RSS after imports "
+        f"{m['before'] / 2**20:.0f} MB, with X {m['with_x'] / 2**20:.0f} MB, after 5 sweeps "
+        f"{m['after'] / 2**20:.0f} MB",
+        {"X not copied": m["same"]},
+    )
 
 
 _STARTUP_SCRIPT = """
@@ -131,8 +162,11 @@ def bench_startup(scale: float = 1.0):
     """Fresh processes, interleaved with a process that only imports NumPy (seconds)."""
 
     def fresh(script):
-        return json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                                         check=True).stdout)
+        return json.loads(
+            subprocess.run(
+                [sys.executable, "-c", script], capture_output=True, text=True, check=True
+            ).stdout
+        )
 
     fresh(_STARTUP_SCRIPT)  # fills the kernel cache if it is cold
     results, numpy_alone = [], []
@@ -142,8 +176,16 @@ def bench_startup(scale: float = 1.0):
     imports = Stat.of([r["import"] for r in results])
     fits = Stat.of([r["fit"] for r in results])
     return [
-        result_row("start-up: import perceptronlab (seconds)", imports, at_most(0.5, " s"),
-                   f"fresh processes; `import numpy` alone {np.median(numpy_alone):.3f} s"),
-        result_row("start-up: first fit in a fresh process, kernel cache warm (seconds)", fits, at_most(1.5, " s"),
-                   "includes importing Numba and SciPy and loading the cached kernels"),
+        result_row(
+            "start-up: import perceptronlab (seconds)",
+            imports,
+            at_most(0.5, " s"),
+            f"fresh processes; `import numpy` alone {np.median(numpy_alone):.3f} s",
+        ),
+        result_row(
+            "start-up: first fit in a fresh process, kernel cache warm (seconds)",
+            fits,
+            at_most(1.5, " s"),
+            "includes importing Numba and SciPy and loading the cached kernels",
+        ),
     ]

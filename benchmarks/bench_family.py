@@ -33,14 +33,21 @@ def _averaged_row(X, y, label: str, sweeps: int) -> dict:
         case = timed(run, setup=setup, cpu=True)
         return lambda: case() / sweeps
 
-    plain, averaged = (lambda: CompiledEngine(X, y, **kwargs)), (lambda: AveragedEngine(X, y, **kwargs))
+    plain, averaged = (
+        (lambda: CompiledEngine(X, y, **kwargs)),
+        (lambda: AveragedEngine(X, y, **kwargs)),
+    )
     seconds = interleave({"plain": after_first(plain), "averaged": after_first(averaged)})
     n, d = X.shape
-    return result_row(f"averaged sweep / plain sweep, {label}", Stat.ratio(seconds["averaged"], seconds["plain"]),
-                      at_most(1.2), f"n = {n:,}, d = {d:,}, sweeps 2–{sweeps + 1} from w = 0 ({updates[plain]:,} "
-                      f"updates); engine {median_ms(seconds['plain'])}/sweep, averaged "
-                      f"{median_ms(seconds['averaged'])}/sweep (the engine's sweep + the accumulator pass); one core",
-                      {"the same iterates": updates[plain] == updates[averaged]})
+    return result_row(
+        f"averaged sweep / plain sweep, {label}",
+        Stat.ratio(seconds["averaged"], seconds["plain"]),
+        at_most(1.2),
+        f"n = {n:,}, d = {d:,}, sweeps 2–{sweeps + 1} from w = 0 ({updates[plain]:,} "
+        f"updates); engine {median_ms(seconds['plain'])}/sweep, averaged "
+        f"{median_ms(seconds['averaged'])}/sweep (the engine's sweep + the accumulator pass); one core",
+        {"the same iterates": updates[plain] == updates[averaged]},
+    )
 
 
 def bench_averaged_sweep_dense(scale: float = 1.0):
@@ -73,8 +80,10 @@ def _kernel_rows(scale: float, noise: float) -> list[dict]:
 
     def fit(cache):
         def run():
-            runs[cache] = kernel_perceptron(X, y, kernel="rbf", gamma=gamma, max_sweeps=sweeps, cache=cache,
-                                            warn=False)
+            runs[cache] = kernel_perceptron(
+                X, y, kernel="rbf", gamma=gamma, max_sweeps=sweeps, cache=cache, warn=False
+            )
+
         return timed(run, cpu=True)
 
     naive = {}
@@ -82,26 +91,48 @@ def _kernel_rows(scale: float, noise: float) -> list[dict]:
     def textbook():
         naive["mistakes"], naive["alpha"] = naive_dual_perceptron(X, y, RBF, gamma, sweeps)
 
-    seconds = interleave({"auto": fit("auto"), "none": fit("none"), "full": fit("full"), "naive": timed(textbook, cpu=True)},
-                         n_rounds=5)
+    seconds = interleave(
+        {
+            "auto": fit("auto"),
+            "none": fit("none"),
+            "full": fit("full"),
+            "naive": timed(textbook, cpu=True),
+        },
+        n_rounds=5,
+    )
     cached = runs["auto"]
-    ideal = cached.mistakes / max(cached.cached_columns, 1)  # kernel columns without a cache / with one
+    ideal = cached.mistakes / max(
+        cached.cached_columns, 1
+    )  # kernel columns without a cache / with one
     labels = f"{int(100 * noise)} % labels flipped" if noise else "clean labels"
-    same = {"α identical across caches and the naive loop": all(np.array_equal(run.alpha, cached.alpha)
-                                                                 for run in runs.values())
-            and np.array_equal(naive["alpha"], cached.alpha)}
-    shape = (f"rbf, n = {n:,}, d = {d}, {cached.sweeps} sweeps, {cached.mistakes:,} mistakes on "
-             f"{cached.cached_columns:,} examples")
+    same = {
+        "α identical across caches and the naive loop": all(
+            np.array_equal(run.alpha, cached.alpha) for run in runs.values()
+        )
+        and np.array_equal(naive["alpha"], cached.alpha)
+    }
+    shape = (
+        f"rbf, n = {n:,}, d = {d}, {cached.sweeps} sweeps, {cached.mistakes:,} mistakes on "
+        f"{cached.cached_columns:,} examples"
+    )
     return [
-        result_row(f"kernel perceptron, {labels}: cache=\"none\" / the Gram cache (speed-up)",
-                   Stat.ratio(seconds["none"], seconds["auto"]), at_least(1.0),
-                   f"{shape}: without a cache every mistake computes its kernel column, with one each example's "
-                   f"column is computed once, so {ideal:.2f}× is the most a cache can save; Gram cache "
-                   f"{median_ms(seconds['auto'])}, no cache {median_ms(seconds['none'])}, full Gram up front "
-                   f"{median_ms(seconds['full'])}", same),
-        result_row(f"kernel perceptron, {labels}: the textbook dual loop / the Gram cache (speed-up)",
-                   Stat.ratio(seconds["naive"], seconds["auto"]), at_least(5.0),
-                   f"{shape}; the textbook loop (benchmarks/baselines.py) recomputes every kernel value of the "
-                   f"support at every step: {median_ms(seconds['naive'])}; most of the gain is the incremental "
-                   f"scores, not the cache (previous row)", same),
+        result_row(
+            f'kernel perceptron, {labels}: cache="none" / the Gram cache (speed-up)',
+            Stat.ratio(seconds["none"], seconds["auto"]),
+            at_least(1.0),
+            f"{shape}: without a cache every mistake computes its kernel column, with one each example's "
+            f"column is computed once, so {ideal:.2f}× is the most a cache can save; Gram cache "
+            f"{median_ms(seconds['auto'])}, no cache {median_ms(seconds['none'])}, full Gram up front "
+            f"{median_ms(seconds['full'])}",
+            same,
+        ),
+        result_row(
+            f"kernel perceptron, {labels}: the textbook dual loop / the Gram cache (speed-up)",
+            Stat.ratio(seconds["naive"], seconds["auto"]),
+            at_least(5.0),
+            f"{shape}; the textbook loop (benchmarks/baselines.py) recomputes every kernel value of the "
+            f"support at every step: {median_ms(seconds['naive'])}; most of the gain is the incremental "
+            f"scores, not the cache (previous row)",
+            same,
+        ),
     ]

@@ -35,7 +35,7 @@ def dense_case(n: int, d: int, seed: int = 1):
     rng = np.random.default_rng(seed)
     X = np.empty((n, d))
     for start in range(0, n, 250_000):
-        X[start:start + 250_000] = rng.standard_normal((min(250_000, n - start), d))
+        X[start : start + 250_000] = rng.standard_normal((min(250_000, n - start), d))
     w_true = rng.standard_normal(d)
     y = np.sign(X @ w_true)
     y[y == 0] = 1.0
@@ -80,16 +80,26 @@ def _series(label: str, cases: dict[int, tuple], nonzeros) -> dict:
 
     seconds = interleave({n: sweep_of(n) for n in cases})
     probe = min(cases)  # PROBE_ROWS rows: the fixed cost of a sweep
-    per_nnz = {n: (seconds[n] - seconds[probe]) / (nonzeros(cases[n][0]) - nonzeros(cases[probe][0]))
-               for n in cases if n != probe}
+    per_nnz = {
+        n: (seconds[n] - seconds[probe]) / (nonzeros(cases[n][0]) - nonzeros(cases[probe][0]))
+        for n in cases
+        if n != probe
+    }
     small, large = min(per_nnz), max(per_nnz)
-    series = ", ".join(f"n={n:,}: {np.median(v) * 1e9:.3g} ns ({updates[n]:,} updates, "
-                       f"{updates[n] / n:.2%})" for n, v in per_nnz.items())
-    fixed = f"a {probe}-row sweep (the fixed cost, subtracted) {np.median(seconds[probe]) * 1e6:.0f} µs"
-    return result_row(f"growth, {label}: time per non-zero at n = {large:,} / at n = {small:,}",
-                      Stat.ratio(per_nnz[large], per_nnz[small]), at_most(1.3),
-                      f"one sweep from a near-final w (≈1 % of rows updating at every n), X out of the caches before "
-                      f"each; {fixed}; per non-zero: {series}; {l3_text()}")
+    series = ", ".join(
+        f"n={n:,}: {np.median(v) * 1e9:.3g} ns ({updates[n]:,} updates, {updates[n] / n:.2%})"
+        for n, v in per_nnz.items()
+    )
+    fixed = (
+        f"a {probe}-row sweep (the fixed cost, subtracted) {np.median(seconds[probe]) * 1e6:.0f} µs"
+    )
+    return result_row(
+        f"growth, {label}: time per non-zero at n = {large:,} / at n = {small:,}",
+        Stat.ratio(per_nnz[large], per_nnz[small]),
+        at_most(1.3),
+        f"one sweep from a near-final w (≈1 % of rows updating at every n), X out of the caches before "
+        f"each; {fixed}; per non-zero: {series}; {l3_text()}",
+    )
 
 
 PROBE_ROWS = 100

@@ -28,13 +28,19 @@ def _ratio_row(name: str, H, target: float) -> dict:
     def fast() -> None:
         values["fast"] = littlestone_dimension(H).value
 
-    seconds = interleave({"plain recursion": timed(plain, cpu=True), "bit-set search": timed(fast, cpu=True)},
-                         n_rounds=3, warmup=True)
-    return result_row(f"Littlestone dimension of {name}: plain memoised recursion / bit-set search",
-                      Stat.ratio(seconds["plain recursion"], seconds["bit-set search"]), at_least(10),
-                      f"|H| = {len(H):,}, Ldim = {values['fast']}; plain {np.median(seconds['plain recursion']):.3g} s, "
-                      f"bit-set search {np.median(seconds['bit-set search']) * 1e3:.3g} ms (the baseline row)",
-                      {"same dimension": values["plain"] == values["fast"]})
+    seconds = interleave(
+        {"plain recursion": timed(plain, cpu=True), "bit-set search": timed(fast, cpu=True)},
+        n_rounds=3,
+        warmup=True,
+    )
+    return result_row(
+        f"Littlestone dimension of {name}: plain memoised recursion / bit-set search",
+        Stat.ratio(seconds["plain recursion"], seconds["bit-set search"]),
+        at_least(10),
+        f"|H| = {len(H):,}, Ldim = {values['fast']}; plain {np.median(seconds['plain recursion']):.3g} s, "
+        f"bit-set search {np.median(seconds['bit-set search']) * 1e3:.3g} ms (the baseline row)",
+        {"same dimension": values["plain"] == values["fast"]},
+    )
 
 
 def bench_ldim_against_plain_recursion_intervals(scale: float = 1.0) -> dict:
@@ -58,14 +64,23 @@ def _seconds_row(name: str, H, growth: list[tuple[int, int, float]]) -> dict:
     from perceptronlab.online import littlestone_dimension
 
     results = []
-    seconds = interleave({"search": timed(lambda: results.append(littlestone_dimension(H)), cpu=True)},
-                         n_rounds=3, warmup=True)
+    seconds = interleave(
+        {"search": timed(lambda: results.append(littlestone_dimension(H)), cpu=True)},
+        n_rounds=3,
+        warmup=True,
+    )
     result = results[-1]
-    series = ", ".join(f"{size}: Ldim {value} in {time * 1e3:.3g} ms" for size, value, time in growth)
-    return result_row(f"Littlestone dimension of {name} (seconds)", Stat.of(seconds["search"]), at_most(10, " s"),
-                      f"|H| = {len(H):,}, Ldim = {result.value}, {result.visits:,} version spaces; "
-                      f"growth: {series}",
-                      {"the tree checks": result.verify(H)})
+    series = ", ".join(
+        f"{size}: Ldim {value} in {time * 1e3:.3g} ms" for size, value, time in growth
+    )
+    return result_row(
+        f"Littlestone dimension of {name} (seconds)",
+        Stat.of(seconds["search"]),
+        at_most(10, " s"),
+        f"|H| = {len(H):,}, Ldim = {result.value}, {result.visits:,} version spaces; "
+        f"growth: {series}",
+        {"the tree checks": result.verify(H)},
+    )
 
 
 def _growth(make, sizes) -> list[tuple[int, int, float]]:
@@ -88,7 +103,9 @@ def bench_ldim_intervals_128(scale: float = 1.0) -> dict:
 
     k = max(8, int(128 * min(scale, 1.0)))
     sizes = [size for size in (16, 32, 64) if size < k]
-    return _seconds_row(f"intervals on {k} points", FiniteClass.intervals(k), _growth(FiniteClass.intervals, sizes))
+    return _seconds_row(
+        f"intervals on {k} points", FiniteClass.intervals(k), _growth(FiniteClass.intervals, sizes)
+    )
 
 
 def bench_ldim_halfspaces_64(scale: float = 1.0) -> dict:
@@ -102,4 +119,6 @@ def bench_ldim_halfspaces_64(scale: float = 1.0) -> dict:
         return FiniteClass.halfspaces(points[:size])
 
     sizes = [size for size in (16, 32) if size < n]
-    return _seconds_row(f"2-D halfspaces with an intercept on {n} random points", make(n), _growth(make, sizes))
+    return _seconds_row(
+        f"2-D halfspaces with an intercept on {n} random points", make(n), _growth(make, sizes)
+    )

@@ -21,10 +21,18 @@ def bench_online_replay(scale: float = 1.0):
 
     n, d = max(1000, int(200_000 * scale)), 100
     X, y = separable_dense(n, d)
-    seconds = interleave({"replay": timed(lambda state: state.replay(X, y), setup=OnlineState, cpu=True),
-                          "sweep": sweeps(X, y, 1)})
-    return result_row("online replay of a stream / one dense sweep", Stat.ratio(seconds["replay"], seconds["sweep"]),
-                      at_most(1.2), f"{n:,}×{d} stream, one compiled pass each from w = 0")
+    seconds = interleave(
+        {
+            "replay": timed(lambda state: state.replay(X, y), setup=OnlineState, cpu=True),
+            "sweep": sweeps(X, y, 1),
+        }
+    )
+    return result_row(
+        "online replay of a stream / one dense sweep",
+        Stat.ratio(seconds["replay"], seconds["sweep"]),
+        at_most(1.2),
+        f"{n:,}×{d} stream, one compiled pass each from w = 0",
+    )
 
 
 def _stream(calls: int, seed: int = 0):
@@ -56,24 +64,35 @@ def bench_online_learn_many(scale: float = 1.0):
     X, labels, names, dicts = _stream(calls)
     signs = np.where(labels, 1.0, -1.0)
     starts = range(0, calls, BATCH)
-    arrays = [(X[s:s + BATCH], signs[s:s + BATCH]) for s in starts]
-    frames = [(pd.DataFrame(X[s:s + BATCH], columns=names), signs[s:s + BATCH]) for s in starts]
+    arrays = [(X[s : s + BATCH], signs[s : s + BATCH]) for s in starts]
+    frames = [(pd.DataFrame(X[s : s + BATCH], columns=names), signs[s : s + BATCH]) for s in starts]
 
     def batches(chunks):
         def run():
             state = OnlineState()
             for chunk, chunk_signs in chunks:
                 state.learn_many(chunk, chunk_signs)
+
         return run
 
-    seconds = interleave({"River": timed(_river_loop(dicts, labels.tolist()), cpu=True),
-                          "NumPy": timed(batches(arrays), cpu=True), "pandas": timed(batches(frames), cpu=True)})
+    seconds = interleave(
+        {
+            "River": timed(_river_loop(dicts, labels.tolist()), cpu=True),
+            "NumPy": timed(batches(arrays), cpu=True),
+            "pandas": timed(batches(frames), cpu=True),
+        }
+    )
     per = {name: np.median(values) / calls * 1e9 for name, values in seconds.items()}
-    return [result_row(f"online: River's learn_one loop / learn_many on {kind} mini-batches of {BATCH:,}, per example",
-                       Stat.ratio(seconds["River"], seconds[kind]), at_least(20),
-                       f"{calls:,} examples of {FEATURES} features, half of them mistakes; learn_many "
-                       f"{per[kind]:.3g} ns, River {per['River']:.3g} ns per example")
-            for kind in ("NumPy", "pandas")]
+    return [
+        result_row(
+            f"online: River's learn_one loop / learn_many on {kind} mini-batches of {BATCH:,}, per example",
+            Stat.ratio(seconds["River"], seconds[kind]),
+            at_least(20),
+            f"{calls:,} examples of {FEATURES} features, half of them mistakes; learn_many "
+            f"{per[kind]:.3g} ns, River {per['River']:.3g} ns per example",
+        )
+        for kind in ("NumPy", "pandas")
+    ]
 
 
 def bench_online_learn_one(scale: float = 1.0):
@@ -89,9 +108,14 @@ def bench_online_learn_one(scale: float = 1.0):
         for x, label in zip(dicts, labels, strict=True):
             model.learn_one(x, label)
 
-    seconds = interleave({"ours": timed(ours, cpu=True), "River": timed(_river_loop(dicts, labels), cpu=True)})
+    seconds = interleave(
+        {"ours": timed(ours, cpu=True), "River": timed(_river_loop(dicts, labels), cpu=True)}
+    )
     per = {name: np.median(values) / calls * 1e6 for name, values in seconds.items()}
-    return result_row("online: River's learn_one / OnlinePerceptron.learn_one, per call",
-                      Stat.ratio(seconds["River"], seconds["ours"]), at_least(2),
-                      f"dicts of {FEATURES} features, half of the rounds mistakes; ours {per['ours']:.2f} µs, "
-                      f"River {per['River']:.2f} µs per call")
+    return result_row(
+        "online: River's learn_one / OnlinePerceptron.learn_one, per call",
+        Stat.ratio(seconds["River"], seconds["ours"]),
+        at_least(2),
+        f"dicts of {FEATURES} features, half of the rounds mistakes; ours {per['ours']:.2f} µs, "
+        f"River {per['River']:.2f} µs per call",
+    )

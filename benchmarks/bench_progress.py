@@ -71,14 +71,24 @@ def _overhead_row(n: int, d: int, sweeps: int, label: str, wanted_rounds: int = 
                 (shown if side is _with_display else plain).append(side(X, y, sweeps))
     finally:
         _progress.SHOW_AFTER = saved
-    return result_row(f"progress display / none, {label}", Stat.ratio(shown, plain), at_most(TARGET),
-                      f"n = {n:,}, d = {d}, {sweeps:,} compiled sweeps (cyclic, one core, never converges); "
-                      f"without {median_ms(plain)}, with the live bar {median_ms(shown)}; {n_rounds} interleaved "
-                      "rounds, CPU time of all threads of the process")
+    return result_row(
+        f"progress display / none, {label}",
+        Stat.ratio(shown, plain),
+        at_most(TARGET),
+        f"n = {n:,}, d = {d}, {sweeps:,} compiled sweeps (cyclic, one core, never converges); "
+        f"without {median_ms(plain)}, with the live bar {median_ms(shown)}; {n_rounds} interleaved "
+        "rounds, CPU time of all threads of the process",
+    )
 
 
 def bench_progress_overhead(scale: float = 1.0):
     """Many short sweeps (the hook's worst case: it runs once per sweep) and a few long ones."""
-    return [_overhead_row(200, 30, max(200, int(25_000 * scale)), "200 × 30 (short sweeps)"),
-            _overhead_row(max(1000, int(100_000 * scale)), 10, max(3, int(150 * scale)),
-                          "100,000 × 10 (long sweeps)")]
+    return [
+        _overhead_row(200, 30, max(200, int(25_000 * scale)), "200 × 30 (short sweeps)"),
+        _overhead_row(
+            max(1000, int(100_000 * scale)),
+            10,
+            max(3, int(150 * scale)),
+            "100,000 × 10 (long sweeps)",
+        ),
+    ]

@@ -42,8 +42,12 @@ def write_dataset(folder: Path, size_gb: float, n_features: int, seed: int) -> d
         label = np.where(X @ direction + noise > 0, 1.0, -1.0)  # noisy: every epoch makes mistakes
         columns = {name: X[:, j] for j, name in enumerate(names)}
         columns["label"] = label
-        pq.write_table(pa.table(columns), folder / f"part-{i:04d}.parquet", compression="NONE",
-                       row_group_size=rows_per_file)
+        pq.write_table(
+            pa.table(columns),
+            folder / f"part-{i:04d}.parquet",
+            compression="NONE",
+            row_group_size=rows_per_file,
+        )
     size = sum(p.stat().st_size for p in folder.glob("*.parquet"))
     return {"files": n_files, "rows": n_files * rows_per_file, "bytes_on_disk": size}
 
@@ -65,10 +69,22 @@ def _dask_rate(pattern: str, workers: int, epochs: int, shards: int, processes: 
 
     from perceptronlab.distributed import fit
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes, scheduler_port=0,
-                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
-        return _timed(lambda cb: fit(pattern, client=client, shards=shards, max_epochs=epochs, callback=cb,
-                                     warn=False))
+    with (
+        LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=processes,
+            scheduler_port=0,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        return _timed(
+            lambda cb: fit(
+                pattern, client=client, shards=shards, max_epochs=epochs, callback=cb, warn=False
+            )
+        )
 
 
 def _in_memory(folder: Path):
@@ -97,9 +113,17 @@ def _memory_rate(X, y, epochs: int) -> float:
     return _epoch_rate(stamps)
 
 
-def bench_scale(size_gb: float = 1.0, *, n_features: int = 100, epochs: int = 6, seed: int = 0,
-                stream: bool = True, processes: bool = True, scale: float = 1.0, n_rounds: int | None = None
-                ) -> list[dict]:
+def bench_scale(
+    size_gb: float = 1.0,
+    *,
+    n_features: int = 100,
+    epochs: int = 6,
+    seed: int = 0,
+    stream: bool = True,
+    processes: bool = True,
+    scale: float = 1.0,
+    n_rounds: int | None = None,
+) -> list[dict]:
     """Epochs/s of ``perceptronlab.distributed.fit`` on 2 local workers against 1 worker and against one
     in-memory core, in interleaved rounds (a fresh cluster every round).
 
@@ -118,28 +142,54 @@ def bench_scale(size_gb: float = 1.0, *, n_features: int = 100, epochs: int = 6,
         pattern = str(folder / "*.parquet")
         held = dict(zip(("X", "y"), _in_memory(folder), strict=True))
         # each case returns seconds per epoch, so that the per-round ratios are ratios of rates
-        rates = interleave({
-            "1 worker": lambda: 1 / _dask_rate(pattern, 1, epochs, shards=2, processes=processes),
-            "2 workers": lambda: 1 / _dask_rate(pattern, 2, epochs, shards=2, processes=processes),
-            "in memory": lambda: 1 / _memory_rate(held["X"], held["y"], epochs),
-        }, n_rounds=n_rounds or 3, warmup=False)
+        rates = interleave(
+            {
+                "1 worker": lambda: (
+                    1 / _dask_rate(pattern, 1, epochs, shards=2, processes=processes)
+                ),
+                "2 workers": lambda: (
+                    1 / _dask_rate(pattern, 2, epochs, shards=2, processes=processes)
+                ),
+                "in memory": lambda: 1 / _memory_rate(held["X"], held["y"], epochs),
+            },
+            n_rounds=n_rounds or 3,
+            warmup=False,
+        )
         held.clear()
-        streamed = (_timed(lambda cb: stream_fit(pattern, max_epochs=min(epochs, 3), callback=cb,
-                                                 progress=False, warn=False)) if stream else None)
+        streamed = (
+            _timed(
+                lambda cb: stream_fit(
+                    pattern, max_epochs=min(epochs, 3), callback=cb, progress=False, warn=False
+                )
+            )
+            if stream
+            else None
+        )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     per_s = {name: 1 / np.median(seconds) for name, seconds in rates.items()}
-    dataset = (f"{data['bytes_on_disk'] / 1e9:.3g} GB of Parquet ({data['files']} files, {data['rows']:,} rows × "
-               f"{n_features}), written in {written:.0f} s and deleted by the benchmark")
-    epochs_s = (f"epochs/s: 1 worker {per_s['1 worker']:.3g}, 2 workers {per_s['2 workers']:.3g}, one core in "
-                f"memory {per_s['in memory']:.3g}"
-                + (f", streamed from disk {streamed:.3g} (one run)" if streamed is not None else ""))
+    dataset = (
+        f"{data['bytes_on_disk'] / 1e9:.3g} GB of Parquet ({data['files']} files, {data['rows']:,} rows × "
+        f"{n_features}), written in {written:.0f} s and deleted by the benchmark"
+    )
+    epochs_s = (
+        f"epochs/s: 1 worker {per_s['1 worker']:.3g}, 2 workers {per_s['2 workers']:.3g}, one core in "
+        f"memory {per_s['in memory']:.3g}"
+        + (f", streamed from disk {streamed:.3g} (one run)" if streamed is not None else "")
+    )
     return [
-        result_row(f"iterative parameter mixing, {data['bytes_on_disk'] / 1e9:.3g} GB: 2 Dask workers / 1 Dask "
-                   "worker (epochs/s)", Stat.ratio(rates["1 worker"], rates["2 workers"]), at_least(TARGET),
-                   f"{dataset}; {epochs_s}; 2 shards, {epochs} epochs a fit, the first left out; wall time"),
-        result_row(f"iterative parameter mixing, {data['bytes_on_disk'] / 1e9:.3g} GB: 2 Dask workers / one core "
-                   "in memory (epochs/s)", Stat.ratio(rates["in memory"], rates["2 workers"]), at_least(TARGET),
-                   f"the single-machine sweep over the same data held in memory (n_jobs=1); {epochs_s}"),
+        result_row(
+            f"iterative parameter mixing, {data['bytes_on_disk'] / 1e9:.3g} GB: 2 Dask workers / 1 Dask "
+            "worker (epochs/s)",
+            Stat.ratio(rates["1 worker"], rates["2 workers"]),
+            at_least(TARGET),
+            f"{dataset}; {epochs_s}; 2 shards, {epochs} epochs a fit, the first left out; wall time",
+        ),
+        result_row(
+            f"iterative parameter mixing, {data['bytes_on_disk'] / 1e9:.3g} GB: 2 Dask workers / one core "
+            "in memory (epochs/s)",
+            Stat.ratio(rates["in memory"], rates["2 workers"]),
+            at_least(TARGET),
+            f"the single-machine sweep over the same data held in memory (n_jobs=1); {epochs_s}",
+        ),
     ]
-

@@ -15,29 +15,46 @@ from benchmarks._timing import Stat, at_least, at_most, interleave, median_ms, r
 
 def _rows(X, y, label: str) -> list[dict]:
     updates: list[int] = []
-    cases = {"sweep": sweeps(X, y, 5, updates=updates), "SpMV": products(X, times=5),
-             "read": streaming_reads(X, times=5)}
+    cases = {
+        "sweep": sweeps(X, y, 5, updates=updates),
+        "SpMV": products(X, times=5),
+        "read": streaming_reads(X, times=5),
+    }
     cases.update({f"{side} fit": case for side, case in public_calls(X, y).items()})
     cases.update({f"{side} epoch": case for side, case in kernel_calls(X, y).items()})
     seconds = interleave(cases)
     same = {"same weights as scikit-learn": same_weights_as_sklearn(X, y)}
     shape = f"{X.shape[0]:,} × {X.shape[1]:,}, {X.nnz / X.shape[0]:.0f} non-zeros a row on average"
     return [
-        result_row(f"sparse sweep, {label}: first five sweeps / streaming read of its arrays",
-            Stat.ratio(seconds["sweep"], seconds["read"]), at_most(1.5),
+        result_row(
+            f"sparse sweep, {label}: first five sweeps / streaming read of its arrays",
+            Stat.ratio(seconds["sweep"], seconds["read"]),
+            at_most(1.5),
             f"{shape}; data, indices and indptr {read_bytes(X) / 2**20:.0f} MiB; sweep {median_ms(seconds['sweep'])}, "
-            f"streaming read {median_ms(seconds['read'])}"),
-        result_row(f"sparse sweep, {label}: first five sweeps / one SpMV", Stat.ratio(seconds["sweep"], seconds["SpMV"]),
-            at_most(1.2), f"{shape}; updates {updates}; sweep {median_ms(seconds['sweep'])}, SciPy SpMV "
-            f"{median_ms(seconds['SpMV'])}"),
-        result_row(f"sparse, {label}: scikit-learn Perceptron.fit / perceptron() (5 epochs, validation on both sides)",
-            Stat.ratio(seconds["scikit-learn fit"], seconds["ours fit"]), at_least(1.3),
+            f"streaming read {median_ms(seconds['read'])}",
+        ),
+        result_row(
+            f"sparse sweep, {label}: first five sweeps / one SpMV",
+            Stat.ratio(seconds["sweep"], seconds["SpMV"]),
+            at_most(1.2),
+            f"{shape}; updates {updates}; sweep {median_ms(seconds['sweep'])}, SciPy SpMV "
+            f"{median_ms(seconds['SpMV'])}",
+        ),
+        result_row(
+            f"sparse, {label}: scikit-learn Perceptron.fit / perceptron() (5 epochs, validation on both sides)",
+            Stat.ratio(seconds["scikit-learn fit"], seconds["ours fit"]),
+            at_least(1.3),
             f"one core each; ours {median_ms(seconds['ours fit'])}, scikit-learn "
-            f"{median_ms(seconds['scikit-learn fit'])}", same),
-        result_row(f"sparse, {label}: scikit-learn epoch / our sweep (fixed costs removed on both sides)",
-            Stat.ratio(seconds["scikit-learn epoch"], seconds["ours epoch"]), at_least(1.3),
+            f"{median_ms(seconds['scikit-learn fit'])}",
+            same,
+        ),
+        result_row(
+            f"sparse, {label}: scikit-learn epoch / our sweep (fixed costs removed on both sides)",
+            Stat.ratio(seconds["scikit-learn epoch"], seconds["ours epoch"]),
+            at_least(1.3),
             f"(fit with 6 epochs − fit with 1) / 5 on both sides; ours {median_ms(seconds['ours epoch'])}, "
-            f"scikit-learn {median_ms(seconds['scikit-learn epoch'])}"),
+            f"scikit-learn {median_ms(seconds['scikit-learn epoch'])}",
+        ),
     ]
 
 

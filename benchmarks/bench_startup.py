@@ -28,7 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PREDICT_TARGET = 1.0
 #: the first train after `make run` loads its kernels: at most half the time of one that compiles
 WARM_TARGET = 0.5
-_DATA = "x1,x2,x3,y\n1.5,0.5,0.2,1\n2.0,1.0,-0.3,1\n-1.0,-0.5,0.1,-1\n-2.0,0.5,0.4,-1\n0.5,2.0,0.0,1\n"
+_DATA = (
+    "x1,x2,x3,y\n1.5,0.5,0.2,1\n2.0,1.0,-0.3,1\n-1.0,-0.5,0.1,-1\n-2.0,0.5,0.4,-1\n0.5,2.0,0.0,1\n"
+)
 
 
 def _cpu(argv: list[str], env: dict[str, str] | None = None) -> float:
@@ -57,18 +59,28 @@ def bench_predict_startup(scale: float = 1.0):
         new.write_text("\n".join(_DATA.splitlines()[:4]) + "\n")
         env = _env()
         cli = [sys.executable, "-m", "perceptronlab"]
-        _cpu([*cli, "train", str(data), "--out", str(model), "-q"], env)  # compiles and caches, outside the rounds
+        _cpu(
+            [*cli, "train", str(data), "--out", str(model), "-q"], env
+        )  # compiles and caches, outside the rounds
         predict, floor = [], []
         n_rounds = rounds(7)
         for r in range(n_rounds):
-            sides = ((predict, [*cli, "predict", str(model), str(new), "-q"]),
-                     (floor, [sys.executable, "-c", "import numpy"]))
-            for into, argv in (sides if r % 2 == 0 else sides[::-1]):
+            sides = (
+                (predict, [*cli, "predict", str(model), str(new), "-q"]),
+                (floor, [sys.executable, "-c", "import numpy"]),
+            )
+            for into, argv in sides if r % 2 == 0 else sides[::-1]:
                 into.append(_cpu(argv, env))
-    return [result_row("predict on 3 rows, fresh process (CPU s)", Stat.of(predict), at_most(PREDICT_TARGET, " s"),
-                       f"perceptronlab predict model.json new.csv: {median_ms(predict)} of CPU; a bare "
-                       f"`python -c 'import numpy'` {median_ms(floor)}; {n_rounds} interleaved rounds, CPU time "
-                       "(user + system) of the child process")]
+    return [
+        result_row(
+            "predict on 3 rows, fresh process (CPU s)",
+            Stat.of(predict),
+            at_most(PREDICT_TARGET, " s"),
+            f"perceptronlab predict model.json new.csv: {median_ms(predict)} of CPU; a bare "
+            f"`python -c 'import numpy'` {median_ms(floor)}; {n_rounds} interleaved rounds, CPU time "
+            "(user + system) of the child process",
+        )
+    ]
 
 
 def bench_first_train_after_make_run(scale: float = 1.0):
@@ -79,16 +91,26 @@ def bench_first_train_after_make_run(scale: float = 1.0):
         data.write_text(_DATA)
         warm_cache = root / "warm-cache"
         cli = [sys.executable, "-m", "perceptronlab", "train", str(data), "-q"]
-        _cpu([sys.executable, "-m", "perceptronlab.cli._warm"], _env(NUMBA_CACHE_DIR=str(warm_cache)))
+        _cpu(
+            [sys.executable, "-m", "perceptronlab.cli._warm"], _env(NUMBA_CACHE_DIR=str(warm_cache))
+        )
         warm, cold = [], []
         n_rounds = rounds(3)
         for r in range(n_rounds):
             empty = root / f"cold-{r}"
-            sides = ((warm, _env(NUMBA_CACHE_DIR=str(warm_cache))), (cold, _env(NUMBA_CACHE_DIR=str(empty))))
-            for into, env in (sides if r % 2 == 0 else sides[::-1]):
+            sides = (
+                (warm, _env(NUMBA_CACHE_DIR=str(warm_cache))),
+                (cold, _env(NUMBA_CACHE_DIR=str(empty))),
+            )
+            for into, env in sides if r % 2 == 0 else sides[::-1]:
                 into.append(_cpu(cli, env))
-    return [result_row("first train after make run / one that compiles", Stat.ratio(warm, cold),
-                       at_most(WARM_TARGET),
-                       f"perceptronlab train data.csv in a fresh process: {median_ms(warm)} of CPU with the kernels "
-                       f"cached by `make run` (python -m perceptronlab.cli._warm), {median_ms(cold)} with an empty "
-                       f"Numba cache; {n_rounds} interleaved rounds, CPU time of the child process")]
+    return [
+        result_row(
+            "first train after make run / one that compiles",
+            Stat.ratio(warm, cold),
+            at_most(WARM_TARGET),
+            f"perceptronlab train data.csv in a fresh process: {median_ms(warm)} of CPU with the kernels "
+            f"cached by `make run` (python -m perceptronlab.cli._warm), {median_ms(cold)} with an empty "
+            f"Numba cache; {n_rounds} interleaved rounds, CPU time of the child process",
+        )
+    ]

@@ -36,17 +36,27 @@ def bench_max_margin_working_set(n: int = 20_000, d: int = 100, scale: float = 1
 
     def solve(method):
         def run():
-            results[method] = max_margin(X, y, method="full", polish=False) if method == "full" else max_margin(X, y)
+            results[method] = (
+                max_margin(X, y, method="full", polish=False)
+                if method == "full"
+                else max_margin(X, y)
+            )
+
         return timed(run)
 
-    seconds = interleave({"full": solve("full"), "working set": solve("working set")}, n_rounds=3, warmup=False)
+    seconds = interleave(
+        {"full": solve("full"), "working set": solve("working set")}, n_rounds=3, warmup=False
+    )
     full, fast = results["full"], results["working set"]
     rel = abs(fast.rho - full.rho) / full.rho
-    return result_row(f"max_margin: full QP / working set (n={n:,}, d={d})",
-                      Stat.ratio(seconds["full"], seconds["working set"]), at_least(10),
-                      f"full QP {np.median(seconds['full']):.2f} s, working set {median_ms(seconds['working set'])} "
-                      f"({fast.iterations} rounds, {fast.working_set_size} rows); rho rel. error {rel:.1e}; wall time",
-                      {"rho rel. error ≤ 1e-9": rel <= 1e-9})
+    return result_row(
+        f"max_margin: full QP / working set (n={n:,}, d={d})",
+        Stat.ratio(seconds["full"], seconds["working set"]),
+        at_least(10),
+        f"full QP {np.median(seconds['full']):.2f} s, working set {median_ms(seconds['working set'])} "
+        f"({fast.iterations} rounds, {fast.working_set_size} rows); rho rel. error {rel:.1e}; wall time",
+        {"rho rel. error ≤ 1e-9": rel <= 1e-9},
+    )
 
 
 def bench_max_margin_million(n: int = 1_000_000, d: int = 100, scale: float = 1.0) -> dict:
@@ -56,11 +66,17 @@ def bench_max_margin_million(n: int = 1_000_000, d: int = 100, scale: float = 1.
     n = max(1000, int(n * scale))
     X, y = separable_gaussian(n, d)
     results = []
-    seconds = interleave({"max_margin": timed(lambda: results.append(max_margin(X, y)))}, n_rounds=3, warmup=False)
+    seconds = interleave(
+        {"max_margin": timed(lambda: results.append(max_margin(X, y)))}, n_rounds=3, warmup=False
+    )
     result = results[-1]
-    return result_row(f"max_margin at n={n:,}, d={d} (seconds)", Stat.of(seconds["max_margin"]), at_most(3.0, " s"),
-                      f"rho = {result.rho:.6g}, {result.iterations} rounds, {result.working_set_size} rows, "
-                      f"{len(result.support)} support vectors; wall time")
+    return result_row(
+        f"max_margin at n={n:,}, d={d} (seconds)",
+        Stat.of(seconds["max_margin"]),
+        at_most(3.0, " s"),
+        f"rho = {result.rho:.6g}, {result.iterations} rounds, {result.working_set_size} rows, "
+        f"{len(result.support)} support vectors; wall time",
+    )
 
 
 def brute_force_loo(X, y) -> list[int]:
@@ -70,7 +86,7 @@ def brute_force_loo(X, y) -> list[int]:
     wrong = []
     n = X.shape[0]
     for k in range(n):
-        keep = np.r_[0:k, k + 1:n]
+        keep = np.r_[0:k, k + 1 : n]
         run = perceptron(X[keep], y[keep], warn=False)
         if y[k] * (X[k] @ run.w + run.b) <= 0:
             wrong.append(k)
@@ -93,11 +109,15 @@ def bench_loo(n: int = 2000, d: int = 20, scale: float = 1.0) -> dict:
 
     seconds = interleave({"brute force": timed(slow), "loo_error": timed(fast)}, n_rounds=3)
     same = found["fast"].indices.tolist() == found["slow"]
-    return result_row(f"loo_error: brute force / loo_error (n={n:,}, d={d})",
-                      Stat.ratio(seconds["brute force"], seconds["loo_error"]), at_least(20),
-                      f"brute force {np.median(seconds['brute force']):.2f} s ({n:,} retrainings), loo_error "
-                      f"{median_ms(seconds['loo_error'])} ({found['fast'].retrainings} retrainings); "
-                      f"{found['fast'].errors} errors; wall time", {"the same errors": same})
+    return result_row(
+        f"loo_error: brute force / loo_error (n={n:,}, d={d})",
+        Stat.ratio(seconds["brute force"], seconds["loo_error"]),
+        at_least(20),
+        f"brute force {np.median(seconds['brute force']):.2f} s ({n:,} retrainings), loo_error "
+        f"{median_ms(seconds['loo_error'])} ({found['fast'].retrainings} retrainings); "
+        f"{found['fast'].errors} errors; wall time",
+        {"the same errors": same},
+    )
 
 
 def bench_analyze(scale: float = 1.0):
@@ -107,15 +127,21 @@ def bench_analyze(scale: float = 1.0):
     n, d = max(5000, int(100_000 * scale)), 10  # n·d > 20,000: analyze's pocket checks once a sweep
     X, y = noisy_dense(n, d, flip=0.1, seed=4)
     runs = {}
-    seconds = interleave({
-        "analyze": timed(lambda: runs.__setitem__("analysis", analyze(X, y))),
-        "perceptron": timed(lambda: runs.__setitem__("run", perceptron(X, y, warn=False))),
-    }, n_rounds=3)
-    return result_row(f"analyze / one default perceptron run ({n:,} × {d}, 10 % labels flipped)",
-                      Stat.ratio(seconds["analyze"], seconds["perceptron"]), at_most(10),
-                      f"analyze {np.median(seconds['analyze']):.2f} s (separability LP, a 100-sweep run, the pocket's "
-                      f"1,000 sweeps, the best Freund–Schapire bound), perceptron(X, y) "
-                      f"{np.median(seconds['perceptron']):.2f} s ({runs['run'].sweeps} sweeps); wall time")
+    seconds = interleave(
+        {
+            "analyze": timed(lambda: runs.__setitem__("analysis", analyze(X, y))),
+            "perceptron": timed(lambda: runs.__setitem__("run", perceptron(X, y, warn=False))),
+        },
+        n_rounds=3,
+    )
+    return result_row(
+        f"analyze / one default perceptron run ({n:,} × {d}, 10 % labels flipped)",
+        Stat.ratio(seconds["analyze"], seconds["perceptron"]),
+        at_most(10),
+        f"analyze {np.median(seconds['analyze']):.2f} s (separability LP, a 100-sweep run, the pocket's "
+        f"1,000 sweeps, the best Freund–Schapire bound), perceptron(X, y) "
+        f"{np.median(seconds['perceptron']):.2f} s ({runs['run'].sweeps} sweeps); wall time",
+    )
 
 
 def bench_analyze_growth(scale: float = 1.0):
@@ -133,9 +159,16 @@ def bench_analyze_growth(scale: float = 1.0):
     seconds = interleave(cases, n_rounds=2, warmup=False)  # about two minutes a round at n = 10⁶
     relative = {n: Stat.ratio(seconds[("analyze", n)], seconds[("perceptron", n)]) for n in sizes}
     worst = max(sizes, key=lambda n: relative[n].median)
-    series = ", ".join(f"n={n:,}: {relative[n].median:.3g}× ({np.median(seconds[('analyze', n)]):.2f} s against "
-                       f"{np.median(seconds[('perceptron', n)]):.2f} s)" for n in sizes)
-    return result_row(f"growth, analyze / one default perceptron run, the largest over n = {sizes[0]:,} … "
-                      f"{sizes[-1]:,}", relative[worst], at_most(10),
-                      f"d = {d}, {flip:.0%} of the labels flipped; at each n: {series}; the largest at n = "
-                      f"{worst:,}; wall time")
+    series = ", ".join(
+        f"n={n:,}: {relative[n].median:.3g}× ({np.median(seconds[('analyze', n)]):.2f} s against "
+        f"{np.median(seconds[('perceptron', n)]):.2f} s)"
+        for n in sizes
+    )
+    return result_row(
+        f"growth, analyze / one default perceptron run, the largest over n = {sizes[0]:,} … "
+        f"{sizes[-1]:,}",
+        relative[worst],
+        at_most(10),
+        f"d = {d}, {flip:.0%} of the labels flipped; at each n: {series}; the largest at n = "
+        f"{worst:,}; wall time",
+    )

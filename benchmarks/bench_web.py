@@ -75,22 +75,39 @@ def bench_web_run_1000(scale: float = 1.0) -> dict:
     run = result["run"]
     headers = {"Content-Type": "application/json"}
     with TestClient(create_app(workers=1, allow_hosts=["testserver"])) as client:
-        seconds = interleave({
-            "in process": timed(answer),
-            "http": timed(lambda: client.post("/api/run", content=body, headers=headers).raise_for_status()),
-        })
-    return result_row(f"lab page: whole run for {n:,} points answered (vs 50 ms)",
-                      Stat.of(seconds["in process"] / TARGET_SECONDS), at_most(1.0),
-                      f"{median_ms(seconds['in process'])} in-process for {run['steps']['count']:,} traced steps, "
-                      f"{run['mistakes']} mistakes in {run['sweeps']} sweeps, "
-                      f"{'exact' if result['exact'] else 'float'} arithmetic, answer {len(text) / 1024:.0f} KiB; "
-                      f"through FastAPI's TestClient and a worker process {median_ms(seconds['http'])} "
-                      "(the same rounds); wall time")
+        seconds = interleave(
+            {
+                "in process": timed(answer),
+                "http": timed(
+                    lambda: client.post(
+                        "/api/run", content=body, headers=headers
+                    ).raise_for_status()
+                ),
+            }
+        )
+    return result_row(
+        f"lab page: whole run for {n:,} points answered (vs 50 ms)",
+        Stat.of(seconds["in process"] / TARGET_SECONDS),
+        at_most(1.0),
+        f"{median_ms(seconds['in process'])} in-process for {run['steps']['count']:,} traced steps, "
+        f"{run['mistakes']} mistakes in {run['sweeps']} sweeps, "
+        f"{'exact' if result['exact'] else 'float'} arithmetic, answer {len(text) / 1024:.0f} KiB; "
+        f"through FastAPI's TestClient and a worker process {median_ms(seconds['http'])} "
+        "(the same rounds); wall time",
+    )
 
 
 FRAME_SECONDS = 1 / 60
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def bench_web_step_frame(scale: float = 1.0) -> dict:
@@ -101,7 +118,9 @@ def bench_web_step_frame(scale: float = 1.0) -> dict:
     time per step (drawing the plane, the cards, the log and the plots) is compared with the 16.7 ms
     of a frame at 60 Hz.
     """
-    executable = require_program("chromium", "apt-get install chromium (Debian's; `make browser` does it)")
+    executable = require_program(
+        "chromium", "apt-get install chromium (Debian's; `make browser` does it)"
+    )
     require("fastapi", "web")
     sync_api = require("playwright.sync_api", "dev")
 
@@ -109,8 +128,10 @@ def bench_web_step_frame(scale: float = 1.0) -> dict:
 
     n = max(50, int(1000 * scale))
     payload = json.loads(lab_request(n))
-    fragment = "#snap=0&p=" + ";".join(f"{x},{y},{label}" for (x, y), label in zip(payload["points"],
-                                                                                  payload["labels"], strict=True))
+    fragment = "#snap=0&p=" + ";".join(
+        f"{x},{y},{label}"
+        for (x, y), label in zip(payload["points"], payload["labels"], strict=True)
+    )
     with background(create_app(workers=1)) as url, sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
@@ -123,15 +144,20 @@ def bench_web_step_frame(scale: float = 1.0) -> dict:
                 return page.evaluate(
                     """(steps) => { const lab = window.perceptronlab; const t0 = performance.now();
                        for (let k = 1; k <= 200; k++) lab.setStep(1 + (k % steps));
-                       return (performance.now() - t0) / 200 / 1000; }""", steps)
+                       return (performance.now() - t0) / 200 / 1000; }""",
+                    steps,
+                )
 
             seconds = interleave({"step": per_step})["step"]
         finally:
             browser.close()
-    return result_row("lab page: one animation step of a 1,000-point run (vs a 60 Hz frame)",
-                      Stat.of(seconds / FRAME_SECONDS), at_most(1.0),
-                      f"{median_ms(seconds)} of script per step (plane with {n:,} points, cards, worksheet, plots) "
-                      "in headless Chromium, 200 steps a round; a 60 Hz frame is 16.7 ms")
+    return result_row(
+        "lab page: one animation step of a 1,000-point run (vs a 60 Hz frame)",
+        Stat.of(seconds / FRAME_SECONDS),
+        at_most(1.0),
+        f"{median_ms(seconds)} of script per step (plane with {n:,} points, cards, worksheet, plots) "
+        "in headless Chromium, 200 steps a round; a 60 Hz frame is 16.7 ms",
+    )
 
 
 # ------------------------------------------------------------------ the server under load
@@ -159,8 +185,10 @@ async def _exchange(reader, writer, request: bytes) -> tuple[int, dict, bytes]:
 
 
 def _post(port: int, body: bytes) -> bytes:
-    return (f"POST /api/run HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+    return (
+        f"POST /api/run HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
 
 
 async def _load(port: int, body: bytes, clients: int, per_client: int) -> dict:
@@ -222,8 +250,14 @@ async def _load(port: int, body: bytes, clients: int, per_client: int) -> dict:
     wall = time.perf_counter() - start
     done.set()
     await probe_task
-    return {"wall": wall, "latencies": latencies, "health": health, "refused": refused, "failed": failed,
-            "reconnects": reconnects}
+    return {
+        "wall": wall,
+        "latencies": latencies,
+        "health": health,
+        "refused": refused,
+        "failed": failed,
+        "reconnects": reconnects,
+    }
 
 
 def _run_async(coroutine):
@@ -295,7 +329,14 @@ def bench_web_load(scale: float = 1.0) -> list[dict]:
         return (time.perf_counter() - start) / count
 
     results: list[dict] = []
-    command = [sys.executable, "-c", "from perceptronlab.cli import main; main()", "serve", "--port", "0"]
+    command = [
+        sys.executable,
+        "-c",
+        "from perceptronlab.cli import main; main()",
+        "serve",
+        "--port",
+        "0",
+    ]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         line = server.stdout.readline()
@@ -308,9 +349,15 @@ def bench_web_load(scale: float = 1.0) -> list[dict]:
 
         def load() -> float:
             """One round of the load; returns seconds per answer (its details go to ``results``)."""
-            cpu = [sum(_cpu_seconds(pid) for pid in pids), _cpu_seconds(server.pid), time.process_time()]
+            cpu = [
+                sum(_cpu_seconds(pid) for pid in pids),
+                _cpu_seconds(server.pid),
+                time.process_time(),
+            ]
             result = _run_async(_load(port, body, clients, per_client))
-            result["workers_cores"] = (sum(_cpu_seconds(pid) for pid in pids) - cpu[0]) / result["wall"]
+            result["workers_cores"] = (sum(_cpu_seconds(pid) for pid in pids) - cpu[0]) / result[
+                "wall"
+            ]
             result["server_cores"] = (_cpu_seconds(server.pid) - cpu[1]) / result["wall"]
             result["client_cores"] = (time.process_time() - cpu[2]) / result["wall"]
             results.append(result)
@@ -331,23 +378,39 @@ def bench_web_load(scale: float = 1.0) -> list[dict]:
     health = Stat.of([_percentile(r["health"], 99) / HEALTH_TARGET_SECONDS for r in results])
     answered = {"every request answered": not failed_all}
     failed = f"; {len(failed_all)} failed ({failed_all[0]})" if failed_all else ""
-    load = (f"{clients} clients × {per_client} requests of {n} points, {workers} workers: "
-            f"{1 / np.median(seconds['load']):.0f} answers/s, one core in process {1 / np.median(seconds['one core']):.0f}/s "
-            f"(medians of {throughput.rounds} rounds); CPU in one round: workers {result['workers_cores']:.2f} cores, "
-            f"server {result['server_cores']:.2f}, the clients {result['client_cores']:.2f} (a shared machine gives "
-            f"the rest to others); latency p50 {p50 * 1e3:.0f} ms, p99 {p99 * 1e3:.0f} ms; "
-            f"{sum(r['refused'] for r in results)} answers 503 (then retried after Retry-After){failed}; wall time")
+    load = (
+        f"{clients} clients × {per_client} requests of {n} points, {workers} workers: "
+        f"{1 / np.median(seconds['load']):.0f} answers/s, "
+        f"one core in process {1 / np.median(seconds['one core']):.0f}/s "
+        f"(medians of {throughput.rounds} rounds); CPU in one round: workers {result['workers_cores']:.2f} cores, "
+        f"server {result['server_cores']:.2f}, the clients {result['client_cores']:.2f} (a shared machine gives "
+        f"the rest to others); latency p50 {p50 * 1e3:.0f} ms, p99 {p99 * 1e3:.0f} ms; "
+        f"{sum(r['refused'] for r in results)} answers 503 (then retried after Retry-After){failed}; wall time"
+    )
     probes = [x for r in results for x in r["health"]]
     return [
-        result_row("lab server under load: answers per second vs one core in process", throughput, at_least(1.0),
-                   load, answered),
-        result_row("lab server under load: /api/health p99 latency (vs 100 ms)", health, at_most(1.0),
-                   f"{len(probes)} probes during the load: p50 {_percentile(probes, 50) * 1e3:.1f} ms, p99 of each "
-                   f"round {health.median * HEALTH_TARGET_SECONDS * 1e3:.1f} ms (median)"),
-        result_row("lab server under load: peak resident memory of the server and its workers (vs 1 GiB)",
-                   peak / RSS_BUDGET_BYTES, at_most(1.0),
-                   f"{peak / 2**20:.0f} MiB: the sum of each process's peak (VmHWM), server and {workers} workers; "
-                   "one measurement", {"measured": peak > 0}),
+        result_row(
+            "lab server under load: answers per second vs one core in process",
+            throughput,
+            at_least(1.0),
+            load,
+            answered,
+        ),
+        result_row(
+            "lab server under load: /api/health p99 latency (vs 100 ms)",
+            health,
+            at_most(1.0),
+            f"{len(probes)} probes during the load: p50 {_percentile(probes, 50) * 1e3:.1f} ms, p99 of each "
+            f"round {health.median * HEALTH_TARGET_SECONDS * 1e3:.1f} ms (median)",
+        ),
+        result_row(
+            "lab server under load: peak resident memory of the server and its workers (vs 1 GiB)",
+            peak / RSS_BUDGET_BYTES,
+            at_most(1.0),
+            f"{peak / 2**20:.0f} MiB: the sum of each process's peak (VmHWM), server and {workers} workers; "
+            "one measurement",
+            {"measured": peak > 0},
+        ),
     ]
 
 
@@ -355,8 +418,9 @@ async def _health_once(port: int) -> bytes:
     """/api/health once the server accepts (it listens at once; it answers once its workers are ready)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
-        _, _, body = await _exchange(reader, writer, f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
-                                     .encode())
+        _, _, body = await _exchange(
+            reader, writer, f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        )
         return body
     finally:
         writer.close()

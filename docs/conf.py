@@ -33,8 +33,16 @@ extensions = [
 ]
 
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "api_examples.md", "auto_examples/*.ipynb",
-                    "auto_examples/*.py", "auto_examples/*.zip", "auto_examples/*.json", "auto_examples/*.md5"]
+exclude_patterns = [
+    "_build",
+    "**.ipynb_checkpoints",
+    "api_examples.md",
+    "auto_examples/*.ipynb",
+    "auto_examples/*.py",
+    "auto_examples/*.zip",
+    "auto_examples/*.json",
+    "auto_examples/*.md5",
+]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
 
@@ -51,8 +59,8 @@ numpydoc_xref_param_type = False
 # ---------------------------------------------------------------- Markdown and the notebook
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_heading_anchors = 3
-nb_execution_mode = "force"          # the tutorial runs on every build: its numbers are today's
-nb_execution_raise_on_error = True   # a failing cell fails the build
+nb_execution_mode = "force"  # the tutorial runs on every build: its numbers are today's
+nb_execution_raise_on_error = True  # a failing cell fails the build
 nb_execution_timeout = 300
 nb_execution_excludepatterns = ["auto_examples/*"]
 nb_merge_streams = True
@@ -61,7 +69,7 @@ nb_merge_streams = True
 sphinx_gallery_conf = {
     "examples_dirs": str(HERE.parent / "examples"),
     "gallery_dirs": "auto_examples",
-    "filename_pattern": r"/plot_",       # every example runs
+    "filename_pattern": r"/plot_",  # every example runs
     "abort_on_example_error": True,
     "only_warn_on_example_error": False,
     "doc_module": ("perceptronlab",),
@@ -83,11 +91,23 @@ import jupyter_server_mathjax  # noqa: E402
 
 MATHJAX = Path(jupyter_server_mathjax.__file__).resolve().parent / "static"
 mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
-mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
-                               "processEscapes": True, "ignoreClass": "document",
-                               "processClass": "math|output_area"},
-                   "HTML-CSS": {"availableFonts": [], "preferredFont": None, "webFont": "STIX-Web", "imageFont": None},
-                   "menuSettings": {"zoom": "None"}, "messageStyle": "none"}
+mathjax2_config = {
+    "tex2jax": {
+        "inlineMath": [["\\(", "\\)"]],
+        "displayMath": [["\\[", "\\]"]],
+        "processEscapes": True,
+        "ignoreClass": "document",
+        "processClass": "math|output_area",
+    },
+    "HTML-CSS": {
+        "availableFonts": [],
+        "preferredFont": None,
+        "webFont": "STIX-Web",
+        "imageFont": None,
+    },
+    "menuSettings": {"zoom": "None"},
+    "messageStyle": "none",
+}
 
 # ---------------------------------------------------------------- the page
 html_theme = "pydata_sphinx_theme"

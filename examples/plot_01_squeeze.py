@@ -2,7 +2,8 @@
 The squeeze of Novikoff's proof
 ===============================
 
-The notebook "The Perceptron Convergence Theorem" proves Novikoff's theorem with a squeeze: after *k* mistakes the weight vector has grown
+The notebook "The Perceptron Convergence Theorem" proves Novikoff's theorem with a squeeze: after
+*k* mistakes the weight vector has grown
 at least linearly along the best separator, :math:`\\langle w^*, w_k\\rangle \\ge k\\rho`, but its
 length at most like a square root, :math:`\\|w_k\\|^2 \\le kR^2`. Both can only hold while
 :math:`k \\le R^2/\\rho^2`.
@@ -23,15 +24,19 @@ run = perceptron(X, y)
 best = max_margin(X, y)
 R = radius(X)
 print(run.summary())
-print(f"R = {R:.4f}, exact rho* = {best.rho:.4f}: Novikoff's bound R^2/rho*^2 = {(R / best.rho) ** 2:.1f}")
+print(
+    f"R = {R:.4f}, exact rho* = {best.rho:.4f}: Novikoff's bound R^2/rho*^2 = {(R / best.rho) ** 2:.1f}"
+)
 
 # %%
 # The notebook's estimate of the margin comes from the direction between the class means. Any
 # unit vector gives a lower bound on :math:`\rho^*`, so its bound is looser (or, when the
 # direction does not separate the data, no bound at all).
 gamma = mean_difference_margin(X, np.where(y > 0, 1.0, -1.0))
-print(f"mean-difference margin gamma = {gamma:.4f} <= rho* = {best.rho:.4f}; "
-      f"its bound R^2/gamma^2 = {(R / gamma) ** 2:.1f}")
+print(
+    f"mean-difference margin gamma = {gamma:.4f} <= rho* = {best.rho:.4f}; "
+    f"its bound R^2/gamma^2 = {(R / gamma) ** 2:.1f}"
+)
 
 # %%
 # The squeeze: the actual :math:`\|w_k\|` stays between :math:`k\rho^*` and

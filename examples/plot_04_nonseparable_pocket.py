@@ -2,9 +2,11 @@
 Non-separable data: the errors oscillate, Pocket keeps the best
 ===============================================================
 
-The notebook "The Perceptron Convergence Theorem", section 6.9: on two overlapping clouds no line separates the classes (a linear program
+The notebook "The Perceptron Convergence Theorem", section 6.9: on two overlapping clouds no line
+separates the classes (a linear program
 proves it with Gordan weights), so the perceptron never stops updating: the training errors of
-its weights jump up and down from sweep to sweep. Pocket (Gallant 1990; Lin's *Machine Learning Foundations*, lecture 2) runs the same
+its weights jump up and down from sweep to sweep. Pocket (Gallant 1990; Lin's *Machine Learning
+Foundations*, lecture 2) runs the same
 updates and keeps in its pocket the weights with the fewest training errors seen so far.
 """
 
@@ -24,10 +26,14 @@ fig_oscillation = plots.sweeps(run)
 # (Lin's lecture 2). Checking after every update finds better weights.
 by_sweep = pocket(X, y, fit_intercept=True, order="cyclic", check="sweep", max_sweeps=200)
 by_update = pocket(X, y, fit_intercept=True, check="update", max_sweeps=200, seed=42)
-print(f"pocket, checked per sweep: {by_sweep.pocket_errors} errors; "
-      f"per update: {by_update.pocket_errors} errors (of {len(y)})")
+print(
+    f"pocket, checked per sweep: {by_sweep.pocket_errors} errors; "
+    f"per update: {by_update.pocket_errors} errors (of {len(y)})"
+)
 fig_pocket = plots.sweeps(by_update)
 
 # %%
 # Pocket's line; the misclassified points are circled.
-fig_line = plots.decision_regions(by_update, X, y, title=f"Pocket: {by_update.pocket_errors} of {len(y)} wrong")
+fig_line = plots.decision_regions(
+    by_update, X, y, title=f"Pocket: {by_update.pocket_errors} of {len(y)} wrong"
+)

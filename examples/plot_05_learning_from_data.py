@@ -24,5 +24,7 @@ result = run_experiment("lfd", trials=300)
 print(result.summary)
 for N in ("10", "100"):
     stats = result.stats[N]
-    print(f"N = {N}: {stats['mean_iterations']:.1f} iterations, P[f != g] = {stats['mean_disagreement']:.3f}")
+    print(
+        f"N = {N}: {stats['mean_iterations']:.1f} iterations, P[f != g] = {stats['mean_disagreement']:.3f}"
+    )
 fig = result.figures["lfd"]

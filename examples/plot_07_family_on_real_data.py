@@ -33,7 +33,9 @@ learners = {
     "last (perceptron)": lambda: Perceptron(**common),
     "averaged": lambda: AveragedPerceptron(**common),
     "voted": lambda: VotedPerceptron(**common),
-    "kernel poly 3, averaged": lambda: KernelPerceptron(kernel="poly", degree=3, variant="averaged", **common),
+    "kernel poly 3, averaged": lambda: KernelPerceptron(
+        kernel="poly", degree=3, variant="averaged", **common
+    ),
     "kernel rbf, averaged": lambda: KernelPerceptron(kernel="rbf", variant="averaged", **common),
     "multiclass, averaged": lambda: MulticlassPerceptron(averaged=True, **common),
     "sklearn Perceptron": lambda: SklearnPerceptron(random_state=0),
@@ -43,8 +45,13 @@ learners = {
 digits, cancer = load_digits(), load_breast_cancer()
 rng = np.random.default_rng(0)
 errors = {}
-for name, X, y in [("digits", digits.data / 16.0, digits.target), ("breast cancer", cancer.data, cancer.target)]:
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.25, stratify=y, random_state=0)
+for name, X, y in [
+    ("digits", digits.data / 16.0, digits.target),
+    ("breast cancer", cancer.data, cancer.target),
+]:
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.25, stratify=y, random_state=0
+    )
     scaler = StandardScaler().fit(X_train)
     X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
     flip = rng.random(len(y_train)) < 0.15
@@ -70,7 +77,12 @@ fig = Figure(figsize=(10, 5), layout="constrained")
 ax = fig.subplots()
 width = 0.8 / len(learners)
 for i, learner in enumerate(learners):
-    ax.bar(np.arange(len(datasets)) + i * width, [100 * errors[learner, d] for d in datasets], width, label=learner)
+    ax.bar(
+        np.arange(len(datasets)) + i * width,
+        [100 * errors[learner, d] for d in datasets],
+        width,
+        label=learner,
+    )
 ax.set_xticks(np.arange(len(datasets)) + 0.4 - width / 2, datasets)
 ax.set_ylabel("test error (%)")
 ax.set_title("The perceptron family on scikit-learn's datasets (one split, 10 shuffled sweeps)")

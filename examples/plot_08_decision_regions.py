@@ -4,7 +4,8 @@ Decision regions: the perceptron's line and the best one
 
 The perceptron stops at the first separating line it reaches; the maximum-margin line (what a
 hard-margin SVM finds, and what Novikoff's bound is computed with) is the one farthest from both
-classes. Here both are drawn for the margin task of the lecture notes "Perceptron Mistake Bound" and for a random Gaussian pair, with
+classes. Here both are drawn for the margin task of the lecture notes "Perceptron Mistake Bound"
+and for a random Gaussian pair, with
 :math:`w` as an arrow. A kernel perceptron draws a curved boundary where no line exists.
 """
 
@@ -15,15 +16,19 @@ from perceptronlab import datasets, kernel_perceptron, margin, max_margin, perce
 X, y = datasets.margin_task()  # "Perceptron Mistake Bound": four points, exact
 run = perceptron(X, y, exact=True)
 best = max_margin(X, y)
-print(f"perceptron: w = {run.w.tolist()}, margin {margin(run.w, X, y):.4f}; "
-      f"best margin rho* = {best.rho:.4f} (rho*^2 = {best.rho_squared})")
+print(
+    f"perceptron: w = {run.w.tolist()}, margin {margin(run.w, X, y):.4f}; "
+    f"best margin rho* = {best.rho:.4f} (rho*^2 = {best.rho_squared})"
+)
 fig = plots.decision_regions(run, X, y, max_margin=True, title="The lecture notes' margin task")
 
 # %%
 # With an intercept (the bias trick) on a Gaussian pair.
 X2, y2 = datasets.gaussian_pair(n_per_class=25, separation=3.0, seed=3, bias=False)
 run2 = perceptron(X2, y2, fit_intercept=True)
-fig_pair = plots.decision_regions(run2, X2, y2, max_margin=True, title="A Gaussian pair, with intercept")
+fig_pair = plots.decision_regions(
+    run2, X2, y2, max_margin=True, title="A Gaussian pair, with intercept"
+)
 
 # %%
 # XOR has no separating line; a degree-2 polynomial kernel perceptron separates it.

@@ -41,8 +41,13 @@ fig = mistake_tree(ldim, H)
 rng = np.random.default_rng(0)
 points = rng.standard_normal((64, 2))
 growth = {
-    "thresholds": [(k, littlestone_dimension(FiniteClass.thresholds(k)).value) for k in (1, 3, 7, 15, 31, 63, 127)],
-    "2-D halfspaces": [(n, littlestone_dimension(FiniteClass.halfspaces(points[:n])).value) for n in (4, 8, 16, 32)],
+    "thresholds": [
+        (k, littlestone_dimension(FiniteClass.thresholds(k)).value)
+        for k in (1, 3, 7, 15, 31, 63, 127)
+    ],
+    "2-D halfspaces": [
+        (n, littlestone_dimension(FiniteClass.halfspaces(points[:n])).value) for n in (4, 8, 16, 32)
+    ],
 }
 print(growth)
 fig = ldim_growth(growth)
@@ -52,11 +57,20 @@ fig = ldim_growth(growth)
 # prediction: every deterministic learner errs Ldim(H) times, SOA exactly that often, Halving at
 # most ⌊log₂|H|⌋ times.
 intervals = FiniteClass.intervals(32)
-print(f"intervals on 32 points: |H| = {len(intervals)}, Ldim = {littlestone_dimension(intervals).value}, "
-      f"⌊log₂|H|⌋ = {bounds.halving(len(intervals))}")
-for learner in (SOA(intervals), Halving(intervals), Consistent(intervals), WeightedMajority(intervals, beta="1/2")):
+print(
+    f"intervals on 32 points: |H| = {len(intervals)}, Ldim = {littlestone_dimension(intervals).value}, "
+    f"⌊log₂|H|⌋ = {bounds.halving(len(intervals))}"
+)
+for learner in (
+    SOA(intervals),
+    Halving(intervals),
+    Consistent(intervals),
+    WeightedMajority(intervals, beta="1/2"),
+):
     game = play(learner, LdimAdversary(intervals))
-    print(f"{type(learner).__name__}: {game.mistakes} mistakes, labels realisable: {game.consistent}")
+    print(
+        f"{type(learner).__name__}: {game.mistakes} mistakes, labels realisable: {game.consistent}"
+    )
 
 # %%
 # Mistakes against the bound, for every learner on every class, against the adversary and on

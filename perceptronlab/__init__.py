@@ -61,8 +61,20 @@ _EXPORTS: dict[str, str] = {
     "CycledWarning": "perceptronlab.exceptions",
 }
 
-_SUBMODULES = ("core", "estimators", "io", "exceptions", "adversary", "distributed", "datasets", "plots", "studies",
-               "bounds", "river_classifiers", "online")
+_SUBMODULES = (
+    "core",
+    "estimators",
+    "io",
+    "exceptions",
+    "adversary",
+    "distributed",
+    "datasets",
+    "plots",
+    "studies",
+    "bounds",
+    "river_classifiers",
+    "online",
+)
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

@@ -17,4 +17,11 @@ from perceptronlab.teach._adversary import (
     littlestone,
 )
 
-__all__ = ["LittlestoneResult", "ProofError", "Round", "SklearnAdapter", "ThresholdAdversary", "littlestone"]
+__all__ = [
+    "LittlestoneResult",
+    "ProofError",
+    "Round",
+    "SklearnAdapter",
+    "ThresholdAdversary",
+    "littlestone",
+]

@@ -24,6 +24,21 @@ from perceptronlab.theory._bounds import (
     winnow,
 )
 
-__all__ = ["best_freund_schapire", "freund_schapire", "margin_perceptron", "novikoff", "novikoff_rb", "sample_size",
-           "slack", "test_error"]
-__all__ += ["consistent", "halving", "hedge_regret", "online_gradient_descent", "weighted_majority", "winnow"]
+__all__ = [
+    "best_freund_schapire",
+    "freund_schapire",
+    "margin_perceptron",
+    "novikoff",
+    "novikoff_rb",
+    "sample_size",
+    "slack",
+    "test_error",
+]
+__all__ += [
+    "consistent",
+    "halving",
+    "hedge_regret",
+    "online_gradient_descent",
+    "weighted_majority",
+    "winnow",
+]

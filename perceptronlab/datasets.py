@@ -20,4 +20,13 @@ from perceptronlab.teach._datasets import (
     nonseparable,
 )
 
-__all__ = ["Dataset", "basis", "exam_task", "gaussian_pair", "label_by", "lfd", "margin_task", "nonseparable"]
+__all__ = [
+    "Dataset",
+    "basis",
+    "exam_task",
+    "gaussian_pair",
+    "label_by",
+    "lfd",
+    "margin_task",
+    "nonseparable",
+]

@@ -7,11 +7,21 @@ from __future__ import annotations
 
 import warnings
 
-__all__ = ["PerceptronLabError", "InputError", "NotSeparableError", "WeightOverflowError",  # noqa: F822
-           "NotFittedError", "PerceptronLabWarning", "NotConvergedWarning", "CycledWarning"]  # the last two: __getattr__
+__all__ = [
+    "PerceptronLabError",
+    "InputError",
+    "NotSeparableError",
+    "WeightOverflowError",
+    "NotFittedError",
+    "PerceptronLabWarning",
+    "NotConvergedWarning",  # noqa: F822 (made by __getattr__ on first use)
+    "CycledWarning",  # noqa: F822
+]
 
 #: how to get finite weights back, said by every overflow message
-SCALE_FIX = "Scale the data (e.g. sklearn.preprocessing.StandardScaler or MaxAbsScaler) or lower eta."
+SCALE_FIX = (
+    "Scale the data (e.g. sklearn.preprocessing.StandardScaler or MaxAbsScaler) or lower eta."
+)
 
 
 class PerceptronLabError(Exception):
@@ -44,10 +54,10 @@ class PerceptronLabWarning(UserWarning):
 # being issued), not when perceptronlab is imported; each is made once, so it is one class.
 _CONVERGENCE_WARNINGS = {
     "NotConvergedWarning": "The run ended at ``max_sweeps`` (or ``max_updates``) without a clean sweep, or, "
-                           "with a stopping rule (``tol``), at ``max_iter`` before the rule was met. Also "
-                           "scikit-learn's ``ConvergenceWarning``.",
+    "with a stopping rule (``tol``), at ``max_iter`` before the rule was met. Also "
+    "scikit-learn's ``ConvergenceWarning``.",
     "CycledWarning": "A start-of-sweep weight vector repeated: proof that the cyclic run never converges. "
-                     "Also scikit-learn's ``ConvergenceWarning``.",
+    "Also scikit-learn's ``ConvergenceWarning``.",
 }
 
 
@@ -57,8 +67,11 @@ def __getattr__(name: str) -> type:
     from sklearn.exceptions import ConvergenceWarning
 
     for made, doc in _CONVERGENCE_WARNINGS.items():
-        globals()[made] = type(made, (PerceptronLabWarning, ConvergenceWarning),
-                               {"__doc__": doc, "__module__": __name__})
+        globals()[made] = type(
+            made,
+            (PerceptronLabWarning, ConvergenceWarning),
+            {"__doc__": doc, "__module__": __name__},
+        )
     made_class: type = globals()[name]
     return made_class
 
@@ -74,6 +87,10 @@ def fail(what: str, expected: str, got: object, fix: str) -> InputError:
     return InputError(f"{what}: expected {expected}, got {got}. {fix}")
 
 
-def overflow_error(when: str, *, what: str = "weights", fix: str = SCALE_FIX) -> WeightOverflowError:
+def overflow_error(
+    when: str, *, what: str = "weights", fix: str = SCALE_FIX
+) -> WeightOverflowError:
     """The one overflow message: ``The weights overflowed during sweep 3: ... Scale the data ...``."""
-    return WeightOverflowError(f"The {what} overflowed {when}: expected finite {what}, got inf or NaN. {fix}")
+    return WeightOverflowError(
+        f"The {what} overflowed {when}: expected finite {what}, got inf or NaN. {fix}"
+    )

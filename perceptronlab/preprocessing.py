@@ -40,8 +40,17 @@ import numpy as np
 from perceptronlab._ground.validation import is_sparse
 from perceptronlab.exceptions import InputError, fail
 
-__all__ = ["Scale", "SCALES", "fit_scaler", "apply_scaler", "scaler_name", "describe_scaler",
-           "scaler_to_document", "scaler_from_document", "split_pipeline"]
+__all__ = [
+    "Scale",
+    "SCALES",
+    "fit_scaler",
+    "apply_scaler",
+    "scaler_name",
+    "describe_scaler",
+    "scaler_to_document",
+    "scaler_from_document",
+    "split_pipeline",
+]
 
 #: the ``scale`` choices; "none" (or None) leaves the features as they are
 Scale = Literal["standard", "maxabs", "none"]
@@ -49,16 +58,22 @@ SCALES: tuple[Scale, ...] = get_args(Scale)
 #: the version of the ``"preprocessing"`` field this perceptronlab writes and reads
 PREPROCESSING_VERSION = 1
 
-_WHAT = {"standard": "StandardScaler: each feature to mean 0 and variance 1",
-         "maxabs": "MaxAbsScaler: each feature divided by its largest |value|, into [−1, 1]"}
+_WHAT = {
+    "standard": "StandardScaler: each feature to mean 0 and variance 1",
+    "maxabs": "MaxAbsScaler: each feature divided by its largest |value|, into [−1, 1]",
+}
 
 
 def _check_scale(scale: Any) -> Scale:
     if scale is None:
         return "none"
     if not isinstance(scale, str) or scale not in SCALES:
-        raise fail("scale", "one of " + ", ".join(repr(s) for s in SCALES), repr(scale),
-                   "Pass scale='standard' (mean 0, variance 1) or scale='maxabs' (into [-1, 1]).")
+        raise fail(
+            "scale",
+            "one of " + ", ".join(repr(s) for s in SCALES),
+            repr(scale),
+            "Pass scale='standard' (mean 0, variance 1) or scale='maxabs' (into [-1, 1]).",
+        )
     return scale
 
 
@@ -82,8 +97,12 @@ def fit_scaler(scale: Scale | None, X: Any) -> Any:
     if scale == "none":
         return None
     if scale == "standard" and is_sparse(X):
-        raise fail("scale", "'maxabs' for sparse data", "'standard'",
-                   "Centring would turn every zero of the sparse matrix into a number; pass scale='maxabs'.")
+        raise fail(
+            "scale",
+            "'maxabs' for sparse data",
+            "'standard'",
+            "Centring would turn every zero of the sparse matrix into a number; pass scale='maxabs'.",
+        )
     from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 
     scaler = StandardScaler() if scale == "standard" else MaxAbsScaler()
@@ -108,8 +127,12 @@ def scaler_name(scaler: Any) -> str:
         return "standard"
     if isinstance(scaler, MaxAbsScaler):
         return "maxabs"
-    raise fail("scaler", "a fitted StandardScaler() or MaxAbsScaler()", type(scaler).__name__,
-               "Other preprocessing is not stored in model files; apply it before predicting.")
+    raise fail(
+        "scaler",
+        "a fitted StandardScaler() or MaxAbsScaler()",
+        type(scaler).__name__,
+        "Other preprocessing is not stored in model files; apply it before predicting.",
+    )
 
 
 def describe_scaler(scale: str | None) -> str:
@@ -131,11 +154,19 @@ def scaler_to_document(scaler: Any, n_features: int | None = None) -> dict[str, 
     name = scaler_name(scaler)
     scale = _floats(scaler.scale_)
     if n_features is not None and len(scale) != n_features:
-        raise fail("scaler", f"a scaler fitted on the model's {n_features} features", f"{len(scale)} features",
-                   "Pass the scaler the model was trained behind.")
+        raise fail(
+            "scaler",
+            f"a scaler fitted on the model's {n_features} features",
+            f"{len(scale)} features",
+            "Pass the scaler the model was trained behind.",
+        )
     if not all(math.isfinite(v) and v > 0 for v in scale):
-        raise fail("scaler", "positive finite scales", "a zero, negative or non-finite scale",
-                   "Fit the scaler on finite data.")
+        raise fail(
+            "scaler",
+            "positive finite scales",
+            "a zero, negative or non-finite scale",
+            "Fit the scaler on finite data.",
+        )
     document: dict[str, Any] = {"version": PREPROCESSING_VERSION, "scaler": name}
     if name == "standard":
         document["mean"] = _floats(scaler.mean_)
@@ -143,15 +174,30 @@ def scaler_to_document(scaler: Any, n_features: int | None = None) -> dict[str, 
     return document
 
 
-def _vector(document: dict[str, Any], key: str, n_features: int, source: str, positive: bool) -> np.ndarray:
+def _vector(
+    document: dict[str, Any], key: str, n_features: int, source: str, positive: bool
+) -> np.ndarray:
     values = document.get(key)
     where = f"{source}, field 'preprocessing.{key}'"
     expected = f"{n_features} finite numbers" + (" > 0" if positive else "")
-    if not isinstance(values, list) or len(values) != n_features or not all(
-            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and (v > 0 or not positive)
-            for v in values):
+    if (
+        not isinstance(values, list)
+        or len(values) != n_features
+        or not all(
+            isinstance(v, int | float)
+            and not isinstance(v, bool)
+            and math.isfinite(v)
+            and (v > 0 or not positive)
+            for v in values
+        )
+    ):
         shown = f"{len(values)} values" if isinstance(values, list) else repr(values)[:60]
-        raise fail(where, expected, shown, "The file is damaged or was edited by hand; save the model again.")
+        raise fail(
+            where,
+            expected,
+            shown,
+            "The file is damaged or was edited by hand; save the model again.",
+        )
     return np.asarray(values, dtype=np.float64)
 
 
@@ -166,19 +212,35 @@ def scaler_from_document(document: Any, n_features: int, source: str = "model do
     """
     where = f"{source}, field 'preprocessing'"
     if not isinstance(document, dict):
-        raise fail(where, "an object such as {\"version\": 1, \"scaler\": \"standard\", ...}",
-                   repr(document)[:60], "The file is damaged or was edited by hand; save the model again.")
+        raise fail(
+            where,
+            'an object such as {"version": 1, "scaler": "standard", ...}',
+            repr(document)[:60],
+            "The file is damaged or was edited by hand; save the model again.",
+        )
     version = document.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise fail(f"{where[:-1]}.version'", "an integer >= 1", repr(version),
-                   "The file is damaged or was edited by hand; save the model again.")
+        raise fail(
+            f"{where[:-1]}.version'",
+            "an integer >= 1",
+            repr(version),
+            "The file is damaged or was edited by hand; save the model again.",
+        )
     if version > PREPROCESSING_VERSION:
-        raise fail(where, f"preprocessing version {PREPROCESSING_VERSION} or older", f"version {version}",
-                   "The model was saved by a newer perceptronlab; upgrade perceptronlab to load it.")
+        raise fail(
+            where,
+            f"preprocessing version {PREPROCESSING_VERSION} or older",
+            f"version {version}",
+            "The model was saved by a newer perceptronlab; upgrade perceptronlab to load it.",
+        )
     name = document.get("scaler")
     if name not in ("standard", "maxabs"):
-        raise fail(f"{where[:-1]}.scaler'", "'standard' or 'maxabs'", repr(name)[:60],
-                   "This perceptronlab cannot apply that step; upgrade perceptronlab, or save the model again.")
+        raise fail(
+            f"{where[:-1]}.scaler'",
+            "'standard' or 'maxabs'",
+            repr(name)[:60],
+            "This perceptronlab cannot apply that step; upgrade perceptronlab, or save the model again.",
+        )
     from sklearn.preprocessing import MaxAbsScaler, StandardScaler
 
     scale = _vector(document, "scale", n_features, source, positive=True)

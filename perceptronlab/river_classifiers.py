@@ -30,8 +30,10 @@ import numpy as np
 try:
     from river import base
 except ImportError as exc:  # pragma: no cover - the extra is installed where this is tested
-    raise ImportError("perceptronlab.river_classifiers needs River, an optional extra of perceptronlab: "
-                      "pip install \"perceptronlab[river]\" (or pip install river).") from exc
+    raise ImportError(
+        "perceptronlab.river_classifiers needs River, an optional extra of perceptronlab: "
+        'pip install "perceptronlab[river]" (or pip install river).'
+    ) from exc
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core.online import OnlineState
@@ -53,13 +55,19 @@ def _sign(y: Any) -> int:
         return 1 if y else -1
     if isinstance(y, numbers.Real) and y in (1, 0, -1):
         return 1 if y == 1 else -1
-    raise v.fail("y", "a boolean label (True is the positive class; 1/0 and +1/-1 read the same)", repr(y),
-                 "Map the labels to True/False, e.g. y == 'spam'; perceptronlab.river_classifiers's perceptrons are binary.")
+    raise v.fail(
+        "y",
+        "a boolean label (True is the positive class; 1/0 and +1/-1 read the same)",
+        repr(y),
+        "Map the labels to True/False, e.g. y == 'spam'; perceptronlab.river_classifiers's perceptrons are binary.",
+    )
 
 
 def _signs(y: Any) -> np.ndarray:
     """+1/-1 of a batch of labels, as :func:`_sign` reads each (booleans at NumPy speed)."""
-    labels = np.asarray(y if hasattr(type(y), "__array__") else list(y))  # the type: pandas looks up columns
+    labels = np.asarray(
+        y if hasattr(type(y), "__array__") else list(y)
+    )  # the type: pandas looks up columns
     if labels.dtype == np.bool_:
         return np.where(labels, 1.0, -1.0)
     if labels.dtype.kind in "iuf" and np.isin(labels, (1, 0, -1)).all():
@@ -136,8 +144,12 @@ class Perceptron(base.MiniBatchClassifier):
         frame = _frame(X)
         signs = _signs(y)
         if signs.shape[0] != frame.shape[0]:
-            raise v.fail("y", f"{frame.shape[0]} labels (one per row of X)", f"{signs.shape[0]}",
-                         "Pass one label per row.")
+            raise v.fail(
+                "y",
+                f"{frame.shape[0]} labels (one per row of X)",
+                f"{signs.shape[0]}",
+                "Pass one label per row.",
+            )
         self._state.learn_many(frame, signs)
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
@@ -152,7 +164,9 @@ class Perceptron(base.MiniBatchClassifier):
         except (TypeError, ValueError):  # a cell that is not a number: predict_one names it
             values = None
         if values is None or not np.isfinite(values).all():
-            return pd.Series([self.predict_one(x) for x in _rows(frame)], index=frame.index, dtype=bool)
+            return pd.Series(
+                [self.predict_one(x) for x in _rows(frame)], index=frame.index, dtype=bool
+            )
         total = np.zeros(values.shape[0])
         for j, name in enumerate(frame.columns):  # left to right, as predict_one's sum
             total += values[:, j] * weights.get(name, 0.0)
@@ -187,7 +201,9 @@ class AveragedPerceptron(Perceptron):
 
     def __init__(self, eta0: float = 1.0, margin: float = 0.0, fit_intercept: bool = True) -> None:
         super().__init__(eta0=eta0, margin=margin, fit_intercept=fit_intercept)
-        self._state: AveragedOnlineState = AveragedOnlineState(eta=eta0, margin=margin, fit_intercept=fit_intercept)
+        self._state: AveragedOnlineState = AveragedOnlineState(
+            eta=eta0, margin=margin, fit_intercept=fit_intercept
+        )
 
     @property
     def weights(self) -> dict[Hashable, float]:
@@ -221,8 +237,12 @@ class AveragedPerceptron(Perceptron):
 def _frame(X: Any) -> pd.DataFrame:
     """X, checked to be a pandas DataFrame (one column per feature)."""
     if not (hasattr(X, "columns") and hasattr(X, "to_dict") and hasattr(X, "to_numpy")):
-        raise v.fail("X", "a pandas DataFrame (one column per feature)", type(X).__name__,
-                     "Pass pandas.DataFrame(rows); learn_one/predict_one take one dict.")
+        raise v.fail(
+            "X",
+            "a pandas DataFrame (one column per feature)",
+            type(X).__name__,
+            "Pass pandas.DataFrame(rows); learn_one/predict_one take one dict.",
+        )
     return X
 
 

@@ -14,8 +14,9 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # (tests/test_fuzz.py, tests/test_web_fuzz.py) take multiples of the profile's.
 _SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 settings.register_profile("test", max_examples=100, suppress_health_check=_SLOW_OK)
-settings.register_profile("fuzz", max_examples=2000, deadline=None, suppress_health_check=_SLOW_OK,
-                          print_blob=True)
+settings.register_profile(
+    "fuzz", max_examples=2000, deadline=None, suppress_health_check=_SLOW_OK, print_blob=True
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "test"))
 
 
@@ -32,8 +33,10 @@ def bc200_csv(tmp_path_factory):
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow([name.replace(" ", "_") for name in data.feature_names] + ["label"])
-        writer.writerows([*(repr(float(v)) for v in row), int(label)]
-                         for row, label in zip(data.data[:200], data.target[:200], strict=True))
+        writer.writerows(
+            [*(repr(float(v)) for v in row), int(label)]
+            for row, label in zip(data.data[:200], data.target[:200], strict=True)
+        )
     return path
 
 
@@ -56,9 +59,18 @@ def two_rounds():
     _timing.set_rounds(before)
 
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-default-apps", "--disable-extensions"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+]
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +86,9 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     executable = shutil.which("chromium")
-    assert executable, "Debian's chromium is not on the PATH: apt-get install chromium (make test does this)"
+    assert executable, (
+        "Debian's chromium is not on the PATH: apt-get install chromium (make test does this)"
+    )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser

@@ -68,8 +68,12 @@ class Scripted:
 
 
 def rows(proof, exact=True):
-    return [list(r.x) if exact else [float(v) for v in (r.fed.values() if isinstance(r.fed, dict) else r.fed)]
-            for r in proof.rounds]
+    return [
+        list(r.x)
+        if exact
+        else [float(v) for v in (r.fed.values() if isinstance(r.fed, dict) else r.fed)]
+        for r in proof.rounds
+    ]
 
 
 # ---------------------------------------------------------------- the seed's tree
@@ -124,7 +128,9 @@ def test_exact_learner_1000_rounds_fully_faithful():
     assert proof.mistakes == 1000 and proof.verify()
     assert proof.faithful_rounds == 1000 and proof.realizable_fed_rounds == 1000
     # oracle: the engine's exact batch perceptron, one sweep over the same sequence, errs on every point
-    run = perceptron(rows(proof), [r.label for r in proof.rounds], exact=True, max_sweeps=1, warn=False)
+    run = perceptron(
+        rows(proof), [r.label for r in proof.rounds], exact=True, max_sweeps=1, warn=False
+    )
     assert run.mistakes == 1000
     assert run.mistake_indices.tolist() == list(range(1000))
 
@@ -136,7 +142,12 @@ def test_online_state_1000_rounds():
     assert proof.faithful_rounds == 53
     assert 53 <= proof.realizable_fed_rounds < 1000
     # oracle: the compiled engine's first sweep over the fed floats errs on every point too
-    run = perceptron(np.array(rows(proof, exact=False)), [r.label for r in proof.rounds], max_sweeps=1, warn=False)
+    run = perceptron(
+        np.array(rows(proof, exact=False)),
+        [r.label for r in proof.rounds],
+        max_sweeps=1,
+        warn=False,
+    )
     assert run.mistakes == 1000
 
 
@@ -174,7 +185,9 @@ def test_sklearn_perceptron_partial_fit():
 
 
 def test_sklearn_adapter_with_other_labels():
-    proof = littlestone(SklearnAdapter(SkPerceptron(), classes=("spam", "ham")), 30, classes=("spam", "ham"))
+    proof = littlestone(
+        SklearnAdapter(SkPerceptron(), classes=("spam", "ham")), 30, classes=("spam", "ham")
+    )
     assert proof.mistakes == 30 and proof.verify()
     assert {r.prediction for r in proof.rounds} <= {"spam", "ham"}
 
@@ -204,12 +217,15 @@ def test_verify_catches_tampering():
 # ---------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(rounds=0), "rounds"),
-    (dict(rounds=3, d=1), "d: expected an integer >= 2"),
-    (dict(rounds=3, feed="decimal"), "feed"),
-    (dict(rounds=3, classes=(1, 1)), "classes"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(rounds=0), "rounds"),
+        (dict(rounds=3, d=1), "d: expected an integer >= 2"),
+        (dict(rounds=3, feed="decimal"), "feed"),
+        (dict(rounds=3, classes=(1, 1)), "classes"),
+    ],
+)
 def test_bad_arguments(kwargs, match):
     with pytest.raises(InputError, match=match):
         littlestone(OnlineStateLearner(), **kwargs)

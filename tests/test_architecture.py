@@ -43,8 +43,11 @@ def exported(module) -> dict[str, object]:
     """What a module offers: its ``__all__``, or else the public names it defines itself."""
     if hasattr(module, "__all__"):
         return {name: getattr(module, name) for name in module.__all__}
-    return {name: value for name, value in vars(module).items()
-            if not name.startswith("_") and getattr(value, "__module__", None) == module.__name__}
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if not name.startswith("_") and getattr(value, "__module__", None) == module.__name__
+    }
 
 
 def test_every_public_name_imports():
@@ -56,8 +59,13 @@ def test_no_public_top_level_module_repeats_a_subpackage_module():
     top = {m.split(".")[1] for m in public_modules() if m.count(".") == 1 and not is_package(m)}
     repeats = [m for m in public_modules() if m.count(".") >= 2 and m.rsplit(".", 1)[1] in top]
     assert repeats == []
-    for gone in ("perceptronlab.theory.bounds", "perceptronlab.teach.datasets", "perceptronlab.teach.adversary",
-                 "perceptronlab.family.estimators", "perceptronlab.family.experiment"):
+    for gone in (
+        "perceptronlab.theory.bounds",
+        "perceptronlab.teach.datasets",
+        "perceptronlab.teach.adversary",
+        "perceptronlab.family.estimators",
+        "perceptronlab.family.experiment",
+    ):
         with pytest.raises(ImportError):
             importlib.import_module(gone)
 
@@ -80,20 +88,28 @@ def test_one_public_home_per_name():
         real = [m for m in modules if m != "perceptronlab"]
         faces = [m for m in real if is_package(m)]
         plain = [m for m in real if not is_package(m)]
-        home = plain[0] if len(plain) == 1 else (faces[0] if not plain and len(faces) == 1 else None)
+        home = (
+            plain[0] if len(plain) == 1 else (faces[0] if not plain and len(faces) == 1 else None)
+        )
         if home is None or any(not home.startswith(face + ".") and face != home for face in faces):
             doubled.append(paths)
     assert doubled == []
 
 
 def test_the_public_faces_of_private_implementations():
-    for face, private in (("bounds", "perceptronlab.theory._bounds"), ("datasets", "perceptronlab.teach._datasets"),
-                          ("adversary", "perceptronlab.teach._adversary")):
+    for face, private in (
+        ("bounds", "perceptronlab.theory._bounds"),
+        ("datasets", "perceptronlab.teach._datasets"),
+        ("adversary", "perceptronlab.teach._adversary"),
+    ):
         module = getattr(perceptronlab, face)
         assert module.__name__ == f"perceptronlab.{face}"
         for name in module.__all__:
             assert getattr(module, name).__module__ == private, name
-    theory, teach = importlib.import_module("perceptronlab.theory"), importlib.import_module("perceptronlab.teach")
+    theory, teach = (
+        importlib.import_module("perceptronlab.theory"),
+        importlib.import_module("perceptronlab.teach"),
+    )
     assert not {"novikoff", "test_error", "sample_size"} & set(theory.__all__)
     assert not hasattr(teach, "__all__")
 
@@ -117,7 +133,11 @@ def test_no_private_name_is_imported_across_packages():
         parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
         importer = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         for module, name in _imports(path):
-            if not module.startswith("perceptronlab") or not name.startswith("_") or name.startswith("__"):
+            if (
+                not module.startswith("perceptronlab")
+                or not name.startswith("_")
+                or name.startswith("__")
+            ):
                 continue
             home = module if is_package(module) else module.rpartition(".")[0]
             if not (importer == home or importer.startswith(home + ".")):
@@ -141,7 +161,11 @@ def test_the_rule_is_written_in_the_core():
         if relative.split("/")[0] in allowed or relative in allowed:
             continue
         text = _code_only(path)
-        for pattern in (r"\beta \* (y|label|signs?)\b", r"\bself \. eta \*", r"<= (self \. )?margin\b"):
+        for pattern in (
+            r"\beta \* (y|label|signs?)\b",
+            r"\bself \. eta \*",
+            r"<= (self \. )?margin\b",
+        ):
             if re.search(pattern, text):
                 offenders.append(f"{relative}: {pattern}")
     assert offenders == []
@@ -152,21 +176,44 @@ def test_the_rule_is_written_in_the_core():
 # vector plus a product), and why it may: docs/architecture.md ("Where the rule lives") explains each
 # entry. Anywhere else, call perceptronlab.core.rule (compiled) or an engine.
 RULE_ALLOW_LIST = {
-    ("core/rule.py", "is_mistake"): "the mistake test, compiled: every sweep, the batch runner, the online rows, "
-                                    "the ratchet and the dual sweep call it",
+    (
+        "core/rule.py",
+        "is_mistake",
+    ): "the mistake test, compiled: every sweep, the batch runner, the online rows, "
+    "the ratchet and the dual sweep call it",
     ("core/rule.py", "add_row"): "the update of a dense row, compiled",
     ("core/rule.py", "add_csr_row"): "the update of a CSR row, compiled",
-    ("core/reference.py", "sweep"): "the NumPy twin, the oracle the kernels are held to (written apart on purpose)",
+    (
+        "core/reference.py",
+        "sweep",
+    ): "the NumPy twin, the oracle the kernels are held to (written apart on purpose)",
     ("core/reference.py", "walk"): "the NumPy twin's ratchet walk",
-    ("core/driver.py", "_random_mistakes"): "the driver's choice among the mistakes (random-mistake order), "
-                                            "over the engine's margins",
-    ("core/driver.py", "_pocket_by_steps"): "Pocket's choice among the mistakes, over the engine's margins",
-    ("core/online.py", "learn"): "one online round in Python (dict weights by feature name cannot enter "
-                                 "compiled code; a vector round is one NumPy line)",
+    (
+        "core/driver.py",
+        "_random_mistakes",
+    ): "the driver's choice among the mistakes (random-mistake order), over the engine's margins",
+    (
+        "core/driver.py",
+        "_pocket_by_steps",
+    ): "Pocket's choice among the mistakes, over the engine's margins",
+    (
+        "core/online.py",
+        "learn",
+    ): "one online round in Python (dict weights by feature name cannot enter "
+    "compiled code; a vector round is one NumPy line)",
     ("core/online.py", "_add_from"): "the dict round's update from a feature first seen",
-    ("core/sgd.py", "*"): "scikit-learn's SGD semantics (penalties, float32, per-row update scales, the hinge loss)",
-    ("family/_kernels.py", "_multiclass_mistake"): "the multiclass test (true class against the best rival)",
-    ("family/_kernels.py", "_multiclass_add"): "the multiclass update, one coordinate (dense, CSR, intercept)",
+    (
+        "core/sgd.py",
+        "*",
+    ): "scikit-learn's SGD semantics (penalties, float32, per-row update scales, the hinge loss)",
+    (
+        "family/_kernels.py",
+        "_multiclass_mistake",
+    ): "the multiclass test (true class against the best rival)",
+    (
+        "family/_kernels.py",
+        "_multiclass_add",
+    ): "the multiclass update, one coordinate (dense, CSR, intercept)",
     ("family/_reference.py", "_multiclass_update"): "the multiclass twin",
     ("family/_reference.py", "_multiclass_sweep"): "the multiclass twin's test",
     ("family/_reference.py", "kernel_sweep"): "the dual sweep's twin",
@@ -189,8 +236,9 @@ def _has_product(node) -> bool:
 
 
 def _is_margin(node) -> bool:
-    return ((isinstance(node, ast.Name) and node.id == "margin")
-            or (isinstance(node, ast.Attribute) and node.attr == "margin"))
+    return (isinstance(node, ast.Name) and node.id == "margin") or (
+        isinstance(node, ast.Attribute) and node.attr == "margin"
+    )
 
 
 def rule_sites(tree: ast.AST) -> list[tuple[str, str, int]]:
@@ -200,16 +248,31 @@ def rule_sites(tree: ast.AST) -> list[tuple[str, str, int]]:
 
     def visit(node, function):
         for child in ast.iter_child_nodes(node):
-            inner = child.name if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef) else function
-            if (isinstance(child, ast.Compare) and any(isinstance(op, ast.LtE | ast.Gt) for op in child.ops)
-                    and any(_is_margin(c) for c in child.comparators)):
+            inner = (
+                child.name
+                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+                else function
+            )
+            if (
+                isinstance(child, ast.Compare)
+                and any(isinstance(op, ast.LtE | ast.Gt) for op in child.ops)
+                and any(_is_margin(c) for c in child.comparators)
+            ):
                 sites.append(("mistake test", inner, child.lineno))
-            if (isinstance(child, ast.AugAssign) and isinstance(child.op, ast.Add | ast.Sub)
-                    and _base_name(child.target) in _WEIGHT_NAMES and _has_product(child.value)):
+            if (
+                isinstance(child, ast.AugAssign)
+                and isinstance(child.op, ast.Add | ast.Sub)
+                and _base_name(child.target) in _WEIGHT_NAMES
+                and _has_product(child.value)
+            ):
                 sites.append(("update", inner, child.lineno))
-            if (isinstance(child, ast.Assign) and any(_base_name(t) in _WEIGHT_NAMES for t in child.targets)
-                    and isinstance(child.value, ast.BinOp) and isinstance(child.value.op, ast.Add | ast.Sub)
-                    and _has_product(child.value)):
+            if (
+                isinstance(child, ast.Assign)
+                and any(_base_name(t) in _WEIGHT_NAMES for t in child.targets)
+                and isinstance(child.value, ast.BinOp)
+                and isinstance(child.value.op, ast.Add | ast.Sub)
+                and _has_product(child.value)
+            ):
                 sites.append(("update", inner, child.lineno))
             visit(child, inner)
 
@@ -218,8 +281,10 @@ def rule_sites(tree: ast.AST) -> list[tuple[str, str, int]]:
 
 
 def test_the_rule_detector_sees_the_forms_it_must():
-    code = ("def f(w, x, c, y, s, margin, self):\n    w += x * c\n    w[j] = w[j] + x[j] * c\n"
-            "    if y * s <= margin: pass\n    if y * s > self.margin: pass\n    n += 1\n    u[j] += x * c\n")
+    code = (
+        "def f(w, x, c, y, s, margin, self):\n    w += x * c\n    w[j] = w[j] + x[j] * c\n"
+        "    if y * s <= margin: pass\n    if y * s > self.margin: pass\n    n += 1\n    u[j] += x * c\n"
+    )
     kinds = [(kind, line) for kind, _, line in rule_sites(ast.parse(code))]
     assert kinds == [("update", 2), ("update", 3), ("mistake test", 4), ("mistake test", 5)]
 
@@ -230,20 +295,27 @@ def test_the_rule_is_written_only_where_the_allow_list_says():
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(PACKAGE).as_posix()
         for kind, function, line in rule_sites(ast.parse(path.read_text(encoding="utf-8"))):
-            entry = (relative, function) if (relative, function) in RULE_ALLOW_LIST else (relative, "*")
+            entry = (
+                (relative, function) if (relative, function) in RULE_ALLOW_LIST else (relative, "*")
+            )
             if entry in RULE_ALLOW_LIST:
                 found.add(entry)
             else:
                 offenders.append(f"{relative}:{line} {function}: {kind}")
-    assert offenders == [], "call perceptronlab.core.rule, or add an entry (and explain it in docs/architecture.md)"
+    assert offenders == [], (
+        "call perceptronlab.core.rule, or add an entry (and explain it in docs/architecture.md)"
+    )
     stale = set(RULE_ALLOW_LIST) - found - RULE_MOVING
     assert stale == set(), "remove these entries from RULE_ALLOW_LIST and docs/architecture.md"
 
 
 def test_the_docs_explain_every_allow_list_entry():
     docs = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
-    section = docs[docs.index("## Where the rule lives"):]
-    section = section[:section.index("\n## ", 3)]
-    missing = [f"{path} {function}" for path, function in RULE_ALLOW_LIST
-               if f"`{path}`" not in section or (function != "*" and f"`{function}`" not in section)]
+    section = docs[docs.index("## Where the rule lives") :]
+    section = section[: section.index("\n## ", 3)]
+    missing = [
+        f"{path} {function}"
+        for path, function in RULE_ALLOW_LIST
+        if f"`{path}`" not in section or (function != "*" and f"`{function}`" not in section)
+    ]
     assert missing == []

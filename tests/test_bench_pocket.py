@@ -28,21 +28,32 @@ def check_arithmetic(item: dict) -> None:
 
 def test_the_runner_finds_the_pocket_benchmarks():
     names = {name for name, _ in runner.collect(None) if name.startswith("bench_pocket.")}
-    assert names == {"bench_pocket.bench_pocket_default_on_digits", "bench_pocket.bench_pocket_quality_digits",
-                     "bench_pocket.bench_pocket_quality_gaussian"}
+    assert names == {
+        "bench_pocket.bench_pocket_default_on_digits",
+        "bench_pocket.bench_pocket_quality_digits",
+        "bench_pocket.bench_pocket_quality_gaussian",
+    }
 
 
 def test_the_default_row_is_the_issue_s_target(two_rounds):
     item = bench_pocket.bench_pocket_default_on_digits(scale=0.005)
     check_arithmetic(item)
-    assert item["bound"] == {"op": "<=", "value": 5.0} and item["checks"] == {"the kept errors recount": True}
+    assert item["bound"] == {"op": "<=", "value": 5.0} and item["checks"] == {
+        "the kept errors recount": True
+    }
     assert "PocketPerceptron()" in item["case"] and "wall time" in item["detail"]
 
 
-@pytest.mark.parametrize("bench", [bench_pocket.bench_pocket_quality_digits, bench_pocket.bench_pocket_quality_gaussian])
+@pytest.mark.parametrize(
+    "bench", [bench_pocket.bench_pocket_quality_digits, bench_pocket.bench_pocket_quality_gaussian]
+)
 def test_quality_rows_show_each_check_s_errors_next_to_its_time(bench, two_rounds):
     rows = bench(scale=0.005)
-    assert [r["case"].split('check="')[1].split('"')[0] for r in rows] == ["update", "sweep", "ratchet"]
+    assert [r["case"].split('check="')[1].split('"')[0] for r in rows] == [
+        "update",
+        "sweep",
+        "ratchet",
+    ]
     for item in rows:
         check_arithmetic(item)
         assert item["met"] is None and item["checks"] == {"the kept errors recount": True}
@@ -55,8 +66,12 @@ def test_the_benchmark_s_own_error_count_is_a_brute_force_count():
     X, y = bench_pocket.noisy_gaussian_pair(200, d=3)
     model = PocketPerceptron(random_state=0, max_iter=5).fit(X, y)
     signs = np.where(y == model.classes_[1], 1, -1)
-    brute = sum(1 for x, s in zip(X, signs, strict=True)
-                if s * (sum(w * v for w, v in zip(model.coef_[0], x, strict=True)) + model.intercept_[0]) <= 0)
+    brute = sum(
+        1
+        for x, s in zip(X, signs, strict=True)
+        if s * (sum(w * v for w, v in zip(model.coef_[0], x, strict=True)) + model.intercept_[0])
+        <= 0
+    )
     assert bench_pocket.training_errors(model, X, y) == brute == model.pocket_errors_
 
 

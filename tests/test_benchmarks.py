@@ -17,8 +17,11 @@ from benchmarks._timing import Stat, at_least, at_most, interleave, result_row
 ROOT = Path(__file__).resolve().parents[1]
 # bench_web belongs to the lab page (tests/test_web_*.py smoke it); bench_scale starts Dask clusters
 # (tests/test_scale_cluster.py smokes it)
-SMOKED = [(name, fn) for name, fn in runner.collect(None)
-          if not name.startswith(("bench_web.", "bench_scale."))]
+SMOKED = [
+    (name, fn)
+    for name, fn in runner.collect(None)
+    if not name.startswith(("bench_web.", "bench_scale."))
+]
 
 
 def check_row_arithmetic(item: dict) -> None:
@@ -47,17 +50,29 @@ def test_every_benchmark_runs_and_its_rows_follow_from_their_numbers(name, bench
 
 def test_the_issue_rows_are_all_benchmarked():
     names = {name for name, _ in runner.collect(None)}
-    for wanted in ("bench_dense.bench_dense_memory_floor", "bench_dense.bench_dense_compute_floor",
-                   "bench_dense.bench_dense_sklearn", "bench_dense.bench_two_cores",
-                   "bench_sparse.bench_sparse_random", "bench_sparse.bench_sparse_text",
-                   "bench_growth.bench_growth_dense", "bench_growth.bench_growth_sparse",
-                   "bench_online.bench_online_learn_many", "bench_online.bench_online_learn_one",
-                   "bench_theory.bench_analyze", "bench_theory.bench_analyze_growth",
-                   "bench_family.bench_kernel_gram_cache", "bench_scale.bench_scale",
-                   # the drop-in, the online-learning chapter and the read floor of this round
-                   "bench_dropin.bench_dropin_river_learn_many", "bench_dropin.bench_dropin_shuffled_fit",
-                   "bench_ldim.bench_ldim_intervals_128", "bench_ldim.bench_ldim_halfspaces_64",
-                   "bench_ldim.bench_ldim_against_plain_recursion_intervals", "bench_dense.bench_dense_read_floor"):
+    for wanted in (
+        "bench_dense.bench_dense_memory_floor",
+        "bench_dense.bench_dense_compute_floor",
+        "bench_dense.bench_dense_sklearn",
+        "bench_dense.bench_two_cores",
+        "bench_sparse.bench_sparse_random",
+        "bench_sparse.bench_sparse_text",
+        "bench_growth.bench_growth_dense",
+        "bench_growth.bench_growth_sparse",
+        "bench_online.bench_online_learn_many",
+        "bench_online.bench_online_learn_one",
+        "bench_theory.bench_analyze",
+        "bench_theory.bench_analyze_growth",
+        "bench_family.bench_kernel_gram_cache",
+        "bench_scale.bench_scale",
+        # the drop-in, the online-learning chapter and the read floor of this round
+        "bench_dropin.bench_dropin_river_learn_many",
+        "bench_dropin.bench_dropin_shuffled_fit",
+        "bench_ldim.bench_ldim_intervals_128",
+        "bench_ldim.bench_ldim_halfspaces_64",
+        "bench_ldim.bench_ldim_against_plain_recursion_intervals",
+        "bench_dense.bench_dense_read_floor",
+    ):
         assert wanted in names
 
 
@@ -67,7 +82,9 @@ def test_the_issue_rows_are_all_benchmarked():
 def test_a_verdict_is_the_target_on_the_median_and_every_check():
     stat = Stat.of([1.3, 0.9, 1.0])
     assert (stat.median, stat.low, stat.high, stat.rounds) == (1.0, 0.9, 1.3, 3)
-    assert result_row("a", stat, at_most(1.0), "d")["met"] is True  # the median, not the worst round
+    assert (
+        result_row("a", stat, at_most(1.0), "d")["met"] is True
+    )  # the median, not the worst round
     assert result_row("a", stat, at_most(0.99), "d")["met"] is False
     assert result_row("a", stat, at_least(1.0), "d")["met"] is True
     failing = result_row("a", stat, at_most(2.0), "d", {"same weights": False})
@@ -85,22 +102,34 @@ def test_a_verdict_is_the_target_on_the_median_and_every_check():
 
 
 def test_passes_combine_into_one_row_whose_spread_covers_every_pass():
-    first = [result_row("a", Stat.of([1.10, 1.15, 1.20]), at_most(1.2), "pass 1"),
-             result_row("b", Stat.of([2.0, 2.1]), at_least(2), "pass 1", {"same weights": True}),
-             result_row("m", 0.7, at_most(1), "one value")]
-    second = [result_row("a", Stat.of([1.30, 1.35, 1.40]), at_most(1.2), "pass 2"),
-              result_row("b", Stat.of([1.9, 2.3]), at_least(2), "pass 2", {"same weights": False}),
-              result_row("m", 0.9, at_most(1), "one value")]
+    first = [
+        result_row("a", Stat.of([1.10, 1.15, 1.20]), at_most(1.2), "pass 1"),
+        result_row("b", Stat.of([2.0, 2.1]), at_least(2), "pass 1", {"same weights": True}),
+        result_row("m", 0.7, at_most(1), "one value"),
+    ]
+    second = [
+        result_row("a", Stat.of([1.30, 1.35, 1.40]), at_most(1.2), "pass 2"),
+        result_row("b", Stat.of([1.9, 2.3]), at_least(2), "pass 2", {"same weights": False}),
+        result_row("m", 0.9, at_most(1), "one value"),
+    ]
     a, b, m = runner.combine_passes([first, second])
-    assert a["ratio"] == pytest.approx((1.15 + 1.35) / 2) and a["spread"] == [1.10, 1.40] and a["rounds"] == 6
+    assert (
+        a["ratio"] == pytest.approx((1.15 + 1.35) / 2)
+        and a["spread"] == [1.10, 1.40]
+        and a["rounds"] == 6
+    )
     assert first[0]["met"] is True and a["met"] is False  # the verdict is the combined median's
     assert a["detail"].startswith("pass 2") and "the passes' medians: 1.15, 1.35" in a["detail"]
-    assert b["checks"] == {"same weights": False} and b["met"] is False  # a check must hold in every pass
+    assert (
+        b["checks"] == {"same weights": False} and b["met"] is False
+    )  # a check must hold in every pass
     assert m["spread"] == [0.7, 0.9] and m["rounds"] == 2 and m["met"] is True
     for item in (a, b, m):
         check_row_arithmetic(item)
     assert runner.combine_passes([first]) == first
-    earlier = runner.combine_passes([second, first])[1]  # failed in the first pass only: still stated
+    earlier = runner.combine_passes([second, first])[
+        1
+    ]  # failed in the first pass only: still stated
     assert earlier["met"] is False and "same weights: NO (an earlier pass)" in earlier["detail"]
     check_row_arithmetic(earlier)
     broken = [dict(first[0], ratio=float("nan"), failed=True, detail="failed: boom"), *first[1:]]
@@ -109,7 +138,10 @@ def test_passes_combine_into_one_row_whose_spread_covers_every_pass():
 
 
 def test_ratios_pair_the_rounds():
-    ours, theirs = [1.0, 2.0, 4.0], [2.0, 4.0, 8.0]  # a machine slowing down: every round's ratio is 0.5
+    ours, theirs = (
+        [1.0, 2.0, 4.0],
+        [2.0, 4.0, 8.0],
+    )  # a machine slowing down: every round's ratio is 0.5
     stat = Stat.ratio(ours, theirs)
     assert (stat.median, stat.low, stat.high) == (0.5, 0.5, 0.5)
     with pytest.raises(ValueError, match="same number of rounds"):
@@ -123,12 +155,26 @@ def test_rounds_interleave_and_alternate_their_order(two_rounds):
         def run():
             calls.append(name)
             return float(len(calls))
+
         return run
 
     seconds = interleave({"a": case("a"), "b": case("b"), "c": case("c")}, n_rounds=2, warmup=True)
-    assert calls == ["a", "b", "c", "a", "b", "c", "c", "b", "a"]  # warm-up, then a, b, c and c, b, a
-    assert {name: values.tolist() for name, values in seconds.items()} == {"a": [4.0, 9.0], "b": [5.0, 8.0],
-                                                                             "c": [6.0, 7.0]}
+    assert calls == [
+        "a",
+        "b",
+        "c",
+        "a",
+        "b",
+        "c",
+        "c",
+        "b",
+        "a",
+    ]  # warm-up, then a, b, c and c, b, a
+    assert {name: values.tolist() for name, values in seconds.items()} == {
+        "a": [4.0, 9.0],
+        "b": [5.0, 8.0],
+        "c": [6.0, 7.0],
+    }
     _timing.set_rounds(1)
     assert _timing.rounds() == 2  # a spread needs two rounds
     assert np.asarray(interleave({"a": case("a")}, warmup=False)["a"]).shape == (2,)
@@ -139,11 +185,15 @@ def test_a_missing_optional_package_fails_loudly():
         _timing.require("no_such_package", "dev")
 
 
-def test_a_failing_benchmark_is_a_failed_row_and_the_run_fails(monkeypatch, capsys, tmp_path, two_rounds):
+def test_a_failing_benchmark_is_a_failed_row_and_the_run_fails(
+    monkeypatch, capsys, tmp_path, two_rounds
+):
     def bench_broken(scale=1.0):
         _timing.require("no_such_package", "dev")
 
-    monkeypatch.setattr(runner, "collect", lambda only: iter([("bench_fake.bench_broken", bench_broken)]))
+    monkeypatch.setattr(
+        runner, "collect", lambda only: iter([("bench_fake.bench_broken", bench_broken)])
+    )
     assert runner.main(["--quick", "--out", str(tmp_path / "RESULTS.md")]) == 1
     captured = capsys.readouterr()
     assert "| bench_fake.bench_broken |  | FAILED | — | no | failed: RuntimeError" in captured.out
@@ -155,7 +205,13 @@ def test_a_failing_benchmark_is_a_failed_row_and_the_run_fails(monkeypatch, caps
 def test_the_runner_prints_a_table_and_names_the_machine(capsys, two_rounds):
     assert runner.main(["--only", "bench_engine.bench_startup", "--scale", "0.01"]) == 0
     out = capsys.readouterr().out
-    assert "Machine:" in out and "L3" in out and "BLAS:" in out and runner.HEADER in out and "start-up" in out
+    assert (
+        "Machine:" in out
+        and "L3" in out
+        and "BLAS:" in out
+        and runner.HEADER in out
+        and "start-up" in out
+    )
 
 
 # ---------------------------------------------------------------- the README's figures
@@ -166,15 +222,21 @@ def test_the_readme_table_is_results_md():
     results = (ROOT / "benchmarks" / "RESULTS.md").read_text()
     readme = (ROOT / "README.md").read_text()
     machine = re.search(r"^Machine: (.*)$", results, re.MULTILINE).group(1)
-    table = results[results.index(runner.HEADER):].strip()
-    block = readme[readme.index(runner.README_BEGIN):readme.index(runner.README_END) + len(runner.README_END)]
+    table = results[results.index(runner.HEADER) :].strip()
+    block = readme[
+        readme.index(runner.README_BEGIN) : readme.index(runner.README_END) + len(runner.README_END)
+    ]
     assert block == f"{runner.README_BEGIN}\nMachine: {machine}\n\n{table}\n{runner.README_END}"
     assert runner.readme_with(table, machine, readme) == readme
 
 
 def test_every_results_row_reads_as_the_runner_writes_it():
     results = (ROOT / "benchmarks" / "RESULTS.md").read_text()
-    rows = [line for line in results.splitlines() if line.startswith("| ") and not line.startswith(("| case", "| ---"))]
+    rows = [
+        line
+        for line in results.splitlines()
+        if line.startswith("| ") and not line.startswith(("| case", "| ---"))
+    ]
     assert rows
     for line in rows:
         cells = [cell.strip() for cell in line.strip("|").split(" | ")]
@@ -190,7 +252,11 @@ def test_every_results_row_reads_as_the_runner_writes_it():
         if bound is None:
             assert met == "—", line
             continue
-        holds = value <= float(bound.group(2)) if bound.group(1) == "≤" else value >= float(bound.group(2))
+        holds = (
+            value <= float(bound.group(2))
+            if bound.group(1) == "≤"
+            else value >= float(bound.group(2))
+        )
         if not holds:  # printed to 3 digits: a "yes" needs a median that meets the target
             assert met == "no", line
         elif met == "no" and value != float(bound.group(2)):

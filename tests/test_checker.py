@@ -51,7 +51,9 @@ def test_seed_sheet_passes_in_every_form(tmp_path):
     assert "5 mistakes, 4 sweeps, final w = (1, -2)" in result.message
     path = tmp_path / "sheet.csv"
     path.write_text(run.table("csv"))
-    assert check_worksheet(path, EXAM_X, EXAM_Y).ok and check_worksheet(str(path), EXAM_X, EXAM_Y).ok
+    assert (
+        check_worksheet(path, EXAM_X, EXAM_Y).ok and check_worksheet(str(path), EXAM_X, EXAM_Y).ok
+    )
     # as a list of rows, without a header, decimals and fractions for the numbers
     assert check_worksheet(rows, EXAM_X, EXAM_Y).ok
     loose = [r[:] for r in rows]
@@ -61,7 +63,9 @@ def test_seed_sheet_passes_in_every_form(tmp_path):
     loose[0][3] = "Yes"
     assert check(loose).ok
     # the clean sweep written out row by row (with or without the stop row after it)
-    expanded = rows[:-1] + [["4", f"x{i + 1}", s, "no", "(1, -2)"] for i, s in enumerate(["1", "1", "2"])]
+    expanded = rows[:-1] + [
+        ["4", f"x{i + 1}", s, "no", "(1, -2)"] for i, s in enumerate(["1", "1", "2"])
+    ]
     assert check(expanded).ok
     assert check(expanded + [rows[-1]]).ok
 
@@ -101,7 +105,11 @@ def test_update_where_none_was_due():
     rows[2] = ["1", "x3", "1", "yes", "(0, -2)"]  # y<w,x> = 1 > 0, yet updated
     result = check(rows)
     assert (result.first_wrong_row, result.slip) == (3, "update-not-due")
-    assert result.slip_name == SLIPS["update-not-due"][0] == "Updating when the condition is not satisfied"
+    assert (
+        result.slip_name
+        == SLIPS["update-not-due"][0]
+        == "Updating when the condition is not satisfied"
+    )
     # marked "no" but w changed anyway: the same slip
     rows2, _ = correct_rows(EXAM_X, EXAM_Y)
     rows2[2] = ["1", "x3", "1", "no", "(0, -2)"]
@@ -153,7 +161,10 @@ def test_plain_arithmetic():
     rows, _ = correct_rows(EXAM_X, EXAM_Y)
     rows[-1] = ["4", "all", "1, 2, 2", "no", "stop"]
     result = check(rows)
-    assert (result.first_wrong_row, result.slip) == (10, "arithmetic") and "x2 has y<w,x> = 1" in result.message
+    assert (result.first_wrong_row, result.slip) == (
+        10,
+        "arithmetic",
+    ) and "x2 has y<w,x> = 1" in result.message
 
 
 def test_layout_slips():
@@ -215,8 +226,14 @@ def plant(kind, rows, run):
     raise AssertionError(kind)
 
 
-SLIP_KINDS = ["tie-as-correct", "update-not-due", "x-instead-of-yx", "early-stop", "label-before-prediction",
-              "arithmetic"]
+SLIP_KINDS = [
+    "tie-as-correct",
+    "update-not-due",
+    "x-instead-of-yx",
+    "early-stop",
+    "label-before-prediction",
+    "arithmetic",
+]
 
 
 @pytest.mark.parametrize("slip", SLIP_KINDS)
@@ -245,16 +262,19 @@ def test_planted_slips_on_generated_exam_sheets(seed, slip):
 # ---------------------------------------------------------------- bad sheets
 
 
-@pytest.mark.parametrize("sheet, match", [
-    ("sweep,point,score,mistake,w_after\n", "only a header row"),
-    ("\n\n", "empty sheet"),
-    ("1,x1,0,yes\n", "5 cells"),
-    ('1,x1,zero,yes,"(1, 0)"\n', "a number like"),
-    ('1,x1,0,maybe,"(1, 0)"\n', "yes or no"),
-    ('1,x9,0,yes,"(1, 0)"\n', "x1 ... x3"),
-    ('1,x1,0,yes,"(1, 0, 0)"\n', "2 entries"),
-    ('one,x1,0,yes,"(1, 0)"\n2,x1,0,yes,"(1, 0)"\n', "whole number"),
-])
+@pytest.mark.parametrize(
+    "sheet, match",
+    [
+        ("sweep,point,score,mistake,w_after\n", "only a header row"),
+        ("\n\n", "empty sheet"),
+        ("1,x1,0,yes\n", "5 cells"),
+        ('1,x1,zero,yes,"(1, 0)"\n', "a number like"),
+        ('1,x1,0,maybe,"(1, 0)"\n', "yes or no"),
+        ('1,x9,0,yes,"(1, 0)"\n', "x1 ... x3"),
+        ('1,x1,0,yes,"(1, 0, 0)"\n', "2 entries"),
+        ('one,x1,0,yes,"(1, 0)"\n2,x1,0,yes,"(1, 0)"\n', "whole number"),
+    ],
+)
 def test_unreadable_sheets(sheet, match):
     with pytest.raises(InputError, match=match):
         check_worksheet(io.StringIO(sheet), EXAM_X, EXAM_Y)
@@ -299,13 +319,22 @@ def test_cli_check(tmp_path):
     assert json.loads(result.stdout)["slip"] == "tie-as-correct"
     # with a data file and a learning rate
     sheet = tmp_path / "eta.csv"
-    sheet.write_text(perceptron(EXAM_X, EXAM_Y, eta=Fraction(1, 2), exact=True, trace=True).table("csv"))
-    assert runner.invoke(app, ["check", str(sheet), "--data", str(data), "--eta", "1/2"]).exit_code == 0
+    sheet.write_text(
+        perceptron(EXAM_X, EXAM_Y, eta=Fraction(1, 2), exact=True, trace=True).table("csv")
+    )
+    assert (
+        runner.invoke(app, ["check", str(sheet), "--data", str(data), "--eta", "1/2"]).exit_code
+        == 0
+    )
     assert runner.invoke(app, ["check", str(sheet), "--data", str(data)]).exit_code == 1
     # unreadable sheets: exit 1 with a message, no traceback
     junk = tmp_path / "junk.csv"
     junk.write_text("garbage\n")
     result = runner.invoke(app, ["check", str(junk), "--data", str(data)])
-    assert result.exit_code == 1 and "only a header row" in result.output and "Traceback" not in result.output
+    assert (
+        result.exit_code == 1
+        and "only a header row" in result.output
+        and "Traceback" not in result.output
+    )
     result = runner.invoke(app, ["check", str(tmp_path / "missing.csv"), "--data", str(data)])
     assert result.exit_code == 1 and "no such file" in result.output

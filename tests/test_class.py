@@ -29,19 +29,31 @@ def test_variants_are_distinct_and_reproducible_per_student(kind):
     students = [f"s{k:02d}" for k in range(12)]
     variants = class_variants(kind, 5, students)
     assert [v.student for v in variants] == students
-    assert len({v.task.markdown() for v in variants}) == len(students)  # every student a task of their own
-    alone = class_variants(kind, 5, ["s07"])[0]  # one student's variant, made again from seed and id alone
+    assert len({v.task.markdown() for v in variants}) == len(
+        students
+    )  # every student a task of their own
+    alone = class_variants(kind, 5, ["s07"])[
+        0
+    ]  # one student's variant, made again from seed and id alone
     assert alone.seed == variants[7].seed == variant_seed(5, "s07")
     assert alone.task.markdown(solution=True) == variants[7].task.markdown(solution=True)
     assert alone.task.markdown(solution=True) == generate(kind, alone.seed).markdown(solution=True)
     # equally hard: the same parts and points for everyone
-    assert {tuple((p.letter, p.points, p.level) for p in v.task.parts) for v in variants} == \
-        {tuple((p.letter, p.points, p.level) for p in variants[0].task.parts)}
+    assert {tuple((p.letter, p.points, p.level) for p in v.task.parts) for v in variants} == {
+        tuple((p.letter, p.points, p.level) for p in variants[0].task.parts)
+    }
     assert class_variants(kind, 6, students)[0].task.markdown() != variants[0].task.markdown()
-    if kind == "trace":  # the run every student traces is as long: 2 to 5 sweeps, a tie, at most 16 rows
+    if (
+        kind == "trace"
+    ):  # the run every student traces is as long: 2 to 5 sweeps, a tie, at most 16 rows
         for variant in variants:
             run = variant.task.run
-            assert run.converged and 2 <= run.sweeps <= 5 and run.mistakes >= 3 and len(run.steps) <= 16
+            assert (
+                run.converged
+                and 2 <= run.sweeps <= 5
+                and run.mistakes >= 3
+                and len(run.steps) <= 16
+            )
             assert variant.task.answers["ties"]
 
 
@@ -58,7 +70,10 @@ def test_cli_variants_write_one_file_per_student_and_one_key(tmp_path):
     roster = tmp_path / "roster.csv"
     roster.write_text("student\nada\nalan\ngrace\n")
     out = tmp_path / "class"
-    result = runner.invoke(app, ["exam", "--kind", "margin", "--students", str(roster), "--seed", "9", "--out", str(out)])
+    result = runner.invoke(
+        app,
+        ["exam", "--kind", "margin", "--students", str(roster), "--seed", "9", "--out", str(out)],
+    )
     assert result.exit_code == 0, result.output
     key = (out / "key.md").read_text()
     rows = list(csv.DictReader((out / "variants.csv").open()))
@@ -66,14 +81,21 @@ def test_cli_variants_write_one_file_per_student_and_one_key(tmp_path):
     for row in rows:
         task = generate("margin", int(row["variant_seed"]))
         assert int(row["variant_seed"]) == variant_seed(9, row["student"])
-        assert (out / f"{row['student']}.md").read_text() == task.markdown()  # no key in the student's file
+        assert (
+            out / f"{row['student']}.md"
+        ).read_text() == task.markdown()  # no key in the student's file
         assert (out / f"{row['student']}-data.csv").read_text() == task.dataset_csv()
-        assert task.solution_markdown() in key and f"## {row['student']} (variant seed {row['variant_seed']})" in key
+        assert (
+            task.solution_markdown() in key
+            and f"## {row['student']} (variant seed {row['variant_seed']})" in key
+        )
 
 
 def test_cli_variants_pdf(tmp_path):
     out = tmp_path / "pdf"
-    result = runner.invoke(app, ["exam", "--kind", "online", "--variants", "2", "--format", "pdf", "--out", str(out)])
+    result = runner.invoke(
+        app, ["exam", "--kind", "online", "--variants", "2", "--format", "pdf", "--out", str(out)]
+    )
     assert result.exit_code == 0, result.output
     for name in ("student-001.pdf", "student-002.pdf", "key.pdf"):
         assert (out / name).read_bytes().startswith(b"%PDF-")
@@ -98,7 +120,9 @@ def _fmt_w(w):
 def _sheet(task, rows):
     header = [line for line in task.worksheet_csv().splitlines() if line.startswith("#")]
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows([["sweep", "point", "score", "mistake", "w_after"], *rows])
+    csv.writer(buffer, lineterminator="\n").writerows(
+        [["sweep", "point", "score", "mistake", "w_after"], *rows]
+    )
     return "\n".join(header) + "\n" + buffer.getvalue()
 
 
@@ -115,19 +139,32 @@ def plant(task, slip):
         elif slip == "x-instead-of-yx" and step.mistake and label == -1:
             rows[k][4] = _fmt_w([a + b for a, b in zip(w, x, strict=True)])
         elif slip == "update-not-due" and not step.mistake:
-            rows[k][3], rows[k][4] = "yes", _fmt_w([a + label * b for a, b in zip(w, x, strict=True)])
+            rows[k][3], rows[k][4] = (
+                "yes",
+                _fmt_w([a + label * b for a, b in zip(w, x, strict=True)]),
+            )
         elif slip == "arithmetic" and k == 1:
             rows[k][2] = str(step.score + 101)
         elif slip == "early-stop" and step.mistake and k > 0:
-            return _sheet(task, rows[:k + 1]), k + 2  # ends right after an update
+            return _sheet(task, rows[: k + 1]), k + 2  # ends right after an update
         else:
             continue
         return _sheet(task, rows), k + 1
     return None, None
 
 
-SLIP_PLAN = ["tie-as-correct", "x-instead-of-yx", "tie-as-correct", "update-not-due", None, "arithmetic",
-             "early-stop", "tie-as-correct", None, "x-instead-of-yx"]
+SLIP_PLAN = [
+    "tie-as-correct",
+    "x-instead-of-yx",
+    "tie-as-correct",
+    "update-not-due",
+    None,
+    "arithmetic",
+    "early-stop",
+    "tie-as-correct",
+    None,
+    "x-instead-of-yx",
+]
 
 
 @pytest.fixture
@@ -139,7 +176,10 @@ def class_folder(tmp_path):
     planted = {}
     for variant, slip in zip(variants, SLIP_PLAN, strict=True):
         text, row = plant(variant.task, slip)
-        assert text is not None, (variant.student, slip)  # every trace task has a tie, a -1 update, ...
+        assert text is not None, (
+            variant.student,
+            slip,
+        )  # every trace task has a tie, a -1 update, ...
         (folder / f"{variant.student}-sheet.csv").write_text(text)
         planted[variant.student] = (slip, row, variant)
     (folder / "st0-data.csv").write_text(variants[0].task.dataset_csv())  # not a sheet: left out
@@ -163,8 +203,14 @@ def test_gradebook_finds_every_planted_slip(class_folder, tmp_path):
     assert grades["broken"].slip == "unreadable" and grades["broken"].points == 0
     summary = slip_summary(list(grades.values()))
     assert summary[0][:1] == ("tie-as-correct",) and summary[0][2] == 3
-    assert {slip: count for slip, _, count in summary} == {"tie-as-correct": 3, "x-instead-of-yx": 2, "update-not-due": 1,
-                                                          "arithmetic": 1, "early-stop": 1, "unreadable": 1}
+    assert {slip: count for slip, _, count in summary} == {
+        "tie-as-correct": 3,
+        "x-instead-of-yx": 2,
+        "update-not-due": 1,
+        "arithmetic": 1,
+        "early-stop": 1,
+        "unreadable": 1,
+    }
 
 
 def test_cli_gradebook_from_a_zip(class_folder, tmp_path):
@@ -178,7 +224,9 @@ def test_cli_gradebook_from_a_zip(class_folder, tmp_path):
     assert result.exit_code == 0, result.output
     rows = {r["student"]: r for r in csv.DictReader(book.open())}
     for student, (slip, row, _) in planted.items():
-        assert rows[student]["slip"] == (slip or "") and rows[student]["first_wrong_row"] == ("" if row is None else str(row))
+        assert rows[student]["slip"] == (slip or "") and rows[student]["first_wrong_row"] == (
+            "" if row is None else str(row)
+        )
     assert "11 sheets: 2 fully correct" in result.stdout
     lines = result.stdout.splitlines()
     assert "3 sheets" in lines[2] and "[tie-as-correct]" in lines[2]  # the most common slip first

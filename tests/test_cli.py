@@ -46,7 +46,9 @@ def blobs(tmp_path):
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["a", "b", "kind"])
-        writer.writerows([repr(float(a)), repr(float(b)), lab] for (a, b), lab in zip(X, y, strict=True))
+        writer.writerows(
+            [repr(float(a)), repr(float(b)), lab] for (a, b), lab in zip(X, y, strict=True)
+        )
     return path, X, y
 
 
@@ -78,9 +80,13 @@ def test_every_command_module_registers():
 
 
 def test_importing_the_cli_stays_light():
-    code = ("import sys, perceptronlab, perceptronlab.cli; "
-            "print([m for m in ('sklearn', 'numba', 'dask', 'matplotlib', 'fastapi') if m in sys.modules])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    code = (
+        "import sys, perceptronlab, perceptronlab.cli; "
+        "print([m for m in ('sklearn', 'numba', 'dask', 'matplotlib', 'fastapi') if m in sys.modules])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip() == "[]"
 
 
@@ -110,8 +116,9 @@ def test_demo_json_matches_the_seed_and_sklearn():
     # the oracle, independently of the command: scikit-learn's run of the same data
     from sklearn.linear_model import Perceptron
 
-    sk = Perceptron(shuffle=False, eta0=1, alpha=0, penalty=None, fit_intercept=False, tol=None,
-                    max_iter=4).fit([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
+    sk = Perceptron(
+        shuffle=False, eta0=1, alpha=0, penalty=None, fit_intercept=False, tol=None, max_iter=4
+    ).fit([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
     assert sk.coef_.tolist() == [[1.0, -2.0]]
 
 
@@ -133,7 +140,9 @@ def test_trace_csv_latex_html_and_exact_eta(exam_csv):
     assert rows[-2][4] == "(2, -4)" and rows[-1][4] == "stop"
     assert sum(r[3] == "yes" for r in rows[1:]) == 5
     half = invoke("trace", exam_csv, "-f", "latex", "--eta", "1/2")
-    assert half.exit_code == 0 and r"\begin{tabular}" in half.stdout and "$(1/2, -1)$" in half.stdout
+    assert (
+        half.exit_code == 0 and r"\begin{tabular}" in half.stdout and "$(1/2, -1)$" in half.stdout
+    )
     html = invoke("trace", exam_csv, "--format", "html")
     assert html.exit_code == 0 and html.stdout.count("<tr>") == 11  # header and the 10 rows
 
@@ -189,7 +198,9 @@ def test_train_pocket_on_noisy_data_equals_the_api(tmp_path):
     y = np.where(X[:, 0] - X[:, 1] + 0.6 * rng.normal(size=60) > 0, 1, 0)
     path = tmp_path / "noisy.npy"
     np.save(path, np.column_stack([X, y]))
-    result = invoke("train", path, "--algorithm", "pocket", "--seed", "3", "--max-sweeps", "20", "--json")
+    result = invoke(
+        "train", path, "--algorithm", "pocket", "--seed", "3", "--max-sweeps", "20", "--json"
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     run = pl.pocket(X, y, seed=3, max_sweeps=20)
@@ -205,8 +216,21 @@ def test_train_pocket_takes_the_check(tmp_path, check):
     y = np.where(X[:, 0] + X[:, 2] + 0.7 * rng.normal(size=80) > 0, 1, -1)
     path = tmp_path / "noisy.npy"
     np.save(path, np.column_stack([X, y]))
-    result = invoke("train", path, "--algorithm", "pocket", "--check", check, "--order", "shuffle", "--seed", "1",
-                    "--max-sweeps", "30", "--json")
+    result = invoke(
+        "train",
+        path,
+        "--algorithm",
+        "pocket",
+        "--check",
+        check,
+        "--order",
+        "shuffle",
+        "--seed",
+        "1",
+        "--max-sweeps",
+        "30",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     run = pl.pocket(X, y, check=check, order="shuffle", seed=1, max_sweeps=30)
@@ -241,20 +265,42 @@ def test_dask_flags_hand_off_to_scale(monkeypatch, exam_csv):
     calls = []
 
     def train_from_cli(data, *, scheduler, shards, stream, options, quiet):
-        calls.append(dict(data=data, scheduler=scheduler, shards=shards, stream=stream, options=options,
-                          quiet=quiet))
+        calls.append(
+            dict(
+                data=data,
+                scheduler=scheduler,
+                shards=shards,
+                stream=stream,
+                options=options,
+                quiet=quiet,
+            )
+        )
         return pl.perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
 
     fake = types.ModuleType("perceptronlab.distributed")
     fake.train_from_cli = train_from_cli
     monkeypatch.setitem(sys.modules, "perceptronlab.distributed", fake)
-    result = invoke("train", exam_csv, "--shards", "4", "--scheduler", "tcp://127.0.0.1:8786", "--eta", "2",
-                    "--json", "-q")
+    result = invoke(
+        "train",
+        exam_csv,
+        "--shards",
+        "4",
+        "--scheduler",
+        "tcp://127.0.0.1:8786",
+        "--eta",
+        "2",
+        "--json",
+        "-q",
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["w"] == [1.0, -2.0]
     (call,) = calls
-    assert (call["scheduler"], call["shards"], call["stream"], call["quiet"]) == \
-        ("tcp://127.0.0.1:8786", 4, False, True)
+    assert (call["scheduler"], call["shards"], call["stream"], call["quiet"]) == (
+        "tcp://127.0.0.1:8786",
+        4,
+        False,
+        True,
+    )
     assert call["options"]["eta"] == 2.0 and call["options"]["algorithm"] == "perceptron"
 
 
@@ -296,9 +342,15 @@ def test_bad_input_exits_1_with_one_line(tmp_path, exam_csv, args, piece):
 
 @pytest.mark.parametrize(
     "args",
-    [("train",), ("train", "x.csv", "--order", "sideways"), ("train", "x.csv", "--bogus"),
-     ("trace", "x.csv", "--format", "docx"), ("frobnicate",), ("train", "x.csv", "--max-sweeps", "0"),
-     ("exam", "--kind", "trace", "--seed", "-1")],
+    [
+        ("train",),
+        ("train", "x.csv", "--order", "sideways"),
+        ("train", "x.csv", "--bogus"),
+        ("trace", "x.csv", "--format", "docx"),
+        ("frobnicate",),
+        ("train", "x.csv", "--max-sweeps", "0"),
+        ("exam", "--kind", "trace", "--seed", "-1"),
+    ],
 )
 def test_usage_errors_exit_2(args):
     assert invoke(*args).exit_code == 2
@@ -325,15 +377,27 @@ def test_unwritable_output_is_bad_input_not_a_traceback(tmp_path, exam_csv):
 
 def test_installed_script_end_to_end(exam_csv, tmp_path):
     assert SCRIPT.exists(), SCRIPT
-    ok = subprocess.run([str(SCRIPT), "trace", str(exam_csv), "--format", "csv", "-q"],
-                        capture_output=True, text=True, timeout=120)
+    ok = subprocess.run(
+        [str(SCRIPT), "trace", str(exam_csv), "--format", "csv", "-q"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ok.returncode == 0, ok.stderr
-    assert ok.stdout.splitlines()[-1] == "4,all,\"1, 1, 2\",no,stop"
-    bad = subprocess.run([str(SCRIPT), "train", str(tmp_path / "missing.csv")],
-                         capture_output=True, text=True, timeout=120)
+    assert ok.stdout.splitlines()[-1] == '4,all,"1, 1, 2",no,stop'
+    bad = subprocess.run(
+        [str(SCRIPT), "train", str(tmp_path / "missing.csv")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode == 1 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().count("\n") == 0 and bad.stderr.startswith("Error: data file")
-    usage = subprocess.run([str(SCRIPT), "train", "--nope"], capture_output=True, text=True, timeout=120)
+    usage = subprocess.run(
+        [str(SCRIPT), "train", "--nope"], capture_output=True, text=True, timeout=120
+    )
     assert usage.returncode == 2
-    version = subprocess.run([str(SCRIPT), "--version"], capture_output=True, text=True, timeout=120)
+    version = subprocess.run(
+        [str(SCRIPT), "--version"], capture_output=True, text=True, timeout=120
+    )
     assert version.returncode == 0 and version.stdout.strip() == f"perceptronlab {pl.__version__}"

@@ -61,15 +61,35 @@ def _one_error_line(result) -> str:
 
 
 def test_python_dash_m_is_the_same_command_line():
-    version = subprocess.run([sys.executable, "-m", "perceptronlab", "--version"], capture_output=True, text=True,
-                             timeout=120, cwd=ROOT)
+    version = subprocess.run(
+        [sys.executable, "-m", "perceptronlab", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert version.returncode == 0 and version.stdout.strip() == f"perceptronlab {pl.__version__}"
-    usage = subprocess.run([sys.executable, "-m", "perceptronlab"], capture_output=True, text=True, timeout=120,
-                           cwd=ROOT, env={**os.environ, **WIDE})
-    assert "Usage: python -m perceptronlab [OPTIONS] COMMAND" in ANSI.sub("", usage.stdout + usage.stderr)
-    bad = subprocess.run([sys.executable, "-m", "perceptronlab", "train", "missing.csv"], capture_output=True,
-                         text=True, timeout=120, cwd=ROOT)
-    assert bad.returncode == 1 and bad.stderr.startswith("Error: ") and "Traceback" not in bad.stderr
+    usage = subprocess.run(
+        [sys.executable, "-m", "perceptronlab"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, **WIDE},
+    )
+    assert "Usage: python -m perceptronlab [OPTIONS] COMMAND" in ANSI.sub(
+        "", usage.stdout + usage.stderr
+    )
+    bad = subprocess.run(
+        [sys.executable, "-m", "perceptronlab", "train", "missing.csv"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert (
+        bad.returncode == 1 and bad.stderr.startswith("Error: ") and "Traceback" not in bad.stderr
+    )
 
 
 @pytest.mark.parametrize("flag", ["--version", "-V"])
@@ -79,8 +99,12 @@ def test_version_flags(flag):
 
 
 def test_shell_completion():
-    env = {**os.environ, "_PERCEPTRONLAB_COMPLETE": "complete_bash", "COMP_WORDS": "perceptronlab tr",
-           "COMP_CWORD": "1"}
+    env = {
+        **os.environ,
+        "_PERCEPTRONLAB_COMPLETE": "complete_bash",
+        "COMP_WORDS": "perceptronlab tr",
+        "COMP_CWORD": "1",
+    }
     done = subprocess.run([str(SCRIPT)], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0 and done.stdout.split() == ["train", "trace"]
     env.update(COMP_WORDS="perceptronlab train data.csv --inter", COMP_CWORD="3")
@@ -95,10 +119,17 @@ def test_the_cli_does_not_import_click():
     """Typer ≥ 0.2x no longer installs click; the command line must not need it."""
     for path in (ROOT / "perceptronlab" / "cli").glob("*.py"):
         tree = ast.parse(path.read_text())
-        imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-                    for alias in node.names}
-        imported |= {node.module.split(".")[0] for node in ast.walk(tree)
-                     if isinstance(node, ast.ImportFrom) and node.module}
+        imported = {
+            alias.name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        }
+        imported |= {
+            node.module.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+        }
         assert "click" not in imported, path
 
 
@@ -112,7 +143,11 @@ def test_help_shows_plain_flags(name):
     command = COMMAND if name is None else COMMAND.commands[name]
     for param in command.params:
         if getattr(param, "is_flag", False) and param.opts[0].startswith("--"):
-            line = next(ln for ln in text.splitlines() if f"{param.opts[0]} " in ln or ln.rstrip().endswith(param.opts[0]))
+            line = next(
+                ln
+                for ln in text.splitlines()
+                if f"{param.opts[0]} " in ln or ln.rstrip().endswith(param.opts[0])
+            )
             assert "<" not in line.split(param.opts[0], 1)[1].split("  ")[0], line
 
 
@@ -121,7 +156,7 @@ def test_help_ends_with_two_or_three_examples(name):
     text = help_text(*([name] if name else []))
     lines = [ln.strip() for ln in text.rstrip().splitlines() if ln.strip()]
     start = max(i for i, ln in enumerate(lines) if ln == "Examples")
-    shown = lines[start + 1:]
+    shown = lines[start + 1 :]
     commands, notes = shown[0::2], shown[1::2]
     assert 2 <= len(commands) <= 3 and len(notes) == len(commands), shown
     assert commands == [line for line, _ in EXAMPLES[name]]
@@ -156,19 +191,37 @@ def _fill(sheet: Path) -> None:
 @pytest.mark.slow
 def test_every_example_runs(example_files):
     """Each example line of every help, run as written (serve aside: it does not return)."""
-    order = ["demo", "trace", "train", "predict", "analyze", "report", "experiment", "exam", "check", "quiz", None]
+    order = [
+        "demo",
+        "trace",
+        "train",
+        "predict",
+        "analyze",
+        "report",
+        "experiment",
+        "exam",
+        "check",
+        "quiz",
+        None,
+    ]
     assert set(order) >= set(EXAMPLES) - {"serve"}
     for name in order:
         for line, _ in EXAMPLES[name]:
             if name == "check" and line.split()[2] == "sheet.csv":
-                _fill(Path("sheet.csv"))  # the student's work on the blank sheet of the exam example
+                _fill(
+                    Path("sheet.csv")
+                )  # the student's work on the blank sheet of the exam example
             if name == "check" and line.split()[2] == "my-sheet.csv":  # a sheet without a header
                 traced = invoke("trace", "data.csv", "--eta", "1/2", "-f", "csv", "-q")
                 Path("my-sheet.csv").write_text(traced.stdout)
             args = [a.strip("'") for a in re.findall(r"'[^']*'|\S+", line)[1:]]
             result = invoke(*args)
             assert result.exit_code == 0, f"{line}\n{result.output}"
-    assert Path("model.json").exists() and Path("predictions.csv").exists() and Path("exam.pdf").exists()
+    assert (
+        Path("model.json").exists()
+        and Path("predictions.csv").exists()
+        and Path("exam.pdf").exists()
+    )
     assert Path("report/report.html").exists()
 
 
@@ -200,8 +253,14 @@ def test_eta_and_margin_take_exact_numbers_on_every_command(tmp_path):
     assert json.loads(exact.stdout)["w"] == ["1/2", "-1"]
     traced = invoke("trace", data, "--eta", "0.5", "--margin", "1/2", "-f", "csv", "-q")
     assert traced.exit_code == 0
-    assert traced.stdout == pl.perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], eta=Fraction(1, 2),
-                                          margin=Fraction(1, 2), exact=True, trace=True).table("csv")
+    assert traced.stdout == pl.perceptron(
+        [[1, 0], [1, 1], [0, 1]],
+        [1, -1, -1],
+        eta=Fraction(1, 2),
+        margin=Fraction(1, 2),
+        exact=True,
+        trace=True,
+    ).table("csv")
 
 
 def test_max_sweeps_defaults_are_the_librarys_and_the_help_says_them():
@@ -212,7 +271,10 @@ def test_max_sweeps_defaults_are_the_librarys_and_the_help_says_them():
         "multiclass": inspect.signature(pl.multiclass_perceptron).parameters["max_sweeps"].default,
     }
     train_help = " ".join(help_text("train").split())
-    assert "Default: 1000 for the perceptron (--dask and --stream too), 100 for the others." in train_help
+    assert (
+        "Default: 1000 for the perceptron (--dask and --stream too), 100 for the others."
+        in train_help
+    )
     stream = next(p for p in COMMAND.commands["train"].params if p.name == "stream")
     assert "implies --dask" not in stream.help and "no cluster" in stream.help
     trace_help = " ".join(help_text("trace").split())
@@ -246,17 +308,20 @@ def test_pocket_default_is_100_sweeps(tmp_path):
 # ================================================================ command-line wording
 
 
-@pytest.mark.parametrize(("args", "flag", "python"), [
-    (("train", "{data}", "--eta", "-1"), "--eta 1.0", "eta=1.0"),
-    (("trace", "{data}", "--eta", "0"), "--eta 1.0", "eta=1.0"),
-    (("train", "{data}", "--margin", "-1"), "--margin 0", "margin=0"),
-    (("check", "{sheet}", "--eta", "0"), "--eta 1.0", "eta=1.0"),
-])
+@pytest.mark.parametrize(
+    ("args", "flag", "python"),
+    [
+        (("train", "{data}", "--eta", "-1"), "--eta 1.0", "eta=1.0"),
+        (("trace", "{data}", "--eta", "0"), "--eta 1.0", "eta=1.0"),
+        (("train", "{data}", "--margin", "-1"), "--margin 0", "margin=0"),
+        (("check", "{sheet}", "--eta", "0"), "--eta 1.0", "eta=1.0"),
+    ],
+)
 def test_errors_name_the_flags(tmp_path, args, flag, python):
     data = tmp_path / "exam.csv"
     data.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
     sheet = tmp_path / "sheet.csv"
-    sheet.write_text("# data: x1,x2,y\n# data: 1,0,1\n" + "1,x1,0,yes,\"(1, 0)\"\n")
+    sheet.write_text("# data: x1,x2,y\n# data: 1,0,1\n" + '1,x1,0,yes,"(1, 0)"\n')
     result = invoke(*[a.format(data=data, sheet=sheet) for a in args])
     line = _one_error_line(result)
     assert result.exit_code == 1 and flag in line and python not in line
@@ -283,11 +348,15 @@ def test_the_verdict_and_advice_of_train_name_the_flags(tmp_path):
 def test_the_stream_warning_names_max_sweeps_not_max_epochs(tmp_path):
     data = tmp_path / "noisy.csv"
     data.write_text("a,b,y\n1,1,1\n-1,-1,1\n1,-1,-1\n-1,1,-1\n0.5,0.5,-1\n")
-    result = invoke("train", data, "--stream", "--order", "shuffle", "--seed", "2", "--max-sweeps", "2", "-q")
+    result = invoke(
+        "train", data, "--stream", "--order", "shuffle", "--seed", "2", "--max-sweeps", "2", "-q"
+    )
     assert result.exit_code == 0, result.output
     warning = [ln for ln in result.stderr.splitlines() if ln.startswith("Warning: ")]
     assert warning and all("max_epochs" not in ln for ln in warning)
-    assert any("--max-sweeps" in ln for ln in warning) or any("never converge" in ln for ln in warning)
+    assert any("--max-sweeps" in ln for ln in warning) or any(
+        "never converge" in ln for ln in warning
+    )
 
 
 def test_wording_leaves_what_the_command_lacks():
@@ -295,10 +364,15 @@ def test_wording_leaves_what_the_command_lacks():
     message = "Pass e.g. max_updates=10 or eta=2; raise max_epochs."
     assert to_command_line(message, flags) == message  # predict has none of these flags
     flags = flags_of(COMMAND.commands["train"])
-    assert to_command_line(message, flags) == "Pass e.g. --max-updates 10 or --eta 2; raise --max-sweeps."
+    assert (
+        to_command_line(message, flags)
+        == "Pass e.g. --max-updates 10 or --eta 2; raise --max-sweeps."
+    )
     assert to_command_line("Pass fit_intercept=True.", flags) == "Pass --intercept."
-    assert to_command_line("seed: expected None or an integer >= 0, got -1. Pass e.g. seed=0.", flags) == \
-        "--seed: expected None or an integer >= 0, got -1. Pass e.g. --seed 0."
+    assert (
+        to_command_line("seed: expected None or an integer >= 0, got -1. Pass e.g. seed=0.", flags)
+        == "--seed: expected None or an integer >= 0, got -1. Pass e.g. --seed 0."
+    )
 
 
 # ================================================================ the rest of the surface
@@ -306,7 +380,9 @@ def test_wording_leaves_what_the_command_lacks():
 
 def test_check_without_data_refuses_in_one_line(tmp_path):
     sheet = tmp_path / "sheet.csv"
-    sheet.write_text(pl.perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True, trace=True).table("csv"))
+    sheet.write_text(
+        pl.perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True, trace=True).table("csv")
+    )
     result = invoke("check", sheet)
     line = _one_error_line(result)
     assert result.exit_code == 1 and "--data" in line and "'# data:'" in line
@@ -315,7 +391,9 @@ def test_check_without_data_refuses_in_one_line(tmp_path):
 
 def test_exam_writes_its_files_and_quiet_silences_the_notes(tmp_path):
     data, sheet = tmp_path / "d.csv", tmp_path / "s.csv"
-    result = invoke("exam", "-k", "trace", "-s", "3", "--data-out", data, "--sheet-out", sheet, "-q")
+    result = invoke(
+        "exam", "-k", "trace", "-s", "3", "--data-out", data, "--sheet-out", sheet, "-q"
+    )
     assert result.exit_code == 0 and result.stderr == ""
     rows = list(csv.reader(io.StringIO(data.read_text())))
     assert rows[0] == ["x1", "x2", "y"] and len(rows) >= 4

@@ -30,14 +30,32 @@ def test_blocked_parallel_sweep_equals_sequential_bits(dtype, block, use_order):
     order = np.random.default_rng(2).permutation(X.shape[0]) if use_order else NO_ORDER
     n = X.shape[0]
     row_sq = kernels.row_squared_norms(X, np.empty(n))
-    assert np.all(row_sq >= np.einsum("ij,ij->i", X.astype(np.float64), X.astype(np.float64)) * (1 - 1e-12))
+    assert np.all(
+        row_sq >= np.einsum("ij,ij->i", X.astype(np.float64), X.astype(np.float64)) * (1 - 1e-12)
+    )
     for sweep in range(4):  # early sweeps (many updates) and later ones
         w_seq, w_par = np.zeros(X.shape[1]), np.zeros(X.shape[1])
         for _ in range(sweep + 1):
             outs = [np.empty(n, np.int64), np.empty(n), np.empty(n, np.int64), np.empty(n)]
-            c1, b1, _ = kernels.sweep_dense(X, y, order, use_order, w_seq, 0.5, 1.0, 0.0, True, outs[0], outs[1])
-            c2, b2, _ = kernels.sweep_dense_blocked(X, y, order, use_order, w_par, 0.5, 1.0, 0.0, True, outs[2],
-                                                 outs[3], block, np.empty(block), row_sq)
+            c1, b1, _ = kernels.sweep_dense(
+                X, y, order, use_order, w_seq, 0.5, 1.0, 0.0, True, outs[0], outs[1]
+            )
+            c2, b2, _ = kernels.sweep_dense_blocked(
+                X,
+                y,
+                order,
+                use_order,
+                w_par,
+                0.5,
+                1.0,
+                0.0,
+                True,
+                outs[2],
+                outs[3],
+                block,
+                np.empty(block),
+                row_sq,
+            )
             assert c1 == c2 and b1 == b2
             assert np.array_equal(w_seq, w_par)
             assert np.array_equal(outs[0][:c1], outs[2][:c2])
@@ -47,7 +65,10 @@ def test_engine_switches_to_the_parallel_sweep_in_late_sweeps_with_identical_wei
     X, y = problem(3, n=40_000, d=8)
     one = perceptron(X, y, max_sweeps=12, n_jobs=1, warn=False)
     two = perceptron(X, y, max_sweeps=12, n_jobs=2, warn=False)
-    assert np.array_equal(one.w, two.w) and one.mistake_indices.tolist() == two.mistake_indices.tolist()
+    assert (
+        np.array_equal(one.w, two.w)
+        and one.mistake_indices.tolist() == two.mistake_indices.tolist()
+    )
     engine = CompiledEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False, w0=two.w, n_jobs=2)
     engine._last_updates = 0
     assert engine._use_parallel()
@@ -66,8 +87,12 @@ def test_the_engine_leaves_two_cores_that_do_not_pay_with_the_same_weights():
         engine._last_updates = 0
         if sweep <= 3:
             assert tried  # two tries ...
-    assert not engine._use_parallel() and engine._parallel_losses == 2  # ... then one core for the rest
-    assert np.array_equal(engine.w, one.w) and engine.indices.tolist() == one.mistake_indices.tolist()
+    assert (
+        not engine._use_parallel() and engine._parallel_losses == 2
+    )  # ... then one core for the rest
+    assert (
+        np.array_equal(engine.w, one.w) and engine.indices.tolist() == one.mistake_indices.tolist()
+    )
 
 
 def test_margins_kernel_matches_ordered_dot():
@@ -129,7 +154,9 @@ def test_csr_equals_dense_bits_on_float_data_with_ragged_rows(order):
     X[rng.random(X.shape) < 0.8] = 0.0  # rows of different lengths, some nearly empty
     y = np.sign(X @ rng.normal(size=40) + 0.01)
     dense = perceptron(X, y, order=order, seed=1, fit_intercept=True, max_sweeps=6, warn=False)
-    sparse = perceptron(sp.csr_matrix(X), y, order=order, seed=1, fit_intercept=True, max_sweeps=6, warn=False)
+    sparse = perceptron(
+        sp.csr_matrix(X), y, order=order, seed=1, fit_intercept=True, max_sweeps=6, warn=False
+    )
     assert np.array_equal(dense.w, sparse.w) and dense.b == sparse.b
     assert dense.mistake_indices.tolist() == sparse.mistake_indices.tolist()
 
@@ -140,14 +167,23 @@ def _sklearn_csr_weights(X, y, epochs):
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import Perceptron
 
-    model = Perceptron(shuffle=False, eta0=1.0, alpha=0.0, penalty=None, fit_intercept=False, tol=None,
-                       max_iter=epochs)
+    model = Perceptron(
+        shuffle=False,
+        eta0=1.0,
+        alpha=0.0,
+        penalty=None,
+        fit_intercept=False,
+        tol=None,
+        max_iter=epochs,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         return model.fit(X, y).coef_[0]
 
 
-@pytest.mark.parametrize("kind", ["uniform columns (the paired loop)", "power-law columns (row by row)"])
+@pytest.mark.parametrize(
+    "kind", ["uniform columns (the paired loop)", "power-law columns (row by row)"]
+)
 def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
     from perceptronlab.core.kernels import csr_gathers_miss
 
@@ -158,8 +194,10 @@ def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
     else:  # a few columns in most rows, as words in documents
         ranks = np.minimum((rng.pareto(0.9, size=(n, 40)) * 3).astype(np.int64), d - 1)
         columns = np.sort(rng.permutation(d)[ranks], axis=1)
-    X = sp.csr_matrix((rng.standard_normal(columns.size), columns.ravel(), np.arange(0, columns.size + 1, 40)),
-                      shape=(n, d))
+    X = sp.csr_matrix(
+        (rng.standard_normal(columns.size), columns.ravel(), np.arange(0, columns.size + 1, 40)),
+        shape=(n, d),
+    )
     X.sum_duplicates()
     y = np.where(X @ rng.standard_normal(d) > 0, 1.0, -1.0)
     assert csr_gathers_miss(X.indptr, X.indices, d) == kind.startswith("uniform")
@@ -170,8 +208,22 @@ def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
     for paired in (True, False):  # each variant, whichever this machine chose: the same bits
         w, idx, norms = np.zeros(d), np.empty(n, np.int64), np.empty(n)
         for _ in range(3):
-            kernels.sweep_csr(X.indptr, X.indices, X.data, y, NO_ORDER, False, w, 0.0, 1.0, 0.0, False, idx, norms,
-                              paired)
+            kernels.sweep_csr(
+                X.indptr,
+                X.indices,
+                X.data,
+                y,
+                NO_ORDER,
+                False,
+                w,
+                0.0,
+                1.0,
+                0.0,
+                False,
+                idx,
+                norms,
+                paired,
+            )
         assert np.array_equal(w, expected)
 
 
@@ -210,18 +262,37 @@ def test_blocked_sweep_decides_stale_rows_only_when_the_bound_allows(kind):
         X = rng.normal(size=(n, d)).astype(np.float32)
     w_true = rng.normal(size=d)
     y = np.where(X.astype(np.float64) @ w_true >= 0, 1.0, -1.0)
-    w0 = w_true + 1e-3 * rng.normal(size=d)  # a near-final w: few updates, many rows close to the margin
+    w0 = w_true + 1e-3 * rng.normal(
+        size=d
+    )  # a near-final w: few updates, many rows close to the margin
     for block in (512, 4096):
         w_seq, w_par = w0.copy(), w0.copy()
         outs = [np.empty(n, np.int64), np.empty(n), np.empty(n, np.int64), np.empty(n)]
         b_seq = b_par = 0.0
         for _ in range(3):
-            c1, b_seq, _ = kernels.sweep_dense(X, y, NO_ORDER, False, w_seq, b_seq, 1.0, 0.0, True, outs[0], outs[1])
-            c2, b_par, _ = kernels.sweep_dense_blocked(X, y, NO_ORDER, False, w_par, b_par, 1.0, 0.0, True, outs[2],
-                                                       outs[3], block, np.empty(block),
-                                                       kernels.row_squared_norms(X, np.empty(n)))
+            c1, b_seq, _ = kernels.sweep_dense(
+                X, y, NO_ORDER, False, w_seq, b_seq, 1.0, 0.0, True, outs[0], outs[1]
+            )
+            c2, b_par, _ = kernels.sweep_dense_blocked(
+                X,
+                y,
+                NO_ORDER,
+                False,
+                w_par,
+                b_par,
+                1.0,
+                0.0,
+                True,
+                outs[2],
+                outs[3],
+                block,
+                np.empty(block),
+                kernels.row_squared_norms(X, np.empty(n)),
+            )
             assert c1 == c2 and b_seq == b_par and np.array_equal(w_seq, w_par)
-            assert np.array_equal(outs[0][:c1], outs[2][:c2]) and np.array_equal(outs[1][:c1], outs[3][:c2])
+            assert np.array_equal(outs[0][:c1], outs[2][:c2]) and np.array_equal(
+                outs[1][:c1], outs[3][:c2]
+            )
         assert c1 > 0  # the late sweeps still update
 
 
@@ -238,10 +309,16 @@ def test_show_config_names_the_cpu_and_the_kernels_chosen():
     assert lines[2] == f"CPU: {cpu.cpu_text()}"
     assert {line.split(":")[0] for line in lines[3:]} == set(config.kernel_choices())
     info = cpu.cpu()
-    assert info["avx512"] in (True, False, None) and (info["model_name"] is None or isinstance(info["model_name"], str))
-    if info["vendor"] is not None:  # Linux: the first processor's fields, as /proc/cpuinfo writes them
+    assert info["avx512"] in (True, False, None) and (
+        info["model_name"] is None or isinstance(info["model_name"], str)
+    )
+    if (
+        info["vendor"] is not None
+    ):  # Linux: the first processor's fields, as /proc/cpuinfo writes them
         text = open("/proc/cpuinfo", encoding="utf-8").read()
-        assert f"vendor_id\t: {info['vendor']}" in text and (("avx512f" in text.split()) == info["avx512"])
+        assert f"vendor_id\t: {info['vendor']}" in text and (
+            ("avx512f" in text.split()) == info["avx512"]
+        )
 
 
 def test_the_csr_loop_choice_is_measured_once_and_kept(monkeypatch, tmp_path):
@@ -254,7 +331,10 @@ def test_the_csr_loop_choice_is_measured_once_and_kept(monkeypatch, tmp_path):
     choice.choices.cache_clear()
     try:
         first = choice.choices()
-        assert "measured now" in first["source"] and set(first["measured_ms"]) == {"CSR paired", "CSR row by row"}
+        assert "measured now" in first["source"] and set(first["measured_ms"]) == {
+            "CSR paired",
+            "CSR row by row",
+        }
         kept = json.loads(path.read_text())
         assert kept["csr_paired"] == first["csr_paired"]
         kept["csr_paired"] = not kept["csr_paired"]  # what the file says is what is used

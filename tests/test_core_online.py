@@ -65,7 +65,9 @@ def _one_at_a_time(state, rows, signs):
 @pytest.mark.parametrize("fit_intercept, margin, eta", [(False, 0.0, 1.0), (True, 0.5, 0.3)])
 def test_learn_many_on_vectors_has_the_bits_of_learning_one_at_a_time(fit_intercept, margin, eta):
     rng = np.random.default_rng(2)
-    X = rng.standard_normal((500, 40)) * rng.lognormal(size=40)  # real floats: summation order shows
+    X = rng.standard_normal((500, 40)) * rng.lognormal(
+        size=40
+    )  # real floats: summation order shows
     y = np.where(X @ rng.standard_normal(40) + 0.3 * rng.standard_normal(500) > 0, 1, -1)
     one = OnlineState(fit_intercept=fit_intercept, margin=margin, eta=eta)
     expected = _one_at_a_time(one, X, y)
@@ -86,12 +88,15 @@ def test_learn_many_on_data_frames_has_the_bits_of_learning_dicts_one_at_a_time(
 
     rng = np.random.default_rng(3)
     first = pd.DataFrame(rng.standard_normal((300, 3)) * [1.0, 3.0, 0.1], columns=["b", "a", "c"])
-    second = pd.DataFrame(rng.standard_normal((200, 3)), columns=["c", "d", "a"])  # a new and a missing name
+    second = pd.DataFrame(
+        rng.standard_normal((200, 3)), columns=["c", "d", "a"]
+    )  # a new and a missing name
     y1 = np.where(first["a"] - first["c"] + 0.2 * rng.standard_normal(300) > 0, 1, -1)
     y2 = np.where(second["a"] + second["d"] > 0, 1, -1)
     one = OnlineState(fit_intercept=True)
-    expected = (_one_at_a_time(one, first.to_dict("records"), y1)
-                + _one_at_a_time(one, second.to_dict("records"), y2))
+    expected = _one_at_a_time(one, first.to_dict("records"), y1) + _one_at_a_time(
+        one, second.to_dict("records"), y2
+    )
     many = OnlineState(fit_intercept=True)
     got = many.learn_many(first, y1).tolist() + many.learn_many(second, y2).tolist()
     assert got == expected and sum(expected) > 20
@@ -122,7 +127,9 @@ def test_learn_many_stops_at_a_bad_row_with_the_rounds_before_it_learned():
         many = OnlineState()
         with pytest.raises(InputError, match="nan"):
             many.learn_many(batch, y)
-        assert many.w.tolist() == one.w.tolist() and many.seen == 2 and many.mistakes == one.mistakes
+        assert (
+            many.w.tolist() == one.w.tolist() and many.seen == 2 and many.mistakes == one.mistakes
+        )
 
 
 def test_learn_many_refuses_bad_batches_by_name():

@@ -88,13 +88,24 @@ def random_integer_problem(seed, n=40, d=5, separable=True):
 def test_compiled_equals_twin_and_exact_on_integer_data(order, fit_intercept, margin):
     for seed in range(3):
         X, y = random_integer_problem(seed)
-        opts = dict(order=order, fit_intercept=fit_intercept, margin=margin, seed=seed, max_sweeps=50, warn=False)
+        opts = dict(
+            order=order,
+            fit_intercept=fit_intercept,
+            margin=margin,
+            seed=seed,
+            max_sweeps=50,
+            warn=False,
+        )
         fast = perceptron(X, y, **opts)
         twin = perceptron(X, y, backend="reference", **opts)
         exact = perceptron(X.astype(int).tolist(), y, exact=True, **opts)
         assert np.array_equal(fast.w, twin.w) and fast.b == twin.b
         assert np.array_equal(fast.w, exact.w.astype(float)) and fast.b == float(exact.b)
-        assert fast.mistake_indices.tolist() == twin.mistake_indices.tolist() == exact.mistake_indices.tolist()
+        assert (
+            fast.mistake_indices.tolist()
+            == twin.mistake_indices.tolist()
+            == exact.mistake_indices.tolist()
+        )
         assert fast.converged == exact.converged and fast.sweeps == exact.sweeps
         np.testing.assert_allclose(fast.norms, exact.norms)
 
@@ -145,7 +156,9 @@ def test_novikoff_bound_holds_with_a_known_separator(seed):
     run = perceptron(X, y)
     assert run.converged
     assert run.mistakes <= (R / rho) ** 2
-    for x, label in zip(X, y, strict=True):  # every example on its side, summed here in feature order
+    for x, label in zip(
+        X, y, strict=True
+    ):  # every example on its side, summed here in feature order
         assert label * (sum(wj * xj for wj, xj in zip(run.w, x, strict=True)) + run.b) > 0
 
 
@@ -183,7 +196,10 @@ def test_overflow_names_the_sweep():
 
 def test_margin_perceptron_keeps_going_until_the_margin_is_reached():
     run = perceptron(EXAM_X, EXAM_Y, margin=1, exact=True)
-    scores = [y * sum(wj * xj for wj, xj in zip(run.w, x, strict=True)) for x, y in zip(EXAM_X, EXAM_Y, strict=True)]
+    scores = [
+        y * sum(wj * xj for wj, xj in zip(run.w, x, strict=True))
+        for x, y in zip(EXAM_X, EXAM_Y, strict=True)
+    ]
     assert run.converged and min(scores) > 1
 
 

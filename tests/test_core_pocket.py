@@ -72,7 +72,9 @@ def gallant(X, y, picks, *, max_sweeps, fit_intercept=False, max_updates=None):
             if y[i] * score(w, b, X[i]) > 0:
                 run += 1
                 if run > kept[3]:
-                    errors = brute_errors(X, y, w, b)  # counted again at every such pick: same weights, same count
+                    errors = brute_errors(
+                        X, y, w, b
+                    )  # counted again at every such pick: same weights, same count
                     if errors < kept[2]:
                         kept = (list(w), b, errors, run)
                         if errors == 0:
@@ -111,7 +113,9 @@ def test_the_kept_weights_make_the_errors_a_brute_force_count_finds(order, check
     X, y = integer_noisy(0)
     run = pocket(*as_float(X, y), order=order, check=check, seed=0, max_sweeps=20)
     assert run.pocket_errors == brute_errors(X, y, run.w.tolist(), run.b)
-    assert run.pocket_errors < len(y) // 4  # 7 labels of 60 flipped: a good line makes about that many
+    assert (
+        run.pocket_errors < len(y) // 4
+    )  # 7 labels of 60 flipped: a good line makes about that many
     assert np.all(np.diff(run.pocket_history) <= 0)  # the pocket's errors never rise
     assert run.pocket_history[-1] == run.pocket_errors
 
@@ -155,10 +159,17 @@ def test_check_sweep_keeps_the_best_end_of_sweep_weights(order):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_ratchet_is_gallants_algorithm(order, fit_intercept, seed):
     X, y = integer_noisy(10 + seed, n=50)
-    run = pocket(*as_float(X, y), order=order, check="ratchet", seed=seed, max_sweeps=15,
-                 fit_intercept=fit_intercept)
-    w, b, errors, updated, history = gallant(X, y, pick_stream(order, len(y), seed), max_sweeps=15,
-                                             fit_intercept=fit_intercept)
+    run = pocket(
+        *as_float(X, y),
+        order=order,
+        check="ratchet",
+        seed=seed,
+        max_sweeps=15,
+        fit_intercept=fit_intercept,
+    )
+    w, b, errors, updated, history = gallant(
+        X, y, pick_stream(order, len(y), seed), max_sweeps=15, fit_intercept=fit_intercept
+    )
     assert run.mistake_indices.tolist() == updated
     assert (run.w.tolist(), run.b, run.pocket_errors) == (w, b, errors)
     assert run.pocket_history.tolist() == history
@@ -168,8 +179,9 @@ def test_ratchet_is_gallants_algorithm(order, fit_intercept, seed):
 def test_ratchet_respects_max_updates_and_max_sweeps():
     X, y = integer_noisy(5)
     run = pocket(*as_float(X, y), check="ratchet", seed=4, max_updates=9, max_sweeps=50)
-    w, b, errors, updated, history = gallant(X, y, pick_stream("random-mistake", 60, 4), max_sweeps=50,
-                                             max_updates=9)
+    w, b, errors, updated, history = gallant(
+        X, y, pick_stream("random-mistake", 60, 4), max_sweeps=50, max_updates=9
+    )
     assert run.mistakes == 9 and run.mistake_indices.tolist() == updated
     assert (run.w.tolist(), run.pocket_errors, run.pocket_history.tolist()) == (w, errors, history)
     short = pocket(*as_float(X, y), check="ratchet", seed=4, max_sweeps=3)
@@ -178,7 +190,9 @@ def test_ratchet_respects_max_updates_and_max_sweeps():
 
 def test_ratchet_stops_at_zero_errors():
     run = pocket(EXAM_X, EXAM_Y, check="ratchet", seed=0)
-    assert run.converged and run.pocket_errors == 0 == brute_errors(EXAM_X, EXAM_Y, run.w.tolist(), run.b)
+    assert run.converged and run.pocket_errors == 0 == brute_errors(
+        EXAM_X, EXAM_Y, run.w.tolist(), run.b
+    )
     assert run.pocket_history[-1] == 0 and run.sweeps < 100
 
 
@@ -186,7 +200,9 @@ def test_ratchet_is_seeded():
     X, y = as_float(*integer_noisy(6))
     a, b = (pocket(X, y, check="ratchet", seed=7, max_sweeps=10) for _ in range(2))
     c = pocket(X, y, check="ratchet", seed=8, max_sweeps=10)
-    assert a.mistake_indices.tolist() == b.mistake_indices.tolist() and a.w.tobytes() == b.w.tobytes()
+    assert (
+        a.mistake_indices.tolist() == b.mistake_indices.tolist() and a.w.tobytes() == b.w.tobytes()
+    )
     assert a.mistake_indices.tolist() != c.mistake_indices.tolist()
     fits = [PocketPerceptron(random_state=3, max_iter=10).fit(X, y) for _ in range(2)]
     assert fits[0].coef_.tobytes() == fits[1].coef_.tobytes()
@@ -195,8 +211,12 @@ def test_ratchet_is_seeded():
 @pytest.mark.parametrize("order", ORDERS)
 def test_ratchet_exact_equals_float_on_integer_data(order):
     X, y = integer_noisy(7, n=40)
-    exact = pocket(X, y, check="ratchet", order=order, seed=5, max_sweeps=10, exact=True, fit_intercept=True)
-    floating = pocket(*as_float(X, y), check="ratchet", order=order, seed=5, max_sweeps=10, fit_intercept=True)
+    exact = pocket(
+        X, y, check="ratchet", order=order, seed=5, max_sweeps=10, exact=True, fit_intercept=True
+    )
+    floating = pocket(
+        *as_float(X, y), check="ratchet", order=order, seed=5, max_sweeps=10, fit_intercept=True
+    )
     assert all(isinstance(v, Fraction) for v in exact.w)
     assert [float(v) for v in exact.w] == floating.w.tolist() and float(exact.b) == floating.b
     assert exact.mistake_indices.tolist() == floating.mistake_indices.tolist()
@@ -211,18 +231,33 @@ def test_ratchet_compiled_equals_its_twin_bit_for_bit_on_real_data():
     X = rng.normal(size=(300, 5)) * rng.uniform(0.1, 10, size=5)
     y = np.where(X @ rng.normal(size=5) + 0.3 * rng.normal(size=300) > 0, 1.0, -1.0)
     outcomes = []
-    for engine in (CompiledEngine(X, y, eta=0.7, margin=0.0, fit_intercept=True),
-                   CompiledEngine(sp.csr_matrix(X), y, eta=0.7, margin=0.0, fit_intercept=True),
-                   ReferenceEngine(X, y, eta=0.7, margin=0.0, fit_intercept=True)):
-        outcome = drive_pocket(engine, order="random-mistake", check="ratchet", max_sweeps=20, max_updates=None,
-                               seed=9)
-        outcomes.append((engine.indices.tolist(), outcome.pocket.w.tobytes(), outcome.pocket.b,
-                         outcome.pocket.errors, outcome.pocket.history, engine.w.tobytes()))
+    for engine in (
+        CompiledEngine(X, y, eta=0.7, margin=0.0, fit_intercept=True),
+        CompiledEngine(sp.csr_matrix(X), y, eta=0.7, margin=0.0, fit_intercept=True),
+        ReferenceEngine(X, y, eta=0.7, margin=0.0, fit_intercept=True),
+    ):
+        outcome = drive_pocket(
+            engine, order="random-mistake", check="ratchet", max_sweeps=20, max_updates=None, seed=9
+        )
+        outcomes.append(
+            (
+                engine.indices.tolist(),
+                outcome.pocket.w.tobytes(),
+                outcome.pocket.b,
+                outcome.pocket.errors,
+                outcome.pocket.history,
+                engine.w.tobytes(),
+            )
+        )
     assert outcomes[0] == outcomes[1] == outcomes[2]
     X32 = X.astype(np.float32)  # float32 rows are widened exactly: the run of their float64 values
     a = pocket(X32, y, check="ratchet", seed=9, max_sweeps=20, fit_intercept=True)
-    b = pocket(X32.astype(np.float64), y, check="ratchet", seed=9, max_sweeps=20, fit_intercept=True)
-    assert a.w.tobytes() == b.w.tobytes() and a.mistake_indices.tolist() == b.mistake_indices.tolist()
+    b = pocket(
+        X32.astype(np.float64), y, check="ratchet", seed=9, max_sweeps=20, fit_intercept=True
+    )
+    assert (
+        a.w.tobytes() == b.w.tobytes() and a.mistake_indices.tolist() == b.mistake_indices.tolist()
+    )
     assert a.pocket_history.tolist() == b.pocket_history.tolist()
 
 
@@ -233,16 +268,24 @@ def test_the_counts_stop_at_their_limit_and_are_exact_below_it(sparse):
     rng = np.random.default_rng(11)
     X = rng.integers(-4, 5, size=(700, 4)).astype(np.float64)  # > one count block; ties happen
     y = np.where(rng.random(700) < 0.5, 1.0, -1.0)
-    engines = [CompiledEngine(sp.csr_matrix(X) if sparse else X, y, eta=1.0, margin=0.0, fit_intercept=True),
-               ReferenceEngine(X, y, eta=1.0, margin=0.0, fit_intercept=True),
-               ExactEngine(X.astype(int).tolist(), y.astype(int).tolist(), eta=1, margin=0, fit_intercept=True)]
+    engines = [
+        CompiledEngine(
+            sp.csr_matrix(X) if sparse else X, y, eta=1.0, margin=0.0, fit_intercept=True
+        ),
+        ReferenceEngine(X, y, eta=1.0, margin=0.0, fit_intercept=True),
+        ExactEngine(
+            X.astype(int).tolist(), y.astype(int).tolist(), eta=1, margin=0, fit_intercept=True
+        ),
+    ]
     for _ in range(30):
         w, b = rng.integers(-3, 4, size=4), int(rng.integers(-2, 3))
         truth = brute_errors(X.tolist(), y.tolist(), w.tolist(), b)
         limit = int(rng.integers(1, 701))
         for engine in engines:
-            engine.restore(w.astype(np.float64) if not engine.exact else [Fraction(int(v)) for v in w],
-                           float(b) if not engine.exact else Fraction(b))
+            engine.restore(
+                w.astype(np.float64) if not engine.exact else [Fraction(int(v)) for v in w],
+                float(b) if not engine.exact else Fraction(b),
+            )
             assert engine.errors_up_to(limit) == min(truth, limit), type(engine).__name__
             assert engine.errors_up_to(len(y) + 1) == truth
 
@@ -251,7 +294,9 @@ def test_ratchet_trace_records_every_pick():
     X, y = integer_noisy(9, n=12)
     run = pocket(*as_float(X, y), check="ratchet", order="cyclic", max_sweeps=3, trace=True)
     picks = [s for s in run.steps]
-    assert [s.index for s in picks] == list(range(12)) * (len(picks) // 12) + list(range(len(picks) % 12))
+    assert [s.index for s in picks] == list(range(12)) * (len(picks) // 12) + list(
+        range(len(picks) % 12)
+    )
     assert [s.index for s in picks if s.mistake] == run.mistake_indices.tolist()
     assert all((s.score <= 0) == s.mistake for s in picks)
 

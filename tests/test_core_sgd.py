@@ -32,10 +32,19 @@ def test_without_a_penalty_the_sgd_sweeps_are_the_textbook_sweeps(sparse):
         X[np.abs(X) < 0.7] = 0.0
         X = sp.csr_matrix(X)
     options = dict(eta=0.5, margin=0.0, fit_intercept=not sparse, n_jobs=1)
-    engines = [CompiledEngine(X, y, **options), WeightedEngine(X, y, **options), SGDEngine(X, y, **options)]
+    engines = [
+        CompiledEngine(X, y, **options),
+        WeightedEngine(X, y, **options),
+        SGDEngine(X, y, **options),
+    ]
     for engine in engines:
-        drive(engine, max_sweeps=7, permutations=sgd_permutations(X.shape[0], 12345), stop_when_clean=False,
-              record_errors=False)
+        drive(
+            engine,
+            max_sweeps=7,
+            permutations=sgd_permutations(X.shape[0], 12345),
+            stop_when_clean=False,
+            record_errors=False,
+        )
     first_w, first_b = engines[0].snapshot()
     for engine in engines[1:]:
         w, b = engine.snapshot()
@@ -63,7 +72,9 @@ def test_l2_keeps_a_scale_and_shrinks_before_every_row():
     """Brute force of scikit-learn's WeightVector for l2 on one sweep, with its scale."""
     X, y = _noisy(2, n=30, d=3)
     eta, alpha = 0.5, 0.01
-    engine = SGDEngine(X, y, penalty="l2", alpha=alpha, eta=eta, margin=0.0, fit_intercept=True, n_jobs=1)
+    engine = SGDEngine(
+        X, y, penalty="l2", alpha=alpha, eta=eta, margin=0.0, fit_intercept=True, n_jobs=1
+    )
     engine.sweep(None, 1)
     v, scale, b = np.zeros(3), 1.0, 0.0
     for i in range(X.shape[0]):
@@ -79,7 +90,9 @@ def test_l2_keeps_a_scale_and_shrinks_before_every_row():
 
 def test_float32_weights_stay_float32():
     X, y = _noisy(3)
-    engine = SGDEngine(X.astype(np.float32), y, single=True, eta=1.0, margin=0.0, fit_intercept=True, n_jobs=1)
+    engine = SGDEngine(
+        X.astype(np.float32), y, single=True, eta=1.0, margin=0.0, fit_intercept=True, n_jobs=1
+    )
     engine.sweep(None, 1)
     w, _ = engine.snapshot()
     assert w.dtype == np.float32 and engine.n_updates > 0

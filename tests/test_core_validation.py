@@ -79,7 +79,9 @@ def test_nan_is_named_on_every_path(call, sparse):
     X = np.ones((40, 3))
     X[17, 2] = np.nan
     y = np.where(np.arange(40) % 2, 1, -1)
-    with pytest.raises(InputError, match=r"(?i)X: expected finite values, got nan at row 17, column 2"):
+    with pytest.raises(
+        InputError, match=r"(?i)X: expected finite values, got nan at row 17, column 2"
+    ):
         call(sp.csr_matrix(X) if sparse else X, y)
 
 

@@ -45,14 +45,18 @@ def test_compiled_weighted_sweeps_equal_the_numpy_twin(sparse, order, fit_interc
     assert _sweeps(compiled, order) == _sweeps(twin, order)  # the loss of every sweep, same bits
     assert compiled.w.tobytes() == twin.w.tobytes() and compiled.b == twin.b
     assert np.array_equal(compiled.indices, twin.indices)
-    assert not set(compiled.indices) & set(np.flatnonzero(scale == 0.0))  # a zero weight never updates
+    assert not set(compiled.indices) & set(
+        np.flatnonzero(scale == 0.0)
+    )  # a zero weight never updates
     assert compiled.indices.shape[0] > 0
 
 
 def test_the_update_is_eta_y_times_the_scale_and_the_loss_is_the_hinge():
     X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
     y = np.array([1.0, -1.0, 1.0])
-    engine = WeightedEngine(X, y, scale=np.array([2.0, 0.5, 0.0]), eta=0.5, margin=0.0, fit_intercept=True)
+    engine = WeightedEngine(
+        X, y, scale=np.array([2.0, 0.5, 0.0]), eta=0.5, margin=0.0, fit_intercept=True
+    )
     assert engine.sweep(None, 1) == 2
     # row 0: tie, c = (0.5·1)·2 = 1; row 1: score 1·0 + 1 = 1, y·s = -1, c = (0.5·-1)·0.5 = -0.25;
     # row 2: score 1 - 0.5 + 0.75 > 0, no mistake
@@ -68,7 +72,9 @@ def test_scales_of_one_give_the_plain_sweeps_bits(sparse):
     for sweep in range(1, 6):
         assert plain.sweep(None, sweep) == weighted.sweep(None, sweep)
     assert plain.w.tobytes() == weighted.w.tobytes() and plain.b == weighted.b
-    assert np.array_equal(plain.indices, weighted.indices) and np.array_equal(plain.norms, weighted.norms)
+    assert np.array_equal(plain.indices, weighted.indices) and np.array_equal(
+        plain.norms, weighted.norms
+    )
 
 
 def test_random_mistake_order_never_picks_a_zero_weight():
@@ -78,7 +84,17 @@ def test_random_mistake_order_never_picks_a_zero_weight():
     runs = []
     for each in (engine, twin):
         outcome = drive(each, order="random-mistake", max_sweeps=4, seed=5)
-        runs.append(finish(each, outcome, algorithm="perceptron", params={}, X=X, signs=y, classes=np.array([-1, 1])))
+        runs.append(
+            finish(
+                each,
+                outcome,
+                algorithm="perceptron",
+                params={},
+                X=X,
+                signs=y,
+                classes=np.array([-1, 1]),
+            )
+        )
     assert np.array_equal(runs[0].mistake_indices, runs[1].mistake_indices)
     assert runs[0].w.tobytes() == runs[1].w.tobytes()
     assert not set(runs[0].mistake_indices) & set(np.flatnonzero(scale == 0.0))
@@ -89,7 +105,16 @@ def test_without_stopping_at_a_clean_sweep_the_driver_runs_to_the_limit():
     y = np.array([1.0, -1.0])
     engine = WeightedEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False)
     outcome = drive(engine, max_sweeps=5, stop_when_clean=False, cycles=False)
-    assert outcome.log.updates_per_sweep == [2, 0, 0, 0, 0] and outcome.converged and not outcome.stopped
-    stopped = drive(WeightedEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False), max_sweeps=5,
-                    stop_when_clean=False, cycles=False, on_sweep=lambda info: info.sweep == 3)
+    assert (
+        outcome.log.updates_per_sweep == [2, 0, 0, 0, 0]
+        and outcome.converged
+        and not outcome.stopped
+    )
+    stopped = drive(
+        WeightedEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False),
+        max_sweeps=5,
+        stop_when_clean=False,
+        cycles=False,
+        on_sweep=lambda info: info.sweep == 3,
+    )
     assert stopped.stopped and len(stopped.log.updates_per_sweep) == 3 and stopped.converged

@@ -28,8 +28,12 @@ def test_exam_task_reproduces_seed_000_worksheet_exactly():
     assert (run.mistakes, run.sweeps) == (5, 4)
     assert list(run.w) == [Fraction(1), Fraction(-2)]
     # seed 000's worksheet, row by row (sweep, point, y<w,x>, mistake?, w after)
-    assert run.worksheet_rows()[:4] == [("1", "x1", "0", "yes", "(1, 0)"), ("1", "x2", "-1", "yes", "(0, -1)"),
-                                        ("1", "x3", "1", "no", "(0, -1)"), ("2", "x1", "0", "yes", "(1, -1)")]
+    assert run.worksheet_rows()[:4] == [
+        ("1", "x1", "0", "yes", "(1, 0)"),
+        ("1", "x2", "-1", "yes", "(0, -1)"),
+        ("1", "x3", "1", "no", "(0, -1)"),
+        ("2", "x1", "0", "yes", "(1, -1)"),
+    ]
     assert run.worksheet_rows()[-1] == ("4", "all", "1, 1, 2", "no", "stop")
 
 
@@ -63,7 +67,9 @@ def _notebook_pair(n_per_class, separation, seed):
     return np.hstack([np.ones((X_raw.shape[0], 1)), X_raw]), y_pm
 
 
-@pytest.mark.parametrize(("n", "sep", "seed"), [(30, 3.0, 42), (25, 1.5, 150), (25, 6.0, 137 * 3 + 600)])
+@pytest.mark.parametrize(
+    ("n", "sep", "seed"), [(30, 3.0, 42), (25, 1.5, 150), (25, 6.0, 137 * 3 + 600)]
+)
 def test_gaussian_pair_is_the_notebooks_construction(n, sep, seed):
     X, y = datasets.gaussian_pair(n, sep, seed=seed)
     X_nb, y_nb = _notebook_pair(n, sep, seed)
@@ -109,20 +115,23 @@ def test_label_by_matches_the_sign_rule():
     assert datasets.label_by([0.1, 1.0, 0.0], X).tolist() == [1, -1, 1]
 
 
-@pytest.mark.parametrize(("call", "fragment"), [
-    (lambda: datasets.basis(0), "n (the dimension)"),
-    (lambda: datasets.basis(2.5), "integer >= 1"),
-    (lambda: datasets.gaussian_pair(separation=float("nan")), "separation"),
-    (lambda: datasets.gaussian_pair(n_per_class=0), "n_per_class"),
-    (lambda: datasets.gaussian_pair(seed=-1), "seed"),
-    (lambda: datasets.gaussian_pair(seed=2**32), "seed"),
-    (lambda: datasets.nonseparable(seed=None), "seed"),
-    (lambda: datasets.gaussian_pair(spread=0), "spread"),
-    (lambda: datasets.lfd(0), "N (the number of points)"),
-    (lambda: datasets.nonseparable(seed="a"), "seed"),
-    (lambda: datasets.margin_task(with_x5="yes"), "with_x5"),
-    (lambda: datasets.label_by([1.0, 2.0], [[1.0, 2.0]]), "target"),
-])
+@pytest.mark.parametrize(
+    ("call", "fragment"),
+    [
+        (lambda: datasets.basis(0), "n (the dimension)"),
+        (lambda: datasets.basis(2.5), "integer >= 1"),
+        (lambda: datasets.gaussian_pair(separation=float("nan")), "separation"),
+        (lambda: datasets.gaussian_pair(n_per_class=0), "n_per_class"),
+        (lambda: datasets.gaussian_pair(seed=-1), "seed"),
+        (lambda: datasets.gaussian_pair(seed=2**32), "seed"),
+        (lambda: datasets.nonseparable(seed=None), "seed"),
+        (lambda: datasets.gaussian_pair(spread=0), "spread"),
+        (lambda: datasets.lfd(0), "N (the number of points)"),
+        (lambda: datasets.nonseparable(seed="a"), "seed"),
+        (lambda: datasets.margin_task(with_x5="yes"), "with_x5"),
+        (lambda: datasets.label_by([1.0, 2.0], [[1.0, 2.0]]), "target"),
+    ],
+)
 def test_bad_input_gets_a_clear_message(call, fragment):
     with pytest.raises(InputError, match="expected") as info:
         call()

@@ -27,8 +27,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::perceptronlab.exceptions.NotCon
 def data(seed=0, n=300, d=7, classes=2):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d)) * rng.uniform(0.1, 10, size=d)  # scales differ: rounding matters
-    y = np.argmax(X @ rng.normal(size=(d, classes)), axis=1) if classes > 2 else np.where(
-        X @ rng.normal(size=d) + 0.3 > 0, 1, 0)
+    y = (
+        np.argmax(X @ rng.normal(size=(d, classes)), axis=1)
+        if classes > 2
+        else np.where(X @ rng.normal(size=d) + 0.3 > 0, 1, 0)
+    )
     return X, y
 
 
@@ -55,8 +58,16 @@ def test_scores_are_the_kernels_order_and_not_blas():
 
 
 def test_a_tie_predicts_the_first_class():
-    assert labels(np.array([0.0, -0.0, 1e-300, -1.0]), ["neg", "pos"]).tolist() == ["neg", "neg", "pos", "neg"]
-    assert labels(np.array([[1.0, 1.0, 0.5], [0.0, 2.0, 2.0]]), ["a", "b", "c"]).tolist() == ["a", "b"]
+    assert labels(np.array([0.0, -0.0, 1e-300, -1.0]), ["neg", "pos"]).tolist() == [
+        "neg",
+        "neg",
+        "pos",
+        "neg",
+    ]
+    assert labels(np.array([[1.0, 1.0, 0.5], [0.0, 2.0, 2.0]]), ["a", "b", "c"]).tolist() == [
+        "a",
+        "b",
+    ]
     exact = np.array([Fraction(0), Fraction(1, 3)], dtype=object)
     assert labels(exact, [-1, 1]).tolist() == [-1, 1]
 
@@ -69,7 +80,9 @@ FITTED = {
     "OnlinePerceptron": lambda X, y: OnlinePerceptron(classes=[0, 1]).fit(X, y),
     "run": lambda X, y: perceptron(X, y, eta=0.1, fit_intercept=True, max_sweeps=5, warn=False),
     "pocket run": lambda X, y: pocket(X, y, fit_intercept=True, seed=0, max_sweeps=3),
-    "averaged run": lambda X, y: averaged_perceptron(X, y, fit_intercept=True, max_sweeps=5, warn=False),
+    "averaged run": lambda X, y: averaged_perceptron(
+        X, y, fit_intercept=True, max_sweeps=5, warn=False
+    ),
 }
 
 
@@ -96,7 +109,11 @@ def test_an_exact_model_scores_in_fractions_after_loading(tmp_path):
     run = perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], eta=Fraction(1, 3), exact=True)
     loaded = load_model(save_model(run, tmp_path / "exact.json"))
     X = [[Fraction(1, 7), 3], ["0.5", 1], [0, 0]]
-    expected = [Fraction(1, 7) * run.w[0] + 3 * run.w[1], Fraction(1, 2) * run.w[0] + run.w[1], Fraction(0)]
+    expected = [
+        Fraction(1, 7) * run.w[0] + 3 * run.w[1],
+        Fraction(1, 2) * run.w[0] + run.w[1],
+        Fraction(0),
+    ]
     assert loaded.decision_function(X).tolist() == expected
     assert loaded.predict(X).tolist() == [1 if s > 0 else -1 for s in expected]  # the tie: -1
 

@@ -37,7 +37,11 @@ sys.path.insert(0, str(DOCS))
 import api_examples  # noqa: E402  (docs/api_examples.py)
 
 #: public modules inside packages (the package itself re-exports nothing: its modules are the homes)
-NESTED_PUBLIC = ("perceptronlab.studies.experiments", "perceptronlab.studies.report", "perceptronlab.web.widget")
+NESTED_PUBLIC = (
+    "perceptronlab.studies.experiments",
+    "perceptronlab.studies.report",
+    "perceptronlab.web.widget",
+)
 
 
 def public_names() -> dict[str, object]:
@@ -53,11 +57,15 @@ def public_names() -> dict[str, object]:
         if isinstance(value, types.ModuleType):
             for member in getattr(value, "__all__", ()):
                 obj = getattr(value, member)
-                if id(obj) not in top_level:  # e.g. perceptronlab.io.read_data is perceptronlab.read_data
+                if (
+                    id(obj) not in top_level
+                ):  # e.g. perceptronlab.io.read_data is perceptronlab.read_data
                     names[f"{value.__name__}.{member}"] = obj
     for module_name in NESTED_PUBLIC:
         module = importlib.import_module(module_name)
-        names.update({f"{module_name}.{member}": getattr(module, member) for member in module.__all__})
+        names.update(
+            {f"{module_name}.{member}": getattr(module, member) for member in module.__all__}
+        )
     return names
 
 
@@ -70,7 +78,12 @@ def reference_names() -> list[str]:
             module, in_table = match.group(1), False
         elif line.startswith(".. autosummary::"):
             in_table = True
-        elif in_table and line.startswith("   ") and line.strip() and not line.strip().startswith(":"):
+        elif (
+            in_table
+            and line.startswith("   ")
+            and line.strip()
+            and not line.strip().startswith(":")
+        ):
             listed.append(f"{module}.{line.strip()}")
         elif in_table and line.strip() and not line.startswith(" "):
             in_table = False
@@ -102,7 +115,9 @@ def test_a_missing_or_stale_name_is_caught(monkeypatch):
     monkeypatch.setattr(bounds, "__all__", [*bounds.__all__, "brand_new_bound"], raising=True)
     monkeypatch.setattr(bounds, "brand_new_bound", lambda: None, raising=False)
     assert "perceptronlab.bounds.brand_new_bound" in set(public_names()) - set(reference_names())
-    monkeypatch.setattr(bounds, "__all__", [n for n in bounds.__all__ if n not in ("slack", "brand_new_bound")])
+    monkeypatch.setattr(
+        bounds, "__all__", [n for n in bounds.__all__ if n not in ("slack", "brand_new_bound")]
+    )
     assert "perceptronlab.bounds.slack" in set(reference_names()) - set(public_names())
 
 
@@ -116,8 +131,12 @@ def test_every_public_function_and_class_has_examples():
             twice.append(name)
         elif not has_examples(obj) and name not in extra:
             without.append(name)
-    assert not without, f"public names without examples (docstring or docs/api_examples.md): {without}"
-    assert not twice, f"examples in the docstring and in docs/api_examples.md (keep the docstring's): {twice}"
+    assert not without, (
+        f"public names without examples (docstring or docs/api_examples.md): {without}"
+    )
+    assert not twice, (
+        f"examples in the docstring and in docs/api_examples.md (keep the docstring's): {twice}"
+    )
     stale = sorted(set(extra) - set(public_names()))
     assert not stale, f"docs/api_examples.md has sections for names that are not public: {stale}"
 
@@ -130,13 +149,18 @@ def test_reference_examples_run(name, tmp_path, monkeypatch):
     assert test.examples, f"{name}: the example has no >>> lines"
     runner = doctest.DocTestRunner(optionflags=DOCTEST_FLAGS)
     runner.run(test)
-    assert runner.failures == 0, f"{name}: {runner.failures} failing examples (see the output above)"
+    assert runner.failures == 0, (
+        f"{name}: {runner.failures} failing examples (see the output above)"
+    )
 
 
 # ---------------------------------------------------------------- the user guide's snippets
 
-PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts and p.name != "api_examples.md"
-               and "auto_examples" not in p.parts)
+PAGES = sorted(
+    p
+    for p in DOCS.rglob("*.md")
+    if "_build" not in p.parts and p.name != "api_examples.md" and "auto_examples" not in p.parts
+)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(DOCS)) for p in PAGES])
@@ -145,10 +169,14 @@ def test_page_snippets_run(page, tmp_path, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     # a closing ``` would read as expected output: fences become blank lines
     text = re.sub(r"^```.*$", "", page.read_text(encoding="utf-8"), flags=re.M)
-    test = doctest.DocTestParser().get_doctest(text, {"__name__": "__docs__"}, page.name, str(page), 0)
+    test = doctest.DocTestParser().get_doctest(
+        text, {"__name__": "__docs__"}, page.name, str(page), 0
+    )
     runner = doctest.DocTestRunner(optionflags=DOCTEST_FLAGS)
     runner.run(test)
-    assert runner.failures == 0, f"{page.name}: {runner.failures} failing snippets (see the output above)"
+    assert runner.failures == 0, (
+        f"{page.name}: {runner.failures} failing snippets (see the output above)"
+    )
 
 
 def console_blocks(text: str) -> list[list[tuple[str, str, int]]]:
@@ -171,28 +199,47 @@ def console_blocks(text: str) -> list[list[tuple[str, str, int]]]:
 CONSOLE_PAGES = [page for page in PAGES if "```console" in page.read_text(encoding="utf-8")]
 
 
-@pytest.mark.parametrize("page", CONSOLE_PAGES, ids=[str(p.relative_to(DOCS)) for p in CONSOLE_PAGES])
+@pytest.mark.parametrize(
+    "page", CONSOLE_PAGES, ids=[str(p.relative_to(DOCS)) for p in CONSOLE_PAGES]
+)
 def test_page_commands_run(page, tmp_path):
     """Every `$ command` of a ```console block runs (in order, in one directory) and prints what is shown."""
     blocks = console_blocks(page.read_text(encoding="utf-8"))
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "MPLBACKEND": "Agg", "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "MPLBACKEND": "Agg",
+        "COLUMNS": "100",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+    }
     checker = doctest.OutputChecker()
     for commands in blocks:
         for command, expected, code in commands:
-            done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True,
-                                  timeout=300)
-            assert done.returncode == code, f"{page.name}: `{command}` exited {done.returncode}:\n{done.stderr}"
+            done = subprocess.run(
+                ["bash", "-c", command],
+                cwd=tmp_path,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            assert done.returncode == code, (
+                f"{page.name}: `{command}` exited {done.returncode}:\n{done.stderr}"
+            )
             if expected.strip():
                 assert checker.check_output(expected, done.stdout, DOCTEST_FLAGS), (
-                    f"{page.name}: `{command}` printed\n{done.stdout}\nexpected\n{expected}")
+                    f"{page.name}: `{command}` printed\n{done.stdout}\nexpected\n{expected}"
+                )
 
 
 def test_the_guide_shows_python_only_as_doctests():
     """A ```python block would be shown without being run: the pages use ```pycon (doctests)."""
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
-        if page.name == "architecture.md":  # its one ```python block is run by tests/test_new_member.py
+        if (
+            page.name == "architecture.md"
+        ):  # its one ```python block is run by tests/test_new_member.py
             text = text.replace("```python\n# new_member.py", "", 1)
         assert "```python" not in text, f"{page.name}: write snippets as ```pycon doctests"
 
@@ -204,17 +251,25 @@ def test_the_guide_shows_python_only_as_doctests():
 def built_site(tmp_path_factory):
     """`make docs` on a copy of the sources (the gallery writes its pages next to the sources)."""
     work = tmp_path_factory.mktemp("site")
-    ignore = shutil.ignore_patterns("_build", "auto_examples", "generated", "gen_modules", "jupyter_execute",
-                                    "__pycache__")
+    ignore = shutil.ignore_patterns(
+        "_build", "auto_examples", "generated", "gen_modules", "jupyter_execute", "__pycache__"
+    )
     shutil.copytree(DOCS, work / "docs", ignore=ignore)
     shutil.copytree(ROOT / "examples", work / "examples", ignore=ignore)
     (work / "benchmarks").mkdir()
     shutil.copy(ROOT / "benchmarks" / "RESULTS.md", work / "benchmarks" / "RESULTS.md")
     out = work / "html"
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONWARNINGS": "ignore::DeprecationWarning"}
-    done = subprocess.run([sys.executable, "-m", "sphinx", *SPHINX_ARGS, str(work / "docs"), str(out)],
-                          capture_output=True, text=True, env=env, timeout=900)
-    assert done.returncode == 0, f"the docs build failed:\n{done.stdout[-5000:]}\n{done.stderr[-10000:]}"
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", *SPHINX_ARGS, str(work / "docs"), str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert done.returncode == 0, (
+        f"the docs build failed:\n{done.stdout[-5000:]}\n{done.stderr[-10000:]}"
+    )
     return out
 
 
@@ -225,7 +280,9 @@ def test_the_site_builds_with_every_page(built_site):
         html = built_site / page.relative_to(DOCS).with_suffix(".html")
         assert html.is_file(), f"{page} was not built"
     for name in public_names():
-        assert (built_site / "api" / "generated" / f"{name}.html").is_file(), f"no reference page for {name}"
+        assert (built_site / "api" / "generated" / f"{name}.html").is_file(), (
+            f"no reference page for {name}"
+        )
 
 
 @pytest.mark.slow
@@ -233,7 +290,9 @@ def test_the_site_needs_no_network(built_site):
     """Scripts, styles and fonts are the site's own (MathJax included): it reads offline."""
     outside = set()
     for page in built_site.rglob("*.html"):
-        for url in re.findall(r'<(?:script|link)[^>]+(?:src|href)="(https?:[^"]+)"', page.read_text(encoding="utf-8")):
+        for url in re.findall(
+            r'<(?:script|link)[^>]+(?:src|href)="(https?:[^"]+)"', page.read_text(encoding="utf-8")
+        ):
             outside.add(url)
     assert not outside, f"the site loads from the network: {sorted(outside)[:5]}"
     assert (built_site / "_static" / "MathJax.js").is_file()
@@ -247,15 +306,23 @@ def test_every_gallery_example_ran_and_drew(built_site):
     for example in examples:
         page = built_site / "auto_examples" / f"{example.stem}.html"
         assert page.is_file(), f"{example.name} has no gallery page"
-        assert list(images.glob(f"sphx_glr_{example.stem}_0*.png")), f"{example.name} drew no figure"
-        assert "sphx-glr-script-out" in page.read_text(encoding="utf-8"), f"{example.name} printed nothing"
+        assert list(images.glob(f"sphx_glr_{example.stem}_0*.png")), (
+            f"{example.name} drew no figure"
+        )
+        assert "sphx-glr-script-out" in page.read_text(encoding="utf-8"), (
+            f"{example.name} printed nothing"
+        )
 
 
 @pytest.mark.slow
 def test_the_reference_pages_show_signatures_and_examples(built_site):
-    page = (built_site / "api" / "generated" / "perceptronlab.perceptron.html").read_text(encoding="utf-8")
+    page = (built_site / "api" / "generated" / "perceptronlab.perceptron.html").read_text(
+        encoding="utf-8"
+    )
     assert "max_sweeps" in page and "Examples" in page
-    run_page = (built_site / "api" / "generated" / "perceptronlab.Run.html").read_text(encoding="utf-8")
+    run_page = (built_site / "api" / "generated" / "perceptronlab.Run.html").read_text(
+        encoding="utf-8"
+    )
     assert "Examples" in run_page and "worksheet_rows" in run_page  # the supplement and the methods
 
 
@@ -269,6 +336,9 @@ def test_the_tutorial_notebook_was_executed(built_site):
 @pytest.mark.slow
 def test_the_performance_page_includes_the_benchmark_table(built_site):
     html = (built_site / "user_guide" / "performance.html").read_text(encoding="utf-8")
-    first_row = next(line for line in (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8").splitlines()
-                     if line.startswith("| dense sweep"))
+    first_row = next(
+        line
+        for line in (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| dense sweep")
+    )
     assert first_row.split("|")[1].strip().split(",")[0] in html

@@ -42,15 +42,19 @@ def _expected_failures(estimator) -> dict:
     # integer weights does not equal fitting with repeated rows. Every other check passes.
     if isinstance(estimator, Perceptron):
         reason = "sample_weight scales an update: not equivalent to removing/repeating samples"
-        return {"check_sample_weight_equivalence_on_dense_data": reason,
-                "check_sample_weight_equivalence_on_sparse_data": reason}
+        return {
+            "check_sample_weight_equivalence_on_dense_data": reason,
+            "check_sample_weight_equivalence_on_sparse_data": reason,
+        }
     return {}
 
 
 # Default parameters: scikit-learn's checks set random_state themselves (PocketPerceptron's
 # random-mistake order is then reproducible, as check_fit_idempotent needs).
-@parametrize_with_checks([Perceptron(), PocketPerceptron(), OnlinePerceptron()],
-                         expected_failed_checks=_expected_failures)
+@parametrize_with_checks(
+    [Perceptron(), PocketPerceptron(), OnlinePerceptron()],
+    expected_failed_checks=_expected_failures,
+)
 def test_sklearn_estimator_checks(estimator, check):
     if _check_function(check).__name__ == "check_array_api_input":
         _array_api_check_in_subprocess(estimator)
@@ -89,7 +93,9 @@ def _array_api_check_in_subprocess(estimator):
     assert "array api check passed" in done.stdout
 
 
-@pytest.mark.parametrize("estimator", [Perceptron(), PocketPerceptron(random_state=0, max_iter=5), OnlinePerceptron()])
+@pytest.mark.parametrize(
+    "estimator", [Perceptron(), PocketPerceptron(random_state=0, max_iter=5), OnlinePerceptron()]
+)
 def test_parameter_constraints_are_complete_and_enforced(estimator):
     # scikit-learn's own check: every parameter has a constraint, bad types and values are refused
     with warnings.catch_warnings():
@@ -104,10 +110,24 @@ def test_init_stores_parameters_unchanged_and_keyword_only():
     with pytest.raises(TypeError):
         Perceptron(1.0)
     assert Perceptron().get_params() == dict(
-        eta0=1.0, fit_intercept=True, order="cyclic", shuffle=False, penalty=None, alpha=0.0001, l1_ratio=0.15,
-        margin=0.0, max_iter=1000, tol=None,
-        early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, class_weight=None,
-        warm_start=False, random_state=None, n_jobs=None, verbose=0,
+        eta0=1.0,
+        fit_intercept=True,
+        order="cyclic",
+        shuffle=False,
+        penalty=None,
+        alpha=0.0001,
+        l1_ratio=0.15,
+        margin=0.0,
+        max_iter=1000,
+        tol=None,
+        early_stopping=False,
+        validation_fraction=0.1,
+        n_iter_no_change=5,
+        class_weight=None,
+        warm_start=False,
+        random_state=None,
+        n_jobs=None,
+        verbose=0,
     )
     assert PocketPerceptron().get_params() == dict(
         eta0=1.0,
@@ -138,7 +158,10 @@ def test_init_stores_parameters_unchanged_and_keyword_only():
         (lambda: perceptronlab.perceptron(EXAM_X, EXAM_Y, max_iter=10), "use max_sweeps=10"),
         (lambda: perceptronlab.pocket(EXAM_X, EXAM_Y, random_state=0), "use seed=0"),
         (lambda: perceptronlab.multiclass_perceptron(EXAM_X, EXAM_Y, eta0=1.0), "use eta=1.0"),
-        (lambda: perceptronlab.perceptron(EXAM_X, EXAM_Y, tol=1e-3), r"perceptronlab.Perceptron\(tol=...\)"),
+        (
+            lambda: perceptronlab.perceptron(EXAM_X, EXAM_Y, tol=1e-3),
+            r"perceptronlab.Perceptron\(tol=...\)",
+        ),
     ],
 )
 def test_a_name_of_the_other_api_names_the_right_one(make, right):
@@ -184,7 +207,9 @@ def _gaussian(seed, n=30, d=3):
 def test_perceptron_is_the_engine_run(order):
     X, y = _gaussian(0)
     clf = Perceptron(order=order, random_state=3, margin=0.25, eta0=0.5).fit(X, y)
-    seed = clf.run_.params["seed"]  # the run's seed, drawn from random_state as scikit-learn draws it
+    seed = clf.run_.params[
+        "seed"
+    ]  # the run's seed, drawn from random_state as scikit-learn draws it
     run = perceptronlab.perceptron(
         X, np.where(y == 1, 1, -1), order=order, seed=seed, margin=0.25, eta=0.5, fit_intercept=True
     )
@@ -314,7 +339,9 @@ def test_no_warning_when_converged():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         Perceptron().fit(EXAM_X, EXAM_Y)
-        PocketPerceptron(random_state=0).fit(XOR_X, XOR_Y)  # pocket never warns: not converging is its case
+        PocketPerceptron(random_state=0).fit(
+            XOR_X, XOR_Y
+        )  # pocket never warns: not converging is its case
 
 
 # ---------------------------------------------------------------- pickling
@@ -473,8 +500,10 @@ def test_mismatched_lengths(cls):
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_a_single_class(cls):
     message = _message(cls, EXAM_X, [0, 0, 0])
-    assert message.startswith("The number of classes has to be greater than one; got 1 class. "  # scikit-learn's
-                              "y (the labels): expected at least two classes, got only 0.")
+    assert message.startswith(
+        "The number of classes has to be greater than one; got 1 class. "  # scikit-learn's
+        "y (the labels): expected at least two classes, got only 0."
+    )
     assert "Training needs examples of two classes" in message
 
 
@@ -565,10 +594,22 @@ def test_bad_shared_parameters(cls, params, expected):
             r"'order' parameter .* Got 'random' instead. Pass order='cyclic'",
         ),
         (PocketPerceptron, dict(check="epoch"), r"'check' parameter .* Got 'epoch' instead."),
-        (Perceptron, dict(random_state=-1), r"'random_state' parameter .* Got -1 instead. Pass random_state=None"),
+        (
+            Perceptron,
+            dict(random_state=-1),
+            r"'random_state' parameter .* Got -1 instead. Pass random_state=None",
+        ),
         (Perceptron, dict(tol=-1.0), r"'tol' parameter .* Got -1.0 instead. Pass tol=None"),
-        (Perceptron, dict(class_weight="even"), r"'class_weight' parameter .* Pass class_weight=None"),
-        (Perceptron, dict(validation_fraction=1.0), r"'validation_fraction' parameter .* strictly between"),
+        (
+            Perceptron,
+            dict(class_weight="even"),
+            r"'class_weight' parameter .* Pass class_weight=None",
+        ),
+        (
+            Perceptron,
+            dict(validation_fraction=1.0),
+            r"'validation_fraction' parameter .* strictly between",
+        ),
     ],
 )
 def test_bad_parameters(cls, params, expected):
@@ -627,10 +668,13 @@ def test_online_needs_classes_for_other_labels():
         ),
     ):
         OnlinePerceptron().partial_fit(XOR_X, XOR_Y)
-    with pytest.raises(InputError) as caught:  # learn_one takes no classes: the advice names a real parameter
+    with pytest.raises(
+        InputError
+    ) as caught:  # learn_one takes no classes: the advice names a real parameter
         OnlinePerceptron().learn_one([1.0, 0.0], "spam")
-    assert str(caught.value).endswith("Pass OnlinePerceptron(classes=[...]) with both labels (only -1/+1 labels "
-                                      "need none).")
+    assert str(caught.value).endswith(
+        "Pass OnlinePerceptron(classes=[...]) with both labels (only -1/+1 labels need none)."
+    )
     with pytest.raises(InputError, match=r"Pass OnlinePerceptron\(classes=\[\.\.\.\]\)"):
         OnlinePerceptron().replay([[1.0, 0.0]], ["spam"])
     fresh = OnlinePerceptron(classes=[0, 1])
@@ -683,11 +727,18 @@ def test_boundary_errors_pickle_for_parallel_search():
 # ---------------------------------------------------------------- model files of 0.1.0
 
 
-@pytest.mark.parametrize(("name", "cls", "params"), [
-    ("perceptron_ovr.json", Perceptron, dict(eta0=0.5, max_iter=7, random_state=3, order="shuffle")),
-    ("pocket.json", PocketPerceptron, dict(eta0=1.0, max_iter=9, random_state=4)),
-    ("run.json", Perceptron, dict(eta0=2.0, max_iter=5, random_state=1, order="shuffle")),
-])
+@pytest.mark.parametrize(
+    ("name", "cls", "params"),
+    [
+        (
+            "perceptron_ovr.json",
+            Perceptron,
+            dict(eta0=0.5, max_iter=7, random_state=3, order="shuffle"),
+        ),
+        ("pocket.json", PocketPerceptron, dict(eta0=1.0, max_iter=9, random_state=4)),
+        ("run.json", Perceptron, dict(eta0=2.0, max_iter=5, random_state=1, order="shuffle")),
+    ],
+)
 def test_model_files_of_0_1_0_load_with_the_new_names(name, cls, params):
     import json
     from pathlib import Path

@@ -26,7 +26,9 @@ def as_float(X):
 
 def sklearn_final_w(X, y, sweeps):
     """scikit-learn's Perceptron is the same rule (update on y<w,x> <= 0, step 1, no shuffling)."""
-    clf = SkPerceptron(shuffle=False, eta0=1.0, alpha=0.0, fit_intercept=False, tol=None, max_iter=sweeps)
+    clf = SkPerceptron(
+        shuffle=False, eta0=1.0, alpha=0.0, fit_intercept=False, tol=None, max_iter=sweeps
+    )
     import warnings
 
     with warnings.catch_warnings():
@@ -47,7 +49,9 @@ def test_trace_key_rederived(seed):
     run = perceptron(Xf, y)
     assert (run.mistakes, run.sweeps, run.converged) == (key["mistakes"], key["sweeps"], True)
     assert run.w.tolist() == [float(c) for c in key["final_w"]]
-    np.testing.assert_array_equal(sklearn_final_w(X, y, key["sweeps"]), [float(c) for c in key["final_w"]])
+    np.testing.assert_array_equal(
+        sklearn_final_w(X, y, key["sweeps"]), [float(c) for c in key["final_w"]]
+    )
     # the worksheet, replayed by the float reference engine, step by step
     traced = perceptron(Xf, y, trace=True, backend="reference")
     assert [s.score for s in traced.steps] == [float(s.score) for s in task.run.steps]
@@ -62,9 +66,13 @@ def test_trace_key_rederived(seed):
     assert float(key["rho2"]) == pytest.approx(scores.min() ** 2 / (w_star @ w_star), rel=1e-15)
     assert key["bound"] == key["R2"] / key["rho2"] >= key["mistakes"]  # Novikoff
     # w* is the best separator on the small grid (brute force)
-    best = max(((a, b) for a in range(-3, 4) for b in range(-3, 4) if (a, b) != (0, 0)),
-               key=lambda w: (np.asarray(y) * (Xf @ w)).min() / np.hypot(*w))
-    assert (np.asarray(y) * (Xf @ best)).min() / np.hypot(*best) == pytest.approx(float(key["rho2"]) ** 0.5)
+    best = max(
+        ((a, b) for a in range(-3, 4) for b in range(-3, 4) if (a, b) != (0, 0)),
+        key=lambda w: (np.asarray(y) * (Xf @ w)).min() / np.hypot(*w),
+    )
+    assert (np.asarray(y) * (Xf @ best)).min() / np.hypot(*best) == pytest.approx(
+        float(key["rho2"]) ** 0.5
+    )
     # (c): eta only scales w
     run_eta = perceptron(Xf, y, eta=float(key["eta"]))
     assert run_eta.mistakes == key["mistakes_eta"] == key["mistakes"]
@@ -151,7 +159,10 @@ def test_seed_000_margin_task_reproduced():
     assert key["best_bound"] == 5 and key["bounds"]["B"] == Fraction(50, 9)
     assert key["R2_new"] == 25 and key["bound_new"] == 50
     md = task.solution_markdown()
-    assert "$\\rho_A=2/\\sqrt{2}\\approx 1.414$" in md and "The bound becomes $25/\\left(\\tfrac{1}{2}\\right)=50$" in md
+    assert (
+        "$\\rho_A=2/\\sqrt{2}\\approx 1.414$" in md
+        and "The bound becomes $25/\\left(\\tfrac{1}{2}\\right)=50$" in md
+    )
 
 
 # ---------------------------------------------------------------- generalization
@@ -189,14 +200,22 @@ def test_generalization_key_rederived(seed):
 
 
 def test_seed_000_generalization_task_reproduced():
-    task = generalization_from(Fraction(2), Fraction(1, 2), 999, Fraction(5, 1000), ("margin", 2), 10,
-                                      1000, 0)
+    task = generalization_from(
+        Fraction(2), Fraction(1, 2), 999, Fraction(5, 1000), ("margin", 2), 10, 1000, 0
+    )
     key = task.answers
-    assert key["test_error"] == Fraction(16, 1000) and key["n_min"] == 3199 and key["n_min_changed"] == 12799
+    assert (
+        key["test_error"] == Fraction(16, 1000)
+        and key["n_min"] == 3199
+        and key["n_min_changed"] == 12799
+    )
     md = task.markdown(solution=True)
     assert "=\\frac{1}{1000}\\cdot\\frac{4}{0.25}=0.016$, i.e. $1.6\\%$" in md
     assert "$\\frac{16}{n+1}\\le 0.005\\iff n+1\\ge 3200\\iff n\\ge 3199$" in md
-    assert "Halving the margin multiplies $R^2/\\rho^2$ by 4, so one needs $n+1\\ge 12800\\iff n\\ge 12799$" in md
+    assert (
+        "Halving the margin multiplies $R^2/\\rho^2$ by 4, so one needs $n+1\\ge 12800\\iff n\\ge 12799$"
+        in md
+    )
     assert "test error of at most $0.5\\%$" in md
 
 
@@ -207,7 +226,9 @@ def test_seed_000_generalization_task_reproduced():
 @pytest.mark.parametrize("seed", [0, 3])
 def test_texts_well_formed(kind, seed):
     task = generate(kind, seed)
-    assert task.markdown(solution=True) == generate(kind, seed).markdown(solution=True)  # deterministic
+    assert task.markdown(solution=True) == generate(kind, seed).markdown(
+        solution=True
+    )  # deterministic
     md, tex = task.markdown(), task.latex(solution=True, standalone=True)
     assert md.startswith("### Exam-style task:") and "(4 P)" in md
     for letter in "abc":
@@ -228,12 +249,15 @@ def test_different_seeds_give_different_tasks():
         assert len(texts) >= 4
 
 
-@pytest.mark.parametrize("kind, seed, match", [
-    ("essay", 0, "kind"),
-    ("trace", -1, "seed"),
-    ("trace", None, "seed"),
-    ("trace", "3", "seed"),
-])
+@pytest.mark.parametrize(
+    "kind, seed, match",
+    [
+        ("essay", 0, "kind"),
+        ("trace", -1, "seed"),
+        ("trace", None, "seed"),
+        ("trace", "3", "seed"),
+    ],
+)
 def test_bad_input(kind, seed, match):
     with pytest.raises(InputError, match=match):
         generate(kind, seed)
@@ -252,15 +276,33 @@ def test_cli_exam(tmp_path):
     runner = CliRunner()
     result = runner.invoke(app, ["exam", "--kind", "trace", "--seed", "5"])
     assert result.exit_code == 0 and result.stdout == generate("trace", 5).markdown()
-    result = runner.invoke(app, ["exam", "--kind", "margin", "--seed", "2", "--solution", "--format", "latex"])
+    result = runner.invoke(
+        app, ["exam", "--kind", "margin", "--seed", "2", "--solution", "--format", "latex"]
+    )
     assert result.exit_code == 0 and result.stdout == generate("margin", 2).latex(solution=True)
     out = tmp_path / "task.tex"
-    result = runner.invoke(app, ["exam", "-k", "generalization", "-s", "1", "-f", "latex", "--standalone",
-                                 "--solution", "--out", str(out)])
+    result = runner.invoke(
+        app,
+        [
+            "exam",
+            "-k",
+            "generalization",
+            "-s",
+            "1",
+            "-f",
+            "latex",
+            "--standalone",
+            "--solution",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0 and out.read_text().startswith("\\documentclass")
     assert runner.invoke(app, ["exam", "--kind", "essay"]).exit_code == 2
     assert runner.invoke(app, ["exam", "--kind", "trace", "--seed", "-1"]).exit_code == 2
-    result = runner.invoke(app, ["exam", "--kind", "trace", "--out", str(tmp_path / "no" / "such" / "dir.md")])
+    result = runner.invoke(
+        app, ["exam", "--kind", "trace", "--out", str(tmp_path / "no" / "such" / "dir.md")]
+    )
     assert result.exit_code == 1 and "missing folder" in result.output
 
 
@@ -295,7 +337,9 @@ def test_blank_worksheet_carries_the_task_and_checks_when_filled(seed):
     task = generate("trace", seed)
     blank = task.worksheet_csv()
     header = read_header(io.StringIO(blank))
-    assert list(header.X) == [tuple(x) for x in task.data["X"]] and list(header.y) == list(task.data["y"])
+    assert list(header.X) == [tuple(x) for x in task.data["X"]] and list(header.y) == list(
+        task.data["y"]
+    )
     assert header.eta == 1 and header.fit_intercept is False
     # the blank sheet is refused at its first empty cell, with the file's own line number
     comments = [ln for ln in blank.splitlines() if ln.startswith("#")]
@@ -381,7 +425,9 @@ def test_pdf_text_carries_the_tasks_numbers():
     assert f"{task.answers['mistakes']} mistakes" in text
     general = generate("generalization", 1)
     text = _pdf_text(general.pdf(solution=False))
-    assert f"{general.data['n']}" in text and str(general.answers["n_min"]) not in text  # no key asked
+    assert (
+        f"{general.data['n']}" in text and str(general.answers["n_min"]) not in text
+    )  # no key asked
     assert str(general.answers["n_min"]) in _pdf_text(general.pdf(solution=True))
 
 
@@ -392,8 +438,25 @@ def test_cli_exam_pdf_data_and_sheet(tmp_path):
 
     runner = CliRunner()
     pdf, data, sheet = tmp_path / "exam.pdf", tmp_path / "data.csv", tmp_path / "sheet.csv"
-    result = runner.invoke(app, ["exam", "-k", "trace", "-s", "4", "--solution", "-f", "pdf", "-o", str(pdf),
-                                 "--data-out", str(data), "--sheet-out", str(sheet)])
+    result = runner.invoke(
+        app,
+        [
+            "exam",
+            "-k",
+            "trace",
+            "-s",
+            "4",
+            "--solution",
+            "-f",
+            "pdf",
+            "-o",
+            str(pdf),
+            "--data-out",
+            str(data),
+            "--sheet-out",
+            str(sheet),
+        ],
+    )
     assert result.exit_code == 0, result.output
     task = generate("trace", 4)
     assert pdf.read_bytes().startswith(b"%PDF-") and data.read_text() == task.dataset_csv()
@@ -402,11 +465,15 @@ def test_cli_exam_pdf_data_and_sheet(tmp_path):
     typst_source = runner.invoke(app, ["exam", "-k", "margin", "-f", "typst"])
     assert typst_source.exit_code == 0 and typst_source.stdout == generate("margin", 0).typst()
     # refusals: one line, exit 1, nothing written
-    for args, piece in [(["-k", "generalization", "--data-out", str(tmp_path / "g.csv")], "--data-out"),
-                        (["-k", "margin", "--sheet-out", str(tmp_path / "m.csv")], "--sheet-out"),
-                        (["-k", "trace", "-f", "pdf"], "--out")]:
+    for args, piece in [
+        (["-k", "generalization", "--data-out", str(tmp_path / "g.csv")], "--data-out"),
+        (["-k", "margin", "--sheet-out", str(tmp_path / "m.csv")], "--sheet-out"),
+        (["-k", "trace", "-f", "pdf"], "--out"),
+    ]:
         refused = runner.invoke(app, ["exam", *args])
-        assert refused.exit_code == 1 and piece in refused.stderr and "Traceback" not in refused.output
+        assert (
+            refused.exit_code == 1 and piece in refused.stderr and "Traceback" not in refused.output
+        )
     assert not (tmp_path / "g.csv").exists() and not (tmp_path / "m.csv").exists()
     # the student's round trip: the blank sheet filled in, checked with no --data
     comments = [ln for ln in sheet.read_text().splitlines() if ln.startswith("#")]
@@ -454,8 +521,13 @@ def test_distance_key_by_hand(seed):
     distances = [label * _dot(w, x) / key["norm"] for x, label in zip(X, y, strict=True)]
     assert key["distances"] == distances and min(distances) > 0
     assert key["rho"] ** 2 == _rho2(w, X, y) and key["closest"] == distances.index(min(distances))
-    assert key["scaled_scores"] == [task.data["factor"] * label * _dot(w, x) for x, label in zip(X, y, strict=True)]
-    assert f"\\tfrac{{{abs(key['rho'].numerator)}}}" in task.markdown(solution=True) or key["rho"].denominator == 1
+    assert key["scaled_scores"] == [
+        task.data["factor"] * label * _dot(w, x) for x, label in zip(X, y, strict=True)
+    ]
+    assert (
+        f"\\tfrac{{{abs(key['rho'].numerator)}}}" in task.markdown(solution=True)
+        or key["rho"].denominator == 1
+    )
 
 
 @pytest.mark.parametrize("seed", LECTURE_SEEDS)
@@ -464,13 +536,18 @@ def test_margin_perceptron_key_by_hand(seed):
     X, y, rho0, key = task.data["X"], task.data["y"], task.data["rho0"], task.answers
     updates, w, steps, clean = _brute(X, y, margin=rho0)
     assert clean and key["mistakes"] == updates and key["final_w"] == w
-    assert [tuple(r[:2]) for r in key["worksheet"]][:2] == [(str(steps[0][0]), f"x{steps[0][1] + 1}"),
-                                                           (str(steps[1][0]), f"x{steps[1][1] + 1}")]
+    assert [tuple(r[:2]) for r in key["worksheet"]][:2] == [
+        (str(steps[0][0]), f"x{steps[0][1] + 1}"),
+        (str(steps[1][0]), f"x{steps[1][1] + 1}"),
+    ]
     R2 = max(_dot(x, x) for x in X)
     assert key["R2"] == R2 and key["rho2"] == _rho2(key["w_star"], X, y)
     assert key["bound"] == (R2 + 2 * rho0) / key["rho2"] >= updates  # the exercise sheet's theorem
     plain_updates, plain_w, _, _ = _brute(X, y)
-    assert (key["plain_mistakes"], key["plain_w"]) == (plain_updates, plain_w) and plain_updates < updates
+    assert (key["plain_mistakes"], key["plain_w"]) == (
+        plain_updates,
+        plain_w,
+    ) and plain_updates < updates
     assert key["rho2_margin"] == _rho2(w, X, y) and key["rho2_plain"] == _rho2(plain_w, X, y)
 
 
@@ -480,23 +557,34 @@ def test_eta_key_by_hand(seed):
     X, y, eta, key = task.data["X"], task.data["y"], task.data["eta"], task.answers
     updates, w, _, _ = _brute(X, y, eta=eta)
     unit_updates, unit_w, _, _ = _brute(X, y)
-    assert (key["mistakes"], key["final_w"]) == (updates, w) and key["unit_mistakes"] == unit_updates == updates
+    assert (key["mistakes"], key["final_w"]) == (updates, w) and key[
+        "unit_mistakes"
+    ] == unit_updates == updates
     assert w == tuple(eta * c for c in unit_w)  # eta-invariance, checked on the task's own numbers
     m_updates, m_w, _, _ = _brute(X, y, eta=eta, margin=Fraction(1))
     u_updates, u_w, _, _ = _brute(X, y, margin=Fraction(1))
-    assert (key["margin_mistakes"], key["margin_w"], key["unit_margin_mistakes"], key["unit_margin_w"]) == \
-        (m_updates, m_w, u_updates, u_w) and m_updates != u_updates
+    assert (
+        key["margin_mistakes"],
+        key["margin_w"],
+        key["unit_margin_mistakes"],
+        key["unit_margin_w"],
+    ) == (m_updates, m_w, u_updates, u_w) and m_updates != u_updates
 
 
 @pytest.mark.parametrize("seed", LECTURE_SEEDS)
 def test_pocket_key_by_hand(seed):
     task = generate("pocket", seed)
     X, y, key = task.data["X"], task.data["y"], task.answers
-    assert not _brute(X, y, max_sweeps=30)[3]  # the perceptron does not converge: not separable here
+    assert not _brute(X, y, max_sweeps=30)[
+        3
+    ]  # the perceptron does not converge: not separable here
     _, _, steps, _ = _brute(X, y, max_sweeps=3)
     ws = [s[4] for s in steps if s[3]][:4]
     errors = [sum(1 for x, label in zip(X, y, strict=True) if label * _dot(w, x) <= 0) for w in ws]
-    pocket, pocket_errors = None, len(X)  # w = 0 errs on every point; replaced only by strictly fewer
+    pocket, pocket_errors = (
+        None,
+        len(X),
+    )  # w = 0 errs on every point; replaced only by strictly fewer
     for w, e in zip(ws, errors, strict=True):
         if e < pocket_errors:
             pocket, pocket_errors = w, e
@@ -518,7 +606,9 @@ def test_online_key_by_hand(seed):
         if mistake:
             first = mistakes.index(True)
             if k == first:
-                assert key["early_score"] == label * _dot([a + label * b for a, b in zip(w, x, strict=True)], x)
+                assert key["early_score"] == label * _dot(
+                    [a + label * b for a, b in zip(w, x, strict=True)], x
+                )
             w = tuple(a + label * b for a, b in zip(w, x, strict=True))
     assert key["mistakes"] == mistakes and key["final_w"] == w
     assert key["rho2"] == _rho2(key["w_star"], X, y) > 0 and key["bound"] >= sum(mistakes)

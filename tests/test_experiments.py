@@ -54,8 +54,11 @@ def test_bound_vs_actual_rows_are_the_engine_and_the_theory(study):
     assert len(result.table) == 8 * 3
     assert calls[-1] == ("datasets", 24, 24)
     for row in result.table:
-        assert row["seed"] == row["trial"] * 137 + int(row["separation"] * 100) == study_seed(row["separation"],
-                                                                                            row["trial"])
+        assert (
+            row["seed"]
+            == row["trial"] * 137 + int(row["separation"] * 100)
+            == study_seed(row["separation"], row["trial"])
+        )
         X, y = datasets.gaussian_pair(25, row["separation"], seed=row["seed"])
         assert row["mistakes"] == perceptron(X, y, max_sweeps=500, warn=False).mistakes
         assert row["separable"] == separable(X, y).separable
@@ -76,14 +79,24 @@ def test_bound_vs_actual_rows_are_the_engine_and_the_theory(study):
 def test_bound_vs_actual_writes_csv_json_and_pngs(study, tmp_path):
     result, _ = study
     files = result.write(tmp_path)
-    assert {p.name for p in files} == {"bound-vs-actual.csv", "bound-vs-actual.json", "bound-vs-actual.png",
-                                       "squeeze.png", "bound-surface.png"}
+    assert {p.name for p in files} == {
+        "bound-vs-actual.csv",
+        "bound-vs-actual.json",
+        "bound-vs-actual.png",
+        "squeeze.png",
+        "bound-surface.png",
+    }
     with (tmp_path / "bound-vs-actual.csv").open() as handle:
         rows = list(csv.DictReader(handle))
-    assert len(rows) == 24 and [int(r["mistakes"]) for r in rows] == [r["mistakes"] for r in result.table]
+    assert len(rows) == 24 and [int(r["mistakes"]) for r in rows] == [
+        r["mistakes"] for r in result.table
+    ]
     payload = json.loads((tmp_path / "bound-vs-actual.json").read_text())
     assert payload["stats"]["all_within_bound"] is True and payload["params"]["trials"] == 3
-    assert all((tmp_path / name).read_bytes()[:4] == b"\x89PNG" for name in ("squeeze.png", "bound-surface.png"))
+    assert all(
+        (tmp_path / name).read_bytes()[:4] == b"\x89PNG"
+        for name in ("squeeze.png", "bound-surface.png")
+    )
 
 
 def test_lfd_reproduces_the_courses_answers():
@@ -95,10 +108,19 @@ def test_lfd_reproduces_the_courses_answers():
     assert 0.05 < stats["mean_disagreement"] < 0.2
     # one run re-derived by hand: the engine's run and the disagreement on the same fresh points
     row = result.table[7]
-    data_seed, run_seed, test_seed = (int(s) for s in np.random.SeedSequence([1, 10, 7]).generate_state(3))
+    data_seed, run_seed, test_seed = (
+        int(s) for s in np.random.SeedSequence([1, 10, 7]).generate_state(3)
+    )
     assert row["seed"] == data_seed
     data = datasets.lfd(10, seed=data_seed)
-    run = perceptron(data.X, data.y, fit_intercept=True, order="random-mistake", seed=run_seed, max_sweeps=100_000)
+    run = perceptron(
+        data.X,
+        data.y,
+        fit_intercept=True,
+        order="random-mistake",
+        seed=run_seed,
+        max_sweeps=100_000,
+    )
     assert run.mistakes == row["iterations"]
     fresh = np.random.default_rng(test_seed).uniform(-1, 1, size=(4000, 2))
     f = np.sign(data.target[0] + fresh @ data.target[1:])
@@ -121,7 +143,11 @@ def test_non_separable_oscillates_and_pocket_keeps_the_best():
     assert stats["pocket_sweep_check_errors"] == min(errors)
     by_update = pocket(X, y, fit_intercept=True, check="update", max_sweeps=200, seed=42)
     assert stats["pocket_update_check_errors"] == by_update.pocket_errors <= min(errors)
-    assert set(result.figures) == {"non-separable-sweeps", "non-separable-pocket", "non-separable-regions"}
+    assert set(result.figures) == {
+        "non-separable-sweeps",
+        "non-separable-pocket",
+        "non-separable-regions",
+    }
 
 
 def test_bad_trials_and_seed_are_rejected():
@@ -155,19 +181,25 @@ def _cli(*args):
 def test_cli_runs_the_seeds_full_study(tmp_path):
     result = _cli("experiment", "bound-vs-actual", "--out", str(tmp_path), "--quiet")
     assert result.exit_code == 0, result.output
-    assert "120 Gaussian pairs" in result.output and "respected Novikoff's bound R²/ρ*²: yes" in result.output
+    assert (
+        "120 Gaussian pairs" in result.output
+        and "respected Novikoff's bound R²/ρ*²: yes" in result.output
+    )
     payload = json.loads((tmp_path / "bound-vs-actual.json").read_text())
     assert payload["stats"]["datasets"] == 120 and payload["stats"]["all_within_bound"] is True
     assert (tmp_path / "bound-vs-actual.png").exists()
 
 
 def test_cli_json_and_trials(tmp_path):
-    result = _cli("experiment", "worst-case", "--out", str(tmp_path), "--trials", "2", "--json", "--quiet")
+    result = _cli(
+        "experiment", "worst-case", "--out", str(tmp_path), "--trials", "2", "--json", "--quiet"
+    )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     assert payload["stats"]["attains_bound"] is True and payload["params"]["trials"] == 2
     assert sorted(p.rsplit("/", 1)[-1] for p in payload["files"]) == sorted(
-        ["worst-case.csv", "worst-case.json", "worst-case.png", "worst-case-squeeze.png"])
+        ["worst-case.csv", "worst-case.json", "worst-case.png", "worst-case-squeeze.png"]
+    )
 
 
 def test_cli_unknown_experiment_lists_the_names():

@@ -51,12 +51,14 @@ def test_average_equals_mean_of_traced_iterates_separable(fit_intercept, sparse)
 def test_average_over_all_sweeps_when_not_separable(fit_intercept):
     # shuffle order: the plain run has no cycle test then, so both run all max_sweeps
     X, y = integer_data(1, noise=0.2)
-    plain, w_bar, b_bar = brute_average(X, y, fit_intercept=fit_intercept, order="shuffle",
-                                        seed=3, max_sweeps=15)
+    plain, w_bar, b_bar = brute_average(
+        X, y, fit_intercept=fit_intercept, order="shuffle", seed=3, max_sweeps=15
+    )
     assert not plain.converged
     with pytest.warns(NotConvergedWarning, match="max_sweeps=15"):
-        run = averaged_perceptron(X, y, fit_intercept=fit_intercept, order="shuffle", seed=3,
-                                  max_sweeps=15)
+        run = averaged_perceptron(
+            X, y, fit_intercept=fit_intercept, order="shuffle", seed=3, max_sweeps=15
+        )
     assert run.sweeps == 15 and run.n_steps == 15 * X.shape[0]
     np.testing.assert_allclose(run.w, w_bar, rtol=1e-10, atol=1e-10)
     assert run.b == pytest.approx(b_bar, abs=1e-10)
@@ -112,22 +114,27 @@ def test_average_property_matches_brute_force(seed, n, d, fit_intercept):
     rng = np.random.default_rng(seed)
     X = rng.integers(-3, 4, size=(n, d)).astype(np.float64)
     y = rng.choice([-1, 1], size=n)
-    plain, w_bar, b_bar = brute_average(X, y, fit_intercept=fit_intercept, order="shuffle",
-                                        seed=seed, max_sweeps=6)
-    run = averaged_perceptron(X, y, fit_intercept=fit_intercept, order="shuffle", seed=seed,
-                              max_sweeps=6, warn=False)
+    plain, w_bar, b_bar = brute_average(
+        X, y, fit_intercept=fit_intercept, order="shuffle", seed=seed, max_sweeps=6
+    )
+    run = averaged_perceptron(
+        X, y, fit_intercept=fit_intercept, order="shuffle", seed=seed, max_sweeps=6, warn=False
+    )
     assert run.sweeps == plain.sweeps
     np.testing.assert_allclose(run.w, w_bar, atol=1e-9)
     assert run.b == pytest.approx(b_bar, abs=1e-9)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(order="random-mistake"), "order: expected one of 'cyclic', 'shuffle'"),
-    (dict(eta=0), r"eta \(the learning rate\): expected a finite number > 0"),
-    (dict(max_sweeps=0), "max_sweeps: expected an integer >= 1"),
-    (dict(margin=-1), r"margin \(rho0\)"),
-    (dict(seed=-2), "seed: expected None or an integer >= 0"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(order="random-mistake"), "order: expected one of 'cyclic', 'shuffle'"),
+        (dict(eta=0), r"eta \(the learning rate\): expected a finite number > 0"),
+        (dict(max_sweeps=0), "max_sweeps: expected an integer >= 1"),
+        (dict(margin=-1), r"margin \(rho0\)"),
+        (dict(seed=-2), "seed: expected None or an integer >= 0"),
+    ],
+)
 def test_bad_parameters_get_the_engine_messages(kwargs, match):
     with pytest.raises(InputError, match=match):
         averaged_perceptron([[1, 0], [0, 1]], [1, -1], **kwargs)

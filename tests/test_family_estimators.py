@@ -48,14 +48,20 @@ def test_public_names_are_the_family_s_own():
     from perceptronlab import estimators
     from perceptronlab.family import averaged, kernel, multiclass, voted
 
-    for module, function, estimator in ((averaged, "averaged_perceptron", "AveragedPerceptron"),
-                                        (voted, "voted_perceptron", "VotedPerceptron"),
-                                        (kernel, "kernel_perceptron", "KernelPerceptron"),
-                                        (multiclass, "multiclass_perceptron", "MulticlassPerceptron")):
+    for module, function, estimator in (
+        (averaged, "averaged_perceptron", "AveragedPerceptron"),
+        (voted, "voted_perceptron", "VotedPerceptron"),
+        (kernel, "kernel_perceptron", "KernelPerceptron"),
+        (multiclass, "multiclass_perceptron", "MulticlassPerceptron"),
+    ):
         assert {function, estimator} <= set(perceptronlab.__all__)
-        assert getattr(perceptronlab, function) is getattr(module, function)  # not a stale copy or a wrapper
+        assert getattr(perceptronlab, function) is getattr(
+            module, function
+        )  # not a stale copy or a wrapper
         assert getattr(perceptronlab, estimator) is getattr(estimators, estimator)
-        assert getattr(perceptronlab, estimator)().fit([[1, 0], [0, 1]], [0, 1]).predict([[1, 0]]).tolist() == [0]
+        assert getattr(perceptronlab, estimator)().fit([[1, 0], [0, 1]], [0, 1]).predict(
+            [[1, 0]]
+        ).tolist() == [0]
 
 
 @pytest.fixture(scope="module")
@@ -70,17 +76,26 @@ def test_one_vs_rest_runs_are_the_functional_runs(iris):
     clf = AveragedPerceptron(max_iter=10).fit(X, y)
     assert clf.coef_.shape == (3, 4)
     for k, label in enumerate(clf.classes_):
-        run = averaged_perceptron(X, np.where(y == label, 1, -1), fit_intercept=True,
-                                  max_sweeps=10, warn=False)
+        run = averaged_perceptron(
+            X, np.where(y == label, 1, -1), fit_intercept=True, max_sweeps=10, warn=False
+        )
         np.testing.assert_array_equal(clf.coef_[k], run.w)
         assert clf.intercept_[k] == run.b
     voted = VotedPerceptron(max_iter=10).fit(X, y)
-    run = voted_perceptron(X, np.where(y == 2, 1, -1), fit_intercept=True, max_sweeps=10,
-                           warn=False)
+    run = voted_perceptron(
+        X, np.where(y == 2, 1, -1), fit_intercept=True, max_sweeps=10, warn=False
+    )
     np.testing.assert_allclose(voted.decision_function(X)[:, 2], run.decision_function(X))
     kern = KernelPerceptron(kernel="poly", degree=2, max_iter=10).fit(X, y)
-    run = kernel_perceptron(X, np.where(y == 0, 1, -1), kernel="poly", degree=2,
-                            fit_intercept=True, max_sweeps=10, warn=False)
+    run = kernel_perceptron(
+        X,
+        np.where(y == 0, 1, -1),
+        kernel="poly",
+        degree=2,
+        fit_intercept=True,
+        max_sweeps=10,
+        warn=False,
+    )
     np.testing.assert_allclose(kern.decision_function(X)[:, 0], run.decision_function(X))
 
 
@@ -89,10 +104,16 @@ def test_learners_fit_iris_about_as_well_as_scikit_learn(iris):
     baseline = SkPerceptron(random_state=0).fit(X, y).score(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NotConvergedWarning)
-        scores = {type(m).__name__ + getattr(m, "variant", ""): m.fit(X, y).score(X, y) for m in [
-            AveragedPerceptron(max_iter=20), VotedPerceptron(max_iter=20),
-            KernelPerceptron(max_iter=20), KernelPerceptron(variant="averaged", max_iter=20),
-            MulticlassPerceptron(averaged=True, max_iter=20)]}
+        scores = {
+            type(m).__name__ + getattr(m, "variant", ""): m.fit(X, y).score(X, y)
+            for m in [
+                AveragedPerceptron(max_iter=20),
+                VotedPerceptron(max_iter=20),
+                KernelPerceptron(max_iter=20),
+                KernelPerceptron(variant="averaged", max_iter=20),
+                MulticlassPerceptron(averaged=True, max_iter=20),
+            ]
+        }
     for name, score in scores.items():
         assert score >= min(0.9, baseline), (name, score)
 
@@ -127,13 +148,16 @@ def test_nonconvergence_warns_with_the_class(iris):
         VotedPerceptron(max_iter=2).fit(X, y)
 
 
-@pytest.mark.parametrize("estimator, match", [
-    (KernelPerceptron(kernel="sigmoid"), "'kernel' parameter"),
-    (KernelPerceptron(budget=0), "'budget' parameter"),
-    (VotedPerceptron(max_vectors=-1), "'max_vectors' parameter"),
-    (AveragedPerceptron(order="random-mistake"), "'order' parameter"),
-    (MulticlassPerceptron(eta0=0), "'eta0' parameter"),
-])
+@pytest.mark.parametrize(
+    "estimator, match",
+    [
+        (KernelPerceptron(kernel="sigmoid"), "'kernel' parameter"),
+        (KernelPerceptron(budget=0), "'budget' parameter"),
+        (VotedPerceptron(max_vectors=-1), "'max_vectors' parameter"),
+        (AveragedPerceptron(order="random-mistake"), "'order' parameter"),
+        (MulticlassPerceptron(eta0=0), "'eta0' parameter"),
+    ],
+)
 def test_bad_parameters_raise_input_errors(estimator, match):
     with pytest.raises(InputError, match=match):
         estimator.fit([[0.0, 1.0], [1.0, 0.0]], [0, 1])

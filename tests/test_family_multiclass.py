@@ -52,15 +52,17 @@ def test_equals_collins_by_hand_including_ties(fit_intercept, sparse):
     rng = np.random.default_rng(0)
     X = rng.integers(-2, 3, size=(30, 3)).astype(np.float64)  # small ints: many exact ties
     codes = rng.integers(0, 3, size=30)
-    mistakes, W, B, W_avg, B_avg = collins_by_hand(X, codes, 3, fit_intercept=fit_intercept,
-                                                   max_sweeps=6)
+    mistakes, W, B, W_avg, B_avg = collins_by_hand(
+        X, codes, 3, fit_intercept=fit_intercept, max_sweeps=6
+    )
     data = sp.csr_matrix(X) if sparse else X
     run = multiclass_perceptron(data, codes, fit_intercept=fit_intercept, max_sweeps=6, warn=False)
     assert run.mistake_indices.tolist() == mistakes
     np.testing.assert_array_equal(run.w, W)
     np.testing.assert_array_equal(run.b, B)
-    avg = multiclass_perceptron(data, codes, averaged=True, fit_intercept=fit_intercept,
-                                max_sweeps=6, warn=False)
+    avg = multiclass_perceptron(
+        data, codes, averaged=True, fit_intercept=fit_intercept, max_sweeps=6, warn=False
+    )
     np.testing.assert_allclose(avg.w, W_avg, atol=1e-12)
     np.testing.assert_allclose(avg.b, B_avg, atol=1e-12)
     np.testing.assert_array_equal(avg.last_w, W)
@@ -112,8 +114,10 @@ def test_errors_after_sweep_count_non_winning_true_classes():
         W = multiclass_perceptron(X, codes, max_sweeps=sweep, warn=False).w
         scores = X @ W.T
         by_hand = sum(
-            1 for i, k in enumerate(codes)
-            if scores[i, k] - max(scores[i, j] for j in range(3) if j != k) <= 0)
+            1
+            for i, k in enumerate(codes)
+            if scores[i, k] - max(scores[i, j] for j in range(3) if j != k) <= 0
+        )
         assert errors == by_hand
 
 

@@ -40,7 +40,9 @@ def test_int_power_is_numbas(dtype):
     for degree in (1, 2, 3, 5):
         for v in values:
             got = compiled._apply_kernel(compiled.POLY, float(v), 0.0, 0.0, degree, 0.7, 0.3)
-            assert bits(got) == bits(twin.apply_kernel(twin.POLY, float(v), 0.0, 0.0, degree, 0.7, 0.3))
+            assert bits(got) == bits(
+                twin.apply_kernel(twin.POLY, float(v), 0.0, 0.0, degree, 0.7, 0.3)
+            )
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -75,8 +77,23 @@ def test_multiclass_sweeps(sparse, fit_intercept, margin):
             module = compiled if name == "compiled" else twin
             for _ in range(3):  # three sweeps, the state carried over
                 scores = np.zeros(3)
-                common = (labels, order, use_order, W, B, U, BU, c, 0.7, margin, fit_intercept, sq, scores,
-                          idx, norms)
+                common = (
+                    labels,
+                    order,
+                    use_order,
+                    W,
+                    B,
+                    U,
+                    BU,
+                    c,
+                    0.7,
+                    margin,
+                    fit_intercept,
+                    sq,
+                    scores,
+                    idx,
+                    norms,
+                )
                 if sparse:
                     M = sp.csr_matrix(X)
                     count, c, sq = module.multiclass_sweep_csr(M.indptr, M.indices, M.data, *common)
@@ -92,18 +109,29 @@ def test_multiclass_sweeps(sparse, fit_intercept, margin):
         assert sum(count for count, _, _ in a[6]) > 0
 
 
-KERNELS = [("linear", compiled.LINEAR, 1), ("poly", compiled.POLY, 2), ("poly", compiled.POLY, 3),
-           ("rbf", compiled.RBF, 1)]
+KERNELS = [
+    ("linear", compiled.LINEAR, 1),
+    ("poly", compiled.POLY, 2),
+    ("poly", compiled.POLY, 3),
+    ("rbf", compiled.RBF, 1),
+]
 
 
 def _sweeps(module, source, X, y, kind, degree, budget, fit_intercept, order, use_order, cached):
     n = X.shape[0]
-    spec = KernelSpec({compiled.LINEAR: "linear", compiled.POLY: "poly", compiled.RBF: "rbf"}[kind], degree,
-                      0.25, 1.0)
+    spec = KernelSpec(
+        {compiled.LINEAR: "linear", compiled.POLY: "poly", compiled.RBF: "rbf"}[kind],
+        degree,
+        0.25,
+        1.0,
+    )
     G = spec(X, X) if source == compiled.FROM_GRAM else np.empty((0, 0))
     M = sp.csr_matrix(X)
-    indptr, indices, values = (M.indptr, M.indices, M.data) if source == compiled.FROM_CSR else \
-        (np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int32), np.empty(0))
+    indptr, indices, values = (
+        (M.indptr, M.indices, M.data)
+        if source == compiled.FROM_CSR
+        else (np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int32), np.empty(0))
+    )
     dense = X if source == compiled.FROM_DENSE else np.empty((0, 0))
     cache = ColumnCache(n, enabled=cached)
     scores, alpha = np.zeros(n), np.zeros(n, dtype=np.int64)
@@ -113,11 +141,42 @@ def _sweeps(module, source, X, y, kind, degree, budget, fit_intercept, order, us
     for _ in range(4):
         idx, steps, norms = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n)
         count, b, fsq, step, entries = module.kernel_sweep(
-            source, G, dense, indptr, indices, values, row_sq_norms(X), kind, degree, 0.25, 1.0, y, order,
-            use_order, scores, alpha, b, 0.5, 0.0, fit_intercept, budget, ring, entries, fsq, step, idx, steps,
-            norms, np.zeros(n), np.zeros(X.shape[1]), cache.slots, cache.C, cache.used)
+            source,
+            G,
+            dense,
+            indptr,
+            indices,
+            values,
+            row_sq_norms(X),
+            kind,
+            degree,
+            0.25,
+            1.0,
+            y,
+            order,
+            use_order,
+            scores,
+            alpha,
+            b,
+            0.5,
+            0.0,
+            fit_intercept,
+            budget,
+            ring,
+            entries,
+            fsq,
+            step,
+            idx,
+            steps,
+            norms,
+            np.zeros(n),
+            np.zeros(X.shape[1]),
+            cache.slots,
+            cache.C,
+            cache.used,
+        )
         log.append((count, idx[:count].copy(), steps[:count].copy(), norms[:count].copy()))
-    return scores, alpha, b, fsq, step, entries, ring, cache.slots, cache.C[:cache.n_columns], log
+    return scores, alpha, b, fsq, step, entries, ring, cache.slots, cache.C[: cache.n_columns], log
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=lambda k: f"{k[0]}{k[2]}")
@@ -130,10 +189,29 @@ def test_kernel_sweeps(kernel, source, budget, fit_intercept):
     y = np.where(np.sum(X[:, :2] ** 2, axis=1) > 1.0, 1.0, -1.0)
     for order, use_order in orders(X.shape[0], 7):
         for cached in (True, False):
-            a = _sweeps(compiled, source, X, y, kind, degree, budget, fit_intercept, order, use_order, cached)
-            b = _sweeps(twin, source, X, y, kind, degree, budget, fit_intercept, order, use_order, cached)
+            a = _sweeps(
+                compiled,
+                source,
+                X,
+                y,
+                kind,
+                degree,
+                budget,
+                fit_intercept,
+                order,
+                use_order,
+                cached,
+            )
+            b = _sweeps(
+                twin, source, X, y, kind, degree, budget, fit_intercept, order, use_order, cached
+            )
             for x, z in zip(a[:9], b[:9], strict=True):
                 assert bits(x) == bits(z)
             for (ca, ia, sa, na), (cb, ib, sb, nb) in zip(a[9], b[9], strict=True):
-                assert ca == cb and bits(ia) == bits(ib) and bits(sa) == bits(sb) and bits(na) == bits(nb)
+                assert (
+                    ca == cb
+                    and bits(ia) == bits(ib)
+                    and bits(sa) == bits(sb)
+                    and bits(na) == bits(nb)
+                )
             assert a[9][0][0] > 0  # the first sweep made updates

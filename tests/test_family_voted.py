@@ -74,8 +74,7 @@ def test_max_vectors_keeps_the_largest_counts_and_votes_with_them():
     # the run itself is unchanged by the cap
     assert capped.mistakes == full.mistakes
     tests = np.random.default_rng(3).normal(size=(50, 3))
-    expected = [predict_by_hand(x, capped.vectors, capped.intercepts, capped.counts)
-                for x in tests]
+    expected = [predict_by_hand(x, capped.vectors, capped.intercepts, capped.counts) for x in tests]
     assert capped.predict(tests).tolist() == expected
 
 
@@ -90,8 +89,9 @@ def test_sparse_equals_dense_and_labels_map_back():
     X, y = data(4)
     labels = np.where(y > 0, "spam", "ham")
     dense = voted_perceptron(X, labels, fit_intercept=True, max_sweeps=5, warn=False)
-    sparse = voted_perceptron(sp.csr_matrix(X), labels, fit_intercept=True, max_sweeps=5,
-                              warn=False)
+    sparse = voted_perceptron(
+        sp.csr_matrix(X), labels, fit_intercept=True, max_sweeps=5, warn=False
+    )
     np.testing.assert_array_equal(dense.vectors, sparse.vectors)
     assert dense.predict(X).tolist() == sparse.predict(sp.csr_matrix(X)).tolist()
     assert set(dense.predict(X)) <= {"ham", "spam"}

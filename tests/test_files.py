@@ -98,7 +98,9 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path):
     with pytest.raises(RuntimeError, match="half way"), atomic_open(target) as handle:
         handle.write("new, half")
         raise RuntimeError("half way")
-    assert target.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
+    assert target.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == [
+        "out.csv"
+    ]
     assert atomic_write(target, b"\x00bytes").read_bytes() == b"\x00bytes"
 
 
@@ -137,7 +139,9 @@ def test_predict_out_and_exam_out_are_atomic_and_keep_permissions(tmp_path):
     os.chmod(exam, 0o600)
     assert runner.invoke(app, ["exam", "--kind", "trace", "--out", str(exam), "-q"]).exit_code == 0
     assert exam.read_text().startswith("#") and _mode(exam) == 0o600
-    bad = runner.invoke(app, ["predict", str(model), str(data), "--out", str(tmp_path / "no" / "p.csv")])
+    bad = runner.invoke(
+        app, ["predict", str(model), str(data), "--out", str(tmp_path / "no" / "p.csv")]
+    )
     assert bad.exit_code == 1 and "missing folder" in bad.stderr
 
 

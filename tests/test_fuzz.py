@@ -50,15 +50,20 @@ READER_EXPONENT = 1500
 
 #: examples per share in the "fuzz" profile are scaled by this (so that `make fuzz` feeds this file
 #: over 100,000 inputs); 1 in the "test" profile
-FUZZ_SCALE = float(os.environ.get("PERCEPTRONLAB_FUZZ_SCALE",
-                                  "2.5" if os.environ.get("HYPOTHESIS_PROFILE") == "fuzz" else "1"))
+FUZZ_SCALE = float(
+    os.environ.get(
+        "PERCEPTRONLAB_FUZZ_SCALE", "2.5" if os.environ.get("HYPOTHESIS_PROFILE") == "fuzz" else "1"
+    )
+)
 
 
 def fuzz_settings(share: float) -> settings:
     """``share`` times the profile's examples (100 in "test", 2000 × :data:`FUZZ_SCALE` in "fuzz"),
     and a deadline of 60 s that only a hang misses."""
-    return settings(max_examples=max(5, int(settings.default.max_examples * share * FUZZ_SCALE)),
-                    deadline=timedelta(seconds=60))
+    return settings(
+        max_examples=max(5, int(settings.default.max_examples * share * FUZZ_SCALE)),
+        deadline=timedelta(seconds=60),
+    )
 
 
 def within_budget(call):
@@ -93,14 +98,48 @@ def folder():
 def number_text(max_exponent: int) -> st.SearchStrategy[str]:
     """Cells and flag values: numbers in every spelling, and things that are not numbers."""
     return st.one_of(
-        st.integers(-10**6, 10**6).map(str),
-        st.builds(lambda m, e: f"{m}e{e}", st.integers(-999, 999), st.integers(-max_exponent, max_exponent)),
+        st.integers(-(10**6), 10**6).map(str),
+        st.builds(
+            lambda m, e: f"{m}e{e}",
+            st.integers(-999, 999),
+            st.integers(-max_exponent, max_exponent),
+        ),
         st.builds(lambda m, f: f"{m}.{f}", st.integers(-99, 99), st.integers(0, 10**6)),
         st.builds(lambda p, q: f"{p}/{q}", st.integers(-99, 99), st.integers(0, 99)),
         st.floats(width=64, min_value=-1e300, max_value=1e300).map(repr),
-        st.sampled_from(["", " ", "nan", "NaN", "inf", "-inf", "1e", "--1", "0x10", "1_000", "½", "1,5", '"1"',
-                         "١", "+1", "-0", "1e-400", "1/0", " 2 ", "1.", ".5", "1e100000000", "-1e-100000000",
-                         "9" * 1200, "1/" + "7" * 1200, "1e309", "-1e309", "1e308", "1e200"]),
+        st.sampled_from(
+            [
+                "",
+                " ",
+                "nan",
+                "NaN",
+                "inf",
+                "-inf",
+                "1e",
+                "--1",
+                "0x10",
+                "1_000",
+                "½",
+                "1,5",
+                '"1"',
+                "١",
+                "+1",
+                "-0",
+                "1e-400",
+                "1/0",
+                " 2 ",
+                "1.",
+                ".5",
+                "1e100000000",
+                "-1e-100000000",
+                "9" * 1200,
+                "1/" + "7" * 1200,
+                "1e309",
+                "-1e309",
+                "1e308",
+                "1e200",
+            ]
+        ),
         st.text(max_size=4),
     )
 
@@ -109,19 +148,35 @@ def number_text(max_exponent: int) -> st.SearchStrategy[str]:
 def table_text(draw, delimiter: str = ",", max_exponent: int = READER_EXPONENT) -> str:
     """A CSV/TSV file: a header, ragged or regular rows, odd line ends, quotes, BOMs, blank lines."""
     width = draw(st.integers(1, 5))
-    names = st.one_of(st.sampled_from(["x1", "x2", "x3", "y", "label", "", "1"]), st.text(max_size=4))
+    names = st.one_of(
+        st.sampled_from(["x1", "x2", "x3", "y", "label", "", "1"]), st.text(max_size=4)
+    )
     header = draw(st.lists(names, min_size=width, max_size=width))
     cell = st.one_of(number_text(max_exponent), st.sampled_from(["spam", "ham", "-1", "1"]))
     regular = draw(st.booleans())
-    rows = draw(st.lists(st.lists(cell, min_size=width if regular else 0, max_size=width if regular else width + 2),
-                         max_size=8))
+    rows = draw(
+        st.lists(
+            st.lists(
+                cell, min_size=width if regular else 0, max_size=width if regular else width + 2
+            ),
+            max_size=8,
+        )
+    )
     quote = draw(st.booleans())
     end = draw(st.sampled_from(["\n", "\r\n", "\r"]))
-    text = end.join(delimiter.join(f'"{c}"' if quote and '"' not in c else c for c in row)
-                    for row in [header, *rows]) + end
+    text = (
+        end.join(
+            delimiter.join(f'"{c}"' if quote and '"' not in c else c for c in row)
+            for row in [header, *rows]
+        )
+        + end
+    )
     if draw(st.booleans()):
-        text = draw(st.sampled_from(["", "\ufeff", "\n\n", " \n"])) + text + draw(
-            st.sampled_from(["", "\n", "\n\n", '"', "1,2", "\x00"]))
+        text = (
+            draw(st.sampled_from(["", "\ufeff", "\n\n", " \n"]))
+            + text
+            + draw(st.sampled_from(["", "\n", "\n\n", '"', "1,2", "\x00"]))
+        )
     return text
 
 
@@ -131,8 +186,12 @@ def plausible_table(draw, max_exponent: int = EXACT_EXPONENT) -> str:
     now and then with one hostile cell."""
     d = draw(st.integers(1, 3))
     n = draw(st.integers(1, 7))
-    number = st.one_of(st.integers(-3, 3).map(str), st.sampled_from(["0.5", "-1/2", "1e-3", "2.25", "1/3"]))
-    labels = draw(st.sampled_from([["-1", "1"], ["a", "b"], ["0", "1", "2"], ["1"], ["spam", "ham"]]))
+    number = st.one_of(
+        st.integers(-3, 3).map(str), st.sampled_from(["0.5", "-1/2", "1e-3", "2.25", "1/3"])
+    )
+    labels = draw(
+        st.sampled_from([["-1", "1"], ["a", "b"], ["0", "1", "2"], ["1"], ["spam", "ham"]])
+    )
     rows = [[draw(number) for _ in range(d)] + [draw(st.sampled_from(labels))] for _ in range(n)]
     if draw(st.integers(0, 3)) == 0:
         row, col = draw(st.integers(0, n - 1)), draw(st.integers(0, d))
@@ -143,13 +202,24 @@ def plausible_table(draw, max_exponent: int = EXACT_EXPONENT) -> str:
 
 @st.composite
 def libsvm_text(draw) -> str:
-    index = st.one_of(st.integers(-3, 30), st.integers(2**31 - 2, 2**31 + 2), st.integers(0, 2**40),
-                      st.sampled_from([10**8, 10**6]))
-    entry = st.one_of(st.builds(lambda i, v: f"{i}:{v}", index, number_text(READER_EXPONENT)),
-                      st.sampled_from(["qid:1", "#c", ":", "1:", ":1", "a:b"]), st.text(max_size=3))
+    index = st.one_of(
+        st.integers(-3, 30),
+        st.integers(2**31 - 2, 2**31 + 2),
+        st.integers(0, 2**40),
+        st.sampled_from([10**8, 10**6]),
+    )
+    entry = st.one_of(
+        st.builds(lambda i, v: f"{i}:{v}", index, number_text(READER_EXPONENT)),
+        st.sampled_from(["qid:1", "#c", ":", "1:", ":1", "a:b"]),
+        st.text(max_size=3),
+    )
     label = st.one_of(st.sampled_from(["1", "-1", "+1", "0", "2"]), number_text(READER_EXPONENT))
-    lines = draw(st.lists(st.builds(lambda lab, es: " ".join([lab, *es]), label, st.lists(entry, max_size=5)),
-                          max_size=6))
+    lines = draw(
+        st.lists(
+            st.builds(lambda lab, es: " ".join([lab, *es]), label, st.lists(entry, max_size=5)),
+            max_size=6,
+        )
+    )
     return draw(st.sampled_from(["\n", "\r\n"])).join(lines) + draw(st.sampled_from(["", "\n"]))
 
 
@@ -163,19 +233,25 @@ def npy_bytes(draw) -> bytes:
     data = bytearray(buffer.getvalue())
     mutation = draw(st.sampled_from(["none", "truncate", "flip", "header", "append"]))
     if mutation == "truncate" and data:
-        del data[draw(st.integers(0, len(data) - 1)):]
+        del data[draw(st.integers(0, len(data) - 1)) :]
     elif mutation == "flip" and data:
         for _ in range(draw(st.integers(1, 4))):
             data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
     elif mutation == "header":
-        fake_shape = draw(st.lists(st.one_of(st.integers(-2, 5), st.integers(0, 2**70)), max_size=3))
+        fake_shape = draw(
+            st.lists(st.one_of(st.integers(-2, 5), st.integers(0, 2**70)), max_size=3)
+        )
         descr = draw(st.sampled_from(["<f8", "|O", "<U3", "V8", "<f16", "xyz", "[('a', '<f8')]"]))
-        text = (f"{{'descr': {descr!r}, 'fortran_order': {draw(st.booleans())}, "
-                f"'shape': {tuple(fake_shape)!r}, }}")
+        text = (
+            f"{{'descr': {descr!r}, 'fortran_order': {draw(st.booleans())}, "
+            f"'shape': {tuple(fake_shape)!r}, }}"
+        )
         if draw(st.booleans()):
-            text = text[:draw(st.integers(0, len(text)))]
+            text = text[: draw(st.integers(0, len(text)))]
         body = text.encode("latin1")
-        data = bytearray(b"\x93NUMPY\x01\x00" + len(body).to_bytes(2, "little") + body + bytes(data[128:]))
+        data = bytearray(
+            b"\x93NUMPY\x01\x00" + len(body).to_bytes(2, "little") + body + bytes(data[128:])
+        )
     elif mutation == "append":
         data += draw(st.binary(max_size=64))
     return bytes(data)
@@ -185,47 +261,96 @@ def npy_bytes(draw) -> bytes:
 def npz_bytes(draw) -> bytes:
     """An archive of members named X.npy/y.npy (or not) holding fuzzed .npy bytes, perhaps mutated."""
     buffer = io.BytesIO()
-    compression = draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2,
-                                        zipfile.ZIP_LZMA]))
+    compression = draw(
+        st.sampled_from(
+            [zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA]
+        )
+    )
     with zipfile.ZipFile(buffer, "w", compression=compression) as archive:
-        for name in draw(st.lists(st.sampled_from(["X.npy", "y.npy", "X", "z.npy"]), min_size=0, max_size=3,
-                                  unique=True)):
+        for name in draw(
+            st.lists(
+                st.sampled_from(["X.npy", "y.npy", "X", "z.npy"]),
+                min_size=0,
+                max_size=3,
+                unique=True,
+            )
+        ):
             archive.writestr(name, draw(npy_bytes()))
     data = bytearray(buffer.getvalue())
     if draw(st.booleans()) and data:
         for _ in range(draw(st.integers(1, 3))):
             data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
     if draw(st.booleans()) and data:
-        del data[draw(st.integers(1, len(data))):]
+        del data[draw(st.integers(1, len(data))) :]
     return bytes(data)
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=True, allow_infinity=True)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=True, allow_infinity=True)
     | st.sampled_from([10**400, -(10**401), 1e-320, 5e-324, 1e300, -1e308, 2**63, 0])
-    | st.text(max_size=6) | number_text(EXACT_EXPONENT),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
-    max_leaves=12)
+    | st.text(max_size=6)
+    | number_text(EXACT_EXPONENT),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 
-GOOD_MODEL = {"format": "perceptronlab-model", "version": 1, "algorithm": "perceptron",
-              "estimator": "perceptronlab.Run", "exact": False, "params": {"eta": 1.0, "fit_intercept": True},
-              "n_features": 2, "classes": [-1, 1], "w": [1.0, -2.0], "b": 0.5,
-              "training": {"mistakes": 3, "sweeps": 2, "converged": True}, "feature_names": ["x1", "x2"],
-              "label_name": "y"}
-SCALED = {**GOOD_MODEL, "preprocessing": {"version": 1, "scaler": "standard", "mean": [0.5, -1.0],
-                                          "scale": [2.0, 0.25]}}
+GOOD_MODEL = {
+    "format": "perceptronlab-model",
+    "version": 1,
+    "algorithm": "perceptron",
+    "estimator": "perceptronlab.Run",
+    "exact": False,
+    "params": {"eta": 1.0, "fit_intercept": True},
+    "n_features": 2,
+    "classes": [-1, 1],
+    "w": [1.0, -2.0],
+    "b": 0.5,
+    "training": {"mistakes": 3, "sweeps": 2, "converged": True},
+    "feature_names": ["x1", "x2"],
+    "label_name": "y",
+}
+SCALED = {
+    **GOOD_MODEL,
+    "preprocessing": {
+        "version": 1,
+        "scaler": "standard",
+        "mean": [0.5, -1.0],
+        "scale": [2.0, 0.25],
+    },
+}
 MAXABS = {**GOOD_MODEL, "preprocessing": {"version": 1, "scaler": "maxabs", "scale": [3.0, 1e-3]}}
-MULTICLASS = {**GOOD_MODEL, "classes": ["a", "b", "c"], "w": [[1, 0], [0, 1], [1, 1]], "b": [0, 0, 1],
-              "training": {"mistakes": [1, 2, 3]}}
+MULTICLASS = {
+    **GOOD_MODEL,
+    "classes": ["a", "b", "c"],
+    "w": [[1, 0], [0, 1], [1, 1]],
+    "b": [0, 0, 1],
+    "training": {"mistakes": [1, 2, 3]},
+}
 
 
 @st.composite
 def model_text(draw) -> str:
-    base = draw(st.sampled_from([GOOD_MODEL, MULTICLASS, SCALED, MAXABS,
-                                 {**GOOD_MODEL, "exact": True, "w": ["1/3", "-2"], "b": "1/2"}]))
+    base = draw(
+        st.sampled_from(
+            [
+                GOOD_MODEL,
+                MULTICLASS,
+                SCALED,
+                MAXABS,
+                {**GOOD_MODEL, "exact": True, "w": ["1/3", "-2"], "b": "1/2"},
+            ]
+        )
+    )
     document = json.loads(json.dumps(base))
     if "preprocessing" in document and draw(st.booleans()):  # one of the scaler's numbers fuzzed
-        key = draw(st.sampled_from([k for k in ("mean", "scale") if k in document["preprocessing"]]))
+        key = draw(
+            st.sampled_from([k for k in ("mean", "scale") if k in document["preprocessing"]])
+        )
         document["preprocessing"][key][draw(st.integers(0, 1))] = draw(JSON_VALUES)
     fields = list(base) + ["preprocessing", "extra"]
     for field in draw(st.lists(st.sampled_from(fields), max_size=3, unique=True)):
@@ -236,11 +361,16 @@ def model_text(draw) -> str:
     text = json.dumps(document, allow_nan=True)
     mutation = draw(st.sampled_from(["none", "none", "truncate", "replace", "nest"]))
     if mutation == "truncate":
-        text = text[:draw(st.integers(0, len(text)))]
+        text = text[: draw(st.integers(0, len(text)))]
     elif mutation == "replace":
         at = draw(st.integers(0, len(text)))
-        text = text[:at] + draw(st.sampled_from(["NaN", "1e309", "-Infinity", "[", "}", "9" * 50, '"', "\\u0000"])) \
-            + text[at + draw(st.integers(0, 3)):]
+        text = (
+            text[:at]
+            + draw(
+                st.sampled_from(["NaN", "1e309", "-Infinity", "[", "}", "9" * 50, '"', "\\u0000"])
+            )
+            + text[at + draw(st.integers(0, 3)) :]
+        )
     elif mutation == "nest":
         text = "[" * draw(st.integers(1, 5000)) + text
     return text
@@ -254,7 +384,9 @@ def model_text(draw) -> str:
 def test_csv_and_tsv_reader(folder, text, exact, has_label, tsv):
     path = folder / ("d.tsv" if tsv else "d.csv")
     path.write_text(text.replace(",", "\t") if tsv else text, encoding="utf-8", newline="")
-    result = within_budget(lambda: read_data(path, exact=exact, has_label=has_label, max_bytes=BUDGET))
+    result = within_budget(
+        lambda: read_data(path, exact=exact, has_label=has_label, max_bytes=BUDGET)
+    )
     if result is not None:
         X, y = result
         n = len(X) if exact else X.shape[0]
@@ -264,7 +396,9 @@ def test_csv_and_tsv_reader(folder, text, exact, has_label, tsv):
 
 
 @fuzz_settings(2)
-@given(content=st.binary(max_size=200), kind=st.sampled_from(["csv", "tsv", "libsvm", "npy", "npz"]))
+@given(
+    content=st.binary(max_size=200), kind=st.sampled_from(["csv", "tsv", "libsvm", "npy", "npz"])
+)
 def test_every_reader_on_arbitrary_bytes(folder, content, kind):
     path = folder / f"bytes.{kind}"
     path.write_bytes(content)
@@ -287,7 +421,9 @@ def test_libsvm_reader(folder, text, exact):
 def test_npy_reader(folder, content, has_label, exact):
     path = folder / "d.npy"
     path.write_bytes(content)
-    result = within_budget(lambda: read_data(path, has_label=has_label, exact=exact, max_bytes=BUDGET))
+    result = within_budget(
+        lambda: read_data(path, has_label=has_label, exact=exact, max_bytes=BUDGET)
+    )
     if result is not None and not exact:
         assert result[0].ndim == 2
 
@@ -306,7 +442,9 @@ def test_npz_reader(folder, content, has_label):
 # ================================================================ the model loader
 
 
-@pytest.mark.filterwarnings("ignore:X does not have valid feature names")  # scikit-learn's, on purpose
+@pytest.mark.filterwarnings(
+    "ignore:X does not have valid feature names"
+)  # scikit-learn's, on purpose
 @fuzz_settings(4)
 @given(text=model_text())
 def test_model_loader(folder, text):
@@ -322,7 +460,9 @@ def test_model_loader(folder, text):
     assert len(labels) == 2 and all(label in model.classes_.tolist() for label in labels.tolist())
     assert scores.shape[0] == 2
     if not model.exact:
-        assert np.all(np.isfinite(np.asarray(scores, dtype=np.float64)) | ~np.isfinite(model.coef_).any())
+        assert np.all(
+            np.isfinite(np.asarray(scores, dtype=np.float64)) | ~np.isfinite(model.coef_).any()
+        )
     estimator = load_model(path)
     assert estimator.predict(X).tolist() == labels.tolist()
 
@@ -338,8 +478,12 @@ FLAG_NUMBER = number_text(EXACT_EXPONENT)
 
 @st.composite
 def command_line(draw, data: str, model: str, sheet: str) -> list[str]:
-    command = draw(st.sampled_from(["train", "train", "predict", "predict", "trace", "analyze", "check", "exam"]
-                                   * 3 + ["report", "experiment"]))
+    command = draw(
+        st.sampled_from(
+            ["train", "train", "predict", "predict", "trace", "analyze", "check", "exam"] * 3
+            + ["report", "experiment"]
+        )
+    )
     if command == "train":
         args = ["train", data, "-q"]
         if draw(st.booleans()):
@@ -351,81 +495,154 @@ def command_line(draw, data: str, model: str, sheet: str) -> list[str]:
     elif command == "predict":
         args = ["predict", model, data]
     elif command == "trace":
-        args = ["trace", data, "-q", "--format", draw(st.sampled_from(["md", "csv", "latex", "html"]))]
+        args = [
+            "trace",
+            data,
+            "-q",
+            "--format",
+            draw(st.sampled_from(["md", "csv", "latex", "html"])),
+        ]
     elif command == "analyze":
         args = ["analyze", data, "--json", draw(st.sampled_from(["--loo", "--no-loo"]))]
         if draw(st.booleans()):
             args.append("--exact")
     elif command == "experiment":  # only counts that are refused before any work (or a tiny run)
-        args = ["experiment", draw(st.sampled_from(["worst-case", "lfd", "learners", "bound-vs-actual"])),
-                "--trials", draw(st.sampled_from(["0", "-1", "1e30", "100001", str(10**30), "x", "2.5"])),
-                "-q", "--out", str(Path(model).parent / "experiment")]
+        args = [
+            "experiment",
+            draw(st.sampled_from(["worst-case", "lfd", "learners", "bound-vs-actual"])),
+            "--trials",
+            draw(st.sampled_from(["0", "-1", "1e30", "100001", str(10**30), "x", "2.5"])),
+            "-q",
+            "--out",
+            str(Path(model).parent / "experiment"),
+        ]
     elif command == "report":
         args = ["report", data, "-q", "--out", str(Path(model).parent / "report")]
     elif command == "check":
         args = ["check", sheet] + (["--data", data] if draw(st.booleans()) else [])
     else:
-        args = ["exam", "--kind", draw(st.sampled_from(["trace", "margin", "generalization", "essay"])),
-                "--seed", str(draw(st.one_of(st.integers(-1, 10**6), st.sampled_from([10**30, 2**63]))))]
-    for flag, values in (("--eta", FLAG_NUMBER), ("--margin", FLAG_NUMBER),
-                         ("--max-sweeps", st.sampled_from(["1", "3", "0", "-1", "x", "50"])),
-                         ("--label", st.sampled_from(["y", "x1", "nope", ""])),
-                         ("--data-format", st.sampled_from(["csv", "npy", "libsvm", "excel"])),
-                         ("--max-bytes", st.sampled_from(["1K", "4M", "0", "lots", "1e9"]))):
+        args = [
+            "exam",
+            "--kind",
+            draw(st.sampled_from(["trace", "margin", "generalization", "essay"])),
+            "--seed",
+            str(draw(st.one_of(st.integers(-1, 10**6), st.sampled_from([10**30, 2**63])))),
+        ]
+    for flag, values in (
+        ("--eta", FLAG_NUMBER),
+        ("--margin", FLAG_NUMBER),
+        ("--max-sweeps", st.sampled_from(["1", "3", "0", "-1", "x", "50"])),
+        ("--label", st.sampled_from(["y", "x1", "nope", ""])),
+        ("--data-format", st.sampled_from(["csv", "npy", "libsvm", "excel"])),
+        ("--max-bytes", st.sampled_from(["1K", "4M", "0", "lots", "1e9"])),
+    ):
         if flag in FLAGS.get(command, ()) and draw(st.integers(0, 5)) == 0:
             args += [flag, draw(values)]
     return args
 
 
 #: the flags each fuzzed command has
-FLAGS = {"train": ("--eta", "--margin", "--max-sweeps", "--label", "--data-format", "--max-bytes"),
-         "trace": ("--eta", "--margin", "--max-sweeps", "--label", "--data-format", "--max-bytes"),
-         "analyze": ("--label", "--data-format", "--max-bytes"),
-         "check": ("--eta", "--label", "--data-format", "--max-bytes"),
-         "predict": ("--label", "--data-format", "--max-bytes"),
-         "report": ("--label", "--data-format", "--max-bytes")}
+FLAGS = {
+    "train": ("--eta", "--margin", "--max-sweeps", "--label", "--data-format", "--max-bytes"),
+    "trace": ("--eta", "--margin", "--max-sweeps", "--label", "--data-format", "--max-bytes"),
+    "analyze": ("--label", "--data-format", "--max-bytes"),
+    "check": ("--eta", "--label", "--data-format", "--max-bytes"),
+    "predict": ("--label", "--data-format", "--max-bytes"),
+    "report": ("--label", "--data-format", "--max-bytes"),
+}
 
 
 @fuzz_settings(3)
-@given(data=st.data(), text=st.one_of(plausible_table(), table_text(max_exponent=EXACT_EXPONENT)),
-       sheet=st.one_of(table_text(max_exponent=EXACT_EXPONENT), st.just("")))
+@given(
+    data=st.data(),
+    text=st.one_of(plausible_table(), table_text(max_exponent=EXACT_EXPONENT)),
+    sheet=st.one_of(table_text(max_exponent=EXACT_EXPONENT), st.just("")),
+)
 def test_command_line(folder, data, text, sheet):
-    paths = {"data": folder / "cli.csv", "model": folder / "cli.json", "sheet": folder / "sheet.csv"}
+    paths = {
+        "data": folder / "cli.csv",
+        "model": folder / "cli.json",
+        "sheet": folder / "sheet.csv",
+    }
     paths["data"].write_text(text, encoding="utf-8", newline="")
     paths["sheet"].write_text(sheet, encoding="utf-8", newline="")
     if data.draw(st.booleans()):
         paths["model"].write_text(data.draw(model_text()), encoding="utf-8")
     args = data.draw(command_line(str(paths["data"]), str(paths["model"]), str(paths["sheet"])))
-    if args[0] == "predict" and data.draw(st.booleans()):  # a model trained on the data, or on other data
-        trained = runner.invoke(app, ["train", str(paths["data"]), "--out", str(paths["model"]), "-q"])
+    if args[0] == "predict" and data.draw(
+        st.booleans()
+    ):  # a model trained on the data, or on other data
+        trained = runner.invoke(
+            app, ["train", str(paths["data"]), "--out", str(paths["model"]), "-q"]
+        )
         assert trained.exit_code in (0, 1) and "Traceback" not in trained.output, trained.output
-        paths["data"].write_text(data.draw(st.one_of(st.just(text), plausible_table())), encoding="utf-8")
+        paths["data"].write_text(
+            data.draw(st.one_of(st.just(text), plausible_table())), encoding="utf-8"
+        )
     result = runner.invoke(app, args)
     event(f"{args[0]}: exit {result.exit_code}")
     assert result.exit_code in (0, 1, 2), (args, result.output)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        args,
+        result.exception,
+    )
     assert "Traceback" not in result.output, (args, result.output)
     if result.exit_code == 1:
         lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-        assert lines and (lines[-1].startswith("Error: ") or args[0] == "check"), (args, result.stderr)
+        assert lines and (lines[-1].startswith("Error: ") or args[0] == "check"), (
+            args,
+            result.stderr,
+        )
 
 
 # ================================================================ the exact analysis near the float range
 
 #: exact cells on both sides of the float range, tiny ones that underflow, and ordinary ones
 EXACT_CELLS = st.one_of(
-    st.sampled_from(["1", "-1", "0", "2", "3", "1/3", "123456789/987654321", "1e155", "-1e155", "1e200", "-1e200",
-                     "1e300", "1e308", "-1e308", "1e309", "1e400", "-1e400", "1e-300", "-1e-300", "1e-200", "1e-400",
-                     "7e-170", "1e1000", "1/" + "7" * 300]),
-    st.builds(lambda m, e: f"{m}e{e}", st.integers(-99, 99), st.integers(-EXACT_EXPONENT, EXACT_EXPONENT)),
-    st.builds(lambda p, q: f"{p}/{q}", st.integers(-10**20, 10**20), st.integers(1, 10**20)),
+    st.sampled_from(
+        [
+            "1",
+            "-1",
+            "0",
+            "2",
+            "3",
+            "1/3",
+            "123456789/987654321",
+            "1e155",
+            "-1e155",
+            "1e200",
+            "-1e200",
+            "1e300",
+            "1e308",
+            "-1e308",
+            "1e309",
+            "1e400",
+            "-1e400",
+            "1e-300",
+            "-1e-300",
+            "1e-200",
+            "1e-400",
+            "7e-170",
+            "1e1000",
+            "1/" + "7" * 300,
+        ]
+    ),
+    st.builds(
+        lambda m, e: f"{m}e{e}", st.integers(-99, 99), st.integers(-EXACT_EXPONENT, EXACT_EXPONENT)
+    ),
+    st.builds(lambda p, q: f"{p}/{q}", st.integers(-(10**20), 10**20), st.integers(1, 10**20)),
 )
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @fuzz_settings(3)
-@given(data=st.data(), n=st.integers(1, 5), d=st.integers(1, 3), fit_intercept=st.booleans(),
-       function=st.sampled_from(["analyze", "separable", "max_margin"]))
+@given(
+    data=st.data(),
+    n=st.integers(1, 5),
+    d=st.integers(1, 3),
+    fit_intercept=st.booleans(),
+    function=st.sampled_from(["analyze", "separable", "max_margin"]),
+)
 def test_exact_analysis(data, n, d, fit_intercept, function):
     from perceptronlab.exceptions import PerceptronLabError
     from perceptronlab.theory import analyze, max_margin, separable
@@ -435,7 +652,9 @@ def test_exact_analysis(data, n, d, fit_intercept, function):
     call = {"analyze": analyze, "separable": separable, "max_margin": max_margin}[function]
     try:
         result = call(X, y, fit_intercept=fit_intercept)
-    except PerceptronLabError as exc:  # refused with one line: an InputError, not separable, or on the edge
+    except (
+        PerceptronLabError
+    ) as exc:  # refused with one line: an InputError, not separable, or on the edge
         event(f"{function}: {type(exc).__name__}")
         assert "\n" not in str(exc)
         return

@@ -25,8 +25,14 @@ def _default_sigint() -> None:  # a parent that ignores SIGINT would pass the ig
 def interrupt(args: list[str], after: float, *, group: bool = False, before=None):
     """Start ``args``, wait ``after`` seconds, send SIGINT (to the whole process group, as a terminal
     does, with ``group``); return (exit code, stderr, the descendants seen before the signal)."""
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, preexec_fn=_default_sigint)
+    process = subprocess.Popen(
+        args,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_default_sigint,
+    )
     time.sleep(after)
     children = before(process.pid) if before else []
     if group:
@@ -58,8 +64,19 @@ def noisy(tmp_path_factory):
 
 def test_pocket_training_in_a_parallel_kernel(noisy):
     """The issue's reproduction: it printed a 50-line SystemError traceback and exited 1."""
-    code, err, _ = interrupt([str(SCRIPT), "train", str(noisy), "--algorithm", "pocket", "--max-sweeps",
-                              "1000000", "-q"], after=8)
+    code, err, _ = interrupt(
+        [
+            str(SCRIPT),
+            "train",
+            str(noisy),
+            "--algorithm",
+            "pocket",
+            "--max-sweeps",
+            "1000000",
+            "-q",
+        ],
+        after=8,
+    )
     _clean(code, err)
 
 
@@ -78,8 +95,13 @@ def test_a_parallel_kernel_interrupted_raises_keyboard_interrupt():
         except BaseException as exc:
             print(type(exc).__name__)
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          preexec_fn=_default_sigint)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_default_sigint,
+    )
     assert done.stdout.strip() == "KeyboardInterrupt", done.stdout + done.stderr
 
 
@@ -97,8 +119,13 @@ def test_ctrl_c_while_the_command_line_is_imported(tmp_path):
         from perceptronlab.__main__ import main
         main(["--version"])
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          preexec_fn=_default_sigint)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_default_sigint,
+    )
     _clean(done.returncode, done.stderr)
 
 
@@ -109,7 +136,9 @@ def test_ctrl_c_while_starting(tmp_path, after):
     code, err, _ = interrupt([str(SCRIPT), "analyze", str(data)], after=after)
     if code == 0:  # finished before the signal: nothing to interrupt on a fast machine
         return
-    if code == -signal.SIGINT:  # a loaded machine: the interpreter had not started yet, killed silently
+    if (
+        code == -signal.SIGINT
+    ):  # a loaded machine: the interpreter had not started yet, killed silently
         assert err == ""
         return
     _clean(code, err)
@@ -125,10 +154,17 @@ def test_dask_training_leaves_no_worker_behind(tmp_path):
     data = tmp_path / "noisy.csv"
     X = rng.normal(size=(20_000, 5))
     y = np.where(rng.random(20_000) < 0.5, 1, -1)
-    np.savetxt(data, np.column_stack([X, y]), delimiter=",", header="a,b,c,d,e,y", comments="", fmt="%.4f")
-    process = subprocess.Popen([str(SCRIPT), "train", str(data), "--dask", "--max-sweeps", "1000000"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, preexec_fn=_default_sigint)
+    np.savetxt(
+        data, np.column_stack([X, y]), delimiter=",", header="a,b,c,d,e,y", comments="", fmt="%.4f"
+    )
+    process = subprocess.Popen(
+        [str(SCRIPT), "train", str(data), "--dask", "--max-sweeps", "1000000"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_default_sigint,
+    )
     children = _running_cluster(psutil, process.pid)
     assert children, "no Dask worker process started"
     err = ""
@@ -143,10 +179,15 @@ def test_dask_training_leaves_no_worker_behind(tmp_path):
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
         pytest.fail("still running after three Ctrl-C")
-    assert process.returncode == 130 and "Traceback" not in err and err.strip().endswith("Interrupted."), err
+    assert (
+        process.returncode == 130
+        and "Traceback" not in err
+        and err.strip().endswith("Interrupted.")
+    ), err
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and any(c.is_running() and c.status() != psutil.STATUS_ZOMBIE
-                                              for c in children):
+    while time.monotonic() < deadline and any(
+        c.is_running() and c.status() != psutil.STATUS_ZOMBIE for c in children
+    ):
         time.sleep(0.5)
     alive = [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
     assert alive == [], [c.cmdline()[:3] for c in alive]

@@ -39,8 +39,10 @@ def test_csv_matches_numpy_genfromtxt_on_random_floats(tmp_path):
     data = rng.normal(size=(40, 5))
     labels = rng.integers(0, 2, size=40)
     path = tmp_path / "random.csv"
-    lines = ["a,b,c,d,e,label"] + [",".join(repr(float(v)) for v in row) + f",{lab}"
-                                   for row, lab in zip(data, labels, strict=True)]
+    lines = ["a,b,c,d,e,label"] + [
+        ",".join(repr(float(v)) for v in row) + f",{lab}"
+        for row, lab in zip(data, labels, strict=True)
+    ]
     path.write_text("\n".join(lines) + "\n")
     X, y = read_data(path)
     oracle = np.genfromtxt(path, delimiter=",", skip_header=1)
@@ -89,7 +91,7 @@ def test_csv_bom_blank_lines_tsv_and_fmt_override(tmp_path):
 @pytest.mark.parametrize(
     "text",
     [
-        "a,b,y\r\n1e3,-0.0,1\r\n 2.5 ,\"3\",-1\r\n",
+        'a,b,y\r\n1e3,-0.0,1\r\n 2.5 ,"3",-1\r\n',
         "\n\na,b,y\n\n0.1,0.2,0\n\n0.30000000000000004,1e-320,1\n",
         "\ufeffa;b,c,y\n1,2,3\n4,5,6\n",
         "a,b,y\n" + "\n".join(f"{i / 7!r},{-i * 1e10!r},{i % 2}" for i in range(50)) + "\n",
@@ -151,7 +153,9 @@ def test_csv_binary_garbage_and_unknown_label(tmp_path, exam_csv):
     path.write_bytes(bytes(range(256)) * 4)
     with pytest.raises(InputError, match="UTF-8"):
         read_data(path)
-    with pytest.raises(InputError, match=r"label: expected a column name of the header \('x1', 'x2', 'y'\)"):
+    with pytest.raises(
+        InputError, match=r"label: expected a column name of the header \('x1', 'x2', 'y'\)"
+    ):
         read_data(exam_csv, label="target")
     dup = tmp_path / "dup.csv"
     dup.write_text("a,a,b\n1,2,3\n")
@@ -185,7 +189,9 @@ def test_libsvm_round_trip_against_sklearn_dump(tmp_path):
     from sklearn.datasets import dump_svmlight_file
 
     rng = np.random.default_rng(1)
-    dense = np.round(rng.normal(size=(30, 8)) * 8) / 8 * (rng.random((30, 8)) < 0.3)  # exact in text
+    dense = (
+        np.round(rng.normal(size=(30, 8)) * 8) / 8 * (rng.random((30, 8)) < 0.3)
+    )  # exact in text
     labels = np.where(rng.random(30) < 0.5, -1, 1)
     path = tmp_path / "data.svm"
     dump_svmlight_file(dense, labels, str(path), zero_based=False)
@@ -303,8 +309,10 @@ def test_exact_run_round_trip_keeps_fractions(tmp_path):
     assert all(type(v) is Fraction for v in model.w)
     assert model.params["eta"] == Fraction(1, 7)
     scores = model.decision_function(X)
-    expected = [sum((a * Fraction(c) for a, c in zip(run.w, row, strict=True)), Fraction(0)) + run.b
-                for row in X]
+    expected = [
+        sum((a * Fraction(c) for a, c in zip(run.w, row, strict=True)), Fraction(0)) + run.b
+        for row in X
+    ]
     assert scores.tolist() == expected
     assert model.predict(X).tolist() == [1 if s > 0 else -1 for s in expected]
 
@@ -336,8 +344,11 @@ def test_estimators_round_trip_binary_and_one_vs_rest(tmp_path):
     X, y = load_iris(return_X_y=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        models = [pl.Perceptron(max_iter=10).fit(X, y), pl.Perceptron(max_iter=10).fit(X, y == 2),
-                  pl.PocketPerceptron(random_state=0, max_iter=3).fit(X, y == 1)]
+        models = [
+            pl.Perceptron(max_iter=10).fit(X, y),
+            pl.Perceptron(max_iter=10).fit(X, y == 2),
+            pl.PocketPerceptron(random_state=0, max_iter=3).fit(X, y == 1),
+        ]
     for k, est in enumerate(models):
         path = save_model(est, tmp_path / f"m{k}.json")
         loaded = load_model(path)
@@ -452,8 +463,11 @@ def test_save_errors(tmp_path):
 
 
 def test_loaded_model_checks_features(tmp_path):
-    model = load_model(save_model(pl.perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True),
-                                  tmp_path / "m.json"))
+    model = load_model(
+        save_model(
+            pl.perceptron([[1, 0], [1, 1], [0, 1]], [1, -1, -1], exact=True), tmp_path / "m.json"
+        )
+    )
     with pytest.raises(InputError, match="2 features"):
         model.predict([[1, 2, 3]])
     assert model.predict([[0, 0]]).tolist() == [-1]  # a tie is not positive: classes_[0]

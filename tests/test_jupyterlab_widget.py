@@ -29,10 +29,19 @@ pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 NOTEBOOK_CELL = "from perceptronlab.web.widget import Lab\n\nlab = Lab(points=[], labels=[])\nlab"
 # what JupyterLab would fetch from the internet, switched off
-LAB_CONFIG = {"LabApp": {"news_url": None, "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
-                         "extension_manager": "readonly"}}
-LAB_SETTINGS = {"@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-                {"fetchNews": "false", "checkForUpdates": False}}
+LAB_CONFIG = {
+    "LabApp": {
+        "news_url": None,
+        "check_for_updates_class": "jupyterlab.NeverCheckForUpdate",
+        "extension_manager": "readonly",
+    }
+}
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    }
+}
 START_TIMEOUT_S = 90
 
 
@@ -41,33 +50,62 @@ class JupyterLab:
 
     def __init__(self, home: Path):
         self.home = home
-        dirs = {name: home / name for name in ("config", "data", "runtime", "settings", "workspaces", "ipython",
-                                               "notebooks")}
+        dirs = {
+            name: home / name
+            for name in (
+                "config",
+                "data",
+                "runtime",
+                "settings",
+                "workspaces",
+                "ipython",
+                "notebooks",
+            )
+        }
         for path in dirs.values():
             path.mkdir()
-        (dirs["config"] / "jupyter_server_config.json").write_text(json.dumps(LAB_CONFIG), encoding="utf-8")
+        (dirs["config"] / "jupyter_server_config.json").write_text(
+            json.dumps(LAB_CONFIG), encoding="utf-8"
+        )
         for name, values in LAB_SETTINGS.items():
             target = dirs["settings"] / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(json.dumps(values), encoding="utf-8")
         self.notebooks = dirs["notebooks"]
         self.runtime = dirs["runtime"]
-        self.env = {**os.environ, "JUPYTER_CONFIG_DIR": str(dirs["config"]), "JUPYTER_DATA_DIR": str(dirs["data"]),
-                    "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]), "JUPYTERLAB_SETTINGS_DIR": str(dirs["settings"]),
-                    "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]), "IPYTHONDIR": str(dirs["ipython"]),
-                    "JUPYTER_PLATFORM_DIRS": "1", "MPLBACKEND": "Agg"}
+        self.env = {
+            **os.environ,
+            "JUPYTER_CONFIG_DIR": str(dirs["config"]),
+            "JUPYTER_DATA_DIR": str(dirs["data"]),
+            "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]),
+            "JUPYTERLAB_SETTINGS_DIR": str(dirs["settings"]),
+            "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
+            "IPYTHONDIR": str(dirs["ipython"]),
+            "JUPYTER_PLATFORM_DIRS": "1",
+            "MPLBACKEND": "Agg",
+        }
         self.log = home / "jupyterlab.log"
         self.process: subprocess.Popen | None = None
         self.info: dict = {}
 
     def start(self) -> None:
         token = os.urandom(16).hex()
-        command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
-                   "--ServerApp.port=0", "--ServerApp.port_retries=0", f"--ServerApp.root_dir={self.notebooks}",
-                   f"--IdentityProvider.token={token}"]
+        command = [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            "--ServerApp.ip=127.0.0.1",
+            "--ServerApp.port=0",
+            "--ServerApp.port_retries=0",
+            f"--ServerApp.root_dir={self.notebooks}",
+            f"--IdentityProvider.token={token}",
+        ]
         with self.log.open("w") as log:
-            self.process = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                command, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
         deadline = time.monotonic() + START_TIMEOUT_S
         # the server writes jpserver-<pid>.json (its port and URL) once it listens
         info_file = self.runtime / f"jpserver-{self.process.pid}.json"
@@ -109,15 +147,22 @@ def kernel_eval(client, expression: str):
     """Evaluate ``expression`` in the notebook's kernel and return it (through JSON)."""
     outputs: list[str] = []
     code = f"import json as _json\nprint(_json.dumps({expression}))"
-    reply = client.execute_interactive(code, timeout=30, store_history=False,
-                                       output_hook=lambda msg: outputs.append(msg["content"].get("text", ""))
-                                       if msg["msg_type"] == "stream" else None)
+    reply = client.execute_interactive(
+        code,
+        timeout=30,
+        store_history=False,
+        output_hook=lambda msg: (
+            outputs.append(msg["content"].get("text", "")) if msg["msg_type"] == "stream" else None
+        ),
+    )
     assert reply["content"]["status"] == "ok", reply["content"]
     return json.loads("".join(outputs))
 
 
 def kernel_exec(client, code: str) -> None:
-    reply = client.execute_interactive(code, timeout=30, store_history=False, output_hook=lambda msg: None)
+    reply = client.execute_interactive(
+        code, timeout=30, store_history=False, output_hook=lambda msg: None
+    )
     assert reply["content"]["status"] == "ok", reply["content"]
 
 
@@ -129,7 +174,11 @@ def lab_server(tmp_path_factory):
     server = JupyterLab(home)
     notebook = nbformat.v4.new_notebook()
     notebook.cells.append(nbformat.v4.new_code_cell(NOTEBOOK_CELL))
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(notebook, server.notebooks / "lab.ipynb")
     started = time.monotonic()
     server.start()
@@ -193,7 +242,8 @@ def wait_answered(page, root, before: int) -> None:
     """Wait until the kernel has answered one more request than ``before``."""
     page.wait_for_function(
         "([el, n]) => el.dataset.ready === '1' && Number(el.dataset.answers || 0) > n",
-        arg=[root.element_handle(), before])
+        arg=[root.element_handle(), before],
+    )
 
 
 def click_point(page, root, x: float, y: float, shift: bool = False) -> None:
@@ -203,8 +253,10 @@ def click_point(page, root, x: float, y: float, shift: bool = False) -> None:
     extent = float(plane.get_attribute("data-extent"))
     size = box["width"]
     before = answers(root)
-    plane.click(position={"x": size / 2 + x * size / (2 * extent), "y": size / 2 - y * size / (2 * extent)},
-                modifiers=["Shift"] if shift else [])
+    plane.click(
+        position={"x": size / 2 + x * size / (2 * extent), "y": size / 2 - y * size / (2 * extent)},
+        modifiers=["Shift"] if shift else [],
+    )
     wait_answered(page, root, before)
 
 
@@ -231,7 +283,7 @@ def test_clicks_reach_the_kernel_and_the_cards_agree_with_the_engine(notebook):
     assert log_rows(root) == rows[:1]
     assert card(root, "mistakes") == "1"
     root.get_by_test_id("btn-sweep").click()
-    assert log_rows(root) == rows[:len(POINTS)]
+    assert log_rows(root) == rows[: len(POINTS)]
     root.get_by_test_id("btn-run").click()
     assert log_rows(root) == rows
     assert card(root, "mistakes") == str(run.mistakes)
@@ -239,14 +291,23 @@ def test_clicks_reach_the_kernel_and_the_cards_agree_with_the_engine(notebook):
     assert f"w = {w_text}" in root.get_by_test_id("status").inner_text()
 
     # the kernel's state is the engine's run, and the page shows the kernel's cards
-    state = kernel_eval(client, "dict(run={k: lab.run[k] for k in ('mistakes', 'sweeps', 'w_text', 'converged')},"
-                                " cards={k: v['text'] for k, v in lab.cards.items()},"
-                                " separable=lab.cards['separable']['separable'], error=lab.error)")
+    state = kernel_eval(
+        client,
+        "dict(run={k: lab.run[k] for k in ('mistakes', 'sweeps', 'w_text', 'converged')},"
+        " cards={k: v['text'] for k, v in lab.cards.items()},"
+        " separable=lab.cards['separable']['separable'], error=lab.error)",
+    )
     assert state["error"] == ""
-    assert state["run"] == {"mistakes": run.mistakes, "sweeps": run.sweeps, "w_text": w_text, "converged": True}
+    assert state["run"] == {
+        "mistakes": run.mistakes,
+        "sweeps": run.sweeps,
+        "w_text": w_text,
+        "converged": True,
+    }
     shown = cards_from_page(root)
     assert {name: state["cards"][name] for name in ("R", "rho", "bound", "mistakes")} == {
-        name: shown[name] for name in ("R", "rho", "bound", "mistakes")}
+        name: shown[name] for name in ("R", "rho", "bound", "mistakes")
+    }
     assert state["separable"] is True
     best = max_margin(POINTS, LABELS)
     assert radius_squared(POINTS) == 5 and shown["R"] == "√5"
@@ -257,10 +318,15 @@ def test_clicks_reach_the_kernel_and_the_cards_agree_with_the_engine(notebook):
 def test_python_sets_points_and_the_page_follows(notebook):
     page, root, client = notebook
     margin_task = [[3, 1], [1, 2], [-1, -1], [0, -2]]  # seed 000's margin task
-    kernel_exec(client, f"with lab.hold_trait_notifications():\n    lab.points = {margin_task}\n"
-                        "    lab.labels = [1, 1, -1, -1]")
-    page.wait_for_function("el => el.querySelector('[data-testid=card-R] .plab-card-value').textContent === '√10'",
-                           arg=root.element_handle())
+    kernel_exec(
+        client,
+        f"with lab.hold_trait_notifications():\n    lab.points = {margin_task}\n"
+        "    lab.labels = [1, 1, -1, -1]",
+    )
+    page.wait_for_function(
+        "el => el.querySelector('[data-testid=card-R] .plab-card-value').textContent === '√10'",
+        arg=root.element_handle(),
+    )
     assert card(root, "rho") == "√2" and card(root, "bound") == "5"
     root.get_by_test_id("btn-run").click()
     run = perceptron(margin_task, [1, 1, -1, -1], exact=True, trace=True)
@@ -275,9 +341,14 @@ def test_a_page_option_changes_the_kernel_run(notebook):
     wait_answered(page, root, before)
     points, labels, options = kernel_eval(client, "[lab.points, lab.labels, lab.options]")
     assert options["fit_intercept"] is True
-    run = perceptron([[float(v) for v in p] for p in points], labels, fit_intercept=True, exact=True)
+    run = perceptron(
+        [[float(v) for v in p] for p in points], labels, fit_intercept=True, exact=True
+    )
     w_text = kernel_eval(client, "lab.run['w_text']")
-    assert w_text.endswith(f"b = {run.b}") and kernel_eval(client, "lab.run['mistakes']") == run.mistakes
+    assert (
+        w_text.endswith(f"b = {run.b}")
+        and kernel_eval(client, "lab.run['mistakes']") == run.mistakes
+    )
     root.get_by_test_id("btn-run").click()
     assert card(root, "mistakes") == str(run.mistakes)
     root.get_by_test_id("bias").uncheck()
@@ -287,11 +358,15 @@ def test_a_page_option_changes_the_kernel_run(notebook):
 def test_bad_options_from_python_show_the_message(notebook):
     page, root, client = notebook
     kernel_exec(client, "lab.options = {**lab.options, 'eta': 0}")
-    page.wait_for_function("el => !el.querySelector('[data-testid=error]').hidden", arg=root.element_handle())
+    page.wait_for_function(
+        "el => !el.querySelector('[data-testid=error]').hidden", arg=root.element_handle()
+    )
     message = root.get_by_test_id("error").inner_text()
     assert message == kernel_eval(client, "lab.error") and message.startswith("options.eta")
     kernel_exec(client, "lab.options = {**lab.options, 'eta': 1}")
-    page.wait_for_function("el => el.querySelector('[data-testid=error]').hidden", arg=root.element_handle())
+    page.wait_for_function(
+        "el => el.querySelector('[data-testid=error]').hidden", arg=root.element_handle()
+    )
     assert kernel_eval(client, "lab.error") == ""
 
 
@@ -310,17 +385,26 @@ def test_the_layout_fits_the_notebook(notebook):
 def test_exact_points_from_python_stay_exact(notebook):
     """Fractions set in Python are drawn where they are and never come back rounded."""
     page, root, client = notebook
-    kernel_exec(client, "from fractions import Fraction\nlab.points = [[Fraction(1, 2), 0], [0, '1/2'], ['-1/2', '-1/2']]"
-                        "\nlab.labels = [1, -1, -1]")  # two messages: the page must not answer the first
-    page.wait_for_function("el => el.querySelector('[data-testid=card-R] .plab-card-value').textContent === '1/√2'",
-                           arg=root.element_handle())
+    kernel_exec(
+        client,
+        "from fractions import Fraction\nlab.points = [[Fraction(1, 2), 0], [0, '1/2'], ['-1/2', '-1/2']]"
+        "\nlab.labels = [1, -1, -1]",
+    )  # two messages: the page must not answer the first
+    page.wait_for_function(
+        "el => el.querySelector('[data-testid=card-R] .plab-card-value').textContent === '1/√2'",
+        arg=root.element_handle(),
+    )
     X, y = [["1/2", "0"], ["0", "1/2"], ["-1/2", "-1/2"]], [1, -1, -1]
     run = perceptron(X, y, exact=True, trace=True)
     root.get_by_test_id("btn-run").click()
     assert log_rows(root) == run.worksheet_rows()
     assert card(root, "mistakes") == str(run.mistakes)
     points, labels, mistakes = kernel_eval(client, "[lab.points, lab.labels, lab.run['mistakes']]")
-    assert points == [["1/2", 0], [0, "1/2"], ["-1/2", "-1/2"]] and labels == y and mistakes == run.mistakes
+    assert (
+        points == [["1/2", 0], [0, "1/2"], ["-1/2", "-1/2"]]
+        and labels == y
+        and mistakes == run.mistakes
+    )
     # a click adds a point; the exact ones stay exact
     click_point(page, root, 2, -1)
     points, labels = kernel_eval(client, "[lab.points, lab.labels]")
@@ -348,5 +432,10 @@ def test_own_data_and_a_snapshot_in_the_notebook(notebook, tmp_path):
     text = path.read_text(encoding="utf-8")
     assert "mountSnapshot" in text and "perceptronlab in Jupyter" in text
     data = json.loads(text.split('id="plab-snapshot">')[1].split("</script>")[0])
-    assert data["order"] == ["lab.js"] and data["recorded"]["result"]["run"]["mistakes"] == run.mistakes
-    assert data["recorded"]["step"] == kernel_eval(client, "lab.run['steps']['count']")  # saved at the end
+    assert (
+        data["order"] == ["lab.js"]
+        and data["recorded"]["result"]["run"]["mistakes"] == run.mistakes
+    )
+    assert data["recorded"]["step"] == kernel_eval(
+        client, "lab.run['steps']['count']"
+    )  # saved at the end

@@ -20,15 +20,29 @@ def test_flip_changes_exactly_the_rate_to_other_classes():
 def test_findings_read_the_table():
     rows = []
     for dataset in ("a", "b"):
-        for learner, error in [("last (perceptron)", 0.2), ("averaged", 0.1), ("voted", 0.3),
-                               ("multiclass (last)", 0.2), ("multiclass (averaged)", 0.1),
-                               ("kernel rbf (last)", 0.2), ("kernel rbf (averaged)", 0.05),
-                               ("kernel rbf (voted)", 0.05)]:
+        for learner, error in [
+            ("last (perceptron)", 0.2),
+            ("averaged", 0.1),
+            ("voted", 0.3),
+            ("multiclass (last)", 0.2),
+            ("multiclass (averaged)", 0.1),
+            ("kernel rbf (last)", 0.2),
+            ("kernel rbf (averaged)", 0.05),
+            ("kernel rbf (voted)", 0.05),
+        ]:
             rows.append(dict(dataset=dataset, learner=learner, test_error=error, train_time=0.0))
     rows = [r for r in rows if "poly" not in r["learner"]]
     lines, stats = experiment.findings(
-        [*rows, *(dict(dataset=d, learner=f"kernel poly {k} ({v})", test_error=0.5, train_time=0)
-                  for d in ("a", "b") for k in (2, 3, 4) for v in ("last", "averaged", "voted"))])
+        [
+            *rows,
+            *(
+                dict(dataset=d, learner=f"kernel poly {k} ({v})", test_error=0.5, train_time=0)
+                for d in ("a", "b")
+                for k in (2, 3, 4)
+                for v in ("last", "averaged", "voted")
+            ),
+        ]
+    )
     assert stats["linear: averaged/voted <= last"] == "0/2"  # voted is worse
     assert stats["multiclass: averaged/voted <= last"] == "2/2"
     assert stats["kernel rbf: averaged/voted <= last"] == "2/2"
@@ -54,11 +68,14 @@ def _small_datasets(monkeypatch):
 def test_small_run_end_to_end(monkeypatch, tmp_path):
     _small_datasets(monkeypatch)
     calls = []
-    result = learners_experiment(tmp_path, seed=1, trials=1,
-                                 progress=lambda *a: calls.append(a))
+    result = learners_experiment(tmp_path, seed=1, trials=1, progress=lambda *a: calls.append(a))
     rows = result.table
-    assert {r["dataset"] for r in rows} == {"digits", "digits (noisy)", "breast cancer",
-                                            "breast cancer (noisy)"}
+    assert {r["dataset"] for r in rows} == {
+        "digits",
+        "digits (noisy)",
+        "breast cancer",
+        "breast cancer (noisy)",
+    }
     assert len(rows) == 4 * len(experiment._learners(0))
     assert all(r["train_time"] > 0 for r in rows)
     fits = 4 * len(experiment._learners(0))
@@ -71,11 +88,17 @@ def test_small_run_end_to_end(monkeypatch, tmp_path):
 
     cell = {(r["dataset"], r["learner"]): r["test_error"] for r in rows}
     (_, X_d, y_d, _), (_, X_c, y_c, _) = experiment._datasets()  # the small ones, patched in
-    X_tr, X_te, y_tr, y_te = train_test_split(X_c, y_c, test_size=0.25, stratify=y_c, random_state=1)
+    X_tr, X_te, y_tr, y_te = train_test_split(
+        X_c, y_c, test_size=0.25, stratify=y_c, random_state=1
+    )
     scaler = StandardScaler().fit(X_tr)
     model = SkPerceptron(random_state=1).fit(scaler.transform(X_tr), y_tr)
-    assert cell["breast cancer", "sklearn Perceptron"] == np.mean(model.predict(scaler.transform(X_te)) != y_te)
-    X_tr, X_te, y_tr, y_te = train_test_split(X_d, y_d, test_size=0.25, stratify=y_d, random_state=1)
+    assert cell["breast cancer", "sklearn Perceptron"] == np.mean(
+        model.predict(scaler.transform(X_te)) != y_te
+    )
+    X_tr, X_te, y_tr, y_te = train_test_split(
+        X_d, y_d, test_size=0.25, stratify=y_d, random_state=1
+    )
     noisy = experiment._flip(y_tr, experiment.NOISE_RATE, np.random.default_rng(1))
     assert 0 < np.sum(noisy != y_tr) < len(y_tr) // 4
     model = SkPerceptron(random_state=1).fit(X_tr, noisy)
@@ -86,11 +109,18 @@ def test_small_run_end_to_end(monkeypatch, tmp_path):
     assert "datasets" in result.summary
     # its figure, like every experiment's (issue 14, item 6)
     assert (tmp_path / "learners.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-    assert {p.name for p in result.files} == {"learners.csv", "learners.json", "learners.md", "learners.png"}
+    assert {p.name for p in result.files} == {
+        "learners.csv",
+        "learners.json",
+        "learners.md",
+        "learners.png",
+    }
     left, right = result.figures["learners"].axes
-    assert [t.get_text() for t in left.get_yticklabels()] == list(dict.fromkeys(r["learner"] for r in rows))
+    assert [t.get_text() for t in left.get_yticklabels()] == list(
+        dict.fromkeys(r["learner"] for r in rows)
+    )
     assert len(left.patches) == len(right.patches) == len(rows)  # one bar per (dataset, learner)
-    bars = sorted(left.patches, key=lambda bar: (bar.get_y()))
+    bars = sorted(left.patches, key=lambda bar: bar.get_y())
     shown = sorted(round(bar.get_width(), 9) for bar in bars)
     assert shown == sorted(round(100 * r["test_error"], 9) for r in rows)
 
@@ -101,12 +131,29 @@ def test_cli_writes_the_learners_figures_like_the_other_experiments(monkeypatch,
     from perceptronlab.cli import app
 
     _small_datasets(monkeypatch)
-    result = CliRunner().invoke(app, ["experiment", "learners", "--trials", "1", "--out", str(tmp_path),
-                                      "--format", "svg", "--quiet"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "experiment",
+            "learners",
+            "--trials",
+            "1",
+            "--out",
+            str(tmp_path),
+            "--format",
+            "svg",
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "learners.svg").read_text().lstrip().startswith(("<?xml", "<svg"))
     assert (tmp_path / "learners.md").read_text().startswith("| learner |")
-    assert {p.name for p in tmp_path.iterdir()} == {"learners.csv", "learners.json", "learners.md", "learners.svg"}
+    assert {p.name for p in tmp_path.iterdir()} == {
+        "learners.csv",
+        "learners.json",
+        "learners.md",
+        "learners.svg",
+    }
 
 
 def test_bad_trials():

@@ -120,17 +120,31 @@ def _raw_header(text: str) -> bytes:
     return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(body)) + body
 
 
-@pytest.mark.parametrize(("name", "content", "match"), [
-    ("truncated header", b"\x93NUMPY\x01\x00\x76\x00{'descr': '<f8', 'fortr", "corrupt or truncated header"),
-    ("unterminated dict (tokenize.TokenError)", _raw_header("{'descr': '<f8', 'fortran_order': False, 'shape': (3,"),
-     "corrupt or truncated header"),
-    ("shape beyond int64", _npy((10**30, 3)), "truncated or corrupt file"),
-    ("shape beyond RAM", _npy((10**9, 100)), "745.1 GiB of data its header declares"),
-    ("object array", _npy((2, 2), descr="|O"), "pickled data"),
-    ("strings", _npy((2, 2), descr="<U3"), "numeric array"),
-    ("unknown version", b"\x93NUMPY\x09\x00" + b"\0" * 30, "corrupt or truncated header|version"),
-    ("a CSV read as .npy", b"x1,x2,y\n1,0,1\n", "text, perhaps CSV"),
-])
+@pytest.mark.parametrize(
+    ("name", "content", "match"),
+    [
+        (
+            "truncated header",
+            b"\x93NUMPY\x01\x00\x76\x00{'descr': '<f8', 'fortr",
+            "corrupt or truncated header",
+        ),
+        (
+            "unterminated dict (tokenize.TokenError)",
+            _raw_header("{'descr': '<f8', 'fortran_order': False, 'shape': (3,"),
+            "corrupt or truncated header",
+        ),
+        ("shape beyond int64", _npy((10**30, 3)), "truncated or corrupt file"),
+        ("shape beyond RAM", _npy((10**9, 100)), "745.1 GiB of data its header declares"),
+        ("object array", _npy((2, 2), descr="|O"), "pickled data"),
+        ("strings", _npy((2, 2), descr="<U3"), "numeric array"),
+        (
+            "unknown version",
+            b"\x93NUMPY\x09\x00" + b"\0" * 30,
+            "corrupt or truncated header|version",
+        ),
+        ("a CSV read as .npy", b"x1,x2,y\n1,0,1\n", "text, perhaps CSV"),
+    ],
+)
 def test_hostile_npy_headers_are_clean_errors(tmp_path, name, content, match):
     path = tmp_path / "x.npy"
     path.write_bytes(content)
@@ -213,7 +227,9 @@ def test_npz_of_rows_without_features_allocates_nothing(tmp_path):
         outcome, peak = peak_of(lambda has_label=has_label: read_data(path, has_label=has_label))
         assert isinstance(outcome, InputError), outcome
         assert peak < 4 * MiB
-    assert "at least one row and one feature" in str(peak_of(lambda: read_data(path, has_label=False))[0])
+    assert "at least one row and one feature" in str(
+        peak_of(lambda: read_data(path, has_label=False))[0]
+    )
     X, y = read_data(_saved_npz(tmp_path), has_label=False)
     assert X.shape == (2, 2) and y is None
 
@@ -244,7 +260,9 @@ def test_default_budget_is_a_fraction_of_the_available_memory(tmp_path, monkeypa
     path = tmp_path / "d.csv"
     path.write_text("a,b,y\n" + "1,2,1\n" * 1000)
     monkeypatch.setattr(_memory, "available_memory", lambda: 40_000)
-    with pytest.raises(InputError, match=r"at most 19.5 KiB in memory \(50% of the 39.1 KiB available\)"):
+    with pytest.raises(
+        InputError, match=r"at most 19.5 KiB in memory \(50% of the 39.1 KiB available\)"
+    ):
         read_data(path)
     assert read_data(path, max_bytes="1M")[0].shape == (1000, 2)  # max_bytes replaces the default
 
@@ -307,7 +325,9 @@ def test_check_on_an_empty_directory_says_what_it_needs(tmp_path):
     in one line that says what to put there."""
     result = runner.invoke(app, ["check", str(tmp_path)])
     line = _one_error_line(result)
-    assert result.exit_code == 1 and "at least one .csv sheet" in line and "no such file" not in line
+    assert (
+        result.exit_code == 1 and "at least one .csv sheet" in line and "no such file" not in line
+    )
     with pytest.raises(InputError, match="a directory"):
         read_data(tmp_path)
 
@@ -361,7 +381,9 @@ def test_hostile_exact_numbers_are_refused_quickly(tmp_path):
 
 def _run_bounded(script: str, seconds: float):
     try:
-        return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=seconds)
+        return subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=seconds
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"still computing after {seconds} s")
 
@@ -372,8 +394,19 @@ def test_string_weight_beyond_the_float_range_is_an_input_error(tmp_path):
     from perceptronlab.estimators import load_model
 
     path = tmp_path / "m.json"
-    path.write_text(json.dumps(dict(format="perceptronlab-model", version=1, algorithm="perceptron",
-                                    n_features=2, classes=[-1, 1], w=["1e309", 1], b=0)))
+    path.write_text(
+        json.dumps(
+            dict(
+                format="perceptronlab-model",
+                version=1,
+                algorithm="perceptron",
+                n_features=2,
+                classes=[-1, 1],
+                w=["1e309", 1],
+                b=0,
+            )
+        )
+    )
     with pytest.raises(InputError, match="field 'w'"):
         load_model(path)
 
@@ -386,8 +419,14 @@ def test_huge_exact_values_are_an_error_not_an_overflow(tmp_path):
     exam.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
     for args in (["trace", str(data)], ["train", str(exam), "--exact", "--eta", "1e308"]):
         result = runner.invoke(app, args)
-        assert result.exit_code in (0, 1) and not isinstance(result.exception, OverflowError), (args, result.output)
-        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+        assert result.exit_code in (0, 1) and not isinstance(result.exception, OverflowError), (
+            args,
+            result.output,
+        )
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            args,
+            result.exception,
+        )
 
 
 def test_float_options_past_the_float_range(tmp_path):

@@ -19,9 +19,19 @@ from perceptronlab.io import check_model_document, save_model
 
 runner = CliRunner()
 
-BASE = {"format": "perceptronlab-model", "version": 1, "algorithm": "perceptron", "estimator": "perceptronlab.Run",
-        "exact": False, "params": {"eta": 1.0, "fit_intercept": False}, "n_features": 2, "classes": [-1, 1],
-        "w": [1.0, -2.0], "b": 0.0, "training": {"mistakes": 5, "sweeps": 4, "converged": True}}
+BASE = {
+    "format": "perceptronlab-model",
+    "version": 1,
+    "algorithm": "perceptron",
+    "estimator": "perceptronlab.Run",
+    "exact": False,
+    "params": {"eta": 1.0, "fit_intercept": False},
+    "n_features": 2,
+    "classes": [-1, 1],
+    "w": [1.0, -2.0],
+    "b": 0.0,
+    "training": {"mistakes": 5, "sweeps": 4, "converged": True},
+}
 
 
 def _load_text(tmp_path, text: str):
@@ -43,29 +53,34 @@ def _one_error_line(result) -> str:
 # ================================================================ the reproductions of the issue
 
 
-@pytest.mark.parametrize(("text", "match"), [
-    ('"classes": [NaN, 1]', "field 'classes'.*finite numbers.*nan"),
-    ('"classes": [1, 1.0]', "field 'classes'.*one type.*mixed integers and numbers"),
-    ('"classes": [true, 1]', "field 'classes'.*one type.*mixed booleans and integers"),
-    ('"classes": ["a", null]', "field 'classes'.*strings, integers, booleans"),
-    ('"classes": [1.5, 1.5]', "distinct"),
-    ('"w": [1e309, 1]', "field 'w'.*finite"),
-    ('"w": [NaN, 1]', "field 'w'.*finite"),
-    ('"w": [Infinity, 1]', "field 'w'.*finite"),
-    ('"b": -Infinity', "field 'b'.*finite"),
-    ('"training": {"mistakes": [[1], [1, 2]]}', r"field 'training.mistakes'"),
-    ('"training": {"mistakes": -1}', r"field 'training.mistakes'.*integer >= 0"),
-    ('"training": {"converged": "yes"}', r"field 'training.converged'"),
-    ('"training": []', "field 'training'.*an object"),
-    ('"estimator": 3', "field 'estimator'"),
-    ('"feature_names": ["x1"]', "field 'feature_names'.*2 names"),
-    ('"feature_names": ["x1", "x1"]', "field 'feature_names'.*distinct"),
-    ('"feature_names": ["x1", 2]', "field 'feature_names'"),
-    ('"feature_names": ["x1", "y"], "label_name": "y"', "field 'label_name'.*not a feature"),
-    ('"preprocessing": {"scale": [1, 2]}', "field 'preprocessing.version'"),
-    ('"exact": true, "preprocessing": {"version": 1, "scaler": "maxabs", "scale": [1, 2]}',
-     "field 'preprocessing'.*no scaler in an exact model"),
-])
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ('"classes": [NaN, 1]', "field 'classes'.*finite numbers.*nan"),
+        ('"classes": [1, 1.0]', "field 'classes'.*one type.*mixed integers and numbers"),
+        ('"classes": [true, 1]', "field 'classes'.*one type.*mixed booleans and integers"),
+        ('"classes": ["a", null]', "field 'classes'.*strings, integers, booleans"),
+        ('"classes": [1.5, 1.5]', "distinct"),
+        ('"w": [1e309, 1]', "field 'w'.*finite"),
+        ('"w": [NaN, 1]', "field 'w'.*finite"),
+        ('"w": [Infinity, 1]', "field 'w'.*finite"),
+        ('"b": -Infinity', "field 'b'.*finite"),
+        ('"training": {"mistakes": [[1], [1, 2]]}', r"field 'training.mistakes'"),
+        ('"training": {"mistakes": -1}', r"field 'training.mistakes'.*integer >= 0"),
+        ('"training": {"converged": "yes"}', r"field 'training.converged'"),
+        ('"training": []', "field 'training'.*an object"),
+        ('"estimator": 3', "field 'estimator'"),
+        ('"feature_names": ["x1"]', "field 'feature_names'.*2 names"),
+        ('"feature_names": ["x1", "x1"]', "field 'feature_names'.*distinct"),
+        ('"feature_names": ["x1", 2]', "field 'feature_names'"),
+        ('"feature_names": ["x1", "y"], "label_name": "y"', "field 'label_name'.*not a feature"),
+        ('"preprocessing": {"scale": [1, 2]}', "field 'preprocessing.version'"),
+        (
+            '"exact": true, "preprocessing": {"version": 1, "scaler": "maxabs", "scale": [1, 2]}',
+            "field 'preprocessing'.*no scaler in an exact model",
+        ),
+    ],
+)
 def test_malformed_documents_are_refused_with_the_field(tmp_path, text, match):
     document = json.dumps(BASE)[:-1] + ", " + text + "}"
     with pytest.raises(InputError, match=match):
@@ -79,7 +94,9 @@ def test_json_that_breaks_the_parser_is_a_clean_error(tmp_path):
         _load_text(tmp_path, json.dumps(BASE).replace("-2.0", "1" * 4301))
     started = time.perf_counter()
     with pytest.raises(InputError):
-        _load_text(tmp_path, '{"format": "perceptronlab-model", "version": 1, "w": [' + "9" * 4299 + "]}")
+        _load_text(
+            tmp_path, '{"format": "perceptronlab-model", "version": 1, "w": [' + "9" * 4299 + "]}"
+        )
     assert time.perf_counter() - started < 60  # generous: the point is that it ends, cleanly
 
 
@@ -150,7 +167,9 @@ def test_a_label_column_is_never_taken_for_a_feature(trained, tmp_path):
 def test_prediction_takes_the_columns_by_name(trained, tmp_path):
     model, data = trained
     expected = runner.invoke(app, ["predict", str(model), str(data), "--json"])
-    assert expected.exit_code == 0 and "accuracy" in expected.stderr  # the label column is found by name
+    assert (
+        expected.exit_code == 0 and "accuracy" in expected.stderr
+    )  # the label column is found by name
     shuffled = tmp_path / "shuffled.csv"
     shuffled.write_text("id,x3,x1,x2\na,0,1,0\nb,0,0,1\nc,1,0,0\nd,0,1,1\n")
     result = runner.invoke(app, ["predict", str(model), str(shuffled), "--json"])
@@ -164,7 +183,9 @@ def test_dataframes_are_matched_by_name(trained):
     model, _ = trained
     loaded = load_model(model, as_estimator=False)
     frame = pd.DataFrame({"x3": [0, 1], "x1": [1, 0], "x2": [0, 0], "y": [1, -1]})
-    assert loaded.predict(frame).tolist() == loaded.predict(np.array([[1, 0, 0], [0, 0, 1]])).tolist()
+    assert (
+        loaded.predict(frame).tolist() == loaded.predict(np.array([[1, 0, 0], [0, 0, 1]])).tolist()
+    )
     with pytest.raises(InputError, match="no column 'x2'"):
         loaded.predict(frame.drop(columns="x2"))
 
@@ -181,7 +202,11 @@ def test_a_model_without_feature_names_still_predicts_and_warns_when_it_guesses(
     unlabelled.write_text("a,b,y\n1,0,0\n0,1,0\n")
     result = runner.invoke(app, ["predict", str(model), str(unlabelled)])
     assert result.exit_code == 0 and result.stdout.split() == ["1", "-1"]
-    assert "Warning:" in result.stderr and "no feature names" in result.stderr and "'y' included" in result.stderr
+    assert (
+        "Warning:" in result.stderr
+        and "no feature names" in result.stderr
+        and "'y' included" in result.stderr
+    )
 
 
 def test_estimators_keep_their_feature_names(tmp_path):
@@ -202,15 +227,25 @@ def test_a_scaled_model_keeps_its_names_and_its_scaler(tmp_path):
     data = tmp_path / "train.csv"
     data.write_text("x1,x2,y\n100,0,1\n0,1,-1\n300,1,1\n0,3,-1\n")
     model = tmp_path / "m.json"
-    assert runner.invoke(app, ["train", str(data), "--scale", "standard", "--out", str(model), "-q"]).exit_code == 0
+    assert (
+        runner.invoke(
+            app, ["train", str(data), "--scale", "standard", "--out", str(model), "-q"]
+        ).exit_code
+        == 0
+    )
     document = json.loads(model.read_text())
-    assert document["feature_names"] == ["x1", "x2"] and document["preprocessing"]["scaler"] == "standard"
+    assert (
+        document["feature_names"] == ["x1", "x2"]
+        and document["preprocessing"]["scaler"] == "standard"
+    )
     expected = runner.invoke(app, ["predict", str(model), str(data)]).stdout.split()
     shuffled = tmp_path / "shuffled.csv"
     shuffled.write_text("x2,x1\n0,100\n1,0\n1,300\n3,0\n")
     assert runner.invoke(app, ["predict", str(model), str(shuffled)]).stdout.split() == expected
     pd = pytest.importorskip("pandas")
-    pipeline = load_model(model)  # a scikit-learn Pipeline: the names on its first step, checked as scikit-learn does
+    pipeline = load_model(
+        model
+    )  # a scikit-learn Pipeline: the names on its first step, checked as scikit-learn does
     frame = pd.DataFrame({"x1": [100, 0], "x2": [0, 1]})
     assert pipeline.predict(frame).tolist() == [int(v) for v in expected[:2]]
     with pytest.raises(ValueError, match="feature names"):

@@ -35,8 +35,9 @@ def test_equals_scikit_learns_passive_aggressive_bit_for_bit(member, fit_interce
     run = member["passive_aggressive"](X, y, C=C, fit_intercept=fit_intercept, max_sweeps=4)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # scikit-learn's ConvergenceWarning for max_iter=4
-        sk = PassiveAggressiveClassifier(C=C, fit_intercept=fit_intercept, max_iter=4, tol=None,
-                                         shuffle=False).fit(X, y)
+        sk = PassiveAggressiveClassifier(
+            C=C, fit_intercept=fit_intercept, max_iter=4, tol=None, shuffle=False
+        ).fit(X, y)
     assert run.sweeps == 4 and not run.converged
     assert run.w.tobytes() == sk.coef_[0].tobytes()
     assert np.float64(run.b).tobytes() == np.float64(sk.intercept_[0]).tobytes()
@@ -53,7 +54,9 @@ def test_the_driver_runs_it_like_any_member(member):
     signs = np.where(y == run.classes[1], 1.0, -1.0)
     last_errors = int(np.count_nonzero(signs * (X @ run.w + run.b) <= 0))
     assert run.errors_after_sweep.shape == (6,) and run.errors_after_sweep[-1] == last_errors
-    stopped = member["passive_aggressive"](X, y, max_sweeps=6, on_sweep=lambda info: info.sweep == 2)
+    stopped = member["passive_aggressive"](
+        X, y, max_sweeps=6, on_sweep=lambda info: info.sweep == 2
+    )
     assert stopped.stopped and stopped.sweeps == 2
     shuffled = member["passive_aggressive"](X, y, order="shuffle", seed=3, max_sweeps=6)
     again = member["passive_aggressive"](X, y, order="shuffle", seed=3, max_sweeps=6)

@@ -21,16 +21,33 @@ from perceptronlab._ground.numbers import (
 from perceptronlab.teach.checker import check_worksheet
 
 # Each of these names an integer of up to a hundred million digits: building it takes minutes.
-HUGE_TEXTS = ["1e100000000", "-1E100000000", "1e-100000000", "9" * 100_000, "1/" + "7" * 5000,
-              "0." + "0" * 2000 + "1"]
+HUGE_TEXTS = [
+    "1e100000000",
+    "-1E100000000",
+    "1e-100000000",
+    "9" * 100_000,
+    "1/" + "7" * 5000,
+    "0." + "0" * 2000 + "1",
+]
 
 
-@pytest.mark.parametrize("value, expected", [
-    (3, Fraction(3)), ("-2", Fraction(-2)), (" 1/2 ", Fraction(1, 2)), ("0.1", Fraction(1, 10)),
-    ("1e-3", Fraction(1, 1000)), ("2.5E2", Fraction(250)), (Fraction(-7, 3), Fraction(-7, 3)),
-    (Decimal("0.25"), Fraction(1, 4)), (np.int64(5), Fraction(5)), (0.5, Fraction(1, 2)),
-    ("1e1000", Fraction(10**1000)), (10**999, Fraction(10**999)),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (3, Fraction(3)),
+        ("-2", Fraction(-2)),
+        (" 1/2 ", Fraction(1, 2)),
+        ("0.1", Fraction(1, 10)),
+        ("1e-3", Fraction(1, 1000)),
+        ("2.5E2", Fraction(250)),
+        (Fraction(-7, 3), Fraction(-7, 3)),
+        (Decimal("0.25"), Fraction(1, 4)),
+        (np.int64(5), Fraction(5)),
+        (0.5, Fraction(1, 2)),
+        ("1e1000", Fraction(10**1000)),
+        (10**999, Fraction(10**999)),
+    ],
+)
 def test_exact_numbers_parse(value, expected):
     assert parse_exact(value, "x") == expected
 
@@ -42,18 +59,25 @@ def test_floats_exact_or_as_their_decimal():
 
 @pytest.mark.parametrize("text", HUGE_TEXTS, ids=lambda text: text[:12])
 def test_huge_texts_are_refused_with_the_limit(text):
-    with pytest.raises(InputError, match=f"at most {MAX_DIGITS} digits and an exponent of at most {MAX_EXPONENT}"):
+    with pytest.raises(
+        InputError, match=f"at most {MAX_DIGITS} digits and an exponent of at most {MAX_EXPONENT}"
+    ):
         parse_exact(text, "X[0, 0]")
 
 
-@pytest.mark.parametrize("value", [10**5000, -(10**1001), Fraction(1, 10**1001), Decimal("1e5000")],
-                         ids=["int 5001 digits", "int 1002 digits", "fraction", "decimal"])
+@pytest.mark.parametrize(
+    "value",
+    [10**5000, -(10**1001), Fraction(1, 10**1001), Decimal("1e5000")],
+    ids=["int 5001 digits", "int 1002 digits", "fraction", "decimal"],
+)
 def test_huge_numbers_are_refused(value):
     with pytest.raises(InputError, match="at most 1000 digits"):
         parse_exact(value, "x")
 
 
-@pytest.mark.parametrize("value", ["abc", "", "1/0", "nan", "inf", float("nan"), float("inf"), None, True, [1]])
+@pytest.mark.parametrize(
+    "value", ["abc", "", "1/0", "nan", "inf", float("nan"), float("inf"), None, True, [1]]
+)
 def test_non_numbers_are_input_errors(value):
     with pytest.raises(InputError, match="x: expected"):
         parse_exact(value, "x")
@@ -119,16 +143,32 @@ def test_the_lab_refuses_a_huge_coordinate():
             compute({"points": [[coordinate, 0], [0, 1]], "labels": [1, -1]})
 
 
-@pytest.mark.parametrize("square, text", [
-    (Fraction(2), "√2"), (Fraction(8), "2√2"), (Fraction(9), "3"), (Fraction(1, 5), "1/√5"),
-    (Fraction(9, 4), "3/2"), (Fraction(2, 3), "√2/√3"), (Fraction(18, 49), "3√2/7"),
-    (Fraction(169, 292), "13/(2√73)"), (Fraction(8, 45), "2√2/(3√5)"), (Fraction(10), "√10"),
-])
+@pytest.mark.parametrize(
+    "square, text",
+    [
+        (Fraction(2), "√2"),
+        (Fraction(8), "2√2"),
+        (Fraction(9), "3"),
+        (Fraction(1, 5), "1/√5"),
+        (Fraction(9, 4), "3/2"),
+        (Fraction(2, 3), "√2/√3"),
+        (Fraction(18, 49), "3√2/7"),
+        (Fraction(169, 292), "13/(2√73)"),
+        (Fraction(8, 45), "2√2/(3√5)"),
+        (Fraction(10), "√10"),
+    ],
+)
 def test_roots_as_the_worksheet_writes_them(square, text):
     assert format_sqrt(square) == text
 
 
 def test_numbers_as_the_worksheet_writes_them():
-    assert [format_number(v) for v in (Fraction(-3, 2), Fraction(4), 2.0, 0.1, np.int64(7), 1e16)] == \
-        ["-3/2", "4", "2", "0.1", "7", "1e+16"]
-    assert [format_short(v) for v in (Fraction(1, 3), 2**0.5, 3.0, 12)] == ["1/3", "1.41421", "3", "12"]
+    assert [
+        format_number(v) for v in (Fraction(-3, 2), Fraction(4), 2.0, 0.1, np.int64(7), 1e16)
+    ] == ["-3/2", "4", "2", "0.1", "7", "1e+16"]
+    assert [format_short(v) for v in (Fraction(1, 3), 2**0.5, 3.0, 12)] == [
+        "1/3",
+        "1.41421",
+        "3",
+        "12",
+    ]

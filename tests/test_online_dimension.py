@@ -40,7 +40,7 @@ def brute_vc(rows: list[tuple[int, ...]]) -> int:
     best = 0
     for size in range(1, n + 1):
         for subset in itertools.combinations(range(n), size):
-            if len({tuple(h[x] for x in subset) for h in rows}) == 2 ** size:
+            if len({tuple(h[x] for x in subset) for h in rows}) == 2**size:
                 best = size
     return best
 
@@ -71,14 +71,14 @@ def test_hundreds_of_random_classes_against_brute_force():
         assert vc.value <= ldim.value <= int(np.floor(np.log2(len(rows))))
         # the tree as a certificate, checked here without the library's verify
         paths = list(ldim.paths())
-        assert len(paths) == 2 ** ldim.value
+        assert len(paths) == 2**ldim.value
         assert len({tuple(path) for path in paths}) == len(paths)
         for path in paths:
             assert len(path) == ldim.value
             assert len({x for x, _ in path}) == ldim.value  # a path never asks a point twice
             assert realised(set(rows), path)
         assert ldim.verify(H) and vc.verify(H)
-        assert len({tuple(h[x] for x in vc.shattered) for h in rows}) == 2 ** vc.value
+        assert len({tuple(h[x] for x in vc.shattered) for h in rows}) == 2**vc.value
         checked += 1
     assert checked == 400
 
@@ -95,7 +95,7 @@ def test_a_wrong_certificate_is_refused():
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4, 5, 6])
 def test_thresholds_on_a_dyadic_grid_have_the_seed_tree(depth):
-    k = 2 ** depth - 1
+    k = 2**depth - 1
     H = FiniteClass.thresholds(k)
     result = littlestone_dimension(H)
     assert result.value == depth == int(np.log2(len(H)))
@@ -124,14 +124,17 @@ def test_intervals(k):
 def test_all_disjunctions_on_the_cube_shatter_the_unit_vectors():
     for n in (1, 2, 3, 4):
         H = FiniteClass.disjunctions(n)
-        assert len(H) == 2 ** n
+        assert len(H) == 2**n
         assert vc_dimension(H).value == littlestone_dimension(H).value == n
     H = FiniteClass.disjunctions(5, 2)
     assert len(H) == 1 + 5 + 10
     cube = [tuple(p) for p in H.points]
     for row in H.matrix:  # every row is an OR of at most 2 variables
-        assert any(all(row[i] == int(any(x[j] for j in subset)) for i, x in enumerate(cube))
-                   for size in range(3) for subset in itertools.combinations(range(5), size))
+        assert any(
+            all(row[i] == int(any(x[j] for j in subset)) for i, x in enumerate(cube))
+            for size in range(3)
+            for subset in itertools.combinations(range(5), size)
+        )
     assert littlestone_dimension(H).value == brute_ldim([tuple(r) for r in H.matrix])
 
 
@@ -142,8 +145,13 @@ def lp_realisable(X: np.ndarray, labels: tuple[int, ...], intercept: bool) -> bo
     A = np.hstack([X, np.ones((n, 1))]) if intercept else X
     signs = np.where(np.array(labels) == 1, -1.0, 1.0)
     rhs = np.where(np.array(labels) == 1, -1.0, -1.0 if intercept else 0.0)
-    result = linprog(np.zeros(A.shape[1]), A_ub=signs[:, None] * A, b_ub=rhs, bounds=[(None, None)] * A.shape[1],
-                     method="highs")
+    result = linprog(
+        np.zeros(A.shape[1]),
+        A_ub=signs[:, None] * A,
+        b_ub=rhs,
+        bounds=[(None, None)] * A.shape[1],
+        method="highs",
+    )
     return result.status == 0
 
 
@@ -157,7 +165,11 @@ def test_halfspaces_are_every_labelling_an_lp_realises(seed, intercept):
     else:
         X = rng.standard_normal((n, d))
     H = FiniteClass.halfspaces(X, fit_intercept=intercept)
-    expected = {labels for labels in itertools.product((0, 1), repeat=n) if lp_realisable(X, labels, intercept)}
+    expected = {
+        labels
+        for labels in itertools.product((0, 1), repeat=n)
+        if lp_realisable(X, labels, intercept)
+    }
     assert {tuple(int(c) for c in row) for row in H.matrix} == expected
 
 
@@ -179,12 +191,15 @@ def test_duplicates_are_one_hypothesis_and_points_are_kept():
     assert H.restrict([1]).matrix.tolist() == [[0], [1]]
 
 
-@pytest.mark.parametrize("matrix, words", [
-    ([[0, 2]], "labels 0 and 1"),
-    ([], "at least one row"),
-    ([1, 0], "2-D"),
-    ([[0, 1], [1]], "rectangular"),
-])
+@pytest.mark.parametrize(
+    "matrix, words",
+    [
+        ([[0, 2]], "labels 0 and 1"),
+        ([], "at least one row"),
+        ([1, 0], "2-D"),
+        ([[0, 1], [1]], "rectangular"),
+    ],
+)
 def test_bad_matrices_get_one_line(matrix, words):
     with pytest.raises(InputError, match=words) as info:
         FiniteClass(matrix)
@@ -192,15 +207,17 @@ def test_bad_matrices_get_one_line(matrix, words):
 
 
 def test_bad_constructor_inputs_get_one_line():
-    for call, words in [(lambda: FiniteClass.thresholds(0), "k: expected an integer >= 1"),
-                        (lambda: FiniteClass.intervals(100_000), "at most 50,000,000"),
-                        (lambda: FiniteClass.disjunctions(20), "at most 16 variables"),
-                        (lambda: FiniteClass.disjunctions(3, 4), "at most n = 3"),
-                        (lambda: FiniteClass.halfspaces(np.zeros((3, 3))), "1 or 2 coordinates"),
-                        (lambda: FiniteClass.halfspaces(np.zeros((129, 2))), "at most 128 points"),
-                        (lambda: FiniteClass([[0, 1]], points=[1]), "one entry per column"),
-                        (lambda: littlestone_dimension([[0, 1]]), "a FiniteClass"),
-                        (lambda: littlestone_dimension(FiniteClass.intervals(64), budget=10), "within 10 version")]:
+    for call, words in [
+        (lambda: FiniteClass.thresholds(0), "k: expected an integer >= 1"),
+        (lambda: FiniteClass.intervals(100_000), "at most 50,000,000"),
+        (lambda: FiniteClass.disjunctions(20), "at most 16 variables"),
+        (lambda: FiniteClass.disjunctions(3, 4), "at most n = 3"),
+        (lambda: FiniteClass.halfspaces(np.zeros((3, 3))), "1 or 2 coordinates"),
+        (lambda: FiniteClass.halfspaces(np.zeros((129, 2))), "at most 128 points"),
+        (lambda: FiniteClass([[0, 1]], points=[1]), "one entry per column"),
+        (lambda: littlestone_dimension([[0, 1]]), "a FiniteClass"),
+        (lambda: littlestone_dimension(FiniteClass.intervals(64), budget=10), "within 10 version"),
+    ]:
         with pytest.raises(InputError, match=words):
             call()
 
@@ -210,9 +227,9 @@ def test_the_compiled_counts_match_numpys_popcount():
 
     rng = np.random.default_rng(7)
     for n_points, n_words in [(1, 1), (5, 3), (64, 17)]:
-        words = rng.integers(0, 2 ** 63, size=(n_points, n_words), dtype=np.uint64) * np.uint64(2)
+        words = rng.integers(0, 2**63, size=(n_points, n_words), dtype=np.uint64) * np.uint64(2)
         words |= rng.integers(0, 2, size=(n_points, n_words), dtype=np.uint64)
-        space = rng.integers(0, 2 ** 63, size=n_words, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        space = rng.integers(0, 2**63, size=n_words, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
         expected = np.bitwise_count(words & space).sum(axis=1, dtype=np.int64)
         assert column_counts(words, space).tolist() == expected.tolist()
     everything = np.full((2, 2), np.iinfo(np.uint64).max, dtype=np.uint64)

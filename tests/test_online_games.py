@@ -26,7 +26,9 @@ from perceptronlab.online import (
 def random_classes(count, seed):
     rng = np.random.default_rng(seed)
     for _ in range(count):
-        yield FiniteClass((rng.random((int(rng.integers(1, 30)), int(rng.integers(1, 8)))) < 0.5).astype(int))
+        yield FiniteClass(
+            (rng.random((int(rng.integers(1, 30)), int(rng.integers(1, 8)))) < 0.5).astype(int)
+        )
 
 
 def realised_by_some_row(H, sequence):
@@ -34,8 +36,12 @@ def realised_by_some_row(H, sequence):
 
 
 def test_soa_is_forced_to_exactly_ldim_and_every_learner_to_at_least_ldim():
-    structured = [FiniteClass.thresholds(10), FiniteClass.intervals(8), FiniteClass.disjunctions(4, 2),
-                  FiniteClass.halfspaces(np.random.default_rng(0).standard_normal((9, 2)))]
+    structured = [
+        FiniteClass.thresholds(10),
+        FiniteClass.intervals(8),
+        FiniteClass.disjunctions(4, 2),
+        FiniteClass.halfspaces(np.random.default_rng(0).standard_normal((9, 2))),
+    ]
     for H in [*structured, *random_classes(120, seed=1)]:
         ldim = littlestone_dimension(H).value
         game = play(SOA(H), LdimAdversary(H))
@@ -47,12 +53,18 @@ def test_soa_is_forced_to_exactly_ldim_and_every_learner_to_at_least_ldim():
             assert game.consistent and game.best_mistakes == 0
 
 
-@pytest.mark.parametrize("H", [FiniteClass.thresholds(2 ** 5 - 1), FiniteClass.disjunctions(5),
-                               FiniteClass([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)])],
-                         ids=["thresholds on 31 points", "all disjunctions of 5", "all labellings of 3 points"])
+@pytest.mark.parametrize(
+    "H",
+    [
+        FiniteClass.thresholds(2**5 - 1),
+        FiniteClass.disjunctions(5),
+        FiniteClass([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)]),
+    ],
+    ids=["thresholds on 31 points", "all disjunctions of 5", "all labellings of 3 points"],
+)
 def test_halving_is_forced_to_log_of_the_class_where_that_is_the_dimension(H):
     log_size = int(np.log2(len(H)))
-    assert 2 ** log_size == len(H) == 2 ** littlestone_dimension(H).value
+    assert 2**log_size == len(H) == 2 ** littlestone_dimension(H).value
     game = play(Halving(H), LdimAdversary(H))
     assert game.mistakes == log_size and game.consistent
 
@@ -86,12 +98,14 @@ def test_a_sequence_adversary_replays_its_sequence():
 
 def test_bad_games_get_one_line():
     H = FiniteClass.thresholds(3)
-    for call, words in [(lambda: play(object(), LdimAdversary(H)), "predict_one"),
-                        (lambda: play(Halving(H), H), "an Adversary"),
-                        (lambda: play(Halving(H), ContraryAdversary(H)), "rounds"),
-                        (lambda: play(Halving(H), LdimAdversary(H), rounds=0), "rounds"),
-                        (lambda: SequenceAdversary(H, [(0, 2)]), "label: expected 0 or 1"),
-                        (lambda: LdimAdversary([[0, 1]]), "a FiniteClass")]:
+    for call, words in [
+        (lambda: play(object(), LdimAdversary(H)), "predict_one"),
+        (lambda: play(Halving(H), H), "an Adversary"),
+        (lambda: play(Halving(H), ContraryAdversary(H)), "rounds"),
+        (lambda: play(Halving(H), LdimAdversary(H), rounds=0), "rounds"),
+        (lambda: SequenceAdversary(H, [(0, 2)]), "label: expected 0 or 1"),
+        (lambda: LdimAdversary([[0, 1]]), "a FiniteClass"),
+    ]:
         with pytest.raises(InputError, match=words):
             call()
 
@@ -104,7 +118,7 @@ def test_the_threshold_adversary_is_the_ldim_adversary_on_the_dyadic_grid():
     from perceptronlab.adversary import SklearnAdapter, ThresholdAdversary, littlestone
 
     depth = 6
-    grid = 2 ** depth
+    grid = 2**depth
     H = FiniteClass.thresholds(grid - 1)  # row j: the threshold a_j between j/grid and (j + 1)/grid
     finite, whole = LdimAdversary(H), ThresholdAdversary()
     rng = np.random.default_rng(0)
@@ -114,8 +128,10 @@ def test_the_threshold_adversary_is_the_ldim_adversary_on_the_dyadic_grid():
         prediction = int(rng.integers(2))
         assert finite.label(prediction) == whole.label(prediction) == 1 - prediction
         lo, hi = whole.interval
-        assert hi - lo == Fraction(1, 2 ** played)
-        inside = [j for j in range(len(H)) if lo <= Fraction(j, grid) and Fraction(j + 1, grid) <= hi]
+        assert hi - lo == Fraction(1, 2**played)
+        inside = [
+            j for j in range(len(H)) if lo <= Fraction(j, grid) and Fraction(j + 1, grid) <= hi
+        ]
         assert [j for j in range(len(H)) if finite.version_space >> j & 1] == inside
     assert finite.finished and not whole.finished
     # the public game keeps its behaviour: 20 rounds, 20 mistakes, a proof that checks

@@ -70,9 +70,13 @@ def test_weighted_majority_and_hedge_on_noisy_sequences():
             pairs = sequence(H, rng, 80, noise=0.15)
             for beta in (Fraction(1, 2), Fraction(3, 4)):
                 learner = run(WeightedMajority(H, beta=beta), pairs)
-                assert learner.mistakes <= bounds.weighted_majority(len(H), learner.best_mistakes, beta)
+                assert learner.mistakes <= bounds.weighted_majority(
+                    len(H), learner.best_mistakes, beta
+                )
             hedge = run(Hedge(H, rounds=len(pairs), seed=0), pairs)
-            assert hedge.expected_mistakes - hedge.best_mistakes <= bounds.hedge_regret(len(H), len(pairs))
+            assert hedge.expected_mistakes - hedge.best_mistakes <= bounds.hedge_regret(
+                len(H), len(pairs)
+            )
             assert 0 <= hedge.mistakes <= len(pairs)
 
 
@@ -96,7 +100,10 @@ def test_soa_predicts_the_side_of_larger_dimension():
     H = FiniteClass.intervals(7)
     learner = SOA(H)
     for x in range(7):
-        sides = [littlestone_dimension(FiniteClass(H.matrix[H.matrix[:, x] == label])).value for label in (0, 1)]
+        sides = [
+            littlestone_dimension(FiniteClass(H.matrix[H.matrix[:, x] == label])).value
+            for label in (0, 1)
+        ]
         assert learner.predict_one(x) == int(sides[1] >= sides[0])
 
 
@@ -105,7 +112,13 @@ def test_weighted_majority_weights_are_exact_powers_of_beta():
     learner = WeightedMajority(H, beta=0.3)  # read as 3/10
     assert learner.beta == Fraction(3, 10)
     wrong = [0] * len(H)
-    for x, y in [(0, 1), (2, 0), (1, 0), (3, 1), (1, 1)]:  # the last two contradict: no expert is right
+    for x, y in [
+        (0, 1),
+        (2, 0),
+        (1, 0),
+        (3, 1),
+        (1, 1),
+    ]:  # the last two contradict: no expert is right
         zero = sum(Fraction(3, 10) ** wrong[h] for h in range(len(H)) if H.matrix[h, x] == 0)
         one = sum(Fraction(3, 10) ** wrong[h] for h in range(len(H)) if H.matrix[h, x] == 1)
         assert learner.votes(x) == (zero, one)
@@ -121,7 +134,9 @@ def test_hedge_probability_is_the_weight_share():
     for x, y in [(0, 1), (1, 1), (2, 0)]:
         learner.learn_one(x, y)
     weights = np.exp(-0.7 * learner.expert_mistakes)
-    assert learner.probability(1) == pytest.approx(weights[H.matrix[:, 1] == 1].sum() / weights.sum())
+    assert learner.probability(1) == pytest.approx(
+        weights[H.matrix[:, 1] == 1].sum() / weights.sum()
+    )
 
 
 def disjunction_data(n, relevant, T, rng):
@@ -191,15 +206,17 @@ def test_bounds_exact_values_and_bad_inputs():
     assert bounds.weighted_majority(8, 0, 0) == 3
     assert bounds.weighted_majority(8, 2, Fraction(1, 2)) == pytest.approx(5 / math.log2(4 / 3))
     assert bounds.online_gradient_descent(2, 3, 0) == 36  # Novikoff's (RB)^2 when the hinge is 0
-    for call, words in [(lambda: bounds.halving(0), "n_hypotheses: expected an integer >= 1"),
-                        (lambda: bounds.weighted_majority(4, 1, 1), "beta: expected a number in"),
-                        (lambda: bounds.winnow(4, 1, 1), "alpha: expected a number > 1"),
-                        (lambda: bounds.winnow(4, 1, 2, 0.1), "theta: expected at least"),
-                        (lambda: bounds.hedge_regret(3, 0), "rounds"),
-                        (lambda: WeightedMajority(FiniteClass.thresholds(2), beta=2), "beta"),
-                        (lambda: Winnow(3).learn_one([1, 2, 0], 1), "a 0/1 vector of n = 3"),
-                        (lambda: Halving(FiniteClass.thresholds(2)).learn_one(0, -1), "a label 0 or 1"),
-                        (lambda: Halving(FiniteClass.thresholds(2)).predict_one(5), "a column number 0 to 1"),
-                        (lambda: Hedge(FiniteClass.thresholds(2)), "rounds")]:
+    for call, words in [
+        (lambda: bounds.halving(0), "n_hypotheses: expected an integer >= 1"),
+        (lambda: bounds.weighted_majority(4, 1, 1), "beta: expected a number in"),
+        (lambda: bounds.winnow(4, 1, 1), "alpha: expected a number > 1"),
+        (lambda: bounds.winnow(4, 1, 2, 0.1), "theta: expected at least"),
+        (lambda: bounds.hedge_regret(3, 0), "rounds"),
+        (lambda: WeightedMajority(FiniteClass.thresholds(2), beta=2), "beta"),
+        (lambda: Winnow(3).learn_one([1, 2, 0], 1), "a 0/1 vector of n = 3"),
+        (lambda: Halving(FiniteClass.thresholds(2)).learn_one(0, -1), "a label 0 or 1"),
+        (lambda: Halving(FiniteClass.thresholds(2)).predict_one(5), "a column number 0 to 1"),
+        (lambda: Hedge(FiniteClass.thresholds(2)), "rounds"),
+    ]:
         with pytest.raises(InputError, match=words):
             call()

@@ -30,13 +30,13 @@ def test_the_tree_figure_names_the_seed_points():
     H = FiniteClass.thresholds(15)
     fig = mistake_tree(littlestone_dimension(H), H)
     texts = [text.get_text() for text in fig.axes[0].texts]
-    assert texts.count("0") == texts.count("1") == 2 ** 4 - 1  # one label per edge
+    assert texts.count("0") == texts.count("1") == 2**4 - 1  # one label per edge
     assert {"1/2", "1/4", "3/4", "1/8", "15/16"} <= set(texts)
     with pytest.raises(InputError, match="depth at most 7"):
         mistake_tree(littlestone_dimension(FiniteClass.thresholds(255)))
 
 
 def test_the_growth_figure_draws_each_series():
-    series = {"thresholds": [(2 ** d - 1, d) for d in range(1, 6)]}
+    series = {"thresholds": [(2**d - 1, d) for d in range(1, 6)]}
     fig = ldim_growth(series)
     assert fig.axes[0].lines[0].get_ydata().tolist() == [1, 2, 3, 4, 5]

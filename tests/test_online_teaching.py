@@ -29,7 +29,9 @@ def test_winnow_sheet_by_hand():
     assert sheet.rows[1] == ("2", "(1, 1, 1, 0)", "5", "2", "1", "0", "yes", "(1, 1, 1/2, 1)")
     blank = sheet.blank()
     assert blank.rows[1] == ("2", "(1, 1, 1, 0)", "", "2", "", "0", "", "")
-    assert blank.csv().splitlines()[0] == "round,x,score,theta,prediction,label,mistake,weights after"
+    assert (
+        blank.csv().splitlines()[0] == "round,x,score,theta,prediction,label,mistake,weights after"
+    )
 
 
 def test_soa_sheet_shows_the_dimensions_of_both_sides():
@@ -45,7 +47,9 @@ def test_soa_sheet_shows_the_dimensions_of_both_sides():
 def test_exam_keys_agree_with_the_library_and_the_seed_fixes_the_task(kind, seed):
     task = generate_online(kind, seed)
     assert task.markdown(solution=True) == generate_online(kind, seed).markdown(solution=True)
-    assert "#### Solution" in task.markdown(solution=True) and "#### Solution" not in task.markdown()
+    assert (
+        "#### Solution" in task.markdown(solution=True) and "#### Solution" not in task.markdown()
+    )
     assert "\\begin{tabular}" in task.latex(solution=True)
     if kind == "ldim":
         H = FiniteClass(task.data["matrix"])
@@ -68,12 +72,14 @@ def test_exam_keys_agree_with_the_library_and_the_seed_fixes_the_task(kind, seed
 
 
 def test_bad_inputs_get_one_line():
-    for call, words in [(lambda: online_sheet("perceptron", FiniteClass.thresholds(2), [(0, 1)]), "kind"),
-                        (lambda: online_sheet("halving", [[0, 1]], [(0, 1)]), "a FiniteClass"),
-                        (lambda: online_sheet("halving", FiniteClass.thresholds(2), []), "1 to 200 rounds"),
-                        (lambda: generate_online("trace", 0), "kind"),
-                        (lambda: generate_online("ldim", None), "seed"),
-                        (lambda: generate_online("ldim", 0).render("pdf"), "fmt")]:
+    for call, words in [
+        (lambda: online_sheet("perceptron", FiniteClass.thresholds(2), [(0, 1)]), "kind"),
+        (lambda: online_sheet("halving", [[0, 1]], [(0, 1)]), "a FiniteClass"),
+        (lambda: online_sheet("halving", FiniteClass.thresholds(2), []), "1 to 200 rounds"),
+        (lambda: generate_online("trace", 0), "kind"),
+        (lambda: generate_online("ldim", None), "seed"),
+        (lambda: generate_online("ldim", 0).render("pdf"), "fmt"),
+    ]:
         with pytest.raises(InputError, match=words):
             call()
 
@@ -92,7 +98,15 @@ def test_exam_writes_the_online_chapters_tasks_with_their_key(kind, tmp_path):
     assert shown.exit_code == 0, shown.output
     assert shown.output == generate_online(kind, 5).render("md", solution=True)
     out = tmp_path / "task.tex"
-    written = runner.invoke(app, ["exam", "--kind", kind, "--seed", "5", "--format", "latex", "--out", str(out)])
-    assert written.exit_code == 0 and out.read_text(encoding="utf-8") == generate_online(kind, 5).render("latex")
+    written = runner.invoke(
+        app, ["exam", "--kind", kind, "--seed", "5", "--format", "latex", "--out", str(out)]
+    )
+    assert written.exit_code == 0 and out.read_text(encoding="utf-8") == generate_online(
+        kind, 5
+    ).render("latex")
     refused = runner.invoke(app, ["exam", "--kind", kind, "--variants", "3"])
-    assert refused.exit_code == 1 and "Drop --variants" in refused.output and refused.output.count("\n") <= 1
+    assert (
+        refused.exit_code == 1
+        and "Drop --variants" in refused.output
+        and refused.output.count("\n") <= 1
+    )

@@ -28,29 +28,43 @@ def _quiet(fit):
 
 
 def _same(a, b):
-    assert a.coef_.tobytes() == b.coef_.tobytes() and a.intercept_.tobytes() == b.intercept_.tobytes()
+    assert (
+        a.coef_.tobytes() == b.coef_.tobytes() and a.intercept_.tobytes() == b.intercept_.tobytes()
+    )
 
 
-@pytest.mark.parametrize("make", [lambda **k: Perceptron(**k), lambda **k: AveragedPerceptron(**k),
-                                  lambda **k: MulticlassPerceptron(**k),
-                                  lambda **k: MulticlassPerceptron(averaged=True, **k)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **k: Perceptron(**k),
+        lambda **k: AveragedPerceptron(**k),
+        lambda **k: MulticlassPerceptron(**k),
+        lambda **k: MulticlassPerceptron(averaged=True, **k),
+    ],
+)
 def test_batches_are_one_stream(wine, make):
     # cyclic order: partial_fit on the batches in turn is one sweep over the whole stream, so the
     # weights (and an average over every step) equal one sweep of fit, bit for bit
     X, y = wine
     batched = make()
     for start in range(0, y.shape[0], 50):
-        batched.partial_fit(X[start:start + 50], y[start:start + 50], classes=np.unique(y))
+        batched.partial_fit(X[start : start + 50], y[start : start + 50], classes=np.unique(y))
     whole = _quiet(lambda: make(max_iter=1).fit(X, y))
     _same(batched, whole)
     assert np.array_equal(batched.n_mistakes_, whole.n_mistakes_)
     assert np.all(np.asarray(batched.n_sweeps_) == 4) and batched.n_iter_ == 1
 
 
-@pytest.mark.parametrize("make", [lambda **k: Perceptron(**k), lambda **k: AveragedPerceptron(**k),
-                                  lambda **k: MulticlassPerceptron(averaged=True, **k),
-                                  lambda **k: PocketPerceptron(order="cyclic", check="sweep", **k),
-                                  lambda **k: PocketPerceptron(order="cyclic", check="update", **k)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **k: Perceptron(**k),
+        lambda **k: AveragedPerceptron(**k),
+        lambda **k: MulticlassPerceptron(averaged=True, **k),
+        lambda **k: PocketPerceptron(order="cyclic", check="sweep", **k),
+        lambda **k: PocketPerceptron(order="cyclic", check="update", **k),
+    ],
+)
 def test_warm_start_and_partial_fit_go_on_where_the_run_ended(wine, make):
     # not separable in 5 sweeps: 2 + 2 (warm) + 1 (partial_fit) sweeps are one run of 5
     X, y = wine
@@ -83,14 +97,21 @@ def test_a_pockets_batch_keeps_the_better_of_its_pocket_and_this_sweep():
     X, y = X[order, :2], np.where(y[order] == 2, 1, 0)  # noisy
     model = PocketPerceptron(random_state=0, max_iter=10).fit(X[:75], y[:75])
     kept = model.coef_.copy(), model.intercept_.copy()
-    errors_before = int(np.sum(np.where(y[75:] == 1, 1, -1) * (X[75:] @ kept[0][0] + kept[1][0]) <= 0))
+    errors_before = int(
+        np.sum(np.where(y[75:] == 1, 1, -1) * (X[75:] @ kept[0][0] + kept[1][0]) <= 0)
+    )
     model.partial_fit(X[75:], y[75:])
-    errors_after = int(np.sum(np.where(y[75:] == 1, 1, -1) * (X[75:] @ model.coef_[0] + model.intercept_[0]) <= 0))
+    errors_after = int(
+        np.sum(np.where(y[75:] == 1, 1, -1) * (X[75:] @ model.coef_[0] + model.intercept_[0]) <= 0)
+    )
     assert model.pocket_errors_ == errors_after <= errors_before
 
 
 def test_warm_start_needs_the_same_classes(wine):
     X, y = wine
     model = _quiet(lambda: MulticlassPerceptron(max_iter=2, warm_start=True).fit(X, y))
-    with pytest.raises(perceptronlab.InputError, match=r"expected the classes of the fit that warm_start goes on from"):
+    with pytest.raises(
+        perceptronlab.InputError,
+        match=r"expected the classes of the fit that warm_start goes on from",
+    ):
         model.fit(X[y < 2], y[y < 2])

@@ -47,7 +47,7 @@ def test_squeeze_plots_the_runs_norms_between_the_bounds(basis_run):
     # the proof's squeeze holds at every mistake: k rho <= ||w_k|| <= sqrt(k) R
     assert np.all(k * rho <= norms + 1e-12) and np.all(norms <= np.sqrt(k) * R + 1e-12)
     k2, squares = _xy(right.lines[0])
-    assert np.allclose(squares, norms ** 2)
+    assert np.allclose(squares, norms**2)
     bound_x, _ = _xy(right.lines[3])
     assert np.allclose(bound_x, novikoff(R, rho)) and np.isclose(bound_x[0], 6.0)
     assert left.get_xlabel() and left.get_title() and right.get_title() and right.get_legend()
@@ -62,13 +62,16 @@ def test_squeeze_switches_to_log_axes_far_from_the_bound():
     right = plots.squeeze(run, rho, R).axes[1]
     assert right.get_xscale() == "log"
     k, squares = _xy(right.lines[0])
-    assert k[0] == 1 and np.allclose(squares, run.norms ** 2)
+    assert k[0] == 1 and np.allclose(squares, run.norms**2)
 
 
-@pytest.mark.parametrize(("args", "fragment"), [
-    (("not a run", 1.0, 1.0), "Run"),
-    ((None, 0.0, 1.0), "Run"),
-])
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("not a run", 1.0, 1.0), "Run"),
+        ((None, 0.0, 1.0), "Run"),
+    ],
+)
 def test_squeeze_rejects_bad_input(args, fragment):
     with pytest.raises(InputError, match=fragment):
         plots.squeeze(*args)
@@ -81,18 +84,31 @@ def test_squeeze_rejects_a_non_positive_margin(basis_run):
 
 
 def test_bound_vs_actual_scatter_and_boxes():
-    rows = [dict(bound=b, mistakes=m, separation=s)
-            for s, b, m in [(2.0, 40.0, 4), (2.0, 90.0, 3), (3.0, 12.0, 2), (3.0, 20.0, 1), (3.0, 8.0, 2)]]
+    rows = [
+        dict(bound=b, mistakes=m, separation=s)
+        for s, b, m in [
+            (2.0, 40.0, 4),
+            (2.0, 90.0, 3),
+            (3.0, 12.0, 2),
+            (3.0, 20.0, 1),
+            (3.0, 8.0, 2),
+        ]
+    ]
     fig = plots.bound_vs_actual(rows)
     left, right = fig.axes[:2]  # then the colour bar
     offsets = np.asarray(left.collections[0].get_offsets())
     assert np.allclose(offsets, [[r["bound"], r["mistakes"]] for r in rows])
     x, y = _xy(left.lines[0])
     assert np.allclose(x, y)  # the line actual = bound
-    assert len(right.get_xticklabels()) == 2 and [t.get_text() for t in right.get_xticklabels()] == ["2", "3"]
+    assert len(right.get_xticklabels()) == 2 and [
+        t.get_text() for t in right.get_xticklabels()
+    ] == ["2", "3"]
     # horizontal segments: caps, medians and the line ratio = 1; separation 2 has ratios 10 and 30
-    levels = {round(float(line.get_xydata()[0, 1]), 9) for line in right.lines
-              if len(line.get_xydata()) == 2 and line.get_xydata()[0, 1] == line.get_xydata()[1, 1]}
+    levels = {
+        round(float(line.get_xydata()[0, 1]), 9)
+        for line in right.lines
+        if len(line.get_xydata()) == 2 and line.get_xydata()[0, 1] == line.get_xydata()[1, 1]
+    }
     assert {1.0, 10.0, 20.0, 30.0} <= levels
     assert "every run within its bound: yes" in fig._suptitle.get_text()
     assert _png(fig).startswith(PNG_MAGIC)
@@ -127,7 +143,9 @@ def test_sweeps_of_pocket_adds_the_pocket_history():
     _, history = _xy(ax.lines[2])
     assert np.array_equal(history, run.pocket_history)
     _, errors = _xy(ax.lines[1])
-    assert np.array_equal(history, np.minimum.accumulate(errors))  # the pocket keeps the best so far
+    assert np.array_equal(
+        history, np.minimum.accumulate(errors)
+    )  # the pocket keeps the best so far
     assert _png(plots.sweeps(run)).startswith(PNG_MAGIC)
 
 
@@ -185,16 +203,21 @@ def test_decision_regions_with_the_bias_column_and_zero_one_labels():
     ax = plots.decision_regions(run, X, (y > 0).astype(int)).axes[0]
     assert _on_line(ax.lines[0], run.w[1:], run.w[0])
     Xn, yn = datasets.nonseparable()
-    ax = plots.decision_regions(pocket(Xn, yn, fit_intercept=True, seed=0), Xn, yn, max_margin=True).axes[0]
+    ax = plots.decision_regions(
+        pocket(Xn, yn, fit_intercept=True, seed=0), Xn, yn, max_margin=True
+    ).axes[0]
     assert any("not separable" in t.get_text() for t in ax.texts)
 
 
-@pytest.mark.parametrize(("fitted", "X", "fragment"), [
-    ([1.0, 2.0], np.ones((3, 4)), "2 features"),
-    ([0.0, 0.0], np.eye(2), "nonzero w"),
-    ([1.0, 2.0, 3.0, 4.0], np.eye(2), "weight vector"),
-    ("w", np.eye(2), "weight vector"),
-])
+@pytest.mark.parametrize(
+    ("fitted", "X", "fragment"),
+    [
+        ([1.0, 2.0], np.ones((3, 4)), "2 features"),
+        ([0.0, 0.0], np.eye(2), "nonzero w"),
+        ([1.0, 2.0, 3.0, 4.0], np.eye(2), "weight vector"),
+        ("w", np.eye(2), "weight vector"),
+    ],
+)
 def test_decision_regions_rejects_bad_input(fitted, X, fragment):
     with pytest.raises(InputError, match=fragment):
         plots.decision_regions(fitted, X, [1, -1] + [1] * (X.shape[0] - 2))
@@ -226,10 +249,13 @@ def test_bound_surface_rejects_a_bad_mark():
 def test_every_plot_saves_a_png(tmp_path, basis_run):
     run, rho, R = basis_run
     X, y = datasets.exam_task()
-    figures = {"squeeze": plots.squeeze(run, rho, R), "sweeps": plots.sweeps(run),
-               "regions": plots.decision_regions(perceptron(X, y), X, y, max_margin=True),
-               "surface": plots.bound_surface(),
-               "bound": plots.bound_vs_actual([{"bound": 5.0, "mistakes": 3, "separation": 1.0}])}
+    figures = {
+        "squeeze": plots.squeeze(run, rho, R),
+        "sweeps": plots.sweeps(run),
+        "regions": plots.decision_regions(perceptron(X, y), X, y, max_margin=True),
+        "surface": plots.bound_surface(),
+        "bound": plots.bound_vs_actual([{"bound": 5.0, "mistakes": 3, "separation": 1.0}]),
+    }
     for name, fig in figures.items():
         path = tmp_path / f"{name}.png"
         fig.savefig(path)

@@ -21,8 +21,10 @@ import pytest
 from perceptronlab.cli import _progress
 from perceptronlab.core.driver import Chunked, SweepInfo
 
-CHILD = ("import sys; import perceptronlab.cli._progress as p; p.SHOW_AFTER = float(sys.argv[1]); "
-         "from perceptronlab.cli import main; main(sys.argv[2:])")
+CHILD = (
+    "import sys; import perceptronlab.cli._progress as p; p.SHOW_AFTER = float(sys.argv[1]); "
+    "from perceptronlab.cli import main; main(sys.argv[2:])"
+)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 HIDE_CURSOR = "\x1b[?25l"  # Rich's live display starts by hiding the cursor
 
@@ -56,8 +58,13 @@ def in_terminal(*args, show_after: float = 0.0, timeout: float = 120) -> tuple[i
 
 def in_log(*args, show_after: float = 0.0) -> subprocess.CompletedProcess:
     """Run ``perceptronlab ARGS`` with stdout and stderr as pipes (a log, CI)."""
-    return subprocess.run([sys.executable, "-c", CHILD, str(show_after), *map(str, args)], capture_output=True,
-                          text=True, env=_env(), timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", CHILD, str(show_after), *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=300,
+    )
 
 
 def plain(text: str) -> str:
@@ -79,22 +86,34 @@ def noisy_csv(tmp_path_factory):
 
 
 def test_train_shows_sweeps_mistakes_and_time_on_a_terminal(noisy_csv):
-    code, out = in_terminal("train", noisy_csv, "--order", "shuffle", "--seed", "0", "--max-sweeps", "2000")
+    code, out = in_terminal(
+        "train", noisy_csv, "--order", "shuffle", "--seed", "0", "--max-sweeps", "2000"
+    )
     assert code == 0, out
     assert HIDE_CURSOR in out
     text = plain(out)
-    bars = re.findall(r"perceptron .*?sweep ([\d,]+) of 2,000 · ([\d,]+) mistakes? in the last sweep\s+(\d+:\d\d:\d\d)",
-                      text)
+    bars = re.findall(
+        r"perceptron .*?sweep ([\d,]+) of 2,000 · ([\d,]+) mistakes? in the last sweep\s+(\d+:\d\d:\d\d)",
+        text,
+    )
     assert bars, text[-2000:]
     assert all(0 < int(sweep.replace(",", "")) <= 2000 for sweep, _, _ in bars)
-    assert re.search(r"2,000 sweeps of at most 2,000, [\d,]+ mistakes in the last sweep, [\d,]+ in all", text)
-    assert "reading" in text and "perceptron on 2000 examples" in text  # the stages, then the result
+    assert re.search(
+        r"2,000 sweeps of at most 2,000, [\d,]+ mistakes in the last sweep, [\d,]+ in all", text
+    )
+    assert (
+        "reading" in text and "perceptron on 2000 examples" in text
+    )  # the stages, then the result
     # no warning: the run's verdict is the analysis' own, a row of the table once the bar is down (issue 22)
-    assert "Warning:" not in text and re.search(r"separable\s+│ no \(a Gordan certificate\)", text), text[-1500:]
+    assert "Warning:" not in text and re.search(
+        r"separable\s+│ no \(a Gordan certificate\)", text
+    ), text[-1500:]
 
 
 def test_pocket_shows_its_bar(noisy_csv):
-    code, out = in_terminal("train", noisy_csv, "--algorithm", "pocket", "--seed", "0", "--max-sweeps", "20")
+    code, out = in_terminal(
+        "train", noisy_csv, "--algorithm", "pocket", "--seed", "0", "--max-sweeps", "20"
+    )
     assert code == 0, out
     text = plain(out)
     assert re.search(r"pocket .*sweep [\d,]+ of 20", text) and "pocket training errors" in text
@@ -107,7 +126,9 @@ def test_a_second_of_work_shows_the_bar_and_less_shows_nothing(bc200_csv, exam_c
     assert code == 0, out
     assert HIDE_CURSOR in out and re.search(r"sweep [\d,]+ of 100,000", plain(out))
     code, out = in_terminal("train", exam_csv, show_after=_progress.SHOW_AFTER)
-    assert code == 0 and HIDE_CURSOR not in out and "sweep" not in plain(out).split("perceptron on")[0]
+    assert (
+        code == 0 and HIDE_CURSOR not in out and "sweep" not in plain(out).split("perceptron on")[0]
+    )
 
 
 def test_analyze_report_and_experiment_show_their_stages(bc200_csv, tmp_path):
@@ -117,7 +138,12 @@ def test_analyze_report_and_experiment_show_their_stages(bc200_csv, tmp_path):
     assert re.search(r"perceptron .*of (at most )?46,332", text) and "leave-one-out" in text
     code, out = in_terminal("report", bc200_csv, "--scale", "standard", "--out", tmp_path / "r")
     text = plain(out)
-    assert code == 0 and "plots" in text and "writing the page" in text and re.search(r"perceptron .*of (at most )?46,332", text)
+    assert (
+        code == 0
+        and "plots" in text
+        and "writing the page" in text
+        and re.search(r"perceptron .*of (at most )?46,332", text)
+    )
     code, out = in_terminal("experiment", "worst-case", "--out", tmp_path / "w")
     text = plain(out)
     assert code == 0 and HIDE_CURSOR in out and re.search(r"dimensions .*\d of 6\b", text)
@@ -125,10 +151,14 @@ def test_analyze_report_and_experiment_show_their_stages(bc200_csv, tmp_path):
 
 @pytest.mark.parametrize("flag", ["--quiet", "--json"])
 def test_quiet_and_json_show_nothing(noisy_csv, flag):
-    code, out = in_terminal("train", noisy_csv, "--order", "shuffle", "--seed", "0", "--max-sweeps", "300", flag)
+    code, out = in_terminal(
+        "train", noisy_csv, "--order", "shuffle", "--seed", "0", "--max-sweeps", "300", flag
+    )
     assert code == 0, out
     assert HIDE_CURSOR not in out and "mistakes in the last sweep" not in out
-    if flag == "--json":  # the terminal holds the JSON alone: the run's verdict is in it, not a warning (issue 22)
+    if (
+        flag == "--json"
+    ):  # the terminal holds the JSON alone: the run's verdict is in it, not a warning (issue 22)
         text = plain(out).replace("\n\n", "\n")
         assert text.startswith("{")
         record = json.loads(text)
@@ -149,22 +179,34 @@ def test_a_log_gets_one_line_per_stage(noisy_csv):
     assert "\x1b" not in result.stderr  # no bar, no colour
     lines = [ln for ln in result.stderr.splitlines() if ln.startswith("train: ")]
     assert len(lines) == 2, result.stderr
-    assert re.fullmatch(rf"train: reading {re.escape(str(noisy_csv))}: done \(\d+\.\d s\)", lines[0])
-    assert re.fullmatch(r"train: perceptron: 300 sweeps of at most 300, [\d,]+ mistakes? in the last sweep, "
-                        r"[\d,]+ in all \(\d+\.\d s\)", lines[1])
+    assert re.fullmatch(
+        rf"train: reading {re.escape(str(noisy_csv))}: done \(\d+\.\d s\)", lines[0]
+    )
+    assert re.fullmatch(
+        r"train: perceptron: 300 sweeps of at most 300, [\d,]+ mistakes? in the last sweep, "
+        r"[\d,]+ in all \(\d+\.\d s\)",
+        lines[1],
+    )
     assert "perceptron on 2000 examples" in result.stdout
 
 
 def test_a_log_of_analyze_names_every_stage(bc200_csv):
     result = in_log("analyze", bc200_csv, "--scale", "standard")
     stages = [ln.split(": ")[1] for ln in result.stderr.splitlines() if ln.startswith("analyze: ")]
-    assert stages == [f"reading {bc200_csv}", "separability (linear program)", "best margin ρ* (quadratic program)",
-                      "perceptron", "leave-one-out"]
+    assert stages == [
+        f"reading {bc200_csv}",
+        "separability (linear program)",
+        "best margin ρ* (quadratic program)",
+        "perceptron",
+        "leave-one-out",
+    ]
 
 
 @pytest.mark.parametrize("flag", ["--quiet", "--json"])
 def test_a_log_is_silent_with_quiet_or_json(noisy_csv, flag):
-    result = in_log("train", noisy_csv, "--order", "shuffle", "--seed", "0", "--max-sweeps", "300", flag)
+    result = in_log(
+        "train", noisy_csv, "--order", "shuffle", "--seed", "0", "--max-sweeps", "300", flag
+    )
     assert result.returncode == 0 and "train: " not in result.stderr, result.stderr
 
 
@@ -183,14 +225,47 @@ def test_the_driver_calls_a_chunked_hook_between_chunks_and_after_the_last_sweep
     X = rng.normal(size=(50, 3))
     y = np.where(X[:, 0] + rng.normal(size=50) > 0, 1, -1)
     seen: list[SweepInfo] = []
-    run = perceptron(X, y, order="shuffle", seed=0, max_sweeps=5000, warn=False,
-                     on_sweep=Chunked(seen.append, interval=3600))
-    assert [info.sweep for info in seen] == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 5000]
+    run = perceptron(
+        X,
+        y,
+        order="shuffle",
+        seed=0,
+        max_sweeps=5000,
+        warn=False,
+        on_sweep=Chunked(seen.append, interval=3600),
+    )
+    assert [info.sweep for info in seen] == [
+        1,
+        2,
+        4,
+        8,
+        16,
+        32,
+        64,
+        128,
+        256,
+        512,
+        1024,
+        2048,
+        4096,
+        5000,
+    ]
     last = seen[-1]
-    assert (last.sweep, last.updates, last.total_updates) == (run.sweeps, run.updates_per_sweep[-1], run.mistakes)
+    assert (last.sweep, last.updates, last.total_updates) == (
+        run.sweeps,
+        run.updates_per_sweep[-1],
+        run.mistakes,
+    )
     every: list[int] = []
-    perceptron(X, y, order="shuffle", seed=0, max_sweeps=300, warn=False,
-               on_sweep=Chunked(lambda info: every.append(info.sweep), interval=0))
+    perceptron(
+        X,
+        y,
+        order="shuffle",
+        seed=0,
+        max_sweeps=300,
+        warn=False,
+        on_sweep=Chunked(lambda info: every.append(info.sweep), interval=0),
+    )
     assert every == list(range(1, 301))  # a zero interval never grows the chunk
 
 
@@ -198,8 +273,15 @@ def test_a_chunked_hook_can_stop_the_run_where_its_chunk_ends():
     from perceptronlab import perceptron
 
     X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
-    run = perceptron(X, [1, 1, -1], order="shuffle", seed=0, max_sweeps=1000, warn=False,
-                     on_sweep=Chunked(lambda info: info.sweep >= 10, interval=3600))
+    run = perceptron(
+        X,
+        [1, 1, -1],
+        order="shuffle",
+        seed=0,
+        max_sweeps=1000,
+        warn=False,
+        on_sweep=Chunked(lambda info: info.sweep >= 10, interval=3600),
+    )
     assert run.stopped and run.sweeps == 16
 
 

@@ -93,10 +93,15 @@ def test_update_key_and_slips(seed):
     key = tuple(Fraction(a) + eta * label * b for a, b in zip(w, x, strict=True))
     assert q.answer == vec(key)
     check_options(q)
-    replay = {"x-instead-of-yx": tuple(Fraction(a) + eta * b for a, b in zip(w, x, strict=True)),
-              "forgot-eta": tuple(Fraction(a) + label * b for a, b in zip(w, x, strict=True)),
-              "tie-as-correct": tuple(Fraction(a) for a in w), "no-update-on-mistake": tuple(Fraction(a) for a in w),
-              "update-subtracted": tuple(Fraction(a) - eta * label * b for a, b in zip(w, x, strict=True))}
+    replay = {
+        "x-instead-of-yx": tuple(Fraction(a) + eta * b for a, b in zip(w, x, strict=True)),
+        "forgot-eta": tuple(Fraction(a) + label * b for a, b in zip(w, x, strict=True)),
+        "tie-as-correct": tuple(Fraction(a) for a in w),
+        "no-update-on-mistake": tuple(Fraction(a) for a in w),
+        "update-subtracted": tuple(
+            Fraction(a) - eta * label * b for a, b in zip(w, x, strict=True)
+        ),
+    }
     for option in q.options:
         if not option.correct:
             assert option.text == vec(replay[option.slip]) != q.answer
@@ -114,9 +119,11 @@ def test_distance_key_and_slips(seed):
     check_options(q)
     values = [root_value(o.text) for o in q.options]
     assert len(set(values)) == len(values)  # distinct in value, not only in text
-    replay = {"forgot-norm": (1 if score > 0 else -1, score ** 2),
-              "forgot-label": (1 if score * label > 0 else -1, (score / math.isqrt(norm2)) ** 2),
-              "distance-to-origin": (1, dot(x, x))}
+    replay = {
+        "forgot-norm": (1 if score > 0 else -1, score**2),
+        "forgot-label": (1 if score * label > 0 else -1, (score / math.isqrt(norm2)) ** 2),
+        "distance-to-origin": (1, dot(x, x)),
+    }
     for option in q.options:
         if not option.correct:
             assert root_value(option.text) == replay[option.slip]
@@ -135,11 +142,14 @@ def test_mistake_rule_key(seed):
 def test_bound_key_and_slips(seed):
     q = generated("bound", seed)
     R, rho = q.data["R"], q.data["rho"]
-    assert f"R = {questions.number_text(R)}" in q.prompt and f"ρ = {questions.number_text(rho)}" in q.prompt
-    assert Fraction(q.answer) == R ** 2 / rho ** 2
+    assert (
+        f"R = {questions.number_text(R)}" in q.prompt
+        and f"ρ = {questions.number_text(rho)}" in q.prompt
+    )
+    assert Fraction(q.answer) == R**2 / rho**2
     check_options(q)
     wrong = {Fraction(o.text) for o in q.options if not o.correct}
-    assert wrong <= {R / rho, rho ** 2 / R ** 2, R ** 2 / rho}
+    assert wrong <= {R / rho, rho**2 / R**2, R**2 / rho}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -147,9 +157,9 @@ def test_test_error_key_and_slips(seed):
     q = generated("test-error", seed)
     R, rho, n = q.data["R"], q.data["rho"], q.data["n"]
     assert f"n = {n}" in q.prompt
-    assert Fraction(q.answer) == R ** 2 / rho ** 2 / (n + 1)
+    assert Fraction(q.answer) == R**2 / rho**2 / (n + 1)
     check_options(q)
-    ratio = R ** 2 / rho ** 2
+    ratio = R**2 / rho**2
     wrong = {Fraction(o.text) for o in q.options if not o.correct}
     assert wrong == {ratio / n, ratio, ratio / math.isqrt(n + 1)}
 
@@ -205,10 +215,28 @@ def test_pocket_key_by_counting(seed):
 def test_fixed_questions_are_complete():
     for question in quiz_bank.CHOICES:
         check_options(question)
-    assert len(quiz_bank.CARDS) == 11 and all(card.answer and not card.options for card in quiz_bank.CARDS)
-    topics = {q.topic for q in quiz_bank.CARDS + quiz_bank.CHOICES} | {generated(name, 0).topic for name in quiz_generated.GENERATORS}
-    assert {"update", "sgd", "distance", "margin", "theorem 1", "theorem 2", "proof", "learning rate", "ties",
-            "leave-one-out", "non-separable", "pocket", "online", "margin perceptron"} <= topics
+    assert len(quiz_bank.CARDS) == 11 and all(
+        card.answer and not card.options for card in quiz_bank.CARDS
+    )
+    topics = {q.topic for q in quiz_bank.CARDS + quiz_bank.CHOICES} | {
+        generated(name, 0).topic for name in quiz_generated.GENERATORS
+    }
+    assert {
+        "update",
+        "sgd",
+        "distance",
+        "margin",
+        "theorem 1",
+        "theorem 2",
+        "proof",
+        "learning rate",
+        "ties",
+        "leave-one-out",
+        "non-separable",
+        "pocket",
+        "online",
+        "margin perceptron",
+    } <= topics
 
 
 # ---------------------------------------------------------------- the quiz and its document
@@ -224,7 +252,17 @@ def test_quiz_document_shape_and_determinism():
     kinds = {q["kind"] for q in doc["questions"]}
     assert kinds == {"choice", "numeric", "card"}
     for q in doc["questions"]:
-        assert set(q) == {"id", "topic", "kind", "prompt", "options", "answer", "value", "tolerance", "explanation"}
+        assert set(q) == {
+            "id",
+            "topic",
+            "kind",
+            "prompt",
+            "options",
+            "answer",
+            "value",
+            "tolerance",
+            "explanation",
+        }
         assert "$" not in q["prompt"] and "\\" not in q["prompt"]  # plain text, no LaTeX
         if q["kind"] == "choice":
             assert sum(o["correct"] for o in q["options"]) == 1
@@ -266,12 +304,18 @@ def wrong_reply(question):
 
 def test_terminal_quiz_scores_piped_answers():
     questions = qz.quiz(11, 9)
-    right = runner.invoke(app, ["quiz", "--seed", "11", "--count", "9"],
-                          input="\n".join(right_reply(q) for q in questions) + "\n")
+    right = runner.invoke(
+        app,
+        ["quiz", "--seed", "11", "--count", "9"],
+        input="\n".join(right_reply(q) for q in questions) + "\n",
+    )
     assert right.exit_code == 0, right.output
     assert "Score: 9 of 9 (100 %)." in right.stdout
-    wrong = runner.invoke(app, ["quiz", "--seed", "11", "--count", "9"],
-                          input="\n".join(wrong_reply(q) for q in questions) + "\n")
+    wrong = runner.invoke(
+        app,
+        ["quiz", "--seed", "11", "--count", "9"],
+        input="\n".join(wrong_reply(q) for q in questions) + "\n",
+    )
     assert "Score: 0 of 9 (0 %)." in wrong.stdout and "To review:" in wrong.stdout
     first_choice = next(q for q in questions if q.kind == "choice")
     slip = next(o for o in first_choice.options if not o.correct)
@@ -280,8 +324,11 @@ def test_terminal_quiz_scores_piped_answers():
 
 def test_terminal_quiz_ends_cleanly_at_end_of_input_and_asks_again_on_nonsense():
     questions = qz.quiz(2, 4, cards=False)
-    result = runner.invoke(app, ["quiz", "--seed", "2", "--count", "4", "--no-cards"],
-                           input="zzz\n" + right_reply(questions[0]) + "\n")
+    result = runner.invoke(
+        app,
+        ["quiz", "--seed", "2", "--count", "4", "--no-cards"],
+        input="zzz\n" + right_reply(questions[0]) + "\n",
+    )
     assert result.exit_code == 0 and "(end of input)" in result.stdout
     assert "Score: 1 of 1" in result.stdout and "Type " in result.stdout
 
@@ -298,10 +345,16 @@ def test_export_needs_out():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.text(max_size=60).map(lambda t: t.replace("\n", " ").replace("\r", " ")), max_size=12))
+@given(
+    st.lists(
+        st.text(max_size=60).map(lambda t: t.replace("\n", " ").replace("\r", " ")), max_size=12
+    )
+)
 def test_any_typed_replies_end_in_a_score(replies):
     """Whatever a student types (letters, numbers, nonsense, nothing), the quiz ends with a score."""
-    result = runner.invoke(app, ["quiz", "--seed", "3", "--count", "4"], input="\n".join(replies) + "\n")
+    result = runner.invoke(
+        app, ["quiz", "--seed", "3", "--count", "4"], input="\n".join(replies) + "\n"
+    )
     assert result.exit_code == 0, result.output
     assert "Score: " in result.stdout and "Traceback" not in result.output
 

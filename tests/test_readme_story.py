@@ -30,9 +30,14 @@ def _snippet(readme: str) -> str:
 
 def _cards(page: str) -> dict[str, tuple[str, str | None]]:
     cards: dict[str, tuple[str, str | None]] = {}
-    for label, value, note in re.findall(r'<div class="label">([^<]*)</div><div class="value">([^<]*)</div>'
-                                         r'(?:<div class="note">([^<]*)</div>)?', page):
-        cards.setdefault(html.unescape(label), (html.unescape(value), html.unescape(note) if note else None))
+    for label, value, note in re.findall(
+        r'<div class="label">([^<]*)</div><div class="value">([^<]*)</div>'
+        r'(?:<div class="note">([^<]*)</div>)?',
+        page,
+    ):
+        cards.setdefault(
+            html.unescape(label), (html.unescape(value), html.unescape(note) if note else None)
+        )
     return cards
 
 
@@ -45,7 +50,10 @@ def _text(page: str) -> str:
 def story(tmp_path_factory):
     readme = README.read_text(encoding="utf-8")
     stories = [(m.group("command"), m.group("lines").splitlines()) for m in STORY.finditer(readme)]
-    assert [command for command, _ in stories] == ["report bc200.csv", "report bc200.csv --scale standard"]
+    assert [command for command, _ in stories] == [
+        "report bc200.csv",
+        "report bc200.csv --scale standard",
+    ]
     where = tmp_path_factory.mktemp("story")
     cwd = Path.cwd()
     try:

@@ -49,7 +49,9 @@ def report_page(data, out, *flags) -> str:
 
 def one_error(result) -> str:
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-    assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("Error: "), (
+        result.output
+    )
     return lines[0]
 
 
@@ -58,9 +60,14 @@ def files(tmp_path_factory):
     root = tmp_path_factory.mktemp("stories")
     cancer = datasets.load_breast_cancer(as_frame=True).frame
     cancer.to_csv(root / "bc.csv", index=False)
-    cancer.to_csv(root / "bc_index.csv")  # pandas' default: the row index as an unnamed first column
-    datasets.dump_svmlight_file(cancer.drop(columns="target").to_numpy(), cancer["target"].to_numpy(),
-                                str(root / "bc.libsvm"))
+    cancer.to_csv(
+        root / "bc_index.csv"
+    )  # pandas' default: the row index as an unnamed first column
+    datasets.dump_svmlight_file(
+        cancer.drop(columns="target").to_numpy(),
+        cancer["target"].to_numpy(),
+        str(root / "bc.libsvm"),
+    )
     iris = datasets.load_iris(as_frame=True)
     frame = iris.frame
     frame.to_csv(root / "iris.csv", index=False)
@@ -81,7 +88,9 @@ def _follow(data, flags: tuple[str, ...], record: dict, depth: int = 0) -> list[
     for advice in record["advice"]:
         for extra in advice["flags"]:
             assert " ".join(extra[:2]) in advice["fix"] or extra[0] in advice["fix"], advice
-            now = tuple(f for f in flags if f not in ("--intercept", "--no-intercept")) + tuple(extra)
+            now = tuple(f for f in flags if f not in ("--intercept", "--no-intercept")) + tuple(
+                extra
+            )
             after = record_of("analyze", data, *now, *SWEEPS, "--no-loo")
             if record["separable"]:
                 assert after["separable"], (now, after["separability"])
@@ -103,12 +112,20 @@ def test_every_advice_followed_keeps_the_data_separable_and_lowers_the_bound(fil
     assert ["--scale", "maxabs", "--no-intercept"] in scale["flags"]
     assert ["--scale", "standard", "--no-intercept"] not in scale["flags"]
     followed = _follow(data, (), record)
-    assert ("--scale", "standard", "--intercept") in followed and ("--scale", "maxabs", "--no-intercept") in followed
+    assert ("--scale", "standard", "--intercept") in followed and (
+        "--scale",
+        "maxabs",
+        "--no-intercept",
+    ) in followed
     # the bound stays large even scaled: the advice says what that means in time, and which learners suit
     sweeps = next(a for a in record["advice"] if a["topic"] == "sweeps")
     assert "Even scaled as advised" in sweeps["why"] and "At this machine's speed" in sweeps["why"]
     assert re.search(r"up to about [\d.]+ (seconds|minutes|hours|days|years)", sweeps["why"])
-    assert "pocket" in sweeps["fix"] and "averaged" in sweeps["fix"] and "perceptronlab." not in sweeps["fix"]
+    assert (
+        "pocket" in sweeps["fix"]
+        and "averaged" in sweeps["fix"]
+        and "perceptronlab." not in sweeps["fix"]
+    )
 
 
 def test_standard_scaling_without_an_intercept_is_explained_and_never_advised(files):
@@ -118,7 +135,9 @@ def test_standard_scaling_without_an_intercept_is_explained_and_never_advised(fi
     [advice] = [a for a in record["advice"] if a["topic"] == "intercept"]
     assert advice["flags"] == [["--intercept"]] and "--intercept" in advice["fix"]
     assert "centring" in advice["why"]
-    fixed = record_of("analyze", files / "bc.csv", "--scale", "standard", "--intercept", *SWEEPS, "--no-loo")
+    fixed = record_of(
+        "analyze", files / "bc.csv", "--scale", "standard", "--intercept", *SWEEPS, "--no-loo"
+    )
     assert fixed["separable"]
 
 
@@ -150,7 +169,9 @@ def test_a_libsvm_file_takes_every_flag_as_a_csv_file_does(files, tmp_path):
     data = files / "bc.libsvm"
     trained = record_of("train", data, "--scale", "standard", "--intercept", "--max-sweeps", "50")
     assert trained["scale"] == "standard"
-    from_csv = record_of("train", files / "bc.csv", "--scale", "standard", "--intercept", "--max-sweeps", "50")
+    from_csv = record_of(
+        "train", files / "bc.csv", "--scale", "standard", "--intercept", "--max-sweeps", "50"
+    )
     assert trained["w"] == from_csv["w"] and trained["b"] == from_csv["b"]
     analysis = record_of("analyze", data, "--scale", "standard", "--intercept", *SWEEPS, "--no-loo")
     assert analysis["separable"] and analysis["scale"] == "standard"
@@ -167,8 +188,9 @@ def test_three_class_iris_trains_one_vs_rest_exactly_as_scikit_learn(files, tmp_
     trained = record_of("train", files / "iris.csv", "--out", model)
     assert trained["multiclass"] == "one-vs-rest" and trained["classes"] == [0, 1, 2]
     iris = datasets.load_iris()
-    sk = Perceptron(shuffle=False, eta0=1, alpha=0, penalty=None, fit_intercept=False, tol=None,
-                    max_iter=1000).fit(iris.data, iris.target)
+    sk = Perceptron(
+        shuffle=False, eta0=1, alpha=0, penalty=None, fit_intercept=False, tol=None, max_iter=1000
+    ).fit(iris.data, iris.target)
     assert [c["w"] for c in trained["per_class"]] == sk.coef_.tolist()
     predicted = invoke("predict", model, files / "iris.csv")
     assert predicted.exit_code == 0, predicted.output
@@ -203,10 +225,15 @@ def test_analyze_report_and_trace_take_three_classes(files, tmp_path):
     page = report_page(files / "iris.csv", tmp_path)
     text = page_text(page)
     assert all(f"Class {c} against the rest" in text for c in (0, 1, 2))
-    assert "never converges))" not in text and "The perceptron made no clean sweep in 100 sweeps" in text
+    assert (
+        "never converges))" not in text
+        and "The perceptron made no clean sweep in 100 sweeps" in text
+    )
     traced = invoke("trace", files / "iris.csv", "--max-sweeps", "2", "-q")
     assert traced.exit_code == 0, traced.output
-    assert traced.stdout.count("against the rest") == 3 and "Use the one-vs-rest" not in traced.output
+    assert (
+        traced.stdout.count("against the rest") == 3 and "Use the one-vs-rest" not in traced.output
+    )
 
 
 # ---------------------------------------------------------------- errors that point to the fix
@@ -231,27 +258,36 @@ def test_trace_refuses_a_worksheet_too_long_to_do_by_hand_before_any_work(files)
 
 def test_predict_on_other_columns_says_the_count_and_the_first_names(files, tmp_path):
     model = tmp_path / "bc.json"
-    assert invoke("train", files / "bc.csv", "--max-sweeps", "5", "--out", model, "-q").exit_code == 0
+    assert (
+        invoke("train", files / "bc.csv", "--max-sweeps", "5", "--out", model, "-q").exit_code == 0
+    )
     line = one_error(invoke("predict", model, files / "iris.csv"))
     assert len(line.replace(str(files / "iris.csv"), "iris.csv")) < 300
     assert "30 features" in line and "(30 in all)" in line and "among its 5 columns" in line
 
 
-@pytest.mark.parametrize(("module", "argv", "extra"), [
-    ("matplotlib", ["report", "DATA", "-q"], "plots"),
-    ("matplotlib", ["experiment", "worst-case"], "plots"),
-    ("fastapi", ["serve"], "web"),
-    ("pandas", ["train", "DATA", "--stream"], "dask"),
-    ("distributed", ["train", "DATA", "--dask"], "dask"),
-])
+@pytest.mark.parametrize(
+    ("module", "argv", "extra"),
+    [
+        ("matplotlib", ["report", "DATA", "-q"], "plots"),
+        ("matplotlib", ["experiment", "worst-case"], "plots"),
+        ("fastapi", ["serve"], "web"),
+        ("pandas", ["train", "DATA", "--stream"], "dask"),
+        ("distributed", ["train", "DATA", "--dask"], "dask"),
+    ],
+)
 def test_a_missing_extra_is_one_line_before_any_work(files, tmp_path, module, argv, extra):
     import subprocess
     import sys
 
     argv = [str(files / "bc.csv") if a == "DATA" else a for a in argv]
-    script = (f"import sys; sys.modules[{module!r}] = None\n"
-              f"from perceptronlab.cli import main\nmain({argv!r})")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    script = (
+        f"import sys; sys.modules[{module!r}] = None\n"
+        f"from perceptronlab.cli import main\nmain({argv!r})"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
     lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
     assert done.returncode == 1 and len(lines) == 1, done.stderr
     assert f"pip install 'perceptronlab[{extra}]'" in lines[0] and module in lines[0]
@@ -262,4 +298,6 @@ def test_the_wrong_extension_names_the_flag_once(files, tmp_path):
     data = tmp_path / "iris.txt"
     data.write_text((files / "iris.csv").read_text())
     line = one_error(invoke("analyze", data))
-    assert line.count("--data-format") == 1 and "--data-format csv" in line and "'libsvm'" not in line
+    assert (
+        line.count("--data-format") == 1 and "--data-format csv" in line and "'libsvm'" not in line
+    )

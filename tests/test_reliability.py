@@ -36,7 +36,9 @@ def invoke(*args: object):
 def one_error_line(result) -> str:
     """The result is a failure with exactly one line on stderr, an ``Error: ...`` line."""
     assert result.exit_code == 1, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("Error: "), lines[0]
@@ -78,9 +80,18 @@ def _link_to_device(folder):
     return link
 
 
-NODES = {"device": _full_device, "fifo": _fifo, "socket": _socket, "link to a device": _link_to_device}
-EXPECTED_KIND = {"device": "a character device", "fifo": "a FIFO", "socket": "a socket",
-                 "link to a device": "a character device"}
+NODES = {
+    "device": _full_device,
+    "fifo": _fifo,
+    "socket": _socket,
+    "link to a device": _link_to_device,
+}
+EXPECTED_KIND = {
+    "device": "a character device",
+    "fifo": "a FIFO",
+    "socket": "a socket",
+    "link to a device": "a character device",
+}
 
 
 def _unchanged(path, before: os.stat_result) -> None:
@@ -130,8 +141,19 @@ def test_cli_out_refuses_a_node_in_train_predict_and_exam(tmp_path, exam_csv, ki
     assert "--out" in line and EXPECTED_KIND[kind] in line
     line = one_error_line(invoke("exam", "--kind", "trace", "--seed", "3", "--out", node))
     assert "--out" in line and EXPECTED_KIND[kind] in line
-    line = one_error_line(invoke("exam", "--kind", "trace", "--seed", "3", "--data-out", node,
-                                 "--out", tmp_path / "exam.md"))
+    line = one_error_line(
+        invoke(
+            "exam",
+            "--kind",
+            "trace",
+            "--seed",
+            "3",
+            "--data-out",
+            node,
+            "--out",
+            tmp_path / "exam.md",
+        )
+    )
     assert "--data-out" in line
     _unchanged(node, before)
 
@@ -148,7 +170,8 @@ def test_a_regular_file_and_a_link_to_one_are_still_replaced(tmp_path):
     assert (tmp_path / "fresh.txt").read_text() == "made"
 
 
-# ================================================================ 2. no raw exception: exact numbers near the float range
+# ================================================================ 2. no raw exception: exact
+# numbers near the float range
 
 from perceptronlab.core.exact import BITS_VARIABLE, ExactBudgetError  # noqa: E402
 from perceptronlab.theory import analyze, max_margin, radius, separable  # noqa: E402
@@ -164,8 +187,13 @@ def test_exact_cells_whose_squares_pass_the_float_range(tmp_path):
     assert radius([["1e200"]]) == pytest.approx(1e200)  # R² = 1e400 is past a float, R is not
     path = tmp_path / "big.csv"
     path.write_text("x,y\n1e155,1\n-1,-1\n")
-    for command in ("analyze", "report"):  # analysed, or refused in one line: never an OverflowError
-        result = invoke(command, path, *(("--out", tmp_path / "report") if command == "report" else ()))
+    for command in (
+        "analyze",
+        "report",
+    ):  # analysed, or refused in one line: never an OverflowError
+        result = invoke(
+            command, path, *(("--out", tmp_path / "report") if command == "report" else ())
+        )
         assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
         if result.exit_code == 1:
             one_error_line(result)
@@ -183,11 +211,15 @@ def test_a_margin_too_small_to_square_gives_an_infinite_bound_not_a_zero_divisio
 
 
 def test_max_margin_with_intercept_on_values_far_apart():
-    result = max_margin([["123456789/987654321", "1"], ["-1e200", "2"]], [1, -1], fit_intercept=True)
+    result = max_margin(
+        [["123456789/987654321", "1"], ["-1e200", "2"]], [1, -1], fit_intercept=True
+    )
     assert result.exact and result.rho == pytest.approx(5e199)
     assert len(str(result)) < 200  # the long exact ρ² is shown rounded
     result = max_margin([["1e-200"], ["2"], ["1/3"], ["0"]], [1, -1, -1, 1], fit_intercept=True)
-    assert result.rho_squared == (Fraction(1, 3) - Fraction(1, 10**200)) ** 2 / 4  # half the gap, squared
+    assert (
+        result.rho_squared == (Fraction(1, 3) - Fraction(1, 10**200)) ** 2 / 4
+    )  # half the gap, squared
 
 
 # ================================================================ 4. exact arithmetic with a budget
@@ -220,8 +252,10 @@ def test_trace_of_noisy_17_digit_fractions_stops_at_the_budget(tmp_path):
         return f"{rng.randint(10**15, 10**16)}/{rng.randint(10**15, 10**16)}"
 
     path = tmp_path / "noisy.csv"
-    path.write_text("x1,x2,x3,y\n" + "".join(f"{number()},{number()},{number()},{rng.choice([1, -1])}\n"
-                                             for _ in range(300)))
+    path.write_text(
+        "x1,x2,x3,y\n"
+        + "".join(f"{number()},{number()},{number()},{rng.choice([1, -1])}\n" for _ in range(300))
+    )
     for args in (("trace", path), ("train", "--exact", path)):
         line = one_error_line(invoke(*args))
         assert "4,096 bits" in line and BITS_VARIABLE in line
@@ -241,10 +275,14 @@ def _sheet(first_w: str, point: str = "x1") -> io.StringIO:
 
 @pytest.mark.parametrize("cell", ["(1, 0", "1, 0)", "[1, 0)", "((1, 0)"])
 def test_an_unbalanced_vector_cell_is_refused(cell):
-    assert checker.check_worksheet(_sheet("(1, 0)"), EXAM_X, EXAM_Y).ok  # the sheet as the engine writes it
+    assert checker.check_worksheet(
+        _sheet("(1, 0)"), EXAM_X, EXAM_Y
+    ).ok  # the sheet as the engine writes it
     with pytest.raises(InputError, match="Close the parenthesis"):
         checker.check_worksheet(_sheet(cell), EXAM_X, EXAM_Y)
-    assert checker.check_worksheet(_sheet("[1, 0]"), EXAM_X, EXAM_Y).ok  # brackets that match are fine
+    assert checker.check_worksheet(
+        _sheet("[1, 0]"), EXAM_X, EXAM_Y
+    ).ok  # brackets that match are fine
 
 
 def test_a_point_named_with_5000_digits_is_one_line():
@@ -268,13 +306,16 @@ def test_a_sheet_of_too_many_rows_is_refused():
 
 
 def test_the_checked_run_is_bounded_in_steps():
-    X = [[1, 0]] * 150 + [[-1, 0]] * 50  # never converges (identical points, both labels): 1000 sweeps asked
+    X = [[1, 0]] * 150 + [
+        [-1, 0]
+    ] * 50  # never converges (identical points, both labels): 1000 sweeps asked
     y = [1] * 150 + [1] * 50
     result = checker.check_worksheet(io.StringIO('1,x1,0,yes,"(1, 0)"\n'), X, y)
     assert len(result.run.steps) <= checker.MAX_SHEET_STEPS + 200
 
 
-# ================================================================ archives, codecs, budgets against the process's limits
+# ================================================================ archives, codecs, budgets against
+# the process's limits
 
 import zipfile  # noqa: E402
 
@@ -313,8 +354,9 @@ def test_npz_members_are_checked_against_each_other_before_decompressing(tmp_pat
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         with archive.open("X.npy", "w", force_zip64=True) as member:
             header = io.BytesIO()
-            np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False,
-                                                         "shape": (rows, 8)})
+            np.lib.format.write_array_header_1_0(
+                header, {"descr": "<f8", "fortran_order": False, "shape": (rows, 8)}
+            )
             member.write(header.getvalue())
             zeros = bytes(2**24)
             for _ in range(64):
@@ -327,11 +369,15 @@ def test_npz_members_are_checked_against_each_other_before_decompressing(tmp_pat
     start = time.perf_counter()
     with pytest.raises(InputError, match="one label per row of X \\(16,777,216\\), got 3 labels"):
         read_data(path, max_bytes="8G")
-    assert time.perf_counter() - start < 5  # refused from the headers, not after inflating a gigabyte
+    assert (
+        time.perf_counter() - start < 5
+    )  # refused from the headers, not after inflating a gigabyte
 
 
 def test_a_budget_above_what_the_process_may_use_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(memory, "_address_space_room", lambda: 2**30)  # as under `ulimit -v` with 1 GiB left
+    monkeypatch.setattr(
+        memory, "_address_space_room", lambda: 2**30
+    )  # as under `ulimit -v` with 1 GiB left
     path = tmp_path / "wide.svm"
     path.write_text("1 2147483647:1\n")
     with pytest.raises(InputError, match=r"this process may still use \(ulimit -v\)"):
@@ -345,12 +391,20 @@ def test_process_limit_reads_the_real_rlimit():
     import subprocess
     import sys
 
-    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, resource.RLIM_INFINITY)); "
-            "from perceptronlab._ground.memory import process_limit; print(*process_limit(), sep='|')")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, resource.RLIM_INFINITY)); "
+        "from perceptronlab._ground.memory import process_limit; print(*process_limit(), sep='|')"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     room, source = out.strip().split("|")
     assert int(room) < 6 * 2**30
-    assert resource.RLIM_INFINITY != 0 and source in ("ulimit -v", "the cgroup's memory.max", "the machine's memory")
+    assert resource.RLIM_INFINITY != 0 and source in (
+        "ulimit -v",
+        "the cgroup's memory.max",
+        "the machine's memory",
+    )
 
 
 def test_the_display_of_a_huge_w_is_bounded():
@@ -385,13 +439,18 @@ def scaled_model(tmp_path, exam_csv):
     return path
 
 
-@pytest.mark.parametrize(("key", "value", "expected"), [
-    ("mean", 10**400, "an integer of 401 digits"),
-    ("scale", 10**400, "an integer of 401 digits"),
-    ("scale", 1e-320, "1e-320"),
-    ("mean", -1e305, "-1e+305"),
-])
-def test_the_scalers_numbers_are_checked_for_magnitude(scaled_model, exam_csv, key, value, expected):
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("mean", 10**400, "an integer of 401 digits"),
+        ("scale", 10**400, "an integer of 401 digits"),
+        ("scale", 1e-320, "1e-320"),
+        ("mean", -1e305, "-1e+305"),
+    ],
+)
+def test_the_scalers_numbers_are_checked_for_magnitude(
+    scaled_model, exam_csv, key, value, expected
+):
     document = json.loads(scaled_model.read_text())
     document["preprocessing"][key][0] = value
     scaled_model.write_text(json.dumps(document))
@@ -405,8 +464,13 @@ def _pipelines():
     from sklearn.linear_model import LogisticRegression
     from sklearn.linear_model import Perceptron as ScikitPerceptron
 
-    return [pl.Perceptron(), pl.AveragedPerceptron(), pl.MulticlassPerceptron(), ScikitPerceptron(),
-            LogisticRegression()]
+    return [
+        pl.Perceptron(),
+        pl.AveragedPerceptron(),
+        pl.MulticlassPerceptron(),
+        ScikitPerceptron(),
+        LogisticRegression(),
+    ]
 
 
 @pytest.mark.parametrize("index", range(5))
@@ -423,7 +487,9 @@ def test_a_saved_pipeline_of_any_estimator_loads_and_predicts(tmp_path, index):
     path = tmp_path / "pipeline.json"
     save_model(pipeline, path)
     loaded = load_model(path)
-    assert (loaded.predict(X) == pipeline.predict(X)).all()  # the oracle: scikit-learn's own pipeline
+    assert (
+        loaded.predict(X) == pipeline.predict(X)
+    ).all()  # the oracle: scikit-learn's own pipeline
 
 
 # ================================================================ counts bounded before any work
@@ -434,7 +500,9 @@ def test_a_huge_trials_count_is_refused_before_any_work(tmp_path, experiment):
     import time
 
     start = time.perf_counter()
-    line = one_error_line(invoke("experiment", experiment, "--trials", 10**30, "--out", tmp_path / "x", "--quiet"))
+    line = one_error_line(
+        invoke("experiment", experiment, "--trials", 10**30, "--out", tmp_path / "x", "--quiet")
+    )
     assert "--trials: expected an integer from 1 to 100,000, got an integer of 31 digits" in line
     assert time.perf_counter() - start < 30 and not (tmp_path / "x").exists()
 
@@ -452,7 +520,8 @@ def test_counts_in_the_library_have_a_ceiling():
         pl.perceptron([[1.0]], [1], max_sweeps=MAX_COUNT + 1)
 
 
-# ================================================================ the lab server: stalled clients, a client that leaves, Host
+# ================================================================ the lab server: stalled clients,
+# a client that leaves, Host
 
 web = pytest.importorskip("perceptronlab.web.app", reason="the web extra")
 
@@ -463,7 +532,9 @@ def lab(monkeypatch):
 
     from perceptronlab.web import guard
 
-    monkeypatch.setattr(guard, "REQUEST_TIMEOUT", 2.0)  # the server made below reads it when it starts
+    monkeypatch.setattr(
+        guard, "REQUEST_TIMEOUT", 2.0
+    )  # the server made below reads it when it starts
     logging.getLogger("perceptronlab.web").setLevel(logging.INFO)
     with web.background(web.create_app(workers=1)) as url:
         host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
@@ -485,7 +556,9 @@ def test_stalled_clients_cannot_make_the_server_refuse_everyone(monkeypatch, cap
 
     from perceptronlab.web import guard
 
-    monkeypatch.setattr(guard, "REQUEST_TIMEOUT", 60.0)  # the cap on idle connections, not the timeout, frees room
+    monkeypatch.setattr(
+        guard, "REQUEST_TIMEOUT", 60.0
+    )  # the cap on idle connections, not the timeout, frees room
     logging.getLogger("perceptronlab.web").setLevel(logging.INFO)
     with web.background(web.create_app(workers=1)) as url:
         host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
@@ -525,21 +598,36 @@ def test_a_client_that_leaves_mid_request_is_one_log_line(lab, caplog):
 
     _, host, port = lab
     connection = socket.create_connection((host, port))
-    connection.sendall(b"POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                       b"Content-Length: 5000\r\n\r\n{\"points\": [")
+    connection.sendall(
+        b"POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 5000\r\n\r\n{"points": ['
+    )
     time.sleep(0.5)
     connection.close()
     deadline = time.time() + 10
-    while time.time() < deadline and not any("left before" in r.getMessage() for r in caplog.records):
+    while time.time() < deadline and not any(
+        "left before" in r.getMessage() for r in caplog.records
+    ):
         time.sleep(0.1)
     messages = [record.getMessage() for record in caplog.records]
-    assert any("left before its request was sent whole (12 bytes of 5000)" in m for m in messages), messages
+    assert any(
+        "left before its request was sent whole (12 bytes of 5000)" in m for m in messages
+    ), messages
     assert not any("Exception in ASGI application" in m for m in messages)
     assert all(record.exc_info is None for record in caplog.records)
 
 
-@pytest.mark.parametrize(("host", "status"), [("localhost:evil", 400), ("[::1]x", 400), ("localhost:99999", 400),
-                                              ("localhost:8000", 200), ("[::1]:8000", 200), ("127.0.0.1", 200)])
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        ("localhost:evil", 400),
+        ("[::1]x", 400),
+        ("localhost:99999", 400),
+        ("localhost:8000", 200),
+        ("[::1]:8000", 200),
+        ("127.0.0.1", 200),
+    ],
+)
 def test_host_is_checked_as_host_and_port(host, status):
     from fastapi.testclient import TestClient
 
@@ -555,11 +643,19 @@ def test_a_traced_exact_run_of_too_many_features_is_refused_before_it_starts(tmp
 
     d = TRACE_MAX_FEATURES + 1
     path = tmp_path / "wide.csv"
-    path.write_text(",".join(f"x{i}" for i in range(d)) + ",y\n" + ",".join(["1"] * d) + ",1\n"
-                    + ",".join(["-1"] * d) + ",-1\n")
+    path.write_text(
+        ",".join(f"x{i}" for i in range(d))
+        + ",y\n"
+        + ",".join(["1"] * d)
+        + ",1\n"
+        + ",".join(["-1"] * d)
+        + ",-1\n"
+    )
     line = one_error_line(invoke("trace", path))
     assert "at most 1,000 features for a traced run" in line and "1,001 features" in line
-    run = pl.perceptron([[1] * d, [-1] * d], [1, -1], exact=True)  # untraced: within the cell budget
+    run = pl.perceptron(
+        [[1] * d, [-1] * d], [1, -1], exact=True
+    )  # untraced: within the cell budget
     assert run.converged and len(run.w) == d
 
 
@@ -573,12 +669,34 @@ def test_long_exact_work_stops_cleanly_on_ctrl_c(tmp_path):
 
     rng = random.Random(1)
     path = tmp_path / "noisy.csv"
-    path.write_text("x1,x2,x3,y\n" + "".join(f"{rng.randint(-9, 9)},{rng.randint(-9, 9)},{rng.randint(-9, 9)},"
-                                             f"{rng.choice([1, -1])}\n" for _ in range(300)))
-    process = subprocess.Popen([sys.executable, "-m", "perceptronlab", "train", "--exact", "--order", "shuffle",
-                                "--seed", "1", "--max-sweeps", "1000000", str(path)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": os.getcwd()})
+    path.write_text(
+        "x1,x2,x3,y\n"
+        + "".join(
+            f"{rng.randint(-9, 9)},{rng.randint(-9, 9)},{rng.randint(-9, 9)},"
+            f"{rng.choice([1, -1])}\n"
+            for _ in range(300)
+        )
+    )
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "perceptronlab",
+            "train",
+            "--exact",
+            "--order",
+            "shuffle",
+            "--seed",
+            "1",
+            "--max-sweeps",
+            "1000000",
+            str(path),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
     time.sleep(8)  # well into the sweeps (noisy labels: it never converges)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)

@@ -18,14 +18,19 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def _images(page: str) -> list[bytes]:
-    return [base64.b64decode(data) for data in re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)]
+    return [
+        base64.b64decode(data)
+        for data in re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    ]
 
 
 def _self_contained(page: str) -> None:
     assert "http://" not in page and "https://" not in page
     assert "<script" not in page and "<link" not in page and "@import" not in page
     # every src is an embedded image
-    assert all(src.startswith("data:image/png;base64,") for src in re.findall(r'src="([^"]*)"', page))
+    assert all(
+        src.startswith("data:image/png;base64,") for src in re.findall(r'src="([^"]*)"', page)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +42,11 @@ def exam_page(tmp_path_factory):
 def test_exam_report_is_one_self_contained_file(exam_page):
     path, page = exam_page
     assert path.name == "report.html" and path.is_file()
-    assert page.startswith("<!DOCTYPE html>") and "<style>" in page and "<title>Exam task</title>" in page
+    assert (
+        page.startswith("<!DOCTYPE html>")
+        and "<style>" in page
+        and "<title>Exam task</title>" in page
+    )
     _self_contained(page)
     images = _images(page)
     assert len(images) == 4  # the plane, the squeeze, the sweeps, the bound surface
@@ -57,7 +66,9 @@ def test_exam_report_holds_the_analysis_and_the_seeds_numbers(exam_page):
     assert "The run converged and respected Novikoff&#x27;s bound: M = 5 ≤ R²/ρ*² = 10" in page
     assert "share of the bound used" in page and "50 %" in page
     # Theorem 2 with n = 3: 10/4 = 5/2, a bound on a probability above 1: said to be vacuous
-    assert '<div class="label">test-error bound R²/ρ*²/(n+1)</div><div class="value">5/2</div>' in page
+    assert (
+        '<div class="label">test-error bound R²/ρ*²/(n+1)</div><div class="value">5/2</div>' in page
+    )
     assert "vacuous: a bound ≥ 1 on an error probability says nothing" in page
     assert "Why, and what to do" not in page  # nothing to advise on the seed's task
 
@@ -75,7 +86,10 @@ def test_non_separable_report_says_so_and_shows_pocket(tmp_path):
     _self_contained(page)
     assert "Not linearly separable" in page
     kept = analyze(X, y, fit_intercept=True, loo=False).pocket
-    assert f"<div class=\"label\">pocket&#x27;s training errors</div><div class=\"value\">{kept.pocket_errors}" in page
+    assert (
+        f'<div class="label">pocket&#x27;s training errors</div><div class="value">{kept.pocket_errors}'
+        in page
+    )
     assert "the step-by-step trace is shown for at most 20 points" in page
     assert len(_images(page)) == 3  # the plane, the perceptron's sweeps, pocket's sweeps
 
@@ -87,8 +101,10 @@ def test_intercept_report_measures_the_bound_in_the_augmented_space(tmp_path):
     rho = max_margin(np.hstack([np.ones((30, 1)), X]), y).rho
     run = perceptron(X, y, fit_intercept=True)
     assert _number(R) in page and _number(rho) in page and _number(novikoff(R, rho)) in page
-    assert f"converged and respected Novikoff&#x27;s bound: M = {run.mistakes} ≤ R²/ρ*² = {_number(novikoff(R, rho))}" \
+    assert (
+        f"converged and respected Novikoff&#x27;s bound: M = {run.mistakes} ≤ R²/ρ*² = {_number(novikoff(R, rho))}"
         in page
+    )
     assert "<h2>Worksheet</h2>" in page and "step-by-step" in page  # 30 points > 20
 
 
@@ -134,12 +150,19 @@ def test_cli_report_reads_small_data_exactly(tmp_path):
 def test_cli_report_with_intercept_and_label_column(tmp_path):
     data = tmp_path / "d.csv"
     X, y = datasets.gaussian_pair(12, 4.0, seed=2, bias=False)
-    rows = ["y,a,b"] + [f"{int(label)},{float(a)!r},{float(b)!r}" for (a, b), label in zip(X, y, strict=True)]
+    rows = ["y,a,b"] + [
+        f"{int(label)},{float(a)!r},{float(b)!r}" for (a, b), label in zip(X, y, strict=True)
+    ]
     data.write_text("\n".join(rows) + "\n")
-    result = _cli("report", str(data), "--out", str(tmp_path / "r"), "--intercept", "--label", "y", "--quiet")
+    result = _cli(
+        "report", str(data), "--out", str(tmp_path / "r"), "--intercept", "--label", "y", "--quiet"
+    )
     assert result.exit_code == 0, result.output
     page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
-    assert "The run converged and respected Novikoff" in page and "<div class=\"value\">yes</div>" in page
+    assert (
+        "The run converged and respected Novikoff" in page
+        and '<div class="value">yes</div>' in page
+    )
 
 
 def test_cli_report_missing_file_is_exit_1(tmp_path):
@@ -148,9 +171,16 @@ def test_cli_report_missing_file_is_exit_1(tmp_path):
     assert "Error:" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize(("data", "fit_intercept", "solved"), [
-    (datasets.margin_task(), False, 1), (datasets.margin_task(), True, 1), (datasets.exam_task(), False, 1),
-    (datasets.nonseparable(), False, 0), (datasets.nonseparable(), True, 0)])
+@pytest.mark.parametrize(
+    ("data", "fit_intercept", "solved"),
+    [
+        (datasets.margin_task(), False, 1),
+        (datasets.margin_task(), True, 1),
+        (datasets.exam_task(), False, 1),
+        (datasets.nonseparable(), False, 0),
+        (datasets.nonseparable(), True, 0),
+    ],
+)
 def test_the_report_computes_each_quantity_once(monkeypatch, data, fit_intercept, solved):
     """The report draws from the analysis: one separability LP, one max-margin QP (none when not
     separable), whatever the plots show."""
@@ -163,6 +193,7 @@ def test_the_report_computes_each_quantity_once(monkeypatch, data, fit_intercept
         def call(*args, **kwargs):
             calls[name] += 1
             return function(*args, **kwargs)
+
         return call
 
     for module in (analysis, geometry):

@@ -29,7 +29,7 @@ def test_a_long_run_is_drawn_per_block_of_sweeps_with_its_range():
     updates = np.asarray(run.updates_per_sweep, dtype=float)
     # brute force: each point is the mean of its block, and the band holds every sweep of it
     for k in (0, len(x) // 2, len(x) - 1):
-        chunk = updates[k * block:(k + 1) * block]
+        chunk = updates[k * block : (k + 1) * block]
         assert means[k] == pytest.approx(chunk.mean())
     band = ax.collections[0].get_paths()[0].vertices[:, 1]
     assert band.min() == updates.min() and band.max() == updates.max()
@@ -62,7 +62,9 @@ def test_the_bound_surface_centres_any_dataset(R, rho):
 
 
 def test_a_card_of_words_is_wide_and_never_cut_inside_a_word():
-    page = _cards([("features scaled", "StandardScaler: each feature to mean 0 and variance 1"), ("R", 2.5)])
+    page = _cards(
+        [("features scaled", "StandardScaler: each feature to mean 0 and variance 1"), ("R", 2.5)]
+    )
     assert '<div class="card text"><div class="label">features scaled</div>' in page
     assert '<div class="card"><div class="label">R</div>' in page
     from perceptronlab.studies import report

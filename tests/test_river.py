@@ -17,17 +17,32 @@ import perceptronlab
 from perceptronlab import river_classifiers as plriver
 
 
-@pytest.mark.parametrize("model", [plriver.Perceptron(), plriver.AveragedPerceptron(),
-                                   plriver.Perceptron(eta0=0.5, margin=0.1, fit_intercept=False)])
+@pytest.mark.parametrize(
+    "model",
+    [
+        plriver.Perceptron(),
+        plriver.AveragedPerceptron(),
+        plriver.Perceptron(eta0=0.5, margin=0.1, fit_intercept=False),
+    ],
+)
 def test_rivers_own_checks(model):
-    assert isinstance(model, river.base.Classifier) and isinstance(model, river.base.MiniBatchClassifier)
+    assert isinstance(model, river.base.Classifier) and isinstance(
+        model, river.base.MiniBatchClassifier
+    )
     ran = [check.__name__ for check in checks.yield_checks(model)]
-    assert "check_learn_many_matches_learn_one" in ran and len(ran) > 40 and not model._unit_test_skips()
+    assert (
+        "check_learn_many_matches_learn_one" in ran
+        and len(ran) > 40
+        and not model._unit_test_skips()
+    )
     checks.check_estimator(model)
 
 
-@pytest.mark.parametrize("dataset", [datasets.Phishing(), datasets.Bananas(), datasets.Shuttle()],
-                         ids=lambda d: type(d).__name__)
+@pytest.mark.parametrize(
+    "dataset",
+    [datasets.Phishing(), datasets.Bananas(), datasets.Shuttle()],
+    ids=lambda d: type(d).__name__,
+)
 def test_progressive_validation_equals_rivers_perceptron(dataset):
     theirs = preprocessing.StandardScaler() | linear_model.Perceptron()
     ours = preprocessing.StandardScaler() | plriver.Perceptron()
@@ -59,7 +74,7 @@ def test_mini_batches_are_the_rounds_one_row_at_a_time():
     y = pd.Series(labels, index=X.index)
     batched, single = plriver.Perceptron(), plriver.Perceptron()
     for start in range(0, 300, 64):
-        batched.learn_many(X.iloc[start:start + 64], y.iloc[start:start + 64])
+        batched.learn_many(X.iloc[start : start + 64], y.iloc[start : start + 64])
     for x, label in zip(rows, labels, strict=True):
         single.learn_one(x, label)
     assert batched.weights == single.weights and batched.n_mistakes == single.n_mistakes
@@ -78,12 +93,16 @@ def test_learn_many_is_the_learn_one_loop_weight_for_weight(dataset):
         y = pd.Series(labels)
         batched, single = plriver.Perceptron(eta0=0.5), plriver.Perceptron(eta0=0.5)
         for start in range(0, len(stream), 100):
-            batched.learn_many(X.iloc[start:start + 100], y.iloc[start:start + 100])
+            batched.learn_many(X.iloc[start : start + 100], y.iloc[start : start + 100])
         for x, label in zip(X.to_dict(orient="records"), labels, strict=True):
             single.learn_one(x, label)
-        assert list(batched.weights.items()) == list(single.weights.items()) and single.n_mistakes > 10
+        assert (
+            list(batched.weights.items()) == list(single.weights.items()) and single.n_mistakes > 10
+        )
         assert batched.intercept == single.intercept and batched.n_mistakes == single.n_mistakes
-        assert batched.predict_many(X).tolist() == [single.predict_one(x) for x in X.to_dict(orient="records")]
+        assert batched.predict_many(X).tolist() == [
+            single.predict_one(x) for x in X.to_dict(orient="records")
+        ]
 
 
 def test_learn_many_refuses_a_wrong_number_of_labels():
@@ -111,21 +130,29 @@ def test_labels_must_be_booleans():
     model = plriver.Perceptron()
     model.learn_one({"a": 1.0}, np.True_)
     model.learn_one({"a": 1.0}, 0)
-    with pytest.raises(perceptronlab.InputError, match=r"y: expected a boolean label .* got 'spam'"):
+    with pytest.raises(
+        perceptronlab.InputError, match=r"y: expected a boolean label .* got 'spam'"
+    ):
         model.learn_one({"a": 1.0}, "spam")
     with pytest.raises(perceptronlab.InputError, match="X: expected a pandas DataFrame"):
         model.predict_many([[1.0]])
 
 
 def test_without_river_the_message_names_the_extra():
-    code = ("import sys\nsys.modules['river'] = None\n"
-            "try:\n    import perceptronlab.river_classifiers\nexcept ImportError as exc:\n    print(exc)\n")
+    code = (
+        "import sys\nsys.modules['river'] = None\n"
+        "try:\n    import perceptronlab.river_classifiers\nexcept ImportError as exc:\n    print(exc)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert 'pip install "perceptronlab[river]"' in done.stdout, done.stderr[-2000:]
     assert "sys.modules" not in done.stdout  # the message, not a traceback
 
 
 def test_importing_perceptronlab_does_not_import_river():
-    done = subprocess.run([sys.executable, "-c", "import sys, perceptronlab; print('river' in sys.modules)"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, perceptronlab; print('river' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.stdout.strip() == "False"

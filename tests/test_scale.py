@@ -47,7 +47,11 @@ from perceptronlab.exceptions import CycledWarning, InputError, NotConvergedWarn
 def separable(n, d, seed, *, integer=False, gap=0.5):
     """n points with labels from a random hyperplane through 0, none closer to it than ``gap``."""
     rng = np.random.default_rng(seed)
-    X = rng.integers(-4, 5, size=(4 * n, d)).astype(float) if integer else rng.normal(size=(4 * n, d))
+    X = (
+        rng.integers(-4, 5, size=(4 * n, d)).astype(float)
+        if integer
+        else rng.normal(size=(4 * n, d))
+    )
     w = rng.normal(size=d)
     scores = X @ w / np.linalg.norm(w)
     keep = np.abs(scores) > gap
@@ -87,8 +91,11 @@ def ipm_fractions(shards, *, mixing, max_epochs=100, eta=1, fit_intercept=False)
         history.append(counts)
         if sum(counts) == 0:
             break
-        mu = [Fraction(1, len(shards))] * len(shards) if mixing == "uniform" else [
-            Fraction(k, sum(counts)) for k in counts]
+        mu = (
+            [Fraction(1, len(shards))] * len(shards)
+            if mixing == "uniform"
+            else [Fraction(k, sum(counts)) for k in counts]
+        )
         w = [sum(m * r[0][j] for m, r in zip(mu, results, strict=True)) for j in range(d)]
         b = sum(m * r[1] for m, r in zip(mu, results, strict=True))
     return w, b, history
@@ -96,8 +103,13 @@ def ipm_fractions(shards, *, mixing, max_epochs=100, eta=1, fit_intercept=False)
 
 @pytest.fixture(scope="module")
 def threads_client():
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0",
-                           silence_logs=logging.ERROR)
+    cluster = LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    )
     client = Client(cluster, set_as_default=False)
     assert cluster.scheduler.http_server.port != 8787  # a port the system picked
     yield client
@@ -142,14 +154,23 @@ def test_plan_shards_cuts_consecutive_runs():
 # ---------------------------------------------------------------- one shard = the cyclic perceptron
 
 
-@pytest.mark.parametrize("params", [dict(), dict(fit_intercept=True), dict(eta=0.37, margin=0.8),
-                                    dict(fit_intercept=True, margin=1.5, eta=2.0)])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(),
+        dict(fit_intercept=True),
+        dict(eta=0.37, margin=0.8),
+        dict(fit_intercept=True, margin=1.5, eta=2.0),
+    ],
+)
 def test_one_shard_is_the_cyclic_perceptron_bit_for_bit(params):
     X, y = separable(150, 6, seed=1)
     X = X + 0.3  # off-centre, so the intercept matters
     run = perceptron(X, y, order="cyclic", max_sweeps=200, **params)
     Xd = da.from_array(X, chunks=(37, 6))  # uneven blocks: w continues across them
-    model = fit_in_process(Xd, da.from_array(y, chunks=37), shards=1, max_epochs=200, warn=False, **params)
+    model = fit_in_process(
+        Xd, da.from_array(y, chunks=37), shards=1, max_epochs=200, warn=False, **params
+    )
     assert same_bits(model.w, run.w) and model.b == run.b
     assert model.history[:, 0].tolist() == run.updates_per_sweep.tolist()
     assert (model.converged, model.cycled, model.epochs) == (run.converged, run.cycled, run.sweeps)
@@ -158,14 +179,24 @@ def test_one_shard_is_the_cyclic_perceptron_bit_for_bit(params):
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), n=st.integers(2, 10), d=st.integers(1, 3), fit_intercept=st.booleans())
 def test_property_partitions_continue_w_like_the_concatenation(data, n, d, fit_intercept):
-    X = np.array(data.draw(st.lists(st.lists(st.integers(-3, 3), min_size=d, max_size=d), min_size=n,
-                                    max_size=n)), dtype=float)
+    X = np.array(
+        data.draw(
+            st.lists(st.lists(st.integers(-3, 3), min_size=d, max_size=d), min_size=n, max_size=n)
+        ),
+        dtype=float,
+    )
     y = np.array(data.draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n)))
     cuts = sorted(set(data.draw(st.lists(st.integers(1, n - 1), max_size=3))))
     chunks = tuple(np.diff([0, *cuts, n]).tolist())
     run = perceptron(X, y, fit_intercept=fit_intercept, max_sweeps=12, warn=False)
-    model = fit_in_process(da.from_array(X, chunks=(chunks, d)), da.from_array(y, chunks=(chunks,)), shards=1,
-                           fit_intercept=fit_intercept, max_epochs=12, warn=False)
+    model = fit_in_process(
+        da.from_array(X, chunks=(chunks, d)),
+        da.from_array(y, chunks=(chunks,)),
+        shards=1,
+        fit_intercept=fit_intercept,
+        max_epochs=12,
+        warn=False,
+    )
     assert same_bits(model.final_w_, run.w) and model.final_b_ == run.b
     assert model.history[:, 0].tolist() == run.updates_per_sweep.tolist()
     assert (model.converged, model.cycled) == (run.converged, run.cycled)
@@ -178,8 +209,9 @@ def test_one_shard_cycles_where_the_cyclic_perceptron_cycles():
         warnings.simplefilter("ignore")
         run = perceptron(X, y, fit_intercept=True)
     with pytest.warns(CycledWarning):
-        model = fit_in_process(da.from_array(X, chunks=2), da.from_array(y, chunks=2), shards=1,
-                               fit_intercept=True)
+        model = fit_in_process(
+            da.from_array(X, chunks=2), da.from_array(y, chunks=2), shards=1, fit_intercept=True
+        )
     assert run.cycled and model.cycled and not model.converged
     assert model.epochs == run.sweeps and same_bits(model.w, run.w)
 
@@ -189,8 +221,9 @@ def test_not_converged_warns_and_keeps_the_last_mix():
     y = y.copy()
     y[:5] = -y[:5]  # noise: not separable
     with pytest.warns(NotConvergedWarning, match="max_epochs=4"):
-        model = fit_in_process(da.from_array(X, chunks=20), da.from_array(y, chunks=20), max_epochs=4,
-                               seed=0)
+        model = fit_in_process(
+            da.from_array(X, chunks=20), da.from_array(y, chunks=20), max_epochs=4, seed=0
+        )
     assert model.epochs == 4 and not model.converged and model.history.shape == (4, 3)
 
 
@@ -201,10 +234,12 @@ def test_not_converged_warns_and_keeps_the_last_mix():
 def test_in_process_mixing_equals_exact_ipm(mixing):
     X, y = separable(96, 4, seed=3, integer=True, gap=0.8)
     parts = np.array_split(np.arange(96), 4)
-    w, b, history = ipm_fractions([(X[p].tolist(), y[p].tolist()) for p in parts], mixing=mixing,
-                                  fit_intercept=True)
-    model = fit_in_process(da.from_array(X, chunks=24), da.from_array(y, chunks=24), mixing=mixing,
-                           fit_intercept=True)
+    w, b, history = ipm_fractions(
+        [(X[p].tolist(), y[p].tolist()) for p in parts], mixing=mixing, fit_intercept=True
+    )
+    model = fit_in_process(
+        da.from_array(X, chunks=24), da.from_array(y, chunks=24), mixing=mixing, fit_intercept=True
+    )
     assert model.history.tolist() == history
     assert model.converged
     if mixing == "uniform":  # integers mixed by 1/4: every float is exact
@@ -231,12 +266,18 @@ def test_dask_run_equals_in_process_reference_bit_for_bit(threads_client, mixing
 
 def test_dask_dataframe_with_string_labels_and_dask_predict(threads_client):
     X, y = separable(200, 3, seed=5)
-    frame = pd.DataFrame({"a": X[:, 0], "cls": np.where(y > 0, "spam", "ham"), "b": X[:, 1], "c": X[:, 2]})
+    frame = pd.DataFrame(
+        {"a": X[:, 0], "cls": np.where(y > 0, "spam", "ham"), "b": X[:, 1], "c": X[:, 2]}
+    )
     ddf = dd.from_pandas(frame, npartitions=4)
     model = fit(ddf, client=threads_client, label="cls", mixing="weighted")
     reference = fit_in_process(ddf, label="cls", mixing="weighted")
     assert_same_model(model, reference)
-    assert model.classes_.tolist() == ["ham", "spam"] and model.feature_names_in_.tolist() == ["a", "b", "c"]
+    assert model.classes_.tolist() == ["ham", "spam"] and model.feature_names_in_.tolist() == [
+        "a",
+        "b",
+        "c",
+    ]
     lazy = model.predict(ddf)  # the label column is dropped by name
     assert isinstance(lazy, da.Array)
     predicted = lazy.compute(scheduler=threads_client.get)
@@ -263,7 +304,9 @@ def test_averaged_weights_are_the_mean_of_the_mixes_and_callback_can_stop():
     Xd, yd = da.from_array(X, chunks=50), da.from_array(y, chunks=50)
     seen: list[EpochInfo] = []
     model = fit_in_process(Xd, yd, averaged=True, fit_intercept=True, callback=seen.append)
-    assert len(seen) == model.epochs and [info.epoch for info in seen] == list(range(1, model.epochs + 1))
+    assert len(seen) == model.epochs and [info.epoch for info in seen] == list(
+        range(1, model.epochs + 1)
+    )
     np.testing.assert_allclose(model.w, np.mean([info.w for info in seen], axis=0), rtol=1e-12)
     assert model.b == pytest.approx(np.mean([info.b for info in seen]))
     assert same_bits(model.final_w_, seen[-1].w)
@@ -290,7 +333,9 @@ def test_stream_parquet_equals_the_cyclic_perceptron_over_the_concatenation(tmp_
     X, y = separable(500, 5, seed=10, gap=0.2)
     write_parquet(tmp_path, X, y, files=3, row_group_size=60)  # 3 files, 9 row groups
     run = perceptron(X, y, fit_intercept=True, max_sweeps=500)
-    model = stream_fit(str(tmp_path / "*.parquet"), fit_intercept=True, max_epochs=500, progress=False)
+    model = stream_fit(
+        str(tmp_path / "*.parquet"), fit_intercept=True, max_epochs=500, progress=False
+    )
     assert same_bits(model.w, run.w) and model.b == run.b
     assert model.history[:, 0].tolist() == run.updates_per_sweep.tolist() and model.converged
     assert model.feature_names_in_.tolist() == [f"x{j}" for j in range(5)] and model.n_rows == 500
@@ -302,10 +347,13 @@ def test_stream_csv_in_byte_ranges_with_string_labels(tmp_path):
     X, y = separable(300, 3, seed=11)
     labels = np.where(y > 0, "yes", "no")
     for i, rows in enumerate(np.array_split(np.arange(300), 2)):
-        pd.DataFrame({"target": labels[rows], "u": X[rows, 0], "v": X[rows, 1], "w": X[rows, 2]}).to_csv(
-            tmp_path / f"d{i}.csv", index=False)
+        pd.DataFrame(
+            {"target": labels[rows], "u": X[rows, 0], "v": X[rows, 1], "w": X[rows, 2]}
+        ).to_csv(tmp_path / f"d{i}.csv", index=False)
     run = perceptron(X, labels, eta=0.5)
-    model = stream_fit(str(tmp_path / "d*.csv"), label="target", eta=0.5, blocksize=700, progress=False)
+    model = stream_fit(
+        str(tmp_path / "d*.csv"), label="target", eta=0.5, blocksize=700, progress=False
+    )
     assert same_bits(model.w, run.w) and model.classes_.tolist() == ["no", "yes"]
     assert model.history[:, 0].tolist() == run.updates_per_sweep.tolist()
 
@@ -342,7 +390,9 @@ def test_stream_progress_bar_goes_to_stderr(tmp_path, capsys):
     write_parquet(tmp_path, X, y, files=1, row_group_size=20)
     model = stream_fit(str(tmp_path / "*.parquet"), progress=True)
     captured = capsys.readouterr()
-    assert f"sweep {model.epochs}" in captured.err and "40/40" in captured.err and captured.out == ""
+    assert (
+        f"sweep {model.epochs}" in captured.err and "40/40" in captured.err and captured.out == ""
+    )
 
 
 # ---------------------------------------------------------------- bad input
@@ -391,20 +441,44 @@ def test_train_from_cli_stream_and_the_train_command(tmp_path, capsys):
     X, y = separable(120, 3, seed=16)
     write_parquet(tmp_path, X, y, files=2, row_group_size=25)
     run = perceptron(X, y, fit_intercept=True)
-    options = dict(eta=1.0, fit_intercept=True, max_sweeps=None, margin=0.0, label=None, algorithm="perceptron",
-                   order=None, seed=None, exact=False, fmt=None, max_updates=None)
+    options = dict(
+        eta=1.0,
+        fit_intercept=True,
+        max_sweeps=None,
+        margin=0.0,
+        label=None,
+        algorithm="perceptron",
+        order=None,
+        seed=None,
+        exact=False,
+        fmt=None,
+        max_updates=None,
+    )
     model = train_from_cli(tmp_path / "*.parquet", stream=True, options=options, quiet=True)
     assert same_bits(model.w, run.w) and model.b == run.b and capsys.readouterr().out == ""
     with pytest.raises(InputError, match="--algorithm with --stream"):
-        train_from_cli(tmp_path / "*.parquet", stream=True, options=dict(options, algorithm="pocket"))
+        train_from_cli(
+            tmp_path / "*.parquet", stream=True, options=dict(options, algorithm="pocket")
+        )
     with pytest.raises(InputError, match="--scheduler or --shards"):
         train_from_cli(tmp_path / "*.parquet", stream=True, shards=2, options=options)
 
     from perceptronlab.cli import app
 
     out = tmp_path / "model.json"
-    result = CliRunner().invoke(app, ["train", str(tmp_path / "*.parquet"), "--stream", "--intercept",
-                                      "--json", "--quiet", "--out", str(out)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "train",
+            str(tmp_path / "*.parquet"),
+            "--stream",
+            "--intercept",
+            "--json",
+            "--quiet",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout)
     assert record["w"] == run.w.tolist() and record["mistakes"] == run.mistakes

@@ -57,7 +57,9 @@ class KillDuringSweep(WorkerPlugin):
             return
         for i in range(self.times):
             try:
-                fd = os.open(os.path.join(self.folder, f"kill-{i}"), os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+                fd = os.open(
+                    os.path.join(self.folder, f"kill-{i}"), os.O_CREAT | os.O_EXCL | os.O_WRONLY
+                )
             except FileExistsError:
                 continue
             os.close(fd)
@@ -66,8 +68,13 @@ class KillDuringSweep(WorkerPlugin):
 
 def local_cluster(**kwargs) -> LocalCluster:
     """A LocalCluster on ports the system picks: scheduler and HTTP routes on port 0."""
-    return LocalCluster(threads_per_worker=1, scheduler_port=0, dashboard_address=":0", silence_logs=logging.ERROR,
-                        **kwargs)
+    return LocalCluster(
+        threads_per_worker=1,
+        scheduler_port=0,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+        **kwargs,
+    )
 
 
 def scaled_wait(startup_seconds: float, floor: float = 30.0) -> float:
@@ -112,7 +119,9 @@ def parquet_glob(tmp_path):
     X, y = X[keep][:900], np.where(scores[keep][:900] > 0, 1, -1)
     for i, rows in enumerate(np.array_split(np.arange(900), 2)):
         table = pa.table({**{f"f{j}": X[rows, j] for j in range(6)}, "y": y[rows]})
-        pq.write_table(table, tmp_path / f"part-{i:03d}.parquet", row_group_size=150)  # 3 row groups each
+        pq.write_table(
+            table, tmp_path / f"part-{i:03d}.parquet", row_group_size=150
+        )  # 3 row groups each
     return str(tmp_path / "*.parquet"), X, y
 
 
@@ -130,7 +139,9 @@ def test_parquet_read_on_worker_processes_equals_in_process(cluster_client, parq
     assert model.shards == [[0, 1, 2], [3, 4, 5]]
 
 
-def test_worker_killed_during_an_epoch_does_not_lose_the_run(cluster_client, parquet_glob, tmp_path):
+def test_worker_killed_during_an_epoch_does_not_lose_the_run(
+    cluster_client, parquet_glob, tmp_path
+):
     pattern, _, _ = parquet_glob
     kwargs = dict(mixing="uniform", shards=3, fit_intercept=True, max_epochs=200)
     reference = fit_in_process(pattern, **kwargs)
@@ -146,14 +157,18 @@ def test_worker_killed_during_an_epoch_does_not_lose_the_run(cluster_client, par
     cluster_client.wait_for_workers(2, timeout=scaled_wait(cluster_client.startup_seconds))
 
 
-def test_a_shard_whose_workers_keep_dying_is_named_and_no_weights_return(cluster_client, parquet_glob,
-                                                                         tmp_path):
+def test_a_shard_whose_workers_keep_dying_is_named_and_no_weights_return(
+    cluster_client, parquet_glob, tmp_path
+):
     pattern, _, _ = parquet_glob
     # epoch_retries=0: the first death of the worker sweeping shard 1 ends the run
     cluster_client.register_plugin(KillDuringSweep(tmp_path, shard=1, epoch=1, times=1))
     try:
-        with pytest.raises(ShardError, match=r"Shard 1 \(.*part-001\.parquet \(row group 0\).*epoch 1.*"
-                                             r"No weights are returned"):
+        with pytest.raises(
+            ShardError,
+            match=r"Shard 1 \(.*part-001\.parquet \(row group 0\).*epoch 1.*"
+            r"No weights are returned",
+        ):
             fit(pattern, client=cluster_client, shards=2, fit_intercept=True, epoch_retries=0)
     finally:
         cluster_client.unregister_worker_plugin(KillDuringSweep.name)
@@ -180,15 +195,30 @@ def test_cli_train_dask_on_a_scheduler_address(cluster_client, parquet_glob):
 
     pattern, _, _ = parquet_glob
     address = cluster_client.scheduler.address
-    result = CliRunner().invoke(app, ["train", pattern, "--dask", "--scheduler", address, "--shards", "2",
-                                      "--intercept", "--json", "--quiet"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "train",
+            pattern,
+            "--dask",
+            "--scheduler",
+            address,
+            "--shards",
+            "2",
+            "--intercept",
+            "--json",
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout)
     reference = fit_in_process(pattern, shards=2, fit_intercept=True)
     assert record["w"] == reference.w.tolist() and record["b"] == reference.b
     assert record["sweeps"] == reference.epochs
     assert record["mistakes"] == reference.mistakes
-    bad = CliRunner().invoke(app, ["train", pattern, "--dask", "--scheduler", address, "--shards", "99"])
+    bad = CliRunner().invoke(
+        app, ["train", pattern, "--dask", "--scheduler", address, "--shards", "99"]
+    )
     assert bad.exit_code == 1 and "shards" in bad.output
 
 
@@ -215,12 +245,17 @@ if __name__ == "__main__":  # worker processes re-import this file: guard the wo
 def test_a_script_without_a_client_starts_and_closes_a_local_cluster(cluster_client, tmp_path):
     script = tmp_path / "train_script.py"
     script.write_text(textwrap.dedent(SCRIPT))
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=scaled_wait(cluster_client.startup_seconds, floor=120), cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=scaled_wait(cluster_client.startup_seconds, floor=120),
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "already in use" not in done.stderr  # its own cluster did not ask for a fixed port
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    X = np.array([[1., 0], [1, 1], [0, 1], [2, 0], [0, 2], [3, 1]])
+    X = np.array([[1.0, 0], [1, 1], [0, 1], [2, 0], [0, 2], [3, 1]])
     y = np.array([1, -1, -1, 1, -1, 1])
     reference = fit_in_process(da.from_array(X, chunks=2), da.from_array(y, chunks=2))
     assert result["w"] == reference.w.tolist() and result["history"] == reference.history.tolist()
@@ -233,9 +268,13 @@ def test_bench_scale_smoke():
     from benchmarks.bench_scale import DATA_DIR, bench_scale
 
     before = set(DATA_DIR.glob("scale-*")) if DATA_DIR.exists() else set()
-    rows = bench_scale(size_gb=0.001, n_features=4, epochs=3, stream=False, processes=False, n_rounds=2)
-    assert [row["case"].split(": ")[1] for row in rows] == ["2 Dask workers / 1 Dask worker (epochs/s)",
-                                                            "2 Dask workers / one core in memory (epochs/s)"]
+    rows = bench_scale(
+        size_gb=0.001, n_features=4, epochs=3, stream=False, processes=False, n_rounds=2
+    )
+    assert [row["case"].split(": ")[1] for row in rows] == [
+        "2 Dask workers / 1 Dask worker (epochs/s)",
+        "2 Dask workers / one core in memory (epochs/s)",
+    ]
     for row in rows:
         check_row(row)
         assert row["rounds"] == 2

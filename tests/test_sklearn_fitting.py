@@ -21,7 +21,12 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 import perceptronlab
 from perceptronlab import Perceptron
 
-LOADERS = {"iris": load_iris, "digits": load_digits, "breast cancer": load_breast_cancer, "wine": load_wine}
+LOADERS = {
+    "iris": load_iris,
+    "digits": load_digits,
+    "breast cancer": load_breast_cancer,
+    "wine": load_wine,
+}
 
 
 @pytest.fixture(scope="module", params=list(LOADERS))
@@ -50,21 +55,26 @@ def _pair(**options):
 
 
 def _fit_both(theirs, ours, X, y, **fit):
-    copies = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in fit.items()}  # scikit-learn
+    copies = {
+        k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in fit.items()
+    }  # scikit-learn
     with warnings.catch_warnings(record=True) as sk_caught:  # writes into coef_init
         warnings.simplefilter("always")
         theirs.fit(X, y, **copies)
     with warnings.catch_warnings(record=True) as our_caught:
         warnings.simplefilter("always")
         ours.fit(X, y, **fit)
-    return ([w for w in sk_caught if issubclass(w.category, ConvergenceWarning)],
-            [w for w in our_caught if issubclass(w.category, ConvergenceWarning)])
+    return (
+        [w for w in sk_caught if issubclass(w.category, ConvergenceWarning)],
+        [w for w in our_caught if issubclass(w.category, ConvergenceWarning)],
+    )
 
 
 def _assert_same(ours, theirs):
     assert ours.coef_.shape == theirs.coef_.shape
-    assert ours.coef_.tobytes() == theirs.coef_.astype(np.float64).tobytes(), \
-        np.max(np.abs(ours.coef_ - theirs.coef_))
+    assert ours.coef_.tobytes() == theirs.coef_.astype(np.float64).tobytes(), np.max(
+        np.abs(ours.coef_ - theirs.coef_)
+    )
     assert ours.intercept_.tobytes() == theirs.intercept_.astype(np.float64).tobytes()
     assert np.array_equal(ours.classes_, theirs.classes_)
     if ours.tol is None and np.all(ours.converged_):
@@ -82,7 +92,9 @@ def _assert_same(ours, theirs):
 
 def test_sample_weight(dataset):
     _, X, y = dataset
-    problems = [_binary(X, y)] + ([(X, y)] if np.unique(y).shape[0] > 2 else [])  # binary, one-vs-rest
+    problems = [_binary(X, y)] + (
+        [(X, y)] if np.unique(y).shape[0] > 2 else []
+    )  # binary, one-vs-rest
     for Xk, yk in problems:
         weights = np.random.default_rng(0).uniform(0.0, 3.0, size=yk.shape[0])
         weights[::7] = 0.0  # a zero weight: the example is never updated on
@@ -90,7 +102,9 @@ def test_sample_weight(dataset):
         _fit_both(theirs, ours, Xk, yk, sample_weight=weights)
         _assert_same(ours, theirs)
         assert np.all(np.asarray(ours.n_mistakes_) > 0)
-        assert not set(np.concatenate([r.mistake_indices for r in np.atleast_1d(ours.run_)])) & set(range(0, yk.shape[0], 7))
+        assert not set(np.concatenate([r.mistake_indices for r in np.atleast_1d(ours.run_)])) & set(
+            range(0, yk.shape[0], 7)
+        )
 
 
 @pytest.mark.parametrize("class_weight", ["balanced", "dict"])
@@ -101,7 +115,9 @@ def test_class_weight(dataset, class_weight):
         class_weight = {c: 0.5 + k for k, c in enumerate(classes)}
     weights = np.random.default_rng(1).uniform(0.5, 1.5, size=y.shape[0])
     theirs, ours = _pair(max_iter=5, class_weight=class_weight)
-    _fit_both(theirs, ours, X, y, sample_weight=weights)  # times each sample's weight, as scikit-learn
+    _fit_both(
+        theirs, ours, X, y, sample_weight=weights
+    )  # times each sample's weight, as scikit-learn
     _assert_same(ours, theirs)
 
 
@@ -113,7 +129,9 @@ def test_start_weights(dataset):
     theirs, ours = _pair(max_iter=4)
     _fit_both(theirs, ours, X, y, coef_init=coef, intercept_init=intercept)
     _assert_same(ours, theirs)
-    assert np.array_equal(coef, np.random.default_rng(2).normal(size=(rows, X.shape[1])))  # not written into
+    assert np.array_equal(
+        coef, np.random.default_rng(2).normal(size=(rows, X.shape[1]))
+    )  # not written into
 
 
 def test_warm_start(dataset):
@@ -136,7 +154,9 @@ def test_partial_fit_in_batches(dataset):
         ours.partial_fit(X[batch], y[batch], classes=classes, sample_weight=weights)
         _assert_same(ours, theirs)
     batches = len(range(0, y.shape[0], 97))
-    assert ours.n_iter_ == 1 and np.all(np.asarray(ours.n_sweeps_) == batches)  # one sweep a batch, summed
+    assert ours.n_iter_ == 1 and np.all(
+        np.asarray(ours.n_sweeps_) == batches
+    )  # one sweep a batch, summed
 
 
 def test_partial_fit_after_fit_goes_on_from_the_fit(dataset):
@@ -164,8 +184,14 @@ def test_tol_stops_on_the_training_loss(dataset, tol, n_iter_no_change):
 def test_early_stopping_stops_on_the_held_out_accuracy(dataset, validation_fraction, random_state):
     _, X, y = dataset
     weights = np.random.default_rng(4).uniform(0.5, 2.0, size=y.shape[0])
-    theirs, ours = _pair(max_iter=40, tol=1e-3, early_stopping=True, validation_fraction=validation_fraction,
-                         random_state=random_state, n_iter_no_change=3)
+    theirs, ours = _pair(
+        max_iter=40,
+        tol=1e-3,
+        early_stopping=True,
+        validation_fraction=validation_fraction,
+        random_state=random_state,
+        n_iter_no_change=3,
+    )
     _fit_both(theirs, ours, X, y, sample_weight=weights)
     _assert_same(ours, theirs)
     assert ours.n_iter_ < 40  # the rule stopped it
@@ -181,14 +207,19 @@ def test_early_stopping_without_tol_holds_out_and_keeps_the_perceptrons_stop():
 
 def test_the_stopping_rule_needs_whole_sweeps():
     X, y = load_iris(return_X_y=True)
-    with pytest.raises(perceptronlab.InputError, match="order: expected 'cyclic' or 'shuffle' with tol"):
+    with pytest.raises(
+        perceptronlab.InputError, match="order: expected 'cyclic' or 'shuffle' with tol"
+    ):
         Perceptron(order="random-mistake", tol=1e-3).fit(X, y)
 
 
 # ---------------------------------------------------------------- sparse input
 
 
-@pytest.mark.parametrize("options", [dict(max_iter=5), dict(max_iter=50, tol=1e-3), dict(max_iter=5, class_weight="balanced")])
+@pytest.mark.parametrize(
+    "options",
+    [dict(max_iter=5), dict(max_iter=50, tol=1e-3), dict(max_iter=5, class_weight="balanced")],
+)
 def test_csr_without_intercept_equals_scikit_learn(dataset, options):
     _, X, y = dataset
     Xs = _sparse(X)
@@ -224,10 +255,14 @@ def test_non_convergence_warnings_are_scikit_learns_convergence_warnings():
     X, y = load_iris(return_X_y=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        warnings.filterwarnings("ignore", category=ConvergenceWarning)  # a scikit-learn user's filter
+        warnings.filterwarnings(
+            "ignore", category=ConvergenceWarning
+        )  # a scikit-learn user's filter
         Perceptron(max_iter=2).fit(X, y)  # no clean sweep in 2: NotConvergedWarning, filtered
         Perceptron(max_iter=3, tol=1e-9, n_iter_no_change=5).fit(X, y)
-        perceptronlab.perceptron([[0, 0], [1, 1], [1, 0], [0, 1]], [0, 0, 1, 1], fit_intercept=True)  # cycles
+        perceptronlab.perceptron(
+            [[0, 0], [1, 1], [1, 0], [0, 1]], [0, 0, 1, 1], fit_intercept=True
+        )  # cycles
     assert issubclass(perceptronlab.NotConvergedWarning, ConvergenceWarning)
     assert issubclass(perceptronlab.CycledWarning, ConvergenceWarning)
     assert issubclass(perceptronlab.NotConvergedWarning, perceptronlab.PerceptronLabWarning)
@@ -237,8 +272,10 @@ def test_importing_perceptronlab_does_not_import_scikit_learn():
     import subprocess
     import sys
 
-    code = ("import sys, perceptronlab, perceptronlab.exceptions, perceptronlab.core.perceptron\n"
-            "print('sklearn' in sys.modules)")
+    code = (
+        "import sys, perceptronlab, perceptronlab.exceptions, perceptronlab.core.perceptron\n"
+        "print('sklearn' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "False", done.stderr[-2000:]
 
@@ -246,13 +283,22 @@ def test_importing_perceptronlab_does_not_import_scikit_learn():
 # ---------------------------------------------------------------- bad input of the options
 
 
-@pytest.mark.parametrize(("fit", "match"), [
-    (dict(sample_weight=[1.0, 2.0]), r"sample_weight: expected shape \(150,\)"),
-    (dict(sample_weight=-np.ones(150)), "sample_weight: expected finite weights >= 0, got -1.0 at row 0"),
-    (dict(sample_weight=np.zeros(150)), "sample_weight: expected at least one weight > 0, got all zero"),
-    (dict(coef_init=np.zeros((2, 4))), r"coef_init: expected shape \(3, 4\)"),
-    (dict(intercept_init=[1.0]), r"intercept_init: expected shape \(3,\)"),
-])
+@pytest.mark.parametrize(
+    ("fit", "match"),
+    [
+        (dict(sample_weight=[1.0, 2.0]), r"sample_weight: expected shape \(150,\)"),
+        (
+            dict(sample_weight=-np.ones(150)),
+            "sample_weight: expected finite weights >= 0, got -1.0 at row 0",
+        ),
+        (
+            dict(sample_weight=np.zeros(150)),
+            "sample_weight: expected at least one weight > 0, got all zero",
+        ),
+        (dict(coef_init=np.zeros((2, 4))), r"coef_init: expected shape \(3, 4\)"),
+        (dict(intercept_init=[1.0]), r"intercept_init: expected shape \(3,\)"),
+    ],
+)
 def test_bad_fitting_options_are_explained(fit, match):
     X, y = load_iris(return_X_y=True)
     with pytest.raises(perceptronlab.InputError, match=match):
@@ -261,16 +307,26 @@ def test_bad_fitting_options_are_explained(fit, match):
 
 def test_bad_class_weights_and_partial_fit_misuse_are_explained():
     X, y = load_iris(return_X_y=True)
-    with pytest.raises(perceptronlab.InputError, match="class_weight: expected a dict whose keys are among"):
+    with pytest.raises(
+        perceptronlab.InputError, match="class_weight: expected a dict whose keys are among"
+    ):
         Perceptron(class_weight={7: 2.0}, max_iter=2).fit(X, y)
-    with pytest.raises(perceptronlab.InputError, match="classes: expected every class label .* got None"):
+    with pytest.raises(
+        perceptronlab.InputError, match="classes: expected every class label .* got None"
+    ):
         Perceptron().partial_fit(X, y)
-    with pytest.raises(perceptronlab.InputError, match="early_stopping: expected False with partial_fit"):
+    with pytest.raises(
+        perceptronlab.InputError, match="early_stopping: expected False with partial_fit"
+    ):
         Perceptron(early_stopping=True).partial_fit(X, y, classes=[0, 1, 2])
-    with pytest.raises(perceptronlab.InputError, match="class_weight: expected None or a dict with partial_fit"):
+    with pytest.raises(
+        perceptronlab.InputError, match="class_weight: expected None or a dict with partial_fit"
+    ):
         Perceptron(class_weight="balanced").partial_fit(X, y, classes=[0, 1, 2])
     model = Perceptron().partial_fit(X[:100], y[:100], classes=[0, 1, 2])
-    with pytest.raises(perceptronlab.InputError, match=r"y \(the labels\): expected labels among classes"):
+    with pytest.raises(
+        perceptronlab.InputError, match=r"y \(the labels\): expected labels among classes"
+    ):
         model.partial_fit(X, np.where(y == 2, 9, y))
     with pytest.raises(perceptronlab.InputError, match="early_stopping: expected a validation set"):
         Perceptron(early_stopping=True, validation_fraction=0.01, tol=1e-3).fit(X[::8], y[::8])
@@ -284,8 +340,12 @@ def test_n_jobs_does_not_change_the_result():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         runs = [Perceptron(max_iter=5, n_jobs=n).fit(X, y) for n in (1, 2, None)]
-        pockets = [perceptronlab.PocketPerceptron(max_iter=2, n_jobs=n, random_state=0).fit(X[:300], y[:300])
-                   for n in (1, 2)]
+        pockets = [
+            perceptronlab.PocketPerceptron(max_iter=2, n_jobs=n, random_state=0).fit(
+                X[:300], y[:300]
+            )
+            for n in (1, 2)
+        ]
     assert runs[0].coef_.tobytes() == runs[1].coef_.tobytes() == runs[2].coef_.tobytes()
     assert pockets[0].coef_.tobytes() == pockets[1].coef_.tobytes()
 

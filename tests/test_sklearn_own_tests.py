@@ -22,7 +22,9 @@ SOURCE = Path(sklearn.__file__).parent / "linear_model" / "tests" / "test_percep
 def _load_swapped(path: Path) -> ModuleType:
     """scikit-learn's test module, run as a module of its own with ``Perceptron`` swapped."""
     spec = importlib.util.spec_from_file_location("sklearn_test_perceptron_swapped", path)
-    assert spec is not None and spec.loader is not None, f"scikit-learn's tests are not installed at {path}"
+    assert spec is not None and spec.loader is not None, (
+        f"scikit-learn's tests are not installed at {path}"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.Perceptron is sklearn.linear_model.Perceptron  # what is swapped: the one import
@@ -38,4 +40,6 @@ globals().update({name: getattr(_SWAPPED, name) for name in SCIKIT_LEARN_TESTS})
 def test_every_test_of_scikit_learns_module_is_collected_here():
     assert len(SCIKIT_LEARN_TESTS) >= 4  # 1.9: accuracy, correctness, undefined methods, l1_ratio
     assert _SWAPPED.Perceptron is perceptronlab.Perceptron
-    assert "perceptronlab" not in SOURCE.read_text(encoding="utf-8")  # scikit-learn's file, as installed
+    assert "perceptronlab" not in SOURCE.read_text(
+        encoding="utf-8"
+    )  # scikit-learn's file, as installed

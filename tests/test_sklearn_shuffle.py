@@ -22,7 +22,12 @@ from sklearn.utils._seq_dataset import ArrayDataset64
 from perceptronlab import Perceptron
 from perceptronlab.core.sgd import sgd_permutations
 
-LOADERS = {"iris": load_iris, "digits": load_digits, "breast cancer": load_breast_cancer, "wine": load_wine}
+LOADERS = {
+    "iris": load_iris,
+    "digits": load_digits,
+    "breast cancer": load_breast_cancer,
+    "wine": load_wine,
+}
 
 
 @pytest.fixture(scope="module", params=list(LOADERS))
@@ -60,10 +65,16 @@ def test_the_permutations_are_scikit_learns_datasets_shuffles(n, seed):
 
 
 @pytest.mark.parametrize("binary", [False, True])
-@pytest.mark.parametrize("options", [dict(max_iter=15), dict(tol=1e-3, max_iter=40),
-                                     dict(tol=1e-3, early_stopping=True, max_iter=40),
-                                     dict(class_weight="balanced", tol=1e-4, max_iter=40)],
-                         ids=["max_iter", "tol", "early_stopping", "class_weight"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(max_iter=15),
+        dict(tol=1e-3, max_iter=40),
+        dict(tol=1e-3, early_stopping=True, max_iter=40),
+        dict(class_weight="balanced", tol=1e-4, max_iter=40),
+    ],
+    ids=["max_iter", "tol", "early_stopping", "class_weight"],
+)
 def test_shuffled_fit_equals_scikit_learn(dataset, binary, options):
     X, y = dataset
     y = (y == 1).astype(int) if binary else y

@@ -30,7 +30,9 @@ def test_exam_task_story():
     text = str(report)
     assert "ρ*² = 1/5" in text and "Novikoff bound R²/ρ*² = 10" in text
     assert "rho" not in text and "^2" not in text  # one notation: Unicode
-    assert "test-error bound R²/ρ*²/(n+1) = 5/2  (vacuous" in text and report.test_error_bound_vacuous
+    assert (
+        "test-error bound R²/ρ*²/(n+1) = 5/2  (vacuous" in text and report.test_error_bound_vacuous
+    )
     record = json.loads(json.dumps(report.to_dict()))
     assert record["bound_exact"] == "10" and record["rho_squared_exact"] == "1/5"
     assert record["run"]["mistakes"] == 5 and record["loo"]["errors"] == 2
@@ -55,7 +57,10 @@ def test_non_separable_story():
     assert report.bound is None and report.loo is None and report.rho is None
     assert report.run.cycled
     assert report.pocket.pocket_errors == 1  # XOR: the best line misclassifies one point
-    assert report.freund_schapire is not None and report.freund_schapire >= report.run.updates_per_sweep[0]
+    assert (
+        report.freund_schapire is not None
+        and report.freund_schapire >= report.run.updates_per_sweep[0]
+    )
     record = json.loads(json.dumps(report.to_dict()))
     assert record["pocket"]["errors"] == 1 and record["separable"] is False
     assert "Not linearly separable" in str(report) and "pocket" in str(report)
@@ -74,7 +79,9 @@ def test_iris_setosa_versus_rest():
     assert report.R == pytest.approx(radius(Xa))
     # an independent check of rho*: SVC on the augmented data, the constant column unpenalised aside
     svc = SVC(kernel="linear", C=1e10, tol=1e-8).fit(X, y)
-    assert report.max_margin.rho <= 1 / np.linalg.norm(svc.coef_) * (1 + 1e-6)  # augmented ≤ free intercept
+    assert report.max_margin.rho <= 1 / np.linalg.norm(svc.coef_) * (
+        1 + 1e-6
+    )  # augmented ≤ free intercept
     assert report.loo.indices.tolist() == brute_force_loo(X.tolist(), y.tolist()) == []
 
 
@@ -98,7 +105,7 @@ def brute_force_loo(X, y):
     """Leave each example out, train from scratch on the rest, and list those it then gets wrong."""
     wrong = []
     for k in range(len(y)):
-        w, b = plain_perceptron(X[:k] + X[k + 1:], y[:k] + y[k + 1:])
+        w, b = plain_perceptron(X[:k] + X[k + 1 :], y[:k] + y[k + 1 :])
         if y[k] * (sum(wj * xj for wj, xj in zip(w, X[k], strict=True)) + b) <= 0:
             wrong.append(k)
     return wrong
@@ -159,7 +166,9 @@ def test_cli_json_and_label(tmp_path, exam_csv):
     assert record["bound_exact"] == "10" and record["run"]["sweeps"] == 4
     first = tmp_path / "first.csv"
     first.write_text("label,a,b\n1,1,0\n-1,1,1\n-1,0,1\n")
-    record = json.loads(runner.invoke(app, ["analyze", str(first), "--json", "--label", "label"]).stdout)
+    record = json.loads(
+        runner.invoke(app, ["analyze", str(first), "--json", "--label", "label"]).stdout
+    )
     assert record["rho_squared_exact"] == "1/5"
 
 

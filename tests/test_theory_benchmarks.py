@@ -23,4 +23,3 @@ def test_the_fast_leave_one_out_matches_brute_force_on_data_with_errors():
     assert brute  # the oracle has something to find
     assert loo_error(X, y).indices.tolist() == brute
     assert bench_theory.bench_loo(n=150, d=3)["checks"] == {"the same errors": True}
-

@@ -26,20 +26,24 @@ from perceptronlab.theory import radius_squared
 
 
 def test_seed_000_generalization_task():
-    assert test_error(2, 0.5, 999) == pytest.approx(0.016, abs=1e-15)      # (a) 1.6 %
+    assert test_error(2, 0.5, 999) == pytest.approx(0.016, abs=1e-15)  # (a) 1.6 %
     assert test_error(2, Fraction(1, 2), 999) == Fraction(16, 1000)
-    assert sample_size(2, 0.5, 0.005) == 3199                               # (b)
-    assert sample_size(2, 0.25, 0.005) == 12799                             # (c) margin halved
+    assert sample_size(2, 0.5, 0.005) == 3199  # (b)
+    assert sample_size(2, 0.25, 0.005) == 12799  # (c) margin halved
     assert sample_size(2, Fraction(1, 2), Fraction(1, 200)) == 3199
     # the answer really is the smallest such n
-    assert test_error(2, Fraction(1, 2), 3199) <= Fraction(1, 200) < test_error(2, Fraction(1, 2), 3198)
+    assert (
+        test_error(2, Fraction(1, 2), 3199)
+        <= Fraction(1, 200)
+        < test_error(2, Fraction(1, 2), 3198)
+    )
 
 
 def test_seed_000_mistake_bounds():
-    assert novikoff(2, Fraction(1, 5), squared=True) == 10                  # exam task (b)
-    assert novikoff(10, 2, squared=True) == 5                               # margin task (b), w_A
-    assert novikoff(10, Fraction(9, 5), squared=True) == Fraction(50, 9)    # w_B: 10/1.8
-    assert novikoff(25, Fraction(1, 2), squared=True) == 50                 # part (c) with x5
+    assert novikoff(2, Fraction(1, 5), squared=True) == 10  # exam task (b)
+    assert novikoff(10, 2, squared=True) == 5  # margin task (b), w_A
+    assert novikoff(10, Fraction(9, 5), squared=True) == Fraction(50, 9)  # w_B: 10/1.8
+    assert novikoff(25, Fraction(1, 2), squared=True) == 50  # part (c) with x5
     assert novikoff(math.sqrt(2), 1 / math.sqrt(5)) == pytest.approx(10)
     assert isinstance(novikoff(2, 1), Fraction) and isinstance(novikoff(2.0, 1), float)
 
@@ -88,12 +92,18 @@ def _best_freund_schapire_by_brute_force(w, X, y, R):
     m = np.sort(y * (X @ w) / np.linalg.norm(w))
     best = (float(len(m)), math.inf)
     candidates = [value for value in m if value > 0]
-    for k in range(1, len(m) + 1):  # D² = kρ² − 2s₁ρ + s₂ on [m_{k-1}, m_k): where its derivative vanishes
+    for k in range(
+        1, len(m) + 1
+    ):  # D² = kρ² − 2s₁ρ + s₂ on [m_{k-1}, m_k): where its derivative vanishes
         s1, s2 = m[:k].sum(), (m[:k] ** 2).sum()
         hi = m[k] if k < len(m) else math.inf
         coefficients = [s1 * s1 - R * R * k, -2 * (s1 * s2 - R * R * s1), s2 * s2 - R * R * s2]
         for root in np.roots(coefficients):
-            if abs(root.imag) < 1e-12 and max(m[k - 1], 0) < root.real < hi and s1 * root.real >= s2:
+            if (
+                abs(root.imag) < 1e-12
+                and max(m[k - 1], 0) < root.real < hi
+                and s1 * root.real >= s2
+            ):
                 candidates.append(root.real)
     for rho in candidates:
         value = freund_schapire(R, slack(w, X, y, rho), rho)
@@ -141,22 +151,25 @@ def test_the_bounds_hold_on_runs(seed):
         assert one_pass.mistakes <= best_freund_schapire(w, X, noisy)[0] + 1e-9
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: novikoff(1, 0), "rho"),
-    (lambda: novikoff(1, -0.5), "rho"),
-    (lambda: novikoff(-1, 0.5), "R"),
-    (lambda: novikoff(True, 0.5), "R"),
-    (lambda: novikoff(1, float("nan")), "finite"),
-    (lambda: sample_size(2, 0.5, 0), "epsilon"),
-    (lambda: sample_size(2, 0.5, 1), r"\(0, 1\)"),
-    (lambda: sample_size(2, 0.5, 1.5), "epsilon"),
-    (lambda: test_error(2, 0.5, -1), "n"),
-    (lambda: test_error(2, 0.5, 2.5), "n"),
-    (lambda: margin_perceptron(2, 1, -1), "rho0"),
-    (lambda: freund_schapire(2, -1, 1), "D"),
-    (lambda: slack([0, 0], [[1, 0]], [1], 1), "zero vector"),
-    (lambda: novikoff_rb(2, 0), "B"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: novikoff(1, 0), "rho"),
+        (lambda: novikoff(1, -0.5), "rho"),
+        (lambda: novikoff(-1, 0.5), "R"),
+        (lambda: novikoff(True, 0.5), "R"),
+        (lambda: novikoff(1, float("nan")), "finite"),
+        (lambda: sample_size(2, 0.5, 0), "epsilon"),
+        (lambda: sample_size(2, 0.5, 1), r"\(0, 1\)"),
+        (lambda: sample_size(2, 0.5, 1.5), "epsilon"),
+        (lambda: test_error(2, 0.5, -1), "n"),
+        (lambda: test_error(2, 0.5, 2.5), "n"),
+        (lambda: margin_perceptron(2, 1, -1), "rho0"),
+        (lambda: freund_schapire(2, -1, 1), "D"),
+        (lambda: slack([0, 0], [[1, 0]], [1], 1), "zero vector"),
+        (lambda: novikoff_rb(2, 0), "B"),
+    ],
+)
 def test_bad_input_messages(call, match):
     with pytest.raises(InputError, match=match) as info:
         call()
@@ -175,7 +188,10 @@ points = st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), min_size=2,
 
 
 @settings(max_examples=40, deadline=None)
-@given(points=points, normal=st.tuples(st.integers(-3, 3), st.integers(-3, 3)).filter(lambda n: n != (0, 0)))
+@given(
+    points=points,
+    normal=st.tuples(st.integers(-3, 3), st.integers(-3, 3)).filter(lambda n: n != (0, 0)),
+)
 def test_property_exact_novikoff_bound_holds_for_the_exact_run(points, normal):
     X = [list(p) for p in points if p[0] * normal[0] + p[1] * normal[1] != 0]
     assume(len(X) >= 1)  # every point on the line: nothing to separate

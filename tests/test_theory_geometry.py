@@ -106,8 +106,8 @@ def test_radius_bad_input():
 def test_distance_seed_examples():
     assert distance([3, 4], [1, 2], +1) == pytest.approx(2.2)
     assert distance([3, 4], [1, -1], -1) == pytest.approx(0.2)
-    assert distance([2, 0], [-3, 1], -1) == pytest.approx(3.0)   # the multiple-choice answer
-    assert distance([2, 0], [-3, 1]) == pytest.approx(-3.0)      # unsigned by label: the side of w
+    assert distance([2, 0], [-3, 1], -1) == pytest.approx(3.0)  # the multiple-choice answer
+    assert distance([2, 0], [-3, 1]) == pytest.approx(-3.0)  # unsigned by label: the side of w
     assert distance([0, 1], [5, 3], b=-1) == pytest.approx(2.0)
 
 
@@ -220,7 +220,9 @@ def test_float_input_is_not_exact_but_agrees():
 # ---------------------------------------------------------------- max_margin: against the full QP and SVC
 
 
-@pytest.mark.parametrize("n, d, intercept", [(60, 3, False), (400, 6, True), (3000, 12, False), (3000, 12, True)])
+@pytest.mark.parametrize(
+    "n, d, intercept", [(60, 3, False), (400, 6, True), (3000, 12, False), (3000, 12, True)]
+)
 def test_working_set_matches_the_full_interior_point_qp(n, d, intercept):
     X, y = random_separable(n, d, seed=n + d, intercept=intercept)
     fast = max_margin(X, y, fit_intercept=intercept)
@@ -285,4 +287,6 @@ def test_to_dict_is_json_safe():
     import json
 
     record = json.loads(json.dumps(max_margin(EXAM_X, EXAM_Y).to_dict()))
-    assert record["rho_squared"] == "1/5" and record["support"] == [1, 2] and record["exact"] is True
+    assert (
+        record["rho_squared"] == "1/5" and record["support"] == [1, 2] and record["exact"] is True
+    )

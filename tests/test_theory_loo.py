@@ -18,8 +18,12 @@ def brute_force(X, y, **options):
     for k in range(n):
         keep = [i for i in range(n) if i != k]
         rows = [X[i] for i in keep]
-        run = perceptron(rows if options.get("exact") else np.asarray(rows), np.asarray(y)[keep], warn=False,
-                         **options)
+        run = perceptron(
+            rows if options.get("exact") else np.asarray(rows),
+            np.asarray(y)[keep],
+            warn=False,
+            **options,
+        )
         assert run.converged
         x_k = [X[k]] if options.get("exact") else np.asarray([X[k]], dtype=np.float64)
         if margins(x_k, np.asarray([y[k]], dtype=np.float64), run.w, run.b)[0] <= 0:
@@ -32,7 +36,7 @@ def test_exam_task():
     assert result.indices.tolist() == [0, 1] == brute_force([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
     assert (result.errors, result.n, result.retrainings, result.mistakes) == (2, 3, 2, 5)
     assert result.error_rate == pytest.approx(2 / 3)
-    assert result.candidates.tolist() == [0, 1]   # x3 never triggered an update
+    assert result.candidates.tolist() == [0, 1]  # x3 never triggered an update
     assert "2/3" in str(result)
 
 
@@ -46,8 +50,12 @@ def test_equals_brute_force_on_random_data(seed):
     y = np.sign(X @ w + (0.3 if fit_intercept else 0.0))
     y[y == 0] = 1
     X += 0.05 * y[:, None] * w / np.linalg.norm(w)
-    options = dict(fit_intercept=fit_intercept, eta=float(rng.choice([1.0, 0.5, 3.0])),
-                   margin=float(rng.choice([0.0, 0.2])), max_sweeps=20000)
+    options = dict(
+        fit_intercept=fit_intercept,
+        eta=float(rng.choice([1.0, 0.5, 3.0])),
+        margin=float(rng.choice([0.0, 0.2])),
+        max_sweeps=20000,
+    )
     result = loo_error(X, y, **options)
     assert result.indices.tolist() == brute_force(X.tolist(), y.tolist(), **options)
     assert result.errors <= result.retrainings <= result.mistakes
@@ -59,7 +67,9 @@ def test_exact_mode_equals_brute_force(seed):
     X = rng.integers(-4, 5, size=(12, 2))
     y = np.where(X @ [2, -1] + 1 > 0, 1, -1)
     result = loo_error(X.tolist(), y.tolist(), exact=True, fit_intercept=True)
-    assert result.indices.tolist() == brute_force(X.tolist(), y.tolist(), exact=True, fit_intercept=True)
+    assert result.indices.tolist() == brute_force(
+        X.tolist(), y.tolist(), exact=True, fit_intercept=True
+    )
 
 
 def test_float32_and_reference_backend_agree():
@@ -70,7 +80,9 @@ def test_float32_and_reference_backend_agree():
     b = loo_error(X, y, backend="reference")
     c = loo_error(X.astype(np.float32), y)
     assert a.indices.tolist() == b.indices.tolist() == brute_force(X.tolist(), y.tolist())
-    assert c.indices.tolist() == brute_force(X.astype(np.float32).astype(np.float64).tolist(), y.tolist())
+    assert c.indices.tolist() == brute_force(
+        X.astype(np.float32).astype(np.float64).tolist(), y.tolist()
+    )
 
 
 def test_non_separable_and_bad_options():

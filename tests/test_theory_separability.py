@@ -57,7 +57,11 @@ def test_verdict_agrees_with_the_perceptron(seed, fit_intercept):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(3, 12))
     X = rng.integers(-4, 5, size=(n, 2))
-    y = np.where(rng.random(n) < 0.5, 1, -1) if seed % 2 else np.where(X @ [1, -2] + (1 if fit_intercept else 0) > 0, 1, -1)
+    y = (
+        np.where(rng.random(n) < 0.5, 1, -1)
+        if seed % 2
+        else np.where(X @ [1, -2] + (1 if fit_intercept else 0) > 0, 1, -1)
+    )
     if len(set(y.tolist())) == 1:
         y[0] = -y[0]
     result = separable(X.tolist(), y.tolist(), fit_intercept=fit_intercept)
@@ -104,7 +108,12 @@ def test_working_set_lp_on_more_examples(monkeypatch, separable_data):
 def test_result_faces():
     result = separable(XOR_X, XOR_Y, fit_intercept=True)
     record = json.loads(json.dumps(result.to_dict()))
-    assert record["separable"] is False and record["certificate"] == {"1": "1/4", "2": "1/4", "3": "1/4", "4": "1/4"}
+    assert record["separable"] is False and record["certificate"] == {
+        "1": "1/4",
+        "2": "1/4",
+        "3": "1/4",
+        "4": "1/4",
+    }
     ok = json.loads(json.dumps(separable([[1, 0]], [1]).to_dict()))
     assert ok["separable"] is True and ok["w"][0] > 0
 

@@ -39,8 +39,11 @@ def page_text(page: str) -> str:
 
 
 def card(page: str, label: str) -> str:
-    match = re.search(rf'<div class="label">{re.escape(html.escape(label, quote=True))}</div>'
-                      r'<div class="value">([^<]*)</div>', page)
+    match = re.search(
+        rf'<div class="label">{re.escape(html.escape(label, quote=True))}</div>'
+        r'<div class="value">([^<]*)</div>',
+        page,
+    )
     assert match, label
     return html.unescape(match.group(1))
 
@@ -76,8 +79,16 @@ def scaled(bc200_csv, tmp_path_factory):
 def test_analyze_says_the_run_is_unfinished_and_why(unscaled):
     _, record = unscaled
     run = record["run"]
-    assert record["separable"] and not run["converged"] and run["sweeps"] == run["max_sweeps"] == 100_000
-    assert record["bound"] > 1e10 and record["test_error_bound"] > 1 and record["test_error_bound_vacuous"]
+    assert (
+        record["separable"]
+        and not run["converged"]
+        and run["sweeps"] == run["max_sweeps"] == 100_000
+    )
+    assert (
+        record["bound"] > 1e10
+        and record["test_error_bound"] > 1
+        and record["test_error_bound_vacuous"]
+    )
     assert record["loo"] is None  # leave-one-out needs a converged run
     spread = record["feature_spread"]
     assert spread["ratio"] > 1e4
@@ -85,7 +96,11 @@ def test_analyze_says_the_run_is_unfinished_and_why(unscaled):
     assert topics == ["scale", "sweeps"]
     scale, sweeps = record["advice"]
     # in the command's words: flags, not Python
-    assert "--scale standard" in scale["fix"] and "--scale maxabs" in scale["fix"] and "scale=" not in scale["fix"]
+    assert (
+        "--scale standard" in scale["fix"]
+        and "--scale maxabs" in scale["fix"]
+        and "scale=" not in scale["fix"]
+    )
     assert spread["largest"] in scale["why"] and "R²/ρ*²" in scale["why"]
     assert "--max-sweeps" in sweeps["fix"] and "--max-sweeps 100000" in sweeps["why"]
     assert "unfinished" in sweeps["why"] and "max_sweeps" not in sweeps["why"] + sweeps["fix"]
@@ -134,8 +149,14 @@ def test_one_notation_and_sensible_precision(unscaled, bc200_csv):
     assert "× 10¹⁰" in text and "e+10" not in text
     printed = invoke("analyze", bc200_csv, "--max-sweeps", "2000")
     assert printed.exit_code == 0, printed.output
-    assert "R^2" not in printed.stdout and "rho" not in printed.stdout and noise(printed.stdout) == []
-    assert "NOT converged" in printed.stdout and "vacuous" in printed.stdout and "--scale standard" in printed.stdout
+    assert (
+        "R^2" not in printed.stdout and "rho" not in printed.stdout and noise(printed.stdout) == []
+    )
+    assert (
+        "NOT converged" in printed.stdout
+        and "vacuous" in printed.stdout
+        and "--scale standard" in printed.stdout
+    )
     trained = invoke("train", bc200_csv, "--quiet")
     assert trained.exit_code == 0 and noise(trained.stdout) == [], trained.stdout
     assert "not converged" in trained.stdout
@@ -153,7 +174,9 @@ def test_scaled_report_converges_within_its_bound(scaled, bc200_csv):
     assert record["advice"] == [] and "Why, and what to do" not in text
     assert record["feature_spread"]["ratio"] < 100
     assert card(page, "mistakes M") == f"{record['run']['mistakes']:,}"
-    assert "vacuous" in text  # 230 > 1: still nothing said about the test error, and the page says so
+    assert (
+        "vacuous" in text
+    )  # 230 > 1: still nothing said about the test error, and the page says so
 
 
 def test_scaled_run_is_scikit_learns_bit_for_bit(scaled, bc200_csv):
@@ -162,8 +185,15 @@ def test_scaled_run_is_scikit_learns_bit_for_bit(scaled, bc200_csv):
 
     _, record = scaled
     X, y = _xy(bc200_csv)
-    sk = SkPerceptron(shuffle=False, eta0=1, alpha=0, penalty=None, tol=None, fit_intercept=False,
-                      max_iter=record["run"]["sweeps"]).fit(StandardScaler().fit_transform(X), y)
+    sk = SkPerceptron(
+        shuffle=False,
+        eta0=1,
+        alpha=0,
+        penalty=None,
+        tol=None,
+        fit_intercept=False,
+        max_iter=record["run"]["sweeps"],
+    ).fit(StandardScaler().fit_transform(X), y)
     assert record["run"]["w"] == sk.coef_[0].tolist()
 
 
@@ -178,7 +208,12 @@ def test_train_saves_the_scaler_and_predict_applies_it(bc200_csv, tmp_path):
 
     rest = load_breast_cancer().data[200:260]
     header = bc200_csv.read_text().splitlines()[0].split(",")[:-1]
-    fresh.write_text(",".join(header) + "\n" + "\n".join(",".join(repr(float(v)) for v in row) for row in rest) + "\n")
+    fresh.write_text(
+        ",".join(header)
+        + "\n"
+        + "\n".join(",".join(repr(float(v)) for v in row) for row in rest)
+        + "\n"
+    )
     for name, scaler in (("standard", StandardScaler), ("maxabs", MaxAbsScaler)):
         model = tmp_path / f"{name}.json"
         trained = invoke("train", bc200_csv, "--scale", name, "--out", model, "--json")
@@ -191,8 +226,18 @@ def test_train_saves_the_scaler_and_predict_applies_it(bc200_csv, tmp_path):
         assert document["scale"] == fitted.scale_.tolist()
         if name == "standard":
             assert document["mean"] == fitted.mean_.tolist()
-        oracle = make_pipeline(scaler(), SkPerceptron(shuffle=False, eta0=1, alpha=0, penalty=None, tol=None,
-                                                      fit_intercept=False, max_iter=record["sweeps"])).fit(X, y)
+        oracle = make_pipeline(
+            scaler(),
+            SkPerceptron(
+                shuffle=False,
+                eta0=1,
+                alpha=0,
+                penalty=None,
+                tol=None,
+                fit_intercept=False,
+                max_iter=record["sweeps"],
+            ),
+        ).fit(X, y)
         assert record["w"] == oracle[-1].coef_[0].tolist()
         predicted = invoke("predict", model, fresh, "--json")
         assert predicted.exit_code == 0, predicted.output
@@ -213,7 +258,9 @@ def test_a_scaled_model_loads_as_a_pipeline_and_saves_back(bc200_csv, tmp_path):
     assert isinstance(model, Pipeline) and model.n_features_in_ == 30
     from perceptronlab.core.scores import scores
 
-    expected = scores(scaler.transform(X), run.w, run.b)  # the one decision path, on the scaled rows
+    expected = scores(
+        scaler.transform(X), run.w, run.b
+    )  # the one decision path, on the scaled rows
     assert np.array_equal(model.decision_function(X), expected)
     loaded = pl.load_model(path, as_estimator=False)
     assert isinstance(loaded, LoadedModel) and np.array_equal(loaded.decision_function(X), expected)
@@ -222,35 +269,46 @@ def test_a_scaled_model_loads_as_a_pipeline_and_saves_back(bc200_csv, tmp_path):
     assert second["preprocessing"] == first["preprocessing"] and second["w"] == first["w"]
 
 
-@pytest.mark.parametrize("edit, words", [
-    (lambda p: p.update(version=2), "upgrade perceptronlab"),
-    (lambda p: p.update(scaler="robust"), "'standard' or 'maxabs'"),
-    (lambda p: p["scale"].pop(), "30 finite numbers > 0"),
-    (lambda p: p["scale"].__setitem__(0, -1.0), "30 finite numbers > 0"),
-    (lambda p: p.update(mean="nope"), "preprocessing.mean"),
-])
+@pytest.mark.parametrize(
+    "edit, words",
+    [
+        (lambda p: p.update(version=2), "upgrade perceptronlab"),
+        (lambda p: p.update(scaler="robust"), "'standard' or 'maxabs'"),
+        (lambda p: p["scale"].pop(), "30 finite numbers > 0"),
+        (lambda p: p["scale"].__setitem__(0, -1.0), "30 finite numbers > 0"),
+        (lambda p: p.update(mean="nope"), "preprocessing.mean"),
+    ],
+)
 def test_a_damaged_preprocessing_field_is_refused_in_one_line(bc200_csv, tmp_path, edit, words):
     model = tmp_path / "m.json"
-    assert invoke("train", bc200_csv, "--scale", "standard", "--out", model, "--quiet").exit_code == 0
+    assert (
+        invoke("train", bc200_csv, "--scale", "standard", "--out", model, "--quiet").exit_code == 0
+    )
     document = json.loads(model.read_text())
     edit(document["preprocessing"])
     model.write_text(json.dumps(document))
     result = invoke("predict", model, bc200_csv)
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-    assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith("Error: "), (
+        result.output
+    )
     assert "preprocessing" in lines[0] and words in lines[0] and "Traceback" not in result.output
 
 
 def test_scaling_conflicts_are_refused_with_a_fix(bc200_csv, tmp_path):
     exam = tmp_path / "exam.csv"
     exam.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
-    for args, flag in ((("train", exam, "--scale", "standard", "--exact"), "--scale"),
-                       (("train", exam, "--scale", "maxabs", "--stream"), "--scale"),
-                       (("analyze", exam, "--scale", "standard", "--exact"), "--exact")):
+    for args, flag in (
+        (("train", exam, "--scale", "standard", "--exact"), "--scale"),
+        (("train", exam, "--scale", "maxabs", "--stream"), "--scale"),
+        (("analyze", exam, "--scale", "standard", "--exact"), "--exact"),
+    ):
         result = invoke(*args)
         lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
         assert result.exit_code == 1 and len(lines) == 1, result.output
-        assert lines[0].startswith(f"Error: {flag}") and ("drop" in lines[0].lower() or "without" in lines[0])
+        assert lines[0].startswith(f"Error: {flag}") and (
+            "drop" in lines[0].lower() or "without" in lines[0]
+        )
     assert invoke("train", exam, "--scale", "robust").exit_code == 2
 
 
@@ -282,7 +340,9 @@ def test_the_seeds_task_gets_no_advice_and_its_exact_numbers(tmp_path):
     data.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
     result = invoke("analyze", data)
     assert result.exit_code == 0
-    assert "why, and what to do" not in result.stdout and "converged (a clean sweep)" in result.stdout
+    assert (
+        "why, and what to do" not in result.stdout and "converged (a clean sweep)" in result.stdout
+    )
     assert "1/5" in result.stdout and "5/2" in result.stdout and "50 %" in result.stdout
     big = pl.analyze(*pl.datasets.gaussian_pair(100, 6.0, seed=1))
     assert big.separable and big.converged and not big.test_error_bound_vacuous and big.advice == []
@@ -296,5 +356,7 @@ def test_a_scaled_report_of_the_plane_draws_the_scaled_data_and_counts_in_words(
     # standardised, the exam task is separable with ρ* = 1/√2 and R² = 5/2: one update, then a clean sweep
     assert card(page, "R²") == "2.5" and card(page, "Novikoff bound R²/ρ*²") == "5"
     assert "perceptron: 1 mistake in 2 sweeps, converged" in text
-    assert len(re.findall(r'src="data:image/png;base64,', page)) == 4  # the plane, the squeeze, sweeps, surface
+    assert (
+        len(re.findall(r'src="data:image/png;base64,', page)) == 4
+    )  # the plane, the squeeze, sweeps, surface
     assert "this run was computed in floating point" in text  # no exact worksheet of scaled data

@@ -18,17 +18,33 @@ import pytest
 import perceptronlab
 from perceptronlab._ground import validation as v
 
-SUBMODULES = ("bounds", "datasets", "adversary", "plots", "studies.experiments", "studies.report", "io", "distributed",
-              "estimators", "river_classifiers", "web.widget")
+SUBMODULES = (
+    "bounds",
+    "datasets",
+    "adversary",
+    "plots",
+    "studies.experiments",
+    "studies.report",
+    "io",
+    "distributed",
+    "estimators",
+    "river_classifiers",
+    "web.widget",
+)
 
 
 def public_names() -> dict[str, Any]:
-    names = {f"perceptronlab.{n}": getattr(perceptronlab, n) for n in perceptronlab.__all__
-             if not inspect.ismodule(getattr(perceptronlab, n))}
+    names = {
+        f"perceptronlab.{n}": getattr(perceptronlab, n)
+        for n in perceptronlab.__all__
+        if not inspect.ismodule(getattr(perceptronlab, n))
+    }
     for sub in SUBMODULES:
         module = importlib.import_module(f"perceptronlab.{sub}")
         names.update({f"perceptronlab.{sub}.{n}": getattr(module, n) for n in module.__all__})
-    return {name: obj for name, obj in names.items() if inspect.isfunction(obj) or inspect.isclass(obj)}
+    return {
+        name: obj for name, obj in names.items() if inspect.isfunction(obj) or inspect.isclass(obj)
+    }
 
 
 def ours(obj: Any) -> bool:
@@ -69,7 +85,11 @@ def methods(cls: type) -> dict[str, Any]:
 def gaps_of(name: str, obj: Any) -> list[str]:
     if inspect.isfunction(obj):
         return unannotated(obj, name)
-    return [gap for method, func in methods(obj).items() for gap in unannotated(func, f"{name}.{method}")]
+    return [
+        gap
+        for method, func in methods(obj).items()
+        for gap in unannotated(func, f"{name}.{method}")
+    ]
 
 
 def test_the_public_api_is_annotated():
@@ -84,9 +104,23 @@ def test_the_check_sees_a_missing_annotation():
     assert unannotated(half, "half") == ["half(y)", "half -> ?"]
 
 
-@pytest.mark.parametrize("name", ["perceptron", "pocket", "averaged_perceptron", "voted_perceptron",
-                                  "kernel_perceptron", "multiclass_perceptron", "separable", "max_margin",
-                                  "loo_error", "analyze", "radius", "margin"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "perceptron",
+        "pocket",
+        "averaged_perceptron",
+        "voted_perceptron",
+        "kernel_perceptron",
+        "multiclass_perceptron",
+        "separable",
+        "max_margin",
+        "loo_error",
+        "analyze",
+        "radius",
+        "margin",
+    ],
+)
 def test_data_parameters_are_array_likes(name):
     """X is a matrix-like (arrays, rows of exact numbers, sparse), y an ArrayLike: never a bare Any."""
     parameters = inspect.signature(getattr(perceptronlab, name)).parameters
@@ -95,8 +129,18 @@ def test_data_parameters_are_array_likes(name):
         assert parameters["y"].annotation == "ArrayLike"
 
 
-@pytest.mark.parametrize("name", ["Perceptron", "PocketPerceptron", "OnlinePerceptron", "AveragedPerceptron",
-                                  "VotedPerceptron", "KernelPerceptron", "MulticlassPerceptron"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Perceptron",
+        "PocketPerceptron",
+        "OnlinePerceptron",
+        "AveragedPerceptron",
+        "VotedPerceptron",
+        "KernelPerceptron",
+        "MulticlassPerceptron",
+    ],
+)
 def test_fit_returns_self(name):
     estimator = getattr(perceptronlab, name)
     assert inspect.signature(estimator.fit).return_annotation == "Self"
@@ -111,11 +155,20 @@ def test_the_choice_tables_are_the_literal_types():
     from perceptronlab.teach import exams
     from perceptronlab.theory import geometry, loo
 
-    pairs = [(v.ORDERS, v.Order), (v.FAMILY_ORDERS, v.FamilyOrder), (v.POCKET_CHECKS, v.PocketCheck),
-             (v.BACKENDS, v.Backend), (run.TABLE_FORMATS, run.TableFormat), (kernel.KERNELS, kernel.Kernel),
-             (kernel.VARIANTS, kernel.Variant), (kernel.CACHE_MODES, kernel.CacheMode),
-             (geometry.METHODS, geometry.Method), (geometry.SOLVERS, geometry.Solver),
-             (mixing.MIXINGS, mixing.Mixing), (exams.KINDS, exams.Kind)]
+    pairs = [
+        (v.ORDERS, v.Order),
+        (v.FAMILY_ORDERS, v.FamilyOrder),
+        (v.POCKET_CHECKS, v.PocketCheck),
+        (v.BACKENDS, v.Backend),
+        (run.TABLE_FORMATS, run.TableFormat),
+        (kernel.KERNELS, kernel.Kernel),
+        (kernel.VARIANTS, kernel.Variant),
+        (kernel.CACHE_MODES, kernel.CacheMode),
+        (geometry.METHODS, geometry.Method),
+        (geometry.SOLVERS, geometry.Solver),
+        (mixing.MIXINGS, mixing.Mixing),
+        (exams.KINDS, exams.Kind),
+    ]
     for table, literal in pairs:
         assert table == typing.get_args(literal)
     assert loo._ALLOWED == tuple(sorted(loo.LooOptions.__annotations__, key=loo._ALLOWED.index))

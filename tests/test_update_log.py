@@ -43,8 +43,10 @@ def separable(seed=0, n=40, d=3):
 @pytest.fixture
 def budget(monkeypatch):
     """Set the log's budget in bytes (16 an update) for the engines made after the call."""
+
     def set_to(n_bytes):
         monkeypatch.setattr(driver, "LOG_BUDGET_BYTES", n_bytes)
+
     return set_to
 
 
@@ -57,18 +59,37 @@ def test_the_log_keeps_the_first_updates_and_counts_them_all():
         log.log_update(i, norm)
     log._idx_buf[:2], log._norm_buf[:2] = [3, 3], [7.0, 8.0]
     log.log_sweep(2)
-    assert log.indices.tolist() == [0, 2, 0, 1, 2] and log.norms.tolist() == [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert log.indices.tolist() == [0, 2, 0, 1, 2] and log.norms.tolist() == [
+        1.0,
+        2.0,
+        3.0,
+        4.0,
+        5.0,
+    ]
     assert log.n_updates == 8 and not log.log_complete
     assert log.mistake_set.tolist() == [True, True, True, True]
     whole = UpdateLog()
     whole.start_log(2, budget_bytes=math.inf)
     for _ in range(10):
         whole.log_update(1, 1.0)
-    assert whole.log_complete and whole.indices.tolist() == [1] * 10 and whole.mistake_set.tolist() == [False, True]
+    assert (
+        whole.log_complete
+        and whole.indices.tolist() == [1] * 10
+        and whole.mistake_set.tolist() == [False, True]
+    )
 
 
-@pytest.mark.parametrize("how", [dict(), dict(order="shuffle", seed=3), dict(fit_intercept=True),
-                                 dict(exact=True), dict(trace=True), dict(order="random-mistake", seed=1)])
+@pytest.mark.parametrize(
+    "how",
+    [
+        dict(),
+        dict(order="shuffle", seed=3),
+        dict(fit_intercept=True),
+        dict(exact=True),
+        dict(trace=True),
+        dict(order="random-mistake", seed=1),
+    ],
+)
 def test_past_the_budget_a_run_is_the_same_run_with_the_first_updates_logged(budget, how):
     X, y = noisy()
     whole = perceptron(X, y, max_sweeps=30, warn=False, **how)
@@ -109,8 +130,11 @@ def test_the_squeeze_needs_every_update_and_says_so(budget):
     budget(2 * 16)
     run = perceptron(X, y)
     assert run.converged and run.mistakes > 2 and not run.log_complete
-    with pytest.raises(InputError, match=r"squeeze: run: expected a run whose log holds every update .* got a run "
-                                         r"that logged the first 2 of its \d+ updates .*LOG_BUDGET_BYTES"):
+    with pytest.raises(
+        InputError,
+        match=r"squeeze: run: expected a run whose log holds every update .* got a run "
+        r"that logged the first 2 of its \d+ updates .*LOG_BUDGET_BYTES",
+    ):
         plots.squeeze(run, 0.1, 5.0)
 
 
@@ -158,7 +182,9 @@ def hand_vote(X, y, *, sweeps, order="cyclic", seed=None, fit_intercept=False):
 
 @pytest.mark.parametrize("how", [dict(), dict(order="shuffle", seed=5, fit_intercept=True)])
 @pytest.mark.parametrize("limit", [1, 7, 40])
-def test_the_capped_vote_is_the_largest_counts_of_the_hand_vote_whatever_the_log_keeps(budget, how, limit):
+def test_the_capped_vote_is_the_largest_counts_of_the_hand_vote_whatever_the_log_keeps(
+    budget, how, limit
+):
     X, y = noisy(4, n=25)
     vectors, intercepts, counts = hand_vote(X, y, sweeps=12, **how)
     ranked = sorted(range(len(counts)), key=lambda k: (counts[k], k))  # ties: the later vector
@@ -176,8 +202,11 @@ def test_the_capped_vote_is_the_largest_counts_of_the_hand_vote_whatever_the_log
 def test_an_uncapped_vote_past_the_budget_asks_for_max_vectors(budget):
     X, y = noisy(5)
     budget(20 * (3 + 2) * 8)  # room for 20 vectors of 3 weights (and an intercept and a count each)
-    with pytest.raises(InputError, match=r"max_vectors: expected a vote that fits the memory budget .* got None, "
-                                         r"and the run has made more than \d+ vectors of 3 weights\. Pass max_vectors"):
+    with pytest.raises(
+        InputError,
+        match=r"max_vectors: expected a vote that fits the memory budget .* got None, "
+        r"and the run has made more than \d+ vectors of 3 weights\. Pass max_vectors",
+    ):
         voted_perceptron(X, y, max_sweeps=20, warn=False)
     assert voted_perceptron(X, y, max_sweeps=20, max_vectors=20, warn=False).vectors.shape[0] == 20
 
@@ -191,7 +220,10 @@ def test_the_family_past_the_budget(budget):
     budget(10 * 16)
     cut = averaged_perceptron(X, y, max_sweeps=15, warn=False)
     assert not cut.log_complete and cut.mistakes == whole.mistakes
-    assert cut.w.tobytes() == whole.w.tobytes() and cut.mistake_indices.tolist() == whole.mistake_indices[:10].tolist()
+    assert (
+        cut.w.tobytes() == whole.w.tobytes()
+        and cut.mistake_indices.tolist() == whole.mistake_indices[:10].tolist()
+    )
     # the kernel perceptron's entries are its hypothesis: its log is whole, its prediction the same
     kept = kernel_perceptron(X, y, kernel="linear", variant="averaged", max_sweeps=15, warn=False)
     assert kept.log_complete and kept.entries.tolist() == kernel.entries.tolist()

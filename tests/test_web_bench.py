@@ -25,7 +25,10 @@ def test_the_in_process_answer_row(two_rounds):
     item = bench_web.bench_web_run_1000(scale=0.05)
     check_arithmetic(item)
     assert item["rounds"] == 2 and item["bound"] == {"op": "<=", "value": 1.0}
-    assert "traced steps" in item["detail"] and "through FastAPI's TestClient and a worker process" in item["detail"]
+    assert (
+        "traced steps" in item["detail"]
+        and "through FastAPI's TestClient and a worker process" in item["detail"]
+    )
 
 
 def test_the_load_test_rows(two_rounds):
@@ -40,9 +43,14 @@ def test_the_load_test_rows(two_rounds):
     load, health, memory = rows
     assert load["rounds"] == health["rounds"] == 2 and memory["rounds"] == 1
     assert load["checks"] == {"every request answered": True}  # every request was answered 200
-    assert re.search(r"4 clients × 3 requests of 100 points, \d+ workers: \d+ answers/s", load["detail"])
+    assert re.search(
+        r"4 clients × 3 requests of 100 points, \d+ workers: \d+ answers/s", load["detail"]
+    )
     assert re.search(r"latency p50 \d+ ms, p99 \d+ ms", load["detail"])
-    assert re.search(r"\d+ probes during the load: p50 [0-9.]+ ms, p99 of each round [0-9.]+ ms", health["detail"])
+    assert re.search(
+        r"\d+ probes during the load: p50 [0-9.]+ ms, p99 of each round [0-9.]+ ms",
+        health["detail"],
+    )
     assert re.search(r"\d+ MiB: the sum of each process's peak", memory["detail"])
 
 
@@ -55,5 +63,8 @@ def test_the_animation_step_row(two_rounds):
 
 def test_a_missing_chromium_fails_loudly(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
-    with pytest.raises(RuntimeError, match=r"needs the program 'chromium', which is not on the PATH: apt-get install"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"needs the program 'chromium', which is not on the PATH: apt-get install",
+    ):
         bench_web.bench_web_step_frame(scale=0.05)

@@ -44,8 +44,14 @@ def watched(page) -> list[str]:
     """Collect the page's script errors and Content Security Policy violations."""
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda message: errors.append(message.text)
-            if message.type == "error" and "Content Security Policy" in message.text else None)
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text
+            else None
+        ),
+    )
     page.set_default_timeout(ANSWER_MS)
     return errors
 
@@ -63,8 +69,12 @@ def page(browser):
 @pytest.fixture
 def phone(browser):
     """A phone: 390 × 844 CSS pixels, touch, mobile viewport rules."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
     page = context.new_page()
     errors = watched(page)
     yield page
@@ -107,7 +117,9 @@ def click_point(page, x: float, y: float, shift: bool = False, button: str = "le
 
 def set_scrubber(page, value: int) -> None:
     page.get_by_test_id("scrubber").evaluate(
-        "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})); }", value)
+        "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})); }",
+        value,
+    )
 
 
 # ------------------------------------------------------------------ the exam task, by clicking
@@ -158,9 +170,12 @@ def test_step_sweep_and_rewind(page, base_url):
 def test_play_runs_to_the_end(page, base_url):
     open_lab(page, base_url)
     page.get_by_test_id("speed").evaluate(
-        "el => { el.value = '60'; el.dispatchEvent(new Event('input', {bubbles: true})); }")
+        "el => { el.value = '60'; el.dispatchEvent(new Event('input', {bubbles: true})); }"
+    )
     page.get_by_test_id("btn-play").click()
-    page.wait_for_function("() => document.querySelector('[data-testid=step-label]').textContent === 'step 12 / 12'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=step-label]').textContent === 'step 12 / 12'"
+    )
     assert card(page, "mistakes") == "5"
     assert "Play" in page.get_by_test_id("btn-play").inner_text()
 
@@ -179,15 +194,29 @@ def test_reload_from_the_url_hash(page, browser, base_url):
         page.get_by_test_id("btn-step").click()
     page.wait_for_function("() => location.hash.includes('step=4')")
     link = page.evaluate("location.href")
-    before = (log_rows(page), [card(page, n) for n in ("R", "rho", "bound", "mistakes", "separable")])
+    before = (
+        log_rows(page),
+        [card(page, n) for n in ("R", "rho", "bound", "mistakes", "separable")],
+    )
     run = perceptron(EXAM_X, EXAM_Y, order="shuffle", seed=3, eta=2, exact=True, trace=True)
-    assert before[0] == [(str(s.sweep), f"x{s.index + 1}", str(s.score), "yes" if s.mistake else "no",
-                          "(" + ", ".join(str(v) for v in s.w) + ")") for s in run.steps[:4]]
+    assert before[0] == [
+        (
+            str(s.sweep),
+            f"x{s.index + 1}",
+            str(s.score),
+            "yes" if s.mistake else "no",
+            "(" + ", ".join(str(v) for v in s.w) + ")",
+        )
+        for s in run.steps[:4]
+    ]
     other = browser.new_page(viewport={"width": 1360, "height": 900})
     other.set_default_timeout(ANSWER_MS)
     other.goto(link)
     ready(other)
-    after = (log_rows(other), [card(other, n) for n in ("R", "rho", "bound", "mistakes", "separable")])
+    after = (
+        log_rows(other),
+        [card(other, n) for n in ("R", "rho", "bound", "mistakes", "separable")],
+    )
     assert after == before
     assert other.get_by_test_id("order").input_value() == "shuffle"
     assert other.get_by_test_id("eta").input_value() == "2"
@@ -204,9 +233,15 @@ def test_bad_request_shows_its_message(page, base_url):
     ready(page)
     assert error.is_visible()
     # the server's message in the page's words (η, not options.eta); an input error offers no retry
-    assert error.inner_text() == "η: expected a number > 0, got -1. Use η = 1: from w = 0 any η > 0 gives the same mistakes."
+    assert (
+        error.inner_text()
+        == "η: expected a number > 0, got -1. Use η = 1: from w = 0 any η > 0 gives the same mistakes."
+    )
     assert page.get_by_test_id("retry").is_hidden()
-    assert page.get_by_test_id("status").inner_text() == "Nothing to show: fix the input named in the message above."
+    assert (
+        page.get_by_test_id("status").inner_text()
+        == "Nothing to show: fix the input named in the message above."
+    )
     assert card(page, "R") == "–"
     shot(page, "lab-bad-request")
     page.get_by_test_id("eta").fill("1")
@@ -241,9 +276,16 @@ def test_non_separable_preset_highlights_the_certificate(page, base_url):
     assert page.get_by_test_id("legend-pocket").is_hidden()
     page.get_by_test_id("remedy-pocket").click()  # the page's own remedy is its pocket switch
     ready(page)
-    assert page.get_by_test_id("pocket").is_checked() and page.get_by_test_id("remedy-pocket").is_hidden()
-    assert page.get_by_test_id("legend-pocket").is_visible()  # the pocket's line has its legend entry
-    assert page.get_by_test_id("card-mistakes").locator(".plab-card-title").inner_text() == "Updates"
+    assert (
+        page.get_by_test_id("pocket").is_checked()
+        and page.get_by_test_id("remedy-pocket").is_hidden()
+    )
+    assert page.get_by_test_id(
+        "legend-pocket"
+    ).is_visible()  # the pocket's line has its legend entry
+    assert (
+        page.get_by_test_id("card-mistakes").locator(".plab-card-title").inner_text() == "Updates"
+    )
     page.get_by_test_id("btn-run").click()
     assert "pocket" in page.get_by_test_id("status").inner_text()
     shot(page, "lab-pocket")
@@ -270,7 +312,9 @@ def test_pick_the_order(page, base_url):
     assert page.get_by_test_id("pick-info").inner_text().startswith("Your order: x3 → x1")
     page.get_by_test_id("btn-sweep").click()
     assert [row[1] for row in log_rows(page)] == ["x3", "x1", "x2"]
-    run = perceptron([EXAM_X[2], EXAM_X[0], EXAM_X[1]], [EXAM_Y[2], EXAM_Y[0], EXAM_Y[1]], exact=True)
+    run = perceptron(
+        [EXAM_X[2], EXAM_X[0], EXAM_X[1]], [EXAM_Y[2], EXAM_Y[0], EXAM_Y[1]], exact=True
+    )
     page.get_by_test_id("btn-run").click()
     assert card(page, "mistakes") == str(run.mistakes)
     shot(page, "lab-pick-order")
@@ -356,8 +400,10 @@ async () => {
 
 def test_widget_front_end_with_a_model(page, base_url):
     """The widget's one ES module (bundle.py joins the page's modules) in a browser, with a stand-in model."""
-    page.route("**/widget-bundle.js", lambda route: route.fulfill(
-        body=bundle(STATIC / "lab.js"), content_type="text/javascript"))
+    page.route(
+        "**/widget-bundle.js",
+        lambda route: route.fulfill(body=bundle(STATIC / "lab.js"), content_type="text/javascript"),
+    )
     page.goto(base_url + "api/health")
     page.evaluate(WIDGET_HARNESS)
     page.wait_for_selector('#widget[data-ready="1"]')
@@ -370,20 +416,30 @@ def test_widget_front_end_with_a_model(page, base_url):
     plane = root.get_by_test_id("plane")
     box = plane.bounding_box()
     extent = float(plane.get_attribute("data-extent"))
-    plane.click(position={"x": box["width"] / 2 + 2 * box["width"] / (2 * extent),
-                          "y": box["width"] / 2 - 2 * box["width"] / (2 * extent)})
-    page.wait_for_function("() => window.widgetState.answered_id === window.widgetState.request_id "
-                           "&& window.widgetState.points.length === 4")
+    plane.click(
+        position={
+            "x": box["width"] / 2 + 2 * box["width"] / (2 * extent),
+            "y": box["width"] / 2 - 2 * box["width"] / (2 * extent),
+        }
+    )
+    page.wait_for_function(
+        "() => window.widgetState.answered_id === window.widgetState.request_id "
+        "&& window.widgetState.points.length === 4"
+    )
     page.wait_for_selector('#widget[data-ready="1"]')
     assert page.evaluate("window.widgetState.points[3]") == [2, 2]
     points = [[1, 0], [1, 1], [0, 1], [2, 2]]
     run = perceptron(points, [1, -1, -1, 1], exact=True, warn=False)
     root.get_by_test_id("btn-run").click()
-    assert root.get_by_test_id("card-mistakes").locator(".plab-card-value").inner_text() == str(run.mistakes)
+    assert root.get_by_test_id("card-mistakes").locator(".plab-card-value").inner_text() == str(
+        run.mistakes
+    )
     # the kernel changes the points (lab.points = ... in Python): the page follows
     page.evaluate("window.kernelSets([[3, 1], [1, 2], [-1, -1], [0, -2]], [1, 1, -1, -1])")
-    page.wait_for_function("() => document.querySelector('#widget [data-testid=card-R] .plab-card-value')"
-                           ".textContent === '√10'")
+    page.wait_for_function(
+        "() => document.querySelector('#widget [data-testid=card-R] .plab-card-value')"
+        ".textContent === '√10'"
+    )
     shot(page, "lab-widget")
 
 
@@ -407,7 +463,9 @@ def test_a_pasted_link_loads_in_the_same_tab(page, base_url):
     open_lab(page, base_url)
     assert card(page, "R") == "√2"
     page.evaluate("location.hash = '#p=3,1,1;1,2,1;-1,-1,-1;0,-2,-1&step=2'")
-    page.wait_for_function("() => document.querySelector('[data-testid=card-R] .plab-card-value').textContent === '√10'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=card-R] .plab-card-value').textContent === '√10'"
+    )
     ready(page)
     assert card(page, "rho") == "√2" and card(page, "bound") == "5"  # seed 000's margin task
     assert page.get_by_test_id("preset").input_value() == "margin"
@@ -424,8 +482,11 @@ def test_float_points_show_short_numbers_and_download_full_ones(page, base_url):
     assert not run.exact
 
     def short(text):  # the page's shortFloats
-        return re.sub(r"-?\d+\.\d{5,}(e[-+]?\d+)?", lambda m: repr(float(f"{float(m.group()):.6g}")).removesuffix(".0"),
-                      text)
+        return re.sub(
+            r"-?\d+\.\d{5,}(e[-+]?\d+)?",
+            lambda m: repr(float(f"{float(m.group()):.6g}")).removesuffix(".0"),
+            text,
+        )
 
     assert log_rows(page) == [tuple(short(cell) for cell in row) for row in run.worksheet_rows()]
     with page.expect_download() as download:
@@ -454,7 +515,9 @@ def test_points_can_be_added_with_the_keyboard(page, base_url):
     page.keyboard.press("Enter")
     ready(page)
     assert page.get_by_test_id("add-message").inner_text() == "Added x1 = (1, 0), label +1."
-    assert page.evaluate("document.activeElement.dataset.testid") == "add-x"  # ready for the next point
+    assert (
+        page.evaluate("document.activeElement.dataset.testid") == "add-x"
+    )  # ready for the next point
     page.get_by_test_id("label-choice").locator("[data-label='-1']").focus()
     page.keyboard.press("Space")  # the label of the next points: −1
     for x, y in (("1", "1"), ("0", "1")):
@@ -462,14 +525,21 @@ def test_points_can_be_added_with_the_keyboard(page, base_url):
         page.get_by_test_id("add-y").fill(y)
         page.get_by_test_id("add-y").press("Enter")
         ready(page)
-    assert page.evaluate("window.perceptronlab.state.points") == [{"x": 1, "y": 0, "label": 1},
-                                                                   {"x": 1, "y": 1, "label": -1},
-                                                                   {"x": 0, "y": 1, "label": -1}]
-    assert card(page, "bound") == "10" and page.evaluate("location.hash").startswith("#p=1,0,1;1,1,-1;0,1,-1")
+    assert page.evaluate("window.perceptronlab.state.points") == [
+        {"x": 1, "y": 0, "label": 1},
+        {"x": 1, "y": 1, "label": -1},
+        {"x": 0, "y": 1, "label": -1},
+    ]
+    assert card(page, "bound") == "10" and page.evaluate("location.hash").startswith(
+        "#p=1,0,1;1,1,-1;0,1,-1"
+    )
     page.get_by_test_id("add-x").fill("1/2")
     page.get_by_test_id("add-y").fill("two")
     page.get_by_test_id("add-y").press("Enter")
-    assert page.get_by_test_id("add-message").inner_text() == "y: type a number such as 1, -0.5 or 1/2."
+    assert (
+        page.get_by_test_id("add-message").inner_text()
+        == "y: type a number such as 1, -0.5 or 1/2."
+    )
     page.get_by_test_id("add-y").fill("0")
     page.get_by_test_id("add-y").press("Enter")
     ready(page)
@@ -490,8 +560,10 @@ def test_network_errors_are_told_apart_from_input_errors(page, base_url):
     assert error.get_attribute("data-kind") == "network"
     assert error.inner_text().startswith("No answer from the lab server (")
     assert "Is perceptronlab serve still running?" in error.inner_text()
-    assert page.get_by_test_id("status").inner_text() == ("Nothing to show: the lab server did not answer (see "
-                                                          "above). Press Retry once it runs again.")
+    assert page.get_by_test_id("status").inner_text() == (
+        "Nothing to show: the lab server did not answer (see "
+        "above). Press Retry once it runs again."
+    )
     assert "fix the input" not in page.get_by_test_id("status").inner_text()
     shot(page, "lab-network-error")
     page.unroute("**/api/run")
@@ -510,15 +582,20 @@ def test_a_busy_server_is_asked_again_after_retry_after(page, base_url):
     def busy_once(route):
         if not refusals:
             refusals.append(route.request.url)
-            route.fulfill(status=503, headers={"Retry-After": "1", "Content-Type": "application/json"},
-                          body='{"detail": "The lab server is busy: all 2 workers are busy and 16 requests wait."}')
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1", "Content-Type": "application/json"},
+                body='{"detail": "The lab server is busy: all 2 workers are busy and 16 requests wait."}',
+            )
         else:
             route.continue_()
 
     page.route("**/api/run", busy_once)
     page.get_by_test_id("preset").select_option("margin")
-    page.wait_for_function("() => document.querySelector('[data-testid=status]').textContent"
-                           ".startsWith('The lab server is busy; asking again in 1 s.')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=status]').textContent"
+        ".startsWith('The lab server is busy; asking again in 1 s.')"
+    )
     ready(page)  # the second try is answered
     assert len(refusals) == 1 and card(page, "R") == "√10"
     assert page.get_by_test_id("error").is_hidden()
@@ -538,7 +615,8 @@ CARD_TEXTS_CUT_OR_SPLIT = """() => {
                 const range = document.createRange();
                 range.setStart(node, word.index);
                 range.setEnd(node, word.index + word[0].length);
-                const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+                const lines = new Set([...range.getClientRects()].filter((r) => r.width >
+                0).map((r) => Math.round(r.top)));
                 if (lines.size > 1) problems.push('split: ' + word[0] + ' in ' + text);
             }
         }
@@ -546,10 +624,12 @@ CARD_TEXTS_CUT_OR_SPLIT = """() => {
     return problems;
 }"""
 
-CARD_VIEWS = ["#p=1,0,1;1,1,-1;0,1,-1&step=5",
-              "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&step=9",
-              "#p=0.13,0.27,1;0.31,-0.72,-1;-0.45,0.35,-1;1.17,-0.61,1&snap=0&bias=1&eta=0.3&step=999",
-              "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=999"]
+CARD_VIEWS = [
+    "#p=1,0,1;1,1,-1;0,1,-1&step=5",
+    "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&step=9",
+    "#p=0.13,0.27,1;0.31,-0.72,-1;-0.45,0.35,-1;1.17,-0.61,1&snap=0&bias=1&eta=0.3&step=999",
+    "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=999",
+]
 
 
 def test_card_texts_are_whole_at_1280_px(page, base_url):
@@ -558,7 +638,10 @@ def test_card_texts_are_whole_at_1280_px(page, base_url):
     for view in CARD_VIEWS:
         open_lab(page, base_url, view)
         assert page.evaluate(CARD_TEXTS_CUT_OR_SPLIT) == [], view
-        assert page.get_by_test_id("card-rho").locator(".plab-card-title").inner_text() == "Best margin ρ*"
+        assert (
+            page.get_by_test_id("card-rho").locator(".plab-card-title").inner_text()
+            == "Best margin ρ*"
+        )
     assert page.get_by_test_id("header-verb").inner_text() == "Click"
     shot(page, "lab-cards-1280")
 
@@ -579,7 +662,8 @@ def test_phone_layout_has_no_sideways_scroll_and_cuts_nothing(phone, base_url):
             return [...named('.plab-card-title'), ...named('.plab-card-value'), ...named('.plab-card-detail'),
                     ...(table.scrollWidth > log.clientWidth + 1 ? ['worksheet: ' + table.scrollWidth] : []),
                     ...[...document.querySelectorAll('.plab *')].filter((e) => e.offsetParent
-                        && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => 'wide: ' + e.className)];
+                        && e.getBoundingClientRect().right > window.innerWidth + 0.5)
+                        .map((e) => 'wide: ' + e.className)];
         }""")
         assert cut == [], (view, cut)
         assert phone.evaluate(CARD_TEXTS_CUT_OR_SPLIT) == [], view
@@ -594,7 +678,9 @@ def tap_point(page, x: float, y: float) -> None:
     box = plane.bounding_box()
     extent = float(plane.get_attribute("data-extent"))
     size = box["width"]
-    page.touchscreen.tap(box["x"] + size / 2 + x * size / (2 * extent), box["y"] + size / 2 - y * size / (2 * extent))
+    page.touchscreen.tap(
+        box["x"] + size / 2 + x * size / (2 * extent), box["y"] + size / 2 - y * size / (2 * extent)
+    )
 
 
 def long_press_point(page, x: float, y: float, count_after: int) -> None:
@@ -603,7 +689,10 @@ def long_press_point(page, x: float, y: float, count_after: int) -> None:
     box = plane.bounding_box()
     extent = float(plane.get_attribute("data-extent"))
     size = box["width"]
-    touch = {"x": box["x"] + size / 2 + x * size / (2 * extent), "y": box["y"] + size / 2 - y * size / (2 * extent)}
+    touch = {
+        "x": box["x"] + size / 2 + x * size / (2 * extent),
+        "y": box["y"] + size / 2 - y * size / (2 * extent),
+    }
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [touch]})
     page.wait_for_function(f"() => window.perceptronlab.state.points.length === {count_after}")
@@ -631,8 +720,12 @@ def test_touch_label_choice_and_long_press_to_delete(phone, base_url):
     assert phone.evaluate("window.perceptronlab.state.points[4].label") == -1
     long_press_point(phone, 1, 1, count_after=4)  # x2 goes
     ready(phone)
-    assert phone.evaluate("window.perceptronlab.state.points.map(p => [p.x, p.y])") == [[1, 0], [0, 1], [-2, -2],
-                                                                                         [2, -1]]
+    assert phone.evaluate("window.perceptronlab.state.points.map(p => [p.x, p.y])") == [
+        [1, 0],
+        [0, 1],
+        [-2, -2],
+        [2, -1],
+    ]
     points = [[1, 0], [0, 1], [-2, -2], [2, -1]]
     run = perceptron(points, [1, -1, -1, -1], exact=True, warn=False)
     phone.get_by_test_id("btn-run").tap()
@@ -651,7 +744,9 @@ def iris_csv(tmp_path) -> tuple[Path, list[list[float]], list[str]]:
     species = [str(iris.target_names[t]) for t in iris.target]
     rows = [[float(v) for v in row] for row in iris.data]
     lines = ["sepal_length,sepal_width,petal_length,petal_width,species"]
-    lines += [",".join(repr(v) for v in row) + f",{name}" for row, name in zip(rows, species, strict=True)]
+    lines += [
+        ",".join(repr(v) for v in row) + f",{name}" for row, name in zip(rows, species, strict=True)
+    ]
     path = tmp_path / "iris.csv"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path, rows, species
@@ -668,7 +763,10 @@ def test_a_csv_with_more_columns_choose_them_and_run(page, base_url, tmp_path):
     columns = page.get_by_test_id("data-columns")
     assert columns.is_visible()
     assert page.get_by_test_id("data-label").input_value() == "4"
-    assert "150 rows: x = sepal_length, y = sepal_width; +1 = 'setosa' (50)" in page.get_by_test_id("data-message").inner_text()
+    assert (
+        "150 rows: x = sepal_length, y = sepal_width; +1 = 'setosa' (50)"
+        in page.get_by_test_id("data-message").inner_text()
+    )
     # petal length and width, versicolor against the rest
     page.get_by_test_id("data-x").select_option(label="petal_length")
     page.get_by_test_id("data-y").select_option(label="petal_width")
@@ -691,13 +789,19 @@ def test_a_dropped_csv_and_pasted_points(page, base_url):
     # a file dropped on the lab (a DataTransfer, as the browser makes for a drop from the desktop)
     page.evaluate("""() => {
         const data = new DataTransfer();
-        data.items.add(new File(["x,y,label\\n3,1,yes\\n1,2,yes\\n-1,-1,no\\n0,-2,no\\n"], "margin.csv", {type: "text/csv"}));
-        document.querySelector('#lab').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+        data.items.add(new File(["x,y,label\\n3,1,yes\\n1,2,yes\\n-1,-1,no\\n0,-2,no\\n"],
+        "margin.csv", {type: "text/csv"}));
+        document.querySelector('#lab').dispatchEvent(new DragEvent('drop', {dataTransfer: data,
+        bubbles: true, cancelable: true}));
     }""")
     page.wait_for_function("() => window.perceptronlab.state.points.length === 4")
     ready(page)
-    assert page.get_by_test_id("data-columns").is_hidden()  # two features and a label: nothing to choose
-    assert card(page, "rho") == "√2" and card(page, "bound") == "5"  # the margin task of the lecture notes
+    assert page.get_by_test_id(
+        "data-columns"
+    ).is_hidden()  # two features and a label: nothing to choose
+    assert (
+        card(page, "rho") == "√2" and card(page, "bound") == "5"
+    )  # the margin task of the lecture notes
     assert "+1 = 'yes' (2), −1 = 'no' (2)" in page.get_by_test_id("data-message").inner_text()
     # points pasted one per line
     page.get_by_test_id("data-paste").fill("1, 0, +1\n1 ,1, -1\n0, 1, -1\n")
@@ -711,18 +815,23 @@ def test_a_dropped_csv_and_pasted_points(page, base_url):
     page.get_by_test_id("data-paste").fill("1, 0\n2, 3\n")
     page.get_by_test_id("data-use-paste").click()
     message = page.get_by_test_id("data-message").inner_text()
-    assert message == ("the pasted points: data: expected at least 3 columns (two features and a label), got 2; "
-                       "write each point as x, y, label.")
+    assert message == (
+        "the pasted points: data: expected at least 3 columns (two features and a label), got 2; "
+        "write each point as x, y, label."
+    )
     assert page.evaluate("window.perceptronlab.state.points.length") == 3
     # a file too big for the lab is refused before it is read, and the closed panel opens to say so
     page.get_by_test_id("data-panel").evaluate("el => { el.open = false; }")
     page.evaluate("""() => {
         const data = new DataTransfer();
         data.items.add(new File([new Uint8Array(8000001)], "huge.csv", {type: "text/csv"}));
-        document.querySelector('#lab').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+        document.querySelector('#lab').dispatchEvent(new DragEvent('drop', {dataTransfer: data,
+        bubbles: true, cancelable: true}));
     }""")
     assert page.get_by_test_id("data-message").inner_text() == (
-        "huge.csv: expected at most 8,000,000 bytes, got 8,000,001; keep at most 10,000 rows of two features and a label.")
+        "huge.csv: expected at most 8,000,000 bytes, got 8,000,001; "
+        "keep at most 10,000 rows of two features and a label."
+    )
 
 
 # ------------------------------------------------------------------ a run as one HTML file
@@ -737,7 +846,9 @@ def play_back_from_disk(browser, path: Path, mistakes: int, steps: int, start: i
     snapshot.on("request", lambda request: requests.append(request.url))
     snapshot.goto(path.as_uri())
     ready(snapshot)
-    assert snapshot.get_by_test_id("step-label").inner_text() == f"step {start} / {steps}"  # where it was saved
+    assert (
+        snapshot.get_by_test_id("step-label").inner_text() == f"step {start} / {steps}"
+    )  # where it was saved
     snapshot.get_by_test_id("btn-run").click()
     assert card(snapshot, "mistakes") == str(mistakes)
     snapshot.get_by_test_id("btn-reset").click()
@@ -757,7 +868,11 @@ def play_back_from_disk(browser, path: Path, mistakes: int, steps: int, start: i
 
 
 def test_export_a_snapshot_and_play_it_back_without_a_server(page, browser, base_url, tmp_path):
-    open_lab(page, base_url, "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=7")
+    open_lab(
+        page,
+        base_url,
+        "#p=2,1,1;3,2.5,1;1,2,1;2.5,-0.5,1;-1.5,-2,-1;-2.5,-1,-1;-1,-3,-1;2,2,-1&pocket=1&step=7",
+    )
     steps = int(page.get_by_test_id("step-label").inner_text().split("/")[1])
     mistakes = int(page.evaluate("window.perceptronlab.result.run.mistakes"))
     with page.expect_download() as download:
@@ -767,7 +882,9 @@ def test_export_a_snapshot_and_play_it_back_without_a_server(page, browser, base
     download.value.save_as(path)
     assert "Saved perceptron-run.html" in page.get_by_test_id("snapshot-message").inner_text()
     text = path.read_text(encoding="utf-8")
-    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
+    assert (
+        "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
+    )
     play_back_from_disk(browser, path, mistakes, steps, start=7)
 
 
@@ -778,7 +895,9 @@ def test_the_widgets_snapshot_plays_back_without_a_server(browser, tmp_path):
     lab = Lab(points=[[3, 1], [1, 2], [-1, -1], [0, -2], ["1/2", "-1/2"]], labels=[1, 1, -1, -1, 1])
     path = tmp_path / "widget-run.html"
     lab.save_snapshot(str(path))
-    run = perceptron([[3, 1], [1, 2], [-1, -1], [0, -2], [0.5, -0.5]], [1, 1, -1, -1, 1], exact=True, warn=False)
+    run = perceptron(
+        [[3, 1], [1, 2], [-1, -1], [0, -2], [0.5, -0.5]], [1, 1, -1, -1, 1], exact=True, warn=False
+    )
     assert lab.run["mistakes"] == run.mistakes
     play_back_from_disk(browser, path, run.mistakes, lab.run["steps"]["count"])
 
@@ -797,7 +916,11 @@ def test_the_self_test_panel_answers_and_scores(page, base_url):
     def serve_quiz(route):
         asked.append(route.request.url)
         document = json.loads(QUIZ.read_text(encoding="utf-8"))
-        route.fulfill(json=document if len(asked) == 1 else {**document, "seed": 8, "questions": document["questions"][:1]})
+        route.fulfill(
+            json=document
+            if len(asked) == 1
+            else {**document, "seed": 8, "questions": document["questions"][:1]}
+        )
 
     page.route("**/api/quiz?*", serve_quiz)
     open_lab(page, base_url)
@@ -819,7 +942,10 @@ def test_the_self_test_panel_answers_and_scores(page, base_url):
     distance = questions.nth(1)
     distance.get_by_test_id("quiz-input").fill("seven fifths")
     distance.get_by_test_id("quiz-check").click()
-    assert distance.get_by_test_id("quiz-verdict").inner_text() == "Type a number such as 2, -0.5 or 1/3."
+    assert (
+        distance.get_by_test_id("quiz-verdict").inner_text()
+        == "Type a number such as 2, -0.5 or 1/3."
+    )
     distance.get_by_test_id("quiz-input").fill("7/5")
     distance.get_by_test_id("quiz-check").click()
     assert distance.get_by_test_id("quiz-verdict").inner_text().startswith("Right.")
@@ -833,7 +959,9 @@ def test_the_self_test_panel_answers_and_scores(page, base_url):
     shot(page, "lab-self-test")
     # new questions: the next seed, a fresh score
     page.get_by_test_id("quiz-new").click()
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=quiz-question]').length === 1")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=quiz-question]').length === 1"
+    )
     assert "seed=8&" in asked[1]  # the seed after the one the server answered (7)
     assert page.get_by_test_id("quiz-score").inner_text() == "0 of 1 right · 1 to answer"
 
@@ -841,16 +969,26 @@ def test_the_self_test_panel_answers_and_scores(page, base_url):
 def test_no_self_test_panel_without_the_endpoint(page, base_url):
     """A lab server without api/quiz (404): the panel stays away, and the page has no error."""
     answers: list[int] = []
-    page.on("response", lambda response: answers.append(response.status) if "/api/quiz" in response.url else None)
-    page.route("**/api/quiz?*", lambda route: route.fulfill(status=404, json={"detail": "Not Found"}))
+    page.on(
+        "response",
+        lambda response: answers.append(response.status) if "/api/quiz" in response.url else None,
+    )
+    page.route(
+        "**/api/quiz?*", lambda route: route.fulfill(status=404, json={"detail": "Not Found"})
+    )
     open_lab(page, base_url)
-    page.wait_for_function("() => document.querySelector('[data-testid=quiz-panel]').dataset.state === 'absent'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=quiz-panel]').dataset.state === 'absent'"
+    )
     assert page.get_by_test_id("quiz-panel").is_hidden() and answers == [404]
 
 
 def test_the_self_test_and_your_data_fit_a_phone(phone, base_url):
     """Open on a phone (390 px): the self-test and the data panel, with no sideways scrolling."""
-    phone.route("**/api/quiz?*", lambda route: route.fulfill(path=str(QUIZ), content_type="application/json"))
+    phone.route(
+        "**/api/quiz?*",
+        lambda route: route.fulfill(path=str(QUIZ), content_type="application/json"),
+    )
     open_lab(phone, base_url)
     panel = phone.get_by_test_id("quiz-panel")
     panel.wait_for(state="visible")
@@ -859,7 +997,9 @@ def test_the_self_test_and_your_data_fit_a_phone(phone, base_url):
     phone.get_by_test_id("data-paste").fill("x,y,a,b,label\n1,0,5,5,1\n1,1,5,5,-1\n0,1,5,5,-1\n")
     phone.get_by_test_id("data-use-paste").tap()
     ready(phone)
-    assert phone.get_by_test_id("data-columns").is_visible()  # more columns than two features and a label
+    assert phone.get_by_test_id(
+        "data-columns"
+    ).is_visible()  # more columns than two features and a label
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     wide = phone.evaluate("""() => [...document.querySelectorAll('.plab *')].filter((e) => e.offsetParent
         && e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.className || e.tagName)""")
@@ -875,10 +1015,15 @@ def test_self_test_panel_with_the_servers_own_questions(page, base_url):
     from perceptronlab.teach.quiz import quiz_document
 
     seen: list[str] = []
-    page.on("response", lambda response: seen.append(response.url) if "/api/quiz" in response.url else None)
+    page.on(
+        "response",
+        lambda response: seen.append(response.url) if "/api/quiz" in response.url else None,
+    )
     open_lab(page, base_url)
     panel = page.get_by_test_id("quiz-panel")
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=quiz-question]').length > 0")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=quiz-question]').length > 0"
+    )
     assert panel.is_visible() and seen
     panel.locator("summary").click()
     seed, count = (int(v) for v in re.search(r"seed=(\d+)&count=(\d+)", seen[0]).groups())

@@ -39,8 +39,13 @@ def heavy_request(n: int = 300, seed: int = 0) -> bytes:
     rng = np.random.default_rng(seed)
     X = rng.uniform(-5, 5, size=(n, 2)).round(2)
     y = np.where(X[:, 0] + 0.5 * X[:, 1] + 3 * rng.standard_normal(n) > 0, 1, -1)
-    return json.dumps({"points": X.tolist(), "labels": y.tolist(),
-                       "options": {"order": "random-mistake", "pocket": True, "max_sweeps": 1000}}).encode()
+    return json.dumps(
+        {
+            "points": X.tolist(),
+            "labels": y.tolist(),
+            "options": {"order": "random-mistake", "pocket": True, "max_sweeps": 1000},
+        }
+    ).encode()
 
 
 HEAVY = heavy_request()
@@ -65,8 +70,11 @@ def open_request(url: str, body: bytes) -> socket.socket:
     """Send ``POST /api/run`` on a raw socket and leave it open (close it to leave)."""
     host, port = re.match(r"http://([^:/]+):(\d+)/", url).groups()
     sock = socket.create_connection((host, int(port)))
-    sock.sendall(f"POST /api/run HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
-                 f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+    sock.sendall(
+        f"POST /api/run HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
     return sock
 
 
@@ -91,7 +99,9 @@ def test_health_answers_while_a_worker_computes():
         results: list = []
         thread = post_in_thread(url, HEAVY, 2 * deadline + WORKER_START, results)
         wait_until(url, lambda s: s["busy"] == 1, deadline, "the heavy request never started")
-        during = [health(url) for _ in range(20)]  # answered by the event loop while the worker computes
+        during = [
+            health(url) for _ in range(20)
+        ]  # answered by the event loop while the worker computes
         thread.join()
         assert any(state["busy"] == 1 for state in during)
         assert results[0].status_code == 200 and results[0].json()["run"]["algorithm"] == "pocket"
@@ -103,8 +113,12 @@ def test_requests_run_side_by_side_on_every_worker():
     with background(create_app(workers=2, deadline=deadline)) as url:
         assert health(url)["ready"] == 2
         results: list = []
-        threads = [post_in_thread(url, HEAVY, 2 * deadline + WORKER_START, results) for _ in range(2)]
-        both = wait_until(url, lambda s: s["busy"] == 2 or s["served"] == 2, 2 * deadline, "no answer")
+        threads = [
+            post_in_thread(url, HEAVY, 2 * deadline + WORKER_START, results) for _ in range(2)
+        ]
+        both = wait_until(
+            url, lambda s: s["busy"] == 2 or s["served"] == 2, 2 * deadline, "no answer"
+        )
         for thread in threads:
             thread.join()
         assert both["busy"] == 2 and both["queued"] == 0  # two workers computed at once
@@ -122,14 +136,22 @@ def test_a_full_queue_answers_503_with_retry_after():
         refused = httpx.post(url + "api/run", json=EXAM, timeout=deadline)
         assert refused.status_code == 503
         assert int(refused.headers["Retry-After"]) >= 1
-        assert refused.json()["detail"].startswith("The lab server is busy: its worker is busy and 1 request waits. "
-                                                   "Try again in ")
+        assert refused.json()["detail"].startswith(
+            "The lab server is busy: its worker is busy and 1 request waits. Try again in "
+        )
         running.close()
         queued.close()
-        state = wait_until(url, lambda s: s["busy"] == 0 and s["queued"] == 0 and s["ready"] == 1, WORKER_START,
-                           "the abandoned requests were not dropped")
+        state = wait_until(
+            url,
+            lambda s: s["busy"] == 0 and s["queued"] == 0 and s["ready"] == 1,
+            WORKER_START,
+            "the abandoned requests were not dropped",
+        )
         assert state["served"] == 0  # neither abandoned request was computed to the end
-        assert httpx.post(url + "api/run", json=EXAM, timeout=2 * deadline).json()["run"]["mistakes"] == 5
+        assert (
+            httpx.post(url + "api/run", json=EXAM, timeout=2 * deadline).json()["run"]["mistakes"]
+            == 5
+        )
 
 
 def test_a_long_expected_wait_is_refused_at_once():
@@ -155,7 +177,10 @@ def test_a_long_expected_wait_is_refused_at_once():
     thread.join()
     assert len(outcome) == 1 and isinstance(outcome[0], Busy)
     refused = pytest.ExceptionInfo.from_exception(outcome[0])
-    assert refused.value.retry_after == 3 and str(refused.value) == "its worker is busy and 2 requests wait"
+    assert (
+        refused.value.retry_after == 3
+        and str(refused.value) == "its worker is busy and 2 requests wait"
+    )
     pool._waiting = 0  # one second ahead: admitted (it would wait for a worker)
     assert pool.expected_wait() == 1.0 <= pool.max_wait
 
@@ -165,16 +190,27 @@ def test_the_deadline_stops_the_work():
     app = create_app(workers=1, deadline=deadline)
     with background(app) as url:
         before = app.state.pool.pids()
-        answer = httpx.post(url + "api/run", content=HEAVY, headers=JSON, timeout=2 * deadline + WORKER_START)
+        answer = httpx.post(
+            url + "api/run", content=HEAVY, headers=JSON, timeout=2 * deadline + WORKER_START
+        )
         assert answer.status_code == 422
-        assert answer.json()["detail"] == ("request: expected work the lab finishes within 0.3 s (its deadline), got "
-                                           "a run still computing after 0.3 s. Send fewer points or sweeps, or "
-                                           "choose float arithmetic.")
+        assert answer.json()["detail"] == (
+            "request: expected work the lab finishes within 0.3 s (its deadline), got "
+            "a run still computing after 0.3 s. Send fewer points or sweeps, or "
+            "choose float arithmetic."
+        )
         state = wait_until(url, lambda s: s["ready"] == 1, WORKER_START, "no new worker")
         assert state["restarts"] == 1 and state["served"] == 0
         after = app.state.pool.pids()
-        assert after != before and not _alive(before[0])  # the worker that ran past its deadline is gone
-        assert httpx.post(url + "api/run", json=EXAM, timeout=2 * deadline + 5).json()["run"]["mistakes"] == 5
+        assert after != before and not _alive(
+            before[0]
+        )  # the worker that ran past its deadline is gone
+        assert (
+            httpx.post(url + "api/run", json=EXAM, timeout=2 * deadline + 5).json()["run"][
+                "mistakes"
+            ]
+            == 5
+        )
 
 
 def test_the_work_stops_when_the_client_leaves():
@@ -185,7 +221,9 @@ def test_the_work_stops_when_the_client_leaves():
         client = open_request(url, HEAVY)
         wait_until(url, lambda s: s["busy"] == 1, deadline, "the request never started")
         client.close()
-        state = wait_until(url, lambda s: s["ready"] == 1 and s["busy"] == 0, WORKER_START, "the work went on")
+        state = wait_until(
+            url, lambda s: s["ready"] == 1 and s["busy"] == 0, WORKER_START, "the work went on"
+        )
         assert state["restarts"] == 1 and state["served"] == 0
         assert not _alive(first) and app.state.pool.pids() != [first]
 
@@ -203,7 +241,15 @@ def _alive(pid: int) -> bool:
 
 def start_serve(*args: str) -> tuple[subprocess.Popen, str]:
     """``perceptronlab serve --port 0 ARGS``: the process and the URL it printed."""
-    command = [sys.executable, "-c", "from perceptronlab.cli import main; main()", "serve", "--port", "0", *args]
+    command = [
+        sys.executable,
+        "-c",
+        "from perceptronlab.cli import main; main()",
+        "serve",
+        "--port",
+        "0",
+        *args,
+    ]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     line = server.stdout.readline()  # printed once the port is bound
     match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -212,7 +258,9 @@ def start_serve(*args: str) -> tuple[subprocess.Popen, str]:
 
 
 def test_serve_answers_and_shuts_down_on_sigterm_without_waiting_for_the_work():
-    server, url = start_serve("--workers", "1", "--deadline", "30", "--allow-host", "lab.example.org")
+    server, url = start_serve(
+        "--workers", "1", "--deadline", "30", "--allow-host", "lab.example.org"
+    )
     try:
         state = health(url)  # the socket is listening: this waits until the workers are ready
         assert state["ok"] is True and state["workers"] == 1
@@ -220,14 +268,21 @@ def test_serve_answers_and_shuts_down_on_sigterm_without_waiting_for_the_work():
         assert httpx.post(url + "api/run", json=EXAM, timeout=60).json()["run"]["mistakes"] == 5
         named = httpx.get(url + "api/health", headers={"Host": "lab.example.org"}, timeout=5)
         assert named.status_code == 200
-        assert httpx.get(url + "api/health", headers={"Host": "evil.example"}, timeout=5).status_code == 400
+        assert (
+            httpx.get(url + "api/health", headers={"Host": "evil.example"}, timeout=5).status_code
+            == 400
+        )
         import psutil
 
         workers = psutil.Process(server.pid).children()
         assert len(workers) == 1
         results: list = []
-        threads = [post_in_thread(url, HEAVY, 120, results) for _ in range(3)]  # about 3 s of work, one worker
-        wait_until(url, lambda s: s["busy"] == 1 and s["queued"] == 2, 60, "the requests never queued")
+        threads = [
+            post_in_thread(url, HEAVY, 120, results) for _ in range(3)
+        ]  # about 3 s of work, one worker
+        wait_until(
+            url, lambda s: s["busy"] == 1 and s["queued"] == 2, 60, "the requests never queued"
+        )
         server.send_signal(signal.SIGTERM)
         code = server.wait(timeout=60)
         for thread in threads:
@@ -237,7 +292,9 @@ def test_serve_answers_and_shuts_down_on_sigterm_without_waiting_for_the_work():
     assert code in (0, -signal.SIGTERM)
     answered = [r for r in results if isinstance(r, httpx.Response) and r.status_code == 200]
     assert len(answered) < 3  # the server stopped before all the queued work was done
-    assert not any(_alive(worker.pid) for worker in workers)  # the server reaped its workers before it exited
+    assert not any(
+        _alive(worker.pid) for worker in workers
+    )  # the server reaped its workers before it exited
     assert "Traceback" not in server.stdout.read()
 
 
@@ -246,12 +303,21 @@ def test_serve_on_a_busy_port_says_so_in_one_line():
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        command = [sys.executable, "-c", "from perceptronlab.cli import main; main()", "serve", "--port", str(port)]
+        command = [
+            sys.executable,
+            "-c",
+            "from perceptronlab.cli import main; main()",
+            "serve",
+            "--port",
+            str(port),
+        ]
         done = subprocess.run(command, capture_output=True, text=True, timeout=WORKER_START)
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == (f"Error: --port {port}: expected a free port on 127.0.0.1, got a port in use (another "
-                           f"program, perhaps another perceptronlab serve, listens there). Stop that program, or "
-                           f"choose another port: --port {port + 1}.\n")
+    assert done.stderr == (
+        f"Error: --port {port}: expected a free port on 127.0.0.1, got a port in use (another "
+        f"program, perhaps another perceptronlab serve, listens there). Stop that program, or "
+        f"choose another port: --port {port + 1}.\n"
+    )
 
 
 def test_serve_rejects_a_bad_port():
@@ -272,23 +338,38 @@ def client():
         yield client
 
 
-SECURITY = {"content-security-policy": CONTENT_SECURITY_POLICY, "x-content-type-options": "nosniff",
-            "x-frame-options": "DENY", "referrer-policy": "no-referrer"}
+SECURITY = {
+    "content-security-policy": CONTENT_SECURITY_POLICY,
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+}
 
 
 def test_every_answer_has_the_security_headers(client):
-    answers = [client.get("/"), client.get("/static/lab.js"), client.get("/api/health"), client.get("/missing"),
-               client.post("/api/run", json=EXAM), client.post("/api/run", json={"points": []}),
-               client.post("/api/run", content=b"{}", headers={"Content-Type": "text/plain"}),
-               client.get("/", headers={"Host": "evil.example"})]
+    answers = [
+        client.get("/"),
+        client.get("/static/lab.js"),
+        client.get("/api/health"),
+        client.get("/missing"),
+        client.post("/api/run", json=EXAM),
+        client.post("/api/run", json={"points": []}),
+        client.post("/api/run", content=b"{}", headers={"Content-Type": "text/plain"}),
+        client.get("/", headers={"Host": "evil.example"}),
+    ]
     for answer in answers:
         for name, value in SECURITY.items():
             assert answer.headers[name] == value, (answer.request.url, name)
-    assert "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY and "script-src 'self';" in CONTENT_SECURITY_POLICY
+    assert (
+        "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
+        and "script-src 'self';" in CONTENT_SECURITY_POLICY
+    )
     assert answers[4].headers["cache-control"] == "no-store"
 
 
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "", "localhost.:80"])
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "", "localhost.:80"]
+)
 def test_foreign_host_names_are_refused(client, host):
     answer = client.post("/api/run", json=EXAM, headers={"Host": host})
     assert answer.status_code == 400
@@ -296,24 +377,52 @@ def test_foreign_host_names_are_refused(client, host):
     assert "--allow-host" in answer.json()["detail"]
 
 
-@pytest.mark.parametrize("host", ["localhost", "localhost:8000", "127.0.0.1:1234", "[::1]:8000", "LAB.example.org"])
+@pytest.mark.parametrize(
+    "host", ["localhost", "localhost:8000", "127.0.0.1:1234", "[::1]:8000", "LAB.example.org"]
+)
 def test_loopback_and_allowed_names_are_served(client, host):
     assert client.post("/api/run", json=EXAM, headers={"Host": host}).status_code == 200
 
 
 def test_only_json_from_the_page_itself(client):
-    same = client.post("/api/run", json=EXAM, headers={"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"})
+    same = client.post(
+        "/api/run",
+        json=EXAM,
+        headers={"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"},
+    )
     assert same.status_code == 200
-    for headers in ({"Origin": "https://evil.example"}, {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site"},
-                    {"Origin": "http://testserver:8080"}):
+    for headers in (
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": "http://testserver:8080"},
+    ):
         answer = client.post("/api/run", json=EXAM, headers=headers)
-        assert answer.status_code == 403 and answer.json()["detail"].startswith("Origin: expected this lab server's")
+        assert answer.status_code == 403 and answer.json()["detail"].startswith(
+            "Origin: expected this lab server's"
+        )
     text = json.dumps(EXAM).encode()
-    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None):
-        answer = client.post("/api/run", content=text, headers={"Content-Type": kind} if kind else {})
+    for kind in (
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        None,
+    ):
+        answer = client.post(
+            "/api/run", content=text, headers={"Content-Type": kind} if kind else {}
+        )
         assert answer.status_code == 415, kind
         assert answer.json()["detail"].startswith("Content-Type: expected application/json")
-    assert client.post("/api/run", content=text, headers={"Content-Type": "application/json; charset=utf-8"}
-                       ).status_code == 200
-    assert client.options("/api/run", headers={"Origin": "https://evil.example",
-                                               "Access-Control-Request-Method": "POST"}).status_code == 405
+    assert (
+        client.post(
+            "/api/run", content=text, headers={"Content-Type": "application/json; charset=utf-8"}
+        ).status_code
+        == 200
+    )
+    assert (
+        client.options(
+            "/api/run",
+            headers={"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"},
+        ).status_code
+        == 405
+    )

@@ -38,8 +38,9 @@ VERSION = perceptronlab.__version__
 
 
 def _run(args, *, cwd, env=None, timeout=180, check=True) -> subprocess.CompletedProcess:
-    result = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True,
-                            timeout=timeout)
+    result = subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
     if check:
         assert result.returncode == 0, f"{args}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
     return result
@@ -49,15 +50,22 @@ def _run(args, *, cwd, env=None, timeout=180, check=True) -> subprocess.Complete
 def dist(tmp_path_factory) -> dict[str, Path]:
     """The sdist and the wheel of this checkout, freshly built."""
     out = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT], cwd=ROOT, timeout=300)
+    _run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", out, ROOT],
+        cwd=ROOT,
+        timeout=300,
+    )
     wheels, sdists = sorted(out.glob("*.whl")), sorted(out.glob("*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, sorted(p.name for p in out.iterdir())
     return {"wheel": wheels[0], "sdist": sdists[0]}
 
 
 def _static_files() -> list[str]:
-    return sorted(p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()
-                  and "__pycache__" not in p.parts)
+    return sorted(
+        p.relative_to(STATIC).as_posix()
+        for p in STATIC.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
 
 
 # ---------------------------------------------------------------- what the files carry
@@ -73,8 +81,12 @@ def test_wheel_carries_the_package_data_license_and_entry_point(dist):
         entry_points = archive.read(f"{info}/entry_points.txt").decode()
         license_text = archive.read(f"{info}/licenses/LICENSE").decode()
     assert {f"perceptronlab/web/static/{name}" for name in _static_files()} <= names
-    assert {"perceptronlab/py.typed", "perceptronlab/core/kernels.py", "perceptronlab/__main__.py",
-            "perceptronlab/_version.py"} <= names
+    assert {
+        "perceptronlab/py.typed",
+        "perceptronlab/core/kernels.py",
+        "perceptronlab/__main__.py",
+        "perceptronlab/_version.py",
+    } <= names
     # every module of the source tree is in the wheel, and nothing from outside the package
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "perceptronlab").rglob("*.py")}
     assert sources <= names
@@ -92,14 +104,24 @@ def test_wheel_carries_the_package_data_license_and_entry_point(dist):
 def test_sdist_carries_license_changelog_citation_and_tests(dist):
     with tarfile.open(dist["sdist"]) as archive:
         names = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
-    assert {"LICENSE", "README.md", "CHANGELOG.md", "CITATION.cff", "pyproject.toml", "Makefile",
-            "perceptronlab/_version.py", "tests/test_wheel.py"} <= names
+    assert {
+        "LICENSE",
+        "README.md",
+        "CHANGELOG.md",
+        "CITATION.cff",
+        "pyproject.toml",
+        "Makefile",
+        "perceptronlab/_version.py",
+        "tests/test_wheel.py",
+    } <= names
     assert {f"perceptronlab/web/static/{name}" for name in _static_files()} <= names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
 
 def test_twine_check_passes(dist):
-    result = _run([sys.executable, "-m", "twine", "check", "--strict", dist["wheel"], dist["sdist"]], cwd=ROOT)
+    result = _run(
+        [sys.executable, "-m", "twine", "check", "--strict", dist["wheel"], dist["sdist"]], cwd=ROOT
+    )
     assert result.stdout.count("PASSED") == 2, result.stdout
 
 
@@ -114,18 +136,45 @@ def installed(dist, tmp_path_factory) -> dict:
     _run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=home)
     python = venv / "bin" / "python"
     # install before the dependencies become visible: pip must not see the checkout's editable install
-    _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q",
-          dist["wheel"]], cwd=home, timeout=300)
-    purelib = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                        cwd=home).stdout.strip())
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            python,
+            "install",
+            "--no-deps",
+            "--no-index",
+            "-q",
+            dist["wheel"],
+        ],
+        cwd=home,
+        timeout=300,
+    )
+    purelib = Path(
+        _run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=home
+        ).stdout.strip()
+    )
     dev = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (purelib / "_perceptronlab_dev_dependencies.pth").write_text("\n".join(sorted(dev)) + "\n")
     work = home / "work"
     work.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "NUMBA_CACHE"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "NUMBA_CACHE"))
+    }
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["COLUMNS"] = "120"
-    return {"venv": venv, "python": python, "script": venv / "bin" / "perceptronlab", "work": work, "env": env}
+    return {
+        "venv": venv,
+        "python": python,
+        "script": venv / "bin" / "perceptronlab",
+        "work": work,
+        "env": env,
+    }
 
 
 def _in(installed, *args, **kw) -> subprocess.CompletedProcess:
@@ -133,7 +182,9 @@ def _in(installed, *args, **kw) -> subprocess.CompletedProcess:
 
 
 def test_the_package_is_the_installed_one(installed):
-    code = "import perceptronlab, sys; print(perceptronlab.__file__); print(perceptronlab.__version__)"
+    code = (
+        "import perceptronlab, sys; print(perceptronlab.__file__); print(perceptronlab.__version__)"
+    )
     where, version = _in(installed, installed["python"], "-c", code).stdout.split()
     assert Path(where).is_relative_to(installed["venv"]), where
     assert not Path(where).is_relative_to(ROOT)
@@ -144,19 +195,33 @@ def test_version_and_demo(installed):
     script = installed["script"]
     assert _in(installed, script, "--version").stdout.strip() == f"perceptronlab {VERSION}"
     assert _in(installed, script, "-V").stdout.strip() == f"perceptronlab {VERSION}"
-    assert _in(installed, installed["python"], "-m", "perceptronlab", "--version").stdout.strip() == \
-        f"perceptronlab {VERSION}"
+    assert (
+        _in(installed, installed["python"], "-m", "perceptronlab", "--version").stdout.strip()
+        == f"perceptronlab {VERSION}"
+    )
     demo = _in(installed, script, "demo").stdout
     assert "5 mistakes in 4 sweeps, converged; w = (1, -2)" in demo and "identical weights" in demo
 
 
 def test_train_then_predict(installed):
     work = installed["work"]
-    rows = ["a,b,kind"] + [f"{4 + 0.1 * k},{4 - 0.1 * k},big" for k in range(10)] \
+    rows = (
+        ["a,b,kind"]
+        + [f"{4 + 0.1 * k},{4 - 0.1 * k},big" for k in range(10)]
         + [f"{0.1 * k},{1 - 0.1 * k},small" for k in range(10)]
+    )
     (work / "data.csv").write_text("\n".join(rows) + "\n")
-    trained = _in(installed, installed["script"], "train", "data.csv", "--intercept", "--out", "model.json",
-                  "--json", "-q")
+    trained = _in(
+        installed,
+        installed["script"],
+        "train",
+        "data.csv",
+        "--intercept",
+        "--out",
+        "model.json",
+        "--json",
+        "-q",
+    )
     record = json.loads(trained.stdout)
     assert record["converged"] and record["training_errors"] == 0
     assert json.loads((work / "model.json").read_text())["format"] == "perceptronlab-model"
@@ -178,7 +243,9 @@ print(kernels.__file__)
 print(run.converged, run.mistakes == exact.mistakes, [float(v) for v in exact.w] == run.w.tolist())
 print(len(compiled))
 """
-    where, verdict, compiled = _in(installed, installed["python"], "-c", code).stdout.strip().splitlines()
+    where, verdict, compiled = (
+        _in(installed, installed["python"], "-c", code).stdout.strip().splitlines()
+    )
     assert Path(where).is_relative_to(installed["venv"])
     assert verdict == "True True True"  # the compiled float run equals the exact one
     assert int(compiled) >= 1  # Numba compiled at least one kernel for this call
@@ -197,8 +264,14 @@ def _get(url: str) -> tuple[int, bytes]:
 
 def test_serve_answers_the_page_and_every_static_file(installed):
     port = _free_port()
-    server = subprocess.Popen([str(installed["script"]), "serve", "--port", str(port)], cwd=installed["work"],
-                              env=installed["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [str(installed["script"]), "serve", "--port", str(port)],
+        cwd=installed["work"],
+        env=installed["env"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:

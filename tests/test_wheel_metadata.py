@@ -25,7 +25,9 @@ VERSION = perceptronlab.__version__
 
 def test_the_version_is_written_once():
     assert "version" not in PROJECT and PROJECT["dynamic"] == ["version"]
-    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "perceptronlab._version.__version__"}
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "perceptronlab._version.__version__"
+    }
     from perceptronlab._version import __version__
 
     assert __version__ == VERSION and re.fullmatch(r"\d+\.\d+\.\d+", VERSION)
@@ -39,7 +41,10 @@ def test_license_file_matches_pyproject():
     assert PROJECT["license"] == "MIT" and PROJECT["license-files"] == ["LICENSE"]
     text = (ROOT / "LICENSE").read_text()
     assert text.startswith("MIT License\n")
-    assert "Permission is hereby granted, free of charge" in text and 'THE SOFTWARE IS PROVIDED "AS IS"' in text
+    assert (
+        "Permission is hereby granted, free of charge" in text
+        and 'THE SOFTWARE IS PROVIDED "AS IS"' in text
+    )
     # an SPDX license expression excludes license classifiers (setuptools refuses both)
     assert not [c for c in PROJECT["classifiers"] if c.startswith("License ::")]
 
@@ -48,8 +53,11 @@ def test_classifiers_urls_and_extras():
     classifiers = PROJECT["classifiers"]
     assert "Typing :: Typed" in classifiers and "Intended Audience :: Education" in classifiers
     minimum = re.fullmatch(r">=3\.(\d+)", PROJECT["requires-python"]).group(1)
-    versions = sorted(int(c.rsplit(".", 1)[1]) for c in classifiers
-                      if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c))
+    versions = sorted(
+        int(c.rsplit(".", 1)[1])
+        for c in classifiers
+        if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)
+    )
     assert versions[0] == int(minimum)  # the classifiers start where requires-python does
     urls = PROJECT["urls"]
     assert {"Documentation", "Source", "Issues"} <= set(urls)
@@ -75,7 +83,9 @@ def test_changelog_has_this_release():
 def test_citation_is_valid_cff_1_2_0_with_this_version():
     citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
     schema = json.loads((ROOT / "tests" / "data" / "cff-1.2.0.schema.json").read_text())
-    validator = jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+    validator = jsonschema.Draft7Validator(
+        schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER
+    )
     errors = sorted(validator.iter_errors(citation), key=str)
     assert not errors, [e.message for e in errors]
     assert citation["cff-version"] == "1.2.0"
@@ -96,6 +106,8 @@ def test_the_schema_refuses_a_broken_citation():
 
 def test_readme_install_section_names_this_wheel():
     readme = (ROOT / "README.md").read_text()
-    assert "pip install perceptronlab[all]" in readme or "pip install 'perceptronlab[all]'" in readme
+    assert (
+        "pip install perceptronlab[all]" in readme or "pip install 'perceptronlab[all]'" in readme
+    )
     assert f"pip install 'dist/perceptronlab-{VERSION}-py3-none-any.whl[all]'" in readme
     assert "make dist" in readme

@@ -62,7 +62,10 @@ def test_the_front_end_sets_state_like_the_comm_does():
     """What a click in the notebook sends: a set_state message with the new points and labels."""
     lab = Lab()
     lab.set_state({"points": [[1, 0], [1, 1], [0, 1], [2, 2]], "labels": [1, -1, -1, 1]})
-    assert lab.run["mistakes"] == api.compute({"points": lab.points, "labels": lab.labels})["run"]["mistakes"]
+    assert (
+        lab.run["mistakes"]
+        == api.compute({"points": lab.points, "labels": lab.labels})["run"]["mistakes"]
+    )
     assert len(lab.run["steps"]["index"]) == lab.run["steps"]["count"]
     state = lab.get_state()
     assert state["result"]["run"]["mistakes"] == lab.run["mistakes"]
@@ -83,40 +86,77 @@ def test_the_widget_uses_the_page_modules_in_one():
     # every module the entry needs, once, each after those it imports
     order = [path.name for path in module_order(STATIC / "lab.js")]
     assert order[-1] == "lab.js" and len(order) == len(set(order))
-    assert {"state.js", "hash.js", "plane.js", "worksheet.js", "plots.js", "backends.js", "widget.js"} <= set(order)
-    assert order.index("words.js") < order.index("hash.js") < order.index("state.js") < order.index("view.js")
+    assert {
+        "state.js",
+        "hash.js",
+        "plane.js",
+        "worksheet.js",
+        "plots.js",
+        "backends.js",
+        "widget.js",
+    } <= set(order)
+    assert (
+        order.index("words.js")
+        < order.index("hash.js")
+        < order.index("state.js")
+        < order.index("view.js")
+    )
 
 
 def test_the_bundle_is_one_module_with_the_entrys_exports(tmp_path):
     """Node reads the bundle as an ES module and finds the entry's exports (the page's DOM is not needed)."""
     path = tmp_path / "lab-bundle.mjs"
     path.write_text(bundle(STATIC / "lab.js"), encoding="utf-8")
-    script = ("const m = await import(process.argv[1]); console.log(JSON.stringify([Object.keys(m).sort(), "
-              "typeof m.default.render, m.encodeHash({points: [{x: 1, y: 0, label: 1}], options: {order: 'cyclic', "
-              "eta: '1', margin: '0', max_sweeps: 100, seed: 0, arithmetic: 'auto'}, sequence: [], snap: '1', "
-              "showMargin: true, hidden: new Set()}, 0)]))")
-    out = subprocess.run(["node", "--input-type=module", "-e", script, str(path)], capture_output=True, text=True,
-                         timeout=60, check=True).stdout
+    script = (
+        "const m = await import(process.argv[1]); console.log(JSON.stringify([Object.keys(m).sort(), "
+        "typeof m.default.render, m.encodeHash({points: [{x: 1, y: 0, label: 1}], options: {order: 'cyclic', "
+        "eta: '1', margin: '0', max_sweeps: 100, seed: 0, arithmetic: 'auto'}, sequence: [], snap: '1', "
+        "showMargin: true, hidden: new Set()}, 0)]))"
+    )
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
     names, render, text = json.loads(out)
-    assert {"createLab", "mountPage", "encodeHash", "decodeHash", "pageWords", "httpBackend", "default"} <= set(names)
+    assert {
+        "createLab",
+        "mountPage",
+        "encodeHash",
+        "decodeHash",
+        "pageWords",
+        "httpBackend",
+        "default",
+    } <= set(names)
     assert render == "function" and text == "p=1,0,1"
 
 
-@pytest.mark.parametrize(("source", "message"), [
-    ('import x from "./a.js";\n', "line 1: expected an import or export the bundler reads"),
-    ('export default 1;\n', "expected export default only in the entry module"),
-    ('import { a } from "./missing.js";\n', "missing.js: imported by"),
-])
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ('import x from "./a.js";\n', "line 1: expected an import or export the bundler reads"),
+        ("export default 1;\n", "expected export default only in the entry module"),
+        ('import { a } from "./missing.js";\n', "missing.js: imported by"),
+    ],
+)
 def test_the_bundler_refuses_what_it_cannot_read(tmp_path, source, message):
     (tmp_path / "b.js").write_text(source, encoding="utf-8")
-    (tmp_path / "entry.js").write_text('import { b } from "./b.js";\nexport default b;\n', encoding="utf-8")
+    (tmp_path / "entry.js").write_text(
+        'import { b } from "./b.js";\nexport default b;\n', encoding="utf-8"
+    )
     with pytest.raises(BundleError, match=message):
         bundle(tmp_path / "entry.js")
 
 
 def test_the_bundler_refuses_a_cycle(tmp_path):
-    (tmp_path / "a.js").write_text('import { b } from "./b.js";\nexport const a = 1;\n', encoding="utf-8")
-    (tmp_path / "b.js").write_text('import { a } from "./a.js";\nexport const b = 2;\n', encoding="utf-8")
+    (tmp_path / "a.js").write_text(
+        'import { b } from "./b.js";\nexport const a = 1;\n', encoding="utf-8"
+    )
+    (tmp_path / "b.js").write_text(
+        'import { a } from "./a.js";\nexport const b = 2;\n', encoding="utf-8"
+    )
     with pytest.raises(BundleError, match="a.js → b.js → a.js"):
         bundle(tmp_path / "a.js")
 
@@ -136,7 +176,9 @@ def test_python_changes_reach_the_page_with_their_result():
         lab.points = [[1, 0], [1, 1], [0, 1], [2, 2]]
         lab.labels = [1, -1, -1, 1]
     assert any({"points", "result"} <= set(message) for message in messages)
-    assert lab.run["mistakes"] == perceptron(lab.points, lab.labels, exact=True, warn=False).mistakes
+    assert (
+        lab.run["mistakes"] == perceptron(lab.points, lab.labels, exact=True, warn=False).mistakes
+    )
 
 
 def test_page_requests_are_answered_even_when_nothing_changed():

@@ -55,8 +55,12 @@ def _umask() -> int:
 
 
 #: what a node that is not a regular file is called in messages, by its ``stat`` test
-_NODE_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-               (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"))
+_NODE_KINDS = (
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def _node_kind(mode: int) -> str:
@@ -75,8 +79,12 @@ def _refuse_node(path: str | os.PathLike, target: Path, what: str) -> None:
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return
     through = f" (a link to {str(target)!r})" if Path(path) != target else ""
-    raise fail(f"{what} {str(path)!r}", "a regular file or a new file name", f"{_node_kind(mode)}{through}",
-               "Name a regular file; perceptronlab never writes over a device, a pipe or a socket.")
+    raise fail(
+        f"{what} {str(path)!r}",
+        "a regular file or a new file name",
+        f"{_node_kind(mode)}{through}",
+        "Name a regular file; perceptronlab never writes over a device, a pipe or a socket.",
+    )
 
 
 def write_target(path: str | os.PathLike, what: str = "output file") -> Path:
@@ -91,19 +99,33 @@ def write_target(path: str | os.PathLike, what: str = "output file") -> Path:
     path = Path(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     if target.is_dir():
-        raise fail(f"{what} {str(path)!r}", "a file name", "a directory",
-                   f"Name a file inside it, e.g. {str(path / 'out')!r}.")
+        raise fail(
+            f"{what} {str(path)!r}",
+            "a file name",
+            "a directory",
+            f"Name a file inside it, e.g. {str(path / 'out')!r}.",
+        )
     _refuse_node(path, target, what)
     parent = target.parent
     if not parent.is_dir():
-        raise fail(f"{what} {str(path)!r}", "a file in an existing folder", f"missing folder {str(parent)!r}",
-                   "Create the folder first.")
+        raise fail(
+            f"{what} {str(path)!r}",
+            "a file in an existing folder",
+            f"missing folder {str(parent)!r}",
+            "Create the folder first.",
+        )
     return target
 
 
 @contextlib.contextmanager
-def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
-                newline: str | None = None, what: str = "output file") -> Iterator[IO[Any]]:
+def atomic_open(
+    path: str | os.PathLike,
+    mode: str = "w",
+    *,
+    encoding: str | None = "utf-8",
+    newline: str | None = None,
+    what: str = "output file",
+) -> Iterator[IO[Any]]:
     """Open a temporary file that replaces ``path`` when the block ends without an error.
 
     Parameters
@@ -134,26 +156,45 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | Non
     try:
         _set_mode(fd, tmp, existing)
         text = mode == "w"
-        with os.fdopen(fd, mode, encoding=encoding if text else None, newline=newline if text else None) as handle:
+        with os.fdopen(
+            fd, mode, encoding=encoding if text else None, newline=newline if text else None
+        ) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        _refuse_node(path, target, what)  # a node made at the name while we wrote is not replaced either
+        _refuse_node(
+            path, target, what
+        )  # a node made at the name while we wrote is not replaced either
         os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        if isinstance(exc, OSError) and exc.filename in (None, tmp, str(target)):  # the write itself failed
+        if isinstance(exc, OSError) and exc.filename in (
+            None,
+            tmp,
+            str(target),
+        ):  # the write itself failed
             raise _unwritable(path, what, exc) from None
         raise
     _sync_folder(target.parent)
 
 
-def atomic_write(path: str | os.PathLike, data: str | bytes, *, encoding: str = "utf-8",
-                 newline: str | None = None, what: str = "output file") -> Path:
+def atomic_write(
+    path: str | os.PathLike,
+    data: str | bytes,
+    *,
+    encoding: str = "utf-8",
+    newline: str | None = None,
+    what: str = "output file",
+) -> Path:
     """Write ``data`` (text or bytes) to ``path`` atomically (see :func:`atomic_open`); return ``path``."""
-    with atomic_open(path, "wb" if isinstance(data, bytes) else "w", encoding=encoding, newline=newline,
-                     what=what) as handle:
+    with atomic_open(
+        path,
+        "wb" if isinstance(data, bytes) else "w",
+        encoding=encoding,
+        newline=newline,
+        what=what,
+    ) as handle:
         handle.write(data)
     return Path(path)
 
@@ -164,9 +205,14 @@ def _set_mode(fd: int, tmp: str, existing: os.stat_result | None) -> None:
         os.fchmod(fd, mode)
     else:  # pragma: no cover - Windows before Python 3.13
         os.chmod(tmp, mode)
-    if existing is not None and hasattr(os, "fchown") and \
-            (existing.st_uid != os.geteuid() or existing.st_gid != os.getegid()):
-        with contextlib.suppress(OSError):  # only the owner's privileges allow it; else the new owner is us
+    if (
+        existing is not None
+        and hasattr(os, "fchown")
+        and (existing.st_uid != os.geteuid() or existing.st_gid != os.getegid())
+    ):
+        with contextlib.suppress(
+            OSError
+        ):  # only the owner's privileges allow it; else the new owner is us
             os.fchown(fd, existing.st_uid, existing.st_gid)
 
 
@@ -187,8 +233,12 @@ def _sync_folder(folder: Path) -> None:
 
 
 def _unwritable(path: str | os.PathLike, what: str, exc: OSError):
-    return fail(f"{what} {str(path)!r}", "a file this process may write",
-                f"{exc.strerror or type(exc).__name__}", "Check the folder's permissions and free space.")
+    return fail(
+        f"{what} {str(path)!r}",
+        "a file this process may write",
+        f"{exc.strerror or type(exc).__name__}",
+        "Check the folder's permissions and free space.",
+    )
 
 
 def check_readable_file(path: Path, what: str = "data file") -> None:
@@ -196,11 +246,23 @@ def check_readable_file(path: Path, what: str = "data file") -> None:
     if path.is_dir():
         raise fail(f"{what} {str(path)!r}", "a file", "a directory", "Name a file inside it.")
     if not path.exists():
-        raise fail(f"{what} {str(path)!r}", "an existing file", "no such file",
-                   "Check the path (it is relative to the current directory).")
+        raise fail(
+            f"{what} {str(path)!r}",
+            "an existing file",
+            "no such file",
+            "Check the path (it is relative to the current directory).",
+        )
     if not path.is_file():
-        raise fail(f"{what} {str(path)!r}", "a regular file", "a device, pipe or socket",
-                   "Save the data to a file first.")
+        raise fail(
+            f"{what} {str(path)!r}",
+            "a regular file",
+            "a device, pipe or socket",
+            "Save the data to a file first.",
+        )
     if path.stat().st_size == 0:
-        raise fail(f"{what} {str(path)!r}", "a non-empty file", "an empty file (0 bytes)",
-                   "Check that the file was written completely.")
+        raise fail(
+            f"{what} {str(path)!r}",
+            "a non-empty file",
+            "an empty file (0 bytes)",
+            "Check that the file was written completely.",
+        )

@@ -33,8 +33,17 @@ from typing import Any
 
 from perceptronlab.exceptions import fail
 
-__all__ = ["DEFAULT_FRACTION", "EXPANSION_FACTOR", "EXPANSION_FLOOR", "available_memory", "default_budget",
-           "check_budget", "parse_bytes", "format_bytes", "process_limit"]
+__all__ = [
+    "DEFAULT_FRACTION",
+    "EXPANSION_FACTOR",
+    "EXPANSION_FLOOR",
+    "available_memory",
+    "default_budget",
+    "check_budget",
+    "parse_bytes",
+    "format_bytes",
+    "process_limit",
+]
 
 #: the default budget: this fraction of the memory the process can still use
 DEFAULT_FRACTION = 0.5
@@ -46,8 +55,10 @@ EXPANSION_FLOOR = 64 * 2**20
 _FALLBACK_AVAILABLE = 4 * 2**30
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-_SIZE = re.compile(r"^\s*(?P<number>[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(?P<unit>[KMGT]?)(?:I?B)?\s*$",
-                   re.IGNORECASE)
+_SIZE = re.compile(
+    r"^\s*(?P<number>[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*(?P<unit>[KMGT]?)(?:I?B)?\s*$",
+    re.IGNORECASE,
+)
 
 
 def _meminfo_available() -> int | None:
@@ -119,9 +130,15 @@ def process_limit() -> tuple[int, str] | None:
     >>> limit > 0 and source in ("ulimit -v", "the cgroup's memory.max", "the machine's memory")
     True
     """
-    found = [(room, source) for room, source in ((_address_space_room(), "ulimit -v"),
-                                                 (_cgroup_room(), "the cgroup's memory.max"),
-                                                 (_machine_memory(), "the machine's memory")) if room is not None]
+    found = [
+        (room, source)
+        for room, source in (
+            (_address_space_room(), "ulimit -v"),
+            (_cgroup_room(), "the cgroup's memory.max"),
+            (_machine_memory(), "the machine's memory"),
+        )
+        if room is not None
+    ]
     return min(found) if found else None
 
 
@@ -157,7 +174,12 @@ def parse_bytes(value: Any, what: str = "max_bytes") -> int:
     K, M, G and T are powers of 1024; a trailing ``B`` or ``iB`` is allowed.
     """
     if isinstance(value, bool):
-        raise fail(what, "a size in bytes such as 2G, 512M or 1e9", repr(value), "Pass e.g. max_bytes='2G'.")
+        raise fail(
+            what,
+            "a size in bytes such as 2G, 512M or 1e9",
+            repr(value),
+            "Pass e.g. max_bytes='2G'.",
+        )
     if isinstance(value, int):
         number = value
     elif isinstance(value, float) and math.isfinite(value):
@@ -165,8 +187,12 @@ def parse_bytes(value: Any, what: str = "max_bytes") -> int:
     else:
         match = _SIZE.match(str(value)) if isinstance(value, str) and len(value) <= 40 else None
         if match is None:
-            raise fail(what, "a size in bytes such as 2G, 512M or 1e9", repr(value)[:60],
-                       "Pass e.g. max_bytes='2G' (K, M, G, T are powers of 1024).")
+            raise fail(
+                what,
+                "a size in bytes such as 2G, 512M or 1e9",
+                repr(value)[:60],
+                "Pass e.g. max_bytes='2G' (K, M, G, T are powers of 1024).",
+            )
         scaled = float(match.group("number")) * _UNITS[match.group("unit").upper()]
         if not math.isfinite(scaled) or scaled > 2**62:
             raise fail(what, "a size below 4 EiB", repr(value), "Pass e.g. max_bytes='2G'.")
@@ -196,8 +222,14 @@ def _suggest(needed: int) -> str:
     return "1M"
 
 
-def check_budget(needed: float, what: str, *, max_bytes: Any = None, file_size: int | None = None,
-                 detail: str = "") -> None:
+def check_budget(
+    needed: float,
+    what: str,
+    *,
+    max_bytes: Any = None,
+    file_size: int | None = None,
+    detail: str = "",
+) -> None:
     """Refuse, before allocating, to read something that needs more than the budget allows.
 
     Parameters
@@ -218,28 +250,43 @@ def check_budget(needed: float, what: str, *, max_bytes: Any = None, file_size: 
     needed = int(needed)
     how = f" ({detail})" if detail else ""
     suggestion = _suggest(needed)
-    raise_it = (f"Pass a larger max_bytes (e.g. max_bytes='{suggestion}'), or read a smaller file.")
+    raise_it = f"Pass a larger max_bytes (e.g. max_bytes='{suggestion}'), or read a smaller file."
     if max_bytes is not None:
         budget = parse_bytes(max_bytes)
         if needed > budget:
-            raise fail(what, f"at most {format_bytes(budget)} in memory (max_bytes)",
-                       f"a file that needs about {format_bytes(needed)}{how}", raise_it)
+            raise fail(
+                what,
+                f"at most {format_bytes(budget)} in memory (max_bytes)",
+                f"a file that needs about {format_bytes(needed)}{how}",
+                raise_it,
+            )
         limit = process_limit()
-        if limit is not None and needed > limit[0]:  # a budget above what the process may use is no licence
-            raise fail(what, f"at most the {format_bytes(limit[0])} this process may still use ({limit[1]})",
-                       f"a file that needs about {format_bytes(needed)}{how}",
-                       f"max_bytes cannot raise {limit[1]}: read a smaller file, or run where more memory is "
-                       "allowed.")
+        if (
+            limit is not None and needed > limit[0]
+        ):  # a budget above what the process may use is no licence
+            raise fail(
+                what,
+                f"at most the {format_bytes(limit[0])} this process may still use ({limit[1]})",
+                f"a file that needs about {format_bytes(needed)}{how}",
+                f"max_bytes cannot raise {limit[1]}: read a smaller file, or run where more memory is "
+                "allowed.",
+            )
         return
     if file_size is not None and needed > max(EXPANSION_FLOOR, EXPANSION_FACTOR * file_size):
-        raise fail(what, f"a file that needs at most {EXPANSION_FACTOR} times its size in memory",
-                   f"{format_bytes(file_size)} on disk that needs about {format_bytes(needed)}{how}",
-                   f"A small file that unpacks to far more is refused unless you expect it: pass "
-                   f"max_bytes='{suggestion}' to read it anyway.")
+        raise fail(
+            what,
+            f"a file that needs at most {EXPANSION_FACTOR} times its size in memory",
+            f"{format_bytes(file_size)} on disk that needs about {format_bytes(needed)}{how}",
+            f"A small file that unpacks to far more is refused unless you expect it: pass "
+            f"max_bytes='{suggestion}' to read it anyway.",
+        )
     budget = default_budget()
     if needed > budget:
-        raise fail(what, f"at most {format_bytes(budget)} in memory ({DEFAULT_FRACTION:.0%} of the "
-                   f"{format_bytes(budget / DEFAULT_FRACTION)} available)",
-                   f"a file that needs about {format_bytes(needed)}{how}",
-                   f"Pass max_bytes='{suggestion}' if the machine can hold it, free some memory, or read a "
-                   f"smaller file.")
+        raise fail(
+            what,
+            f"at most {format_bytes(budget)} in memory ({DEFAULT_FRACTION:.0%} of the "
+            f"{format_bytes(budget / DEFAULT_FRACTION)} available)",
+            f"a file that needs about {format_bytes(needed)}{how}",
+            f"Pass max_bytes='{suggestion}' if the machine can hold it, free some memory, or read a "
+            f"smaller file.",
+        )

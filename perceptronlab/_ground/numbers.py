@@ -26,9 +26,23 @@ import numpy as np
 
 from perceptronlab.exceptions import InputError, fail
 
-__all__ = ["MAX_DIGITS", "MAX_EXPONENT", "parse_exact", "shown_value", "to_float", "sqrt_float", "format_number",
-           "format_vector", "format_short", "format_sqrt", "format_display", "format_display_vector",
-           "format_percent", "format_count", "EXACT_SHOWN_CHARS"]
+__all__ = [
+    "MAX_DIGITS",
+    "MAX_EXPONENT",
+    "parse_exact",
+    "shown_value",
+    "to_float",
+    "sqrt_float",
+    "format_number",
+    "format_vector",
+    "format_short",
+    "format_sqrt",
+    "format_display",
+    "format_display_vector",
+    "format_percent",
+    "format_count",
+    "EXACT_SHOWN_CHARS",
+]
 
 #: most digits in a numerator, a denominator, or the digits of a decimal text
 MAX_DIGITS = 1000
@@ -44,8 +58,12 @@ FLOAT_MODES = ("exact", "decimal")
 
 
 def _too_long(what: str, got: str) -> InputError:
-    return fail(what, f"an exact number of at most {MAX_DIGITS} digits and an exponent of at most "
-                f"{MAX_EXPONENT}", got, "Round the value or rescale the data.")
+    return fail(
+        what,
+        f"an exact number of at most {MAX_DIGITS} digits and an exponent of at most {MAX_EXPONENT}",
+        got,
+        "Round the value or rescale the data.",
+    )
 
 
 def shown_value(value: Any, *, cut: int = 50) -> str:
@@ -67,8 +85,14 @@ def _from_decimal(value: Decimal, what: str, got: str) -> Fraction:
     if not value.is_finite():
         raise fail(what, "a finite number", got, "Remove or fix the NaN or infinite values.")
     _, digits, exponent = value.as_tuple()
-    assert isinstance(exponent, int)  # a finite Decimal's exponent ('n', 'N', 'F' are NaN and infinity's)
-    if len(digits) > MAX_DIGITS or abs(exponent) > MAX_EXPONENT or abs(value.adjusted()) > MAX_EXPONENT:
+    assert isinstance(
+        exponent, int
+    )  # a finite Decimal's exponent ('n', 'N', 'F' are NaN and infinity's)
+    if (
+        len(digits) > MAX_DIGITS
+        or abs(exponent) > MAX_EXPONENT
+        or abs(value.adjusted()) > MAX_EXPONENT
+    ):
         raise _too_long(what, got)
     return Fraction(value)
 
@@ -92,8 +116,15 @@ def _from_text(text: str, what: str, got: str, expected: str, fix: str) -> Fract
     return _from_decimal(value, what, got)
 
 
-def parse_exact(value: Any, what: str, *, floats: str = "exact", expected: str = EXPECTED,
-                fix: str = "Fix the value.", at: str = "") -> Fraction:
+def parse_exact(
+    value: Any,
+    what: str,
+    *,
+    floats: str = "exact",
+    expected: str = EXPECTED,
+    fix: str = "Fix the value.",
+    at: str = "",
+) -> Fraction:
     """An exact number as a Fraction, within the digit and exponent limits.
 
     Parameters
@@ -155,7 +186,9 @@ def to_float(value: Any, what: str, fix: str = "Rescale the data or the paramete
     try:
         number = float(value)
     except OverflowError:
-        raise fail(what, "a number within the float range (about ±1.8e308)", "a larger number", fix) from None
+        raise fail(
+            what, "a number within the float range (about ±1.8e308)", "a larger number", fix
+        ) from None
     except (TypeError, ValueError):
         raise fail(what, "a number", shown_value(value), fix) from None
     return number
@@ -267,7 +300,7 @@ def _float_text(value: float, digits: int) -> str:
         return "NaN"
     if math.isinf(value):
         return "∞" if value > 0 else "−∞"
-    if value.is_integer() and abs(value) < 10 ** digits:
+    if value.is_integer() and abs(value) < 10**digits:
         return f"{int(value):,}" if abs(value) >= 10_000 else str(int(value))
     text = f"{value:.{digits}g}"
     if "e" not in text:
@@ -298,7 +331,7 @@ def format_display(value: Any, digits: int = 6) -> str:
         value = value.numerator
     if isinstance(value, numbers.Integral):
         value = int(value)
-        if abs(value) < 10 ** EXACT_SHOWN_CHARS:
+        if abs(value) < 10**EXACT_SHOWN_CHARS:
             return f"{value:,}" if abs(value) >= 10_000 else str(value)
         return "≈ " + _exact_rounded(value, digits)
     if isinstance(value, Fraction):
@@ -329,7 +362,9 @@ def format_display_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
     ('(1, -2)', '(0, 1, 2, … 10 entries)')
     """
     try:
-        count = len(values)  # an array of 10⁸ weights is not copied into a list: only its first entries
+        count = len(
+            values
+        )  # an array of 10⁸ weights is not copied into a list: only its first entries
     except TypeError:
         values = list(values)
         count = len(values)
@@ -356,7 +391,7 @@ def format_percent(share: Any, digits: int = 2) -> str:
     percent = 100 * float(share)
     if not math.isfinite(percent):
         return f"{_float_text(percent, digits)} %"
-    if abs(percent) >= 10 ** digits:
+    if abs(percent) >= 10**digits:
         return f"{round(percent):,} %"
     rounded = float(f"{percent:.{digits}g}")
     if abs(rounded) >= 1:

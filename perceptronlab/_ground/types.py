@@ -16,8 +16,17 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.sparse import sparray, spmatrix
 
-__all__ = ["ArrayLike", "ExactRows", "MatrixLike", "VectorLike", "Float64Array", "Int64Array", "WeightArray", "RealLike",
-           "RandomState"]
+__all__ = [
+    "ArrayLike",
+    "ExactRows",
+    "MatrixLike",
+    "VectorLike",
+    "Float64Array",
+    "Int64Array",
+    "WeightArray",
+    "RealLike",
+    "RandomState",
+]
 
 #: rows of exact numbers: ints, Fractions, Decimals, floats (taken exactly) or strings like "1/3"
 ExactRows: TypeAlias = Sequence[Sequence[Fraction | Decimal | float | str]]

@@ -26,11 +26,37 @@ if TYPE_CHECKING:
 
     from perceptronlab._ground.types import Float64Array
 
-__all__ = ["Order", "ORDERS", "FamilyOrder", "FAMILY_ORDERS", "PocketCheck", "POCKET_CHECKS", "Backend", "BACKENDS",
-           "InputError", "fail", "overflow_error", "is_sparse", "check_eta",
-           "check_margin", "check_positive_int", "check_optional_positive_int", "check_choice", "check_seed",
-           "check_labels", "check_exact_matrix", "check_matrix", "check_Xy", "check_vector", "check_n_features",
-           "not_finite_error", "ESTIMATOR_NAMES", "FUNCTIONAL_NAMES", "seeds_names", "renamed"]
+__all__ = [
+    "Order",
+    "ORDERS",
+    "FamilyOrder",
+    "FAMILY_ORDERS",
+    "PocketCheck",
+    "POCKET_CHECKS",
+    "Backend",
+    "BACKENDS",
+    "InputError",
+    "fail",
+    "overflow_error",
+    "is_sparse",
+    "check_eta",
+    "check_margin",
+    "check_positive_int",
+    "check_optional_positive_int",
+    "check_choice",
+    "check_seed",
+    "check_labels",
+    "check_exact_matrix",
+    "check_matrix",
+    "check_Xy",
+    "check_vector",
+    "check_n_features",
+    "not_finite_error",
+    "ESTIMATOR_NAMES",
+    "FUNCTIONAL_NAMES",
+    "seeds_names",
+    "renamed",
+]
 
 # Each choice is written once, as its Literal type; the table the check uses is its arguments.
 Order = Literal["cyclic", "shuffle", "random-mistake"]
@@ -59,13 +85,25 @@ ESTIMATOR_NAMES = {"eta": "eta0", "max_sweeps": "max_iter", "seed": "random_stat
 #: the estimators' name -> the functional API's
 FUNCTIONAL_NAMES = {new: old for old, new in ESTIMATOR_NAMES.items()}
 #: options only the estimators have (scikit-learn's fitting conventions)
-_ESTIMATOR_ONLY = ("tol", "early_stopping", "validation_fraction", "n_iter_no_change", "class_weight",
-                   "warm_start", "sample_weight", "verbose", "coef_init", "intercept_init")
+_ESTIMATOR_ONLY = (
+    "tol",
+    "early_stopping",
+    "validation_fraction",
+    "n_iter_no_change",
+    "class_weight",
+    "warm_start",
+    "sample_weight",
+    "verbose",
+    "coef_init",
+    "intercept_init",
+)
 
 
 def renamed(where: str, given: str, value: Any, right: str, why: str) -> TypeError:
     """The TypeError for a keyword of the other API: it names the right one."""
-    return TypeError(f"{where} got an unexpected keyword argument {given!r}: use {right}={value!r} ({why}).")
+    return TypeError(
+        f"{where} got an unexpected keyword argument {given!r}: use {right}={value!r} ({why})."
+    )
 
 
 _P = ParamSpec("_P")
@@ -89,12 +127,19 @@ def seeds_names(func: Callable[_P, _R]) -> Callable[_P, _R]:
 
 def _refuse(name: str, key: str, value: Any) -> None:
     if key in FUNCTIONAL_NAMES:
-        raise renamed(f"{name}()", key, value, FUNCTIONAL_NAMES[key],
-                      f"the functional API keeps the lectures' names; {key} is the estimators' name, as in "
-                      "scikit-learn")
-    raise TypeError(f"{name}() got an unexpected keyword argument {key!r}: it is an option of the scikit-learn "
-                    f"estimators, e.g. perceptronlab.Perceptron({key}=...); the functional API has the lectures' "
-                    "parameters only.")
+        raise renamed(
+            f"{name}()",
+            key,
+            value,
+            FUNCTIONAL_NAMES[key],
+            f"the functional API keeps the lectures' names; {key} is the estimators' name, as in "
+            "scikit-learn",
+        )
+    raise TypeError(
+        f"{name}() got an unexpected keyword argument {key!r}: it is an option of the scikit-learn "
+        f"estimators, e.g. perceptronlab.Perceptron({key}=...); the functional API has the lectures' "
+        "parameters only."
+    )
 
 
 # ---------------------------------------------------------------- parameters
@@ -112,17 +157,30 @@ def check_eta(eta: Any) -> Any:
     if isinstance(eta, bool) or not isinstance(eta, numbers.Real | Fraction | Decimal):
         raise fail("eta (the learning rate)", "a positive number", repr(eta), "Pass e.g. eta=1.0.")
     if not _finite_float(eta) or eta <= 0:
-        raise fail("eta (the learning rate)", "a finite number > 0", eta,
-                   "Pass e.g. eta=1.0; from w = 0 any eta > 0 gives the same mistakes.")
+        raise fail(
+            "eta (the learning rate)",
+            "a finite number > 0",
+            eta,
+            "Pass e.g. eta=1.0; from w = 0 any eta > 0 gives the same mistakes.",
+        )
     return eta
 
 
 def check_margin(margin: Any) -> Any:
     if isinstance(margin, bool) or not isinstance(margin, numbers.Real | Fraction | Decimal):
-        raise fail("margin (rho0)", "a number >= 0", repr(margin), "Pass margin=0 for the plain perceptron.")
+        raise fail(
+            "margin (rho0)",
+            "a number >= 0",
+            repr(margin),
+            "Pass margin=0 for the plain perceptron.",
+        )
     if not _finite_float(margin) or margin < 0:
-        raise fail("margin (rho0)", "a finite number >= 0", margin,
-                   "Pass margin=0 for the plain perceptron, or a positive rho0 for the margin perceptron.")
+        raise fail(
+            "margin (rho0)",
+            "a finite number >= 0",
+            margin,
+            "Pass margin=0 for the plain perceptron, or a positive rho0 for the margin perceptron.",
+        )
     return margin
 
 
@@ -160,7 +218,11 @@ def check_int_between(name: str, value: Any, low: int, high: int, fix: str) -> i
     >>> check_int_between("options.seed", 3, 0, 10, "Send e.g. seed: 0.")
     3
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= high:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Integral)
+        or not low <= int(value) <= high
+    ):
         raise fail(name, f"an integer from {low} to {high:,}", repr(value), fix)
     return int(value)
 
@@ -181,8 +243,12 @@ _C = TypeVar("_C", bound=str)
 
 def check_choice(name: str, value: Any, choices: tuple[_C, ...]) -> _C:
     if value not in choices:
-        raise fail(name, "one of " + ", ".join(repr(c) for c in choices), repr(value),
-                   f"Pass {name}={choices[0]!r}.")
+        raise fail(
+            name,
+            "one of " + ", ".join(repr(c) for c in choices),
+            repr(value),
+            f"Pass {name}={choices[0]!r}.",
+        )
     return value  # type: ignore[no-any-return]  # one of the choices
 
 
@@ -198,17 +264,20 @@ def check_seed(seed: Any) -> int | None:
 
 
 @overload
-def check_labels(y: Any, n_rows: int | None = None, *, binary: Literal[True] = True,
-                 signed_ok: bool = True) -> tuple[Float64Array, NDArray[Any]]: ...
+def check_labels(
+    y: Any, n_rows: int | None = None, *, binary: Literal[True] = True, signed_ok: bool = True
+) -> tuple[Float64Array, NDArray[Any]]: ...
 
 
 @overload
-def check_labels(y: Any, n_rows: int | None = None, *, binary: Literal[False],
-                 signed_ok: bool = True) -> tuple[None, NDArray[Any]]: ...
+def check_labels(
+    y: Any, n_rows: int | None = None, *, binary: Literal[False], signed_ok: bool = True
+) -> tuple[None, NDArray[Any]]: ...
 
 
-def check_labels(y: Any, n_rows: int | None = None, *, binary: bool = True,
-                 signed_ok: bool = True) -> tuple[Float64Array | None, NDArray[Any]]:
+def check_labels(
+    y: Any, n_rows: int | None = None, *, binary: bool = True, signed_ok: bool = True
+) -> tuple[Float64Array | None, NDArray[Any]]:
     """Return (y as float64 in {-1, +1}, classes) for any two labels; classes[1] is positive.
 
     With ``signed_ok``, labels already in {-1, +1} pass as they are even when only one of the two
@@ -218,29 +287,50 @@ def check_labels(y: Any, n_rows: int | None = None, *, binary: bool = True,
     if y_arr.ndim == 2 and 1 in y_arr.shape:
         y_arr = y_arr.ravel()
     if y_arr.ndim != 1:
-        raise fail("y (the labels)", "a 1-D sequence of labels", f"an array of shape {y_arr.shape}",
-                   "Pass one label per row of X.")
+        raise fail(
+            "y (the labels)",
+            "a 1-D sequence of labels",
+            f"an array of shape {y_arr.shape}",
+            "Pass one label per row of X.",
+        )
     if n_rows is not None and y_arr.shape[0] != n_rows:
-        raise fail("y (the labels)", f"{n_rows} labels, one per row of X", f"{y_arr.shape[0]} labels",
-                   "Check that X and y come from the same rows.")
+        raise fail(
+            "y (the labels)",
+            f"{n_rows} labels, one per row of X",
+            f"{y_arr.shape[0]} labels",
+            "Check that X and y come from the same rows.",
+        )
     if y_arr.shape[0] == 0:
         raise fail("y (the labels)", "at least one label", "none", "Pass a non-empty dataset.")
     if y_arr.dtype.kind == "f" and not np.all(np.isfinite(y_arr)):
-        raise fail("y (the labels)", "finite labels", "NaN or inf", "Remove or fix the rows with missing labels.")
+        raise fail(
+            "y (the labels)",
+            "finite labels",
+            "NaN or inf",
+            "Remove or fix the rows with missing labels.",
+        )
     if y_arr.dtype.kind == "O":
         try:
             classes = np.array(sorted(set(y_arr.tolist())), dtype=object)
         except TypeError as exc:
-            raise fail("y (the labels)", "labels of one comparable type", "mixed types",
-                       "Use e.g. -1/+1, 0/1 or strings, not a mix.") from exc
+            raise fail(
+                "y (the labels)",
+                "labels of one comparable type",
+                "mixed types",
+                "Use e.g. -1/+1, 0/1 or strings, not a mix.",
+            ) from exc
     else:
         classes = np.unique(y_arr)
     if binary and signed_ok and y_arr.dtype.kind in "iuf" and set(classes.tolist()) <= {-1, 1}:
         return y_arr.astype(np.float64), np.array([-1, 1])
     if binary and len(classes) != 2:
-        got = f"{len(classes)} class{'es' if len(classes) != 1 else ''} ({', '.join(map(str, classes[:5]))}{', ...' if len(classes) > 5 else ''})"
-        fix = ("Training needs examples of both classes." if len(classes) < 2 else
-               "Use the one-vs-rest estimator perceptronlab.Perceptron, or relabel to two classes.")
+        shown = ", ".join(map(str, classes[:5])) + (", ..." if len(classes) > 5 else "")
+        got = f"{len(classes)} class{'es' if len(classes) != 1 else ''} ({shown})"
+        fix = (
+            "Training needs examples of both classes."
+            if len(classes) < 2
+            else "Use the one-vs-rest estimator perceptronlab.Perceptron, or relabel to two classes."
+        )
         raise fail("y (the labels)", "exactly two classes", got, fix)
     signs = np.where(y_arr == classes[-1], 1.0, -1.0) if binary else None
     return signs, classes
@@ -252,8 +342,12 @@ def check_labels(y: Any, n_rows: int | None = None, *, binary: bool = True,
 def _to_fraction(value: Any, where: str) -> Fraction:
     if isinstance(value, bool):
         raise fail(f"X{where}", "a number", repr(value), "Use numbers, not booleans.")
-    return parse_exact(value, f"X{where}", expected="a number, a fraction like '1/3' or a decimal string",
-                       fix="Fix the cell.")
+    return parse_exact(
+        value,
+        f"X{where}",
+        expected="a number, a fraction like '1/3' or a decimal string",
+        fix="Fix the cell.",
+    )
 
 
 def check_exact_matrix(X: Any) -> list[list[Fraction]]:
@@ -262,14 +356,20 @@ def check_exact_matrix(X: Any) -> list[list[Fraction]]:
         X = X.toarray()
     if isinstance(X, np.ndarray):
         if X.ndim != 2:
-            raise fail("X", "a 2-D array (rows are examples)", f"{X.ndim}-D shape {X.shape}",
-                       "Reshape with X.reshape(-1, 1) for one feature.")
+            raise fail(
+                "X",
+                "a 2-D array (rows are examples)",
+                f"{X.ndim}-D shape {X.shape}",
+                "Reshape with X.reshape(-1, 1) for one feature.",
+            )
         rows = X.tolist()
     else:
         try:
             rows = [list(r) for r in X]
         except TypeError as exc:
-            raise fail("X", "a sequence of rows", type(X).__name__, "Pass a list of lists or a 2-D array.") from exc
+            raise fail(
+                "X", "a sequence of rows", type(X).__name__, "Pass a list of lists or a 2-D array."
+            ) from exc
     _check_shape(len(rows), [len(r) for r in rows])
     return [[_to_fraction(v, f"[{i}, {j}]") for j, v in enumerate(r)] for i, r in enumerate(rows)]
 
@@ -279,14 +379,25 @@ def _check_shape(n_rows: int, lengths: list[int]) -> None:
         raise fail("X", "at least one example", "0 rows", "Pass a non-empty dataset.")
     if len(set(lengths)) > 1:
         first_bad = next(i for i, length in enumerate(lengths) if length != lengths[0])
-        raise fail("X", f"every row with {lengths[0]} features (as row 0)",
-                   f"row {first_bad} with {lengths[first_bad]}", "Fix the ragged row.")
+        raise fail(
+            "X",
+            f"every row with {lengths[0]} features (as row 0)",
+            f"row {first_bad} with {lengths[first_bad]}",
+            "Fix the ragged row.",
+        )
     if lengths[0] == 0:
-        raise fail("X", "at least one feature", "0 features", "Pass a dataset with feature columns.")
+        raise fail(
+            "X", "at least one feature", "0 features", "Pass a dataset with feature columns."
+        )
 
 
-def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple[type, ...] = (np.float64, np.float32),
-                 check_finite: bool = True) -> Any:
+def check_matrix(
+    X: Any,
+    *,
+    allow_sparse: bool = True,
+    dtypes: tuple[type, ...] = (np.float64, np.float32),
+    check_finite: bool = True,
+) -> Any:
     """A float C-contiguous array (no copy when it already is one) or a CSR matrix.
 
     ``check_finite=False`` leaves NaN/inf to the compiled sweep, which finds them on its own first
@@ -303,7 +414,9 @@ def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple[type, ...] 
         if X.dtype not in dtypes:
             X = X.astype(np.float64)
         if check_finite and not np.all(np.isfinite(X.data)):
-            row = int(np.searchsorted(X.indptr, np.flatnonzero(~np.isfinite(X.data))[0], side="right") - 1)
+            row = int(
+                np.searchsorted(X.indptr, np.flatnonzero(~np.isfinite(X.data))[0], side="right") - 1
+            )
             raise not_finite_error(X, row, None)
         if not X.has_sorted_indices:
             X = X.sorted_indices()
@@ -321,46 +434,85 @@ def check_matrix(X: Any, *, allow_sparse: bool = True, dtypes: tuple[type, ...] 
                 if "inhomogeneous" in text or "sequence" in text:
                     lengths = [len(r) for r in X]
                     _check_shape(len(lengths), lengths)
-                raise fail("X", "numeric values", f"a cell that is not a number ({text})",
-                           "Fix or drop non-numeric cells (e.g. with pandas.to_numeric).") from exc
+                raise fail(
+                    "X",
+                    "numeric values",
+                    f"a cell that is not a number ({text})",
+                    "Fix or drop non-numeric cells (e.g. with pandas.to_numeric).",
+                ) from exc
         if arr.ndim == 1:
-            raise fail("X", "a 2-D array (rows are examples)", f"a 1-D array of shape {arr.shape}",
-                       "Use X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single example.")
+            raise fail(
+                "X",
+                "a 2-D array (rows are examples)",
+                f"a 1-D array of shape {arr.shape}",
+                "Use X.reshape(-1, 1) for a single feature or X.reshape(1, -1) for a single example.",
+            )
         if arr.ndim != 2:
-            raise fail("X", "a 2-D array", f"{arr.ndim}-D shape {arr.shape}", "Flatten each example to one row.")
+            raise fail(
+                "X",
+                "a 2-D array",
+                f"{arr.ndim}-D shape {arr.shape}",
+                "Flatten each example to one row.",
+            )
         dtype = arr.dtype if arr.dtype in dtypes else np.float64
         arr = np.ascontiguousarray(arr, dtype=dtype)
     _check_shape(arr.shape[0], [arr.shape[1]])
     if check_finite and not np.isfinite(arr).all():
         bad = np.argwhere(~np.isfinite(arr))[0]
-        raise fail("X", "finite values", f"{arr[tuple(bad)]} at row {bad[0]}, column {bad[1]}",
-                   "Remove or impute the rows with NaN or inf.")
+        raise fail(
+            "X",
+            "finite values",
+            f"{arr[tuple(bad)]} at row {bad[0]}, column {bad[1]}",
+            "Remove or impute the rows with NaN or inf.",
+        )
     return arr
 
 
-def check_Xy(X: Any, y: Any, *, exact: bool = False, allow_sparse: bool = True,
-             check_finite: bool = True) -> tuple[Any, Float64Array, NDArray[Any]]:
+def check_Xy(
+    X: Any, y: Any, *, exact: bool = False, allow_sparse: bool = True, check_finite: bool = True
+) -> tuple[Any, Float64Array, NDArray[Any]]:
     """Validate a training set. Returns (X, y_signs, classes); X is rows of Fractions when exact."""
-    Xc = check_exact_matrix(X) if exact else check_matrix(X, allow_sparse=allow_sparse, check_finite=check_finite)
+    Xc = (
+        check_exact_matrix(X)
+        if exact
+        else check_matrix(X, allow_sparse=allow_sparse, check_finite=check_finite)
+    )
     n_rows = len(Xc) if isinstance(Xc, list) else Xc.shape[0]
     signs, classes = check_labels(y, n_rows)
     return Xc, signs, classes
 
 
 def check_vector(w: Any, n_features: int | None = None, name: str = "w") -> NDArray[Any]:
-    arr = np.asarray(w, dtype=np.float64) if not isinstance(w, np.ndarray) or w.dtype.kind != "O" else w
+    arr = (
+        np.asarray(w, dtype=np.float64)
+        if not isinstance(w, np.ndarray) or w.dtype.kind != "O"
+        else w
+    )
     if arr.ndim != 1:
-        raise fail(name, "a 1-D vector", f"shape {arr.shape}", f"Pass {name} as a flat sequence of numbers.")
+        raise fail(
+            name,
+            "a 1-D vector",
+            f"shape {arr.shape}",
+            f"Pass {name} as a flat sequence of numbers.",
+        )
     if n_features is not None and arr.shape[0] != n_features:
-        raise fail(name, f"{n_features} entries (one per feature)", f"{arr.shape[0]}",
-                   "Check that the vector and the data have the same features (and intercept setting).")
+        raise fail(
+            name,
+            f"{n_features} entries (one per feature)",
+            f"{arr.shape[0]}",
+            "Check that the vector and the data have the same features (and intercept setting).",
+        )
     return arr
 
 
 def check_n_features(n_features: int, expected: int, who: str) -> None:
     if n_features != expected:
-        raise fail("X", f"{expected} features, as {who} was fitted with", f"{n_features} features",
-                   "Pass data with the same columns as at fit time.")
+        raise fail(
+            "X",
+            f"{expected} features, as {who} was fitted with",
+            f"{n_features} features",
+            "Pass data with the same columns as at fit time.",
+        )
 
 
 def not_finite_error(X: Any, row: int, sweep: int | None) -> Exception:
@@ -373,6 +525,10 @@ def not_finite_error(X: Any, row: int, sweep: int | None) -> Exception:
         values, columns = X[row], np.arange(X.shape[1])
     bad = np.flatnonzero(~np.isfinite(values))
     if bad.shape[0]:
-        return fail("X", "finite values", f"{values[bad[0]]} at row {row}, column {columns[bad[0]]}",
-                    "Remove or impute the rows with NaN or inf.")
+        return fail(
+            "X",
+            "finite values",
+            f"{values[bad[0]]} at row {row}, column {columns[bad[0]]}",
+            "Remove or impute the rows with NaN or inf.",
+        )
     return overflow_error(f"during sweep {sweep}" if sweep is not None else "during training")

@@ -86,13 +86,17 @@ class _Group(TyperGroup):
                 if exc.filename is None:  # not about a file the user named: a real fault
                     raise
                 reason = exc.strerror or type(exc).__name__
-                typer.echo(f"Error: {exc.filename}: {reason}. Check the path and its permissions.",
-                           err=True)
+                typer.echo(
+                    f"Error: {exc.filename}: {reason}. Check the path and its permissions.",
+                    err=True,
+                )
                 raise typer.Exit(1) from None
             except KeyboardInterrupt:
                 raise _interrupted() from None
             except Exception as exc:
-                if caused_by_interrupt(exc):  # Ctrl-C that surfaced as another error (a compiled kernel's)
+                if caused_by_interrupt(
+                    exc
+                ):  # Ctrl-C that surfaced as another error (a compiled kernel's)
                     raise _interrupted() from None
                 raise
 
@@ -123,8 +127,14 @@ def _version(value: bool) -> None:
 
 @app.callback(epilog=epilog(None))
 def _root(
-    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
-                                 help="Show the version and exit."),
+    version: bool = typer.Option(
+        False,
+        "--version",
+        "-V",
+        callback=_version,
+        is_eager=True,
+        help="Show the version and exit.",
+    ),
 ) -> None:
     """The perceptron family, exactly as the textbooks define it."""
 

@@ -44,7 +44,9 @@ class OneVsRest:
 
     @property
     def coef_(self) -> np.ndarray:
-        return np.array([list(run.w) for run in self.runs], dtype=object if self.exact else np.float64)
+        return np.array(
+            [list(run.w) for run in self.runs], dtype=object if self.exact else np.float64
+        )
 
     @property
     def intercept_(self) -> np.ndarray:

@@ -20,7 +20,12 @@ import typer
 #: the most sweeps when --max-sweeps is not given: the library's defaults (perceptron(max_sweeps=1000),
 #: pocket(max_sweeps=100), averaged_perceptron and multiclass_perceptron(max_sweeps=100)), for every command
 #: and backend; a test holds them equal.
-DEFAULT_MAX_SWEEPS: dict[str, int] = {"perceptron": 1000, "pocket": 100, "averaged": 100, "multiclass": 100}
+DEFAULT_MAX_SWEEPS: dict[str, int] = {
+    "perceptron": 1000,
+    "pocket": 100,
+    "averaged": 100,
+    "multiclass": 100,
+}
 
 # ---------------------------------------------------------------- common options (Annotated)
 
@@ -32,21 +37,42 @@ LabelOpt = Annotated[
 ]
 DataFormatOpt = Annotated[
     str | None,
-    typer.Option("--data-format",
-                 help="Data file format: csv, tsv, libsvm, npy or npz (default: from the extension)."),
+    typer.Option(
+        "--data-format",
+        help="Data file format: csv, tsv, libsvm, npy or npz (default: from the extension).",
+    ),
 ]
-InterceptOpt = Annotated[bool, typer.Option(
-    "--intercept/--no-intercept",
-    help="Fit an intercept b (the bias trick: x gets a constant 1). Default: none, as in the lecture notes.")]
-SeedOpt = Annotated[int | None, typer.Option(
-    "--seed", min=0, help="Seed of the shuffle and random-mistake orders (the same seed, the same run).")]
-MaxBytesOpt = Annotated[str | None, typer.Option(
-    "--max-bytes", metavar="SIZE",
-    help="Memory budget for reading the data, e.g. 2G or 500M (K, M, G, T: powers of 1024). A file that "
-         "needs more is refused before it is read. Default: half of the available memory, and at most 200 "
-         "times the file's size.")]
-DataArg = Annotated[Path, typer.Argument(
-    metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz.")]
+InterceptOpt = Annotated[
+    bool,
+    typer.Option(
+        "--intercept/--no-intercept",
+        help="Fit an intercept b (the bias trick: x gets a constant 1). Default: none, as in the lecture notes.",
+    ),
+]
+SeedOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        min=0,
+        help="Seed of the shuffle and random-mistake orders (the same seed, the same run).",
+    ),
+]
+MaxBytesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--max-bytes",
+        metavar="SIZE",
+        help="Memory budget for reading the data, e.g. 2G or 500M (K, M, G, T: powers of 1024). A file that "
+        "needs more is refused before it is read. Default: half of the available memory, and at most 200 "
+        "times the file's size.",
+    ),
+]
+DataArg = Annotated[
+    Path,
+    typer.Argument(
+        metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz."
+    ),
+]
 
 
 class Scale(str, enum.Enum):
@@ -55,12 +81,15 @@ class Scale(str, enum.Enum):
     none = "none"
 
 
-ScaleOpt = Annotated[Scale, typer.Option(
-    "--scale", help="Scale the features first: standard (StandardScaler: each to mean 0, variance 1), maxabs "
-                    "(MaxAbsScaler: each into [-1, 1]) or none. A model saved by train keeps its scaler, and "
-                    "predict applies it.")]
-
-
+ScaleOpt = Annotated[
+    Scale,
+    typer.Option(
+        "--scale",
+        help="Scale the features first: standard (StandardScaler: each to mean 0, variance 1), maxabs "
+        "(MaxAbsScaler: each into [-1, 1]) or none. A model saved by train keeps its scaler, and "
+        "predict applies it.",
+    ),
+]
 
 
 #: the optional extras the commands need: extra → the modules it brings (checked, not imported)
@@ -91,8 +120,12 @@ def require_extra(extra: str, what: str) -> None:
 
     missing = [module for module in EXTRAS[extra] if not _installed(module)]
     if missing:
-        raise fail(what, f"the {extra} extra (" + ", ".join(EXTRAS[extra]) + ")",
-                   " and ".join(missing) + " not installed", f"Install it: pip install 'perceptronlab[{extra}]'.")
+        raise fail(
+            what,
+            f"the {extra} extra (" + ", ".join(EXTRAS[extra]) + ")",
+            " and ".join(missing) + " not installed",
+            f"Install it: pip install 'perceptronlab[{extra}]'.",
+        )
 
 
 def parse_number(text: str, flag: str) -> Fraction:
@@ -103,7 +136,9 @@ def parse_number(text: str, flag: str) -> Fraction:
     """
     from perceptronlab._ground.numbers import parse_exact
 
-    return parse_exact(text, flag, expected="a number such as 2, 0.5 or 1/2", fix=f"Pass e.g. {flag} 1.")
+    return parse_exact(
+        text, flag, expected="a number such as 2, 0.5 or 1/2", fix=f"Pass e.g. {flag} 1."
+    )
 
 
 # ---------------------------------------------------------------- consoles
@@ -146,16 +181,23 @@ def info(message: str, *, quiet: bool = False) -> None:
 # ---------------------------------------------------------------- data
 
 
-def read_xy(path: Path | str, *, label: str | None = None, fmt: str | None = None,
-            exact: bool = False, max_bytes: str | None = None) -> tuple[Any, Any]:
+def read_xy(
+    path: Path | str,
+    *,
+    label: str | None = None,
+    fmt: str | None = None,
+    exact: bool = False,
+    max_bytes: str | None = None,
+) -> tuple[Any, Any]:
     """Read a data file into ``(X, y)`` with :func:`perceptronlab.io.read_data`."""
     from perceptronlab.io import read_data
 
     return read_data(path, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
 
 
-def column_names(path: Path | str, *, label: str | None = None,
-                 fmt: str | None = None) -> tuple[list[str] | None, str | None]:
+def column_names(
+    path: Path | str, *, label: str | None = None, fmt: str | None = None
+) -> tuple[list[str] | None, str | None]:
     """A CSV/TSV file's feature names (its header without the label column) and its label column's
     name; (None, None) for formats without names or an unreadable header, and no feature names for
     a header with empty or repeated names."""
@@ -173,7 +215,9 @@ def column_names(path: Path | str, *, label: str | None = None,
     return (names if all(names) and len(set(names)) == len(names) else None), label_name
 
 
-def feature_names(path: Path | str, *, label: str | None = None, fmt: str | None = None) -> list[str] | None:
+def feature_names(
+    path: Path | str, *, label: str | None = None, fmt: str | None = None
+) -> list[str] | None:
     """The feature columns' names of a CSV/TSV file (:func:`column_names`), or None."""
     return column_names(path, label=label, fmt=fmt)[0]
 

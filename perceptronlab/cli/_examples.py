@@ -10,7 +10,10 @@ from __future__ import annotations
 #: command name (None: the top level) → [(command line, what it does), ...]
 EXAMPLES: dict[str | None, list[tuple[str, str]]] = {
     None: [
-        ("perceptronlab demo", "the exam task of the lecture notes “Perceptron Mistake Bound” end to end"),
+        (
+            "perceptronlab demo",
+            "the exam task of the lecture notes “Perceptron Mistake Bound” end to end",
+        ),
         ("perceptronlab trace data.csv", "the exact worksheet of your own data"),
         ("perceptronlab train data.csv --intercept --out model.json", "train, and save the model"),
     ],
@@ -21,10 +24,16 @@ EXAMPLES: dict[str | None, list[tuple[str, str]]] = {
     "trace": [
         ("perceptronlab trace data.csv", "the worksheet as a Markdown table"),
         ("perceptronlab trace data.csv --eta 1/2 --format latex", "η = 1/2, exactly, as LaTeX"),
-        ("perceptronlab trace data.csv --intercept --margin 1 -f csv", "the margin perceptron with b"),
+        (
+            "perceptronlab trace data.csv --intercept --margin 1 -f csv",
+            "the margin perceptron with b",
+        ),
     ],
     "train": [
-        ("perceptronlab train data.csv --intercept --out model.json", "fit w and b, save the model"),
+        (
+            "perceptronlab train data.csv --intercept --out model.json",
+            "fit w and b, save the model",
+        ),
         ("perceptronlab train data.csv --algorithm pocket --seed 0", "the best w on noisy data"),
         ("perceptronlab train data.csv --stream --max-sweeps 50", "out of core (the dask extra)"),
     ],
@@ -35,24 +44,39 @@ EXAMPLES: dict[str | None, list[tuple[str, str]]] = {
     "analyze": [
         ("perceptronlab analyze data.csv", "separable? R, ρ*, the bound, leave-one-out"),
         ("perceptronlab analyze data.csv --intercept --json", "with an intercept, as JSON"),
-        ("perceptronlab analyze data.csv --scale standard", "features in different units: standardise first"),
+        (
+            "perceptronlab analyze data.csv --scale standard",
+            "features in different units: standardise first",
+        ),
     ],
     "report": [
         ("perceptronlab report data.csv --out report", "writes report/report.html"),
         ("perceptronlab report data.csv --intercept --title 'My data'", "with b and a heading"),
-        ("perceptronlab report data.csv --scale maxabs --out scaled", "each feature into [-1, 1] first"),
+        (
+            "perceptronlab report data.csv --scale maxabs --out scaled",
+            "each feature into [-1, 1] first",
+        ),
     ],
     "experiment": [
-        ("perceptronlab experiment worst-case --out worst-case", "the basis vectors attain the bound"),
+        (
+            "perceptronlab experiment worst-case --out worst-case",
+            "the basis vectors attain the bound",
+        ),
         ("perceptronlab experiment non-separable --seed 1 --format svg", "Pocket keeps the best w"),
     ],
     "exam": [
-        ("perceptronlab exam --kind trace --seed 7 --data-out data.csv --sheet-out sheet.csv",
-         "a task, its data and a blank worksheet"),
-        ("perceptronlab exam --kind margin --solution --format pdf --out exam.pdf",
-         "a printable PDF with the key (the pdf extra)"),
-        ("perceptronlab exam --kind generalization --seed 3 --format latex --standalone",
-         "a whole LaTeX document"),
+        (
+            "perceptronlab exam --kind trace --seed 7 --data-out data.csv --sheet-out sheet.csv",
+            "a task, its data and a blank worksheet",
+        ),
+        (
+            "perceptronlab exam --kind margin --solution --format pdf --out exam.pdf",
+            "a printable PDF with the key (the pdf extra)",
+        ),
+        (
+            "perceptronlab exam --kind generalization --seed 3 --format latex --standalone",
+            "a whole LaTeX document",
+        ),
     ],
     "check": [
         ("perceptronlab check sheet.csv", "a sheet from `exam --sheet-out` carries its data"),
@@ -60,8 +84,14 @@ EXAMPLES: dict[str | None, list[tuple[str, str]]] = {
     ],
     "quiz": [
         ("perceptronlab quiz --seed 7", "ten questions in the terminal, with a score"),
-        ("perceptronlab quiz --seed 7 --count 30 --export moodle --out quiz.xml", "a Moodle question bank"),
-        ("perceptronlab quiz --seed 7 --count 30 --export qti --out quiz.zip", "a QTI package for Canvas"),
+        (
+            "perceptronlab quiz --seed 7 --count 30 --export moodle --out quiz.xml",
+            "a Moodle question bank",
+        ),
+        (
+            "perceptronlab quiz --seed 7 --count 30 --export qti --out quiz.zip",
+            "a QTI package for Canvas",
+        ),
     ],
     "serve": [
         ("perceptronlab serve", "the lab page on http://127.0.0.1:8000"),

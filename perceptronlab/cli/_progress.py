@@ -53,17 +53,21 @@ class _Stage:
             return f"{_count(self.done)} of {_count(self.of or 0)}"
         if self.total is None:
             return ""
-        return (f"sweep {_count(self.sweep)} of {_count(self.total)} · {_count(self.updates)} "
-                f"mistake{'' if self.updates == 1 else 's'} in the last sweep")
+        return (
+            f"sweep {_count(self.sweep)} of {_count(self.total)} · {_count(self.updates)} "
+            f"mistake{'' if self.updates == 1 else 's'} in the last sweep"
+        )
 
     def summary(self) -> str:
         if self.done is not None:
             return self.detail()
         if self.total is None:
             return "done"
-        return (f"{_count(self.sweep)} sweep{'' if self.sweep == 1 else 's'} of at most {_count(self.total)}, "
-                f"{_count(self.updates)} "
-                f"mistake{'' if self.updates == 1 else 's'} in the last sweep, {_count(self.mistakes)} in all")
+        return (
+            f"{_count(self.sweep)} sweep{'' if self.sweep == 1 else 's'} of at most {_count(self.total)}, "
+            f"{_count(self.updates)} "
+            f"mistake{'' if self.updates == 1 else 's'} in the last sweep, {_count(self.mistakes)} in all"
+        )
 
 
 class Progress:
@@ -99,17 +103,25 @@ class Progress:
             from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
             from rich.progress import Progress as RichProgress
 
-            self._bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
-                                     TextColumn("{task.fields[detail]}"), TimeElapsedColumn(),
-                                     console=console, transient=True, refresh_per_second=REFRESH,
-                                     redirect_stdout=False)
+            self._bar = RichProgress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                TextColumn("{task.fields[detail]}"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+                refresh_per_second=REFRESH,
+                redirect_stdout=False,
+            )
             self._timer = threading.Timer(SHOW_AFTER, self._show)
             self._timer.daemon = True
             self._timer.start()
 
     # ------------------------------------------------------------ the context
     def __enter__(self) -> Progress:
-        if self._bar is not None:  # warnings wait until the bar is down, then print as they would have
+        if (
+            self._bar is not None
+        ):  # warnings wait until the bar is down, then print as they would have
             self._showwarning = warnings.showwarning
             self._warnings: list[tuple] = []
             warnings.showwarning = lambda *args, **kwargs: self._warnings.append((args, kwargs))

@@ -40,7 +40,9 @@ def warm() -> list[list[str]]:
         for command in done:
             result = runner.invoke(app, command)
             if result.exit_code != 0:
-                raise RuntimeError(f"warming `perceptronlab {' '.join(command)}` failed: {result.output}")
+                raise RuntimeError(
+                    f"warming `perceptronlab {' '.join(command)}` failed: {result.output}"
+                )
     return done
 
 

@@ -50,8 +50,11 @@ CALLS: tuple[tuple[str, str | None, str], ...] = (
     ("perceptronlab.pocket", "algorithm", "--algorithm pocket"),
     ("perceptronlab.pocket", None, "pocket (`perceptronlab train DATA --algorithm pocket`)"),
     ("perceptronlab.averaged_perceptron", "algorithm", "--algorithm averaged"),
-    ("perceptronlab.averaged_perceptron", None, "the averaged perceptron (`perceptronlab train DATA --algorithm "
-                                                "averaged`)"),
+    (
+        "perceptronlab.averaged_perceptron",
+        None,
+        "the averaged perceptron (`perceptronlab train DATA --algorithm averaged`)",
+    ),
 )
 
 #: name → (long flag, negative flag or None, is a boolean flag)
@@ -69,7 +72,9 @@ def flags_of(command: Any) -> Flags:
         long_opts = [o for o in getattr(param, "opts", ()) if o.startswith("--")]
         if not long_opts or param.name is None:
             continue
-        negative = next((o for o in getattr(param, "secondary_opts", ()) if o.startswith("--")), None)
+        negative = next(
+            (o for o in getattr(param, "secondary_opts", ()) if o.startswith("--")), None
+        )
         flags[param.name] = (long_opts[0], negative, bool(getattr(param, "is_flag", False)))
     return flags
 
@@ -106,7 +111,7 @@ def to_command_line(message: str, flags: Flags) -> str:
     head = _HEAD.match(text)
     flag = None if head is None else _flag(head.group("name"), flags)
     if head is not None and flag is not None:
-        text = flag[0] + text[head.end():]
+        text = flag[0] + text[head.end() :]
     text = _IDENTIFIER.sub(lambda m: (_flag(m.group("name"), flags) or (m.group(0),))[0], text)
     for call, needs, instead in CALLS:
         if needs is None or needs in flags:

@@ -76,10 +76,18 @@ def _run_record(run: Any, n_rows: int | None) -> dict:
     from perceptronlab.cli._classes import OneVsRest
 
     if isinstance(run, OneVsRest):
-        return {"algorithm": run.algorithm, "multiclass": "one-vs-rest", "params": run.params, "exact": run.exact,
-                "classes": run.classes_, "n_examples": n_rows,
-                "per_class": [{"class": label, **_run_record(one, n_rows)}
-                              for label, one in zip(run.classes_, run.runs, strict=True)]}
+        return {
+            "algorithm": run.algorithm,
+            "multiclass": "one-vs-rest",
+            "params": run.params,
+            "exact": run.exact,
+            "classes": run.classes_,
+            "n_examples": n_rows,
+            "per_class": [
+                {"class": label, **_run_record(one, n_rows)}
+                for label, one in zip(run.classes_, run.runs, strict=True)
+            ],
+        }
     record = {
         "algorithm": run.algorithm,
         "params": run.params,
@@ -102,14 +110,20 @@ def _run_record(run: Any, n_rows: int | None) -> dict:
 
 
 def _state(run: Any) -> str:
-    return ("converged (a clean sweep)" if run.converged and run.algorithm != "pocket"
-            else "zero training errors" if run.converged
-            else "cycled: w repeats, it never converges" if run.cycled
-            else "stopped at the limit, not converged")
+    return (
+        "converged (a clean sweep)"
+        if run.converged and run.algorithm != "pocket"
+        else "zero training errors"
+        if run.converged
+        else "cycled: w repeats, it never converges"
+        if run.cycled
+        else "stopped at the limit, not converged"
+    )
 
 
-def _print_run(run: Any, n_rows: int | None, n_features: int, scaler: Any = None,
-               verdicts: dict | None = None) -> None:
+def _print_run(
+    run: Any, n_rows: int | None, n_features: int, scaler: Any = None, verdicts: dict | None = None
+) -> None:
     from rich.table import Table
 
     from perceptronlab._ground.numbers import format_count, format_display, format_display_vector
@@ -119,8 +133,11 @@ def _print_run(run: Any, n_rows: int | None, n_features: int, scaler: Any = None
     rows_text = "?" if n_rows is None else format_display(n_rows)
     ovr = isinstance(run, OneVsRest)
     name = f"{run.algorithm}, one run per class (one-vs-rest)" if ovr else run.algorithm
-    table = Table(title=f"{name} on {rows_text} examples × {n_features} features",
-                  show_header=False, title_justify="left")
+    table = Table(
+        title=f"{name} on {rows_text} examples × {n_features} features",
+        show_header=False,
+        title_justify="left",
+    )
     table.add_column(style="bold")
     table.add_column()
     classes = run.classes_ if ovr else run.classes
@@ -134,8 +151,10 @@ def _print_run(run: Any, n_rows: int | None, n_features: int, scaler: Any = None
         table.add_row("scaled", describe_scaler(scaler_name(scaler)) + " (saved with the model)")
     if ovr:
         for label, one in zip(run.classes_, run.runs, strict=True):
-            text = (f"{format_count(one.mistakes, 'mistake')} in {format_count(one.sweeps, 'sweep')}, "
-                    f"{_state(one)}")
+            text = (
+                f"{format_count(one.mistakes, 'mistake')} in {format_count(one.sweeps, 'sweep')}, "
+                f"{_state(one)}"
+            )
             if label in verdicts:
                 text += f"; {verdicts[label]}"
             table.add_row(f"{label} against the rest", text)
@@ -149,15 +168,23 @@ def _print_run(run: Any, n_rows: int | None, n_features: int, scaler: Any = None
         if "training_errors" in record and n_rows:
             errors = record["training_errors"]
             label = "pocket training errors" if run.algorithm == "pocket" else "training errors"
-            table.add_row(label, f"{format_display(errors)} of {format_display(n_rows)} "
-                                 f"({100 * (n_rows - errors) / n_rows:.2f}% correct)")
+            table.add_row(
+                label,
+                f"{format_display(errors)} of {format_display(n_rows)} "
+                f"({100 * (n_rows - errors) / n_rows:.2f}% correct)",
+            )
         if getattr(run.w, "ndim", 1) == 2:
             for label, w, b in zip(classes, run.w, run.b, strict=True):
-                table.add_row(f"w of {label}", format_display_vector(w)
-                              + (f", b = {format_display(b)}" if run.fit_intercept else ""))
+                table.add_row(
+                    f"w of {label}",
+                    format_display_vector(w)
+                    + (f", b = {format_display(b)}" if run.fit_intercept else ""),
+                )
         else:
-            table.add_row("w" + (" (of the scaled features)" if scaler is not None else ""),
-                          format_display_vector(run.w))
+            table.add_row(
+                "w" + (" (of the scaled features)" if scaler is not None else ""),
+                format_display_vector(run.w),
+            )
             if run.fit_intercept:
                 table.add_row("b", format_display(run.b))
     console().print(table)
@@ -172,22 +199,37 @@ def _judge(run: Any, options: dict, scale: Scale, names: list[str] | None) -> tu
 
     if options["algorithm"] not in ("perceptron", "averaged") or "units" not in options:
         return {}, []
-    tasks = ([(label, one, one_vs_rest_signs(options["y"], label)) for label, one in zip(run.classes_, run.runs,
-                                                                                          strict=True)]
-             if isinstance(run, OneVsRest) else [(None, run, options["y"])])
+    tasks = (
+        [
+            (label, one, one_vs_rest_signs(options["y"], label))
+            for label, one in zip(run.classes_, run.runs, strict=True)
+        ]
+        if isinstance(run, OneVsRest)
+        else [(None, run, options["y"])]
+    )
     verdicts, advice = {}, []
     for label, one, y in tasks:
         if one.converged:
             continue
-        measured, said = judge_run(options["units"], y, one, fit_intercept=options["fit_intercept"],
-                                   scale=None if scale is Scale.none else scale.value,
-                                   seconds=options.get("seconds"), feature_names=names)
+        measured, said = judge_run(
+            options["units"],
+            y,
+            one,
+            fit_intercept=options["fit_intercept"],
+            scale=None if scale is Scale.none else scale.value,
+            seconds=options.get("seconds"),
+            feature_names=names,
+        )
         if measured.separability.separable:
-            verdicts[label] = (f"yes (linear program): it converges within R²/ρ*² {format_display(measured.bound)} "
-                               "mistakes; this run is unfinished")
+            verdicts[label] = (
+                f"yes (linear program): it converges within R²/ρ*² {format_display(measured.bound)} "
+                "mistakes; this run is unfinished"
+            )
         else:
-            verdicts[label] = ("no (a Gordan certificate): the perceptron never converges on this data; "
-                               "perceptronlab.pocket keeps the weights with the fewest training errors")
+            verdicts[label] = (
+                "no (a Gordan certificate): the perceptron never converges on this data; "
+                "perceptronlab.pocket keeps the weights with the fewest training errors"
+            )
         advice += said
     return verdicts, advice
 
@@ -195,57 +237,104 @@ def _judge(run: Any, options: dict, scale: Scale, names: list[str] | None) -> tu
 # ================================================================ train
 
 
-EtaOpt = Annotated[str, typer.Option(
-    "--eta", metavar="NUMBER", help="Learning rate η > 0: 2, 0.5 or 1/2 (from w = 0 it only scales w).")]
-MarginOpt = Annotated[str, typer.Option(
-    "--margin", metavar="NUMBER", help="Margin ρ₀ ≥ 0 of the margin perceptron: update while y⟨w,x⟩ ≤ ρ₀.")]
-MaxSweepsOpt = Annotated[int | None, typer.Option(
-    "--max-sweeps", min=1,
-    help=f"Stop after this many sweeps. Default: {DEFAULT_MAX_SWEEPS['perceptron']} for the perceptron "
-         f"(--dask and --stream too), {DEFAULT_MAX_SWEEPS['pocket']} for the others.")]
+EtaOpt = Annotated[
+    str,
+    typer.Option(
+        "--eta",
+        metavar="NUMBER",
+        help="Learning rate η > 0: 2, 0.5 or 1/2 (from w = 0 it only scales w).",
+    ),
+]
+MarginOpt = Annotated[
+    str,
+    typer.Option(
+        "--margin",
+        metavar="NUMBER",
+        help="Margin ρ₀ ≥ 0 of the margin perceptron: update while y⟨w,x⟩ ≤ ρ₀.",
+    ),
+]
+MaxSweepsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-sweeps",
+        min=1,
+        help=f"Stop after this many sweeps. Default: {DEFAULT_MAX_SWEEPS['perceptron']} for the perceptron "
+        f"(--dask and --stream too), {DEFAULT_MAX_SWEEPS['pocket']} for the others.",
+    ),
+]
 
 
 def train(
     ctx: typer.Context,
     data: DataArg,
-    algorithm: Annotated[Algorithm, typer.Option(
-        help="perceptron; pocket (the fewest training errors, for non-separable data); averaged (the average of "
-             "the run's weights); multiclass (the multiclass perceptron: one weight row per class). On more than "
-             "two classes the first three run once per class, that class against the rest (one-vs-rest).")]
-    = Algorithm.perceptron,
-    order: Annotated[Order | None, typer.Option(
-        help="cyclic (data order), shuffle, random-mistake. Default: cyclic for the perceptron, "
-             "random-mistake for pocket.")] = None,
+    algorithm: Annotated[
+        Algorithm,
+        typer.Option(
+            help="perceptron; pocket (the fewest training errors, for non-separable data); averaged (the average of "
+            "the run's weights); multiclass (the multiclass perceptron: one weight row per class). On more than "
+            "two classes the first three run once per class, that class against the rest (one-vs-rest)."
+        ),
+    ] = Algorithm.perceptron,
+    order: Annotated[
+        Order | None,
+        typer.Option(
+            help="cyclic (data order), shuffle, random-mistake. Default: cyclic for the perceptron, "
+            "random-mistake for pocket."
+        ),
+    ] = None,
     eta: EtaOpt = "1",
     intercept: InterceptOpt = False,
     margin: MarginOpt = "0",
     max_sweeps: MaxSweepsOpt = None,
-    max_updates: Annotated[int | None, typer.Option(min=1, help="Pocket only: stop after this many updates.")]
-    = None,
-    check: Annotated[Check | None, typer.Option(
-        help="Pocket only: when the pocket counts training errors: update (after every update; the default, "
-             "as perceptronlab.pocket), sweep (after every sweep), ratchet (Gallant's ratchet: when a run of "
-             "correct picks beats the pocket's; O(d) a pick, for large data).")] = None,
+    max_updates: Annotated[
+        int | None, typer.Option(min=1, help="Pocket only: stop after this many updates.")
+    ] = None,
+    check: Annotated[
+        Check | None,
+        typer.Option(
+            help="Pocket only: when the pocket counts training errors: update (after every update; the default, "
+            "as perceptronlab.pocket), sweep (after every sweep), ratchet (Gallant's ratchet: when a run of "
+            "correct picks beats the pocket's; O(d) a pick, for large data)."
+        ),
+    ] = None,
     seed: SeedOpt = None,
     exact: Annotated[bool, typer.Option(help="Compute with exact fractions (small data).")] = False,
     scale: ScaleOpt = Scale.none,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     max_bytes: MaxBytesOpt = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Save the model (and its scaler) as JSON here.")]
-    = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Save the model (and its scaler) as JSON here."),
+    ] = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
-    dask: Annotated[bool, typer.Option(
-        "--dask", help="Train on a Dask cluster by iterative parameter mixing (the dask extra); a local "
-                       "cluster unless --scheduler is given.")] = False,
-    scheduler: Annotated[str | None, typer.Option(
-        help="Dask scheduler address, e.g. tcp://host:8786 (implies --dask).")] = None,
-    shards: Annotated[int | None, typer.Option(
-        min=1, help="Number of Dask shards (implies --dask). Default: one per partition.")] = None,
-    stream: Annotated[bool, typer.Option(
-        "--stream", help="Train out of core on this machine: one block of the file in memory at a time "
-                         "(the dask extra's readers; no cluster, not with --scheduler or --shards).")] = False,
+    dask: Annotated[
+        bool,
+        typer.Option(
+            "--dask",
+            help="Train on a Dask cluster by iterative parameter mixing (the dask extra); a local "
+            "cluster unless --scheduler is given.",
+        ),
+    ] = False,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Dask scheduler address, e.g. tcp://host:8786 (implies --dask)."),
+    ] = None,
+    shards: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Number of Dask shards (implies --dask). Default: one per partition."
+        ),
+    ] = None,
+    stream: Annotated[
+        bool,
+        typer.Option(
+            "--stream",
+            help="Train out of core on this machine: one block of the file in memory at a time "
+            "(the dask extra's readers; no cluster, not with --scheduler or --shards).",
+        ),
+    ] = False,
 ) -> None:
     """Train a perceptron (or pocket, averaged, multiclass) on DATA and print what the run did.
 
@@ -264,11 +353,20 @@ def train(
 
         eta_value, margin_value = to_float(eta_value, "--eta"), to_float(margin_value, "--margin")
     name = algorithm.value
-    options = dict(algorithm=name, order=order.value if order else None, eta=eta_value,
-                   fit_intercept=intercept, margin=margin_value,
-                   max_sweeps=DEFAULT_MAX_SWEEPS[name] if max_sweeps is None else max_sweeps,
-                   max_updates=max_updates, check=check.value if check else None, seed=seed, exact=exact,
-                   label=label, fmt=data_format)
+    options = dict(
+        algorithm=name,
+        order=order.value if order else None,
+        eta=eta_value,
+        fit_intercept=intercept,
+        margin=margin_value,
+        max_sweeps=DEFAULT_MAX_SWEEPS[name] if max_sweeps is None else max_sweeps,
+        max_updates=max_updates,
+        check=check.value if check else None,
+        seed=seed,
+        exact=exact,
+        label=label,
+        fmt=data_format,
+    )
     _check_options(options, scale)
     scaler = names = label_name = None
     if dask or scheduler is not None or shards is not None or stream:
@@ -278,24 +376,46 @@ def train(
         if scale is not Scale.none:
             from perceptronlab._ground.validation import fail
 
-            raise fail("--scale", "no scaler with --dask or --stream", scale.value,
-                       "A scaler needs the whole data in memory; scale the file first, or train without "
-                       "--dask/--stream.")
+            raise fail(
+                "--scale",
+                "no scaler with --dask or --stream",
+                scale.value,
+                "A scaler needs the whole data in memory; scale the file first, or train without "
+                "--dask/--stream.",
+            )
         if max_bytes is not None:
             from perceptronlab._ground.validation import fail
 
-            raise fail("--max-bytes", "no budget with --dask or --stream", repr(max_bytes),
-                       "The budget limits reading a file into memory; --dask and --stream read it block by "
-                       "block. Drop --max-bytes.")
+            raise fail(
+                "--max-bytes",
+                "no budget with --dask or --stream",
+                repr(max_bytes),
+                "The budget limits reading a file into memory; --dask and --stream read it block by "
+                "block. Drop --max-bytes.",
+            )
         run, n_rows, n_features = _train_scaled(data, scheduler, shards, stream, options, quiet)
         if run is None:
             return
     else:
-        run, n_rows, n_features, scaler = _train_local(data, options, quiet or json_output, scale, max_bytes)
+        run, n_rows, n_features, scaler = _train_local(
+            data, options, quiet or json_output, scale, max_bytes
+        )
         names, label_name = column_names(data, label=label, fmt=data_format)
     verdicts, advice = _judge(run, options, scale, names)
-    _report(run, n_rows, n_features, out=out, json_output=json_output, quiet=quiet, scaler=scaler,
-            feature_names=names, label_name=label_name, verdicts=verdicts, advice=advice, command=ctx.command)
+    _report(
+        run,
+        n_rows,
+        n_features,
+        out=out,
+        json_output=json_output,
+        quiet=quiet,
+        scaler=scaler,
+        feature_names=names,
+        label_name=label_name,
+        verdicts=verdicts,
+        advice=advice,
+        command=ctx.command,
+    )
 
 
 def _check_options(options: dict, scale: Scale) -> None:
@@ -305,24 +425,48 @@ def _check_options(options: dict, scale: Scale) -> None:
     algorithm = options["algorithm"]
     if algorithm != "pocket":
         if options["max_updates"] is not None:
-            raise fail("--max-updates", f"no value for --algorithm {algorithm}", options["max_updates"],
-                       "It limits pocket only; use --max-sweeps, or --algorithm pocket.")
+            raise fail(
+                "--max-updates",
+                f"no value for --algorithm {algorithm}",
+                options["max_updates"],
+                "It limits pocket only; use --max-sweeps, or --algorithm pocket.",
+            )
         if options["check"] is not None:
-            raise fail("--check", f"no value for --algorithm {algorithm}", options["check"],
-                       "It applies to pocket only; drop --check, or use --algorithm pocket.")
+            raise fail(
+                "--check",
+                f"no value for --algorithm {algorithm}",
+                options["check"],
+                "It applies to pocket only; drop --check, or use --algorithm pocket.",
+            )
     elif options["margin"]:
-        raise fail("--margin", "0 for pocket", options["margin"],
-                   "The margin applies to the perceptron; drop --margin or use --algorithm perceptron.")
+        raise fail(
+            "--margin",
+            "0 for pocket",
+            options["margin"],
+            "The margin applies to the perceptron; drop --margin or use --algorithm perceptron.",
+        )
     if algorithm in ("averaged", "multiclass"):
         if options["order"] not in (None, "cyclic", "shuffle"):
-            raise fail("--order", f"cyclic or shuffle for --algorithm {algorithm}", options["order"],
-                       "These learners visit every example once a sweep; pass --order cyclic or --order shuffle.")
+            raise fail(
+                "--order",
+                f"cyclic or shuffle for --algorithm {algorithm}",
+                options["order"],
+                "These learners visit every example once a sweep; pass --order cyclic or --order shuffle.",
+            )
         if options["exact"]:
-            raise fail("--exact", f"no --exact with --algorithm {algorithm}", "--exact",
-                       "It computes in floating point; drop --exact, or use --algorithm perceptron.")
+            raise fail(
+                "--exact",
+                f"no --exact with --algorithm {algorithm}",
+                "--exact",
+                "It computes in floating point; drop --exact, or use --algorithm perceptron.",
+            )
     if scale is not Scale.none and options["exact"]:
-        raise fail("--scale", "no scaler with --exact", scale.value,
-                   "A scaler computes in floating point; drop --exact, or use --scale none.")
+        raise fail(
+            "--scale",
+            "no scaler with --exact",
+            scale.value,
+            "A scaler computes in floating point; drop --exact, or use --scale none.",
+        )
 
 
 def _dense_for_centring(X: Any, max_bytes: str | None) -> Any:
@@ -333,12 +477,17 @@ def _dense_for_centring(X: Any, max_bytes: str | None) -> Any:
 
     if not is_sparse(X):
         return X
-    check_budget(8.0 * X.shape[0] * X.shape[1], "--scale standard (the sparse data made dense to centre it)",
-                 max_bytes=max_bytes)
+    check_budget(
+        8.0 * X.shape[0] * X.shape[1],
+        "--scale standard (the sparse data made dense to centre it)",
+        max_bytes=max_bytes,
+    )
     return X.toarray()
 
 
-def _train_local(data: Path, options: dict, quiet: bool, scale: Scale = Scale.none, max_bytes: str | None = None):
+def _train_local(
+    data: Path, options: dict, quiet: bool, scale: Scale = Scale.none, max_bytes: str | None = None
+):
     import time
 
     import perceptronlab as pl
@@ -346,8 +495,13 @@ def _train_local(data: Path, options: dict, quiet: bool, scale: Scale = Scale.no
 
     with Progress("train", quiet=quiet) as progress:
         progress(f"reading {data}")
-        X, y = read_xy(data, label=options["label"], fmt=options["fmt"], exact=options["exact"],
-                       max_bytes=max_bytes)
+        X, y = read_xy(
+            data,
+            label=options["label"],
+            fmt=options["fmt"],
+            exact=options["exact"],
+            max_bytes=max_bytes,
+        )
         units = X
         scaler = None
         if scale is not Scale.none:
@@ -372,27 +526,54 @@ def _fit(pl, X, y, options: dict, progress):
     from perceptronlab.cli._classes import OneVsRest, one_vs_rest_signs
 
     algorithm = options["algorithm"]
-    common = dict(eta=options["eta"], fit_intercept=options["fit_intercept"], seed=options["seed"],
-                  max_sweeps=options["max_sweeps"])
+    common = dict(
+        eta=options["eta"],
+        fit_intercept=options["fit_intercept"],
+        seed=options["seed"],
+        max_sweeps=options["max_sweeps"],
+    )
     if algorithm == "multiclass":
-        return pl.multiclass_perceptron(X, y, **common, order=options["order"] or "cyclic", margin=options["margin"],
-                                        warn=False, on_sweep=progress("multiclass perceptron", options["max_sweeps"]))
+        return pl.multiclass_perceptron(
+            X,
+            y,
+            **common,
+            order=options["order"] or "cyclic",
+            margin=options["margin"],
+            warn=False,
+            on_sweep=progress("multiclass perceptron", options["max_sweeps"]),
+        )
     if algorithm == "perceptron":
-        kwargs = dict(common, exact=options["exact"], order=options["order"] or "cyclic", margin=options["margin"],
-                      warn=False)
+        kwargs = dict(
+            common,
+            exact=options["exact"],
+            order=options["order"] or "cyclic",
+            margin=options["margin"],
+            warn=False,
+        )
     elif algorithm == "averaged":
-        kwargs = dict(common, order=options["order"] or "cyclic", margin=options["margin"], warn=False)
+        kwargs = dict(
+            common, order=options["order"] or "cyclic", margin=options["margin"], warn=False
+        )
     else:
-        kwargs = dict(common, exact=options["exact"], order=options["order"] or "random-mistake",
-                      max_updates=options["max_updates"], check=options["check"] or "update")
+        kwargs = dict(
+            common,
+            exact=options["exact"],
+            order=options["order"] or "random-mistake",
+            max_updates=options["max_updates"],
+            check=options["check"] or "update",
+        )
     call = getattr(pl, _LEARNERS[algorithm])
     classes = np.unique(np.asarray(y))
     if len(classes) <= 2:
         return call(X, y, **kwargs, on_sweep=progress(algorithm, options["max_sweeps"]))
     runs = []
     for label in classes:
-        run = call(X, one_vs_rest_signs(y, label), **kwargs,
-                   on_sweep=progress(f"{algorithm}: {label} against the rest", options["max_sweeps"]))
+        run = call(
+            X,
+            one_vs_rest_signs(y, label),
+            **kwargs,
+            on_sweep=progress(f"{algorithm}: {label} against the rest", options["max_sweeps"]),
+        )
         runs.append(run)
     return OneVsRest(runs, classes, runs[0].algorithm, dict(runs[0].params))
 
@@ -403,11 +584,15 @@ def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: b
     except ImportError as exc:
         from perceptronlab._ground.validation import fail
 
-        raise fail("--dask/--scheduler/--shards/--stream", "the Dask backend (perceptronlab.distributed)",
-                   f"it is not available ({exc})",
-                   "Install/enable the dask extra: pip install 'perceptronlab[dask]'.") from None
-    result = train_from_cli(data, scheduler=scheduler, shards=shards, stream=stream, options=options,
-                            quiet=quiet)
+        raise fail(
+            "--dask/--scheduler/--shards/--stream",
+            "the Dask backend (perceptronlab.distributed)",
+            f"it is not available ({exc})",
+            "Install/enable the dask extra: pip install 'perceptronlab[dask]'.",
+        ) from None
+    result = train_from_cli(
+        data, scheduler=scheduler, shards=shards, stream=stream, options=options, quiet=quiet
+    )
     if result is None:  # the backend printed its own report
         return None, 0, 0
     n_features = int(len(result.w))
@@ -415,10 +600,21 @@ def _train_scaled(data: Path, scheduler, shards, stream, options: dict, quiet: b
     return result, (None if n_rows is None else int(n_rows)), n_features
 
 
-def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, json_output: bool,
-            quiet: bool, scaler: Any = None, feature_names: list[str] | None = None,
-            label_name: str | None = None, verdicts: dict | None = None, advice: list | None = None,
-            command: Any = None) -> None:
+def _report(
+    run: Any,
+    n_rows: int | None,
+    n_features: int,
+    *,
+    out: Path | None,
+    json_output: bool,
+    quiet: bool,
+    scaler: Any = None,
+    feature_names: list[str] | None = None,
+    label_name: str | None = None,
+    verdicts: dict | None = None,
+    advice: list | None = None,
+    command: Any = None,
+) -> None:
     from perceptronlab.cli._wording import flags_of, to_command_line
 
     flags = flags_of(command)
@@ -437,13 +633,19 @@ def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, 
 
             record["scale"] = scaler_name(scaler)
         if verdicts:
-            record["separable"] = {("all" if k is None else str(k)): v.startswith("yes") for k, v in verdicts.items()}
-        record["advice"] = [{"topic": a.topic, "why": wording(a.why), "fix": wording(a.fix)} for a in advice or []]
+            record["separable"] = {
+                ("all" if k is None else str(k)): v.startswith("yes") for k, v in verdicts.items()
+            }
+        record["advice"] = [
+            {"topic": a.topic, "why": wording(a.why), "fix": wording(a.fix)} for a in advice or []
+        ]
         if out is not None:
             record["model"] = str(out)
         print_json(record)
         return
-    _print_run(run, n_rows, n_features, scaler, {k: wording(v) for k, v in (verdicts or {}).items()})
+    _print_run(
+        run, n_rows, n_features, scaler, {k: wording(v) for k, v in (verdicts or {}).items()}
+    )
     if advice:
         from perceptronlab.cli.theory import advice_cards
 
@@ -457,11 +659,14 @@ def _report(run: Any, n_rows: int | None, n_features: int, *, out: Path | None, 
 
 
 def predict(
-    model: Annotated[Path, typer.Argument(
-        metavar="MODEL", help="Model file (JSON) from `perceptronlab train --out`.")],
+    model: Annotated[
+        Path,
+        typer.Argument(metavar="MODEL", help="Model file (JSON) from `perceptronlab train --out`."),
+    ],
     data: DataArg,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the predictions as CSV here.")]
-    = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the predictions as CSV here.")
+    ] = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     max_bytes: MaxBytesOpt = None,
@@ -503,15 +708,20 @@ def predict(
         known = {str(c) for c in fitted["classes"].tolist()}
         truth = [str(v) for v in np.asarray(y).tolist()]
         same = np.asarray([str(a) == b for a, b in zip(labels, truth, strict=True)])
-        info(f"accuracy on the {format_count(len(same), 'labelled row')}: {same.mean():.2%} "
-             f"({int((~same).sum())} wrong)")
+        info(
+            f"accuracy on the {format_count(len(same), 'labelled row')}: {same.mean():.2%} "
+            f"({int((~same).sum())} wrong)"
+        )
         unseen = sorted(set(truth) - known)
         if unseen:
             count = sum(t not in known for t in truth)
-            info(f"Warning: DATA holds {format_count(count, 'row')} labelled "
-                 + ", ".join(repr(u) for u in unseen[:5]) + (", ..." if len(unseen) > 5 else "")
-                 + f", a class the model never saw (it knows {', '.join(sorted(known))}): those rows count as "
-                 "wrong. Train on data with every class to predict them.")
+            info(
+                f"Warning: DATA holds {format_count(count, 'row')} labelled "
+                + ", ".join(repr(u) for u in unseen[:5])
+                + (", ..." if len(unseen) > 5 else "")
+                + f", a class the model never saw (it knows {', '.join(sorted(known))}): those rows count as "
+                "wrong. Train on data with every class to predict them."
+            )
 
 
 def _predict(fitted: dict, X: Any) -> Any:
@@ -531,8 +741,10 @@ def _predict(fitted: dict, X: Any) -> Any:
         rows = apply_scaler(fitted["scaler"], rows)
     coef, intercept = fitted["coef"], fitted["intercept"]
     if len(coef) == 1:
-        return labels(scores(rows, coef[0] if not fitted["exact"] else list(coef[0]), intercept[0]),
-                      fitted["classes"])
+        return labels(
+            scores(rows, coef[0] if not fitted["exact"] else list(coef[0]), intercept[0]),
+            fitted["classes"],
+        )
     return labels(score_matrix(rows, coef, intercept), fitted["classes"])
 
 
@@ -542,7 +754,9 @@ def _names(names: list[str], limit: int = 4) -> str:
     return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")
 
 
-def _prediction_data(fitted: dict, data: Path, label: str | None, fmt: str | None, max_bytes: str | None):
+def _prediction_data(
+    fitted: dict, data: Path, label: str | None, fmt: str | None, max_bytes: str | None
+):
     """DATA's feature columns for the model (by name when the model knows its features' names)
     and its labels, if it has a label column."""
     import warnings
@@ -558,24 +772,38 @@ def _prediction_data(fitted: dict, data: Path, label: str | None, fmt: str | Non
         names = [str(n) for n in names]
         missing = [n for n in names if n not in columns]
         if missing:
-            raise fail(f"DATA {str(data)!r}", f"the model's {len(names)} features (columns {_names(names)})",
-                       ("none of them" if len(missing) == len(names) else f"no column {_names(missing)}")
-                       + f" among its {len(columns)} columns",
-                       "Predict on a file with the columns the model was trained on (in any order; a label "
-                       "column is not needed).")
+            raise fail(
+                f"DATA {str(data)!r}",
+                f"the model's {len(names)} features (columns {_names(names)})",
+                ("none of them" if len(missing) == len(names) else f"no column {_names(missing)}")
+                + f" among its {len(columns)} columns",
+                "Predict on a file with the columns the model was trained on (in any order; a label "
+                "column is not needed).",
+            )
         if label is None and fitted["label_name"] in columns:
             label = fitted["label_name"]
-        return read_data(data, fmt=fmt, exact=exact, features=names, label=label, has_label=label is not None,
-                         max_bytes=max_bytes)
+        return read_data(
+            data,
+            fmt=fmt,
+            exact=exact,
+            features=names,
+            label=label,
+            has_label=label is not None,
+            max_bytes=max_bytes,
+        )
     X, y = read_data(data, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
     n_features = len(X[0]) if exact else X.shape[1]
     if n_features + 1 == fitted["n_features"] and label is None:
         # the file has no label column: every column is a feature
         if columns is not None:
-            warnings.warn(f"the model file has no feature names (saved by an older perceptronlab), so every "
-                          f"column of DATA is a feature, {columns[-1]!r} included; if {columns[-1]!r} is a label, "
-                          f"the model does not fit this file. Train and save the model again to store its "
-                          f"feature names.", PerceptronLabWarning, stacklevel=2)
+            warnings.warn(
+                f"the model file has no feature names (saved by an older perceptronlab), so every "
+                f"column of DATA is a feature, {columns[-1]!r} included; if {columns[-1]!r} is a label, "
+                f"the model does not fit this file. Train and save the model again to store its "
+                f"feature names.",
+                PerceptronLabWarning,
+                stacklevel=2,
+            )
         X, y = read_data(data, fmt=fmt, exact=exact, has_label=False, max_bytes=max_bytes)
     return X, y
 
@@ -593,16 +821,24 @@ TRACE_MAX_STEPS = 10_000
 
 def trace(
     data: DataArg,
-    fmt: Annotated[TableFormat, typer.Option("--format", "-f", help="Table format.")] = TableFormat.md,
+    fmt: Annotated[
+        TableFormat, typer.Option("--format", "-f", help="Table format.")
+    ] = TableFormat.md,
     eta: EtaOpt = "1",
     intercept: InterceptOpt = False,
     margin: MarginOpt = "0",
-    max_sweeps: Annotated[int, typer.Option("--max-sweeps", min=1, help="Stop after this many sweeps.")]
-    = DEFAULT_MAX_SWEEPS["perceptron"],
-    max_steps: Annotated[int, typer.Option(
-        "--max-steps", min=1,
-        help="The most worksheet rows (one per step: examples × sweeps, per class on more than two classes); "
-             "data that could need more is refused before any work.")] = TRACE_MAX_STEPS,
+    max_sweeps: Annotated[
+        int, typer.Option("--max-sweeps", min=1, help="Stop after this many sweeps.")
+    ] = DEFAULT_MAX_SWEEPS["perceptron"],
+    max_steps: Annotated[
+        int,
+        typer.Option(
+            "--max-steps",
+            min=1,
+            help="The most worksheet rows (one per step: examples × sweeps, per class on more than two classes); "
+            "data that could need more is refused before any work.",
+        ),
+    ] = TRACE_MAX_STEPS,
     order: Annotated[Order, typer.Option(help="Order of the examples.")] = Order.cyclic,
     seed: SeedOpt = None,
     label: LabelOpt = None,
@@ -632,15 +868,36 @@ def trace(
         _check_trace_size(len(X), len(tasks), max_sweeps, max_steps)
         runs = []
         for label_of_class, signs in tasks:
-            name = "perceptron" if label_of_class is None else f"perceptron: {label_of_class} against the rest"
-            runs.append(pl.perceptron(X, signs, eta=eta_value, fit_intercept=intercept, margin=margin_value,
-                                      max_sweeps=max_sweeps, order=order.value, seed=seed, exact=True, trace=True,
-                                      warn=False, on_sweep=progress(name, max_sweeps)))
+            name = (
+                "perceptron"
+                if label_of_class is None
+                else f"perceptron: {label_of_class} against the rest"
+            )
+            runs.append(
+                pl.perceptron(
+                    X,
+                    signs,
+                    eta=eta_value,
+                    fit_intercept=intercept,
+                    margin=margin_value,
+                    max_sweeps=max_sweeps,
+                    order=order.value,
+                    seed=seed,
+                    exact=True,
+                    trace=True,
+                    warn=False,
+                    on_sweep=progress(name, max_sweeps),
+                )
+            )
     for (label_of_class, _), run in zip(tasks, runs, strict=True):
         if label_of_class is not None:
             typer.echo(_heading(f"class {label_of_class} (+1) against the rest (−1)", fmt))
         typer.echo(run.table(fmt.value), nl=False)
-        info(("" if label_of_class is None else f"{label_of_class} against the rest: ") + run.summary(), quiet=quiet)
+        info(
+            ("" if label_of_class is None else f"{label_of_class} against the rest: ")
+            + run.summary(),
+            quiet=quiet,
+        )
 
 
 def _check_trace_size(n: int, tasks: int, max_sweeps: int, max_steps: int) -> None:
@@ -652,26 +909,39 @@ def _check_trace_size(n: int, tasks: int, max_sweeps: int, max_steps: int) -> No
     if rows <= max_steps:
         return
     fits = max_steps // (n * tasks)
-    what = (f"up to {format_display(rows)} ({format_display(n)} examples × {format_display(max_sweeps)} sweeps"
-            + (f" × {tasks} classes" if tasks > 1 else "") + ")")
-    fix = (f"Pass --max-sweeps {fits} for a worksheet of at most {format_display(max_steps)} rows, or raise "
-           "--max-steps (exact fractions: each row is a step done by hand)." if fits else
-           "One sweep alone is longer: trace a sample of the rows, raise --max-steps, or use "
-           "`perceptronlab train`, which computes in floating point.")
-    raise fail("trace", f"a worksheet of at most {format_display(max_steps)} rows (--max-steps)", what, fix)
+    what = (
+        f"up to {format_display(rows)} ({format_display(n)} examples × {format_display(max_sweeps)} sweeps"
+        + (f" × {tasks} classes" if tasks > 1 else "")
+        + ")"
+    )
+    fix = (
+        f"Pass --max-sweeps {fits} for a worksheet of at most {format_display(max_steps)} rows, or raise "
+        "--max-steps (exact fractions: each row is a step done by hand)."
+        if fits
+        else "One sweep alone is longer: trace a sample of the rows, raise --max-steps, or use "
+        "`perceptronlab train`, which computes in floating point."
+    )
+    raise fail(
+        "trace", f"a worksheet of at most {format_display(max_steps)} rows (--max-steps)", what, fix
+    )
 
 
 def _heading(text: str, fmt: TableFormat) -> str:
     """A heading between the worksheets of the classes, in the table's format."""
-    return {TableFormat.md: f"\n### {text}\n", TableFormat.csv: f"# {text}",
-            TableFormat.latex: f"% {text}", TableFormat.html: f"<h3>{text}</h3>"}[fmt]
+    return {
+        TableFormat.md: f"\n### {text}\n",
+        TableFormat.csv: f"# {text}",
+        TableFormat.latex: f"% {text}",
+        TableFormat.html: f"<h3>{text}</h3>",
+    }[fmt]
 
 
 # ================================================================ demo
 
 
 def demo(json_output: JsonOpt = False) -> None:
-    """The exam task of the lecture notes “Perceptron Mistake Bound” end to end: worksheet, summary, bound, η = 2, scikit-learn side by side."""
+    """The exam task of the lecture notes “Perceptron Mistake Bound” end to end: worksheet, summary,
+    bound, η = 2, scikit-learn side by side."""
     import warnings
 
     import numpy as np
@@ -688,36 +958,55 @@ def demo(json_output: JsonOpt = False) -> None:
     rho2 = margin_squared([1, -2], EXAM_X, EXAM_Y)
     bound = novikoff(r2, rho2, squared=True)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # max_iter=4 on purpose: sklearn's ConvergenceWarning is noise here
+        warnings.simplefilter(
+            "ignore"
+        )  # max_iter=4 on purpose: sklearn's ConvergenceWarning is noise here
         from sklearn.linear_model import Perceptron as SkPerceptron
 
-        sk = SkPerceptron(shuffle=False, eta0=1, alpha=0, penalty=None, fit_intercept=False, tol=None,
-                          max_iter=4).fit(np.asarray(EXAM_X, dtype=float), np.asarray(EXAM_Y))
+        sk = SkPerceptron(
+            shuffle=False, eta0=1, alpha=0, penalty=None, fit_intercept=False, tol=None, max_iter=4
+        ).fit(np.asarray(EXAM_X, dtype=float), np.asarray(EXAM_Y))
     ours = np.asarray([float(v) for v in run.w])
     agree = bool(np.array_equal(ours, sk.coef_[0]))
     if json_output:
-        print_json({"worksheet": [list(r) for r in run.worksheet_rows()], "mistakes": run.mistakes,
-                    "sweeps": run.sweeps, "converged": run.converged, "w": run.w,
-                    "bound": {"R2": r2, "rho2": rho2, "novikoff": bound},
-                    "eta2": {"mistakes": run2.mistakes, "w": run2.w},
-                    "sklearn": {"coef": sk.coef_[0], "n_iter": int(sk.n_iter_)},
-                    "sklearn_equals_ours": agree})
+        print_json(
+            {
+                "worksheet": [list(r) for r in run.worksheet_rows()],
+                "mistakes": run.mistakes,
+                "sweeps": run.sweeps,
+                "converged": run.converged,
+                "w": run.w,
+                "bound": {"R2": r2, "rho2": rho2, "novikoff": bound},
+                "eta2": {"mistakes": run2.mistakes, "w": run2.w},
+                "sklearn": {"coef": sk.coef_[0], "n_iter": int(sk.n_iter_)},
+                "sklearn_equals_ours": agree,
+            }
+        )
         return
 
     from rich.panel import Panel
     from rich.table import Table
 
     con = console()
-    con.print(Panel.fit(
-        "[bold]perceptronlab demo[/]: the exam task of the lecture notes “Perceptron Mistake Bound”, by the engine\n"
-        "x₁ = (1, 0), y₁ = +1    x₂ = (1, 1), y₂ = −1    x₃ = (0, 1), y₃ = −1\n"
-        "w starts at (0, 0), no offset; sweep x₁, x₂, x₃ until a sweep makes no update.\n"
-        "A mistake is y⟨w,x⟩ ≤ 0 (ties count); on a mistake w ← w + η·y·x.",
-        border_style="cyan"))
+    con.print(
+        Panel.fit(
+            "[bold]perceptronlab demo[/]: the exam task of the lecture notes "
+            "“Perceptron Mistake Bound”, by the engine\n"
+            "x₁ = (1, 0), y₁ = +1    x₂ = (1, 1), y₂ = −1    x₃ = (0, 1), y₃ = −1\n"
+            "w starts at (0, 0), no offset; sweep x₁, x₂, x₃ until a sweep makes no update.\n"
+            "A mistake is y⟨w,x⟩ ≤ 0 (ties count); on a mistake w ← w + η·y·x.",
+            border_style="cyan",
+        )
+    )
 
     sheet = Table(title="(a) the worksheet, exact arithmetic (η = 1)", title_justify="left")
-    columns: tuple[tuple[str, JustifyMethod], ...] = (("sweep", "right"), ("point", "left"), ("y⟨w,x⟩", "right"),
-                                                      ("mistake?", "center"), ("w after", "left"))
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("sweep", "right"),
+        ("point", "left"),
+        ("y⟨w,x⟩", "right"),
+        ("mistake?", "center"),
+        ("w after", "left"),
+    )
     for name, justify in columns:
         sheet.add_column(name, justify=justify)
     for row in run.worksheet_rows():
@@ -725,24 +1014,37 @@ def demo(json_output: JsonOpt = False) -> None:
         sheet.add_row(*row, style=style)
     con.print(sheet)
     con.print(f"[bold]summary:[/] {run.summary()}")
-    con.print(f"[bold](b) bound:[/] R² = {format_number(r2)}, ρ(w*)² = {format_number(rho2)} for "
-              f"w* = (1, -2): R²/ρ² = {format_number(bound)} ≥ {run.mistakes} mistakes ✓")
-    con.print(f"[bold](c) η = 2:[/] {run2.mistakes} mistakes, w = {format_vector(run2.w)} "
-              f"= 2·{format_vector(run.w)}: from w = 0, η only scales w")
+    con.print(
+        f"[bold](b) bound:[/] R² = {format_number(r2)}, ρ(w*)² = {format_number(rho2)} for "
+        f"w* = (1, -2): R²/ρ² = {format_number(bound)} ≥ {run.mistakes} mistakes ✓"
+    )
+    con.print(
+        f"[bold](c) η = 2:[/] {run2.mistakes} mistakes, w = {format_vector(run2.w)} "
+        f"= 2·{format_vector(run.w)}: from w = 0, η only scales w"
+    )
 
-    side = Table(title="the same data in scikit-learn: Perceptron(shuffle=False, eta0=1, alpha=0, "
-                       "penalty=None, fit_intercept=False, tol=None, max_iter=4)", title_justify="left")
+    side = Table(
+        title="the same data in scikit-learn: Perceptron(shuffle=False, eta0=1, alpha=0, "
+        "penalty=None, fit_intercept=False, tol=None, max_iter=4)",
+        title_justify="left",
+    )
     side.add_column("")
     side.add_column("perceptronlab.perceptron", justify="right")
     side.add_column("sklearn.linear_model.Perceptron", justify="right")
-    side.add_row("weights", format_vector(run.w), "(" + ", ".join(format_number(v) for v in sk.coef_[0]) + ")")
+    side.add_row(
+        "weights",
+        format_vector(run.w),
+        "(" + ", ".join(format_number(v) for v in sk.coef_[0]) + ")",
+    )
     side.add_row("sweeps / epochs", str(run.sweeps), str(int(sk.n_iter_)))
     sk_errors = int((sk.predict(np.asarray(EXAM_X, dtype=float)) != np.asarray(EXAM_Y)).sum())
     side.add_row("training errors", str(int(run.errors_after_sweep[-1])), str(sk_errors))
     con.print(side)
     verdict = "[bold green]identical weights[/]" if agree else "[bold red]the weights differ[/]"
-    con.print(f"{verdict}: w = {format_vector(run.w)}.  Next: `perceptronlab trace DATA.csv`, "
-              "`perceptronlab train DATA.csv --out model.json`, `perceptronlab --help`.")
+    con.print(
+        f"{verdict}: w = {format_vector(run.w)}.  Next: `perceptronlab trace DATA.csv`, "
+        "`perceptronlab train DATA.csv --out model.json`, `perceptronlab --help`."
+    )
 
 
 def register(app: typer.Typer) -> None:

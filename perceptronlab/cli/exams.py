@@ -72,41 +72,87 @@ def _write(path: Path, content: str | bytes, flag: str) -> None:
 
 
 def exam(
-    kind: Annotated[Kind, typer.Option("--kind", "-k", help="The task: trace (the perceptron by hand), "
-                                       "margin (margin and mistake bound), generalization (test-error bound), "
-                                       "distance (distance and margin of a given w), margin-perceptron, eta "
-                                       "(the learning rate), pocket (non-separable points), online (predict "
-                                       "before the label); from the online-learning chapter: ldim (the "
-                                       "Littlestone dimension of a small class, with its tree), halving, "
-                                       "weighted-majority or winnow (run by hand).")],
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same task.")] = 0,
-    fmt: Annotated[ExamFormat, typer.Option(
-        "--format", "-f", help="Markdown (md), LaTeX, Typst source, or a printable PDF (pdf: needs --out; "
-                               "typeset by Typst, the pdf extra).")] = ExamFormat.md,
-    solution: Annotated[bool, typer.Option("--solution/--no-solution",
-                                           help="Append the worked solution (the answer key).")] = False,
-    standalone: Annotated[bool, typer.Option("--standalone", help="LaTeX: a whole document, not a fragment.")]
-    = False,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")] = None,
-    data_out: Annotated[Path | None, typer.Option(
-        "--data-out", help="Also write the task's dataset as CSV (trace and margin tasks).")] = None,
-    sheet_out: Annotated[Path | None, typer.Option(
-        "--sheet-out", help="Also write a blank worksheet for part (a) that carries the data, so that "
-                            "`perceptronlab check SHEET` needs no --data (trace tasks).")] = None,
-    variants: Annotated[int | None, typer.Option(
-        "--variants", min=1, max=5000, help="A whole class: this many different variants of equal difficulty, one "
-                                            "per student (student-001, ...), each from --seed and the student's "
-                                            "identifier; --out names a folder that gets one file per student, "
-                                            "key.md or key.pdf with every variant, and the trace kind's sheets.")]
-    = None,
-    students: Annotated[Path | None, typer.Option(
-        "--students", help="A roster instead of --variants: one student identifier per line (e.g. the "
-                           "matriculation number); a variant each.")] = None,
-    export: Annotated[ExportFormat | None, typer.Option(
-        "--export", help="Also write the task (every variant with --variants) for a learning-management system: "
-                         "moodle (Moodle XML: the worksheet as cloze, the other parts with their key) or qti (a "
-                         "QTI 1.2 zip for Canvas); alone it writes to --out, with --variants into the folder.")]
-    = None,
+    kind: Annotated[
+        Kind,
+        typer.Option(
+            "--kind",
+            "-k",
+            help="The task: trace (the perceptron by hand), "
+            "margin (margin and mistake bound), generalization (test-error bound), "
+            "distance (distance and margin of a given w), margin-perceptron, eta "
+            "(the learning rate), pocket (non-separable points), online (predict "
+            "before the label); from the online-learning chapter: ldim (the "
+            "Littlestone dimension of a small class, with its tree), halving, "
+            "weighted-majority or winnow (run by hand).",
+        ),
+    ],
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same task.")
+    ] = 0,
+    fmt: Annotated[
+        ExamFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="Markdown (md), LaTeX, Typst source, or a printable PDF (pdf: needs --out; "
+            "typeset by Typst, the pdf extra).",
+        ),
+    ] = ExamFormat.md,
+    solution: Annotated[
+        bool,
+        typer.Option(
+            "--solution/--no-solution", help="Append the worked solution (the answer key)."
+        ),
+    ] = False,
+    standalone: Annotated[
+        bool, typer.Option("--standalone", help="LaTeX: a whole document, not a fragment.")
+    ] = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
+    ] = None,
+    data_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-out", help="Also write the task's dataset as CSV (trace and margin tasks)."
+        ),
+    ] = None,
+    sheet_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--sheet-out",
+            help="Also write a blank worksheet for part (a) that carries the data, so that "
+            "`perceptronlab check SHEET` needs no --data (trace tasks).",
+        ),
+    ] = None,
+    variants: Annotated[
+        int | None,
+        typer.Option(
+            "--variants",
+            min=1,
+            max=5000,
+            help="A whole class: this many different variants of equal difficulty, one "
+            "per student (student-001, ...), each from --seed and the student's "
+            "identifier; --out names a folder that gets one file per student, "
+            "key.md or key.pdf with every variant, and the trace kind's sheets.",
+        ),
+    ] = None,
+    students: Annotated[
+        Path | None,
+        typer.Option(
+            "--students",
+            help="A roster instead of --variants: one student identifier per line (e.g. the "
+            "matriculation number); a variant each.",
+        ),
+    ] = None,
+    export: Annotated[
+        ExportFormat | None,
+        typer.Option(
+            "--export",
+            help="Also write the task (every variant with --variants) for a learning-management system: "
+            "moodle (Moodle XML: the worksheet as cloze, the other parts with their key) or qti (a "
+            "QTI 1.2 zip for Canvas); alone it writes to --out, with --variants into the folder.",
+        ),
+    ] = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Generate an exam task in the style of the lecture notes "Perceptron Mistake Bound", with its key
@@ -117,29 +163,62 @@ def exam(
     from perceptronlab.teach.online_exams import ONLINE_KINDS
 
     if kind.value in ONLINE_KINDS:
-        _online_exam(kind, seed, fmt, solution, out, quiet,
-                     unsupported={"--variants": variants, "--students": students, "--export": export,
-                                  "--data-out": data_out, "--sheet-out": sheet_out})
+        _online_exam(
+            kind,
+            seed,
+            fmt,
+            solution,
+            out,
+            quiet,
+            unsupported={
+                "--variants": variants,
+                "--students": students,
+                "--export": export,
+                "--data-out": data_out,
+                "--sheet-out": sheet_out,
+            },
+        )
         return
     if variants is not None or students is not None:
         if data_out is not None or sheet_out is not None or standalone:
-            raise fail("--variants", "no --data-out, --sheet-out or --standalone (each student's files go into "
-                       "the --out folder)", "one of them", "Drop it: the folder gets every student's data and sheet.")
+            raise fail(
+                "--variants",
+                "no --data-out, --sheet-out or --standalone (each student's files go into "
+                "the --out folder)",
+                "one of them",
+                "Drop it: the folder gets every student's data and sheet.",
+            )
         _class_exam(kind, seed, fmt, solution, out, variants, students, quiet, export)
         return
     if export is not None:
         from perceptronlab.teach.lms import export_tasks
 
         if out is None:
-            raise fail("--export", "--out FILE", "no --out", "Add e.g. --out exam.xml (moodle) or --out exam.zip (qti).")
+            raise fail(
+                "--export",
+                "--out FILE",
+                "no --out",
+                "Add e.g. --out exam.xml (moodle) or --out exam.zip (qti).",
+            )
         task = generate(_lecture_kind(kind), seed)
-        _write(out, export_tasks([(f"{kind.value}-{seed}", task)], export.value,
-                                 title=f"perceptronlab exam {kind.value}, seed {seed}"), "--out")
+        _write(
+            out,
+            export_tasks(
+                [(f"{kind.value}-{seed}", task)],
+                export.value,
+                title=f"perceptronlab exam {kind.value}, seed {seed}",
+            ),
+            "--out",
+        )
         info(f"wrote {out} ({kind.value} task, seed {seed}, {export.value})", quiet=quiet)
         return
     if fmt is ExamFormat.pdf and out is None:
-        raise fail("--format pdf", "--out FILE.pdf", "no --out", "A PDF is not printed to the terminal: "
-                   "add e.g. --out exam.pdf.")
+        raise fail(
+            "--format pdf",
+            "--out FILE.pdf",
+            "no --out",
+            "A PDF is not printed to the terminal: add e.g. --out exam.pdf.",
+        )
     for path, flag in ((out, "--out"), (data_out, "--data-out"), (sheet_out, "--sheet-out")):
         _ = path and write_target(path, flag)  # every target checked before any file is written
     task = generate(_lecture_kind(kind), seed)
@@ -147,13 +226,21 @@ def exam(
     extras = []
     if data_out is not None:
         if "X" not in task.data:
-            raise fail("--data-out", "a task with a dataset (--kind trace or margin)",
-                       f"--kind {kind.value} (it gives only R*, ρ*, n and ε)", "Drop --data-out, or use --kind trace.")
+            raise fail(
+                "--data-out",
+                "a task with a dataset (--kind trace or margin)",
+                f"--kind {kind.value} (it gives only R*, ρ*, n and ε)",
+                "Drop --data-out, or use --kind trace.",
+            )
         extras.append((data_out, task.dataset_csv(), "--data-out", "dataset"))
     if sheet_out is not None:
         if kind is not Kind.trace:
-            raise fail("--sheet-out", "a trace task (its part (a) is the worksheet)", f"--kind {kind.value}",
-                       "Drop --sheet-out, or use --kind trace.")
+            raise fail(
+                "--sheet-out",
+                "a trace task (its part (a) is the worksheet)",
+                f"--kind {kind.value}",
+                "Drop --sheet-out, or use --kind trace.",
+            )
         extras.append((sheet_out, task.worksheet_csv(), "--sheet-out", "blank worksheet"))
     if fmt is ExamFormat.pdf:
         content: str | bytes = task.pdf(solution)
@@ -165,35 +252,65 @@ def exam(
         typer.echo(content, nl=False)
     else:
         _write(out, content, "--out")
-        info(f"wrote {out} ({kind.value} task, seed {seed}{', with solution' if solution else ''})", quiet=quiet)
+        info(
+            f"wrote {out} ({kind.value} task, seed {seed}{', with solution' if solution else ''})",
+            quiet=quiet,
+        )
     for path, text, flag, what in extras:
         _write(path, text, flag)
         info(f"wrote {path} (the {what})", quiet=quiet)
 
 
-def _online_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Path | None, quiet: bool,
-                 unsupported: dict[str, object]) -> None:
+def _online_exam(
+    kind: Kind,
+    seed: int,
+    fmt: ExamFormat,
+    solution: bool,
+    out: Path | None,
+    quiet: bool,
+    unsupported: dict[str, object],
+) -> None:
     """A task of the online-learning chapter (Markdown or LaTeX) with its key."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.online_exams import ONLINE_FORMATS, generate_online
 
     for flag, value in unsupported.items():
         if value is not None:
-            raise fail(flag, "a task of the lecture notes' kinds (trace, margin, ...)", f"--kind {kind.value}",
-                       f"Drop {flag}: the online-learning chapter's tasks come as one Markdown or LaTeX file.")
+            raise fail(
+                flag,
+                "a task of the lecture notes' kinds (trace, margin, ...)",
+                f"--kind {kind.value}",
+                f"Drop {flag}: the online-learning chapter's tasks come as one Markdown or LaTeX file.",
+            )
     if fmt.value not in ONLINE_FORMATS:
-        raise fail("--format", "md or latex for the online-learning chapter's tasks", fmt.value,
-                   "Use --format md or --format latex.")
+        raise fail(
+            "--format",
+            "md or latex for the online-learning chapter's tasks",
+            fmt.value,
+            "Use --format md or --format latex.",
+        )
     content = generate_online(kind.value, seed).render(fmt.value, solution)
     if out is None:
         typer.echo(content, nl=False)
     else:
         _write(out, content, "--out")
-        info(f"wrote {out} ({kind.value} task, seed {seed}{', with solution' if solution else ''})", quiet=quiet)
+        info(
+            f"wrote {out} ({kind.value} task, seed {seed}{', with solution' if solution else ''})",
+            quiet=quiet,
+        )
 
 
-def _class_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Path | None, count: int | None,
-                roster: Path | None, quiet: bool, export: ExportFormat | None) -> None:
+def _class_exam(
+    kind: Kind,
+    seed: int,
+    fmt: ExamFormat,
+    solution: bool,
+    out: Path | None,
+    count: int | None,
+    roster: Path | None,
+    quiet: bool,
+    export: ExportFormat | None,
+) -> None:
     """``exam --variants N`` / ``--students FILE``: one file per student, the key, the roster."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.variants import (
@@ -205,11 +322,23 @@ def _class_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Pat
     )
 
     if out is None:
-        raise fail("--variants", "--out DIR (a folder for the class's files)", "no --out", "Add e.g. --out class/.")
+        raise fail(
+            "--variants",
+            "--out DIR (a folder for the class's files)",
+            "no --out",
+            "Add e.g. --out class/.",
+        )
     if count is not None and roster is not None:
-        raise fail("--students", "either --variants N or --students FILE", "both", "Drop one of them.")
+        raise fail(
+            "--students", "either --variants N or --students FILE", "both", "Drop one of them."
+        )
     if out.exists() and not out.is_dir():
-        raise fail("--out", "a folder (it is created if missing)", f"{str(out)!r}, a file", "Name a folder.")
+        raise fail(
+            "--out",
+            "a folder (it is created if missing)",
+            f"{str(out)!r}, a file",
+            "Name a folder.",
+        )
     ids = read_students(roster) if roster is not None else student_ids(count or 1)
     if fmt is ExamFormat.pdf:
         from perceptronlab.teach.typeset import (
@@ -244,34 +373,73 @@ def _class_exam(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, out: Pat
         from perceptronlab.teach.lms import export_tasks
 
         bank = out / ("questions.xml" if export is ExportFormat.moodle else "questions.zip")
-        _write(bank, export_tasks([(v.student, v.task) for v in variants], export.value,
-                                  title=f"perceptronlab exam {kind.value}, class seed {seed}"), "--out")
+        _write(
+            bank,
+            export_tasks(
+                [(v.student, v.task) for v in variants],
+                export.value,
+                title=f"perceptronlab exam {kind.value}, class seed {seed}",
+            ),
+            "--out",
+        )
     distinct = len({v.task.markdown() for v in variants})
-    info(f"wrote {len(variants)} variants ({distinct} distinct) of the {kind.value} task to {out}: one .{ext} per "
-         f"student, {key_file.name} with every key, variants.csv", quiet=quiet)
+    info(
+        f"wrote {len(variants)} variants ({distinct} distinct) of the {kind.value} task to {out}: one .{ext} per "
+        f"student, {key_file.name} with every key, variants.csv",
+        quiet=quiet,
+    )
 
 
 def check(
-    worksheet: Annotated[Path, typer.Argument(metavar="SHEET", help="The student's sheet as CSV: sweep,point,score,mistake,"
-                                              "w_after (the layout of `perceptronlab trace DATA -f csv`); a sheet "
-                                              "from `exam --sheet-out` carries its data in '#' lines. A folder or a "
-                                              "zip of such sheets grades a class (see --gradebook).")],
-    data: Annotated[Path | None, typer.Option("--data", "-d", help="The sheet's dataset. Needed unless the "
-                                              "sheet carries its data; if it does, the two must agree.")] = None,
-    intercept: Annotated[bool | None, typer.Option(
-        "--intercept/--no-intercept",
-        help="The sheet has an intercept: w cells read '(w1, w2), b = v'. Default: the sheet's '# intercept:' "
-             "line, else no.", show_default=False)] = None,
-    eta: Annotated[str | None, typer.Option(
-        "--eta", metavar="NUMBER", help="The sheet's learning rate, exact: 1, 2, 0.5 or 1/2. Default: the sheet's '# eta:' "
-                      "line, else 1.")] = None,
+    worksheet: Annotated[
+        Path,
+        typer.Argument(
+            metavar="SHEET",
+            help="The student's sheet as CSV: sweep,point,score,mistake,"
+            "w_after (the layout of `perceptronlab trace DATA -f csv`); a sheet "
+            "from `exam --sheet-out` carries its data in '#' lines. A folder or a "
+            "zip of such sheets grades a class (see --gradebook).",
+        ),
+    ],
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            "-d",
+            help="The sheet's dataset. Needed unless the "
+            "sheet carries its data; if it does, the two must agree.",
+        ),
+    ] = None,
+    intercept: Annotated[
+        bool | None,
+        typer.Option(
+            "--intercept/--no-intercept",
+            help="The sheet has an intercept: w cells read '(w1, w2), b = v'. Default: the sheet's '# intercept:' "
+            "line, else no.",
+            show_default=False,
+        ),
+    ] = None,
+    eta: Annotated[
+        str | None,
+        typer.Option(
+            "--eta",
+            metavar="NUMBER",
+            help="The sheet's learning rate, exact: 1, 2, 0.5 or 1/2. Default: the sheet's '# eta:' "
+            "line, else 1.",
+        ),
+    ] = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     max_bytes: MaxBytesOpt = None,
-    gradebook: Annotated[Path | None, typer.Option(
-        "--gradebook", help="For a folder or zip of sheets (each carrying its student's data): write the "
-                            "gradebook CSV here (student, points, first wrong row, slip); the most common slips "
-                            "are printed.")] = None,
+    gradebook: Annotated[
+        Path | None,
+        typer.Option(
+            "--gradebook",
+            help="For a folder or zip of sheets (each carrying its student's data): write the "
+            "gradebook CSV here (student, points, first wrong row, slip); the most common slips "
+            "are printed.",
+        ),
+    ] = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Check a worksheet against the exact run: the first wrong row and the slip. Exit 0 only if all correct.
@@ -284,23 +452,44 @@ def check(
 
     if worksheet.is_dir() or (worksheet.is_file() and worksheet.suffix.lower() == ".zip"):
         if data is not None or eta is not None or intercept is not None:
-            raise fail("--data", "no --data, --eta or --intercept for a class (each sheet carries its own)",
-                       "one of them", "Drop it; grade sheets written by `perceptronlab exam --sheet-out`.")
+            raise fail(
+                "--data",
+                "no --data, --eta or --intercept for a class (each sheet carries its own)",
+                "one of them",
+                "Drop it; grade sheets written by `perceptronlab exam --sheet-out`.",
+            )
         _grade_class(worksheet, gradebook, json_output)
         return
     if gradebook is not None:
-        raise fail("--gradebook", "a folder or a zip of sheets as SHEET", f"{str(worksheet)!r}, one sheet",
-                   "Pass the folder of the class's sheets, or drop --gradebook.")
+        raise fail(
+            "--gradebook",
+            "a folder or a zip of sheets as SHEET",
+            f"{str(worksheet)!r}, one sheet",
+            "Pass the folder of the class's sheets, or drop --gradebook.",
+        )
 
     X = y = None
     if data is not None:
         X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
-    result = check_sheet(worksheet, X, y, eta=None if eta is None else parse_number(eta, "--eta"),
-                         fit_intercept=intercept)
+    result = check_sheet(
+        worksheet,
+        X,
+        y,
+        eta=None if eta is None else parse_number(eta, "--eta"),
+        fit_intercept=intercept,
+    )
     if json_output:
-        print_json({"ok": result.ok, "first_wrong_row": result.first_wrong_row, "slip": result.slip,
-                    "slip_name": result.slip_name, "message": result.message, "expected": result.expected,
-                    "got": result.got})
+        print_json(
+            {
+                "ok": result.ok,
+                "first_wrong_row": result.first_wrong_row,
+                "slip": result.slip,
+                "slip_name": result.slip_name,
+                "message": result.message,
+                "expected": result.expected,
+                "got": result.got,
+            }
+        )
     else:
         typer.echo(result.verdict())
     if not result.ok:
@@ -316,15 +505,33 @@ def _grade_class(source: Path, gradebook: Path | None, json_output: bool) -> Non
     if gradebook is not None:
         _write(gradebook, gradebook_csv(grades), "--gradebook")
     if json_output:
-        print_json({"sheets": len(grades), "correct": sum(g.ok for g in grades),
-                    "grades": [{"student": g.student, "file": g.file, "points": str(g.points), "ok": g.ok,
-                                "first_wrong_row": g.first_wrong_row, "slip": g.slip} for g in grades],
-                    "slips": [{"slip": slip, "name": name, "sheets": count} for slip, name, count in summary]})
+        print_json(
+            {
+                "sheets": len(grades),
+                "correct": sum(g.ok for g in grades),
+                "grades": [
+                    {
+                        "student": g.student,
+                        "file": g.file,
+                        "points": str(g.points),
+                        "ok": g.ok,
+                        "first_wrong_row": g.first_wrong_row,
+                        "slip": g.slip,
+                    }
+                    for g in grades
+                ],
+                "slips": [
+                    {"slip": slip, "name": name, "sheets": count} for slip, name, count in summary
+                ],
+            }
+        )
         return
     correct = sum(g.ok for g in grades)
     mean = sum(g.points for g in grades) / len(grades)
-    typer.echo(f"{format_count(len(grades), 'sheet')}: {correct} fully correct; mean {float(mean):.2g} of "
-               f"{SHEET_POINTS} points." + (f" Gradebook: {gradebook}." if gradebook is not None else ""))
+    typer.echo(
+        f"{format_count(len(grades), 'sheet')}: {correct} fully correct; mean {float(mean):.2g} of "
+        f"{SHEET_POINTS} points." + (f" Gradebook: {gradebook}." if gradebook is not None else "")
+    )
     if summary:
         typer.echo("Most common first slips:")
         for slip, name, count in summary:

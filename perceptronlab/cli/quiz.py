@@ -68,29 +68,52 @@ def _ask(question: Question) -> bool | None:
                 typer.echo(f"Right. {chosen.why}")
                 return True
             typer.echo(f"Not quite: {chosen.why}")
-            typer.echo(f"The answer is {letter(question.options.index(question.key))}) {question.answer}. "
-                       f"{question.explanation}")
+            typer.echo(
+                f"The answer is {letter(question.options.index(question.key))}) {question.answer}. "
+                f"{question.explanation}"
+            )
             return False
         if read_number(reply) is None:
             typer.echo(f"Type {hint}.")
             continue
         right = question.accepts(reply)
-        typer.echo(("Right. " if right else f"Not quite: the answer is {question.answer}. ") + question.explanation)
+        typer.echo(
+            ("Right. " if right else f"Not quite: the answer is {question.answer}. ")
+            + question.explanation
+        )
         return right
     typer.echo(f"Skipped. The answer is {question.answer}. {question.explanation}")
     return False
 
 
 def quiz(
-    seed: Annotated[int | None, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same "
-                                             "questions (default: a fresh one, printed so you can come back).")]
-    = None,
-    count: Annotated[int, typer.Option("--count", "-n", min=1, max=200, help="How many questions.")] = 10,
-    cards: Annotated[bool, typer.Option("--cards/--no-cards", help="Include question cards (read, then "
-                                        "judged by yourself).")] = True,
-    export: Annotated[ExportFormat | None, typer.Option(
-        "--export", help="Write the questions for a learning-management system instead of asking them: moodle "
-                         "(Moodle XML) or qti (a QTI 1.2 zip, for Canvas and others); needs --out.")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            "-s",
+            min=0,
+            help="Seed: the same seed gives the same "
+            "questions (default: a fresh one, printed so you can come back).",
+        ),
+    ] = None,
+    count: Annotated[
+        int, typer.Option("--count", "-n", min=1, max=200, help="How many questions.")
+    ] = 10,
+    cards: Annotated[
+        bool,
+        typer.Option(
+            "--cards/--no-cards", help="Include question cards (read, then judged by yourself)."
+        ),
+    ] = True,
+    export: Annotated[
+        ExportFormat | None,
+        typer.Option(
+            "--export",
+            help="Write the questions for a learning-management system instead of asking them: moodle "
+            "(Moodle XML) or qti (a QTI 1.2 zip, for Canvas and others); needs --out.",
+        ),
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="The file for --export.")] = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -108,23 +131,38 @@ def quiz(
     if seed is None:
         seed = secrets.randbelow(100_000)
     if json_output and export is None:
-        print_json(quiz_document(seed, count) if cards else
-                   {"seed": seed, "questions": [q.as_dict() for q in make_quiz(seed, count, cards=False)]})
+        print_json(
+            quiz_document(seed, count)
+            if cards
+            else {
+                "seed": seed,
+                "questions": [q.as_dict() for q in make_quiz(seed, count, cards=False)],
+            }
+        )
         return
     questions = make_quiz(seed, count, cards=cards)
     if export is not None:
         if out is None:
-            raise fail("--export", "--out FILE", "no --out", "Add e.g. --out quiz.xml (moodle) or --out quiz.zip (qti).")
+            raise fail(
+                "--export",
+                "--out FILE",
+                "no --out",
+                "Add e.g. --out quiz.xml (moodle) or --out quiz.zip (qti).",
+            )
         from perceptronlab._ground.files import atomic_write
         from perceptronlab.teach.lms import moodle_xml, qti_package
 
-        content: str | bytes = (moodle_xml(questions, category=f"perceptronlab self-test, seed {seed}")
-                                if export is ExportFormat.moodle else
-                                qti_package(questions, title=f"perceptronlab self-test, seed {seed}"))
+        content: str | bytes = (
+            moodle_xml(questions, category=f"perceptronlab self-test, seed {seed}")
+            if export is ExportFormat.moodle
+            else qti_package(questions, title=f"perceptronlab self-test, seed {seed}")
+        )
         atomic_write(out, content, what="--out")
         info(f"wrote {out} ({len(questions)} questions, seed {seed}, {export.value})", quiet=quiet)
         return
-    typer.echo(f"Self-test, seed {seed} (`perceptronlab quiz --seed {seed}` gives the same questions).")
+    typer.echo(
+        f"Self-test, seed {seed} (`perceptronlab quiz --seed {seed}` gives the same questions)."
+    )
     right = asked = 0
     slips: list[str] = []
     for number, question in enumerate(questions, start=1):

@@ -37,21 +37,40 @@ class ImageFormat(str, enum.Enum):
 
 
 def experiment(
-    name: Annotated[str, typer.Argument(help=f"The experiment: {', '.join(EXPERIMENTS)}.", metavar="NAME",
-                                        show_default=False)],
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Directory for the CSV, JSON and PNG files "
-                                             "(default: ./NAME).")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Seed (default: each experiment's own, "
-                                             "so the notebook's numbers come back).")] = None,
-    trials: Annotated[int | None, typer.Option("--trials", min=1, help="Random repetitions (default: the "
-                                               "experiment's own).")] = None,
-    image_format: Annotated[ImageFormat, typer.Option("--format", "-f", help="Figure format.")] = ImageFormat.png,
+    name: Annotated[
+        str,
+        typer.Argument(
+            help=f"The experiment: {', '.join(EXPERIMENTS)}.", metavar="NAME", show_default=False
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="Directory for the CSV, JSON and PNG files (default: ./NAME)."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            min=0,
+            help="Seed (default: each experiment's own, so the notebook's numbers come back).",
+        ),
+    ] = None,
+    trials: Annotated[
+        int | None,
+        typer.Option("--trials", min=1, help="Random repetitions (default: the experiment's own)."),
+    ] = None,
+    image_format: Annotated[
+        ImageFormat, typer.Option("--format", "-f", help="Figure format.")
+    ] = ImageFormat.png,
     quiet: QuietOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Run one of the experiments of the lectures and write its table, summary and plots.
 
-    bound-vs-actual: Novikoff's bound (exact max margin) against actual mistakes (the notebook “The Perceptron Convergence Theorem”).
+    bound-vs-actual: Novikoff's bound (exact max margin) against actual mistakes (the notebook “The
+    Perceptron Convergence Theorem”).
 
     lfd: the Learning From Data PLA experiment. worst-case: the basis vectors attain the bound.
 
@@ -60,27 +79,47 @@ def experiment(
     from perceptronlab.studies.experiments import run_experiment
 
     if name not in EXPERIMENTS:
-        typer.echo(f"Error: unknown experiment {name!r}: expected one of {', '.join(sorted(EXPERIMENTS))}. "
-                   "Run e.g. `perceptronlab experiment bound-vs-actual`.", err=True)
+        typer.echo(
+            f"Error: unknown experiment {name!r}: expected one of {', '.join(sorted(EXPERIMENTS))}. "
+            "Run e.g. `perceptronlab experiment bound-vs-actual`.",
+            err=True,
+        )
         raise typer.Exit(2)
     from perceptronlab.cli._progress import Progress
 
     out_dir = out if out is not None else Path(name)
     with Progress(f"experiment {name}", quiet=quiet or json_out) as progress:
-        result = run_experiment(name, out_dir, seed=seed, trials=trials, progress=progress.count,
-                                image_format=image_format.value)
+        result = run_experiment(
+            name,
+            out_dir,
+            seed=seed,
+            trials=trials,
+            progress=progress.count,
+            image_format=image_format.value,
+        )
     if json_out:
-        print_json({"name": result.name, "params": result.params, "stats": result.stats,
-                    "files": [str(p) for p in result.files]})
+        print_json(
+            {
+                "name": result.name,
+                "params": result.params,
+                "stats": result.stats,
+                "files": [str(p) for p in result.files],
+            }
+        )
     else:
         typer.echo(result.summary)
-    info(f"wrote {len(result.files)} files to {out_dir}: " + ", ".join(p.name for p in result.files), quiet=quiet)
+    info(
+        f"wrote {len(result.files)} files to {out_dir}: " + ", ".join(p.name for p in result.files),
+        quiet=quiet,
+    )
 
 
 def report(
     ctx: typer.Context,
     data: DataArg,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for report.html.")] = Path("report"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for report.html.")] = Path(
+        "report"
+    ),
     intercept: InterceptOpt = False,
     scale: ScaleOpt = Scale.none,
     max_sweeps: AnalysisSweepsOpt = None,
@@ -106,10 +145,19 @@ def report(
         if X.shape[0] <= TRACE_POINTS and scale is Scale.none:
             # small data: read the cells exactly, so the worksheet shows 1/10, not 0.1000000000000000055…
             X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
-        path = write_report(X, y, out, fit_intercept=intercept, title=title or f"perceptronlab report: {data.name}",
-                            source=str(data), max_sweeps=max_sweeps, scale=None if scale is Scale.none else scale.value,
-                            feature_names=feature_names(data, label=label, fmt=data_format), on_stage=progress,
-                            wording=lambda text: to_command_line(text, flags))
+        path = write_report(
+            X,
+            y,
+            out,
+            fit_intercept=intercept,
+            title=title or f"perceptronlab report: {data.name}",
+            source=str(data),
+            max_sweeps=max_sweeps,
+            scale=None if scale is Scale.none else scale.value,
+            feature_names=feature_names(data, label=label, fmt=data_format),
+            on_stage=progress,
+            wording=lambda text: to_command_line(text, flags),
+        )
     typer.echo(str(path))
 
 

@@ -30,10 +30,15 @@ from perceptronlab.cli._common import (
 )
 
 #: the analysis' --max-sweeps (its default is the analysis' own: enough for the bound, within reason)
-AnalysisSweepsOpt = Annotated[int | None, typer.Option(
-    "--max-sweeps", min=1,
-    help="The run's sweep limit. Default: enough for the bound R²/ρ*² (at least 1000, at most 100,000 and a "
-         "few seconds of compiled work); 100 for data that is not separable.")]
+AnalysisSweepsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-sweeps",
+        min=1,
+        help="The run's sweep limit. Default: enough for the bound R²/ρ*² (at least 1000, at most 100,000 and a "
+        "few seconds of compiled work); 100 for data that is not separable.",
+    ),
+]
 
 
 def _num(value: Any, digits: int = 6) -> str:
@@ -73,8 +78,11 @@ def run_cards(result: Any) -> list:
     from perceptronlab.preprocessing import describe_scaler
 
     run = result.run
-    data = [("n", str(result.n)), ("d", str(result.d)),
-            ("intercept", "yes (augmented x → (1, x))" if result.fit_intercept else "no")]
+    data = [
+        ("n", str(result.n)),
+        ("d", str(result.d)),
+        ("intercept", "yes (augmented x → (1, x))" if result.fit_intercept else "no"),
+    ]
     if result.scale:
         data.append(("scaled", describe_scaler(result.scale)))
     data += [("R", _num(result.R)), ("R²", _exact_pair(result.R_squared))]
@@ -84,34 +92,76 @@ def run_cards(result: Any) -> list:
     sep = result.separability
     state = result.run_state()
     if sep.separable:
-        cards.append(_card("separable", [("verdict", "yes: the perceptron converges"),
-                                         ("min y(⟨w,x⟩+b)", _num(sep.residual))], "green"))
-        cards.append(_card("best margin", [("ρ*", _num(result.rho)), ("ρ*²", _exact_pair(result.rho_squared)),
-                                           ("support vectors", "examples " + _list(result.max_margin.support))]))
-        cards.append(_card("mistakes", [("bound R²/ρ*²", _exact_pair(result.bound)),
-                                        ("perceptron", f"{format_count(run.mistakes, 'mistake')}, "
-                                                       f"{format_count(run.sweeps, 'sweep')}"),
-                                        ("run", state),
-                                        ("mistakes / bound", format_percent(result.ratio))],
-                           "cyan" if run.converged else "red"))
+        cards.append(
+            _card(
+                "separable",
+                [
+                    ("verdict", "yes: the perceptron converges"),
+                    ("min y(⟨w,x⟩+b)", _num(sep.residual)),
+                ],
+                "green",
+            )
+        )
+        cards.append(
+            _card(
+                "best margin",
+                [
+                    ("ρ*", _num(result.rho)),
+                    ("ρ*²", _exact_pair(result.rho_squared)),
+                    ("support vectors", "examples " + _list(result.max_margin.support)),
+                ],
+            )
+        )
+        cards.append(
+            _card(
+                "mistakes",
+                [
+                    ("bound R²/ρ*²", _exact_pair(result.bound)),
+                    (
+                        "perceptron",
+                        f"{format_count(run.mistakes, 'mistake')}, "
+                        f"{format_count(run.sweeps, 'sweep')}",
+                    ),
+                    ("run", state),
+                    ("mistakes / bound", format_percent(result.ratio)),
+                ],
+                "cyan" if run.converged else "red",
+            )
+        )
         bound = _exact_pair(result.test_error_bound) + "  = R²/ρ*²/(n+1)"
         if result.test_error_bound_vacuous:
             bound += "\nvacuous: a bound ≥ 1 on an error probability says nothing"
         rows = [("test-error bound", bound)]
         if result.loo is not None:
             loo = result.loo
-            rows.insert(0, ("leave-one-out", f"{loo.errors}/{loo.n} = {format_percent(loo.error_rate)}"))
+            rows.insert(
+                0, ("leave-one-out", f"{loo.errors}/{loo.n} = {format_percent(loo.error_rate)}")
+            )
             rows.insert(1, ("retrainings", f"{loo.retrainings} (mistake set) instead of {loo.n}"))
         elif not run.converged:
             rows.insert(0, ("leave-one-out", "not computed: the run did not converge"))
-        cards.append(_card("generalization", rows, "yellow" if result.test_error_bound_vacuous else "cyan"))
+        cards.append(
+            _card("generalization", rows, "yellow" if result.test_error_bound_vacuous else "cyan")
+        )
     else:
-        cards.append(_card("not separable", [("verdict", "no hyperplane separates: the perceptron never converges"),
-                                             ("certificate", "examples " + _list(sep.support)),
-                                             ("checked", "exactly" if sep.exact else f"residual {sep.residual:.1e}")],
-                           "red"))
-        rows = [("perceptron", f"{format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}"),
-                ("run", state)]
+        cards.append(
+            _card(
+                "not separable",
+                [
+                    ("verdict", "no hyperplane separates: the perceptron never converges"),
+                    ("certificate", "examples " + _list(sep.support)),
+                    ("checked", "exactly" if sep.exact else f"residual {sep.residual:.1e}"),
+                ],
+                "red",
+            )
+        )
+        rows = [
+            (
+                "perceptron",
+                f"{format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}",
+            ),
+            ("run", state),
+        ]
         if result.pocket is not None:
             rows.append(("pocket errors", f"{result.pocket.pocket_errors}/{result.n}"))
         if result.freund_schapire is not None:
@@ -124,8 +174,14 @@ def run_cards(result: Any) -> list:
 def advice_cards(result: Any, wording=None) -> list:
     """One card per piece of the analysis' advice: why, and what to do (in ``wording``'s words)."""
     wording = wording or (lambda text: text)
-    return [_card(f"why, and what to do ({a.topic})", [("why", wording(a.why)), ("what to do", wording(a.fix))],
-                  "yellow") for a in result.advice]
+    return [
+        _card(
+            f"why, and what to do ({a.topic})",
+            [("why", wording(a.why)), ("what to do", wording(a.fix))],
+            "yellow",
+        )
+        for a in result.advice
+    ]
 
 
 def analyze(
@@ -136,11 +192,17 @@ def analyze(
     max_sweeps: AnalysisSweepsOpt = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
-    loo: Annotated[bool, typer.Option("--loo/--no-loo", help="Compute the exact leave-one-out error.")] = True,
-    exact: Annotated[bool | None, typer.Option(
-        "--exact/--no-exact",
-        help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files "
-             "(never with --scale).")] = None,
+    loo: Annotated[
+        bool, typer.Option("--loo/--no-loo", help="Compute the exact leave-one-out error.")
+    ] = True,
+    exact: Annotated[
+        bool | None,
+        typer.Option(
+            "--exact/--no-exact",
+            help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files "
+            "(never with --scale).",
+        ),
+    ] = None,
     max_bytes: MaxBytesOpt = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -161,8 +223,12 @@ def analyze(
     if exact and scaled:
         from perceptronlab._ground.validation import fail
 
-        raise fail("--exact", "no --exact with --scale", "both",
-                   "A scaler computes in floating point; drop --exact, or use --scale none.")
+        raise fail(
+            "--exact",
+            "no --exact with --scale",
+            "both",
+            "A scaler computes in floating point; drop --exact, or use --scale none.",
+        )
     with Progress("analyze", quiet=quiet or json_output) as progress:
         progress(f"reading {data}")
         X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
@@ -176,9 +242,18 @@ def analyze(
         for label_of_class, signs in tasks:
             if label_of_class is not None:
                 progress(f"{label_of_class} against the rest")
-            results.append(run_analysis(X, signs, fit_intercept=intercept, loo=loo, max_sweeps=max_sweeps,
-                                        scale=None if not scaled else scale.value, feature_names=names,
-                                        on_stage=progress))
+            results.append(
+                run_analysis(
+                    X,
+                    signs,
+                    fit_intercept=intercept,
+                    loo=loo,
+                    max_sweeps=max_sweeps,
+                    scale=None if not scaled else scale.value,
+                    feature_names=names,
+                    on_stage=progress,
+                )
+            )
     flags = flags_of(ctx.command)
 
     def wording(text: str) -> str:
@@ -189,8 +264,16 @@ def analyze(
         if tasks[0][0] is None:
             print_json(records[0])
         else:
-            print_json({"multiclass": "one-vs-rest", "classes": [c for c, _ in tasks],
-                        "per_class": [{"class": c, **record} for (c, _), record in zip(tasks, records, strict=True)]})
+            print_json(
+                {
+                    "multiclass": "one-vs-rest",
+                    "classes": [c for c, _ in tasks],
+                    "per_class": [
+                        {"class": c, **record}
+                        for (c, _), record in zip(tasks, records, strict=True)
+                    ],
+                }
+            )
         return
     from rich.columns import Columns
     from rich.rule import Rule
@@ -215,14 +298,24 @@ def class_tasks(y: Any) -> list[tuple[Any, Any]]:
     classes = np.unique(np.asarray(y))
     if len(classes) <= 2:
         return [(None, y)]
-    return [(label.item() if hasattr(label, "item") else label, one_vs_rest_signs(y, label)) for label in classes]
+    return [
+        (label.item() if hasattr(label, "item") else label, one_vs_rest_signs(y, label))
+        for label in classes
+    ]
 
 
 def analysis_record(result: Any, wording: Any) -> dict:
     """The JSON of an analysis, its advice in the command's words (and the flags that follow it)."""
     record = result.to_dict()
-    record["advice"] = [{**a, "why": wording(a["why"]), "fix": wording(a["fix"]),
-                         "flags": [advice_flags(setting) for setting in a["settings"]]} for a in record["advice"]]
+    record["advice"] = [
+        {
+            **a,
+            "why": wording(a["why"]),
+            "fix": wording(a["fix"]),
+            "flags": [advice_flags(setting) for setting in a["settings"]],
+        }
+        for a in record["advice"]
+    ]
     return record
 
 

@@ -10,27 +10,64 @@ from typing import Annotated
 
 import typer
 
-HostOpt = Annotated[str, typer.Option("--host", help="Address to listen on (loopback by default; 0.0.0.0: every "
-                                                     "network).")]
-PortOpt = Annotated[int, typer.Option("--port", min=0, max=65535,
-                                      help="Port to listen on (0: a free port, printed at start).")]
+HostOpt = Annotated[
+    str,
+    typer.Option(
+        "--host", help="Address to listen on (loopback by default; 0.0.0.0: every network)."
+    ),
+]
+PortOpt = Annotated[
+    int,
+    typer.Option(
+        "--port", min=0, max=65535, help="Port to listen on (0: a free port, printed at start)."
+    ),
+]
 OpenOpt = Annotated[bool, typer.Option("--open", help="Open the page in the default web browser.")]
-AllowHostOpt = Annotated[list[str] | None, typer.Option(
-    "--allow-host", metavar="NAME",
-    help="Also answer requests for this Host name (repeatable), e.g. the machine's name on the network. "
-         "Loopback names are always allowed.")]
-WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, max=64,
-                                                help="Compute worker processes (default: one per core).")]
-QueueOpt = Annotated[int | None, typer.Option("--queue", min=0, max=10_000,
-                                              help="Requests that may wait for a worker; more get 503 "
-                                                   "(default: 100 per worker; and no request that would wait more than about 2 s).")]
-DeadlineOpt = Annotated[float, typer.Option("--deadline", min=0.1, max=600,
-                                            help="Seconds a request may wait, and seconds it may compute.")]
+AllowHostOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-host",
+        metavar="NAME",
+        help="Also answer requests for this Host name (repeatable), e.g. the machine's name on the network. "
+        "Loopback names are always allowed.",
+    ),
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers", min=1, max=64, help="Compute worker processes (default: one per core)."
+    ),
+]
+QueueOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--queue",
+        min=0,
+        max=10_000,
+        help="Requests that may wait for a worker; more get 503 "
+        "(default: 100 per worker; and no request that would wait more than about 2 s).",
+    ),
+]
+DeadlineOpt = Annotated[
+    float,
+    typer.Option(
+        "--deadline",
+        min=0.1,
+        max=600,
+        help="Seconds a request may wait, and seconds it may compute.",
+    ),
+]
 
 
-def serve(host: HostOpt = "127.0.0.1", port: PortOpt = 8000, open_browser: OpenOpt = False,
-          allow_host: AllowHostOpt = None, workers: WorkersOpt = None, queue: QueueOpt = None,
-          deadline: DeadlineOpt = 10.0) -> None:
+def serve(
+    host: HostOpt = "127.0.0.1",
+    port: PortOpt = 8000,
+    open_browser: OpenOpt = False,
+    allow_host: AllowHostOpt = None,
+    workers: WorkersOpt = None,
+    queue: QueueOpt = None,
+    deadline: DeadlineOpt = 10.0,
+) -> None:
     """Serve the lab page: click points, step the perceptron, read R, ρ* and the bound.
 
     The page needs no network: its ES module and CSS ship in the package. Stop with Ctrl+C.
@@ -45,8 +82,15 @@ def serve(host: HostOpt = "127.0.0.1", port: PortOpt = 8000, open_browser: OpenO
     """
     from perceptronlab.web.app import serve as run_server
 
-    run_server(host=host, port=port, open_browser=open_browser, allow_hosts=allow_host or (), workers=workers,
-               queue=queue, deadline=deadline)
+    run_server(
+        host=host,
+        port=port,
+        open_browser=open_browser,
+        allow_hosts=allow_host or (),
+        workers=workers,
+        queue=queue,
+        deadline=deadline,
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -32,8 +32,16 @@ class BatchResult:
     cycled: np.ndarray
 
 
-def perceptron_batch(X, y, *, eta: float = 1.0, fit_intercept: bool = False, margin: float = 0.0,
-                     max_sweeps: int = 1000, n_jobs: int | None = None) -> BatchResult:
+def perceptron_batch(
+    X,
+    y,
+    *,
+    eta: float = 1.0,
+    fit_intercept: bool = False,
+    margin: float = 0.0,
+    max_sweeps: int = 1000,
+    n_jobs: int | None = None,
+) -> BatchResult:
     """Run the cyclic perceptron on ``runs`` datasets of equal shape at once.
 
     Parameters
@@ -55,11 +63,23 @@ def perceptron_batch(X, y, *, eta: float = 1.0, fit_intercept: bool = False, mar
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     if X.ndim != 3:
-        raise v.fail("X", "a 3-D array (runs, n, d)", f"shape {X.shape}", "Stack the datasets with np.stack.")
+        raise v.fail(
+            "X", "a 3-D array (runs, n, d)", f"shape {X.shape}", "Stack the datasets with np.stack."
+        )
     if y.shape != X.shape[:2]:
-        raise v.fail("y", f"shape {X.shape[:2]} (runs, n)", f"shape {y.shape}", "Stack one label row per dataset.")
+        raise v.fail(
+            "y",
+            f"shape {X.shape[:2]} (runs, n)",
+            f"shape {y.shape}",
+            "Stack one label row per dataset.",
+        )
     if not (np.isfinite(X).all() and np.isin(y, (-1.0, 1.0)).all()):
-        raise v.fail("X, y", "finite X and labels in {-1, +1}", "other values", "Clean the data and map labels to ±1.")
+        raise v.fail(
+            "X, y",
+            "finite X and labels in {-1, +1}",
+            "other values",
+            "Clean the data and map labels to ±1.",
+        )
     v.check_eta(eta)
     v.check_margin(margin)
     max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=1000.")
@@ -70,10 +90,24 @@ def perceptron_batch(X, y, *, eta: float = 1.0, fit_intercept: bool = False, mar
     sweeps = np.zeros(runs, dtype=np.int64)
     outcomes = np.zeros(runs, dtype=np.int64)
     with numba_threads(resolve_n_jobs(n_jobs)):
-        call_parallel(kernels.perceptron_many, np.ascontiguousarray(X), np.ascontiguousarray(y), float(eta),
-                      float(margin), bool(fit_intercept), max_sweeps, W, B, updates, sweeps, outcomes)
+        call_parallel(
+            kernels.perceptron_many,
+            np.ascontiguousarray(X),
+            np.ascontiguousarray(y),
+            float(eta),
+            float(margin),
+            bool(fit_intercept),
+            max_sweeps,
+            W,
+            B,
+            updates,
+            sweeps,
+            outcomes,
+        )
     overflowed = np.flatnonzero(outcomes == kernels.RUN_OVERFLOW)
     if overflowed.shape[0]:
         r = int(overflowed[0])
         raise overflow_error(f"during sweep {int(sweeps[r])} of run {r}")
-    return BatchResult(W, B, updates, sweeps, outcomes == kernels.RUN_CONVERGED, outcomes == kernels.RUN_CYCLED)
+    return BatchResult(
+        W, B, updates, sweeps, outcomes == kernels.RUN_CONVERGED, outcomes == kernels.RUN_CYCLED
+    )

@@ -46,8 +46,14 @@ def cache_file() -> Path:
 
     from perceptronlab import __version__
 
-    key = hashlib.sha256(f"{cpu_text()}|{numba.__version__}|{__version__}".encode()).hexdigest()[:16]
-    folder = Path(numba.config.CACHE_DIR) if numba.config.CACHE_DIR else Path(__file__).parent / "__pycache__"
+    key = hashlib.sha256(f"{cpu_text()}|{numba.__version__}|{__version__}".encode()).hexdigest()[
+        :16
+    ]
+    folder = (
+        Path(numba.config.CACHE_DIR)
+        if numba.config.CACHE_DIR
+        else Path(__file__).parent / "__pycache__"
+    )
     return folder / f"kernel-choices-{key}.json"
 
 
@@ -72,15 +78,31 @@ def measure() -> dict[str, Any]:
     loops = {"paired": True, "row by row": False}
     best = {name: np.inf for name in loops}
     for round_ in range(_ROUNDS + 1):  # the first round compiles (or loads) and warms up
-        for name, paired in (loops.items() if round_ % 2 else reversed(loops.items())):
+        for name, paired in loops.items() if round_ % 2 else reversed(loops.items()):
             weights = w.copy()
             start = time.perf_counter()
-            kernels.sweep_csr(indptr, indices, data, y, no_order, False, weights, 0.0, 1.0, 0.0, False, idx, norms,
-                              paired)
+            kernels.sweep_csr(
+                indptr,
+                indices,
+                data,
+                y,
+                no_order,
+                False,
+                weights,
+                0.0,
+                1.0,
+                0.0,
+                False,
+                idx,
+                norms,
+                paired,
+            )
             if round_:
                 best[name] = min(best[name], time.perf_counter() - start)
-    return {"csr_paired": bool(best["paired"] < MARGIN * best["row by row"]),
-            "measured_ms": {f"CSR {name}": round(seconds * 1e3, 3) for name, seconds in best.items()}}
+    return {
+        "csr_paired": bool(best["paired"] < MARGIN * best["row by row"]),
+        "measured_ms": {f"CSR {name}": round(seconds * 1e3, 3) for name, seconds in best.items()},
+    }
 
 
 @functools.lru_cache(maxsize=1)

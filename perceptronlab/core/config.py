@@ -23,13 +23,17 @@ def kernel_choices() -> dict[str, str]:
     from perceptronlab.core import engines, kernels
 
     return {
-        "dense sweep": (f"{kernels.GROUP} rows scored at a time in SIMD lanes, each in feature order; rows prefetched "
-                        f"{kernels.PREFETCH_BYTES // 1024} KiB ahead, or one group ahead when a group spans "
-                        f"{kernels.LONG_GROUP_BYTES // 1024} KiB or more"),
+        "dense sweep": (
+            f"{kernels.GROUP} rows scored at a time in SIMD lanes, each in feature order; rows prefetched "
+            f"{kernels.PREFETCH_BYTES // 1024} KiB ahead, or one group ahead when a group spans "
+            f"{kernels.LONG_GROUP_BYTES // 1024} KiB or more"
+        ),
         "CSR sweep": csr_text(),
-        "several cores": (f"late sweeps (≤ 1 update in {round(1 / engines.PARALLEL_MAX_UPDATE_RATE):,} rows, "
-                          f"≥ {engines.PARALLEL_MIN_ROWS:,} rows) scored in parallel blocks; Numba threads: "
-                          f"{numba.config.NUMBA_NUM_THREADS} ({numba.threading_layer() if _layer_known() else 'not yet loaded'})"),
+        "several cores": (
+            f"late sweeps (≤ 1 update in {round(1 / engines.PARALLEL_MAX_UPDATE_RATE):,} rows, "
+            f"≥ {engines.PARALLEL_MIN_ROWS:,} rows) scored in parallel blocks; Numba threads: "
+            f"{numba.config.NUMBA_NUM_THREADS} ({numba.threading_layer() if _layer_known() else 'not yet loaded'})"
+        ),
     }
 
 
@@ -39,10 +43,17 @@ def csr_text() -> str:
 
     found = choice.choices()
     timings = ", ".join(f"{name} {ms} ms" for name, ms in found["measured_ms"].items())
-    where = (f"where every gather misses the inner caches (w ≥ {kernels.PAIRED_MIN_WEIGHT_BYTES // 2**20} MiB, "
-             f"≥ {kernels.PAIRED_MIN_ROW_NNZ} non-zeros a row, evenly spread columns)")
-    loop = ("two rows at a time, the weights of the rows ahead prefetched, " + where + "; else row by row"
-            if found["csr_paired"] else "row by row (the paired loop did not pay here, even " + where + ")")
+    where = (
+        f"where every gather misses the inner caches (w ≥ {kernels.PAIRED_MIN_WEIGHT_BYTES // 2**20} MiB, "
+        f"≥ {kernels.PAIRED_MIN_ROW_NNZ} non-zeros a row, evenly spread columns)"
+    )
+    loop = (
+        "two rows at a time, the weights of the rows ahead prefetched, "
+        + where
+        + "; else row by row"
+        if found["csr_paired"]
+        else "row by row (the paired loop did not pay here, even " + where + ")"
+    )
     return f"{loop}; measured: {timings}; {found['source']}"
 
 
@@ -75,8 +86,11 @@ def show_config(file: TextIO | None = None) -> None:
 
     out = sys.stdout if file is None else file
     print(f"perceptronlab {__version__}", file=out)
-    print(f"Python {platform.python_version()}, NumPy {numpy.__version__}, SciPy {scipy.__version__}, "
-          f"Numba {numba.__version__}", file=out)
+    print(
+        f"Python {platform.python_version()}, NumPy {numpy.__version__}, SciPy {scipy.__version__}, "
+        f"Numba {numba.__version__}",
+        file=out,
+    )
     print(f"CPU: {cpu_text()}", file=out)
     for what, choice in kernel_choices().items():
         print(f"{what}: {choice}", file=out)

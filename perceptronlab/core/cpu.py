@@ -20,8 +20,14 @@ def cpu() -> dict[str, Any]:
     """The processor: ``vendor``, ``family``, ``model``, ``model_name`` (None where not reported),
     ``avx512`` (the AVX-512 foundation instructions: True, False, or None when the flags are not
     readable) and ``avx2``."""
-    info: dict[str, Any] = {"vendor": None, "family": None, "model": None, "model_name": platform.processor() or None,
-                            "avx512": None, "avx2": None}
+    info: dict[str, Any] = {
+        "vendor": None,
+        "family": None,
+        "model": None,
+        "model_name": platform.processor() or None,
+        "avx512": None,
+        "avx2": None,
+    }
     try:
         text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -33,10 +39,14 @@ def cpu() -> dict[str, Any]:
         key, _, value = line.partition(":")
         fields.setdefault(key.strip(), value.strip())
     flags = set(fields.get("flags", "").split())
-    info.update(vendor=fields.get("vendor_id"), model_name=fields.get("model name") or info["model_name"],
-                family=int(fields["cpu family"]) if fields.get("cpu family", "").isdigit() else None,
-                model=int(fields["model"]) if fields.get("model", "").isdigit() else None,
-                avx512=("avx512f" in flags) if flags else None, avx2=("avx2" in flags) if flags else None)
+    info.update(
+        vendor=fields.get("vendor_id"),
+        model_name=fields.get("model name") or info["model_name"],
+        family=int(fields["cpu family"]) if fields.get("cpu family", "").isdigit() else None,
+        model=int(fields["model"]) if fields.get("model", "").isdigit() else None,
+        avx512=("avx512f" in flags) if flags else None,
+        avx2=("avx2" in flags) if flags else None,
+    )
     return info
 
 
@@ -47,7 +57,9 @@ def cpu_text() -> str:
     parts = [str(info["vendor"])] if info["vendor"] else []
     if info["family"] is not None:
         parts.append(f"family {info['family']} model {info['model']}")
-    simd = {True: "AVX-512", False: "AVX2, no AVX-512" if info["avx2"] else "no AVX-512"}.get(info["avx512"])
+    simd = {True: "AVX-512", False: "AVX2, no AVX-512" if info["avx2"] else "no AVX-512"}.get(
+        info["avx512"]
+    )
     if simd:
         parts.append(simd)
     return f"{name} ({', '.join(parts)})" if parts else name

@@ -36,8 +36,23 @@ import numpy as np
 from perceptronlab.core.run import Run, Step
 from perceptronlab.exceptions import overflow_error
 
-__all__ = ["CHECKPOINT_BUDGET_BYTES", "LOG_BUDGET_BYTES", "Engine", "SteppingEngine", "SweepInfo", "OnSweep",
-           "OnStage", "Chunked", "UpdateLog", "SweepLog", "Outcome", "Pocket", "drive", "drive_pocket", "finish"]
+__all__ = [
+    "CHECKPOINT_BUDGET_BYTES",
+    "LOG_BUDGET_BYTES",
+    "Engine",
+    "SteppingEngine",
+    "SweepInfo",
+    "OnSweep",
+    "OnStage",
+    "Chunked",
+    "UpdateLog",
+    "SweepLog",
+    "Outcome",
+    "Pocket",
+    "drive",
+    "drive_pocket",
+    "finish",
+]
 
 # Keep end-of-sweep weights for the lazy ``errors_after_sweep`` up to this many bytes; past it the
 # errors are counted as the sweeps end (one extra pass each) so memory stays bounded.
@@ -177,7 +192,11 @@ class UpdateLog:
     @property
     def indices(self) -> np.ndarray:
         self._flush()
-        return np.concatenate(self._index_chunks) if self._index_chunks else np.empty(0, dtype=np.int64)
+        return (
+            np.concatenate(self._index_chunks)
+            if self._index_chunks
+            else np.empty(0, dtype=np.int64)
+        )
 
     @property
     def norms(self) -> np.ndarray:
@@ -203,8 +222,9 @@ class SteppingEngine(Engine, Protocol):
     def key(self) -> Hashable:
         """A value equal for equal weights (for the cycle proof)."""
 
-    def walk(self, picks: np.ndarray, start: int, run: int, target: int, updates_left: int,
-             sweep: int) -> tuple[int, int, int, bool]:
+    def walk(
+        self, picks: np.ndarray, start: int, run: int, target: int, updates_left: int, sweep: int
+    ) -> tuple[int, int, int, bool]:
         """Gallant's ratchet's walk: check the examples ``picks[start:]`` (at most n) in turn; a
         mistake updates and sets ``run`` to 0, a correct pick adds one to it. Stop after the pick that
         makes the run equal ``target``, after the update that makes ``updates_left`` updates, or at the
@@ -283,7 +303,9 @@ class SweepLog:
         self.updates_per_sweep.append(updates)
         self.mistakes += updates
         if not engine.finite():
-            raise overflow_error(f"during sweep {sweep}", what=engine.overflowing, fix=engine.overflow_fix)
+            raise overflow_error(
+                f"during sweep {sweep}", what=engine.overflowing, fix=engine.overflow_fix
+            )
         if self.record_errors:
             state = engine.checkpoint()
             size = 0 if state is None else np.asarray(state[0]).nbytes
@@ -364,13 +386,26 @@ def _picks(order: str, rng, n: int) -> np.ndarray:
     (order "random-mistake", Gallant's), a new permutation ("shuffle") or data order ("cyclic")."""
     if order == "random-mistake":
         return rng.integers(0, n, size=n, dtype=np.int64)
-    return np.arange(n, dtype=np.int64) if order == "cyclic" else rng.permutation(n).astype(np.int64)
+    return (
+        np.arange(n, dtype=np.int64) if order == "cyclic" else rng.permutation(n).astype(np.int64)
+    )
 
 
-def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int | None = None,
-          margin: Any = 0, cycles: bool | None = None, on_sweep: OnSweep | None = None,
-          first_sweep: int = 0, rest_of_sweep: np.ndarray | None = None, record_errors: bool = True,
-          stop_when_clean: bool = True, permutations: Iterator[np.ndarray] | None = None) -> Outcome:
+def drive(
+    engine: Engine,
+    *,
+    order: str = "cyclic",
+    max_sweeps: int,
+    seed: int | None = None,
+    margin: Any = 0,
+    cycles: bool | None = None,
+    on_sweep: OnSweep | None = None,
+    first_sweep: int = 0,
+    rest_of_sweep: np.ndarray | None = None,
+    record_errors: bool = True,
+    stop_when_clean: bool = True,
+    permutations: Iterator[np.ndarray] | None = None,
+) -> Outcome:
     """Run the rule on ``engine`` until a clean sweep, a cycle, ``max_sweeps`` or the hook says stop.
 
     Parameters
@@ -398,14 +433,36 @@ def drive(engine: Engine, *, order: str = "cyclic", max_sweeps: int, seed: int |
     if permutations is not None and order != "cyclic":
         raise ValueError(f"drive: permutations replace the order; got order={order!r} as well")
     log = SweepLog(on_sweep, record_errors)
-    outcome = _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
-                     stop_when_clean, permutations)
+    outcome = _drive(
+        engine,
+        log,
+        order,
+        max_sweeps,
+        seed,
+        margin,
+        cycles,
+        first_sweep,
+        rest_of_sweep,
+        stop_when_clean,
+        permutations,
+    )
     log.flush()
     return outcome
 
 
-def _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, rest_of_sweep,
-           stop_when_clean, permutations) -> Outcome:
+def _drive(
+    engine,
+    log,
+    order,
+    max_sweeps,
+    seed,
+    margin,
+    cycles,
+    first_sweep,
+    rest_of_sweep,
+    stop_when_clean,
+    permutations,
+) -> Outcome:
     rng = np.random.default_rng(seed)
     if order == "random-mistake":
         converged, stopped = _random_mistakes(engine, log, rng, margin, max_sweeps)
@@ -432,7 +489,9 @@ def _drive(engine, log, order, max_sweeps, seed, margin, cycles, first_sweep, re
     return Outcome(log, converged=bool(log.updates_per_sweep) and log.updates_per_sweep[-1] == 0)
 
 
-def _random_mistakes(engine: SteppingEngine, log: SweepLog, rng, margin, max_sweeps: int) -> tuple[bool, bool]:
+def _random_mistakes(
+    engine: SteppingEngine, log: SweepLog, rng, margin, max_sweeps: int
+) -> tuple[bool, bool]:
     """Each step updates on a uniformly random example with y⟨w,x⟩ ≤ ρ₀; n updates make a "sweep"."""
     n = engine.n
     steps = 0
@@ -450,8 +509,17 @@ def _random_mistakes(engine: SteppingEngine, log: SweepLog, rng, margin, max_swe
             return False, True
 
 
-def drive_pocket(engine: SteppingEngine, *, order: str, check: str, max_sweeps: int, max_updates: int | None,
-                 seed: int | None = None, on_sweep: OnSweep | None = None, pocket: Pocket | None = None) -> Outcome:
+def drive_pocket(
+    engine: SteppingEngine,
+    *,
+    order: str,
+    check: str,
+    max_sweeps: int,
+    max_updates: int | None,
+    seed: int | None = None,
+    on_sweep: OnSweep | None = None,
+    pocket: Pocket | None = None,
+) -> Outcome:
     """Pocket (Gallant 1990): the rule's updates, keeping the weights with the fewest errors.
 
     ``check`` is "update" (count the errors after every update), "sweep" (after every sweep) or
@@ -491,8 +559,15 @@ def _pocket_by_sweeps(engine, log, rng, order, max_sweeps, limit, pocket) -> boo
     return False
 
 
-def _pocket_by_ratchet(engine: SteppingEngine, log: SweepLog, rng, order: str, max_sweeps: int, limit: int,
-                       pocket: Pocket) -> bool:
+def _pocket_by_ratchet(
+    engine: SteppingEngine,
+    log: SweepLog,
+    rng,
+    order: str,
+    max_sweeps: int,
+    limit: int,
+    pocket: Pocket,
+) -> bool:
     """Gallant's pocket algorithm with ratchet (Gallant 1990, §V).
 
     Examples are picked one at a time (:func:`_picks`: at random with replacement in order
@@ -518,7 +593,9 @@ def _pocket_by_ratchet(engine: SteppingEngine, log: SweepLog, rng, order: str, m
         position, made = 0, 0
         done = False
         while position < n and not done:
-            position, run, step, reached = engine.walk(picks, position, run, pocket.run + 1, limit - updates, sweep)
+            position, run, step, reached = engine.walk(
+                picks, position, run, pocket.run + 1, limit - updates, sweep
+            )
             made += step
             updates += step
             if step:
@@ -592,17 +669,52 @@ _R = TypeVar("_R", bound=Run)
 
 
 @overload
-def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str, Any], X: Any, signs: Any,
-           classes: Any, run_class: type[_R], w: Any = None, b: Any = None, **extra: Any) -> _R: ...
+def finish(
+    engine: Engine,
+    outcome: Outcome,
+    *,
+    algorithm: str,
+    params: dict[str, Any],
+    X: Any,
+    signs: Any,
+    classes: Any,
+    run_class: type[_R],
+    w: Any = None,
+    b: Any = None,
+    **extra: Any,
+) -> _R: ...
 
 
 @overload
-def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str, Any], X: Any, signs: Any,
-           classes: Any, w: Any = None, b: Any = None, **extra: Any) -> Run: ...
+def finish(
+    engine: Engine,
+    outcome: Outcome,
+    *,
+    algorithm: str,
+    params: dict[str, Any],
+    X: Any,
+    signs: Any,
+    classes: Any,
+    w: Any = None,
+    b: Any = None,
+    **extra: Any,
+) -> Run: ...
 
 
-def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str, Any], X: Any, signs: Any,
-           classes: Any, run_class: type[Run] = Run, w: Any = None, b: Any = None, **extra: Any) -> Run:
+def finish(
+    engine: Engine,
+    outcome: Outcome,
+    *,
+    algorithm: str,
+    params: dict[str, Any],
+    X: Any,
+    signs: Any,
+    classes: Any,
+    run_class: type[Run] = Run,
+    w: Any = None,
+    b: Any = None,
+    **extra: Any,
+) -> Run:
     """The :class:`~perceptronlab.Run` (or ``run_class``) of a driven engine.
 
     ``w``/``b`` default to the engine's weights now (Pocket passes the pocket's); ``extra`` fills
@@ -612,12 +724,26 @@ def finish(engine: Engine, outcome: Outcome, *, algorithm: str, params: dict[str
         w, b = engine.snapshot()
     log = outcome.log
     run = run_class(
-        w=w, b=b, mistakes=int(engine.n_updates), sweeps=len(log.updates_per_sweep), converged=outcome.converged,
-        cycled=outcome.cycled, stopped=outcome.stopped, mistake_indices=np.asarray(engine.indices, dtype=np.int64),
+        w=w,
+        b=b,
+        mistakes=int(engine.n_updates),
+        sweeps=len(log.updates_per_sweep),
+        converged=outcome.converged,
+        cycled=outcome.cycled,
+        stopped=outcome.stopped,
+        mistake_indices=np.asarray(engine.indices, dtype=np.int64),
         updates_per_sweep=np.asarray(log.updates_per_sweep, dtype=np.int64),
-        norms=np.asarray(engine.norms, dtype=np.float64), log_complete=engine.log_complete,
-        mistake_set=engine.mistake_set, errors_after_sweep_known=log.errors_known,
-        checkpoints=log.checkpoints, steps=engine.steps, algorithm=algorithm, params=params, exact=engine.exact,
-        data=(X, signs), **extra)
+        norms=np.asarray(engine.norms, dtype=np.float64),
+        log_complete=engine.log_complete,
+        mistake_set=engine.mistake_set,
+        errors_after_sweep_known=log.errors_known,
+        checkpoints=log.checkpoints,
+        steps=engine.steps,
+        algorithm=algorithm,
+        params=params,
+        exact=engine.exact,
+        data=(X, signs),
+        **extra,
+    )
     run.classes = classes
     return run

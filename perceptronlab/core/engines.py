@@ -22,8 +22,15 @@ from perceptronlab.core.scores import count_errors, margins
 from perceptronlab.core.threads import numba_threads, resolve_n_jobs
 from perceptronlab.exceptions import SCALE_FIX
 
-__all__ = ["CompiledEngine", "WeightedEngine", "make_engine", "parallel_block", "weights_key", "PARALLEL_MIN_ROWS",
-           "PARALLEL_MAX_UPDATE_RATE"]
+__all__ = [
+    "CompiledEngine",
+    "WeightedEngine",
+    "make_engine",
+    "parallel_block",
+    "weights_key",
+    "PARALLEL_MIN_ROWS",
+    "PARALLEL_MAX_UPDATE_RATE",
+]
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
 # placeholders for the kind of rows a kernel taking both is not given
@@ -66,16 +73,30 @@ class CompiledEngine(UpdateLog, SteppingEngine):
     overflowing = "weights"
     overflow_fix = SCALE_FIX
 
-    def __init__(self, X: Any, y: Any, *, eta: Any, margin: Any, fit_intercept: bool, w0: Any = None, b0: Any = 0.0,
-                 n_jobs: int | None = None) -> None:
+    def __init__(
+        self,
+        X: Any,
+        y: Any,
+        *,
+        eta: Any,
+        margin: Any,
+        fit_intercept: bool,
+        w0: Any = None,
+        b0: Any = 0.0,
+        n_jobs: int | None = None,
+    ) -> None:
         self.sparse = is_sparse(X)
         self.X: Any = X if self.sparse else np.ascontiguousarray(X)
         # the CSR loop suits the matrix, not the sweep: chosen once
-        self._csr_paired = choice.csr_paired(X.indptr, X.indices, X.shape[1]) if self.sparse else False
+        self._csr_paired = (
+            choice.csr_paired(X.indptr, X.indices, X.shape[1]) if self.sparse else False
+        )
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.n_jobs = resolve_n_jobs(n_jobs)
         self._last_updates: int | None = None
-        self._row_sq: np.ndarray | None = None  # ‖x_i‖² bounds for the multi-core sweep, made when first needed
+        self._row_sq: np.ndarray | None = (
+            None  # ‖x_i‖² bounds for the multi-core sweep, made when first needed
+        )
         self._one_core_seconds: float | None = None  # the last one-core sweep's time
         self._parallel_losses = 0  # multi-core sweeps in a row not faster than that
         self.n, self.d = X.shape
@@ -92,9 +113,22 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
         if self.sparse:
             X = self.X
-            count, self.b, stopped = kernels.sweep_csr(X.indptr, X.indices, X.data, self.y, order, use_order,
-                                                       self.w, self.b, self.eta, self.margin, self.fit_intercept,
-                                                       self._idx_buf, self._norm_buf, self._csr_paired)
+            count, self.b, stopped = kernels.sweep_csr(
+                X.indptr,
+                X.indices,
+                X.data,
+                self.y,
+                order,
+                use_order,
+                self.w,
+                self.b,
+                self.eta,
+                self.margin,
+                self.fit_intercept,
+                self._idx_buf,
+                self._norm_buf,
+                self._csr_paired,
+            )
         elif self._use_parallel():
             block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here
             scores = np.empty(block)
@@ -103,14 +137,37 @@ class CompiledEngine(UpdateLog, SteppingEngine):
                     self._row_sq = kernels.row_squared_norms(self.X, np.empty(self.n))
                 start = time.perf_counter()
                 count, self.b, stopped = kernels.sweep_dense_blocked(
-                    self.X, self.y, order, use_order, self.w, self.b, self.eta, self.margin, self.fit_intercept,
-                    self._idx_buf, self._norm_buf, block, scores, self._row_sq)
+                    self.X,
+                    self.y,
+                    order,
+                    use_order,
+                    self.w,
+                    self.b,
+                    self.eta,
+                    self.margin,
+                    self.fit_intercept,
+                    self._idx_buf,
+                    self._norm_buf,
+                    block,
+                    scores,
+                    self._row_sq,
+                )
                 self._judge_parallel(time.perf_counter() - start)
         else:
             start = time.perf_counter()
-            count, self.b, stopped = kernels.sweep_dense(self.X, self.y, order, use_order, self.w, self.b,
-                                                         self.eta, self.margin, self.fit_intercept, self._idx_buf,
-                                                         self._norm_buf)
+            count, self.b, stopped = kernels.sweep_dense(
+                self.X,
+                self.y,
+                order,
+                use_order,
+                self.w,
+                self.b,
+                self.eta,
+                self.margin,
+                self.fit_intercept,
+                self._idx_buf,
+                self._norm_buf,
+            )
             self._one_core_seconds = time.perf_counter() - start
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
@@ -118,12 +175,31 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.log_sweep(count)
         return int(count)
 
-    def walk(self, picks, start: int, run: int, target: int, updates_left: int, sweep: int) -> tuple[int, int, int, bool]:
+    def walk(
+        self, picks, start: int, run: int, target: int, updates_left: int, sweep: int
+    ) -> tuple[int, int, int, bool]:
         picks = np.ascontiguousarray(picks, dtype=np.int64)
         X, csr = (_NO_ROWS, self.X) if self.sparse else (self.X, _NO_CSR)
         position, run, count, reached, self.b, stopped = ratchet.walk(
-            X, csr.indptr, csr.indices, csr.data, self.sparse, self.y, picks, start, run, target, updates_left,
-            self.w, self.b, self.eta, self.margin, self.fit_intercept, self._idx_buf, self._norm_buf)
+            X,
+            csr.indptr,
+            csr.indices,
+            csr.data,
+            self.sparse,
+            self.y,
+            picks,
+            start,
+            run,
+            target,
+            updates_left,
+            self.w,
+            self.b,
+            self.eta,
+            self.margin,
+            self.fit_intercept,
+            self._idx_buf,
+            self._norm_buf,
+        )
         self.log_sweep(count)
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
@@ -141,19 +217,40 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         margins = np.empty(self.n)
         if self.sparse:
             X = self.X
-            count = ratchet.errors_up_to_csr(X.indptr, X.indices, X.data, self.y, self.w, self.b, limit,
-                                             self._count_order, margins)
+            count = ratchet.errors_up_to_csr(
+                X.indptr,
+                X.indices,
+                X.data,
+                self.y,
+                self.w,
+                self.b,
+                limit,
+                self._count_order,
+                margins,
+            )
         else:
-            count = ratchet.errors_up_to_dense(self.X, self.y, self.w, self.b, limit, self._count_order,
-                                               np.empty(ratchet.COUNT_BLOCK), margins)
+            count = ratchet.errors_up_to_dense(
+                self.X,
+                self.y,
+                self.w,
+                self.b,
+                limit,
+                self._count_order,
+                np.empty(ratchet.COUNT_BLOCK),
+                margins,
+            )
         if count < limit:
             self._count_order = np.argsort(margins, kind="stable")
         return int(count)
 
     def _use_parallel(self) -> bool:
-        return (self.n_jobs > 1 and self.n >= PARALLEL_MIN_ROWS and self._last_updates is not None
-                and self._last_updates <= self.n * PARALLEL_MAX_UPDATE_RATE
-                and self._parallel_losses < PARALLEL_GIVE_UP_AFTER)
+        return (
+            self.n_jobs > 1
+            and self.n >= PARALLEL_MIN_ROWS
+            and self._last_updates is not None
+            and self._last_updates <= self.n * PARALLEL_MAX_UPDATE_RATE
+            and self._parallel_losses < PARALLEL_GIVE_UP_AFTER
+        )
 
     def _judge_parallel(self, seconds: float) -> None:
         """Count a multi-core sweep that was not faster than the last one-core sweep (the cores busy
@@ -189,7 +286,9 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             sq += self.b * self.b
         self.log_update(i, math.sqrt(sq))
 
-    def replay(self, indices: np.ndarray, keep: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def replay(
+        self, indices: np.ndarray, keep: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Apply the updates on the examples ``indices`` in order, with no mistake test and no log.
 
         Each is the kernels' update, w_k = w_{k−1} + x·(η y) entry by entry, so replaying a run's
@@ -202,18 +301,21 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         intercepts = np.zeros(kept)
         row = 0
         for start in range(0, indices.shape[0], _REPLAY_BLOCK):
-            idx = indices[start:start + _REPLAY_BLOCK]
+            idx = indices[start : start + _REPLAY_BLOCK]
             rows = self.X[idx]
             rows = rows.toarray() if sp.issparse(rows) else np.asarray(rows, dtype=np.float64)
             signed = self.eta * self.y[idx]
             path = np.cumsum(np.vstack([self.w[None, :], rows * signed[:, None]]), axis=0)[1:]
-            b_path = (np.cumsum(np.concatenate([[self.b], signed]))[1:] if self.fit_intercept
-                      else np.full(idx.shape[0], self.b))  # b + c₁ + c₂ + ... in order, as the kernels add
+            b_path = (
+                np.cumsum(np.concatenate([[self.b], signed]))[1:]
+                if self.fit_intercept
+                else np.full(idx.shape[0], self.b)
+            )  # b + c₁ + c₂ + ... in order, as the kernels add
             if keep is not None:
-                sel = keep[start:start + _REPLAY_BLOCK]
+                sel = keep[start : start + _REPLAY_BLOCK]
                 count = int(sel.sum())
-                vectors[row:row + count] = path[sel]
-                intercepts[row:row + count] = b_path[sel]
+                vectors[row : row + count] = path[sel]
+                intercepts[row : row + count] = b_path[sel]
                 row += count
             self.w = path[-1].copy()
             self.b = float(b_path[-1])
@@ -254,7 +356,9 @@ class WeightedEngine(CompiledEngine):
 
     def __init__(self, X: Any, y: Any, *, scale: Any = None, **kwargs: Any) -> None:
         super().__init__(X, y, **kwargs)
-        self.scale = np.ones(self.n) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
+        self.scale = (
+            np.ones(self.n) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
+        )
         self.sweep_loss = 0.0
         self._margin_buf = np.empty(self.n)
         self.update_margins = self._margin_buf[:0]
@@ -265,12 +369,38 @@ class WeightedEngine(CompiledEngine):
         if self.sparse:
             X = self.X
             count, self.b, stopped, loss = sgd.sweep_csr_weighted(
-                X.indptr, X.indices, X.data, self.y, self.scale, order, use_order, self.w, self.b, self.eta,
-                self.margin, self.fit_intercept, self._idx_buf, self._norm_buf, self._margin_buf)
+                X.indptr,
+                X.indices,
+                X.data,
+                self.y,
+                self.scale,
+                order,
+                use_order,
+                self.w,
+                self.b,
+                self.eta,
+                self.margin,
+                self.fit_intercept,
+                self._idx_buf,
+                self._norm_buf,
+                self._margin_buf,
+            )
         else:
             count, self.b, stopped, loss = sgd.sweep_dense_weighted(
-                self.X, self.y, self.scale, order, use_order, self.w, self.b, self.eta, self.margin,
-                self.fit_intercept, self._idx_buf, self._norm_buf, self._margin_buf)
+                self.X,
+                self.y,
+                self.scale,
+                order,
+                use_order,
+                self.w,
+                self.b,
+                self.eta,
+                self.margin,
+                self.fit_intercept,
+                self._idx_buf,
+                self._norm_buf,
+                self._margin_buf,
+            )
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
         self.sweep_loss = float(loss)
@@ -289,11 +419,25 @@ class WeightedEngine(CompiledEngine):
         self._add(i, (self.eta * self.y[i]) * self.scale[i])
 
 
-def make_engine(X: Any, y: Any, *, exact: bool, eta: Any, margin: Any, fit_intercept: bool, trace: bool,
-                backend: str = "compiled", n_jobs: int | None = None) -> SteppingEngine:
+def make_engine(
+    X: Any,
+    y: Any,
+    *,
+    exact: bool,
+    eta: Any,
+    margin: Any,
+    fit_intercept: bool,
+    trace: bool,
+    backend: str = "compiled",
+    n_jobs: int | None = None,
+) -> SteppingEngine:
     """Pick the engine: exact → Fractions; trace in float mode → the NumPy twin; else compiled."""
     if exact:
-        return ExactEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, record_steps=trace)
+        return ExactEngine(
+            X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, record_steps=trace
+        )
     if trace or backend == "reference":
-        return ReferenceEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, record_steps=trace)
+        return ReferenceEngine(
+            X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, record_steps=trace
+        )
     return CompiledEngine(X, y, eta=eta, margin=margin, fit_intercept=fit_intercept, n_jobs=n_jobs)

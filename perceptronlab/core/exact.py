@@ -20,7 +20,9 @@ floating point instead.
 Traceback (most recent call last):
 ...
 perceptronlab.core.exact.ExactBudgetError: exact run: expected numbers of at most 64 bits (numerator \
-and denominator), got 80 bits after update 6 (sweep 2). Raise the budget with the environment variable PERCEPTRONLAB_EXACT_BITS (e.g. PERCEPTRONLAB_EXACT_BITS=128), or compute in floating point (without --exact, or exact=False).
+and denominator), got 80 bits after update 6 (sweep 2). Raise the budget with the environment \
+variable PERCEPTRONLAB_EXACT_BITS (e.g. PERCEPTRONLAB_EXACT_BITS=128), or compute in floating point \
+(without --exact, or exact=False).
 >>> del os.environ[BITS_VARIABLE]
 """
 
@@ -36,8 +38,15 @@ from perceptronlab.core.reference import StepwiseEngine
 from perceptronlab.core.scores import exact_dot
 from perceptronlab.exceptions import InputError
 
-__all__ = ["BITS_VARIABLE", "DEFAULT_MAX_BITS", "ExactBudgetError", "ExactEngine", "exact_score", "exact_update",
-           "max_bits"]
+__all__ = [
+    "BITS_VARIABLE",
+    "DEFAULT_MAX_BITS",
+    "ExactBudgetError",
+    "ExactEngine",
+    "exact_score",
+    "exact_update",
+    "max_bits",
+]
 
 #: the default budget: bits of the largest numerator or denominator of (w, b)
 DEFAULT_MAX_BITS = 4096
@@ -68,8 +77,10 @@ def max_bits() -> int:
     if not text:
         return DEFAULT_MAX_BITS
     if not text.isdigit() or len(text) > 6 or not 64 <= int(text) <= _CEILING_BITS:
-        raise InputError(f"{BITS_VARIABLE}: expected a whole number of bits from 64 to {_CEILING_BITS:,}, got "
-                         f"{text[:40]!r}. Set e.g. {BITS_VARIABLE}={2 * DEFAULT_MAX_BITS}, or unset it.")
+        raise InputError(
+            f"{BITS_VARIABLE}: expected a whole number of bits from 64 to {_CEILING_BITS:,}, got "
+            f"{text[:40]!r}. Set e.g. {BITS_VARIABLE}={2 * DEFAULT_MAX_BITS}, or unset it."
+        )
     return int(text)
 
 
@@ -78,7 +89,9 @@ def exact_score(w, b, x, y: int) -> Fraction:
     return y * (exact_dot(w, x) + b)
 
 
-def exact_update(w, b, x, y: int, eta: Fraction, fit_intercept: bool) -> tuple[list[Fraction], Fraction]:
+def exact_update(
+    w, b, x, y: int, eta: Fraction, fit_intercept: bool
+) -> tuple[list[Fraction], Fraction]:
     """The rule's update: (w + η·y·x, b + η·y), the intercept only with ``fit_intercept``."""
     c = eta * y
     return [wj + c * xj for wj, xj in zip(w, x, strict=True)], (b + c if fit_intercept else b)
@@ -91,15 +104,26 @@ class ExactEngine(StepwiseEngine):
     _score_dtype = object
 
     def __init__(self, X, y, *, eta, margin, fit_intercept, record_steps=False):
-        self._start(X, [int(v) for v in y], eta=Fraction(eta), margin=Fraction(margin), fit_intercept=fit_intercept,
-                    record_steps=record_steps)
+        self._start(
+            X,
+            [int(v) for v in y],
+            eta=Fraction(eta),
+            margin=Fraction(margin),
+            fit_intercept=fit_intercept,
+            record_steps=record_steps,
+        )
         self.n, self.d = len(X), len(X[0])
         if self.n * self.d > EXACT_MAX_CELLS or (record_steps and self.d > TRACE_MAX_FEATURES):
-            limit = (f"at most {TRACE_MAX_FEATURES:,} features for a traced run" if record_steps and
-                     self.d > TRACE_MAX_FEATURES else f"at most {EXACT_MAX_CELLS:,} cells (rows × features)")
-            raise ExactBudgetError(f"exact run: expected {limit}, got {self.n:,} rows × {self.d:,} features. "
-                                   "Compute in floating point (train without --exact, or exact=False), or "
-                                   "select fewer features.")
+            limit = (
+                f"at most {TRACE_MAX_FEATURES:,} features for a traced run"
+                if record_steps and self.d > TRACE_MAX_FEATURES
+                else f"at most {EXACT_MAX_CELLS:,} cells (rows × features)"
+            )
+            raise ExactBudgetError(
+                f"exact run: expected {limit}, got {self.n:,} rows × {self.d:,} features. "
+                "Compute in floating point (train without --exact, or exact=False), or "
+                "select fewer features."
+            )
         self.w = [Fraction(0)] * self.d
         self.b = Fraction(0)
         self.max_bits = max_bits()
@@ -109,15 +133,21 @@ class ExactEngine(StepwiseEngine):
         return exact_score(self.w, self.b, self.X[i], self.y[i])
 
     def _step(self, i: int) -> None:
-        self.w, self.b = exact_update(self.w, self.b, self.X[i], self.y[i], self.eta, self.fit_intercept)
+        self.w, self.b = exact_update(
+            self.w, self.b, self.X[i], self.y[i], self.eta, self.fit_intercept
+        )
         self._updates += 1
-        bits = max(max(v.numerator.bit_length(), v.denominator.bit_length()) for v in (*self.w, self.b))
+        bits = max(
+            max(v.numerator.bit_length(), v.denominator.bit_length()) for v in (*self.w, self.b)
+        )
         if bits > self.max_bits:
             raise ExactBudgetError(
                 f"exact run: expected numbers of at most {self.max_bits:,} bits (numerator and denominator), got "
                 f"{bits:,} bits after update {self._updates:,} (sweep {self._sweep_now}). Raise the budget with "
-                f"the environment variable {BITS_VARIABLE} (e.g. {BITS_VARIABLE}={min(2 * self.max_bits, _CEILING_BITS)}), "
-                "or compute in floating point (without --exact, or exact=False).")
+                f"the environment variable {BITS_VARIABLE} "
+                f"(e.g. {BITS_VARIABLE}={min(2 * self.max_bits, _CEILING_BITS)}), "
+                "or compute in floating point (without --exact, or exact=False)."
+            )
 
     def update(self, i: int, sweep: int, score) -> None:
         self._sweep_now = sweep  # for the budget's message

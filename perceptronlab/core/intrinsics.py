@@ -28,10 +28,20 @@ def prefetch(typingctx, array, index):
         module = builder.module
         fn = module.globals.get("llvm.prefetch.p0i8")
         if fn is None:
-            fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]),
-                             name="llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(pointer, byte_ptr), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
+            fn = ir.Function(
+                module,
+                ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]),
+                name="llvm.prefetch.p0i8",
+            )
+        builder.call(
+            fn,
+            [
+                builder.bitcast(pointer, byte_ptr),
+                ir.Constant(i32, 0),
+                ir.Constant(i32, 3),
+                ir.Constant(i32, 1),
+            ],
+        )
         return context.get_dummy_value()
 
     return signature, codegen

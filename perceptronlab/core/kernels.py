@@ -70,18 +70,29 @@ def _rows8(typingctx, w, X, rows, out):
         row_vector = ir.VectorType(ir.FloatType(), 4) if single else f64x4
 
         def load_row(pointer):
-            value = builder.load(builder.bitcast(pointer, row_vector.as_pointer()), align=4 if single else 8)
+            value = builder.load(
+                builder.bitcast(pointer, row_vector.as_pointer()), align=4 if single else 8
+            )
             return builder.fpext(value, f64x4) if single else value
 
         def mask(*lanes):
             return ir.Constant(ir.VectorType(i32, len(lanes)), [ir.Constant(i32, k) for k in lanes])
 
-        bases = [builder.gep(x_arr.data, [builder.mul(builder.load(builder.gep(r_arr.data, [ir.Constant(i64, k)])), d)])
-                 for k in range(8)]
-        accumulators = [cgutils.alloca_once_value(builder, ir.Constant(f64x4, [0.0] * 4)) for _ in range(2)]
+        bases = [
+            builder.gep(
+                x_arr.data,
+                [builder.mul(builder.load(builder.gep(r_arr.data, [ir.Constant(i64, k)])), d)],
+            )
+            for k in range(8)
+        ]
+        accumulators = [
+            cgutils.alloca_once_value(builder, ir.Constant(f64x4, [0.0] * 4)) for _ in range(2)
+        ]
         with cgutils.for_range(builder, builder.udiv(d, ir.Constant(d.type, 4))) as loop:
             j = builder.mul(loop.index, ir.Constant(d.type, 4))
-            wv = builder.load(builder.bitcast(builder.gep(w_arr.data, [j]), f64x4.as_pointer()), align=8)
+            wv = builder.load(
+                builder.bitcast(builder.gep(w_arr.data, [j]), f64x4.as_pointer()), align=8
+            )
             splat = [builder.shuffle_vector(wv, wv, mask(q, q, q, q)) for q in range(4)]
             for acc, group in zip(accumulators, (bases[:4], bases[4:]), strict=True):
                 v = [load_row(builder.gep(base, [j])) for base in group]
@@ -89,10 +100,12 @@ def _rows8(typingctx, w, X, rows, out):
                 t1 = builder.shuffle_vector(v[0], v[1], mask(1, 5, 3, 7))
                 t2 = builder.shuffle_vector(v[2], v[3], mask(0, 4, 2, 6))
                 t3 = builder.shuffle_vector(v[2], v[3], mask(1, 5, 3, 7))
-                columns = (builder.shuffle_vector(t0, t2, mask(0, 1, 4, 5)),
-                           builder.shuffle_vector(t1, t3, mask(0, 1, 4, 5)),
-                           builder.shuffle_vector(t0, t2, mask(2, 3, 6, 7)),
-                           builder.shuffle_vector(t1, t3, mask(2, 3, 6, 7)))
+                columns = (
+                    builder.shuffle_vector(t0, t2, mask(0, 1, 4, 5)),
+                    builder.shuffle_vector(t1, t3, mask(0, 1, 4, 5)),
+                    builder.shuffle_vector(t0, t2, mask(2, 3, 6, 7)),
+                    builder.shuffle_vector(t1, t3, mask(2, 3, 6, 7)),
+                )
                 total = builder.load(acc)
                 for q in range(4):
                     total = builder.fadd(total, builder.fmul(splat[q], columns[q]))
@@ -100,8 +113,10 @@ def _rows8(typingctx, w, X, rows, out):
         for half, acc in enumerate(accumulators):
             total = builder.load(acc)
             for q in range(4):
-                builder.store(builder.extract_element(total, ir.Constant(i32, q)),
-                              builder.gep(o_arr.data, [ir.Constant(i64, 4 * half + q)]))
+                builder.store(
+                    builder.extract_element(total, ir.Constant(i32, q)),
+                    builder.gep(o_arr.data, [ir.Constant(i64, 4 * half + q)]),
+                )
         return context.get_dummy_value()
 
     return signature, codegen
@@ -180,12 +195,16 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
         for k in range(m):
             i = rows[k]
             s = scores[k] + b
-            if not abs(s) < math.inf:  # NaN or inf in the row (or in w): stop here, the caller says which
+            if (
+                not abs(s) < math.inf
+            ):  # NaN or inf in the row (or in w): stop here, the caller says which
                 return count, b, i
             if is_mistake(y[i], s, margin):
                 b = _take_update(X, i, w, b, eta * y[i], fit_intercept, idx_out, norm_out, count)
                 count += 1
-                walked = k + 1  # the next group starts right after the update, scored with the new w
+                walked = (
+                    k + 1
+                )  # the next group starts right after the update, scored with the new w
                 break
         t += walked
     return count, b, -1
@@ -259,8 +278,22 @@ BLOCK_RESCORE_AFTER = 64
 
 
 @njit(cache=True, nogil=True)
-def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out, block,
-                        scores, row_sq):
+def sweep_dense_blocked(
+    X,
+    y,
+    order,
+    use_order,
+    w,
+    b,
+    eta,
+    margin,
+    fit_intercept,
+    idx_out,
+    norm_out,
+    block,
+    scores,
+    row_sq,
+):
     """:func:`sweep_dense` on several cores, same bits: score a block in parallel, walk it in order.
 
     The block is scored with the weights (w₀, b₀) it starts with. Until the first update those
@@ -301,11 +334,18 @@ def sweep_dense_blocked(X, y, order, use_order, w, b, eta, margin, fit_intercept
             s = scores[t - start] + b0
             if moved:
                 x_norm = math.sqrt(row_sq[i] * inflate) * inflate
-                bound = (drift * x_norm + abs(b - b0) + gamma * (w_norm0 * x_norm + abs(b0))
-                         + gamma * ((w_norm0 + drift) * x_norm + abs(b)) + _U_ROUND * (abs(s) + abs(margin)))
+                bound = (
+                    drift * x_norm
+                    + abs(b - b0)
+                    + gamma * (w_norm0 * x_norm + abs(b0))
+                    + gamma * ((w_norm0 + drift) * x_norm + abs(b))
+                    + _U_ROUND * (abs(s) + abs(margin))
+                )
                 bound = bound * (1.0 + 1e-6) + 1e-300
                 gap = y[i] * s - margin
-                if not (abs(gap) > bound and bound < math.inf):  # too close to call: score it again, exactly
+                if not (
+                    abs(gap) > bound and bound < math.inf
+                ):  # too close to call: score it again, exactly
                     s = _dot(w, X, i) + b
                     rescored += 1
                 # otherwise the stale score decides: the exact one is on the same side of the margin
@@ -373,10 +413,15 @@ def csr_gathers_miss(indptr, indices, d):
     whether it does on this CPU is measured (:func:`perceptronlab.core.choice.csr_paired`)."""
     n = indptr.shape[0] - 1
     nnz = indptr[n] - indptr[0]
-    if n == 0 or nnz < PAIRED_MIN_NNZ or d * 8 < PAIRED_MIN_WEIGHT_BYTES or nnz < PAIRED_MIN_ROW_NNZ * n:
+    if (
+        n == 0
+        or nnz < PAIRED_MIN_NNZ
+        or d * 8 < PAIRED_MIN_WEIGHT_BYTES
+        or nnz < PAIRED_MIN_ROW_NNZ * n
+    ):
         return False
     stride = max(1, nnz // PAIRED_SAMPLE)
-    sample = np.sort(indices[indptr[0]:indptr[n]:stride][:PAIRED_SAMPLE].astype(np.int64))
+    sample = np.sort(indices[indptr[0] : indptr[n] : stride][:PAIRED_SAMPLE].astype(np.int64))
     distinct = 1
     for k in range(1, sample.shape[0]):
         if sample[k] != sample[k - 1]:
@@ -396,7 +441,9 @@ def _squared_weights(w, b, fit_intercept):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _csr_take_update(indptr, indices, data, i, w, b, step, fit_intercept, sq, idx_out, norm_out, count):
+def _csr_take_update(
+    indptr, indices, data, i, w, b, step, fit_intercept, sq, idx_out, norm_out, count
+):
     """The update on a mistake of row i (w += x·step, b += step) and its log entry; returns (b, ‖(w, b)‖²)."""
     sq = add_csr_row(indptr, indices, data, i, w, step, sq)
     if fit_intercept:
@@ -407,8 +454,22 @@ def _csr_take_update(indptr, indices, data, i, w, b, step, fit_intercept, sq, id
     return b, sq
 
 
-def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out,
-              paired):
+def sweep_csr(
+    indptr,
+    indices,
+    data,
+    y,
+    order,
+    use_order,
+    w,
+    b,
+    eta,
+    margin,
+    fit_intercept,
+    idx_out,
+    norm_out,
+    paired,
+):
     """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
 
     Row by row (each row's sum in its stored order), as scikit-learn does; on matrices whose
@@ -419,12 +480,27 @@ def sweep_csr(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit
     choice of :func:`perceptronlab.core.choice.csr_paired` for this matrix, which the caller keeps.
     """
     loop = _sweep_csr_paired if paired else _sweep_csr_rows
-    return loop(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out)
+    return loop(
+        indptr,
+        indices,
+        data,
+        y,
+        order,
+        use_order,
+        w,
+        b,
+        eta,
+        margin,
+        fit_intercept,
+        idx_out,
+        norm_out,
+    )
 
 
 @njit(cache=True, nogil=True)
-def _sweep_csr_rows(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out,
-                    norm_out):
+def _sweep_csr_rows(
+    indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out
+):
     """:func:`sweep_csr` row by row."""
     sq = _squared_weights(w, b, fit_intercept)
     steps = order.shape[0] if use_order else indptr.shape[0] - 1
@@ -435,15 +511,28 @@ def _sweep_csr_rows(indptr, indices, data, y, order, use_order, w, b, eta, margi
         if not abs(s) < math.inf:
             return count, b, i
         if is_mistake(y[i], s, margin):
-            b, sq = _csr_take_update(indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out,
-                                     norm_out, count)
+            b, sq = _csr_take_update(
+                indptr,
+                indices,
+                data,
+                i,
+                w,
+                b,
+                eta * y[i],
+                fit_intercept,
+                sq,
+                idx_out,
+                norm_out,
+                count,
+            )
             count += 1
     return count, b, -1
 
 
 @njit(cache=True, nogil=True)
-def _sweep_csr_paired(indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out,
-                      norm_out):
+def _sweep_csr_paired(
+    indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out
+):
     """:func:`sweep_csr` two rows at a time (two chains), prefetching the weights of the rows ahead."""
     n = indptr.shape[0] - 1
     count = 0
@@ -473,8 +562,20 @@ def _sweep_csr_paired(indptr, indices, data, y, order, use_order, w, b, eta, mar
             if not abs(s) < math.inf:
                 return count, b, i
             if is_mistake(y[i], s, margin):
-                b, sq = _csr_take_update(indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out,
-                                         norm_out, count)
+                b, sq = _csr_take_update(
+                    indptr,
+                    indices,
+                    data,
+                    i,
+                    w,
+                    b,
+                    eta * y[i],
+                    fit_intercept,
+                    sq,
+                    idx_out,
+                    norm_out,
+                    count,
+                )
                 count += 1
                 fresh = False
         t += 2
@@ -695,5 +796,6 @@ def perceptron_many(X, y, eta, margin, fit_intercept, max_sweeps, W, B, updates,
     ``perceptron(X[r], y[r])``.
     """
     for r in prange(X.shape[0]):
-        B[r], updates[r], sweeps[r], outcomes[r] = drive_cyclic(X[r], y[r], W[r], eta, margin, fit_intercept,
-                                                                max_sweeps)
+        B[r], updates[r], sweeps[r], outcomes[r] = drive_cyclic(
+            X[r], y[r], W[r], eta, margin, fit_intercept, max_sweeps
+        )

@@ -1,4 +1,5 @@
-"""The online protocol (“Perceptron Algorithm for Halfspaces”): predict from w and x first, then learn from the revealed label.
+"""The online protocol (“Perceptron Algorithm for Halfspaces”): predict from w and x first, then
+learn from the revealed label.
 
 On round t the learner sees x_t, predicts sign(⟨w,x_t⟩ + b) (a tie predicts −1), and only then
 receives y_t; y_t(⟨w,x_t⟩ + b) ≤ ρ₀ is a mistake (ties included) and triggers w ← w + η·y_t·x_t.
@@ -54,7 +55,11 @@ class OnlineState:
 
     @property
     def w(self) -> np.ndarray:
-        return self._w if self.weights is None else np.fromiter(self.weights.values(), float, len(self.weights))
+        return (
+            self._w
+            if self.weights is None
+            else np.fromiter(self.weights.values(), float, len(self.weights))
+        )
 
     @w.setter
     def w(self, value: np.ndarray) -> None:
@@ -64,7 +69,12 @@ class OnlineState:
     def _dict_score(self, x: Mapping) -> float:
         if self.weights is None:
             if self._w.shape[0] or self.seen:
-                raise v.fail("x", "a vector, as in earlier rounds", "a dict", "Use one input kind per learner.")
+                raise v.fail(
+                    "x",
+                    "a vector, as in earlier rounds",
+                    "a dict",
+                    "Use one input kind per learner.",
+                )
             self.weights = {}
         weights = self.weights
         try:
@@ -80,15 +90,24 @@ class OnlineState:
     # ------------------------------------------------------------ vectors
     def vector(self, x: Any) -> np.ndarray:
         if self.weights is not None:
-            raise v.fail("x", "a dict, as in earlier rounds", type(x).__name__, "Use one input kind per learner.")
+            raise v.fail(
+                "x",
+                "a dict, as in earlier rounds",
+                type(x).__name__,
+                "Use one input kind per learner.",
+            )
         vec = np.asarray(x, dtype=np.float64).ravel()
         if not np.isfinite(vec).all():
             raise v.fail("x", "finite values", "NaN or inf", "Remove or impute the missing values.")
         if self._w.shape[0] == 0 and self.seen == 0:
             self._w = np.zeros(vec.shape[0])
         if vec.shape[0] != self._w.shape[0]:
-            raise v.fail("x", f"{self._w.shape[0]} features, as in earlier rounds", f"{vec.shape[0]}",
-                         "Pass every example with the same features.")
+            raise v.fail(
+                "x",
+                f"{self._w.shape[0]} features, as in earlier rounds",
+                f"{vec.shape[0]}",
+                "Pass every example with the same features.",
+            )
         return vec
 
     # ------------------------------------------------------------ protocol
@@ -175,8 +194,12 @@ class OnlineState:
         if _is_data_frame(X):
             return self._learn_frame(X, y_signs)
         if self.weights is not None:
-            raise v.fail("X", "dict examples (or a pandas DataFrame), as learned so far", "a matrix",
-                         "Use learn with dicts, or learn_many with a DataFrame.")
+            raise v.fail(
+                "X",
+                "dict examples (or a pandas DataFrame), as learned so far",
+                "a matrix",
+                "Use learn with dicts, or learn_many with a DataFrame.",
+            )
         X = v.check_matrix(X, check_finite=False)  # the compiled sweep names a NaN/inf cell itself
         signs = _check_signs(y_signs, X.shape[0])
         if self._w.shape[0] == 0 and self.seen == 0:
@@ -186,35 +209,72 @@ class OnlineState:
         no_order = np.empty(0, dtype=np.int64)
         if v.is_sparse(X):
             paired = choice.csr_paired(X.indptr, X.indices, X.shape[1])
-            count, b, stopped = kernels.sweep_csr(X.indptr, X.indices, X.data, signs, no_order, False, self._w,
-                                                  self.b, self.eta, self.margin, self.fit_intercept, idx, norms,
-                                                  paired)
+            count, b, stopped = kernels.sweep_csr(
+                X.indptr,
+                X.indices,
+                X.data,
+                signs,
+                no_order,
+                False,
+                self._w,
+                self.b,
+                self.eta,
+                self.margin,
+                self.fit_intercept,
+                idx,
+                norms,
+                paired,
+            )
         else:
-            count, b, stopped = kernels.sweep_dense(X, signs, no_order, False, self._w, self.b, self.eta,
-                                                    self.margin, self.fit_intercept, idx, norms)
+            count, b, stopped = kernels.sweep_dense(
+                X,
+                signs,
+                no_order,
+                False,
+                self._w,
+                self.b,
+                self.eta,
+                self.margin,
+                self.fit_intercept,
+                idx,
+                norms,
+            )
         return self._finish_batch(X, count, b, stopped, idx)
 
     def _learn_frame(self, frame: Any, y_signs: Any) -> np.ndarray:
         if self.weights is None:
             if self._w.shape[0] or self.seen:
-                raise v.fail("X", "a matrix, as in earlier rounds", "a pandas DataFrame",
-                             "Use one input kind per learner (pass frame.to_numpy()).")
+                raise v.fail(
+                    "X",
+                    "a matrix, as in earlier rounds",
+                    "a pandas DataFrame",
+                    "Use one input kind per learner (pass frame.to_numpy()).",
+                )
             self.weights = {}
         names = list(frame.columns)
         if len(set(names)) != len(names):
-            raise v.fail("X", "distinct column names (they are the feature names)", f"columns {names}",
-                         "Rename or drop the repeated columns.")
+            raise v.fail(
+                "X",
+                "distinct column names (they are the feature names)",
+                f"columns {names}",
+                "Rename or drop the repeated columns.",
+            )
         try:
             X = np.ascontiguousarray(frame.to_numpy(dtype=np.float64))
         except (TypeError, ValueError) as exc:
-            raise v.fail("X", "numeric columns", f"a cell that is not a number ({exc})",
-                         "Fix or drop non-numeric columns (e.g. with pandas.to_numeric).") from exc
+            raise v.fail(
+                "X",
+                "numeric columns",
+                f"a cell that is not a number ({exc})",
+                "Fix or drop non-numeric columns (e.g. with pandas.to_numeric).",
+            ) from exc
         signs = _check_signs(y_signs, X.shape[0])
         weights = self.weights
         w = np.array([weights.get(name, 0.0) for name in names], dtype=np.float64)
         mistakes = np.zeros(X.shape[0], dtype=np.bool_)
-        count, b, stopped = kernels.learn_rows_bias_first(X, signs, w, self.b, self.eta, self.margin,
-                                                          self.fit_intercept, mistakes)
+        count, b, stopped = kernels.learn_rows_bias_first(
+            X, signs, w, self.b, self.eta, self.margin, self.fit_intercept, mistakes
+        )
         if count:  # a mistake writes every feature of its row, in the row's order (as learn does)
             for name, value in zip(names, w.tolist(), strict=True):
                 weights[name] = value
@@ -240,7 +300,9 @@ class OnlineState:
     def replay(self, X: np.ndarray, y_signs: np.ndarray) -> np.ndarray:
         """Progressive validation of a whole stream in one compiled sweep; returns mistake indices."""
         if self.weights is not None:
-            raise v.fail("X", "dict examples, as learned so far", "a matrix", "Use learn with dicts.")
+            raise v.fail(
+                "X", "dict examples, as learned so far", "a matrix", "Use learn with dicts."
+            )
         return np.flatnonzero(self.learn_many(X, y_signs))
 
 
@@ -253,9 +315,13 @@ def _check_signs(y_signs: Any, n: int) -> np.ndarray:
     try:
         signs = np.ascontiguousarray(np.asarray(y_signs, dtype=np.float64).ravel())
     except (TypeError, ValueError):
-        raise v.fail("y", "-1 or +1 for every row", repr(y_signs)[:80], "Map the labels to -1/+1 first.") from None
+        raise v.fail(
+            "y", "-1 or +1 for every row", repr(y_signs)[:80], "Map the labels to -1/+1 first."
+        ) from None
     if signs.shape[0] != n:
-        raise v.fail("y", f"{n} labels (one per row of X)", f"{signs.shape[0]}", "Pass one label per row.")
+        raise v.fail(
+            "y", f"{n} labels (one per row of X)", f"{signs.shape[0]}", "Pass one label per row."
+        )
     if not np.all((signs == 1) | (signs == -1)):
         bad = signs[(signs != 1) & (signs != -1)][0]
         raise v.fail("y", "-1 or +1", repr(float(bad)), "Map the labels to -1/+1 first.")
@@ -268,5 +334,7 @@ def _finite(value: Any, name: Any) -> float:
     except (TypeError, ValueError) as exc:
         raise v.fail(f"x[{name!r}]", "a number", repr(value), "Fix the feature value.") from exc
     if not math.isfinite(number):
-        raise v.fail(f"x[{name!r}]", "a finite number", number, "Remove or impute the missing value.")
+        raise v.fail(
+            f"x[{name!r}]", "a finite number", number, "Remove or impute the missing value."
+        )
     return number

@@ -60,7 +60,10 @@ class AveragedOnlineState(OnlineState):
         T = self.rounds
         if self.weights is not None:
             u = self._u
-            return {name: (w if T == 0 else w - u.get(name, 0.0) / T) for name, w in self.weights.items()}
+            return {
+                name: (w if T == 0 else w - u.get(name, 0.0) / T)
+                for name, w in self.weights.items()
+            }
         return self.w.copy() if T == 0 else self.w - self._u_vector / T
 
     def average_intercept(self) -> float:
@@ -69,7 +72,9 @@ class AveragedOnlineState(OnlineState):
 
     def average_score(self, x: Mapping) -> float:
         """⟨w̄, x⟩ + b̄ for a dict x (a feature never updated on counts 0)."""
-        weights = cast("dict[Any, float]", self.average_weights()) if self.weights is not None else {}  # none yet: w̄ = 0
+        weights = (
+            cast("dict[Any, float]", self.average_weights()) if self.weights is not None else {}
+        )  # none yet: w̄ = 0
         score = self.average_intercept()
         for name, value in x.items():
             score += weights.get(name, 0.0) * value

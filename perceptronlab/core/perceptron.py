@@ -27,8 +27,16 @@ if TYPE_CHECKING:
 __all__ = ["perceptron", "pocket"]
 
 
-def _prepare(X: MatrixLike, y: ArrayLike, *, eta: RealLike, margin: RealLike, exact: bool, order: str,
-             compiled: bool = True) -> tuple[Any, Float64Array, NDArray[Any], Any, Any]:
+def _prepare(
+    X: MatrixLike,
+    y: ArrayLike,
+    *,
+    eta: RealLike,
+    margin: RealLike,
+    exact: bool,
+    order: str,
+    compiled: bool = True,
+) -> tuple[Any, Float64Array, NDArray[Any], Any, Any]:
     v.check_choice("order", order, v.ORDERS)
     v.check_eta(eta)
     v.check_margin(margin)
@@ -40,10 +48,23 @@ def _prepare(X: MatrixLike, y: ArrayLike, *, eta: RealLike, margin: RealLike, ex
 
 
 @v.seeds_names
-def perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
-               order: v.Order = "cyclic", margin: RealLike = 0.0, max_sweeps: int = 1000, seed: int | None = None,
-               exact: bool = False, trace: bool = False, warn: bool = True, backend: v.Backend = "compiled",
-               n_jobs: int | None = None, on_sweep: OnSweep | None = None) -> Run:
+def perceptron(
+    X: MatrixLike,
+    y: ArrayLike,
+    *,
+    eta: RealLike = 1.0,
+    fit_intercept: bool = False,
+    order: v.Order = "cyclic",
+    margin: RealLike = 0.0,
+    max_sweeps: int = 1000,
+    seed: int | None = None,
+    exact: bool = False,
+    trace: bool = False,
+    warn: bool = True,
+    backend: v.Backend = "compiled",
+    n_jobs: int | None = None,
+    on_sweep: OnSweep | None = None,
+) -> Run:
     """Run the perceptron (Rosenblatt 1958; Novikoff 1962) from w = 0 until a clean sweep.
 
     Parameters
@@ -79,30 +100,70 @@ def perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercep
     seed = v.check_seed(seed)
     v.check_choice("backend", backend, v.BACKENDS)
     compiled = not (exact or trace or backend == "reference")
-    Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=margin, exact=exact, order=order,
-                                               compiled=compiled)
-    engine = make_engine(Xc, signs, exact=exact, eta=eta, margin=margin, fit_intercept=bool(fit_intercept),
-                         trace=trace, backend=backend, n_jobs=n_jobs)
-    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin, max_sweeps=max_sweeps,
-                  seed=seed)
-    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, margin=margin, on_sweep=on_sweep)
-    run = finish(engine, outcome, algorithm="perceptron", params=params, X=Xc, signs=signs, classes=classes)
+    Xc, signs, classes, eta, margin = _prepare(
+        X, y, eta=eta, margin=margin, exact=exact, order=order, compiled=compiled
+    )
+    engine = make_engine(
+        Xc,
+        signs,
+        exact=exact,
+        eta=eta,
+        margin=margin,
+        fit_intercept=bool(fit_intercept),
+        trace=trace,
+        backend=backend,
+        n_jobs=n_jobs,
+    )
+    params = dict(
+        eta=eta,
+        fit_intercept=bool(fit_intercept),
+        order=order,
+        margin=margin,
+        max_sweeps=max_sweeps,
+        seed=seed,
+    )
+    outcome = drive(
+        engine, order=order, max_sweeps=max_sweeps, seed=seed, margin=margin, on_sweep=on_sweep
+    )
+    run = finish(
+        engine, outcome, algorithm="perceptron", params=params, X=Xc, signs=signs, classes=classes
+    )
     if warn and run.cycled:
-        _warn("CycledWarning", f"The weights at the start of sweep {run.sweeps + 1} repeat an earlier sweep's: the "
-              "cyclic perceptron will never converge on this data. Use perceptronlab.pocket for the best "
-              "weights, or perceptronlab.separable(X, y) to confirm.", stacklevel=2)
+        _warn(
+            "CycledWarning",
+            f"The weights at the start of sweep {run.sweeps + 1} repeat an earlier sweep's: the "
+            "cyclic perceptron will never converge on this data. Use perceptronlab.pocket for the best "
+            "weights, or perceptronlab.separable(X, y) to confirm.",
+            stacklevel=2,
+        )
     elif warn and not run.converged and not run.stopped:
-        _warn("NotConvergedWarning", f"No clean sweep within max_sweeps={max_sweeps} ({run.mistakes} mistakes). "
-              "The data may not be separable (check perceptronlab.separable(X, y)); raise max_sweeps or use "
-              "perceptronlab.pocket.", stacklevel=2)
+        _warn(
+            "NotConvergedWarning",
+            f"No clean sweep within max_sweeps={max_sweeps} ({run.mistakes} mistakes). "
+            "The data may not be separable (check perceptronlab.separable(X, y)); raise max_sweeps or use "
+            "perceptronlab.pocket.",
+            stacklevel=2,
+        )
     return run
 
 
 @v.seeds_names
-def pocket(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
-           order: v.Order = "random-mistake", check: v.PocketCheck = "update", max_updates: int | None = None,
-           max_sweeps: int = 100, seed: int | None = None, exact: bool = False, trace: bool = False,
-           n_jobs: int | None = None, on_sweep: OnSweep | None = None) -> Run:
+def pocket(
+    X: MatrixLike,
+    y: ArrayLike,
+    *,
+    eta: RealLike = 1.0,
+    fit_intercept: bool = False,
+    order: v.Order = "random-mistake",
+    check: v.PocketCheck = "update",
+    max_updates: int | None = None,
+    max_sweeps: int = 100,
+    seed: int | None = None,
+    exact: bool = False,
+    trace: bool = False,
+    n_jobs: int | None = None,
+    on_sweep: OnSweep | None = None,
+) -> Run:
     """The Pocket algorithm (Gallant 1990): perceptron updates, keeping the weights with fewest errors.
 
     Training errors are counted as y(⟨w,x⟩ + b) ≤ 0. The pocket starts at w = 0 (every example a
@@ -113,7 +174,8 @@ def pocket(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: b
     order : how the next update is chosen, as in :func:`perceptron` (default "random-mistake", as in
         the Learning From Data course).
     check : "update" checks the errors after every update (Lin's lecture 2); "sweep" after every sweep
-        (the notebook “The Perceptron Convergence Theorem”; in random-mistake order a sweep is n updates); "ratchet" is Gallant's pocket
+        (the notebook “The Perceptron Convergence Theorem”; in random-mistake order a sweep is n
+        updates); "ratchet" is Gallant's pocket
         algorithm with ratchet: examples are picked one at a time (in order "random-mistake"
         uniformly at random with replacement, as Gallant's; "shuffle" and "cyclic" pick each
         example once a sweep), a picked mistake updates, and when the current weights' run of
@@ -143,18 +205,59 @@ def pocket(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: b
     """
     v.check_choice("check", check, v.POCKET_CHECKS)
     max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=100.")
-    max_updates = v.check_optional_positive_int("max_updates", max_updates, "Pass e.g. max_updates=10000 or None.")
+    max_updates = v.check_optional_positive_int(
+        "max_updates", max_updates, "Pass e.g. max_updates=10000 or None."
+    )
     seed = v.check_seed(seed)
     # the ratchet's picks need not meet every row before its first count: X is checked here
-    Xc, signs, classes, eta, margin = _prepare(X, y, eta=eta, margin=0, exact=exact, order=order,
-                                               compiled=not (exact or trace or check == "ratchet"))
-    engine = make_engine(Xc, signs, exact=exact, eta=eta, margin=margin, fit_intercept=bool(fit_intercept),
-                         trace=trace, n_jobs=n_jobs)
-    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, check=check, max_updates=max_updates,
-                  max_sweeps=max_sweeps, seed=seed)
-    outcome = drive_pocket(engine, order=order, check=check, max_sweeps=max_sweeps, max_updates=max_updates,
-                           seed=seed, on_sweep=on_sweep)
+    Xc, signs, classes, eta, margin = _prepare(
+        X,
+        y,
+        eta=eta,
+        margin=0,
+        exact=exact,
+        order=order,
+        compiled=not (exact or trace or check == "ratchet"),
+    )
+    engine = make_engine(
+        Xc,
+        signs,
+        exact=exact,
+        eta=eta,
+        margin=margin,
+        fit_intercept=bool(fit_intercept),
+        trace=trace,
+        n_jobs=n_jobs,
+    )
+    params = dict(
+        eta=eta,
+        fit_intercept=bool(fit_intercept),
+        order=order,
+        check=check,
+        max_updates=max_updates,
+        max_sweeps=max_sweeps,
+        seed=seed,
+    )
+    outcome = drive_pocket(
+        engine,
+        order=order,
+        check=check,
+        max_sweeps=max_sweeps,
+        max_updates=max_updates,
+        seed=seed,
+        on_sweep=on_sweep,
+    )
     kept = cast(Pocket, outcome.pocket)  # drive_pocket's outcome has one
-    return finish(engine, outcome, algorithm="pocket", params=params, X=Xc, signs=signs, classes=classes,
-                  w=kept.w, b=kept.b, pocket_errors=kept.errors,
-                  pocket_history=np.asarray(kept.history, dtype=np.int64))
+    return finish(
+        engine,
+        outcome,
+        algorithm="pocket",
+        params=params,
+        X=Xc,
+        signs=signs,
+        classes=classes,
+        w=kept.w,
+        b=kept.b,
+        pocket_errors=kept.errors,
+        pocket_history=np.asarray(kept.history, dtype=np.int64),
+    )

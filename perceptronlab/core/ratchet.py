@@ -32,8 +32,26 @@ COUNT_BLOCK = 256
 
 
 @njit(cache=True, nogil=True)
-def walk(X, indptr, indices, data, sparse, y, picks, start, run, target, updates_left, w, b, eta, margin,
-         fit_intercept, idx_out, norm_out):
+def walk(
+    X,
+    indptr,
+    indices,
+    data,
+    sparse,
+    y,
+    picks,
+    start,
+    run,
+    target,
+    updates_left,
+    w,
+    b,
+    eta,
+    margin,
+    fit_intercept,
+    idx_out,
+    norm_out,
+):
     """Check the rows ``picks[start:]`` in turn: y(⟨w,x⟩ + b) ≤ margin updates w += x·(eta·y) and
     sets the run to 0, else the run grows by one. The rows are those of the dense ``X``, or with
     ``sparse`` of the CSR arrays (``indptr``, ``indices``, ``data``): the other is a placeholder.
@@ -44,7 +62,9 @@ def walk(X, indptr, indices, data, sparse, y, picks, start, run, target, updates
     ``target``; ``stopped_at`` is -1, or the row whose score was not finite (the walk stopped there,
     before it).
     """
-    sq = _squared_weights(w, b, fit_intercept) if sparse else 0.0  # the CSR update keeps ‖(w, b)‖² current
+    sq = (
+        _squared_weights(w, b, fit_intercept) if sparse else 0.0
+    )  # the CSR update keeps ‖(w, b)‖² current
     count = 0
     t = start
     steps = picks.shape[0]
@@ -57,8 +77,20 @@ def walk(X, indptr, indices, data, sparse, y, picks, start, run, target, updates
         if is_mistake(y[i], s, margin):
             step = eta * y[i]
             if sparse:
-                b, sq = _csr_take_update(indptr, indices, data, i, w, b, step, fit_intercept, sq, idx_out,
-                                         norm_out, count)
+                b, sq = _csr_take_update(
+                    indptr,
+                    indices,
+                    data,
+                    i,
+                    w,
+                    b,
+                    step,
+                    fit_intercept,
+                    sq,
+                    idx_out,
+                    norm_out,
+                    count,
+                )
             else:
                 b = _take_update(X, i, w, b, step, fit_intercept, idx_out, norm_out, count)
             count += 1

@@ -78,7 +78,7 @@ class StepwiseEngine(UpdateLog, SteppingEngine):
         """
         before = self.n_updates
         loss = 0
-        for i in (range(self.n) if order is None else order):
+        for i in range(self.n) if order is None else order:
             i = int(i)
             score = self.score(i)
             if score <= self.margin:
@@ -90,7 +90,9 @@ class StepwiseEngine(UpdateLog, SteppingEngine):
         self.sweep_loss = loss
         return self.n_updates - before
 
-    def walk(self, picks, start: int, run: int, target: int, updates_left: int, sweep: int) -> tuple[int, int, int, bool]:
+    def walk(
+        self, picks, start: int, run: int, target: int, updates_left: int, sweep: int
+    ) -> tuple[int, int, int, bool]:
         """The ratchet's walk (the twin of :func:`perceptronlab.core.ratchet.walk`): check
         ``picks[start:]`` in turn, a mistake updating and setting the run to 0, a correct pick growing
         it; stop when the run reaches ``target``, after ``updates_left`` updates, or at the end.
@@ -145,10 +147,18 @@ class ReferenceEngine(StepwiseEngine):
     row i updates by (η·y_i)·scale_i, and not at all when that is 0.
     """
 
-    def __init__(self, X, y, *, eta, margin, fit_intercept, record_steps=False, scale=None, w0=None, b0=0.0):
+    def __init__(
+        self, X, y, *, eta, margin, fit_intercept, record_steps=False, scale=None, w0=None, b0=0.0
+    ):
         X = X.toarray() if is_sparse(X) else X
-        self._start(X, y, eta=float(eta), margin=float(margin), fit_intercept=fit_intercept,
-                    record_steps=record_steps)
+        self._start(
+            X,
+            y,
+            eta=float(eta),
+            margin=float(margin),
+            fit_intercept=fit_intercept,
+            record_steps=record_steps,
+        )
         self.n, self.d = X.shape
         self.w = np.zeros(self.d) if w0 is None else np.array(w0, dtype=np.float64)
         self.b = float(b0)

@@ -98,11 +98,15 @@ class Run:
         """Raise :class:`~perceptronlab.exceptions.InputError` when ``who`` needs every update's log
         (``mistake_indices``, ``norms``) and this run kept only the first updates'."""
         if not self.log_complete:
-            raise fail(f"{who}: run", "a run whose log holds every update (mistake_indices, norms)",
-                       f"a run that logged the first {self.mistake_indices.shape[0]:,} of its {self.mistakes:,} "
-                       "updates (the log's memory budget, perceptronlab.core.driver.LOG_BUDGET_BYTES)",
-                       "Train on fewer examples or sweeps, or raise LOG_BUDGET_BYTES before training "
-                       "(16 bytes an update).")
+            raise fail(
+                f"{who}: run",
+                "a run whose log holds every update (mistake_indices, norms)",
+                f"a run that logged the first {self.mistake_indices.shape[0]:,} of its {self.mistakes:,} "
+                "updates (the log's memory budget, perceptronlab.core.driver.LOG_BUDGET_BYTES)",
+                "Train on fewer examples or sweeps, or raise LOG_BUDGET_BYTES before training "
+                "(16 bytes an update).",
+            )
+
     if TYPE_CHECKING:  # set by the driver's finish, not a field: the labels, classes[1] is +1
         classes: NDArray[Any] = field(init=False, repr=False)
 
@@ -113,7 +117,11 @@ class Run:
     @property
     def coef(self) -> WeightArray:
         """The augmented weight vector (b, w₁, …, w_d) with the intercept first, as in Lin's w₀."""
-        head = np.array([self.b], dtype=self.w.dtype) if self.fit_intercept else np.array([], dtype=self.w.dtype)
+        head = (
+            np.array([self.b], dtype=self.w.dtype)
+            if self.fit_intercept
+            else np.array([], dtype=self.w.dtype)
+        )
         return np.concatenate([head, self.w])
 
     @property
@@ -125,13 +133,22 @@ class Run:
                 if sweep not in self.errors_after_sweep_known:
                     self.errors_after_sweep_known[sweep] = count_errors(X, y, w, b)
             self.checkpoints.clear()
-        return np.array([self.errors_after_sweep_known[s] for s in sorted(self.errors_after_sweep_known)],
-                        dtype=np.int64)
+        return np.array(
+            [self.errors_after_sweep_known[s] for s in sorted(self.errors_after_sweep_known)],
+            dtype=np.int64,
+        )
 
     def ending(self) -> str:
         """How the run ended, in words: converged, cycled, stopped early or at the sweep limit."""
-        return ("converged" if self.converged else "cycled (never converges)" if self.cycled
-                else "stopped early (on_sweep)" if self.stopped else "stopped at the sweep limit")
+        return (
+            "converged"
+            if self.converged
+            else "cycled (never converges)"
+            if self.cycled
+            else "stopped early (on_sweep)"
+            if self.stopped
+            else "stopped at the sweep limit"
+        )
 
     def summary(self, *, state: str | None = None, short: bool = False) -> str:
         """One line: the algorithm, its mistakes and sweeps, how it ended (or ``state``), w and b.
@@ -141,9 +158,13 @@ class Run:
         """
         if state is None:
             state = self.ending()
-        number, vector = (format_display, format_display_vector) if short else (format_number, format_vector)
-        head = (f"{self.algorithm}: {format_count(self.mistakes, 'mistake')} in {format_count(self.sweeps, 'sweep')}, "
-                f"{state}; w = {vector(self.w)}")
+        number, vector = (
+            (format_display, format_display_vector) if short else (format_number, format_vector)
+        )
+        head = (
+            f"{self.algorithm}: {format_count(self.mistakes, 'mistake')} in {format_count(self.sweeps, 'sweep')}, "
+            f"{state}; w = {vector(self.w)}"
+        )
         if self.fit_intercept:
             head += f", b = {number(self.b)}"
         if self.pocket_errors is not None:
@@ -157,7 +178,9 @@ class Run:
         A final clean sweep is one row ``(sweep, all, scores, no, stop)``.
         """
         if self.steps is None:
-            raise ValueError("This run has no trace: run it with trace=True (exact=True for hand-checkable numbers).")
+            raise ValueError(
+                "This run has no trace: run it with trace=True (exact=True for hand-checkable numbers)."
+            )
         last_clean = self.sweeps if self.converged and self.algorithm == "perceptron" else None
         rows = []
         for step in self.steps:
@@ -166,8 +189,15 @@ class Run:
             w_after = format_vector(step.w)
             if self.fit_intercept:
                 w_after += f", b = {format_number(step.b)}"
-            rows.append((str(step.sweep), f"x{step.index + 1}", format_number(step.score),
-                         "yes" if step.mistake else "no", w_after))
+            rows.append(
+                (
+                    str(step.sweep),
+                    f"x{step.index + 1}",
+                    format_number(step.score),
+                    "yes" if step.mistake else "no",
+                    w_after,
+                )
+            )
         if last_clean is not None:
             scores = [format_number(s.score) for s in self.steps if s.sweep == last_clean]
             rows.append((str(last_clean), "all", ", ".join(scores), "no", "stop"))
@@ -183,7 +213,10 @@ class Run:
         rows = self.worksheet_rows()
         header = ("sweep", "point", "y⟨w,x⟩", "mistake?", "w after")
         if fmt == "md":
-            lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+            lines = [
+                "| " + " | ".join(header) + " |",
+                "| " + " | ".join("---" for _ in header) + " |",
+            ]
             lines += ["| " + " | ".join(r) + " |" for r in rows]
             return "\n".join(lines) + "\n"
         if fmt == "csv":
@@ -193,13 +226,28 @@ class Run:
             writer.writerows(rows)
             return buf.getvalue()
         if fmt == "latex":
+
             def tex(row: Sequence[str]) -> str:
                 point = row[1] if not row[1].startswith("x") else f"$x_{{{row[1][1:]}}}$"
-                return " & ".join([row[0], point, f"${row[2]}$" if row[2] else "", row[3],
-                                   f"${row[4]}$" if row[4].startswith("(") else row[4]]) + r" \\"
+                return (
+                    " & ".join(
+                        [
+                            row[0],
+                            point,
+                            f"${row[2]}$" if row[2] else "",
+                            row[3],
+                            f"${row[4]}$" if row[4].startswith("(") else row[4],
+                        ]
+                    )
+                    + r" \\"
+                )
+
             body = "\n".join(tex(r) for r in rows)
-            return ("\\begin{tabular}{llrll}\n\\hline\nsweep & point & $y_i\\langle w,x_i\\rangle$ & mistake? & $w$ after \\\\\n"
-                    f"\\hline\n{body}\n\\hline\n\\end{{tabular}}\n")
+            return (
+                "\\begin{tabular}{llrll}\n\\hline\n"
+                "sweep & point & $y_i\\langle w,x_i\\rangle$ & mistake? & $w$ after \\\\\n"
+                f"\\hline\n{body}\n\\hline\n\\end{{tabular}}\n"
+            )
         import html as html_lib
 
         def cell(tag: str, text: str) -> str:
@@ -207,6 +255,7 @@ class Run:
             if text.startswith("x") and text[1:].isdigit():
                 text = f"x<sub>{text[1:]}</sub>"
             return f"<{tag}>{text}</{tag}>"
+
         head = "<tr>" + "".join(cell("th", h) for h in header) + "</tr>"
         body = "\n".join("<tr>" + "".join(cell("td", c) for c in r) + "</tr>" for r in rows)
         return f'<table class="worksheet">\n<thead>{head}</thead>\n<tbody>\n{body}\n</tbody>\n</table>\n'

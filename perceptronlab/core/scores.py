@@ -21,7 +21,16 @@ import numpy as np
 
 from perceptronlab._ground.validation import is_sparse
 
-__all__ = ["PARALLEL_MIN_ELEMENTS", "exact_dot", "margins", "score_one", "scores", "score_matrix", "count_errors", "labels"]
+__all__ = [
+    "PARALLEL_MIN_ELEMENTS",
+    "exact_dot",
+    "margins",
+    "score_one",
+    "scores",
+    "score_matrix",
+    "count_errors",
+    "labels",
+]
 
 # Below this many entries of X a parallel pass costs more in thread start-up than it saves.
 PARALLEL_MIN_ELEMENTS = 1_000_000
@@ -52,7 +61,9 @@ def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
     ``X`` is a dense float array, a CSR matrix, or rows of Fractions (exact: an object array).
     """
     if isinstance(X, list):
-        return np.array([int(yi) * (exact_dot(w, xi) + b) for xi, yi in zip(X, y, strict=True)], dtype=object)
+        return np.array(
+            [int(yi) * (exact_dot(w, xi) + b) for xi, yi in zip(X, y, strict=True)], dtype=object
+        )
     out = np.empty(X.shape[0]) if out is None else out
     w = np.ascontiguousarray(w, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)

@@ -93,8 +93,9 @@ def _csr_row_dot(indptr, indices, data, w, i):
 
 
 @njit(cache=True, nogil=True)
-def sweep_dense_weighted(X, y, scale, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out,
-                         margin_out):
+def sweep_dense_weighted(
+    X, y, scale, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out, margin_out
+):
     """One sweep over dense rows, row by row, with a per-row update scale and the sweep's loss.
 
     A mistake on row i (y(⟨w,x⟩ + b) ≤ margin) updates w += x·c, b += c with c = (η·y_i)·scale_i,
@@ -130,8 +131,23 @@ def sweep_dense_weighted(X, y, scale, order, use_order, w, b, eta, margin, fit_i
 
 
 @njit(cache=True, nogil=True)
-def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, w, b, eta, margin, fit_intercept,
-                       idx_out, norm_out, margin_out):
+def sweep_csr_weighted(
+    indptr,
+    indices,
+    data,
+    y,
+    scale,
+    order,
+    use_order,
+    w,
+    b,
+    eta,
+    margin,
+    fit_intercept,
+    idx_out,
+    norm_out,
+    margin_out,
+):
     """:func:`sweep_dense_weighted` over CSR rows (each row's sum in its stored order)."""
     sq = 0.0
     for j in range(w.shape[0]):
@@ -242,8 +258,27 @@ def _scaled_norm(w, wscale, b, fit_intercept):
 
 
 @njit(cache=True, nogil=True)
-def sweep_dense_sgd(X, y, scale, order, use_order, w, q, state, b, eta, margin, fit_intercept, penalty, alpha,
-                    l1_ratio, single, idx_out, norm_out, margin_out):
+def sweep_dense_sgd(
+    X,
+    y,
+    scale,
+    order,
+    use_order,
+    w,
+    q,
+    state,
+    b,
+    eta,
+    margin,
+    fit_intercept,
+    penalty,
+    alpha,
+    l1_ratio,
+    single,
+    idx_out,
+    norm_out,
+    margin_out,
+):
     """One epoch of scikit-learn's ``_plain_sgd`` (hinge loss at ``margin``, constant η) over dense rows.
 
     ``w`` is float64 or float32 (then ``single`` is True and every operation is scikit-learn's
@@ -277,8 +312,9 @@ def sweep_dense_sgd(X, y, scale, order, use_order, w, q, state, b, eta, margin, 
         if z <= margin:
             objective += margin - z
             c = (eta * y[i]) * scale[i]
-        objective += _objective_penalty(penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM],
-                                        single)
+        objective += _objective_penalty(
+            penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
+        )
         if penalty >= L2:
             _shrink(w, state, factor, single)
         wscale = state[STATE_SCALE]
@@ -308,8 +344,29 @@ def sweep_dense_sgd(X, y, scale, order, use_order, w, q, state, b, eta, margin, 
 
 
 @njit(cache=True, nogil=True)
-def sweep_csr_sgd(indptr, indices, data, y, scale, order, use_order, w, q, state, b, eta, margin, fit_intercept,
-                  penalty, alpha, l1_ratio, single, idx_out, norm_out, margin_out):
+def sweep_csr_sgd(
+    indptr,
+    indices,
+    data,
+    y,
+    scale,
+    order,
+    use_order,
+    w,
+    q,
+    state,
+    b,
+    eta,
+    margin,
+    fit_intercept,
+    penalty,
+    alpha,
+    l1_ratio,
+    single,
+    idx_out,
+    norm_out,
+    margin_out,
+):
     """:func:`sweep_dense_sgd` over CSR rows: the row's stored entries are the ones scored, added
     and truncated (scikit-learn's sparse rows); the norms kept for the objective are its too."""
     factor = _single(_positive_part(1.0 - ((1.0 - l1_ratio) * eta * alpha)), single)
@@ -329,8 +386,9 @@ def sweep_csr_sgd(indptr, indices, data, y, scale, order, use_order, w, q, state
         if z <= margin:
             objective += margin - z
             c = (eta * y[i]) * scale[i]
-        objective += _objective_penalty(penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM],
-                                        single)
+        objective += _objective_penalty(
+            penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
+        )
         if penalty >= L2:
             _shrink(w, state, factor, single)
         wscale = state[STATE_SCALE]

@@ -41,8 +41,17 @@ class SGDEngine(WeightedEngine):
     hinge loss plus the penalty's term at every row).
     """
 
-    def __init__(self, X: Any, y: Any, *, penalty: str | None = None, alpha: float = 0.0, l1_ratio: float = 0.15,
-                 single: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        X: Any,
+        y: Any,
+        *,
+        penalty: str | None = None,
+        alpha: float = 0.0,
+        l1_ratio: float = 0.15,
+        single: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(X, y, **kwargs)
         self.penalty = PENALTIES[penalty]
         self.alpha = float(alpha)
@@ -58,15 +67,31 @@ class SGDEngine(WeightedEngine):
     def sweep(self, order, sweep: int) -> int:
         use_order = order is not None
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
-        options = (self.w, self.q, self.state, self.b, self.eta, self.margin, self.fit_intercept, self.penalty,
-                   self.alpha, self.l1_ratio, self.w.dtype == np.float32, self._idx_buf, self._norm_buf, self._margin_buf)
+        options = (
+            self.w,
+            self.q,
+            self.state,
+            self.b,
+            self.eta,
+            self.margin,
+            self.fit_intercept,
+            self.penalty,
+            self.alpha,
+            self.l1_ratio,
+            self.w.dtype == np.float32,
+            self._idx_buf,
+            self._norm_buf,
+            self._margin_buf,
+        )
         if self.sparse:
             X = self.X
-            count, self.b, stopped, loss = sgd.sweep_csr_sgd(X.indptr, X.indices, X.data, self.y, self.scale, order,
-                                                             use_order, *options)
+            count, self.b, stopped, loss = sgd.sweep_csr_sgd(
+                X.indptr, X.indices, X.data, self.y, self.scale, order, use_order, *options
+            )
         else:
-            count, self.b, stopped, loss = sgd.sweep_dense_sgd(self.X, self.y, self.scale, order, use_order,
-                                                               *options)
+            count, self.b, stopped, loss = sgd.sweep_dense_sgd(
+                self.X, self.y, self.scale, order, use_order, *options
+            )
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
         self.sweep_loss = float(loss)
@@ -91,7 +116,9 @@ class SGDEngine(WeightedEngine):
 
     def errors(self, state=None) -> int:
         w, b = self.snapshot() if state is None else state
-        return int(np.count_nonzero(self.y * (_scores(self.X, np.asarray(w, dtype=np.float64)) + b) <= 0))
+        return int(
+            np.count_nonzero(self.y * (_scores(self.X, np.asarray(w, dtype=np.float64)) + b) <= 0)
+        )
 
     def restore(self, w, b) -> None:
         self.w[:] = w
@@ -99,7 +126,9 @@ class SGDEngine(WeightedEngine):
         self.b = float(b)
 
     def update(self, i: int, sweep: int, score: float) -> None:
-        raise NotImplementedError("SGDEngine sweeps whole epochs (scikit-learn's SGD has no random-mistake order)")
+        raise NotImplementedError(
+            "SGDEngine sweeps whole epochs (scikit-learn's SGD has no random-mistake order)"
+        )
 
 
 def _scores(X: Any, w: np.ndarray) -> np.ndarray:

@@ -11,5 +11,13 @@ from perceptronlab.distributed.mixing import EpochInfo, fit_in_process, one_shot
 from perceptronlab.distributed.model import MixedPerceptron
 from perceptronlab.distributed.stream import stream_fit
 
-__all__ = ["EpochInfo", "MixedPerceptron", "ShardError", "fit", "fit_in_process", "one_shot_average",
-           "stream_fit", "train_from_cli"]
+__all__ = [
+    "EpochInfo",
+    "MixedPerceptron",
+    "ShardError",
+    "fit",
+    "fit_in_process",
+    "one_shot_average",
+    "stream_fit",
+    "train_from_cli",
+]

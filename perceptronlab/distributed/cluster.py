@@ -55,14 +55,17 @@ def _need_distributed() -> ModuleType:
     try:
         import distributed
     except ImportError as exc:  # pragma: no cover - the dask extra is installed in development
-        raise ImportError("perceptronlab.distributed.fit needs dask.distributed: "
-                          "pip install 'perceptronlab[dask]'") from exc
+        raise ImportError(
+            "perceptronlab.distributed.fit needs dask.distributed: "
+            "pip install 'perceptronlab[dask]'"
+        ) from exc
     return distributed
 
 
 @contextlib.contextmanager
-def connect(client: Client | str | None = None, *, n_workers: int | None = None,
-            quiet: bool = True) -> Iterator[Client]:
+def connect(
+    client: Client | str | None = None, *, n_workers: int | None = None, quiet: bool = True
+) -> Iterator[Client]:
     """The client to run on: the one given, one at an address, the running one, or a new LocalCluster.
 
     A client made here (from an address, or a new ``LocalCluster`` of worker processes) is closed
@@ -76,15 +79,23 @@ def connect(client: Client | str | None = None, *, n_workers: int | None = None,
         try:
             made = distributed.Client(client, timeout="20s")
         except OSError as exc:
-            raise v.fail("scheduler", "the address of a running Dask scheduler", repr(client),
-                         f"Start one with `dask scheduler` (and `dask worker {client}`), or check the "
-                         "address.") from exc
+            raise v.fail(
+                "scheduler",
+                "the address of a running Dask scheduler",
+                repr(client),
+                f"Start one with `dask scheduler` (and `dask worker {client}`), or check the "
+                "address.",
+            ) from exc
         with made:
             yield made
         return
     if client is not None:
-        raise v.fail("client", "a distributed.Client, a scheduler address like 'tcp://host:8786', or None",
-                     type(client).__name__, "Pass client=None to use a local cluster.")
+        raise v.fail(
+            "client",
+            "a distributed.Client, a scheduler address like 'tcp://host:8786', or None",
+            type(client).__name__,
+            "Pass client=None to use a local cluster.",
+        )
     try:
         yield distributed.get_client()
         return
@@ -96,9 +107,14 @@ def connect(client: Client | str | None = None, *, n_workers: int | None = None,
     try:
         with _workers_deaf_to_ctrl_c():
             # port 0 everywhere: the system picks free ports (None would still bind the HTTP routes to 8787)
-            cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                               scheduler_port=0, dashboard_address=":0",
-                                               silence_logs=logging.ERROR if quiet else logging.WARNING)
+            cluster = distributed.LocalCluster(
+                n_workers=n_workers,
+                threads_per_worker=1,
+                processes=True,
+                scheduler_port=0,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR if quiet else logging.WARNING,
+            )
         with distributed.Client(cluster) as made:
             try:
                 yield made
@@ -154,11 +170,25 @@ def _finalize_shard(raws: list[Raw], spec: Spec) -> list[Finished]:
     return [finalize(raw, spec) for raw in raws]
 
 
-def fit(X: DataSource, y: ArrayLike | None = None, *, client: Client | str | None = None, mixing: Mixing = "uniform",
-        max_epochs: int = 100, eta: RealLike = 1.0, margin: RealLike = 0.0, fit_intercept: bool = False,
-        averaged: bool = False, seed: int | None = None, callback: EpochCallback | None = None,
-        label: Hashable | None = None, shards: int | None = None, blocksize: int = BLOCKSIZE, epoch_retries: int = 2,
-        warn: bool = True) -> MixedPerceptron:
+def fit(
+    X: DataSource,
+    y: ArrayLike | None = None,
+    *,
+    client: Client | str | None = None,
+    mixing: Mixing = "uniform",
+    max_epochs: int = 100,
+    eta: RealLike = 1.0,
+    margin: RealLike = 0.0,
+    fit_intercept: bool = False,
+    averaged: bool = False,
+    seed: int | None = None,
+    callback: EpochCallback | None = None,
+    label: Hashable | None = None,
+    shards: int | None = None,
+    blocksize: int = BLOCKSIZE,
+    epoch_retries: int = 2,
+    warn: bool = True,
+) -> MixedPerceptron:
     r"""Train a perceptron by iterative parameter mixing on a Dask cluster.
 
     Every epoch each shard runs one perceptron sweep from the current (w, b) and returns its
@@ -221,8 +251,9 @@ def fit(X: DataSource, y: ArrayLike | None = None, *, client: Client | str | Non
     from perceptronlab.distributed.model import build_model
     from perceptronlab.distributed.sources import open_source, summarize
 
-    max_epochs, eta, margin, seed = check_params(mixing=mixing, max_epochs=max_epochs, eta=eta,
-                                                 margin=margin, seed=seed)
+    max_epochs, eta, margin, seed = check_params(
+        mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin, seed=seed
+    )
     epoch_retries = int(epoch_retries)
     source = open_source(X, y, label=label, blocksize=blocksize)
     groups = plan_shards(len(source), shards)
@@ -232,18 +263,36 @@ def fit(X: DataSource, y: ArrayLike | None = None, *, client: Client | str | Non
         raws = cl.compute([source.raw_task(i) for i in range(len(source))])
         summaries = cl.gather(cl.map(summarize, raws, pure=False))
         source.learn(summaries)
-        data = [cl.submit(_finalize_shard, [raws[i] for i in group], source.spec,
-                          key=f"perceptronlab-shard-{token}-{s}") for s, group in enumerate(groups)]
+        data = [
+            cl.submit(
+                _finalize_shard,
+                [raws[i] for i in group],
+                source.spec,
+                key=f"perceptronlab-shard-{token}-{s}",
+            )
+            for s, group in enumerate(groups)
+        ]
         with cl.as_current():
             distributed.wait(data)
         del raws  # the shards hold the data now; their lineage stays with the scheduler
 
         def sweep_all(epoch: int, w: Float64Array, b: float) -> list[ShardResult]:
-            def submit(s: int, shard: Future[Any], where: list[str] | None, *, attempt: int) -> Future[Any]:
-                return cl.submit(sweep_partitions, shard, w, b, eta=eta, margin=margin,
-                                 fit_intercept=fit_intercept, seed=shard_seed(seed, epoch, s),
-                                 key=f"perceptronlab-sweep-{token}-e{epoch}-s{s}-a{attempt}",
-                                 workers=where, allow_other_workers=False)
+            def submit(
+                s: int, shard: Future[Any], where: list[str] | None, *, attempt: int
+            ) -> Future[Any]:
+                return cl.submit(
+                    sweep_partitions,
+                    shard,
+                    w,
+                    b,
+                    eta=eta,
+                    margin=margin,
+                    fit_intercept=fit_intercept,
+                    seed=shard_seed(seed, epoch, s),
+                    key=f"perceptronlab-sweep-{token}-e{epoch}-s{s}-a{attempt}",
+                    workers=where,
+                    allow_other_workers=False,
+                )
 
             lost: tuple[str, BaseException] | None = None
             for attempt in range(epoch_retries + 1):
@@ -251,29 +300,50 @@ def fit(X: DataSource, y: ArrayLike | None = None, *, client: Client | str | Non
                     return _run_epoch(cl, data, functools.partial(submit, attempt=attempt))
                 except _Lost as exc:
                     s, cause = exc.args
-                    lost = ("a shard" if s is None else f"Shard {s} ({_shard_name(source, groups[s])})", cause)
+                    lost = (
+                        "a shard" if s is None else f"Shard {s} ({_shard_name(source, groups[s])})",
+                        cause,
+                    )
                 except _Failed as exc:
                     s, cause = exc.args
-                    where = "a shard" if s is None else f"Shard {s} ({_shard_name(source, groups[s])})"
-                    raise ShardError(f"{where} failed in epoch {epoch}: {type(cause).__name__}: "
-                                     f"{cause}") from cause
+                    where = (
+                        "a shard" if s is None else f"Shard {s} ({_shard_name(source, groups[s])})"
+                    )
+                    raise ShardError(
+                        f"{where} failed in epoch {epoch}: {type(cause).__name__}: {cause}"
+                    ) from cause
             assert lost is not None  # every attempt lost its worker (a failure raised above)
             where, cause = lost
             raise ShardError(
                 f"{where} could not be swept in epoch {epoch}: the worker running it died in each of "
                 f"{epoch_retries + 1} attempt(s) ({type(cause).__name__}: {cause}). No weights are "
-                "returned. Check the workers' memory limits and logs, then run again.") from cause
+                "returned. Check the workers' memory limits and logs, then run again."
+            ) from cause
 
         try:
-            training = run_epochs(sweep_all, source.n_features, mixing=mixing, max_epochs=max_epochs,
-                                  detect_cycles=seed is None, callback=callback)
+            training = run_epochs(
+                sweep_all,
+                source.n_features,
+                mixing=mixing,
+                max_epochs=max_epochs,
+                detect_cycles=seed is None,
+                callback=callback,
+            )
         finally:
             for future in data:
                 future.release()
     if warn:
         warn_outcome(training, max_epochs)
-    params = dict(mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin,
-                  fit_intercept=bool(fit_intercept), averaged=bool(averaged), seed=seed, shards=len(groups))
+    params = dict(
+        mixing=mixing,
+        max_epochs=max_epochs,
+        eta=eta,
+        margin=margin,
+        fit_intercept=bool(fit_intercept),
+        averaged=bool(averaged),
+        seed=seed,
+        shards=len(groups),
+    )
     return build_model(training, source, groups, params)
 
 
@@ -289,8 +359,11 @@ class _Failed(Exception):
 POLL_SECONDS = 0.5
 
 
-def _run_epoch(client: Client, data: list[Future[Any]],
-               submit: Callable[[int, Future[Any], list[str] | None], Future[Any]]) -> list[ShardResult]:
+def _run_epoch(
+    client: Client,
+    data: list[Future[Any]],
+    submit: Callable[[int, Future[Any], list[str] | None], Future[Any]],
+) -> list[ShardResult]:
     """Sweep every shard on the worker that holds its data; the shards' results in shard order.
 
     Each sweep is pinned to the workers holding its shard (strict restrictions, so work stealing
@@ -302,7 +375,9 @@ def _run_epoch(client: Client, data: list[Future[Any]],
 
     holders = client.who_has(data)
     wheres = [sorted(holders.get(shard.key, ())) or None for shard in data]
-    futures = [submit(s, shard, where) for s, (shard, where) in enumerate(zip(data, wheres, strict=True))]
+    futures = [
+        submit(s, shard, where) for s, (shard, where) in enumerate(zip(data, wheres, strict=True))
+    ]
     try:
         with client.as_current():
             while True:
@@ -312,9 +387,17 @@ def _run_epoch(client: Client, data: list[Future[Any]],
                 except TimeoutError:
                     alive = set(client.scheduler_info(n_workers=-1)["workers"])
                     for s, (future, where) in enumerate(zip(futures, wheres, strict=True)):
-                        if where is not None and not future.done() and not alive.intersection(where):
-                            raise _Lost(s, RuntimeError(f"the worker {where[0]} holding shard {s} died "
-                                                        "during the sweep")) from None
+                        if (
+                            where is not None
+                            and not future.done()
+                            and not alive.intersection(where)
+                        ):
+                            raise _Lost(
+                                s,
+                                RuntimeError(
+                                    f"the worker {where[0]} holding shard {s} died during the sweep"
+                                ),
+                            ) from None
         try:
             results: list[ShardResult] = client.gather(futures)
             return results
@@ -327,7 +410,9 @@ def _run_epoch(client: Client, data: list[Future[Any]],
         raise
 
 
-def _first_failure(futures: list[Future[Any]], exc: BaseException) -> tuple[int | None, BaseException]:
+def _first_failure(
+    futures: list[Future[Any]], exc: BaseException
+) -> tuple[int | None, BaseException]:
     """(shard, exception) of the first failed sweep; (None, exc) if no future says which."""
     from concurrent.futures import CancelledError
 
@@ -353,8 +438,15 @@ def _shard_name(source: Source, group: list[int]) -> str:
     return first if first == last else f"{first} to {last}"
 
 
-def train_from_cli(data: str | os.PathLike[str], *, scheduler: str | None = None, shards: int | None = None,
-                   stream: bool = False, options: dict[str, Any] | None = None, quiet: bool = False) -> MixedPerceptron:
+def train_from_cli(
+    data: str | os.PathLike[str],
+    *,
+    scheduler: str | None = None,
+    shards: int | None = None,
+    stream: bool = False,
+    options: dict[str, Any] | None = None,
+    quiet: bool = False,
+) -> MixedPerceptron:
     """What ``perceptronlab train DATA --dask/--stream`` runs: train, and report the mixing on stderr.
 
     Parameters
@@ -380,36 +472,73 @@ def train_from_cli(data: str | os.PathLike[str], *, scheduler: str | None = None
     from perceptronlab.distributed.stream import stream_fit
 
     options = {k: val for k, val in dict(options or {}).items() if val is not None}
-    known = {"eta", "fit_intercept", "max_sweeps", "margin", "label", "out", "algorithm", "order", "seed",
-             "exact", "fmt", "check"}  # check: pocket's, refused with the algorithm below
+    known = {
+        "eta",
+        "fit_intercept",
+        "max_sweeps",
+        "margin",
+        "label",
+        "out",
+        "algorithm",
+        "order",
+        "seed",
+        "exact",
+        "fmt",
+        "check",
+    }  # check: pocket's, refused with the algorithm below
     unknown = sorted(set(options) - known)
     if unknown:
-        raise v.fail("options", f"keys among {', '.join(sorted(known))}", ", ".join(unknown),
-                     "Drop the unknown options.")
+        raise v.fail(
+            "options",
+            f"keys among {', '.join(sorted(known))}",
+            ", ".join(unknown),
+            "Drop the unknown options.",
+        )
     flag = "--stream" if stream else "--dask"
     if options.get("algorithm", "perceptron") != "perceptron":
-        raise v.fail(f"--algorithm with {flag}", "perceptron", options["algorithm"],
-                     f"Drop --algorithm, or train pocket without {flag}.")
+        raise v.fail(
+            f"--algorithm with {flag}",
+            "perceptron",
+            options["algorithm"],
+            f"Drop --algorithm, or train pocket without {flag}.",
+        )
     if options.get("exact"):
-        raise v.fail(f"--exact with {flag}", "floating point", "--exact",
-                     f"Drop --exact (exact fractions need the data in memory), or drop {flag}.")
+        raise v.fail(
+            f"--exact with {flag}",
+            "floating point",
+            "--exact",
+            f"Drop --exact (exact fractions need the data in memory), or drop {flag}.",
+        )
     order = options.get("order", "cyclic")
     if order not in ("cyclic", "shuffle"):
-        raise v.fail(f"--order with {flag}", "cyclic or shuffle", order, "Use --order cyclic or shuffle.")
+        raise v.fail(
+            f"--order with {flag}", "cyclic or shuffle", order, "Use --order cyclic or shuffle."
+        )
     seed = (options.get("seed") or 0) if order == "shuffle" else None
-    kwargs = dict(eta=options.get("eta", 1.0), margin=options.get("margin", 0.0),
-                  fit_intercept=bool(options.get("fit_intercept", False)),
-                  max_epochs=options.get("max_sweeps", 100), label=options.get("label"), seed=seed)
+    kwargs = dict(
+        eta=options.get("eta", 1.0),
+        margin=options.get("margin", 0.0),
+        fit_intercept=bool(options.get("fit_intercept", False)),
+        max_epochs=options.get("max_sweeps", 100),
+        label=options.get("label"),
+        seed=seed,
+    )
     data = str(data)
     errors = Console(stderr=True, highlight=False)
     if stream:
         if scheduler is not None or shards is not None:
-            raise v.fail("--stream", "no --scheduler or --shards (streaming runs on this machine, one "
-                         "shard)", "--scheduler/--shards", "Drop them, or use --dask instead of --stream.")
+            raise v.fail(
+                "--stream",
+                "no --scheduler or --shards (streaming runs on this machine, one shard)",
+                "--scheduler/--shards",
+                "Drop them, or use --dask instead of --stream.",
+            )
         model = stream_fit(data, progress=not quiet, **kwargs)
     else:
         if not quiet:
-            errors.print(f"Training on {scheduler or 'a local Dask cluster'} by iterative parameter mixing ...")
+            errors.print(
+                f"Training on {scheduler or 'a local Dask cluster'} by iterative parameter mixing ..."
+            )
         model = fit(data, client=scheduler, shards=shards, **kwargs)
     if not quiet:
         errors.print(model.summary())

@@ -56,7 +56,9 @@ if TYPE_CHECKING:
     from perceptronlab.distributed.model import MixedPerceptron
     from perceptronlab.distributed.sources import DataSource
 
-BLOCKSIZE = 64 * 2**20  # bytes per CSV/LIBSVM partition (as perceptronlab.distributed.sources.BLOCKSIZE)
+BLOCKSIZE = (
+    64 * 2**20
+)  # bytes per CSV/LIBSVM partition (as perceptronlab.distributed.sources.BLOCKSIZE)
 
 #: how the shards' weights are mixed: the mean, or weighted by each shard's mistakes
 Mixing = Literal["uniform", "weighted"]
@@ -109,9 +111,17 @@ class Training:
 # ---------------------------------------------------------------- the pieces
 
 
-def sweep_partitions(parts: Sequence[Any], w: ArrayLike, b: float, *, eta: float, margin: float,
-                     fit_intercept: bool, seed: tuple[int, int, int] | None = None,
-                     on_partition: Callable[[int], None] | None = None) -> ShardResult:
+def sweep_partitions(
+    parts: Sequence[Any],
+    w: ArrayLike,
+    b: float,
+    *,
+    eta: float,
+    margin: float,
+    fit_intercept: bool,
+    seed: tuple[int, int, int] | None = None,
+    on_partition: Callable[[int], None] | None = None,
+) -> ShardResult:
     """One perceptron sweep over ``parts`` in order, w continuing from partition to partition.
 
     Parameters
@@ -133,7 +143,9 @@ def sweep_partitions(parts: Sequence[Any], w: ArrayLike, b: float, *, eta: float
     for p in order:
         part = parts[p]
         X, signs = part() if callable(part) else part
-        engine = CompiledEngine(X, signs, eta=eta, margin=margin, fit_intercept=fit_intercept, w0=weights, b0=b)
+        engine = CompiledEngine(
+            X, signs, eta=eta, margin=margin, fit_intercept=fit_intercept, w0=weights, b0=b
+        )
         mistakes += engine.sweep(None if rng is None else rng.permutation(engine.n), 1)
         weights, b = engine.w, engine.b
         if on_partition is not None:
@@ -141,7 +153,9 @@ def sweep_partitions(parts: Sequence[Any], w: ArrayLike, b: float, *, eta: float
     return weights, b, mistakes
 
 
-def mix(results: Sequence[ShardResult], w: Float64Array, b: float, mixing: Mixing) -> tuple[Float64Array, float]:
+def mix(
+    results: Sequence[ShardResult], w: Float64Array, b: float, mixing: Mixing
+) -> tuple[Float64Array, float]:
     """Mix the shards' ``(w_i, b_i, k_i)`` in shard order; keep ``(w, b)`` when Σk = 0."""
     counts = np.array([k for _, _, k in results], dtype=np.int64)
     total = int(counts.sum())
@@ -163,10 +177,16 @@ def plan_shards(n_parts: int, shards: int | None) -> list[list[int]]:
     """Cut partitions 0..n-1 into ``shards`` runs of consecutive partitions (sizes differ by ≤ 1)."""
     if shards is None:
         return [[i] for i in range(n_parts)]
-    shards = v.check_positive_int("shards", shards, "Pass e.g. shards=4, or None for one per partition.")
+    shards = v.check_positive_int(
+        "shards", shards, "Pass e.g. shards=4, or None for one per partition."
+    )
     if shards > n_parts:
-        raise v.fail("shards", f"at most the number of partitions ({n_parts})", shards,
-                     "Pass fewer shards, or cut the data into more partitions (e.g. X.rechunk).")
+        raise v.fail(
+            "shards",
+            f"at most the number of partitions ({n_parts})",
+            shards,
+            "Pass fewer shards, or cut the data into more partitions (e.g. X.rechunk).",
+        )
     return [chunk.tolist() for chunk in np.array_split(np.arange(n_parts), shards)]
 
 
@@ -218,15 +238,26 @@ class _MixingEngine(Engine):
     def checkpoint(self) -> None:
         return None
 
-    def errors(self, state: tuple[Any, Any] | None = None) -> int:  # pragma: no cover - mixing records no error counts
-        raise NotImplementedError("iterative parameter mixing counts mistakes per shard, not errors")
+    def errors(
+        self, state: tuple[Any, Any] | None = None
+    ) -> int:  # pragma: no cover - mixing records no error counts
+        raise NotImplementedError(
+            "iterative parameter mixing counts mistakes per shard, not errors"
+        )
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.w).all() and np.isfinite(self.b))
 
 
-def run_epochs(sweep_all: SweepAll, n_features: int, *, mixing: Mixing, max_epochs: int, detect_cycles: bool,
-               callback: EpochCallback | None = None) -> Training:
+def run_epochs(
+    sweep_all: SweepAll,
+    n_features: int,
+    *,
+    mixing: Mixing,
+    max_epochs: int,
+    detect_cycles: bool,
+    callback: EpochCallback | None = None,
+) -> Training:
     """The epoch loop: sweep every shard from (w, b), mix, stop at a clean epoch or a repeat.
 
     ``sweep_all(epoch, w, b)`` returns the shards' ``(w_i, b_i, k_i)`` in shard order. A repeated
@@ -238,19 +269,35 @@ def run_epochs(sweep_all: SweepAll, n_features: int, *, mixing: Mixing, max_epoc
 
     def on_epoch(info: SweepInfo) -> bool:
         assert callback is not None  # on_epoch is passed only with a callback
-        return callback(EpochInfo(info.sweep, engine.w.copy(), engine.b, np.array(engine.history[-1]))) is True
+        return (
+            callback(EpochInfo(info.sweep, engine.w.copy(), engine.b, np.array(engine.history[-1])))
+            is True
+        )
 
-    outcome = drive(engine, order="cyclic", max_sweeps=max_epochs, cycles=detect_cycles,
-                    on_sweep=None if callback is None else on_epoch, record_errors=False)
+    outcome = drive(
+        engine,
+        order="cyclic",
+        max_sweeps=max_epochs,
+        cycles=detect_cycles,
+        on_sweep=None if callback is None else on_epoch,
+        record_errors=False,
+    )
     epochs = max(len(engine.history), 1)
-    return Training(w=engine.w, b=float(engine.b),
-                    history=np.array(engine.history, dtype=np.int64).reshape(len(engine.history), -1),
-                    converged=outcome.converged, cycled=outcome.cycled, stopped=outcome.stopped,
-                    w_avg=engine.w_sum / epochs, b_avg=float(engine.b_sum / epochs))
+    return Training(
+        w=engine.w,
+        b=float(engine.b),
+        history=np.array(engine.history, dtype=np.int64).reshape(len(engine.history), -1),
+        converged=outcome.converged,
+        cycled=outcome.cycled,
+        stopped=outcome.stopped,
+        w_avg=engine.w_sum / epochs,
+        b_avg=float(engine.b_sum / epochs),
+    )
 
 
-def check_params(*, mixing: Mixing, max_epochs: int, eta: RealLike, margin: RealLike,
-                 seed: int | None) -> tuple[int, float, float, int | None]:
+def check_params(
+    *, mixing: Mixing, max_epochs: int, eta: RealLike, margin: RealLike, seed: int | None
+) -> tuple[int, float, float, int | None]:
     v.check_choice("mixing", mixing, MIXINGS)
     max_epochs = v.check_positive_int("max_epochs", max_epochs, "Pass e.g. max_epochs=100.")
     eta = float(v.check_eta(eta))
@@ -266,22 +313,42 @@ def shard_seed(seed: int | None, epoch: int, shard: int) -> tuple[int, int, int]
 
 def warn_outcome(training: Training, max_epochs: int, stacklevel: int = 3) -> None:
     if training.cycled:
-        _warn("CycledWarning", f"The weights at the start of epoch {training.epochs + 1} repeat an earlier "
-              "epoch's: the mixed perceptron will never converge on this data.", stacklevel=stacklevel)
+        _warn(
+            "CycledWarning",
+            f"The weights at the start of epoch {training.epochs + 1} repeat an earlier "
+            "epoch's: the mixed perceptron will never converge on this data.",
+            stacklevel=stacklevel,
+        )
     elif not training.converged and not training.stopped:
-        _warn("NotConvergedWarning", f"No clean epoch within max_epochs={max_epochs} "
-              f"({int(training.history.sum())} mistakes). The data may not be separable; raise max_epochs.",
-              stacklevel=stacklevel)
+        _warn(
+            "NotConvergedWarning",
+            f"No clean epoch within max_epochs={max_epochs} "
+            f"({int(training.history.sum())} mistakes). The data may not be separable; raise max_epochs.",
+            stacklevel=stacklevel,
+        )
 
 
 # ---------------------------------------------------------------- in process
 
 
-def fit_in_process(X: DataSource, y: ArrayLike | None = None, *, mixing: Mixing = "uniform", max_epochs: int = 100,
-                   eta: RealLike = 1.0, margin: RealLike = 0.0, fit_intercept: bool = False, averaged: bool = False,
-                   seed: int | None = None, callback: EpochCallback | None = None, label: Hashable | None = None,
-                   shards: int | None = None, blocksize: int = BLOCKSIZE, progress: Progress | None = None,
-                   warn: bool = True) -> MixedPerceptron:
+def fit_in_process(
+    X: DataSource,
+    y: ArrayLike | None = None,
+    *,
+    mixing: Mixing = "uniform",
+    max_epochs: int = 100,
+    eta: RealLike = 1.0,
+    margin: RealLike = 0.0,
+    fit_intercept: bool = False,
+    averaged: bool = False,
+    seed: int | None = None,
+    callback: EpochCallback | None = None,
+    label: Hashable | None = None,
+    shards: int | None = None,
+    blocksize: int = BLOCKSIZE,
+    progress: Progress | None = None,
+    warn: bool = True,
+) -> MixedPerceptron:
     """Iterative parameter mixing in this process, reading one partition at a time.
 
     The reference for :func:`perceptronlab.distributed.fit`: same arguments, same shards, same result bit
@@ -296,8 +363,9 @@ def fit_in_process(X: DataSource, y: ArrayLike | None = None, *, mixing: Mixing 
     from perceptronlab.distributed.model import build_model
     from perceptronlab.distributed.sources import finalize, open_source, summarize
 
-    max_epochs, eta, margin, seed = check_params(mixing=mixing, max_epochs=max_epochs, eta=eta,
-                                                 margin=margin, seed=seed)
+    max_epochs, eta, margin, seed = check_params(
+        mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin, seed=seed
+    )
     source = open_source(X, y, label=label, blocksize=blocksize)
     source.learn([summarize(source.read_local(i)) for i in range(len(source))])
     groups = plan_shards(len(source), shards)
@@ -309,25 +377,53 @@ def fit_in_process(X: DataSource, y: ArrayLike | None = None, *, mixing: Mixing 
         if progress is not None:
             progress.start(epoch, source.n_rows)
         try:
-            return [sweep_partitions([loader(i) for i in group], w, b, eta=eta, margin=margin,
-                                     fit_intercept=fit_intercept, seed=shard_seed(seed, epoch, s),
-                                     on_partition=None if progress is None else progress.advance)
-                    for s, group in enumerate(groups)]
+            return [
+                sweep_partitions(
+                    [loader(i) for i in group],
+                    w,
+                    b,
+                    eta=eta,
+                    margin=margin,
+                    fit_intercept=fit_intercept,
+                    seed=shard_seed(seed, epoch, s),
+                    on_partition=None if progress is None else progress.advance,
+                )
+                for s, group in enumerate(groups)
+            ]
         finally:
             if progress is not None:
                 progress.stop()
 
-    training = run_epochs(sweep_all, source.n_features, mixing=mixing, max_epochs=max_epochs,
-                          detect_cycles=seed is None, callback=callback)
+    training = run_epochs(
+        sweep_all,
+        source.n_features,
+        mixing=mixing,
+        max_epochs=max_epochs,
+        detect_cycles=seed is None,
+        callback=callback,
+    )
     if warn:
         warn_outcome(training, max_epochs)
-    params = dict(mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin,
-                  fit_intercept=bool(fit_intercept), averaged=bool(averaged), seed=seed, shards=len(groups))
+    params = dict(
+        mixing=mixing,
+        max_epochs=max_epochs,
+        eta=eta,
+        margin=margin,
+        fit_intercept=bool(fit_intercept),
+        averaged=bool(averaged),
+        seed=seed,
+        shards=len(groups),
+    )
     return build_model(training, source, groups, params)
 
 
-def one_shot_average(shards_data: Sequence[tuple[MatrixLike, ArrayLike]], *, eta: RealLike = 1.0,
-                     fit_intercept: bool = False, max_sweeps: int = 1000) -> tuple[Float64Array, float]:
+def one_shot_average(
+    shards_data: Sequence[tuple[MatrixLike, ArrayLike]],
+    *,
+    eta: RealLike = 1.0,
+    fit_intercept: bool = False,
+    max_sweeps: int = 1000,
+) -> tuple[Float64Array, float]:
     """Baseline only: train a cyclic perceptron on each shard separately, then average once.
 
     McDonald et al. (2010) show this parameter averaging need not separate separable data even
@@ -343,8 +439,10 @@ def one_shot_average(shards_data: Sequence[tuple[MatrixLike, ArrayLike]], *, eta
     """
     from perceptronlab.core.perceptron import perceptron
 
-    runs = [perceptron(X, y, eta=eta, fit_intercept=fit_intercept, max_sweeps=max_sweeps, warn=False)
-            for X, y in shards_data]
+    runs = [
+        perceptron(X, y, eta=eta, fit_intercept=fit_intercept, max_sweeps=max_sweeps, warn=False)
+        for X, y in shards_data
+    ]
     w = cast("Float64Array", sum(run.w for run in runs) / len(runs))
     b = sum(float(run.b) for run in runs) / len(runs)
     return w, b

@@ -48,10 +48,22 @@ class MixedPerceptron:
         The training parameters.
     """
 
-    def __init__(self, *, w: ArrayLike, b: float, classes: ArrayLike, history: ArrayLike, converged: bool,
-                 cycled: bool, shards: list[list[int]], params: dict[str, Any],
-                 feature_names: Sequence[str] | None = None, final_w: ArrayLike | None = None,
-                 final_b: float | None = None, n_rows: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        w: ArrayLike,
+        b: float,
+        classes: ArrayLike,
+        history: ArrayLike,
+        converged: bool,
+        cycled: bool,
+        shards: list[list[int]],
+        params: dict[str, Any],
+        feature_names: Sequence[str] | None = None,
+        final_w: ArrayLike | None = None,
+        final_b: float | None = None,
+        n_rows: int | None = None,
+    ) -> None:
         self.coef_: Float64Array = np.asarray(w, dtype=np.float64).reshape(1, -1)
         self.intercept_ = np.array([float(b)])
         self.classes_ = np.asarray(classes)
@@ -122,20 +134,30 @@ class MixedPerceptron:
 
     def __repr__(self) -> str:
         state = "converged" if self.converged else ("cycled" if self.cycled else "not converged")
-        return (f"MixedPerceptron(shards={len(self.shards)}, mixing={self.params.get('mixing')!r}, "
-                f"epochs={self.epochs}, mistakes={self.mistakes}, {state})")
+        return (
+            f"MixedPerceptron(shards={len(self.shards)}, mixing={self.params.get('mixing')!r}, "
+            f"epochs={self.epochs}, mistakes={self.mistakes}, {state})"
+        )
 
     def summary(self) -> str:
         """One paragraph for the CLI and notebooks."""
-        state = "converged (a clean epoch)" if self.converged else (
-            "cycled (never converges)" if self.cycled else "not converged")
+        state = (
+            "converged (a clean epoch)"
+            if self.converged
+            else ("cycled (never converges)" if self.cycled else "not converged")
+        )
         rows = f" over {self.n_rows} rows" if self.n_rows is not None else ""
-        how = ("The cyclic perceptron (one shard)" if len(self.shards) == 1 else
-               f"Iterative parameter mixing ({self.params.get('mixing')}) of {len(self.shards)} shards")
+        how = (
+            "The cyclic perceptron (one shard)"
+            if len(self.shards) == 1
+            else f"Iterative parameter mixing ({self.params.get('mixing')}) of {len(self.shards)} shards"
+        )
         per_epoch = self.history.sum(axis=1).tolist()
         shown = str(per_epoch) if len(per_epoch) <= 12 else f"{per_epoch[:6]} ... {per_epoch[-6:]}"
-        return (f"{how}{rows}: {self.epochs} epoch(s), {self.mistakes} mistakes, {state}.\n"
-                f"mistakes per epoch: {shown}")
+        return (
+            f"{how}{rows}: {self.epochs} epoch(s), {self.mistakes} mistakes, {state}.\n"
+            f"mistakes per epoch: {shown}"
+        )
 
     # ---------------------------------------------------------- prediction
 
@@ -145,8 +167,15 @@ class MixedPerceptron:
         if lazy is not None:
             import dask.array as da
 
-            blocks: da.Array = da.map_blocks(_block_scores, lazy, self.coef_[0], self.b, self.n_features_in_,
-                                             drop_axis=1, dtype=np.float64)
+            blocks: da.Array = da.map_blocks(
+                _block_scores,
+                lazy,
+                self.coef_[0],
+                self.b,
+                self.n_features_in_,
+                drop_axis=1,
+                dtype=np.float64,
+            )
             return blocks
         return _block_scores(X, self.coef_[0], self.b, self.n_features_in_)
 
@@ -156,8 +185,16 @@ class MixedPerceptron:
         if lazy is not None:
             import dask.array as da
 
-            blocks: da.Array = da.map_blocks(_block_predict, lazy, self.coef_[0], self.b, self.n_features_in_,
-                                             self.classes_, drop_axis=1, dtype=self.classes_.dtype)
+            blocks: da.Array = da.map_blocks(
+                _block_predict,
+                lazy,
+                self.coef_[0],
+                self.b,
+                self.n_features_in_,
+                self.classes_,
+                drop_axis=1,
+                dtype=self.classes_.dtype,
+            )
             return blocks
         return _block_predict(X, self.coef_[0], self.b, self.n_features_in_, self.classes_)
 
@@ -199,7 +236,9 @@ def _block_scores(X: MatrixLike, w: Float64Array, b: float, n_features: int) -> 
     return scores(X, w, b)
 
 
-def _block_predict(X: MatrixLike, w: Float64Array, b: float, n_features: int, classes: NDArray[Any]) -> NDArray[Any]:
+def _block_predict(
+    X: MatrixLike, w: Float64Array, b: float, n_features: int, classes: NDArray[Any]
+) -> NDArray[Any]:
     return labels(_block_scores(X, w, b, n_features), classes)
 
 
@@ -216,15 +255,26 @@ class _Trained(Protocol):
     b_avg: float
 
 
-def build_model(training: _Trained, source: Source, groups: list[list[int]], params: dict[str, Any]) -> MixedPerceptron:
+def build_model(
+    training: _Trained, source: Source, groups: list[list[int]], params: dict[str, Any]
+) -> MixedPerceptron:
     """The model of a finished :class:`~perceptronlab.distributed.mixing.Training`."""
     averaged = params.get("averaged", False)
     w, b = (training.w_avg, training.b_avg) if averaged else (training.w, training.b)
     if not params.get("fit_intercept"):
         b = 0.0
     assert source.classes is not None  # learnt from the summaries before training
-    return MixedPerceptron(w=w, b=b, classes=source.classes, history=training.history,
-                           converged=training.converged, cycled=training.cycled, shards=groups,
-                           params=params, feature_names=source.feature_names, final_w=training.w,
-                           final_b=training.b, n_rows=source.n_rows)
-
+    return MixedPerceptron(
+        w=w,
+        b=b,
+        classes=source.classes,
+        history=training.history,
+        converged=training.converged,
+        cycled=training.cycled,
+        shards=groups,
+        params=params,
+        feature_names=source.feature_names,
+        final_w=training.w,
+        final_b=training.b,
+        n_rows=source.n_rows,
+    )

@@ -40,9 +40,13 @@ if TYPE_CHECKING:
 
 #: file extensions and the format each one means
 EXTENSIONS = {
-    ".parquet": "parquet", ".pq": "parquet",
+    ".parquet": "parquet",
+    ".pq": "parquet",
     ".csv": "csv",
-    ".libsvm": "libsvm", ".svm": "libsvm", ".svmlight": "libsvm", ".txt": "libsvm",
+    ".libsvm": "libsvm",
+    ".svm": "libsvm",
+    ".svmlight": "libsvm",
+    ".txt": "libsvm",
 }
 #: byte size of one CSV/LIBSVM partition
 BLOCKSIZE = 64 * 2**20
@@ -123,58 +127,95 @@ class Source:
 # ---------------------------------------------------------------- opening a dataset
 
 
-def open_source(X: DataSource, y: ArrayLike | None = None, *, label: Hashable | None = None,
-                blocksize: int = BLOCKSIZE) -> Source:
+def open_source(
+    X: DataSource,
+    y: ArrayLike | None = None,
+    *,
+    label: Hashable | None = None,
+    blocksize: int = BLOCKSIZE,
+) -> Source:
     """A :class:`Source` for a dask array (+ dask ``y``), a dask DataFrame or a path/glob of files."""
     if isinstance(X, str | os.PathLike):
         if y is not None:
-            raise v.fail("y", "None when X is a path (the labels are a column of the files)",
-                         type(y).__name__, "Drop y and name the label column with label=.")
+            raise v.fail(
+                "y",
+                "None when X is a path (the labels are a column of the files)",
+                type(y).__name__,
+                "Drop y and name the label column with label=.",
+            )
         return _file_source(os.fspath(X), label=label, blocksize=blocksize)
     try:
         import dask.array as da
         import dask.dataframe as dd
     except ImportError as exc:  # pragma: no cover - the dask extra is installed in development
-        raise ImportError("perceptronlab.distributed needs Dask: pip install 'perceptronlab[dask]'") from exc
+        raise ImportError(
+            "perceptronlab.distributed needs Dask: pip install 'perceptronlab[dask]'"
+        ) from exc
     if isinstance(X, dd.DataFrame):
         if y is not None:
-            raise v.fail("y", "None when X is a dask DataFrame (the labels are one of its columns)",
-                         type(y).__name__, "Drop y and name the label column with label=.")
+            raise v.fail(
+                "y",
+                "None when X is a dask DataFrame (the labels are one of its columns)",
+                type(y).__name__,
+                "Drop y and name the label column with label=.",
+            )
         return _frame_source(X, label)
     if isinstance(X, da.Array):
         return _array_source(X, y)
-    raise v.fail("X", "a row-chunked dask array, a dask DataFrame, or a path/glob of Parquet, CSV or "
-                 "LIBSVM files", type(X).__name__,
-                 "Wrap in-memory data with dask.array.from_array(X, chunks=(rows, -1)), or use "
-                 "perceptronlab.perceptron for data that fits in memory.")
+    raise v.fail(
+        "X",
+        "a row-chunked dask array, a dask DataFrame, or a path/glob of Parquet, CSV or "
+        "LIBSVM files",
+        type(X).__name__,
+        "Wrap in-memory data with dask.array.from_array(X, chunks=(rows, -1)), or use "
+        "perceptronlab.perceptron for data that fits in memory.",
+    )
 
 
 def _array_source(X: da.Array, y: Any) -> Source:
     import dask.array as da
 
     if X.ndim != 2:
-        raise v.fail("X", "a 2-D dask array (rows are examples)", f"{X.ndim}-D shape {X.shape}",
-                     "Reshape it so that each example is one row.")
+        raise v.fail(
+            "X",
+            "a 2-D dask array (rows are examples)",
+            f"{X.ndim}-D shape {X.shape}",
+            "Reshape it so that each example is one row.",
+        )
     if y is None:
-        raise v.fail("y", "a dask array of labels (one per row of X)", "None",
-                     "Pass y=dask.array.from_array(labels, chunks=X.chunks[0]).")
+        raise v.fail(
+            "y",
+            "a dask array of labels (one per row of X)",
+            "None",
+            "Pass y=dask.array.from_array(labels, chunks=X.chunks[0]).",
+        )
     if not isinstance(y, da.Array):
         y = da.from_array(np.asarray(y), chunks=(X.chunks[0],))
     if y.ndim == 2 and 1 in y.shape:
         y = y.reshape(-1)
     if y.ndim != 1:
-        raise v.fail("y (the labels)", "a 1-D dask array", f"shape {y.shape}", "Pass one label per row of X.")
+        raise v.fail(
+            "y (the labels)", "a 1-D dask array", f"shape {y.shape}", "Pass one label per row of X."
+        )
     if not any(np.isnan(c) for c in X.chunks[0]) and not any(np.isnan(c) for c in y.chunks[0]):
         if X.shape[0] != y.shape[0]:
-            raise v.fail("y (the labels)", f"{X.shape[0]} labels, one per row of X", f"{y.shape[0]}",
-                         "Check that X and y come from the same rows.")
+            raise v.fail(
+                "y (the labels)",
+                f"{X.shape[0]} labels, one per row of X",
+                f"{y.shape[0]}",
+                "Check that X and y come from the same rows.",
+            )
         if len(X.chunks[1]) > 1:
             X = X.rechunk({1: -1})  # a partition is a block of whole rows
         if y.chunks[0] != X.chunks[0]:
             y = y.rechunk((X.chunks[0],))
     elif len(X.chunks[1]) > 1 or X.numblocks[0] != y.numblocks[0]:
-        raise v.fail("X and y", "row chunks of known, equal sizes", "unknown chunk sizes",
-                     "Call X.compute_chunk_sizes() and y.compute_chunk_sizes() first.")
+        raise v.fail(
+            "X and y",
+            "row chunks of known, equal sizes",
+            "unknown chunk sizes",
+            "Call X.compute_chunk_sizes() and y.compute_chunk_sizes() first.",
+        )
     x_blocks = X.to_delayed().ravel()
     y_blocks = y.to_delayed().ravel()
     parts = [_pair(xb, yb) for xb, yb in zip(x_blocks, y_blocks, strict=True)]
@@ -194,33 +235,48 @@ def _frame_source(frame: dd.DataFrame, label: Hashable | None) -> Source:
     parts = list(frame.to_delayed())
     names = [f"partition {i} of the dask DataFrame" for i in range(len(parts))]
     spec = Spec(kind="frame", label=label, columns=tuple(columns))
-    return Source(parts=parts, spec=spec, names=names, feature_names=[str(c) for c in columns if c != label])
+    return Source(
+        parts=parts, spec=spec, names=names, feature_names=[str(c) for c in columns if c != label]
+    )
 
 
 def _pick_label(label: Hashable | None, columns: Sequence[Hashable], where: str) -> Hashable:
     if not columns:
-        raise v.fail(where, "at least two columns (features and a label)", "no columns", "Check the data.")
+        raise v.fail(
+            where, "at least two columns (features and a label)", "no columns", "Check the data."
+        )
     if label is None:
         return columns[-1]
     if label not in columns:
         shown = ", ".join(map(str, columns[:8])) + (", ..." if len(columns) > 8 else "")
-        raise v.fail("label", f"one of the columns of {where} ({shown})", repr(label),
-                     "Pass the name of the label column, or leave label=None for the last column.")
+        raise v.fail(
+            "label",
+            f"one of the columns of {where} ({shown})",
+            repr(label),
+            "Pass the name of the label column, or leave label=None for the last column.",
+        )
     return label
 
 
 def expand_paths(path: str) -> list[str]:
     """The files of a path: itself, a directory's data files, or a glob's matches (sorted)."""
     if os.path.isdir(path):
-        files = sorted(os.path.join(path, f) for f in os.listdir(path)
-                       if _kind_of(f) is not None and not f.startswith("."))
+        files = sorted(
+            os.path.join(path, f)
+            for f in os.listdir(path)
+            if _kind_of(f) is not None and not f.startswith(".")
+        )
     elif glob.has_magic(path):
         files = sorted(f for f in glob.glob(path) if os.path.isfile(f))
     else:
         files = [path] if os.path.isfile(path) else []
     if not files:
-        raise v.fail("data path", "an existing file, directory or glob of Parquet/CSV/LIBSVM files",
-                     repr(path), "Check the path (quote globs like 'data/*.parquet' in the shell).")
+        raise v.fail(
+            "data path",
+            "an existing file, directory or glob of Parquet/CSV/LIBSVM files",
+            repr(path),
+            "Check the path (quote globs like 'data/*.parquet' in the shell).",
+        )
     return files
 
 
@@ -237,20 +293,32 @@ def _file_source(path: str, *, label: Hashable | None, blocksize: int) -> Source
     found = {f: _kind_of(f) for f in files}
     unknown = [f for f, k in found.items() if k is None]
     if unknown:
-        raise v.fail("data file", "a .parquet, .csv or .libsvm/.svm/.txt file", repr(unknown[0]),
-                     "Rename the file with its format's extension.")
+        raise v.fail(
+            "data file",
+            "a .parquet, .csv or .libsvm/.svm/.txt file",
+            repr(unknown[0]),
+            "Rename the file with its format's extension.",
+        )
     kinds = {f: k for f, k in found.items() if k is not None}
     if len(set(kinds.values())) > 1:
-        raise v.fail("data files", "one format for every file", ", ".join(sorted(set(kinds.values()))),
-                     "Point at one format at a time, e.g. 'data/*.parquet'.")
+        raise v.fail(
+            "data files",
+            "one format for every file",
+            ", ".join(sorted(set(kinds.values()))),
+            "Point at one format at a time, e.g. 'data/*.parquet'.",
+        )
     kind = kinds[files[0]]
     if kind == "parquet":
         return _parquet_source(files, label)
     if kind == "csv":
         return _csv_source(files, label, blocksize)
     if label is not None:
-        raise v.fail("label", "None for LIBSVM files (the label is the first field of each line)",
-                     repr(label), "Drop label=.")
+        raise v.fail(
+            "label",
+            "None for LIBSVM files (the label is the first field of each line)",
+            repr(label),
+            "Drop label=.",
+        )
     parts = [p for f in files for p in _byte_ranges(f, "libsvm", 0, blocksize)]
     return Source(parts=parts, spec=Spec(kind="libsvm"), names=[p.describe() for p in parts])
 
@@ -266,14 +334,22 @@ def _parquet_source(files: list[str], label: Hashable | None) -> Source:
         if columns is None:
             columns = names
         elif names != columns:
-            raise v.fail(f"the columns of {f}", f"the columns of {files[0]} ({', '.join(columns)})",
-                         ", ".join(names), "Write every Parquet file with the same schema.")
+            raise v.fail(
+                f"the columns of {f}",
+                f"the columns of {files[0]} ({', '.join(columns)})",
+                ", ".join(names),
+                "Write every Parquet file with the same schema.",
+            )
         parts += [Part("parquet", f, index=g) for g in range(meta.metadata.num_row_groups)]
     assert columns is not None  # expand_paths returns at least one file
     label = _pick_label(label, list(columns), files[0])
     spec = Spec(kind="parquet", label=label, columns=columns)
-    return Source(parts=parts, spec=spec, names=[p.describe() for p in parts],
-                  feature_names=[c for c in columns if c != label])
+    return Source(
+        parts=parts,
+        spec=spec,
+        names=[p.describe() for p in parts],
+        feature_names=[c for c in columns if c != label],
+    )
 
 
 def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Source:
@@ -289,14 +365,22 @@ def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Sou
         if columns is None:
             columns, header = names, has_header
         elif names != columns:
-            raise v.fail(f"the columns of {f}", f"the columns of {files[0]} ({', '.join(columns)})",
-                         ", ".join(names), "Write every CSV file with the same header.")
+            raise v.fail(
+                f"the columns of {f}",
+                f"the columns of {files[0]} ({', '.join(columns)})",
+                ", ".join(names),
+                "Write every CSV file with the same header.",
+            )
         parts += _byte_ranges(f, "csv", len(first) if has_header else 0, blocksize)
     assert columns is not None  # expand_paths returns at least one file
     label = _pick_label(label, list(columns), files[0])
     spec = Spec(kind="csv", label=label, columns=columns, header=header)
-    return Source(parts=parts, spec=spec, names=[p.describe() for p in parts],
-                  feature_names=[c for c in columns if c != label])
+    return Source(
+        parts=parts,
+        spec=spec,
+        names=[p.describe() for p in parts],
+        feature_names=[c for c in columns if c != label],
+    )
 
 
 def _is_number(text: str) -> bool:
@@ -320,8 +404,11 @@ def _byte_ranges(path: str, kind: str, begin: int, blocksize: int) -> list[Part]
                 break
             cuts.append(position)
     cuts.append(size)
-    return [Part(kind, path, index=i, start=a, stop=b)
-            for i, (a, b) in enumerate(zip(cuts[:-1], cuts[1:], strict=True)) if b > a]
+    return [
+        Part(kind, path, index=i, start=a, stop=b)
+        for i, (a, b) in enumerate(zip(cuts[:-1], cuts[1:], strict=True))
+        if b > a
+    ]
 
 
 # ---------------------------------------------------------------- the three steps
@@ -346,8 +433,12 @@ def read_raw(part: Any, spec: Spec) -> Raw:
             try:
                 X[:, j] = column.to_numpy(zero_copy_only=False)
             except (TypeError, ValueError) as exc:
-                raise v.fail(f"column {name!r} of {part.describe()}", "numbers",
-                             f"{column.type} values", "Convert the column to a numeric type.") from exc
+                raise v.fail(
+                    f"column {name!r} of {part.describe()}",
+                    "numbers",
+                    f"{column.type} values",
+                    "Convert the column to a numeric type.",
+                ) from exc
         return X, table.column(spec.label).to_numpy(zero_copy_only=False)
     with open(part.path, "rb") as fh:
         fh.seek(part.start)
@@ -362,8 +453,12 @@ def read_raw(part: Any, spec: Spec) -> Raw:
     try:
         X, labels = load_svmlight_file(io.BytesIO(data), zero_based=True, dtype=np.float64)
     except ValueError as exc:
-        raise v.fail(part.describe(), "LIBSVM lines 'label index:value ...'", str(exc),
-                     "Fix the malformed line.") from exc
+        raise v.fail(
+            part.describe(),
+            "LIBSVM lines 'label index:value ...'",
+            str(exc),
+            "Fix the malformed line.",
+        ) from exc
     return X, labels
 
 
@@ -372,8 +467,12 @@ def _split_frame(frame: Any, spec: Spec, where: str = "a DataFrame partition") -
     try:
         X = frame[features].to_numpy(dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise v.fail(f"the feature columns of {where}", "numbers", f"a cell that is not a number ({exc})",
-                     "Fix or drop non-numeric cells.") from exc
+        raise v.fail(
+            f"the feature columns of {where}",
+            "numbers",
+            f"a cell that is not a number ({exc})",
+            "Fix or drop non-numeric cells.",
+        ) from exc
     return X, frame[spec.label].to_numpy()
 
 
@@ -381,8 +480,15 @@ def summarize(raw: Raw) -> dict[str, Any]:
     """Rows, width, smallest stored sparse index, distinct labels and the first non-finite cell."""
     X, labels = raw
     labels = np.asarray(labels)
-    summary: dict[str, Any] = {"rows": int(X.shape[0]), "width": int(X.shape[1]) if X.ndim == 2 else -1,
-               "ndim": X.ndim, "min_index": None, "bad": None, "labels": None, "label_error": None}
+    summary: dict[str, Any] = {
+        "rows": int(X.shape[0]),
+        "width": int(X.shape[1]) if X.ndim == 2 else -1,
+        "ndim": X.ndim,
+        "min_index": None,
+        "bad": None,
+        "labels": None,
+        "label_error": None,
+    }
     if sp.issparse(X):
         if X.nnz:
             summary["min_index"] = int(X.indices.min())
@@ -407,7 +513,9 @@ def _distinct(labels: NDArray[Any]) -> NDArray[Any]:
     return np.unique(labels)
 
 
-def learn_spec(spec: Spec, summaries: list[dict[str, Any]], names: list[str]) -> tuple[Spec, NDArray[Any], int]:
+def learn_spec(
+    spec: Spec, summaries: list[dict[str, Any]], names: list[str]
+) -> tuple[Spec, NDArray[Any], int]:
     """Check every partition's summary; return (spec with width and positive class, classes, rows)."""
     widths = set()
     min_index = None
@@ -417,10 +525,19 @@ def learn_spec(spec: Spec, summaries: list[dict[str, Any]], names: list[str]) ->
         if s["ndim"] != 2:
             raise v.fail(f"X in {where}", "a 2-D block", f"{s['ndim']}-D", "Pass a 2-D dask array.")
         if s["bad"]:
-            raise v.fail(f"X in {where}", "finite values", s["bad"], "Remove or impute the rows with NaN or inf.")
+            raise v.fail(
+                f"X in {where}",
+                "finite values",
+                s["bad"],
+                "Remove or impute the rows with NaN or inf.",
+            )
         if s["label_error"]:
-            raise v.fail(f"the labels of {where}", "one label per row, of one type", s["label_error"],
-                         "Check that X and y come from the same rows.")
+            raise v.fail(
+                f"the labels of {where}",
+                "one label per row, of one type",
+                s["label_error"],
+                "Check that X and y come from the same rows.",
+            )
         if s["rows"]:
             widths.add(s["width"])
             distinct.append(s["labels"])
@@ -428,7 +545,9 @@ def learn_spec(spec: Spec, summaries: list[dict[str, Any]], names: list[str]) ->
             min_index = s["min_index"] if min_index is None else min(min_index, s["min_index"])
     n_rows = sum(s["rows"] for s in summaries)
     if n_rows == 0:
-        raise v.fail("the data", "at least one example", "0 rows", "Check the path or the collection.")
+        raise v.fail(
+            "the data", "at least one example", "0 rows", "Check the path or the collection."
+        )
     if spec.kind == "libsvm":
         zero_based = min_index == 0
         width = max(widths)
@@ -436,17 +555,27 @@ def learn_spec(spec: Spec, summaries: list[dict[str, Any]], names: list[str]) ->
         spec = replace(spec, zero_based=zero_based, n_features=n_features)
     else:
         if len(widths) > 1:
-            raise v.fail("X", "the same number of features in every partition", sorted(widths),
-                         "Check that the partitions come from one dataset.")
+            raise v.fail(
+                "X",
+                "the same number of features in every partition",
+                sorted(widths),
+                "Check that the partitions come from one dataset.",
+            )
         (n_features,) = widths
         if n_features == 0:
-            raise v.fail("X", "at least one feature", "0 features", "Pass a dataset with feature columns.")
+            raise v.fail(
+                "X", "at least one feature", "0 features", "Pass a dataset with feature columns."
+            )
         spec = replace(spec, n_features=n_features)
     try:
         union = _distinct(np.concatenate(distinct))
     except TypeError as exc:
-        raise v.fail("y (the labels)", "labels of one comparable type", "mixed types",
-                     "Use e.g. -1/+1, 0/1 or strings, not a mix.") from exc
+        raise v.fail(
+            "y (the labels)",
+            "labels of one comparable type",
+            "mixed types",
+            "Use e.g. -1/+1, 0/1 or strings, not a mix.",
+        ) from exc
     _, classes = v.check_labels(union)
     return replace(spec, positive=classes[-1]), classes, n_rows
 

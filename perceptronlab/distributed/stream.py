@@ -44,9 +44,19 @@ class _SweepBar:
         )
 
         console = Console(stderr=True)
-        progress = Progress(TextColumn("sweep {task.fields[sweep]}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("rows"), TimeElapsedColumn(), console=console, transient=console.is_terminal)
-        self._progress, self._task = progress, progress.add_task("sweep", total=total_rows, sweep=epoch)
+        progress = Progress(
+            TextColumn("sweep {task.fields[sweep]}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("rows"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=console.is_terminal,
+        )
+        self._progress, self._task = (
+            progress,
+            progress.add_task("sweep", total=total_rows, sweep=epoch),
+        )
         progress.start()
 
     def advance(self, rows: int) -> None:
@@ -59,10 +69,22 @@ class _SweepBar:
             self._progress = None
 
 
-def stream_fit(path_or_glob: DataSource, y: ArrayLike | None = None, *, label: Hashable | None = None,
-               eta: RealLike = 1.0, margin: RealLike = 0.0, fit_intercept: bool = False, max_epochs: int = 100,
-               averaged: bool = False, seed: int | None = None, callback: EpochCallback | None = None,
-               blocksize: int = BLOCKSIZE, progress: bool = True, warn: bool = True) -> MixedPerceptron:
+def stream_fit(
+    path_or_glob: DataSource,
+    y: ArrayLike | None = None,
+    *,
+    label: Hashable | None = None,
+    eta: RealLike = 1.0,
+    margin: RealLike = 0.0,
+    fit_intercept: bool = False,
+    max_epochs: int = 100,
+    averaged: bool = False,
+    seed: int | None = None,
+    callback: EpochCallback | None = None,
+    blocksize: int = BLOCKSIZE,
+    progress: bool = True,
+    warn: bool = True,
+) -> MixedPerceptron:
     """The perceptron over data bigger than memory: one partition in memory, sweep after sweep.
 
     Parameters
@@ -97,7 +119,20 @@ def stream_fit(path_or_glob: DataSource, y: ArrayLike | None = None, *, label: H
     >>> model.w.tolist(), model.history[:, 0].tolist()
     ([1.0, -2.0], [2, 2, 1, 0])
     """
-    return fit_in_process(path_or_glob, y, mixing="uniform", max_epochs=max_epochs, eta=eta, margin=margin,
-                          fit_intercept=fit_intercept, averaged=averaged, seed=seed, callback=callback,
-                          label=label, shards=1, blocksize=blocksize,
-                          progress=_SweepBar() if progress else None, warn=warn)
+    return fit_in_process(
+        path_or_glob,
+        y,
+        mixing="uniform",
+        max_epochs=max_epochs,
+        eta=eta,
+        margin=margin,
+        fit_intercept=fit_intercept,
+        averaged=averaged,
+        seed=seed,
+        callback=callback,
+        label=label,
+        shards=1,
+        blocksize=blocksize,
+        progress=_SweepBar() if progress else None,
+        warn=warn,
+    )

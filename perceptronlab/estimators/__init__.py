@@ -27,9 +27,21 @@ from perceptronlab.estimators._linear import Perceptron, PocketPerceptron
 from perceptronlab.estimators._loaded import LoadedModel, load_model
 from perceptronlab.estimators._online import OnlinePerceptron, Replay
 
-__all__ = ["AveragedPerceptron", "InvalidParameterError", "KernelPerceptron", "LoadedModel", "MulticlassPerceptron",
-           "NonNumericCellError", "NotFittedError", "OnlinePerceptron", "Perceptron", "PocketPerceptron",
-           "Replay", "VotedPerceptron", "load_model"]
+__all__ = [
+    "AveragedPerceptron",
+    "InvalidParameterError",
+    "KernelPerceptron",
+    "LoadedModel",
+    "MulticlassPerceptron",
+    "NonNumericCellError",
+    "NotFittedError",
+    "OnlinePerceptron",
+    "Perceptron",
+    "PocketPerceptron",
+    "Replay",
+    "VotedPerceptron",
+    "load_model",
+]
 
 # The public home, for reprs, pickles and model files (``"estimator": "perceptronlab.estimators.Perceptron"``).
 for _name in __all__:

@@ -73,12 +73,16 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
     _fitted_attribute = "coef_"
     _fitted_what = "weights"
     #: said after "did not converge: no clean sweep within max_iter=N sweeps"
-    _not_converged_advice = (". The data may not be linearly separable; raise max_iter, or use "
-                             "perceptronlab.PocketPerceptron.")
+    _not_converged_advice = (
+        ". The data may not be linearly separable; raise max_iter, or use "
+        "perceptronlab.PocketPerceptron."
+    )
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True  # deterministic for a given random_state (non_deterministic stays False)
+        tags.input_tags.sparse = (
+            True  # deterministic for a given random_state (non_deterministic stays False)
+        )
         return tags
 
     def __getstate__(self) -> dict[str, Any]:
@@ -86,7 +90,9 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         state = dict(super().__getstate__())  # for non-sklearn modules that is the live __dict__
         if "run_" in state:
             runs = state["run_"]
-            state["run_"] = [portable(r) for r in runs] if isinstance(runs, list) else portable(runs)
+            state["run_"] = (
+                [portable(r) for r in runs] if isinstance(runs, list) else portable(runs)
+            )
         return state
 
     def __sklearn_is_fitted__(self) -> bool:
@@ -94,8 +100,10 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
 
     def _check_fitted(self, method: str) -> None:
         if self._fitted_attribute not in self.__dict__:
-            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet: {method} needs the "
-                                 f"{self._fitted_what} that fit(X, y) learns. Call fit(X, y) before {method}(X).")
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet: {method} needs the "
+                f"{self._fitted_what} that fit(X, y) learns. Call fit(X, y) before {method}(X)."
+            )
 
     def fit(self, X: MatrixLike, y: ArrayLike, **fit_params: Any) -> Self:
         """Fit on (X, y): one engine run for two classes (``classes_[1]`` is +1), one run per class
@@ -125,9 +133,12 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         if not getattr(self, "warm_start", False) or not self.__sklearn_is_fitted__():
             return False
         if not np.array_equal(classes, self.classes_):
-            raise v.fail("y (the labels)", f"the classes of the fit that warm_start goes on from, "
-                         f"{self.classes_.tolist()}", f"{classes.tolist()}",
-                         "Pass warm_start=False to start over on new classes.")
+            raise v.fail(
+                "y (the labels)",
+                f"the classes of the fit that warm_start goes on from, {self.classes_.tolist()}",
+                f"{classes.tolist()}",
+                "Pass warm_start=False to start over on new classes.",
+            )
         return True
 
     def _trainer(self, X: Any) -> Callable[..., tuple[Run, Any]]:
@@ -137,18 +148,30 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         next run would go on from."""
         return self._train
 
-    def _train(self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, Any]:  # pragma: no cover - each estimator says how it trains
+    def _train(
+        self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None
+    ) -> tuple[Run, Any]:  # pragma: no cover - each estimator says how it trains
         raise NotImplementedError
 
-    def _starts(self, n_tasks: int) -> list[Any]:  # pragma: no cover - for the estimators that go on
+    def _starts(
+        self, n_tasks: int
+    ) -> list[Any]:  # pragma: no cover - for the estimators that go on
         """Where each run goes on from (warm_start, partial_fit)."""
         raise NotImplementedError
 
     def _fitted(self, runs: list[Run], states: list[Any], partial: bool = False) -> None:
         """What fit keeps besides the runs."""
 
-    def _train_tasks(self, X: Any, y: NDArray[Any], classes: NDArray[Any], *, go_on: bool, sweeps: int | None = None,
-                     partial: bool = False) -> list[Run]:
+    def _train_tasks(
+        self,
+        X: Any,
+        y: NDArray[Any],
+        classes: NDArray[Any],
+        *,
+        go_on: bool,
+        sweeps: int | None = None,
+        partial: bool = False,
+    ) -> list[Run]:
         """One run for two classes (classes_[1] is +1), one per class otherwise, each from w = 0
         or, with ``go_on``, from where the last one ended; sets classes_, n_mistakes_, n_sweeps_,
         converged_, n_iter_ and run_ (arrays / a list for several)."""
@@ -168,7 +191,9 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         binary = len(runs) == 1
         mistakes = np.array([r.mistakes for r in runs])
         sweeps = np.array([r.sweeps for r in runs])
-        if partial and "n_mistakes_" in self.__dict__:  # partial_fit counts since the last fit began
+        if (
+            partial and "n_mistakes_" in self.__dict__
+        ):  # partial_fit counts since the last fit began
             mistakes = mistakes + self.n_mistakes_
             sweeps = sweeps + self.n_sweeps_
         self.classes_ = classes
@@ -191,19 +216,35 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
         def which(flags: list[bool]) -> str:
             if len(runs) == 1:
                 return ""
-            return " (" + ", ".join(f"class {python_label(c)!r} vs rest"
-                                    for c, flag in zip(self.classes_, flags, strict=True) if flag) + ")"
+            return (
+                " ("
+                + ", ".join(
+                    f"class {python_label(c)!r} vs rest"
+                    for c, flag in zip(self.classes_, flags, strict=True)
+                    if flag
+                )
+                + ")"
+            )
 
         cycled = [r.cycled for r in runs]
         stopped = [not r.converged and not r.cycled and not r.stopped for r in runs]
         if any(cycled):
-            yield "CycledWarning", (
-                f"{name}: the weights at the start of a sweep repeated an earlier sweep's{which(cycled)}, so the "
-                "cyclic perceptron will never converge on this data. Use perceptronlab.PocketPerceptron for the "
-                "weights with the fewest training errors.")
+            yield (
+                "CycledWarning",
+                (
+                    f"{name}: the weights at the start of a sweep repeated an earlier sweep's{which(cycled)}, so the "
+                    "cyclic perceptron will never converge on this data. Use perceptronlab.PocketPerceptron for the "
+                    "weights with the fewest training errors."
+                ),
+            )
         if any(stopped):
-            yield "NotConvergedWarning", (f"{name} did not converge: no clean sweep within max_iter={self.max_iter} "
-                                          f"sweeps{which(stopped)}{self._not_converged_advice}")
+            yield (
+                "NotConvergedWarning",
+                (
+                    f"{name} did not converge: no clean sweep within max_iter={self.max_iter} "
+                    f"sweeps{which(stopped)}{self._not_converged_advice}"
+                ),
+            )
 
 
 class LinearClassifier(RunClassifierBase):
@@ -216,16 +257,24 @@ class LinearClassifier(RunClassifierBase):
     def _fitted(self, runs: list[Run], states: list[Any], partial: bool = False) -> None:
         # float32 weights (scikit-learn's float32 path) stay float32; the intercept too, with
         # several classes (scikit-learn keeps a binary fit's intercept in float64)
-        dtype = np.float32 if all(np.asarray(run.w).dtype == np.float32 for run in runs) else np.float64
+        dtype = (
+            np.float32 if all(np.asarray(run.w).dtype == np.float32 for run in runs) else np.float64
+        )
         self.coef_ = np.vstack([np.asarray(run.w, dtype=dtype) for run in runs])
-        self.intercept_ = np.array([float(run.b) for run in runs], dtype=dtype if len(runs) > 1 else np.float64)
+        self.intercept_ = np.array(
+            [float(run.b) for run in runs], dtype=dtype if len(runs) > 1 else np.float64
+        )
 
     def decision_function(self, X: MatrixLike) -> Float64Array:
         """Signed scores ⟨w, x⟩ + b: shape (n,) for two classes (> 0 means ``classes_[1]``), else
         (n, n_classes), one column per one-vs-rest model."""
         self._check_fitted("decision_function")
         X = check_data(self, X, reset=False)
-        scores = score_matrix(X, np.asarray(self.coef_, dtype=np.float64), np.asarray(self.intercept_, dtype=np.float64))
+        scores = score_matrix(
+            X,
+            np.asarray(self.coef_, dtype=np.float64),
+            np.asarray(self.intercept_, dtype=np.float64),
+        )
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X: MatrixLike) -> NDArray[Any]:
@@ -238,8 +287,9 @@ class LinearClassifier(RunClassifierBase):
 class PartialFit(_EstimatorMixin):
     """``partial_fit``: one sweep over a batch, from where the estimator is."""
 
-    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None,
-                    **fit_params: Any) -> Self:
+    def partial_fit(
+        self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None, **fit_params: Any
+    ) -> Self:
         """One sweep over the batch (X, y), going on from where the last fit or partial_fit ended.
 
         Parameters

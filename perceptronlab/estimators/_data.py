@@ -28,7 +28,9 @@ def check_data(estimator: BaseEstimator, X: Any, *, reset: bool) -> Any: ...
 
 
 @overload
-def check_data(estimator: BaseEstimator, X: Any, y: Any, *, reset: bool) -> tuple[Any, NDArray[Any]]: ...
+def check_data(
+    estimator: BaseEstimator, X: Any, y: Any, *, reset: bool
+) -> tuple[Any, NDArray[Any]]: ...
 
 
 def check_data(estimator: BaseEstimator, X: Any, y: Any = NO_Y, *, reset: bool) -> Any:

@@ -54,15 +54,24 @@ if TYPE_CHECKING:
 __all__ = ["AveragedPerceptron", "VotedPerceptron", "KernelPerceptron", "MulticlassPerceptron"]
 
 #: said after "did not converge: no clean sweep within max_iter=N sweeps"
-_FIXED_SWEEPS_ADVICE = ("; the model uses all the sweeps. Raise max_iter for separable data (a fixed number "
-                        "of sweeps is normal for noisy data).")
+_FIXED_SWEEPS_ADVICE = (
+    "; the model uses all the sweeps. Raise max_iter for separable data (a fixed number "
+    "of sweeps is normal for noisy data)."
+)
 _SIGNS = np.array([-1, 1])
 
 
 def _family_params(estimator: Any, sweeps: int, seed: int | None, **more: Any) -> dict[str, Any]:
     """A run's parameters, in the functional API's names (a run is the functional API's result)."""
-    return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=estimator.order,
-                margin=estimator.margin, max_sweeps=sweeps, seed=seed, **more)
+    return dict(
+        eta=estimator.eta0,
+        fit_intercept=bool(estimator.fit_intercept),
+        order=estimator.order,
+        margin=estimator.margin,
+        max_sweeps=sweeps,
+        seed=seed,
+        **more,
+    )
 
 
 class AveragedPerceptron(PartialFit, LinearClassifier):
@@ -112,9 +121,17 @@ class AveragedPerceptron(PartialFit, LinearClassifier):
     _parameter_constraints: dict[str, list[Any]] = {**FAMILY_CONSTRAINTS, **WARM_CONSTRAINTS}
     _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
-    def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.FamilyOrder = "cyclic",
-                 margin: float = 0.0, max_iter: int = 100, warm_start: bool = False,
-                 random_state: RandomState = None) -> None:
+    def __init__(
+        self,
+        *,
+        eta0: float = 1.0,
+        fit_intercept: bool = True,
+        order: v.FamilyOrder = "cyclic",
+        margin: float = 0.0,
+        max_iter: int = 100,
+        warm_start: bool = False,
+        random_state: RandomState = None,
+    ) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
@@ -123,15 +140,26 @@ class AveragedPerceptron(PartialFit, LinearClassifier):
         self.warm_start = warm_start
         self.random_state = random_state
 
-    def _train(self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, Any]:
+    def _train(
+        self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None
+    ) -> tuple[Run, Any]:
         X = v.check_matrix(X, check_finite=False)
-        engine = AveragedEngine(X, signs, eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept))
+        engine = AveragedEngine(
+            X, signs, eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept)
+        )
         if start is not None:
             engine.resume(start)
         seed = seed_of(self.random_state)
         sweeps = self.max_iter if sweeps is None else sweeps
-        run = drive_averaged(engine, order=self.order, max_sweeps=sweeps, seed=seed, on_sweep=None,
-                             params=_family_params(self, sweeps, seed), classes=_SIGNS)
+        run = drive_averaged(
+            engine,
+            order=self.order,
+            max_sweeps=sweeps,
+            seed=seed,
+            on_sweep=None,
+            params=_family_params(self, sweeps, seed),
+            classes=_SIGNS,
+        )
         return run, engine.state()
 
     last_coef_: Float64Array
@@ -160,7 +188,9 @@ class RunClassifier(RunClassifierBase):
         column per one-vs-rest model."""
         self._check_fitted("decision_function")
         X = check_data(self, X, reset=False)
-        runs: list[Any] = self.run_ if isinstance(self.run_, list) else [self.run_]  # the family's runs predict
+        runs: list[Any] = (
+            self.run_ if isinstance(self.run_, list) else [self.run_]
+        )  # the family's runs predict
         scores = np.column_stack([run.decision_function(X) for run in runs])
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
@@ -198,11 +228,21 @@ class VotedPerceptron(RunClassifier):
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
-        **FAMILY_CONSTRAINTS, "max_vectors": [Interval(Integral, 1, None, closed="left"), None]}
+        **FAMILY_CONSTRAINTS,
+        "max_vectors": [Interval(Integral, 1, None, closed="left"), None],
+    }
 
-    def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.FamilyOrder = "cyclic",
-                 margin: float = 0.0, max_iter: int = 100, max_vectors: int | None = None,
-                 random_state: RandomState = None) -> None:
+    def __init__(
+        self,
+        *,
+        eta0: float = 1.0,
+        fit_intercept: bool = True,
+        order: v.FamilyOrder = "cyclic",
+        margin: float = 0.0,
+        max_iter: int = 100,
+        max_vectors: int | None = None,
+        random_state: RandomState = None,
+    ) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
@@ -211,10 +251,21 @@ class VotedPerceptron(RunClassifier):
         self.max_vectors = max_vectors
         self.random_state = random_state
 
-    def _train(self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, Any]:
-        return voted_perceptron(X, signs, eta=self.eta0, fit_intercept=self.fit_intercept, order=self.order,
-                                margin=self.margin, max_sweeps=self.max_iter, max_vectors=self.max_vectors,
-                                seed=seed_of(self.random_state), warn=False), None
+    def _train(
+        self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None
+    ) -> tuple[Run, Any]:
+        return voted_perceptron(
+            X,
+            signs,
+            eta=self.eta0,
+            fit_intercept=self.fit_intercept,
+            order=self.order,
+            margin=self.margin,
+            max_sweeps=self.max_iter,
+            max_vectors=self.max_vectors,
+            seed=seed_of(self.random_state),
+            warn=False,
+        ), None
 
 
 class KernelPerceptron(RunClassifier):
@@ -268,10 +319,23 @@ class KernelPerceptron(RunClassifier):
         "cache": [StrOptions(set(CACHE_MODES))],
     }
 
-    def __init__(self, *, kernel: Kernel | KernelFunction = "rbf", degree: int = 3, gamma: float | GammaRule = "scale",
-                 coef0: float = 1.0, variant: Variant = "last", budget: int | None = None, cache: CacheMode = "auto",
-                 eta0: float = 1.0, fit_intercept: bool = True, order: v.FamilyOrder = "cyclic",
-                 margin: float = 0.0, max_iter: int = 100, random_state: RandomState = None) -> None:
+    def __init__(
+        self,
+        *,
+        kernel: Kernel | KernelFunction = "rbf",
+        degree: int = 3,
+        gamma: float | GammaRule = "scale",
+        coef0: float = 1.0,
+        variant: Variant = "last",
+        budget: int | None = None,
+        cache: CacheMode = "auto",
+        eta0: float = 1.0,
+        fit_intercept: bool = True,
+        order: v.FamilyOrder = "cyclic",
+        margin: float = 0.0,
+        max_iter: int = 100,
+        random_state: RandomState = None,
+    ) -> None:
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -292,11 +356,27 @@ class KernelPerceptron(RunClassifier):
         gram = spec(X, X) if use_gram(spec, self.cache) else None
         columns = None if gram is not None else ColumnCache(X.shape[0], self.cache == "auto")
 
-        def train(X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, None]:
-            return fit_kernel(X, signs, np.array([-1, 1]), spec, variant=self.variant, budget=self.budget,
-                              eta=self.eta0, fit_intercept=self.fit_intercept, order=self.order,
-                              margin=self.margin, max_sweeps=self.max_iter, seed=seed_of(self.random_state),
-                              cache=self.cache, warn=False, gram=gram, columns=columns), None
+        def train(
+            X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None
+        ) -> tuple[Run, None]:
+            return fit_kernel(
+                X,
+                signs,
+                np.array([-1, 1]),
+                spec,
+                variant=self.variant,
+                budget=self.budget,
+                eta=self.eta0,
+                fit_intercept=self.fit_intercept,
+                order=self.order,
+                margin=self.margin,
+                max_sweeps=self.max_iter,
+                seed=seed_of(self.random_state),
+                cache=self.cache,
+                warn=False,
+                gram=gram,
+                columns=columns,
+            ), None
 
         return train
 
@@ -339,12 +419,25 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
     ((3, 2), 1.0)
     """
 
-    _parameter_constraints: dict[str, list[Any]] = {**FAMILY_CONSTRAINTS, "averaged": ["boolean"], **WARM_CONSTRAINTS}
+    _parameter_constraints: dict[str, list[Any]] = {
+        **FAMILY_CONSTRAINTS,
+        "averaged": ["boolean"],
+        **WARM_CONSTRAINTS,
+    }
     _not_converged_advice = _FIXED_SWEEPS_ADVICE
 
-    def __init__(self, *, averaged: bool = False, eta0: float = 1.0, fit_intercept: bool = True,
-                 order: v.FamilyOrder = "cyclic", margin: float = 0.0, max_iter: int = 100, warm_start: bool = False,
-                 random_state: RandomState = None) -> None:
+    def __init__(
+        self,
+        *,
+        averaged: bool = False,
+        eta0: float = 1.0,
+        fit_intercept: bool = True,
+        order: v.FamilyOrder = "cyclic",
+        margin: float = 0.0,
+        max_iter: int = 100,
+        warm_start: bool = False,
+        random_state: RandomState = None,
+    ) -> None:
         self.averaged = averaged
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
@@ -383,18 +476,39 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
     last_intercept_: Float64Array
     _state: tuple[Any, ...]
 
-    def _learn(self, X: Any, y: NDArray[Any], classes: NDArray[Any], *, go_on: bool, sweeps: int,
-               partial: bool = False) -> Run:
+    def _learn(
+        self,
+        X: Any,
+        y: NDArray[Any],
+        classes: NDArray[Any],
+        *,
+        go_on: bool,
+        sweeps: int,
+        partial: bool = False,
+    ) -> Run:
         X = v.check_matrix(X, check_finite=False)
         codes = np.searchsorted(classes, y).astype(np.int64)
-        engine = MulticlassEngine(X, codes, classes.shape[0], eta=self.eta0, margin=self.margin,
-                                  fit_intercept=bool(self.fit_intercept))
+        engine = MulticlassEngine(
+            X,
+            codes,
+            classes.shape[0],
+            eta=self.eta0,
+            margin=self.margin,
+            fit_intercept=bool(self.fit_intercept),
+        )
         if go_on:
             engine.resume(self._state)
         seed = seed_of(self.random_state)
-        run = drive_multiclass(engine, order=self.order, max_sweeps=sweeps, seed=seed, on_sweep=None,
-                               params=_family_params(self, sweeps, seed, averaged=bool(self.averaged)),
-                               classes=classes, averaged=bool(self.averaged))
+        run = drive_multiclass(
+            engine,
+            order=self.order,
+            max_sweeps=sweeps,
+            seed=seed,
+            on_sweep=None,
+            params=_family_params(self, sweeps, seed, averaged=bool(self.averaged)),
+            classes=classes,
+            averaged=bool(self.averaged),
+        )
         self._keep_runs(classes, [run], partial=partial)
         self.coef_ = np.asarray(run.w, dtype=np.float64)
         self.intercept_ = np.asarray(run.b, dtype=np.float64)

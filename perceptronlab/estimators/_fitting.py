@@ -33,13 +33,22 @@ if TYPE_CHECKING:
 
     from perceptronlab.core.driver import SweepInfo
 
-__all__ = ["check_sample_weight", "class_weights", "update_scales", "validation_mask", "StoppingRule", "sgd_seeds"]
+__all__ = [
+    "check_sample_weight",
+    "class_weights",
+    "update_scales",
+    "validation_mask",
+    "StoppingRule",
+    "sgd_seeds",
+]
 
 #: scikit-learn draws its SGD seeds below this (``MAX_INT`` of ``_stochastic_gradient.py``)
 _MAX_INT = int(np.iinfo(np.int32).max)
 
 
-def check_sample_weight(sample_weight: Any, n: int, *, allow_all_zero: bool = False) -> NDArray[Any] | None:
+def check_sample_weight(
+    sample_weight: Any, n: int, *, allow_all_zero: bool = False
+) -> NDArray[Any] | None:
     """None, or one finite weight >= 0 per row as float64 (some > 0, unless ``allow_all_zero``: with
     ``early_stopping`` the split's own check says more, as in scikit-learn)."""
     if sample_weight is None:
@@ -47,19 +56,36 @@ def check_sample_weight(sample_weight: Any, n: int, *, allow_all_zero: bool = Fa
     try:
         weights = np.asarray(sample_weight, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise v.fail("sample_weight", "one number per row of X", f"values that are not numbers ({exc})",
-                     "Pass an array of weights >= 0, or None.") from None
+        raise v.fail(
+            "sample_weight",
+            "one number per row of X",
+            f"values that are not numbers ({exc})",
+            "Pass an array of weights >= 0, or None.",
+        ) from None
     if weights.ndim == 0:
         weights = np.full(n, float(weights))
     if weights.ndim != 1 or weights.shape[0] != n:
-        raise v.fail("sample_weight", f"shape ({n},), one weight per row of X", f"shape {weights.shape}",
-                     "Pass one weight per example, or None.")
+        raise v.fail(
+            "sample_weight",
+            f"shape ({n},), one weight per row of X",
+            f"shape {weights.shape}",
+            "Pass one weight per example, or None.",
+        )
     bad = np.flatnonzero(~np.isfinite(weights) | (weights < 0))
     if bad.shape[0]:
-        raise v.fail("sample_weight", "finite weights >= 0", f"{weights[bad[0]]} at row {bad[0]}",
-                     "A weight scales the example's update; use 0 to leave an example out.")
+        raise v.fail(
+            "sample_weight",
+            "finite weights >= 0",
+            f"{weights[bad[0]]} at row {bad[0]}",
+            "A weight scales the example's update; use 0 to leave an example out.",
+        )
     if n and not allow_all_zero and not np.any(weights > 0):
-        raise v.fail("sample_weight", "at least one weight > 0", "all zero", "Weight the examples to learn from.")
+        raise v.fail(
+            "sample_weight",
+            "at least one weight > 0",
+            "all zero",
+            "Weight the examples to learn from.",
+        )
     return np.ascontiguousarray(weights)
 
 
@@ -71,15 +97,28 @@ def class_weights(class_weight: Any, classes: NDArray[Any], y: NDArray[Any]) -> 
     except ValueError as exc:
         shown = [python_label(c) for c in classes]
         if class_weight == "balanced":
-            raise v.fail("class_weight='balanced'", f"examples of every class {shown} in y",
-                         f"y without some of them ({exc})",
-                         "Pass a dict of class weights, or class_weight=None.") from None
-        raise v.fail("class_weight", f"a dict whose keys are among the classes {shown}",
-                     f"{class_weight!r} ({exc})", "Fix the keys of the dict (they are labels of y).") from None
+            raise v.fail(
+                "class_weight='balanced'",
+                f"examples of every class {shown} in y",
+                f"y without some of them ({exc})",
+                "Pass a dict of class weights, or class_weight=None.",
+            ) from None
+        raise v.fail(
+            "class_weight",
+            f"a dict whose keys are among the classes {shown}",
+            f"{class_weight!r} ({exc})",
+            "Fix the keys of the dict (they are labels of y).",
+        ) from None
 
 
-def update_scales(class_weight: NDArray[Any] | None, sample_weight: NDArray[Any] | None, signs: NDArray[Any],
-                  task: int | None, *, single: bool = False) -> NDArray[Any] | None:
+def update_scales(
+    class_weight: NDArray[Any] | None,
+    sample_weight: NDArray[Any] | None,
+    signs: NDArray[Any],
+    task: int | None,
+    *,
+    single: bool = False,
+) -> NDArray[Any] | None:
     """Each row's update scale for one run: its class weight times its sample weight.
 
     As in scikit-learn's one-vs-rest, a binary run weighs +1 rows by the weight of ``classes[1]``
@@ -104,27 +143,40 @@ def update_scales(class_weight: NDArray[Any] | None, sample_weight: NDArray[Any]
     return per_row if sample_weight is None else per_row * sample_weight
 
 
-def validation_mask(y: NDArray[Any], sample_weight: NDArray[Any], validation_fraction: float,
-                    random_state: Any) -> NDArray[Any]:
+def validation_mask(
+    y: NDArray[Any], sample_weight: NDArray[Any], validation_fraction: float, random_state: Any
+) -> NDArray[Any]:
     """The rows held out by ``early_stopping``: scikit-learn's stratified split of its SGD."""
     n = y.shape[0]
     splitter = StratifiedShuffleSplit(test_size=validation_fraction, random_state=random_state)
     try:
         train, held_out = next(splitter.split(np.zeros((n, 1)), y))
     except ValueError as exc:
-        raise v.fail("early_stopping", "a validation set with examples of every class",
-                     f"{n} examples split by validation_fraction={validation_fraction} ({exc})",
-                     "Raise validation_fraction, pass more examples, or early_stopping=False.") from None
+        raise v.fail(
+            "early_stopping",
+            "a validation set with examples of every class",
+            f"{n} examples split by validation_fraction={validation_fraction} ({exc})",
+            "Raise validation_fraction, pass more examples, or early_stopping=False.",
+        ) from None
     if train.shape[0] == 0 or held_out.shape[0] == 0:
-        raise v.fail("early_stopping", "a training set and a validation set, both non-empty",
-                     f"{train.shape[0]} and {held_out.shape[0]} examples (validation_fraction="
-                     f"{validation_fraction})", "Change validation_fraction, pass more examples, or "
-                     "early_stopping=False.")
+        raise v.fail(
+            "early_stopping",
+            "a training set and a validation set, both non-empty",
+            f"{train.shape[0]} and {held_out.shape[0]} examples (validation_fraction="
+            f"{validation_fraction})",
+            "Change validation_fraction, pass more examples, or early_stopping=False.",
+        )
     if not np.any(sample_weight[held_out] > 0):
-        raise in_sklearn_words("The sample weights for validation set are all zero, consider using a different "
-                               "random state.", v.fail("early_stopping", "a validation set with some weight",
-                                                        "sample weights all zero there",
-                                                        "Pass another random_state, or early_stopping=False."))
+        raise in_sklearn_words(
+            "The sample weights for validation set are all zero, consider using a different "
+            "random state.",
+            v.fail(
+                "early_stopping",
+                "a validation set with some weight",
+                "sample weights all zero there",
+                "Pass another random_state, or early_stopping=False.",
+            ),
+        )
     mask = np.zeros(n, dtype=bool)
     mask[held_out] = True
     return mask
@@ -165,8 +217,16 @@ class StoppingRule:
     ``engine`` is a :class:`~perceptronlab.core.engines.WeightedEngine` (it keeps the sweep's loss).
     """
 
-    def __init__(self, engine: Any, *, tol: float | None, n_iter_no_change: int, validation: Any = None,
-                 verbose: int = 0, name: str = ""):
+    def __init__(
+        self,
+        engine: Any,
+        *,
+        tol: float | None,
+        n_iter_no_change: int,
+        validation: Any = None,
+        verbose: int = 0,
+        name: str = "",
+    ):
         self.engine = engine
         self.tol = tol
         self.n_iter_no_change = n_iter_no_change
@@ -197,8 +257,10 @@ class StoppingRule:
     def _say(self, info: SweepInfo, objective: float, score: float | None) -> None:
         engine = self.engine
         norm = float(np.sqrt(engine.w @ engine.w))
-        line = (f"Norm: {norm:.2f}, NNZs: {int(np.count_nonzero(engine.w))}, Bias: {engine.b:.6f}, "
-                f"T: {info.sweep * engine.n}, Avg. loss: {objective:.6f}, Updates: {info.updates}")
+        line = (
+            f"Norm: {norm:.2f}, NNZs: {int(np.count_nonzero(engine.w))}, Bias: {engine.b:.6f}, "
+            f"T: {info.sweep * engine.n}, Avg. loss: {objective:.6f}, Updates: {info.updates}"
+        )
         if score is not None:
             line += f", Validation score: {score:.6f}"
         print(f"-- {self.name}Epoch {info.sweep}\n{line}", flush=True)

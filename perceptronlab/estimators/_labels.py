@@ -57,10 +57,14 @@ def classes_for_training(labels: NDArray[Any]) -> NDArray[Any]:
         return labels
     raise in_sklearn_words(
         f"The number of classes has to be greater than one; got {labels.shape[0]} class.",
-        v.fail("y (the labels)", "at least two classes",
-               f"only {python_label(labels[0])!r}" if labels.shape[0] else "no labels",
-               "Training needs examples of two classes; for a run on one class (the lectures' worst case) "
-               "use perceptronlab.perceptron(X, y)."))
+        v.fail(
+            "y (the labels)",
+            "at least two classes",
+            f"only {python_label(labels[0])!r}" if labels.shape[0] else "no labels",
+            "Training needs examples of two classes; for a run on one class (the lectures' worst case) "
+            "use perceptronlab.perceptron(X, y).",
+        ),
+    )
 
 
 def two_classes(classes: Any) -> NDArray[Any]:
@@ -118,19 +122,29 @@ def partial_classes(estimator: Any, classes: Any, y: NDArray[Any], first: bool) 
     check_targets(y, binary_only=False)
     if first:
         if classes is None:
-            raise v.fail("classes", "every class label of the stream on the first call to partial_fit",
-                         "None", "Pass partial_fit(X, y, classes=np.unique(y_all)); later batches need not "
-                         "hold every class.")
+            raise v.fail(
+                "classes",
+                "every class label of the stream on the first call to partial_fit",
+                "None",
+                "Pass partial_fit(X, y, classes=np.unique(y_all)); later batches need not "
+                "hold every class.",
+            )
         known = classes_for_training(check_targets(np.asarray(classes), binary_only=False))
     else:
         known = estimator.classes_
         if classes is not None and not np.array_equal(np.unique(np.asarray(classes)), known):
-            raise v.fail("classes", f"the classes of the first call, {known.tolist()}",
-                         f"{np.asarray(classes).tolist()}", "Pass classes only on the first call, or call "
-                         "fit to start over.")
+            raise v.fail(
+                "classes",
+                f"the classes of the first call, {known.tolist()}",
+                f"{np.asarray(classes).tolist()}",
+                "Pass classes only on the first call, or call fit to start over.",
+            )
     unknown = ~np.isin(y, known)
     if unknown.any():
-        raise v.fail("y (the labels)", f"labels among classes {known.tolist()}",
-                     f"{python_label(y[unknown][0])!r}", "Pass every label of the stream in classes=[...] on "
-                     "the first call to partial_fit.")
+        raise v.fail(
+            "y (the labels)",
+            f"labels among classes {known.tolist()}",
+            f"{python_label(y[unknown][0])!r}",
+            "Pass every label of the stream in classes=[...] on the first call to partial_fit.",
+        )
     return known

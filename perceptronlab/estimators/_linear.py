@@ -70,8 +70,14 @@ N_JOBS = [Integral, None]
 def _run_params(estimator: Any, sweeps: int, seed: int | None) -> dict[str, Any]:
     """A run's parameters, in the functional API's names (a Run is the functional API's result)."""
     order = "shuffle" if getattr(estimator, "shuffle", False) else estimator.order
-    return dict(eta=estimator.eta0, fit_intercept=bool(estimator.fit_intercept), order=order,
-                margin=getattr(estimator, "margin", 0.0), max_sweeps=sweeps, seed=seed)
+    return dict(
+        eta=estimator.eta0,
+        fit_intercept=bool(estimator.fit_intercept),
+        order=order,
+        margin=getattr(estimator, "margin", 0.0),
+        max_sweeps=sweeps,
+        seed=seed,
+    )
 
 
 class Perceptron(LinearClassifier):
@@ -229,14 +235,28 @@ class Perceptron(LinearClassifier):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.Order = "cyclic",
-                 shuffle: bool = False, penalty: Literal["l2", "l1", "elasticnet"] | None = None,
-                 alpha: float = 0.0001, l1_ratio: float = 0.15, margin: float = 0.0, max_iter: int = 1000,
-                 tol: float | None = None,
-                 early_stopping: bool = False,
-                 validation_fraction: float = 0.1, n_iter_no_change: int = 5,
-                 class_weight: dict[Any, float] | Literal["balanced"] | None = None, warm_start: bool = False,
-                 random_state: RandomState = None, n_jobs: int | None = None, verbose: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        eta0: float = 1.0,
+        fit_intercept: bool = True,
+        order: v.Order = "cyclic",
+        shuffle: bool = False,
+        penalty: Literal["l2", "l1", "elasticnet"] | None = None,
+        alpha: float = 0.0001,
+        l1_ratio: float = 0.15,
+        margin: float = 0.0,
+        max_iter: int = 1000,
+        tol: float | None = None,
+        early_stopping: bool = False,
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int = 5,
+        class_weight: dict[Any, float] | Literal["balanced"] | None = None,
+        warm_start: bool = False,
+        random_state: RandomState = None,
+        n_jobs: int | None = None,
+        verbose: int = 0,
+    ) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
@@ -257,9 +277,15 @@ class Perceptron(LinearClassifier):
         self.verbose = verbose
 
     # ------------------------------------------------------------ fitting
-    def fit(self, X: MatrixLike, y: ArrayLike, coef_init: ArrayLike | None = None,
-            intercept_init: ArrayLike | None = None, sample_weight: ArrayLike | None = None,
-            **fit_params: Any) -> Self:
+    def fit(
+        self,
+        X: MatrixLike,
+        y: ArrayLike,
+        coef_init: ArrayLike | None = None,
+        intercept_init: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+        **fit_params: Any,
+    ) -> Self:
         """Fit on (X, y): one run for two classes (``classes_[1]`` is +1), one run per class
         (``classes_[k]`` against the rest) otherwise.
 
@@ -285,14 +311,23 @@ class Perceptron(LinearClassifier):
         self._check_stopping()
         X, y = check_data(self, X, y, reset=True)
         classes = classes_for_training(check_targets(y, binary_only=False))
-        starts = self._start_weights(classes, X.shape[1], coef_init, intercept_init, self._warm(classes))
-        runs = self._fit_runs(X, y, classes, starts, sample_weight, sweeps=self.max_iter, partial=False)
+        starts = self._start_weights(
+            classes, X.shape[1], coef_init, intercept_init, self._warm(classes)
+        )
+        runs = self._fit_runs(
+            X, y, classes, starts, sample_weight, sweeps=self.max_iter, partial=False
+        )
         self.t_ = 1.0 + self.n_iter_ * X.shape[0]
         self._warn(runs)
         return self
 
-    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None,
-                    sample_weight: ArrayLike | None = None) -> Self:
+    def partial_fit(
+        self,
+        X: MatrixLike,
+        y: ArrayLike,
+        classes: ArrayLike | None = None,
+        sample_weight: ArrayLike | None = None,
+    ) -> Self:
         """One sweep over the batch (X, y) from the current weights (scikit-learn's ``partial_fit``).
 
         Parameters
@@ -309,18 +344,29 @@ class Perceptron(LinearClassifier):
         check_estimator_params(self)
         first = not self.__sklearn_is_fitted__()
         if self.early_stopping:
-            raise in_sklearn_words("early_stopping should be False with partial_fit.", v.fail(
-                "early_stopping", "False with partial_fit (one sweep holds nothing out)", "True",
-                "Pass early_stopping=False, or call fit."))
+            raise in_sklearn_words(
+                "early_stopping should be False with partial_fit.",
+                v.fail(
+                    "early_stopping",
+                    "False with partial_fit (one sweep holds nothing out)",
+                    "True",
+                    "Pass early_stopping=False, or call fit.",
+                ),
+            )
         if first and isinstance(self.class_weight, str):
             raise in_sklearn_words(
                 "class_weight 'balanced' is not supported for partial_fit. In order to use 'balanced' weights, use "
                 "compute_class_weight('balanced', classes=classes, y=y). In place of y you can use a large enough "
                 "sample of the full training set target to properly estimate the class frequency distributions. "
                 "Pass the resulting weights as the class_weight parameter.",
-                v.fail("class_weight", "None or a dict with partial_fit", repr(self.class_weight),
-                       "Pass class_weight=dict(zip(classes, sklearn.utils.compute_class_weight('balanced', "
-                       "classes=classes, y=y_sample))), from a large enough sample of the stream's labels."))
+                v.fail(
+                    "class_weight",
+                    "None or a dict with partial_fit",
+                    repr(self.class_weight),
+                    "Pass class_weight=dict(zip(classes, sklearn.utils.compute_class_weight('balanced', "
+                    "classes=classes, y=y_sample))), from a large enough sample of the stream's labels.",
+                ),
+            )
         X, y = check_data(self, X, y, reset=first)
         classes = partial_classes(self, classes, y, first)
         starts = self._start_weights(classes, X.shape[1], None, None, not first)
@@ -330,19 +376,33 @@ class Perceptron(LinearClassifier):
 
     def _check_stopping(self) -> None:
         if self.order == "random-mistake" and self.penalty is not None:
-            raise v.fail("penalty", "None with order='random-mistake' (scikit-learn's penalties act on every row "
-                         "of a sweep)", repr(self.penalty), "Pass penalty=None, or order='cyclic'.")
+            raise v.fail(
+                "penalty",
+                "None with order='random-mistake' (scikit-learn's penalties act on every row "
+                "of a sweep)",
+                repr(self.penalty),
+                "Pass penalty=None, or order='cyclic'.",
+            )
         if self.order == "random-mistake" and self.shuffle:
-            raise v.fail("shuffle", "False with order='random-mistake' (it picks a random mistake at every "
-                         "step, there is no sweep order to shuffle)", "True",
-                         "Pass shuffle=False, or order='cyclic' with shuffle=True.")
+            raise v.fail(
+                "shuffle",
+                "False with order='random-mistake' (it picks a random mistake at every "
+                "step, there is no sweep order to shuffle)",
+                "True",
+                "Pass shuffle=False, or order='cyclic' with shuffle=True.",
+            )
         if self.order == "random-mistake" and (self.tol is not None or self.early_stopping):
-            raise v.fail("order", "'cyclic' or 'shuffle' with tol or early_stopping (the stopping rule "
-                         "judges whole sweeps)", "'random-mistake'", "Pass order='cyclic' or 'shuffle', or "
-                         "tol=None and early_stopping=False.")
+            raise v.fail(
+                "order",
+                "'cyclic' or 'shuffle' with tol or early_stopping (the stopping rule "
+                "judges whole sweeps)",
+                "'random-mistake'",
+                "Pass order='cyclic' or 'shuffle', or tol=None and early_stopping=False.",
+            )
 
-    def _start_weights(self, classes: NDArray[Any], d: int, coef_init: Any, intercept_init: Any,
-                       go_on: bool) -> list[Any]:
+    def _start_weights(
+        self, classes: NDArray[Any], d: int, coef_init: Any, intercept_init: Any, go_on: bool
+    ) -> list[Any]:
         """(w, b) each run starts from: ``coef_init``/``intercept_init``, else the last fit's (going
         on), else None (w = 0)."""
         k = 1 if classes.shape[0] == 2 else classes.shape[0]
@@ -352,36 +412,69 @@ class Perceptron(LinearClassifier):
         if coef_init is None and intercept_init is None:
             return [None] * k
         W = np.zeros((k, d)) if coef_init is None else _start_array("coef_init", coef_init, (k, d))
-        B = np.zeros(k) if intercept_init is None else _start_array("intercept_init", intercept_init, (k,))
+        B = (
+            np.zeros(k)
+            if intercept_init is None
+            else _start_array("intercept_init", intercept_init, (k,))
+        )
         return [(W[j], float(B[j])) for j in range(k)]
 
-    def _fit_runs(self, X: Any, y: NDArray[Any], classes: NDArray[Any], starts: list[Any], sample_weight: Any, *,
-                  sweeps: int, partial: bool) -> list[Run]:
+    def _fit_runs(
+        self,
+        X: Any,
+        y: NDArray[Any],
+        classes: NDArray[Any],
+        starts: list[Any],
+        sample_weight: Any,
+        *,
+        sweeps: int,
+        partial: bool,
+    ) -> list[Run]:
         X = v.check_matrix(X, check_finite=False)  # CSR with sorted indices, as the functional API
         n = X.shape[0]
         weights = check_sample_weight(sample_weight, n, allow_all_zero=bool(self.early_stopping))
-        per_class = None if self.class_weight is None else class_weights(self.class_weight, classes, y)
+        per_class = (
+            None if self.class_weight is None else class_weights(self.class_weight, classes, y)
+        )
         tasks = task_signs(y, classes)
         binary = len(tasks) == 1
 
         def split() -> NDArray[Any] | None:
             if not self.early_stopping:
                 return None
-            return validation_mask(tasks[0] if binary else y, np.ones(n) if weights is None else weights,
-                                   self.validation_fraction, self.random_state)
+            return validation_mask(
+                tasks[0] if binary else y,
+                np.ones(n) if weights is None else weights,
+                self.validation_fraction,
+                self.random_state,
+            )
 
         held, seeds = sgd_seeds(self.random_state, len(tasks), split)
         runs = []
         for k, signs in enumerate(tasks):
-            scale = update_scales(per_class, weights, signs, None if binary else k, single=X.dtype == np.float32)
+            scale = update_scales(
+                per_class, weights, signs, None if binary else k, single=X.dtype == np.float32
+            )
             name = "" if binary else f"class {python_label(classes[k])!r} vs rest, "
-            runs.append(self._run(X, signs, scale, starts[k], held, weights, sweeps, seeds[k], name))
+            runs.append(
+                self._run(X, signs, scale, starts[k], held, weights, sweeps, seeds[k], name)
+            )
         self._keep_runs(classes, runs, partial=partial)
         self._fitted(runs, [None] * len(runs), partial)
         return runs
 
-    def _run(self, X: Any, signs: Float64Array, scale: Float64Array | None, start: Any, held: NDArray[Any] | None,
-             weights: Float64Array | None, sweeps: int, seed: int, name: str) -> Run:
+    def _run(
+        self,
+        X: Any,
+        signs: Float64Array,
+        scale: Float64Array | None,
+        start: Any,
+        held: NDArray[Any] | None,
+        weights: Float64Array | None,
+        sweeps: int,
+        seed: int,
+        name: str,
+    ) -> Run:
         """One run of the rule on the driver (the held-out rows left out); ``seed`` is the run's
         scikit-learn seed (its shuffles, and the picks of order "random-mistake")."""
         permutations = None
@@ -395,41 +488,93 @@ class Perceptron(LinearClassifier):
             sample = np.ones(X.shape[0]) if weights is None else weights
             validation = (X[held], signs[held], sample[held])
             X, signs, scale = X[keep], signs[keep], None if scale is None else scale[keep]
-        rule = self.tol is not None or self.penalty is not None  # a penalty changes w on clean sweeps too
+        rule = (
+            self.tol is not None or self.penalty is not None
+        )  # a penalty changes w on clean sweeps too
         w0, b0 = (None, 0.0) if start is None else start
         single = X.dtype == np.float32 and self.order != "random-mistake"
         if single:
             b0 = float(np.float32(b0))  # scikit-learn's intercept_init in X's dtype
-        options: dict[str, Any] = dict(eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept), w0=w0, b0=b0,
-                       n_jobs=self.n_jobs)
+        options: dict[str, Any] = dict(
+            eta=self.eta0,
+            margin=self.margin,
+            fit_intercept=bool(self.fit_intercept),
+            w0=w0,
+            b0=b0,
+            n_jobs=self.n_jobs,
+        )
         engine: CompiledEngine
         if self.penalty is not None or single:
-            engine = SGDEngine(X, signs, scale=scale, penalty=self.penalty, alpha=self.alpha, l1_ratio=self.l1_ratio,
-                               single=single, **options)
-            hook = StoppingRule(engine, tol=self.tol, n_iter_no_change=self.n_iter_no_change,
-                                validation=validation, verbose=self.verbose, name=name)
+            engine = SGDEngine(
+                X,
+                signs,
+                scale=scale,
+                penalty=self.penalty,
+                alpha=self.alpha,
+                l1_ratio=self.l1_ratio,
+                single=single,
+                **options,
+            )
+            hook = StoppingRule(
+                engine,
+                tol=self.tol,
+                n_iter_no_change=self.n_iter_no_change,
+                validation=validation,
+                verbose=self.verbose,
+                name=name,
+            )
         elif scale is None and not rule and not self.verbose:
-            engine = CompiledEngine(X, signs, **options)  # the plain sweep, as perceptronlab.perceptron
+            engine = CompiledEngine(
+                X, signs, **options
+            )  # the plain sweep, as perceptronlab.perceptron
             hook = None
         else:
             engine = WeightedEngine(X, signs, scale=scale, **options)
-            hook = StoppingRule(engine, tol=self.tol, n_iter_no_change=self.n_iter_no_change,
-                                validation=validation, verbose=self.verbose, name=name)
+            hook = StoppingRule(
+                engine,
+                tol=self.tol,
+                n_iter_no_change=self.n_iter_no_change,
+                validation=validation,
+                verbose=self.verbose,
+                name=name,
+            )
         order = "cyclic" if permutations is not None else self.order
-        outcome = drive(engine, order=order, max_sweeps=sweeps, seed=seed, margin=self.margin,
-                        cycles=False if rule else None, stop_when_clean=not rule, on_sweep=hook,
-                        permutations=permutations)
-        return finish(engine, outcome, algorithm="perceptron", params=_run_params(self, sweeps, seed), X=X,
-                      signs=signs, classes=_SIGNS)
+        outcome = drive(
+            engine,
+            order=order,
+            max_sweeps=sweeps,
+            seed=seed,
+            margin=self.margin,
+            cycles=False if rule else None,
+            stop_when_clean=not rule,
+            on_sweep=hook,
+            permutations=permutations,
+        )
+        return finish(
+            engine,
+            outcome,
+            algorithm="perceptron",
+            params=_run_params(self, sweeps, seed),
+            X=X,
+            signs=signs,
+            classes=_SIGNS,
+        )
 
     def _warnings(self, runs: list[Run]) -> Iterator[tuple[str, str]]:
         if self.tol is None and self.penalty is None:
             yield from super()._warnings(runs)
-        elif self.tol is not None and self.n_iter_ == self.max_iter:  # scikit-learn's rule: not met in time
-            yield "NotConvergedWarning", (
-                "Maximum number of iteration reached before convergence. Consider increasing max_iter to improve "
-                f"the fit. {type(self).__name__} did not converge: the stopping rule (tol={self.tol}, n_iter_no_change="
-                f"{self.n_iter_no_change}) was not met within max_iter={self.max_iter} sweeps. Raise max_iter.")
+        elif (
+            self.tol is not None and self.n_iter_ == self.max_iter
+        ):  # scikit-learn's rule: not met in time
+            yield (
+                "NotConvergedWarning",
+                (
+                    "Maximum number of iteration reached before convergence. Consider increasing max_iter to improve "
+                    f"the fit. {type(self).__name__} did not converge: the stopping rule "
+                    f"(tol={self.tol}, n_iter_no_change="
+                    f"{self.n_iter_no_change}) was not met within max_iter={self.max_iter} sweeps. Raise max_iter."
+                ),
+            )
 
 
 def _skipping(permutations: Iterator[NDArray[Any]], held: NDArray[Any]) -> Iterator[NDArray[Any]]:
@@ -445,14 +590,22 @@ def _start_array(name: str, value: Any, shape: tuple[int, ...]) -> Float64Array:
     try:
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise v.fail(name, "numbers", f"values that are not ({exc})", "Pass an array of numbers.") from None
+        raise v.fail(
+            name, "numbers", f"values that are not ({exc})", "Pass an array of numbers."
+        ) from None
     if shape[0] == 1 and arr.size == int(np.prod(shape)):
         arr = arr.reshape(shape)
     if arr.shape != shape:
         what = "the weights of each one-vs-rest class" if shape[0] > 1 else "one weight vector"
-        raise in_sklearn_words(f"Provided {name} does not match dataset.", v.fail(
-            name, f"shape {shape} ({what})", f"shape {arr.shape}",
-            "Pass one row (or number) per class for more than two classes, one for two."))
+        raise in_sklearn_words(
+            f"Provided {name} does not match dataset.",
+            v.fail(
+                name,
+                f"shape {shape} ({what})",
+                f"shape {arr.shape}",
+                "Pass one row (or number) per class for more than two classes, one for two.",
+            ),
+        )
     if not np.isfinite(arr).all():
         raise v.fail(name, "finite numbers", "NaN or inf", "Pass finite start weights.")
     return arr
@@ -462,8 +615,10 @@ def _say_sweeps(name: str) -> Callable[[SweepInfo], None]:
     """The per-sweep hook of ``verbose``: a line per sweep."""
 
     def say(info: SweepInfo) -> None:
-        print(f"-- {name}Epoch {info.sweep}\nUpdates: {info.updates}, T: {info.total_updates} updates so far",
-              flush=True)
+        print(
+            f"-- {name}Epoch {info.sweep}\nUpdates: {info.updates}, T: {info.total_updates} updates so far",
+            flush=True,
+        )
 
     return say
 
@@ -552,10 +707,20 @@ class PocketPerceptron(PartialFit, LinearClassifier):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, *, eta0: float = 1.0, fit_intercept: bool = True, order: v.Order = "random-mistake",
-                 check: v.PocketCheck = "ratchet", max_updates: int | None = None, max_iter: int = 100,
-                 warm_start: bool = False, random_state: RandomState = None, n_jobs: int | None = None,
-                 verbose: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        eta0: float = 1.0,
+        fit_intercept: bool = True,
+        order: v.Order = "random-mistake",
+        check: v.PocketCheck = "ratchet",
+        max_updates: int | None = None,
+        max_iter: int = 100,
+        warm_start: bool = False,
+        random_state: RandomState = None,
+        n_jobs: int | None = None,
+        verbose: int = 0,
+    ) -> None:
         self.eta0 = eta0
         self.fit_intercept = fit_intercept
         self.order = order
@@ -567,33 +732,69 @@ class PocketPerceptron(PartialFit, LinearClassifier):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _train(self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None) -> tuple[Run, Any]:
+    def _train(
+        self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None
+    ) -> tuple[Run, Any]:
         X = v.check_matrix(X, check_finite=False)
         iterate, pocket = (None, 0.0), None
         if start is not None:
             iterate, (w, b) = start
             pocket = Pocket(w.copy(), b, count_errors(X, signs, w, b))
-        engine = CompiledEngine(X, signs, eta=self.eta0, margin=0.0, fit_intercept=bool(self.fit_intercept),
-                                w0=iterate[0], b0=iterate[1], n_jobs=self.n_jobs)
+        engine = CompiledEngine(
+            X,
+            signs,
+            eta=self.eta0,
+            margin=0.0,
+            fit_intercept=bool(self.fit_intercept),
+            w0=iterate[0],
+            b0=iterate[1],
+            n_jobs=self.n_jobs,
+        )
         seed = seed_of(self.random_state)
         sweeps = self.max_iter if sweeps is None else sweeps
-        outcome = drive_pocket(engine, order=self.order, check=self.check, max_sweeps=sweeps,
-                               max_updates=self.max_updates, seed=seed, pocket=pocket,
-                               on_sweep=_say_sweeps("") if self.verbose else None)
+        outcome = drive_pocket(
+            engine,
+            order=self.order,
+            check=self.check,
+            max_sweeps=sweeps,
+            max_updates=self.max_updates,
+            seed=seed,
+            pocket=pocket,
+            on_sweep=_say_sweeps("") if self.verbose else None,
+        )
         kept = cast(Pocket, outcome.pocket)  # drive_pocket's outcome has one
-        params = {**_run_params(self, sweeps, seed), "check": self.check, "max_updates": self.max_updates}
+        params = {
+            **_run_params(self, sweeps, seed),
+            "check": self.check,
+            "max_updates": self.max_updates,
+        }
         params.pop("margin")
-        run = finish(engine, outcome, algorithm="pocket", params=params, X=X, signs=signs, classes=_SIGNS,
-                     w=kept.w, b=kept.b, pocket_errors=kept.errors,
-                     pocket_history=np.asarray(kept.history, dtype=np.int64))
+        run = finish(
+            engine,
+            outcome,
+            algorithm="pocket",
+            params=params,
+            X=X,
+            signs=signs,
+            classes=_SIGNS,
+            w=kept.w,
+            b=kept.b,
+            pocket_errors=kept.errors,
+            pocket_history=np.asarray(kept.history, dtype=np.int64),
+        )
         return run, (engine.w.copy(), engine.b)
 
     last_coef_: Float64Array
     last_intercept_: Float64Array
 
     def _starts(self, n_tasks: int) -> list[Any]:
-        return [((self.last_coef_[k], float(self.last_intercept_[k])), (self.coef_[k], float(self.intercept_[k])))
-                for k in range(n_tasks)]
+        return [
+            (
+                (self.last_coef_[k], float(self.last_intercept_[k])),
+                (self.coef_[k], float(self.intercept_[k])),
+            )
+            for k in range(n_tasks)
+        ]
 
     def _warnings(self, runs: list[Run]) -> Iterator[tuple[str, str]]:
         return iter(())  # not converging is the pocket's case: its weights are the best seen
@@ -604,4 +805,6 @@ class PocketPerceptron(PartialFit, LinearClassifier):
         self.last_coef_ = np.vstack([w for w, _ in states])
         self.last_intercept_ = np.array([b for _, b in states])
         errors = [int(cast(int, r.pocket_errors)) for r in runs]  # pocket runs count them
-        self.pocket_errors_ = errors[0] if len(runs) == 1 else np.array(errors)  # the pocket's runs do not warn
+        self.pocket_errors_ = (
+            errors[0] if len(runs) == 1 else np.array(errors)
+        )  # the pocket's runs do not warn

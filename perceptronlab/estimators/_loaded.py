@@ -85,24 +85,38 @@ def _as_estimator(model: LoadedModel) -> Any:
     if model.scaler is not None:
         from sklearn.pipeline import make_pipeline
 
-        bare = copy.copy(model)  # the same weights without the scaler (the document is checked already)
-        bare.document = {k: v for k, v in model.document.items() if k not in ("preprocessing", "feature_names")}
+        bare = copy.copy(
+            model
+        )  # the same weights without the scaler (the document is checked already)
+        bare.document = {
+            k: v for k, v in model.document.items() if k not in ("preprocessing", "feature_names")
+        }
         bare.scaler = None
         vars(bare).pop("feature_names_in_", None)
         if hasattr(model, "feature_names_in_"):  # the pipeline's first step sees the named columns
             model.scaler.feature_names_in_ = model.feature_names_in_
         estimator = _as_estimator(bare)
-        if isinstance(estimator, LoadedModel):  # no scikit-learn estimator to put behind the scaler (a
-            return model  # pipeline would refuse it): the LoadedModel, which applies the scaler itself
+        if isinstance(
+            estimator, LoadedModel
+        ):  # no scikit-learn estimator to put behind the scaler (a
+            return (
+                model  # pipeline would refuse it): the LoadedModel, which applies the scaler itself
+            )
         return make_pipeline(model.scaler, estimator)
     name = _ESTIMATOR_OF.get(model.algorithm)
-    if model.exact or name is None or model.estimator not in (
-            "perceptronlab.Run", f"perceptronlab.estimators.{name}"):
+    if (
+        model.exact
+        or name is None
+        or model.estimator not in ("perceptronlab.Run", f"perceptronlab.estimators.{name}")
+    ):
         return model
     cls = _LINEAR[name]
     accepted = cls().get_params(deep=False)
     params = {k: model.params[k] for k in accepted if k in model.params}
-    for old, new in ESTIMATOR_NAMES.items():  # files of 0.1.0 and of runs: the functional API's names
+    for (
+        old,
+        new,
+    ) in ESTIMATOR_NAMES.items():  # files of 0.1.0 and of runs: the functional API's names
         if old in model.params and new in accepted and new not in params:
             params[new] = model.params[old]
     if not (params.get("random_state") is None or isinstance(params["random_state"], int)):
@@ -117,8 +131,12 @@ def _as_estimator(model: LoadedModel) -> Any:
     fitted.n_features_in_ = model.n_features_in_
     if hasattr(model, "feature_names_in_"):
         fitted.feature_names_in_ = model.feature_names_in_
-    for key, attribute in (("mistakes", "n_mistakes_"), ("sweeps", "n_sweeps_"),
-                           ("converged", "converged_"), ("pocket_errors", "pocket_errors_")):
+    for key, attribute in (
+        ("mistakes", "n_mistakes_"),
+        ("sweeps", "n_sweeps_"),
+        ("converged", "converged_"),
+        ("pocket_errors", "pocket_errors_"),
+    ):
         if key in model.training:
             value = model.training[key]
             setattr(fitted, attribute, np.asarray(value) if isinstance(value, list) else value)
@@ -184,7 +202,9 @@ class LoadedModel:
     @property
     def b(self) -> Any:
         if self.coef_.shape[0] != 1:
-            raise AttributeError("b: a one-vs-rest model has one intercept per class; use intercept_.")
+            raise AttributeError(
+                "b: a one-vs-rest model has one intercept per class; use intercept_."
+            )
         return self.intercept_[0]
 
     @property
@@ -192,8 +212,10 @@ class LoadedModel:
         return bool(self.params.get("fit_intercept", False))
 
     def __repr__(self) -> str:
-        return (f"LoadedModel(algorithm={self.algorithm!r}, n_features={self.n_features_in_}, "
-                f"classes={self.classes_.tolist()!r}, exact={self.exact})")
+        return (
+            f"LoadedModel(algorithm={self.algorithm!r}, n_features={self.n_features_in_}, "
+            f"classes={self.classes_.tolist()!r}, exact={self.exact})"
+        )
 
     # ------------------------------------------------------------ prediction
     def _check_X(self, X: Any) -> Any:
@@ -215,8 +237,12 @@ class LoadedModel:
         columns = [str(c) for c in frame.columns]
         missing = [n for n in names if n not in columns]
         if missing:
-            raise fail("X", "the columns the model was trained on (" + ", ".join(map(repr, names)) + ")",
-                       "no column " + ", ".join(map(repr, missing)), "Pass a DataFrame with those columns.")
+            raise fail(
+                "X",
+                "the columns the model was trained on (" + ", ".join(map(repr, names)) + ")",
+                "no column " + ", ".join(map(repr, missing)),
+                "Pass a DataFrame with those columns.",
+            )
         named: NDArray[Any] = frame[list(names)].to_numpy()
         return named
 

@@ -127,8 +127,14 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
     _state: OnlineState
     _sign_of: dict[Any, int]
 
-    def __init__(self, *, eta0: float = 1.0, margin: float = 0.0, fit_intercept: bool = True,
-                 classes: ArrayLike | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        eta0: float = 1.0,
+        margin: float = 0.0,
+        fit_intercept: bool = True,
+        classes: ArrayLike | None = None,
+    ) -> None:
         self.eta0 = eta0
         self.margin = margin
         self.fit_intercept = fit_intercept
@@ -231,7 +237,11 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
             ``classes_[0]`` row predicts it right, yet updates).
         """
         before = self.__dict__.get("_state")
-        start = None if before is None or before.feature_names is not None else (before.w.copy(), before.b)
+        start = (
+            None
+            if before is None or before.feature_names is not None
+            else (before.w.copy(), before.b)
+        )
         updates = self._stream(X, y, None, "replay")
         return Replay(updates, self._errors(X, y, start, updates))
 
@@ -244,8 +254,16 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         X = check_data(self, X, reset=False)
         signs = signs_of(np.asarray(y), self.classes_)
         w0, b0 = (None, 0.0) if start is None or start[0].shape[0] == 0 else start
-        engine = WeightedEngine(X, signs, eta=self.eta0, margin=self.margin, fit_intercept=self.fit_intercept,
-                                w0=w0, b0=b0, n_jobs=1)
+        engine = WeightedEngine(
+            X,
+            signs,
+            eta=self.eta0,
+            margin=self.margin,
+            fit_intercept=self.fit_intercept,
+            w0=w0,
+            b0=b0,
+            n_jobs=1,
+        )
         engine.sweep(None, 1)
         margins = engine.update_margins
         wrong = (margins < 0) | ((margins == 0) & (signs[updates] > 0))
@@ -275,9 +293,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         X, y = check_data(self, X, y, reset=True)
         labels = check_targets(y, binary_only=True)
         classes = (
-            two_classes(self.classes)
-            if self.classes is not None
-            else classes_for_training(labels)
+            two_classes(self.classes) if self.classes is not None else classes_for_training(labels)
         )
         self._start(classes)
         self._state.replay(X, signs_of(y, classes))
@@ -353,7 +369,11 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
             if sign is None:
                 sign = signs_of(np.asarray([y]), self.classes_)[0]
         self._state.learn(x, int(sign))
-        if type(x) is not dict and not isinstance(x, Mapping) and "n_features_in_" not in self.__dict__:
+        if (
+            type(x) is not dict
+            and not isinstance(x, Mapping)
+            and "n_features_in_" not in self.__dict__
+        ):
             self.n_features_in_ = int(self._state.w.shape[0])
         return self
 

@@ -32,8 +32,10 @@ FIXES = {
     "max_iter": "Pass an integer >= 1, e.g. max_iter=1000 (the most sweeps); the run always stops there.",
     "max_updates": "Pass None (no limit) or an integer >= 1, e.g. max_updates=10000.",
     "order": "Pass order='cyclic' (data order), 'shuffle' or 'random-mistake'.",
-    "check": ("Pass check='update' (after every update), check='sweep' (after every sweep) or check='ratchet' "
-              "(Gallant's ratchet: when a run of correct picks beats the pocket's)."),
+    "check": (
+        "Pass check='update' (after every update), check='sweep' (after every sweep) or check='ratchet' "
+        "(Gallant's ratchet: when a run of correct picks beats the pocket's)."
+    ),
     "fit_intercept": "Pass fit_intercept=True or fit_intercept=False.",
     "random_state": "Pass random_state=None, an integer >= 0 (e.g. random_state=0) or a numpy RandomState.",
     "classes": "Pass the two class labels, e.g. classes=[0, 1], or classes=None.",
@@ -53,7 +55,7 @@ FIXES = {
 #: scikit-learn's Perceptron parameters an estimator of the family may not have, and why not
 SCIKIT_LEARN_REFUSALS = {
     "shuffle": "this learner's shuffled order is order='shuffle' (NumPy's permutations; only "
-               "perceptronlab.Perceptron has a scikit-learn twin whose permutations it reproduces)",
+    "perceptronlab.Perceptron has a scikit-learn twin whose permutations it reproduces)",
     "tol": "it stops at a clean sweep or at max_iter; scikit-learn's tol rule is perceptronlab.Perceptron's",
     "n_iter_no_change": "it has no tol rule (perceptronlab.Perceptron has scikit-learn's)",
     "early_stopping": "it holds nothing out; perceptronlab.Perceptron has scikit-learn's early stopping",
@@ -79,20 +81,29 @@ class EstimatorNames(_EstimatorMixin):
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         for key in kwargs:
             if key in v.ESTIMATOR_NAMES:
-                raise v.renamed(cls.__name__, key, kwargs[key], v.ESTIMATOR_NAMES[key],
-                                f"the estimators take scikit-learn's names; {key} is the functional API's name")
+                raise v.renamed(
+                    cls.__name__,
+                    key,
+                    kwargs[key],
+                    v.ESTIMATOR_NAMES[key],
+                    f"the estimators take scikit-learn's names; {key} is the functional API's name",
+                )
             if key in SCIKIT_LEARN_REFUSALS and key not in cls._get_param_names():
-                raise TypeError(f"{cls.__name__} got an unexpected keyword argument {key!r}: "
-                                f"{SCIKIT_LEARN_REFUSALS[key]}.")
+                raise TypeError(
+                    f"{cls.__name__} got an unexpected keyword argument {key!r}: "
+                    f"{SCIKIT_LEARN_REFUSALS[key]}."
+                )
         return cast("Self", super().__new__(cls))
 
     def set_params(self, **params: Any) -> Self:
         """Set parameters (scikit-learn's ``set_params``); a functional API name names the right one."""
         for key in params:
             if key in v.ESTIMATOR_NAMES and key not in self._get_param_names():
-                raise InputError(f"Invalid parameter {key!r} for estimator {type(self).__name__}: use "
-                                 f"{v.ESTIMATOR_NAMES[key]}={params[key]!r} (the estimators take "
-                                 "scikit-learn's names).")
+                raise InputError(
+                    f"Invalid parameter {key!r} for estimator {type(self).__name__}: use "
+                    f"{v.ESTIMATOR_NAMES[key]}={params[key]!r} (the estimators take "
+                    "scikit-learn's names)."
+                )
         return cast("Self", super().set_params(**params))
 
 
@@ -132,7 +143,7 @@ def seed_of(random_state: Any) -> int | None:
 #: scikit-learn's fit parameters a family learner does not take, and why not
 FIT_REFUSALS = {
     "sample_weight": "its updates are not scaled per example; perceptronlab.Perceptron has scikit-learn's "
-                     "sample_weight",
+    "sample_weight",
     "coef_init": "it starts from w = 0; perceptronlab.Perceptron has scikit-learn's coef_init",
     "intercept_init": "it starts from b = 0; perceptronlab.Perceptron has scikit-learn's intercept_init",
 }
@@ -143,5 +154,7 @@ def refuse_fit_params(estimator: Any, method: str, fit_params: dict[str, Any]) -
     with the reason for scikit-learn's (``FIT_REFUSALS``)."""
     for name in fit_params:
         reason = FIT_REFUSALS.get(name, "it is not a parameter of this method")
-        raise TypeError(f"{type(estimator).__name__}.{method} got an unexpected keyword argument {name!r}: "
-                        f"{reason}.")
+        raise TypeError(
+            f"{type(estimator).__name__}.{method} got an unexpected keyword argument {name!r}: "
+            f"{reason}."
+        )

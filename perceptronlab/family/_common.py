@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 
-def check_run_options(*, eta: Any, margin: Any, order: Any, max_sweeps: Any, seed: Any) -> tuple[int, int | None]:
+def check_run_options(
+    *, eta: Any, margin: Any, order: Any, max_sweeps: Any, seed: Any
+) -> tuple[int, int | None]:
     """The engine's parameter checks, with the family's orders. Returns (max_sweeps, seed)."""
     v.check_choice("order", order, v.FAMILY_ORDERS)
     v.check_eta(eta)
@@ -38,9 +40,13 @@ def sweep_positions(order: NDArray[Any] | None, idx: NDArray[Any], n: int) -> ND
 
 def warn_not_converged(run: Run, warn: bool, max_sweeps: int, what: str) -> None:
     if warn and not run.converged and not run.stopped:
-        _warn("NotConvergedWarning", f"No clean sweep within max_sweeps={max_sweeps} ({run.mistakes} mistakes); "
-              f"the {what} is taken over all {max_sweeps} sweeps. Raise max_sweeps for separable data, or "
-              "pass warn=False when a fixed number of sweeps is meant.", stacklevel=3)
+        _warn(
+            "NotConvergedWarning",
+            f"No clean sweep within max_sweeps={max_sweeps} ({run.mistakes} mistakes); "
+            f"the {what} is taken over all {max_sweeps} sweeps. Raise max_sweeps for separable data, or "
+            "pass warn=False when a fixed number of sweeps is meant.",
+            stacklevel=3,
+        )
 
 
 def check_predict_X(X: Any, n_features: int, who: str) -> Any:

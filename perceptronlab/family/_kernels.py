@@ -105,12 +105,30 @@ def _multiclass_add(w_true, w_rival, u_true, u_rival, j_true, j_rival, x, eta, w
     w_rival[j_rival] = r - x * eta
     u_true[j_true] += x * weighted_step
     u_rival[j_rival] -= x * weighted_step
-    return sq + (w_true[j_true] * w_true[j_true] - a * a + w_rival[j_rival] * w_rival[j_rival] - r * r)
+    return sq + (
+        w_true[j_true] * w_true[j_true] - a * a + w_rival[j_rival] * w_rival[j_rival] - r * r
+    )
 
 
 @njit(cache=True, nogil=True)
-def multiclass_sweep_dense(X, labels, order, use_order, W, B, U, BU, steps, eta, margin, fit_intercept,
-                           sq, scores, idx_out, norm_out):
+def multiclass_sweep_dense(
+    X,
+    labels,
+    order,
+    use_order,
+    W,
+    B,
+    U,
+    BU,
+    steps,
+    eta,
+    margin,
+    fit_intercept,
+    sq,
+    scores,
+    idx_out,
+    norm_out,
+):
     """One multiclass sweep: a mistake when s_true − max_{k≠true} s_k ≤ margin (ties count).
 
     On a mistake W[true] += η·x and W[rival] −= η·x (rival = best other class); U accumulates
@@ -135,7 +153,9 @@ def multiclass_sweep_dense(X, labels, order, use_order, W, B, U, BU, steps, eta,
             weighted_step = eta * steps
             w_true, w_rival, u_true, u_rival = W[true], W[rival], U[true], U[rival]
             for j in range(d):
-                sq = _multiclass_add(w_true, w_rival, u_true, u_rival, j, j, X[i, j], eta, weighted_step, sq)
+                sq = _multiclass_add(
+                    w_true, w_rival, u_true, u_rival, j, j, X[i, j], eta, weighted_step, sq
+                )
             if fit_intercept:
                 sq = _multiclass_add(B, B, BU, BU, true, rival, 1.0, eta, weighted_step, sq)
             idx_out[count] = i
@@ -146,8 +166,26 @@ def multiclass_sweep_dense(X, labels, order, use_order, W, B, U, BU, steps, eta,
 
 
 @njit(cache=True, nogil=True)
-def multiclass_sweep_csr(indptr, indices, data, labels, order, use_order, W, B, U, BU, steps, eta,
-                         margin, fit_intercept, sq, scores, idx_out, norm_out):
+def multiclass_sweep_csr(
+    indptr,
+    indices,
+    data,
+    labels,
+    order,
+    use_order,
+    W,
+    B,
+    U,
+    BU,
+    steps,
+    eta,
+    margin,
+    fit_intercept,
+    sq,
+    scores,
+    idx_out,
+    norm_out,
+):
     """CSR twin of :func:`multiclass_sweep_dense`. Returns (updates, steps, sq)."""
     n = indptr.shape[0] - 1
     n_classes = W.shape[0]
@@ -167,7 +205,9 @@ def multiclass_sweep_csr(indptr, indices, data, labels, order, use_order, W, B, 
             w_true, w_rival, u_true, u_rival = W[true], W[rival], U[true], U[rival]
             for p in range(indptr[i], indptr[i + 1]):
                 j = indices[p]
-                sq = _multiclass_add(w_true, w_rival, u_true, u_rival, j, j, data[p], eta, weighted_step, sq)
+                sq = _multiclass_add(
+                    w_true, w_rival, u_true, u_rival, j, j, data[p], eta, weighted_step, sq
+                )
             if fit_intercept:
                 sq = _multiclass_add(B, B, BU, BU, true, rival, 1.0, eta, weighted_step, sq)
             idx_out[count] = i
@@ -191,8 +231,25 @@ def _apply_kernel(kind, dot, sq_a, sq_b, degree, gamma, coef0):
 
 
 @njit(cache=True, nogil=True)
-def kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gamma, coef0, buf,
-                  slots, C, used, out):
+def kernel_column(
+    source,
+    G,
+    X,
+    indptr,
+    indices,
+    data,
+    sqn,
+    i,
+    kind,
+    degree,
+    gamma,
+    coef0,
+    buf,
+    slots,
+    C,
+    used,
+    out,
+):
     """out[r] = K(x_r, x_i) for every training row r.
 
     From the full Gram matrix G, or from the column cache (``slots[i]`` ≥ 0: row ``slots[i]`` of
@@ -235,9 +292,41 @@ def kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gam
 
 
 @njit(cache=True, nogil=True)
-def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, coef0, y, order,
-                 use_order, scores, alpha, b, eta, margin, fit_intercept, budget, ring, n_entries,
-                 fsq, step, entry_idx_out, entry_step_out, norm_out, col, buf, slots, C, used):
+def kernel_sweep(
+    source,
+    G,
+    X,
+    indptr,
+    indices,
+    data,
+    sqn,
+    kind,
+    degree,
+    gamma,
+    coef0,
+    y,
+    order,
+    use_order,
+    scores,
+    alpha,
+    b,
+    eta,
+    margin,
+    fit_intercept,
+    budget,
+    ring,
+    n_entries,
+    fsq,
+    step,
+    entry_idx_out,
+    entry_step_out,
+    norm_out,
+    col,
+    buf,
+    slots,
+    C,
+    used,
+):
     """One sweep of the dual perceptron f(x) = η Σ_k y_k K(x_k, x) + b over its support entries.
 
     ``scores[r]`` holds f(x_r) − b for every training row, so a check is O(1) and a mistake on
@@ -256,8 +345,25 @@ def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, 
             if budget > 0 and n_entries >= budget:
                 j = ring[n_entries % budget]
                 cj = eta * y[j]
-                kernel_column(source, G, X, indptr, indices, data, sqn, j, kind, degree, gamma,
-                              coef0, buf, slots, C, used, col)
+                kernel_column(
+                    source,
+                    G,
+                    X,
+                    indptr,
+                    indices,
+                    data,
+                    sqn,
+                    j,
+                    kind,
+                    degree,
+                    gamma,
+                    coef0,
+                    buf,
+                    slots,
+                    C,
+                    used,
+                    col,
+                )
                 fsq += -2.0 * cj * scores[j] + cj * cj * col[j]
                 for r in range(n):
                     scores[r] -= cj * col[r]
@@ -265,8 +371,25 @@ def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, 
                 if fit_intercept:
                     b -= cj
             g = eta * y[i]
-            kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gamma, coef0,
-                          buf, slots, C, used, col)
+            kernel_column(
+                source,
+                G,
+                X,
+                indptr,
+                indices,
+                data,
+                sqn,
+                i,
+                kind,
+                degree,
+                gamma,
+                coef0,
+                buf,
+                slots,
+                C,
+                used,
+                col,
+            )
             fsq += 2.0 * g * scores[i] + g * g * col[i]
             for r in range(n):
                 scores[r] += g * col[r]

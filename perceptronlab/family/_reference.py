@@ -16,8 +16,17 @@ import numpy as np
 from perceptronlab.core.reference import ordered_dot
 from perceptronlab.family._kernels import FROM_DENSE, FROM_GRAM, LINEAR, POLY
 
-__all__ = ["int_power", "apply_kernel", "accumulate_dense", "accumulate_csr", "best_rival",
-           "multiclass_sweep_dense", "multiclass_sweep_csr", "kernel_column", "kernel_sweep"]
+__all__ = [
+    "int_power",
+    "apply_kernel",
+    "accumulate_dense",
+    "accumulate_csr",
+    "best_rival",
+    "multiclass_sweep_dense",
+    "multiclass_sweep_csr",
+    "kernel_column",
+    "kernel_sweep",
+]
 
 
 def int_power(x: float, n: int) -> float:
@@ -97,8 +106,24 @@ def _multiclass_update(W, B, U, BU, c, eta, fit_intercept, sq, true, rival, colu
     return sq
 
 
-def _multiclass_sweep(rows, labels, order, use_order, W, B, U, BU, c, eta, margin, fit_intercept, sq, scores,
-                      idx_out, norm_out):
+def _multiclass_sweep(
+    rows,
+    labels,
+    order,
+    use_order,
+    W,
+    B,
+    U,
+    BU,
+    c,
+    eta,
+    margin,
+    fit_intercept,
+    sq,
+    scores,
+    idx_out,
+    norm_out,
+):
     count = 0
     steps = order.shape[0] if use_order else len(rows)
     for t in range(steps):
@@ -109,7 +134,9 @@ def _multiclass_sweep(rows, labels, order, use_order, W, B, U, BU, c, eta, margi
         true = labels[i]
         rival, rival_score = best_rival(scores, true)
         if scores[true] - rival_score <= margin:
-            sq = _multiclass_update(W, B, U, BU, c, eta, fit_intercept, sq, true, rival, columns, values)
+            sq = _multiclass_update(
+                W, B, U, BU, c, eta, fit_intercept, sq, true, rival, columns, values
+            )
             idx_out[count] = i
             norm_out[count] = math.sqrt(max(sq, 0.0))
             count += 1
@@ -117,28 +144,114 @@ def _multiclass_sweep(rows, labels, order, use_order, W, B, U, BU, c, eta, margi
     return count, c, sq
 
 
-def multiclass_sweep_dense(X, labels, order, use_order, W, B, U, BU, c, eta, margin, fit_intercept, sq,
-                           scores, idx_out, norm_out):
+def multiclass_sweep_dense(
+    X,
+    labels,
+    order,
+    use_order,
+    W,
+    B,
+    U,
+    BU,
+    c,
+    eta,
+    margin,
+    fit_intercept,
+    sq,
+    scores,
+    idx_out,
+    norm_out,
+):
     """Twin of :func:`perceptronlab.family._kernels.multiclass_sweep_dense`."""
     columns = np.arange(X.shape[1])
     rows = [(columns, X[i]) for i in range(X.shape[0])]
-    return _multiclass_sweep(rows, labels, order, use_order, W, B, U, BU, c, eta, margin, fit_intercept, sq,
-                             scores, idx_out, norm_out)
+    return _multiclass_sweep(
+        rows,
+        labels,
+        order,
+        use_order,
+        W,
+        B,
+        U,
+        BU,
+        c,
+        eta,
+        margin,
+        fit_intercept,
+        sq,
+        scores,
+        idx_out,
+        norm_out,
+    )
 
 
-def multiclass_sweep_csr(indptr, indices, data, labels, order, use_order, W, B, U, BU, c, eta, margin,
-                         fit_intercept, sq, scores, idx_out, norm_out):
+def multiclass_sweep_csr(
+    indptr,
+    indices,
+    data,
+    labels,
+    order,
+    use_order,
+    W,
+    B,
+    U,
+    BU,
+    c,
+    eta,
+    margin,
+    fit_intercept,
+    sq,
+    scores,
+    idx_out,
+    norm_out,
+):
     """Twin of :func:`perceptronlab.family._kernels.multiclass_sweep_csr`."""
-    rows = [(indices[indptr[i]:indptr[i + 1]], data[indptr[i]:indptr[i + 1]]) for i in range(indptr.shape[0] - 1)]
-    return _multiclass_sweep(rows, labels, order, use_order, W, B, U, BU, c, eta, margin, fit_intercept, sq,
-                             scores, idx_out, norm_out)
+    rows = [
+        (indices[indptr[i] : indptr[i + 1]], data[indptr[i] : indptr[i + 1]])
+        for i in range(indptr.shape[0] - 1)
+    ]
+    return _multiclass_sweep(
+        rows,
+        labels,
+        order,
+        use_order,
+        W,
+        B,
+        U,
+        BU,
+        c,
+        eta,
+        margin,
+        fit_intercept,
+        sq,
+        scores,
+        idx_out,
+        norm_out,
+    )
 
 
 # ---------------------------------------------------------------- kernel perceptron (dual form)
 
 
-def kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gamma, coef0, buf, slots, C,
-                  used, out) -> None:
+def kernel_column(
+    source,
+    G,
+    X,
+    indptr,
+    indices,
+    data,
+    sqn,
+    i,
+    kind,
+    degree,
+    gamma,
+    coef0,
+    buf,
+    slots,
+    C,
+    used,
+    out,
+) -> None:
     """Twin of :func:`perceptronlab.family._kernels.kernel_column`."""
     n = out.shape[0]
     if source == FROM_GRAM:
@@ -151,8 +264,13 @@ def kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gam
         if source == FROM_DENSE:
             dot = ordered_dot(X[r], X[i])
         else:
-            own = dict(zip(indices[indptr[i]:indptr[i + 1]].tolist(), data[indptr[i]:indptr[i + 1]].tolist(),
-                           strict=True))
+            own = dict(
+                zip(
+                    indices[indptr[i] : indptr[i + 1]].tolist(),
+                    data[indptr[i] : indptr[i + 1]].tolist(),
+                    strict=True,
+                )
+            )
             dot = 0.0
             for p in range(indptr[r], indptr[r + 1]):
                 dot += data[p] * own.get(int(indices[p]), 0.0)
@@ -163,14 +281,63 @@ def kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gam
         used[0] += 1
 
 
-def kernel_sweep(source, G, X, indptr, indices, data, sqn, kind, degree, gamma, coef0, y, order, use_order,
-                 scores, alpha, b, eta, margin, fit_intercept, budget, ring, n_entries, fsq, step,
-                 entry_idx_out, entry_step_out, norm_out, col, buf, slots, C, used):
+def kernel_sweep(
+    source,
+    G,
+    X,
+    indptr,
+    indices,
+    data,
+    sqn,
+    kind,
+    degree,
+    gamma,
+    coef0,
+    y,
+    order,
+    use_order,
+    scores,
+    alpha,
+    b,
+    eta,
+    margin,
+    fit_intercept,
+    budget,
+    ring,
+    n_entries,
+    fsq,
+    step,
+    entry_idx_out,
+    entry_step_out,
+    norm_out,
+    col,
+    buf,
+    slots,
+    C,
+    used,
+):
     """Twin of :func:`perceptronlab.family._kernels.kernel_sweep`."""
 
     def column(i):
-        kernel_column(source, G, X, indptr, indices, data, sqn, i, kind, degree, gamma, coef0, buf, slots, C,
-                      used, col)
+        kernel_column(
+            source,
+            G,
+            X,
+            indptr,
+            indices,
+            data,
+            sqn,
+            i,
+            kind,
+            degree,
+            gamma,
+            coef0,
+            buf,
+            slots,
+            C,
+            used,
+            col,
+        )
 
     count = 0
     steps = order.shape[0] if use_order else y.shape[0]

@@ -63,8 +63,9 @@ class AveragedEngine(CompiledEngine):
             steps_before = self.c + sweep_positions(order, idx, self.n).astype(np.float64)
             if self.sparse:
                 X = self.X
-                bu = _kernels.accumulate_csr(X.indptr, X.indices, X.data, idx, steps_before,
-                                             self.y, self.eta, self.u)
+                bu = _kernels.accumulate_csr(
+                    X.indptr, X.indices, X.data, idx, steps_before, self.y, self.eta, self.u
+                )
             else:
                 bu = _kernels.accumulate_dense(self.X, idx, steps_before, self.y, self.eta, self.u)
             if self.fit_intercept:
@@ -117,9 +118,19 @@ class AveragedRun(Run):
 
 
 @v.seeds_names
-def averaged_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
-                        order: v.FamilyOrder = "cyclic", margin: RealLike = 0.0, max_sweeps: int = 100, seed: int | None = None,
-                        warn: bool = True, on_sweep: OnSweep | None = None) -> AveragedRun:
+def averaged_perceptron(
+    X: MatrixLike,
+    y: ArrayLike,
+    *,
+    eta: RealLike = 1.0,
+    fit_intercept: bool = False,
+    order: v.FamilyOrder = "cyclic",
+    margin: RealLike = 0.0,
+    max_sweeps: int = 100,
+    seed: int | None = None,
+    warn: bool = True,
+    on_sweep: OnSweep | None = None,
+) -> AveragedRun:
     """Run the perceptron and return the average of its iterates over every step.
 
     The mistakes, sweeps, ``mistake_indices``, ``updates_per_sweep`` and ``norms`` are those of
@@ -159,25 +170,61 @@ def averaged_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit
     >>> (run.w * run.n_steps).round(9).tolist()
     [8.0, -19.0]
     """
-    max_sweeps, seed = check_run_options(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
-                                    seed=seed)
+    max_sweeps, seed = check_run_options(
+        eta=eta, margin=margin, order=order, max_sweeps=max_sweeps, seed=seed
+    )
     Xc, signs, classes = v.check_Xy(X, y)
     engine = AveragedEngine(Xc, signs, eta=eta, margin=margin, fit_intercept=bool(fit_intercept))
-    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
-                  max_sweeps=max_sweeps, seed=seed)
-    run = drive_averaged(engine, order=order, max_sweeps=max_sweeps, seed=seed, on_sweep=on_sweep, params=params,
-                         classes=classes)
+    params = dict(
+        eta=eta,
+        fit_intercept=bool(fit_intercept),
+        order=order,
+        margin=margin,
+        max_sweeps=max_sweeps,
+        seed=seed,
+    )
+    run = drive_averaged(
+        engine,
+        order=order,
+        max_sweeps=max_sweeps,
+        seed=seed,
+        on_sweep=on_sweep,
+        params=params,
+        classes=classes,
+    )
     warn_not_converged(run, warn, max_sweeps, "average")
     return run
 
 
-def drive_averaged(engine: AveragedEngine, *, order: str, max_sweeps: int, seed: int | None,
-                   on_sweep: OnSweep | None, params: dict[str, Any], classes: NDArray[Any]) -> AveragedRun:
+def drive_averaged(
+    engine: AveragedEngine,
+    *,
+    order: str,
+    max_sweeps: int,
+    seed: int | None,
+    on_sweep: OnSweep | None,
+    params: dict[str, Any],
+    classes: NDArray[Any],
+) -> AveragedRun:
     """Drive an :class:`AveragedEngine` (from w = 0, or from the state a run left, for one that goes on)
     and return its :class:`AveragedRun`."""
     # no cycle test: the average keeps moving while the iterates cycle
-    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
+    outcome = drive(
+        engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
+    )
     w_avg, b_avg = engine.average()
-    return finish(engine, outcome, run_class=AveragedRun, algorithm="averaged perceptron", params=params,
-                  X=engine.X, signs=engine.y, classes=classes, w=w_avg, b=b_avg, last_w=engine.w.copy(),
-                  last_b=engine.b, n_steps=int(engine.c))
+    return finish(
+        engine,
+        outcome,
+        run_class=AveragedRun,
+        algorithm="averaged perceptron",
+        params=params,
+        X=engine.X,
+        signs=engine.y,
+        classes=classes,
+        w=w_avg,
+        b=b_avg,
+        last_w=engine.w.copy(),
+        last_b=engine.b,
+        n_steps=int(engine.c),
+    )

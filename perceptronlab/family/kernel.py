@@ -95,9 +95,12 @@ class KernelSpec:
             out = np.asarray(self.kernel(A, B), dtype=np.float64)
             want = (A.shape[0], B.shape[0])
             if out.shape != want or not np.isfinite(out).all():
-                raise v.fail("kernel (the callable)", f"a finite array of shape {want}",
-                             f"shape {out.shape}" if out.shape != want else "NaN or inf",
-                             "The callable takes (A, B) and returns the matrix K(a_i, b_j).")
+                raise v.fail(
+                    "kernel (the callable)",
+                    f"a finite array of shape {want}",
+                    f"shape {out.shape}" if out.shape != want else "NaN or inf",
+                    "The callable takes (A, B) and returns the matrix K(a_i, b_j).",
+                )
             return out
         dot = A @ B.T
         K = dot.toarray() if sp.issparse(dot) else np.array(dot, dtype=np.float64)
@@ -130,11 +133,17 @@ def resolve_kernel(X: Any, kernel: Any, degree: Any, gamma: Any, coef0: Any) -> 
     if not callable(kernel):
         v.check_choice("kernel", kernel, KERNELS)
     if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 1:
-        raise v.fail("degree (of the poly kernel)", "an integer >= 1", repr(degree),
-                     "Pass e.g. degree=3.")
-    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(cast(float, coef0)):
-        raise v.fail("coef0 (of the poly kernel)", "a finite number", repr(coef0),
-                     "Pass e.g. coef0=1.0.")
+        raise v.fail(
+            "degree (of the poly kernel)", "an integer >= 1", repr(degree), "Pass e.g. degree=3."
+        )
+    if (
+        isinstance(coef0, bool)
+        or not isinstance(coef0, numbers.Real)
+        or not np.isfinite(cast(float, coef0))
+    ):
+        raise v.fail(
+            "coef0 (of the poly kernel)", "a finite number", repr(coef0), "Pass e.g. coef0=1.0."
+        )
     d = X.shape[1]
     if isinstance(gamma, str):
         v.check_choice("gamma", gamma, get_args(GammaRule))
@@ -147,10 +156,18 @@ def resolve_kernel(X: Any, kernel: Any, degree: Any, gamma: Any, coef0: Any) -> 
             else:
                 var = np.asarray(X, dtype=np.float64).var()
             value = 1.0 / (d * var) if var > 0 else 1.0
-    elif (isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not np.isfinite(cast(float, gamma))
-          or gamma <= 0):
-        raise v.fail("gamma (the kernel width)", "a number > 0, 'scale' or 'auto'", repr(gamma),
-                     "Pass e.g. gamma='scale' (1 / (n_features * X.var())) or gamma=0.1.")
+    elif (
+        isinstance(gamma, bool)
+        or not isinstance(gamma, numbers.Real)
+        or not np.isfinite(cast(float, gamma))
+        or gamma <= 0
+    ):
+        raise v.fail(
+            "gamma (the kernel width)",
+            "a number > 0, 'scale' or 'auto'",
+            repr(gamma),
+            "Pass e.g. gamma='scale' (1 / (n_features * X.var())) or gamma=0.1.",
+        )
     else:
         value = float(gamma)
     return KernelSpec(kernel, int(degree), float(value), float(coef0))
@@ -177,7 +194,6 @@ class ColumnCache:
         return int(self.used[0])
 
 
-
 class KernelEngine(UpdateLog, Engine):
     """The dual perceptron as an :class:`~perceptronlab.core.driver.Engine`: its own sweep (the dual
     mistake test and update, in :mod:`perceptronlab.family._kernels`), the driver's control flow.
@@ -192,8 +208,19 @@ class KernelEngine(UpdateLog, Engine):
     overflowing = "dual scores"
     overflow_fix = "Scale the data, lower gamma or degree, or lower eta."
 
-    def __init__(self, X: Any, y: Any, spec: KernelSpec, *, eta: Any, margin: Any, fit_intercept: bool,
-                 budget: int | None, gram: Float64Array | None = None, columns: ColumnCache | None = None) -> None:
+    def __init__(
+        self,
+        X: Any,
+        y: Any,
+        spec: KernelSpec,
+        *,
+        eta: Any,
+        margin: Any,
+        fit_intercept: bool,
+        budget: int | None,
+        gram: Float64Array | None = None,
+        columns: ColumnCache | None = None,
+    ) -> None:
         self.X, self.y = X, np.ascontiguousarray(y, dtype=np.float64)
         self.n = X.shape[0]
         self.eta, self.margin, self.fit_intercept = float(eta), float(margin), bool(fit_intercept)
@@ -241,11 +268,40 @@ class KernelEngine(UpdateLog, Engine):
         indptr, indices, data = self._csr
         spec = self.spec
         (count, self.b, self.fsq, self.step, self.n_entries) = _kernels.kernel_sweep(
-            self.source, self._G, self._X, indptr, indices, data, self._sqn, self._kind,
-            spec.degree, spec.gamma, spec.coef0, self.y, order, use_order, self.scores,
-            self.alpha, self.b, self.eta, self.margin, self.fit_intercept, self.budget, self.ring,
-            self.n_entries, self.fsq, self.step, self._idx_buf, self._step_buf, self._norm_buf,
-            self._col, self._buf, self.columns.slots, self.columns.C, self.columns.used)
+            self.source,
+            self._G,
+            self._X,
+            indptr,
+            indices,
+            data,
+            self._sqn,
+            self._kind,
+            spec.degree,
+            spec.gamma,
+            spec.coef0,
+            self.y,
+            order,
+            use_order,
+            self.scores,
+            self.alpha,
+            self.b,
+            self.eta,
+            self.margin,
+            self.fit_intercept,
+            self.budget,
+            self.ring,
+            self.n_entries,
+            self.fsq,
+            self.step,
+            self._idx_buf,
+            self._step_buf,
+            self._norm_buf,
+            self._col,
+            self._buf,
+            self.columns.slots,
+            self.columns.C,
+            self.columns.used,
+        )
         self.log_sweep(count)
         if count:
             self._step_chunks.append(self._step_buf[:count].copy())
@@ -310,8 +366,10 @@ class KernelRun(Run):
 
     def summary(self, *, state: str | None = None, short: bool = False) -> str:
         kernel = getattr(self.kernel_spec.kernel, "__name__", self.kernel_spec.kernel)
-        return (f"kernel perceptron ({kernel}, {self.variant}): {self.mistakes} mistakes in "
-                f"{self.sweeps} sweeps, {state or self.ending()}; {self.support.shape[0]} support vectors")
+        return (
+            f"kernel perceptron ({kernel}, {self.variant}): {self.mistakes} mistakes in "
+            f"{self.sweeps} sweeps, {state or self.ending()}; {self.support.shape[0]} support vectors"
+        )
 
     def decision_function(self, X: MatrixLike) -> Float64Array:
         """f(x) for "last"/"averaged"; the normalised vote in [−1, 1] for "voted"."""
@@ -332,17 +390,18 @@ class KernelRun(Run):
         # each entry's column of K(X, support) and its signed step η y_k
         position = np.searchsorted(self.support, self.entries)
         signed = eta * self.entry_signs
-        intercepts = (np.cumsum(signed) if self.params["fit_intercept"]
-                      else np.zeros(signed.shape[0]))
+        intercepts = (
+            np.cumsum(signed) if self.params["fit_intercept"] else np.zeros(signed.shape[0])
+        )
         if self.budget:
             intercepts = _window(intercepts[None, :], self.budget)[0]
         weights = self.counts.astype(np.float64)
         for start in range(0, X.shape[0], block):
-            K = self.kernel_spec(X[start:start + block], self.support_vectors)
+            K = self.kernel_spec(X[start : start + block], self.support_vectors)
             f = np.cumsum(K[:, position] * signed, axis=1)
             if self.budget:
                 f = _window(f, self.budget)
-            out[start:start + block] = np.sign(f + intercepts) @ weights / total
+            out[start : start + block] = np.sign(f + intercepts) @ weights / total
         return out
 
     def predict(self, X: MatrixLike) -> NDArray[Any]:
@@ -361,12 +420,26 @@ def _window(prefix: NDArray[Any], budget: int) -> NDArray[Any]:
 
 
 @v.seeds_names
-def kernel_perceptron(X: MatrixLike, y: ArrayLike, *, kernel: Kernel | KernelFunction = "rbf", degree: int = 3,
-                      gamma: float | GammaRule = "scale", coef0: float = 1.0, variant: Variant = "last",
-                      budget: int | None = None, eta: RealLike = 1.0, fit_intercept: bool = False,
-                      order: v.FamilyOrder = "cyclic", margin: RealLike = 0.0, max_sweeps: int = 100,
-                      seed: int | None = None, cache: CacheMode = "auto",
-                      warn: bool = True, on_sweep: OnSweep | None = None) -> KernelRun:
+def kernel_perceptron(
+    X: MatrixLike,
+    y: ArrayLike,
+    *,
+    kernel: Kernel | KernelFunction = "rbf",
+    degree: int = 3,
+    gamma: float | GammaRule = "scale",
+    coef0: float = 1.0,
+    variant: Variant = "last",
+    budget: int | None = None,
+    eta: RealLike = 1.0,
+    fit_intercept: bool = False,
+    order: v.FamilyOrder = "cyclic",
+    margin: RealLike = 0.0,
+    max_sweeps: int = 100,
+    seed: int | None = None,
+    cache: CacheMode = "auto",
+    warn: bool = True,
+    on_sweep: OnSweep | None = None,
+) -> KernelRun:
     """Run the perceptron in dual form with a kernel.
 
     Parameters
@@ -406,19 +479,39 @@ def kernel_perceptron(X: MatrixLike, y: ArrayLike, *, kernel: Kernel | KernelFun
     >>> run.converged, run.alpha.tolist(), run.predict(X).tolist()
     (True, [1, 1, 1, 1], [1, 1, -1, -1])
     """
-    max_sweeps, seed = check_run_options(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
-                                    seed=seed)
+    max_sweeps, seed = check_run_options(
+        eta=eta, margin=margin, order=order, max_sweeps=max_sweeps, seed=seed
+    )
     v.check_choice("variant", variant, VARIANTS)
-    budget = v.check_optional_positive_int("budget", budget,
-                                           "Pass e.g. budget=500, or None for no limit.")
+    budget = v.check_optional_positive_int(
+        "budget", budget, "Pass e.g. budget=500, or None for no limit."
+    )
     if not isinstance(cache, str) or cache not in CACHE_MODES:
-        raise v.fail("cache", "one of 'auto', 'full', 'none'", repr(cache),
-                     "Pass cache='auto' (the Gram cache, filled on demand up to 256 MiB).")
+        raise v.fail(
+            "cache",
+            "one of 'auto', 'full', 'none'",
+            repr(cache),
+            "Pass cache='auto' (the Gram cache, filled on demand up to 256 MiB).",
+        )
     Xc, signs, classes = v.check_Xy(X, y)
     spec = resolve_kernel(Xc, kernel, degree, gamma, coef0)
-    return fit_kernel(Xc, signs, classes, spec, variant=variant, budget=budget, eta=eta,
-                      fit_intercept=fit_intercept, order=order, margin=margin,
-                      max_sweeps=max_sweeps, seed=seed, cache=cache, warn=warn, on_sweep=on_sweep)
+    return fit_kernel(
+        Xc,
+        signs,
+        classes,
+        spec,
+        variant=variant,
+        budget=budget,
+        eta=eta,
+        fit_intercept=fit_intercept,
+        order=order,
+        margin=margin,
+        max_sweeps=max_sweeps,
+        seed=seed,
+        cache=cache,
+        warn=warn,
+        on_sweep=on_sweep,
+    )
 
 
 def use_gram(spec: KernelSpec, cache: CacheMode) -> bool:
@@ -426,21 +519,47 @@ def use_gram(spec: KernelSpec, cache: CacheMode) -> bool:
     return callable(spec.kernel) or cache == "full"
 
 
-def fit_kernel(Xc: Any, signs: Float64Array, classes: NDArray[Any], spec: KernelSpec, *, variant: Variant,
-               budget: int | None, eta: Any, fit_intercept: bool, order: str, margin: Any, max_sweeps: int,
-               seed: int | None, cache: CacheMode, warn: bool, gram: Float64Array | None = None,
-               columns: ColumnCache | None = None, on_sweep: OnSweep | None = None) -> KernelRun:
+def fit_kernel(
+    Xc: Any,
+    signs: Float64Array,
+    classes: NDArray[Any],
+    spec: KernelSpec,
+    *,
+    variant: Variant,
+    budget: int | None,
+    eta: Any,
+    fit_intercept: bool,
+    order: str,
+    margin: Any,
+    max_sweeps: int,
+    seed: int | None,
+    cache: CacheMode,
+    warn: bool,
+    gram: Float64Array | None = None,
+    columns: ColumnCache | None = None,
+    on_sweep: OnSweep | None = None,
+) -> KernelRun:
     """The learner on validated input; one-vs-rest passes one ``gram`` or ``columns`` cache to all."""
     n = Xc.shape[0]
     if gram is None and use_gram(spec, cache):
         gram = spec(Xc, Xc)
     if gram is None and columns is None:
         columns = ColumnCache(n, enabled=cache == "auto")
-    engine = KernelEngine(Xc, signs, spec, eta=eta, margin=margin,
-                          fit_intercept=bool(fit_intercept), budget=budget, gram=gram,
-                          columns=columns)
+    engine = KernelEngine(
+        Xc,
+        signs,
+        spec,
+        eta=eta,
+        margin=margin,
+        fit_intercept=bool(fit_intercept),
+        budget=budget,
+        gram=gram,
+        columns=columns,
+    )
     # no cycle test: the averaged and voted hypotheses keep changing while the iterates cycle
-    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
+    outcome = drive(
+        engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
+    )
     n_steps = len(outcome.log.updates_per_sweep) * n
     entries, steps = engine.indices, engine.entry_steps
     counts = survival_counts(steps, n_steps)
@@ -457,25 +576,60 @@ def fit_kernel(Xc: Any, signs: Float64Array, classes: NDArray[Any], spec: Kernel
     else:
         coef_all = eta_f * signs * engine.alpha
         b = engine.b
-    support = (np.unique(entries) if variant == "voted"
-               else np.flatnonzero(coef_all != 0).astype(np.int64))
+    support = (
+        np.unique(entries) if variant == "voted" else np.flatnonzero(coef_all != 0).astype(np.int64)
+    )
     dual_coef = coef_all[support]
     support_vectors = Xc[support]
     if spec.kernel == "linear" and variant != "voted":
         w = np.asarray(support_vectors.T @ dual_coef, dtype=np.float64).ravel()
     else:
         w = np.empty(0)
-    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
-                  max_sweeps=max_sweeps, seed=seed, kernel=spec.kernel, degree=spec.degree,
-                  gamma=spec.gamma, coef0=spec.coef0, variant=variant, budget=budget, cache=cache)
-    run = finish(engine, outcome, run_class=KernelRun, algorithm="kernel perceptron", params=params,
-                   X=Xc, signs=signs, classes=classes, w=w, b=b,
-                   variant=variant, alpha=engine.alpha.copy(), support=support,
-                   support_vectors=support_vectors, dual_coef=dual_coef, entries=entries,
-                   entry_steps=steps, counts=counts, entry_signs=signs[entries],
-                   n_steps=n_steps, kernel_spec=spec, budget=budget,
-                   cache="full" if engine.source == _kernels.FROM_GRAM else
-                   "columns" if engine.columns.C.shape[0] else "none",
-                   cached_columns=engine.columns.n_columns, n_features=Xc.shape[1])
+    params = dict(
+        eta=eta,
+        fit_intercept=bool(fit_intercept),
+        order=order,
+        margin=margin,
+        max_sweeps=max_sweeps,
+        seed=seed,
+        kernel=spec.kernel,
+        degree=spec.degree,
+        gamma=spec.gamma,
+        coef0=spec.coef0,
+        variant=variant,
+        budget=budget,
+        cache=cache,
+    )
+    run = finish(
+        engine,
+        outcome,
+        run_class=KernelRun,
+        algorithm="kernel perceptron",
+        params=params,
+        X=Xc,
+        signs=signs,
+        classes=classes,
+        w=w,
+        b=b,
+        variant=variant,
+        alpha=engine.alpha.copy(),
+        support=support,
+        support_vectors=support_vectors,
+        dual_coef=dual_coef,
+        entries=entries,
+        entry_steps=steps,
+        counts=counts,
+        entry_signs=signs[entries],
+        n_steps=n_steps,
+        kernel_spec=spec,
+        budget=budget,
+        cache="full"
+        if engine.source == _kernels.FROM_GRAM
+        else "columns"
+        if engine.columns.C.shape[0]
+        else "none",
+        cached_columns=engine.columns.n_columns,
+        n_features=Xc.shape[1],
+    )
     warn_not_converged(run, warn, max_sweeps, "kernel perceptron's " + variant + " hypothesis")
     return run

@@ -49,8 +49,12 @@ def encode_labels(y: ArrayLike, n_rows: int) -> tuple[Int64Array, NDArray[Any]]:
     """(class index of each label, classes sorted); at least two classes."""
     _, classes = v.check_labels(y, n_rows, binary=False)
     if len(classes) < 2:
-        raise v.fail("y (the labels)", "at least two classes", f"1 class ({classes[0]})",
-                     "Training needs examples of at least two classes.")
+        raise v.fail(
+            "y (the labels)",
+            "at least two classes",
+            f"1 class ({classes[0]})",
+            "Training needs examples of at least two classes.",
+        )
     y_arr = np.asarray(y)
     if y_arr.ndim == 2:
         y_arr = y_arr.ravel()
@@ -85,7 +89,9 @@ class MulticlassEngine(UpdateLog, Engine):
     overflowing = "weights"
     overflow_fix = SCALE_FIX
 
-    def __init__(self, X: Any, codes: Any, n_classes: int, *, eta: Any, margin: Any, fit_intercept: bool) -> None:
+    def __init__(
+        self, X: Any, codes: Any, n_classes: int, *, eta: Any, margin: Any, fit_intercept: bool
+    ) -> None:
         self.X, self.y = X, np.ascontiguousarray(codes, dtype=np.int64)
         self.sparse = sp.issparse(X)
         self.n, self.d = X.shape
@@ -103,15 +109,29 @@ class MulticlassEngine(UpdateLog, Engine):
     def sweep(self, order: NDArray[Any] | None, sweep: int) -> int:
         use_order = order is not None
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
-        common = (self.W, self.B, self.U, self.BU, self.c, self.eta, self.margin,
-                  self.fit_intercept, self.sq, self._scores, self._idx_buf, self._norm_buf)
+        common = (
+            self.W,
+            self.B,
+            self.U,
+            self.BU,
+            self.c,
+            self.eta,
+            self.margin,
+            self.fit_intercept,
+            self.sq,
+            self._scores,
+            self._idx_buf,
+            self._norm_buf,
+        )
         if self.sparse:
             X = self.X
             count, self.c, self.sq = _kernels.multiclass_sweep_csr(
-                X.indptr, X.indices, X.data, self.y, order, use_order, *common)
+                X.indptr, X.indices, X.data, self.y, order, use_order, *common
+            )
         else:
             count, self.c, self.sq = _kernels.multiclass_sweep_dense(
-                self.X, self.y, order, use_order, *common)
+                self.X, self.y, order, use_order, *common
+            )
         self.log_sweep(count)
         return int(count)
 
@@ -139,7 +159,9 @@ class MulticlassEngine(UpdateLog, Engine):
         """Go on from a :meth:`state` of an earlier run (on other examples of the same classes)."""
         W, B, U, BU, c = state
         self.W[:], self.B[:], self.U[:], self.BU[:], self.c = W, B, U, BU, float(c)
-        self.sq = float(np.sum(self.W * self.W)) + (float(np.sum(self.B * self.B)) if self.fit_intercept else 0.0)
+        self.sq = float(np.sum(self.W * self.W)) + (
+            float(np.sum(self.B * self.B)) if self.fit_intercept else 0.0
+        )
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.W).all() and np.isfinite(self.B).all())
@@ -182,8 +204,10 @@ class MulticlassRun(Run):
 
     def summary(self, *, state: str | None = None, short: bool = False) -> str:
         kind = "averaged " if self.averaged else ""
-        return (f"{kind}multiclass perceptron: {len(self.classes)} classes, {self.mistakes} "
-                f"mistakes in {self.sweeps} sweeps, {state or self.ending()}")
+        return (
+            f"{kind}multiclass perceptron: {len(self.classes)} classes, {self.mistakes} "
+            f"mistakes in {self.sweeps} sweeps, {state or self.ending()}"
+        )
 
     def decision_function(self, X: MatrixLike) -> Float64Array:
         """(n, K) scores ⟨w_k, x⟩ + b_k."""
@@ -196,11 +220,20 @@ class MulticlassRun(Run):
 
 
 @v.seeds_names
-def multiclass_perceptron(X: MatrixLike, y: ArrayLike, *, averaged: bool = False, eta: RealLike = 1.0,
-                          fit_intercept: bool = False, order: v.FamilyOrder = "cyclic", margin: RealLike = 0.0,
-                          max_sweeps: int = 100,
-                          seed: int | None = None, warn: bool = True,
-                          on_sweep: OnSweep | None = None) -> MulticlassRun:
+def multiclass_perceptron(
+    X: MatrixLike,
+    y: ArrayLike,
+    *,
+    averaged: bool = False,
+    eta: RealLike = 1.0,
+    fit_intercept: bool = False,
+    order: v.FamilyOrder = "cyclic",
+    margin: RealLike = 0.0,
+    max_sweeps: int = 100,
+    seed: int | None = None,
+    warn: bool = True,
+    on_sweep: OnSweep | None = None,
+) -> MulticlassRun:
     """Train one weight vector per class with Collins' update until a clean sweep.
 
     Parameters
@@ -235,28 +268,67 @@ def multiclass_perceptron(X: MatrixLike, y: ArrayLike, *, averaged: bool = False
     >>> run.converged, int(run.errors_after_sweep[-1]), run.predict([[5, 0], [0, 5]]).tolist()
     (True, 0, ['a', 'b'])
     """
-    max_sweeps, seed = check_run_options(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
-                                    seed=seed)
+    max_sweeps, seed = check_run_options(
+        eta=eta, margin=margin, order=order, max_sweeps=max_sweeps, seed=seed
+    )
     Xc = v.check_matrix(X)
     codes, classes = encode_labels(y, Xc.shape[0])
-    engine = MulticlassEngine(Xc, codes, len(classes), eta=eta, margin=margin,
-                              fit_intercept=bool(fit_intercept))
-    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
-                  max_sweeps=max_sweeps, seed=seed, averaged=bool(averaged))
-    run = drive_multiclass(engine, order=order, max_sweeps=max_sweeps, seed=seed, on_sweep=on_sweep,
-                           params=params, classes=classes, averaged=averaged)
+    engine = MulticlassEngine(
+        Xc, codes, len(classes), eta=eta, margin=margin, fit_intercept=bool(fit_intercept)
+    )
+    params = dict(
+        eta=eta,
+        fit_intercept=bool(fit_intercept),
+        order=order,
+        margin=margin,
+        max_sweeps=max_sweeps,
+        seed=seed,
+        averaged=bool(averaged),
+    )
+    run = drive_multiclass(
+        engine,
+        order=order,
+        max_sweeps=max_sweeps,
+        seed=seed,
+        on_sweep=on_sweep,
+        params=params,
+        classes=classes,
+        averaged=averaged,
+    )
     warn_not_converged(run, warn, max_sweeps, "multiclass perceptron")
     return run
 
 
-def drive_multiclass(engine: MulticlassEngine, *, order: str, max_sweeps: int, seed: int | None,
-                     on_sweep: OnSweep | None, params: dict[str, Any], classes: NDArray[Any],
-                     averaged: bool) -> MulticlassRun:
+def drive_multiclass(
+    engine: MulticlassEngine,
+    *,
+    order: str,
+    max_sweeps: int,
+    seed: int | None,
+    on_sweep: OnSweep | None,
+    params: dict[str, Any],
+    classes: NDArray[Any],
+    averaged: bool,
+) -> MulticlassRun:
     """Drive a :class:`MulticlassEngine` (from W = 0, or from the state a run left, for one that goes on)
     and return its :class:`MulticlassRun`."""
-    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
+    outcome = drive(
+        engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
+    )
     W, B = engine.average() if averaged else engine.snapshot()
-    return finish(engine, outcome, run_class=MulticlassRun, algorithm="multiclass perceptron",
-                  params=params, X=engine.X, signs=engine.y, classes=classes, w=W, b=B,
-                  last_w=engine.W.copy(), last_b=engine.B.copy(), averaged=bool(averaged),
-                  n_steps=int(engine.c))
+    return finish(
+        engine,
+        outcome,
+        run_class=MulticlassRun,
+        algorithm="multiclass perceptron",
+        params=params,
+        X=engine.X,
+        signs=engine.y,
+        classes=classes,
+        w=W,
+        b=B,
+        last_w=engine.W.copy(),
+        last_b=engine.B.copy(),
+        averaged=bool(averaged),
+        n_steps=int(engine.c),
+    )

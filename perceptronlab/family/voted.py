@@ -65,7 +65,9 @@ class VotedEngine(CompiledEngine):
         self.replayer = CompiledEngine(X, y, **kwargs)
         self.vote = Vote(max_vectors, self.d)
         self._step_chunks: list[NDArray[Any]] = []
-        self._waiting: list[tuple[NDArray[Any], NDArray[Any]]] = []  # (indices, steps) not replayed yet
+        self._waiting: list[
+            tuple[NDArray[Any], NDArray[Any]]
+        ] = []  # (indices, steps) not replayed yet
         self._n_waiting = 0
 
     def sweep(self, order: NDArray[Any] | None, sweep: int) -> int:
@@ -75,7 +77,7 @@ class VotedEngine(CompiledEngine):
             idx = self._idx_buf[:count].copy()  # this sweep's updates, as the kernel wrote them
             steps = (sweep - 1) * self.n + sweep_positions(order, idx, self.n) + 1
             if self.n_kept > kept_before:  # the steps are logged alongside the indices
-                self._step_chunks.append(steps[:self.n_kept - kept_before])
+                self._step_chunks.append(steps[: self.n_kept - kept_before])
             self._waiting.append((idx, steps))
             self._n_waiting += count
             if self._n_waiting >= VOTE_BATCH:
@@ -94,7 +96,9 @@ class VotedEngine(CompiledEngine):
 
     @property
     def mistake_steps(self) -> Int64Array:
-        return np.concatenate(self._step_chunks) if self._step_chunks else np.empty(0, dtype=np.int64)
+        return (
+            np.concatenate(self._step_chunks) if self._step_chunks else np.empty(0, dtype=np.int64)
+        )
 
 
 class Vote:
@@ -111,18 +115,22 @@ class Vote:
     def __init__(self, limit: int | None, d: int):
         self.limit, self.d = limit, d
         capacity = 0 if limit is None else limit
-        self.counts = np.empty(capacity, dtype=np.int64)   # by row
+        self.counts = np.empty(capacity, dtype=np.int64)  # by row
         # with a limit: the kept vectors in rows, their numbers and rows, the free rows
         self.vectors, self.intercepts = np.empty((capacity, d)), np.empty(capacity)
         self.k = np.empty(0, dtype=np.int64)
         self.slot = np.empty(0, dtype=np.int64)
         self.free = list(range(capacity))[::-1]
-        self.chunks: list[tuple[np.ndarray, np.ndarray]] = []  # without: every vector, batch by batch
-        self.made = 0                                # vectors made so far
-        self.votes = 0                               # the counts of the vectors made, except the pending one
-        self.pending: tuple[int, int] | None = None  # (k, t_k) of the latest vector, and (with a limit) it
+        self.chunks: list[
+            tuple[np.ndarray, np.ndarray]
+        ] = []  # without: every vector, batch by batch
+        self.made = 0  # vectors made so far
+        self.votes = 0  # the counts of the vectors made, except the pending one
+        self.pending: tuple[int, int] | None = (
+            None  # (k, t_k) of the latest vector, and (with a limit) it
+        )
         self.pending_vector: tuple[np.ndarray, float] | None = None
-        self._rows = np.empty(0, dtype=np.int64)     # where the next store puts its vectors
+        self._rows = np.empty(0, dtype=np.int64)  # where the next store puts its vectors
 
     def choose(self, steps: np.ndarray) -> np.ndarray:
         """Take the steps of a batch of updates; returns which of their vectors to build."""
@@ -149,12 +157,16 @@ class Vote:
         if self.limit is not None:
             rows = self.slot[np.argsort(self.k)]
             return self.vectors[rows], self.intercepts[rows], self.counts[rows]
-        counts = self.counts[:self.made]
+        counts = self.counts[: self.made]
         if len(self.chunks) == 1:
             return (*self.chunks[0], counts)
         if not self.chunks:
             return np.empty((0, self.d)), np.empty(0), counts
-        return (np.concatenate([v for v, _ in self.chunks]), np.concatenate([b for _, b in self.chunks]), counts)
+        return (
+            np.concatenate([v for v, _ in self.chunks]),
+            np.concatenate([b for _, b in self.chunks]),
+            counts,
+        )
 
     def _enter_pending(self, next_step: int) -> None:
         """The pending vector's count is known: the next update comes at ``next_step``."""
@@ -180,7 +192,7 @@ class Vote:
             candidates = np.flatnonzero(count >= self.counts[self.slot].min())
             k, count = k[candidates], count[candidates]
         every_k, every_count = np.r_[self.k, k], np.r_[self.counts[self.slot], count]
-        ranked = np.lexsort((every_k, every_count))[::-1][:self.limit]  # the largest (count, k)
+        ranked = np.lexsort((every_k, every_count))[::-1][: self.limit]  # the largest (count, k)
         stays = np.zeros(every_k.shape[0], dtype=bool)
         stays[ranked] = True
         old = self.k.shape[0]
@@ -196,14 +208,17 @@ class Vote:
     def _grow(self, size: int) -> None:
         """Counts for ``size`` vectors (no limit: every vector, within the log's memory budget)."""
         if size * (self.d + 2) * 8 > driver.LOG_BUDGET_BYTES:
-            raise v.fail("voted_perceptron: max_vectors", "a vote that fits the memory budget "
-                         f"(perceptronlab.core.driver.LOG_BUDGET_BYTES = {driver.LOG_BUDGET_BYTES:,} bytes)",
-                         f"None, and the run has made more than {size - 2:,} vectors of {self.d:,} weights",
-                         "Pass max_vectors (e.g. max_vectors=1000: the vectors with the largest survival "
-                         "counts), or fewer max_sweeps.")
+            raise v.fail(
+                "voted_perceptron: max_vectors",
+                "a vote that fits the memory budget "
+                f"(perceptronlab.core.driver.LOG_BUDGET_BYTES = {driver.LOG_BUDGET_BYTES:,} bytes)",
+                f"None, and the run has made more than {size - 2:,} vectors of {self.d:,} weights",
+                "Pass max_vectors (e.g. max_vectors=1000: the vectors with the largest survival "
+                "counts), or fewer max_sweeps.",
+            )
         if size > self.counts.shape[0]:
             counts = np.empty(max(size, 2 * self.counts.shape[0], 16), dtype=np.int64)
-            counts[:self.counts.shape[0]] = self.counts
+            counts[: self.counts.shape[0]] = self.counts
             self.counts = counts
 
 
@@ -240,8 +255,9 @@ class VotedRun(Run):
         return labels(self.decision_function(X), self.classes)
 
 
-def vote(X: Any, vectors: Float64Array, intercepts: Float64Array, counts: Int64Array,
-         block: int = 2048) -> Float64Array:
+def vote(
+    X: Any, vectors: Float64Array, intercepts: Float64Array, counts: Int64Array, block: int = 2048
+) -> Float64Array:
     """Σ_k c_k sign(⟨w_k, x⟩ + b_k) / Σ_k c_k for every row of X (in blocks of rows)."""
     total = float(np.sum(counts))
     out = np.empty(X.shape[0])
@@ -250,9 +266,9 @@ def vote(X: Any, vectors: Float64Array, intercepts: Float64Array, counts: Int64A
         return out
     weights = np.asarray(counts, dtype=np.float64)
     for start in range(0, X.shape[0], block):
-        scores = X[start:start + block] @ vectors.T
+        scores = X[start : start + block] @ vectors.T
         scores = np.asarray(scores) + intercepts
-        out[start:start + block] = np.sign(scores) @ weights / total
+        out[start : start + block] = np.sign(scores) @ weights / total
     return out
 
 
@@ -264,9 +280,20 @@ def survival_counts(mistake_steps: Int64Array, n_steps: int) -> Int64Array:
 
 
 @v.seeds_names
-def voted_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_intercept: bool = False,
-                     order: v.FamilyOrder = "cyclic", margin: RealLike = 0.0, max_sweeps: int = 100, max_vectors: int | None = None,
-                     seed: int | None = None, warn: bool = True, on_sweep: OnSweep | None = None) -> VotedRun:
+def voted_perceptron(
+    X: MatrixLike,
+    y: ArrayLike,
+    *,
+    eta: RealLike = 1.0,
+    fit_intercept: bool = False,
+    order: v.FamilyOrder = "cyclic",
+    margin: RealLike = 0.0,
+    max_sweeps: int = 100,
+    max_vectors: int | None = None,
+    seed: int | None = None,
+    warn: bool = True,
+    on_sweep: OnSweep | None = None,
+) -> VotedRun:
     """Run the perceptron and keep every iterate with its survival count for the weighted vote.
 
     Parameters
@@ -303,23 +330,54 @@ def voted_perceptron(X: MatrixLike, y: ArrayLike, *, eta: RealLike = 1.0, fit_in
     >>> float(run.decision_function([[3, 1]])[0] * run.n_steps)  # 1 - 2 + 1 - 2 + 6
     4.0
     """
-    max_sweeps, seed = check_run_options(eta=eta, margin=margin, order=order, max_sweeps=max_sweeps,
-                                    seed=seed)
-    max_vectors = v.check_optional_positive_int("max_vectors", max_vectors,
-                                                "Pass e.g. max_vectors=1000, or None to keep all.")
+    max_sweeps, seed = check_run_options(
+        eta=eta, margin=margin, order=order, max_sweeps=max_sweeps, seed=seed
+    )
+    max_vectors = v.check_optional_positive_int(
+        "max_vectors", max_vectors, "Pass e.g. max_vectors=1000, or None to keep all."
+    )
     Xc, signs, classes = v.check_Xy(X, y)
-    engine = VotedEngine(Xc, signs, eta=eta, margin=margin, fit_intercept=bool(fit_intercept), max_vectors=max_vectors)
+    engine = VotedEngine(
+        Xc,
+        signs,
+        eta=eta,
+        margin=margin,
+        fit_intercept=bool(fit_intercept),
+        max_vectors=max_vectors,
+    )
     # no cycle test: the vote keeps changing while the iterates cycle
-    outcome = drive(engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep)
+    outcome = drive(
+        engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
+    )
     n_steps = len(outcome.log.updates_per_sweep) * engine.n
     engine.build_vote()
     vote = engine.vote
     vectors, intercepts, counts = vote.close(n_steps)
-    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order, margin=margin,
-                  max_sweeps=max_sweeps, max_vectors=max_vectors, seed=seed)
-    run = finish(engine, outcome, run_class=VotedRun, algorithm="voted perceptron", params=params,
-                 X=Xc, signs=signs, classes=classes, vectors=vectors, intercepts=intercepts,
-                 counts=counts, mistake_steps=engine.mistake_steps, n_steps=n_steps,
-                 dropped_vectors=vote.made - counts.shape[0], dropped_votes=vote.votes - int(counts.sum()))
+    params = dict(
+        eta=eta,
+        fit_intercept=bool(fit_intercept),
+        order=order,
+        margin=margin,
+        max_sweeps=max_sweeps,
+        max_vectors=max_vectors,
+        seed=seed,
+    )
+    run = finish(
+        engine,
+        outcome,
+        run_class=VotedRun,
+        algorithm="voted perceptron",
+        params=params,
+        X=Xc,
+        signs=signs,
+        classes=classes,
+        vectors=vectors,
+        intercepts=intercepts,
+        counts=counts,
+        mistake_steps=engine.mistake_steps,
+        n_steps=n_steps,
+        dropped_vectors=vote.made - counts.shape[0],
+        dropped_votes=vote.votes - int(counts.sum()),
+    )
     warn_not_converged(run, warn, max_sweeps, "vote")
     return run

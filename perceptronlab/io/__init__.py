@@ -19,5 +19,13 @@ from perceptronlab.io.models import check_model_document as check_model_document
 from perceptronlab.io.models import read_model_document as read_model_document
 from perceptronlab.io.models import save_model as save_model
 
-__all__ = ["read_data", "read_columns", "save_model", "read_model_document", "check_model_document",
-           "DATA_FORMATS", "MODEL_FORMAT", "MODEL_VERSION"]
+__all__ = [
+    "read_data",
+    "read_columns",
+    "save_model",
+    "read_model_document",
+    "check_model_document",
+    "DATA_FORMATS",
+    "MODEL_FORMAT",
+    "MODEL_VERSION",
+]

@@ -62,7 +62,13 @@ if TYPE_CHECKING:
 #: how the model-document checks build their errors: bad(field, expected, got)
 _Bad: TypeAlias = Callable[[str, str, str], InputError]
 
-__all__ = ["save_model", "read_model_document", "check_model_document", "MODEL_FORMAT", "MODEL_VERSION"]
+__all__ = [
+    "save_model",
+    "read_model_document",
+    "check_model_document",
+    "MODEL_FORMAT",
+    "MODEL_VERSION",
+]
 
 
 MODEL_FORMAT = "perceptronlab-model"
@@ -88,8 +94,12 @@ def _number_to_json(value: Any) -> Any:
         return int(value)
     value = float(value)
     if not math.isfinite(value):
-        raise fail("the model's weights", "finite numbers", value,
-                   "Train again on scaled data; a model with inf or NaN weights cannot be saved.")
+        raise fail(
+            "the model's weights",
+            "finite numbers",
+            value,
+            "Train again on scaled data; a model with inf or NaN weights cannot be saved.",
+        )
     return value
 
 
@@ -120,14 +130,24 @@ def _model_document(model: Any) -> dict[str, Any]:
             # the multiclass perceptron on two classes: classes[1] wins where ⟨w₁ − w₀, x⟩ + b₁ − b₀ > 0,
             # which is the binary file's one row
             rows, intercepts = [(w[1] - w[0]).tolist()], [model.b[1] - model.b[0]]
-        elif np.ndim(w) == 2:  # the multiclass perceptron: one row per class, the highest score wins
+        elif (
+            np.ndim(w) == 2
+        ):  # the multiclass perceptron: one row per class, the highest score wins
             rows, intercepts = [row.tolist() for row in w], list(np.asarray(model.b).tolist())
         else:
             rows, intercepts = [w.tolist()], [model.b]
-        algorithm, estimator, params, exact = (model.algorithm, "perceptronlab.Run", dict(model.params),
-                                               bool(model.exact))
-        training = {"mistakes": int(model.mistakes), "sweeps": int(model.sweeps),
-                    "converged": bool(model.converged), "cycled": bool(model.cycled)}
+        algorithm, estimator, params, exact = (
+            model.algorithm,
+            "perceptronlab.Run",
+            dict(model.params),
+            bool(model.exact),
+        )
+        training = {
+            "mistakes": int(model.mistakes),
+            "sweeps": int(model.sweeps),
+            "converged": bool(model.converged),
+            "cycled": bool(model.cycled),
+        }
         if model.pocket_errors is not None:
             training["pocket_errors"] = int(model.pocket_errors)
     elif hasattr(model, "coef_") and hasattr(model, "classes_"):
@@ -141,31 +161,52 @@ def _model_document(model: Any) -> dict[str, Any]:
         estimator = f"{type(model).__module__}.{type(model).__qualname__}"
         name = type(model).__name__
         algorithm = getattr(model, "algorithm", None) or (
-            "pocket" if "Pocket" in name else "online" if "Online" in name else "perceptron")
-        params = (model.get_params(deep=False) if hasattr(model, "get_params")
-                  else dict(getattr(model, "params", None) or {}))
+            "pocket" if "Pocket" in name else "online" if "Online" in name else "perceptron"
+        )
+        params = (
+            model.get_params(deep=False)
+            if hasattr(model, "get_params")
+            else dict(getattr(model, "params", None) or {})
+        )
         exact = bool(getattr(model, "exact", False)) or coef.dtype.kind == "O"
         training = {}
-        for name, key in (("n_mistakes_", "mistakes"), ("n_sweeps_", "sweeps"),
-                          ("converged_", "converged"), ("pocket_errors_", "pocket_errors")):
+        for name, key in (
+            ("n_mistakes_", "mistakes"),
+            ("n_sweeps_", "sweeps"),
+            ("converged_", "converged"),
+            ("pocket_errors_", "pocket_errors"),
+        ):
             if hasattr(model, name):
                 try:
                     training[key] = _plain(getattr(model, name))
                 except Exception:  # pragma: no cover - exotic attribute types are just left out
                     pass
     else:
-        raise fail("model", "a perceptronlab Run or a fitted estimator (with coef_, intercept_, classes_)",
-                   type(model).__name__,
-                   "Pass the result of perceptronlab.perceptron/pocket or a fitted estimator.")
+        raise fail(
+            "model",
+            "a perceptronlab Run or a fitted estimator (with coef_, intercept_, classes_)",
+            type(model).__name__,
+            "Pass the result of perceptronlab.perceptron/pocket or a fitted estimator.",
+        )
     if len(rows) != len(intercepts):
-        raise fail("model", "one intercept per weight row", f"{len(rows)} rows, {len(intercepts)} intercepts",
-                   "Fit the model again.")
+        raise fail(
+            "model",
+            "one intercept per weight row",
+            f"{len(rows)} rows, {len(intercepts)} intercepts",
+            "Fit the model again.",
+        )
     n_features = len(rows[0])
     if len(classes) == 2 and len(rows) != 1:
-        raise fail("model", "one weight row for two classes", f"{len(rows)} rows", "Fit the model again.")
+        raise fail(
+            "model", "one weight row for two classes", f"{len(rows)} rows", "Fit the model again."
+        )
     if len(classes) > 2 and len(rows) != len(classes):
-        raise fail("model", f"one weight row per class ({len(classes)})", f"{len(rows)} rows",
-                   "Fit the model again.")
+        raise fail(
+            "model",
+            f"one weight row per class ({len(classes)})",
+            f"{len(rows)} rows",
+            "Fit the model again.",
+        )
     w_json = [[_number_to_json(v) for v in row] for row in rows]
     b_json = [_number_to_json(v) for v in intercepts]
     params = {k: _plain(v) for k, v in params.items() if not callable(v)}
@@ -190,8 +231,14 @@ def _model_document(model: Any) -> dict[str, Any]:
     return document
 
 
-def save_model(model: Any, path: str | os.PathLike[str], *, scaler: Any = None,
-               feature_names: Sequence[str] | None = None, label_name: str | None = None) -> Path:
+def save_model(
+    model: Any,
+    path: str | os.PathLike[str],
+    *,
+    scaler: Any = None,
+    feature_names: Sequence[str] | None = None,
+    label_name: str | None = None,
+) -> Path:
     """Save a run or a fitted estimator as a JSON model file (never pickle).
 
     The document is checked against the same contract :func:`load_model` checks, and written
@@ -255,7 +302,9 @@ def _parse_weight(value: Any, field: str, exact: bool, source: str) -> Any:
     if isinstance(value, float) and not math.isfinite(value):  # NaN, Infinity and 1e309 in the JSON
         raise bad_model(source, field, "finite numbers", repr(value))
     what = f"{source}, field {field!r}"
-    number = parse_exact(value, what, expected="numbers (or exact strings like '1/3')", fix=_DAMAGED)
+    number = parse_exact(
+        value, what, expected="numbers (or exact strings like '1/3')", fix=_DAMAGED
+    )
     return number if exact else to_float(number, what, _DAMAGED)
 
 
@@ -292,11 +341,16 @@ def _check_classes(classes: Any, bad: _Bad) -> list[Any]:
     kinds = [_label_kind(c) for c in classes]
     if None in kinds:
         odd = classes[kinds.index(None)]
-        raise bad("classes", "labels that are strings, integers, booleans or finite numbers", _shown(odd))
+        raise bad(
+            "classes", "labels that are strings, integers, booleans or finite numbers", _shown(odd)
+        )
     found = {kind for kind in kinds if kind is not None}  # every kind, after the check above
     if len(found) > 1:
-        raise bad("classes", "labels of one type (all strings, all integers, all booleans or all numbers)",
-                  f"{_shown(classes)} (mixed " + " and ".join(sorted(found)) + ")")
+        raise bad(
+            "classes",
+            "labels of one type (all strings, all integers, all booleans or all numbers)",
+            f"{_shown(classes)} (mixed " + " and ".join(sorted(found)) + ")",
+        )
     if len(set(classes)) != len(classes):
         raise bad("classes", "distinct labels", _shown(classes))
     return classes
@@ -304,7 +358,9 @@ def _check_classes(classes: Any, bad: _Bad) -> list[Any]:
 
 def _check_training(training: Any, bad: _Bad) -> dict[str, Any]:
     if not isinstance(training, dict):
-        raise bad("training", "an object (the run's mistakes, sweeps, ...)", type(training).__name__)
+        raise bad(
+            "training", "an object (the run's mistakes, sweeps, ...)", type(training).__name__
+        )
     for key in _TRAINING_COUNTS + _TRAINING_FLAGS:
         if key not in training or training[key] is None:
             continue
@@ -321,7 +377,9 @@ def _check_training(training: Any, bad: _Bad) -> dict[str, Any]:
     return dict(training)
 
 
-def _check_names(document: dict[str, Any], n_features: int, bad: _Bad) -> tuple[list[str] | None, str | None]:
+def _check_names(
+    document: dict[str, Any], n_features: int, bad: _Bad
+) -> tuple[list[str] | None, str | None]:
     names = document.get("feature_names")
     if names is not None:
         if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
@@ -381,6 +439,7 @@ def check_model_document(document: Any, source: str = "model document") -> dict[
 (all strings, all integers, all booleans or all numbers), got [1, 1.0] (mixed integers and numbers). \
 The file is damaged or was edited by hand; save the model again.
     """
+
     def bad(field: str, expected: str, got: str) -> InputError:
         return bad_model(source, field, expected, got)
 
@@ -414,17 +473,24 @@ The file is damaged or was edited by hand; save the model again.
     feature_names, label_name = _check_names(document, n_features, bad)
     preprocessing = document.get("preprocessing")
     if preprocessing is not None and exact:
-        raise bad("preprocessing", "no scaler in an exact model (exact models take the data as written)",
-                  "a scaler")
+        raise bad(
+            "preprocessing",
+            "no scaler in an exact model (exact models take the data as written)",
+            "a scaler",
+        )
     if isinstance(preprocessing, dict):
         _check_scaler_magnitudes(preprocessing, bad)
-    scaler = None if preprocessing is None else scaler_from_document(preprocessing, n_features, source)
+    scaler = (
+        None if preprocessing is None else scaler_from_document(preprocessing, n_features, source)
+    )
     w, b = document.get("w"), document.get("b")
     binary = len(classes) == 2
     rows = [w] if binary else w
     intercepts = [b] if binary else b
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-        raise bad("w", "a list of numbers" if binary else "a list of rows, one per class", _shown(w))
+        raise bad(
+            "w", "a list of numbers" if binary else "a list of rows, one per class", _shown(w)
+        )
     if not binary and len(rows) != len(classes):
         raise bad("w", f"{len(classes)} rows (one per class)", f"{len(rows)} rows")
     if any(len(r) != n_features for r in rows):
@@ -435,10 +501,20 @@ The file is damaged or was edited by hand; save the model again.
     dtype = object if exact else np.float64
     coef = np.array([[_parse_weight(v, "w", exact, source) for v in r] for r in rows], dtype=dtype)
     intercept = np.array([_parse_weight(v, "b", exact, source) for v in intercepts], dtype=dtype)
-    return {"exact": exact, "algorithm": algorithm, "estimator": estimator, "params": params,
-            "training": training, "classes": np.asarray(classes), "n_features": n_features,
-            "feature_names": feature_names, "label_name": label_name, "coef": coef, "intercept": intercept,
-            "scaler": scaler}
+    return {
+        "exact": exact,
+        "algorithm": algorithm,
+        "estimator": estimator,
+        "params": params,
+        "training": training,
+        "classes": np.asarray(classes),
+        "n_features": n_features,
+        "feature_names": feature_names,
+        "label_name": label_name,
+        "coef": coef,
+        "intercept": intercept,
+        "scaler": scaler,
+    }
 
 
 #: the scaler's numbers of a model file lie within these magnitudes (a scale of 1e-320 would blow
@@ -459,11 +535,19 @@ def _check_scaler_magnitudes(preprocessing: dict[str, Any], bad: _Bad) -> None:
                 continue
             size = abs(value)
             too_small = key == "scale" and 0 < size < SCALER_SMALLEST_SCALE
-            if size > SCALER_LARGEST or too_small:  # an int compares with a float without converting
-                got = (f"an integer of {len(int_text(value)) - (value < 0):,} digits" if isinstance(value, int)
-                       else repr(value))
-                raise bad(f"preprocessing.{key}[{index}]", f"a number of magnitude "
-                          f"{'1e-300 to ' if key == 'scale' else 'at most '}1e300", got)
+            if (
+                size > SCALER_LARGEST or too_small
+            ):  # an int compares with a float without converting
+                got = (
+                    f"an integer of {len(int_text(value)) - (value < 0):,} digits"
+                    if isinstance(value, int)
+                    else repr(value)
+                )
+                raise bad(
+                    f"preprocessing.{key}[{index}]",
+                    f"a number of magnitude {'1e-300 to ' if key == 'scale' else 'at most '}1e300",
+                    got,
+                )
 
 
 def read_model_document(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -497,32 +581,61 @@ def read_model_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     check_readable_file(path, "model file")
     where = model_source(path)
     size = path.stat().st_size
-    check_budget(JSON_BYTES_PER_BYTE * size, where, file_size=size, detail=f"the JSON of a {format_bytes(size)} file")
+    check_budget(
+        JSON_BYTES_PER_BYTE * size,
+        where,
+        file_size=size,
+        detail=f"the JSON of a {format_bytes(size)} file",
+    )
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise fail(where, "UTF-8 JSON text", "binary data",
-                   "Model files are JSON written by perceptronlab.save_model (never pickle).") from None
+        raise fail(
+            where,
+            "UTF-8 JSON text",
+            "binary data",
+            "Model files are JSON written by perceptronlab.save_model (never pickle).",
+        ) from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise fail(where, "valid JSON", f"a JSON error at line {exc.lineno}, column {exc.colno} ({exc.msg})",
-                   "The file is truncated or corrupt; save the model again.") from None
+        raise fail(
+            where,
+            "valid JSON",
+            f"a JSON error at line {exc.lineno}, column {exc.colno} ({exc.msg})",
+            "The file is truncated or corrupt; save the model again.",
+        ) from None
     except RecursionError:
-        raise fail(where, "a model document", "JSON nested too deeply to read",
-                   "The file is damaged or not a model; save the model again.") from None
+        raise fail(
+            where,
+            "a model document",
+            "JSON nested too deeply to read",
+            "The file is damaged or not a model; save the model again.",
+        ) from None
     except ValueError as exc:  # an integer of more than 4,300 digits (Python's limit for int(text))
-        raise fail(where, "numbers of at most 4,300 digits", f"a longer one ({str(exc)[:60]}...)",
-                   _DAMAGED) from None
+        raise fail(
+            where, "numbers of at most 4,300 digits", f"a longer one ({str(exc)[:60]}...)", _DAMAGED
+        ) from None
     if not isinstance(document, dict) or document.get("format") != MODEL_FORMAT:
-        got = (f"format tag {_shown(document.get('format'))}" if isinstance(document, dict) and "format" in document
-               else "a JSON document without it")
-        raise fail(where, f"a perceptronlab model (\"format\": \"{MODEL_FORMAT}\")", got,
-                   "Load a file written by perceptronlab.save_model or `perceptronlab train --out`.")
+        got = (
+            f"format tag {_shown(document.get('format'))}"
+            if isinstance(document, dict) and "format" in document
+            else "a JSON document without it"
+        )
+        raise fail(
+            where,
+            f'a perceptronlab model ("format": "{MODEL_FORMAT}")',
+            got,
+            "Load a file written by perceptronlab.save_model or `perceptronlab train --out`.",
+        )
     version = document.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise bad_model(where, "version", "an integer >= 1", _shown(version))
     if version > MODEL_VERSION:
-        raise fail(where, f"model format version {MODEL_VERSION} or older", f"version {version}",
-                   "The file was written by a newer perceptronlab; upgrade perceptronlab to load it.")
+        raise fail(
+            where,
+            f"model format version {MODEL_VERSION} or older",
+            f"version {version}",
+            "The file was written by a newer perceptronlab; upgrade perceptronlab to load it.",
+        )
     return document

@@ -36,6 +36,23 @@ from perceptronlab.online.games import (
 )
 from perceptronlab.online.learners import SOA, Consistent, Halving, Hedge, WeightedMajority, Winnow
 
-__all__ = ["SOA", "Adversary", "Consistent", "ContraryAdversary", "FiniteClass", "GameResult", "Halving", "Hedge",
-           "LdimAdversary", "LittlestoneDimension", "MistakeTree", "SequenceAdversary", "VCDimension",
-           "WeightedMajority", "Winnow", "littlestone_dimension", "play", "vc_dimension"]
+__all__ = [
+    "SOA",
+    "Adversary",
+    "Consistent",
+    "ContraryAdversary",
+    "FiniteClass",
+    "GameResult",
+    "Halving",
+    "Hedge",
+    "LdimAdversary",
+    "LittlestoneDimension",
+    "MistakeTree",
+    "SequenceAdversary",
+    "VCDimension",
+    "WeightedMajority",
+    "Winnow",
+    "littlestone_dimension",
+    "play",
+    "vc_dimension",
+]

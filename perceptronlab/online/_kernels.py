@@ -18,7 +18,9 @@ _H01 = np.uint64(0x0101010101010101)
 
 
 @njit(cache=True, nogil=True)
-def column_counts(words: np.ndarray, space: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+def column_counts(
+    words: np.ndarray, space: np.ndarray
+) -> np.ndarray:  # pragma: no cover - compiled
     """For each row i of ``words`` (a point's column, as words), the bits set in ``words[i] & space``."""
     out = np.empty(words.shape[0], np.int64)
     one, two, four, top = np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(56)

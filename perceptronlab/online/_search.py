@@ -69,8 +69,13 @@ class Search:
     def of(cls, matrix: NDArray[np.uint8], budget: int = MAX_VISITS) -> Search:
         ones = bitsets(matrix)
         search = cls(ones, int(matrix.shape[0]), budget)
-        search.words = np.array([np.frombuffer(column.to_bytes(search._bytes, "little"), dtype=np.uint64)
-                                 for column in ones], dtype=np.uint64).reshape(len(ones), -1)
+        search.words = np.array(
+            [
+                np.frombuffer(column.to_bytes(search._bytes, "little"), dtype=np.uint64)
+                for column in ones
+            ],
+            dtype=np.uint64,
+        ).reshape(len(ones), -1)
         return search
 
     @property
@@ -110,7 +115,8 @@ class Search:
             if self.visits > self.budget:
                 raise SearchBudgetError(
                     f"Littlestone dimension: expected an answer within {self.budget:,} version spaces, got none "
-                    "(the class is too large or too irregular). Use fewer points or hypotheses.")
+                    "(the class is too large or too irregular). Use fewer points or hypotheses."
+                )
             ones = self._counts(space) if count > 1 else np.zeros(0, dtype=np.int64)
             splitting = int(np.count_nonzero((ones > 0) & (ones < count)))
             known = [0 if count else -1, min(count.bit_length() - 1, splitting)]

@@ -35,9 +35,12 @@ MAX_CUBE_VARIABLES = 16
 
 def _check_cells(n_hypotheses: int, n_points: int, what: str) -> None:
     if n_hypotheses * n_points > MAX_CELLS:
-        raise v.fail(what, f"at most {MAX_CELLS:,} hypothesis x point cells",
-                     f"{n_hypotheses:,} hypotheses on {n_points:,} points",
-                     "Use fewer points (the class grows with them).")
+        raise v.fail(
+            what,
+            f"at most {MAX_CELLS:,} hypothesis x point cells",
+            f"{n_hypotheses:,} hypotheses on {n_points:,} points",
+            "Use fewer points (the class grows with them).",
+        )
 
 
 class FiniteClass:
@@ -68,15 +71,27 @@ class FiniteClass:
         try:
             array = np.asarray(matrix)
         except (TypeError, ValueError) as exc:
-            raise v.fail("matrix", "a rectangular 0/1 table (hypotheses x points)", type(matrix).__name__,
-                         "Pass a list of equally long rows of 0s and 1s.") from exc
+            raise v.fail(
+                "matrix",
+                "a rectangular 0/1 table (hypotheses x points)",
+                type(matrix).__name__,
+                "Pass a list of equally long rows of 0s and 1s.",
+            ) from exc
         if array.ndim != 2 or array.shape[0] < 1 or array.shape[1] < 1:
-            raise v.fail("matrix", "a 2-D 0/1 table with at least one row and one column",
-                         f"shape {array.shape}", "Pass rows (hypotheses) of labels, one column per point.")
+            raise v.fail(
+                "matrix",
+                "a 2-D 0/1 table with at least one row and one column",
+                f"shape {array.shape}",
+                "Pass rows (hypotheses) of labels, one column per point.",
+            )
         _check_cells(array.shape[0], array.shape[1], "matrix")
         if array.dtype == object or not np.isin(array, (0, 1)).all():
-            raise v.fail("matrix", "labels 0 and 1 only", "other values",
-                         "Write each hypothesis as 0/1 labels (map -1 to 0).")
+            raise v.fail(
+                "matrix",
+                "labels 0 and 1 only",
+                "other values",
+                "Write each hypothesis as 0/1 labels (map -1 to 0).",
+            )
         array = array.astype(np.uint8)
         self.matrix: NDArray[np.uint8] = np.ascontiguousarray(array[_first_copies(array)])
         self.matrix.setflags(write=False)
@@ -85,8 +100,12 @@ class FiniteClass:
         else:
             self.points = list(points)
             if len(self.points) != array.shape[1]:
-                raise v.fail("points", f"one entry per column ({array.shape[1]})", f"{len(self.points)} entries",
-                             "Pass as many points as the matrix has columns, or none.")
+                raise v.fail(
+                    "points",
+                    f"one entry per column ({array.shape[1]})",
+                    f"{len(self.points)} entries",
+                    "Pass as many points as the matrix has columns, or none.",
+                )
 
     def __len__(self) -> int:
         return int(self.matrix.shape[0])
@@ -105,9 +124,17 @@ class FiniteClass:
         return FiniteClass(self.matrix[:, columns], [self.points[c] for c in columns])
 
     def _point_index(self, point: Any) -> int:
-        if isinstance(point, bool) or not isinstance(point, numbers.Integral) or not 0 <= int(point) < self.n_points:
-            raise v.fail("point", f"a column number 0 to {self.n_points - 1}", repr(point),
-                         "Points of a finite class are given by their column number.")
+        if (
+            isinstance(point, bool)
+            or not isinstance(point, numbers.Integral)
+            or not 0 <= int(point) < self.n_points
+        ):
+            raise v.fail(
+                "point",
+                f"a column number 0 to {self.n_points - 1}",
+                repr(point),
+                "Points of a finite class are given by their column number.",
+            )
         return int(point)
 
     # ---- the chapter's classes -------------------------------------------------------------------
@@ -138,7 +165,7 @@ class FiniteClass:
         row = 1
         for a in range(k):
             for b in range(a, k):
-                matrix[row, a:b + 1] = 1
+                matrix[row, a : b + 1] = 1
                 row += 1
         return cls(matrix)
 
@@ -157,14 +184,27 @@ class FiniteClass:
             raise v.fail("r", f"at most n = {n}", r, f"Pass r <= {n}.")
         if points is None:
             if n > MAX_CUBE_VARIABLES:
-                raise v.fail("n", f"at most {MAX_CUBE_VARIABLES} variables on the whole cube", n,
-                             "Pass the points to use (rows of 0/1), or fewer variables.")
+                raise v.fail(
+                    "n",
+                    f"at most {MAX_CUBE_VARIABLES} variables on the whole cube",
+                    n,
+                    "Pass the points to use (rows of 0/1), or fewer variables.",
+                )
             cube = np.array(list(itertools.product((0, 1), repeat=n)), dtype=np.uint8)
         else:
             cube = np.asarray(points)
-            if cube.ndim != 2 or cube.shape[1] != n or cube.shape[0] < 1 or not np.isin(cube, (0, 1)).all():
-                raise v.fail("points", f"rows of n = {n} zeros and ones", f"shape {cube.shape}",
-                             "Pass a 0/1 table, one row per point.")
+            if (
+                cube.ndim != 2
+                or cube.shape[1] != n
+                or cube.shape[0] < 1
+                or not np.isin(cube, (0, 1)).all()
+            ):
+                raise v.fail(
+                    "points",
+                    f"rows of n = {n} zeros and ones",
+                    f"shape {cube.shape}",
+                    "Pass a 0/1 table, one row per point.",
+                )
             cube = cube.astype(np.uint8)
         count = sum(math.comb(n, j) for j in range(r + 1))
         _check_cells(count, cube.shape[0], "n and r")
@@ -188,26 +228,39 @@ class FiniteClass:
         rows = v.check_exact_matrix(X)
         n, d = len(rows), len(rows[0])
         if d not in (1, 2):
-            raise v.fail("X", "points with 1 or 2 coordinates", f"{d} coordinates",
-                         "Halfspace classes are enumerated exactly in the line and the plane only.")
+            raise v.fail(
+                "X",
+                "points with 1 or 2 coordinates",
+                f"{d} coordinates",
+                "Halfspace classes are enumerated exactly in the line and the plane only.",
+            )
         if n > MAX_HALFSPACE_POINTS:
-            raise v.fail("X", f"at most {MAX_HALFSPACE_POINTS:,} points", f"{n:,}",
-                         "Use fewer points: the class has about n² labellings, so its Littlestone dimension is at "
-                         "most about 2·log₂ n.")
+            raise v.fail(
+                "X",
+                f"at most {MAX_HALFSPACE_POINTS:,} points",
+                f"{n:,}",
+                "Use fewer points: the class has about n² labellings, so its Littlestone dimension is at "
+                "most about 2·log₂ n.",
+            )
         scale = math.lcm(*(c.denominator for row in rows for c in row))
         ints = [(int(row[0] * scale), int(row[1] * scale) if d == 2 else 0) for row in rows]
         labellings = _halfspace_labellings(ints, d, bool(fit_intercept))
         return cls(labellings, [tuple(row) for row in rows])
 
 
-def _halfspace_labellings(points: list[tuple[int, int]], d: int, intercept: bool) -> NDArray[np.uint8]:
+def _halfspace_labellings(
+    points: list[tuple[int, int]], d: int, intercept: bool
+) -> NDArray[np.uint8]:
     n = len(points)
     if d == 1:
         directions = [(1, 0), (-1, 0)]
     else:
         normals = set()
-        vectors = ([(p[0] - q[0], p[1] - q[1]) for p, q in itertools.combinations(points, 2)] if intercept
-                   else list(points))
+        vectors = (
+            [(p[0] - q[0], p[1] - q[1]) for p, q in itertools.combinations(points, 2)]
+            if intercept
+            else list(points)
+        )
         for a, b in vectors:
             if a or b:
                 g = math.gcd(a, b)
@@ -216,14 +269,19 @@ def _halfspace_labellings(points: list[tuple[int, int]], d: int, intercept: bool
         critical = sorted(normals, key=_angle_key)
         directions = list(critical)
         for first, second in zip(critical, critical[1:] + critical[:1], strict=True):
-            if _cross(first, second) > 0:  # less than a half turn apart: their sum lies strictly between
+            if (
+                _cross(first, second) > 0
+            ):  # less than a half turn apart: their sum lies strictly between
                 directions.append((first[0] + second[0], first[1] + second[1]))
             else:  # a half turn or more (few directions): add the quarter turns too
                 directions.append((-first[1], first[0]))
         if not critical:
             directions = [(1, 0), (0, 1), (-1, 0), (0, -1)]
-    found = [np.zeros((1, n), dtype=np.uint8), np.ones((1, n), dtype=np.uint8)] if intercept else \
-        [np.zeros((1, n), dtype=np.uint8)]
+    found = (
+        [np.zeros((1, n), dtype=np.uint8), np.ones((1, n), dtype=np.uint8)]
+        if intercept
+        else [np.zeros((1, n), dtype=np.uint8)]
+    )
     for u in directions:
         scores = [u[0] * p[0] + u[1] * p[1] for p in points]
         if intercept:  # the cuts between the distinct scores, as dense ranks
@@ -253,4 +311,4 @@ def _angle_key(u: tuple[int, int]) -> tuple[int, Fraction]:
     x, y = u
     half = 0 if (y > 0 or (y == 0 and x > 0)) else 1
     # within a half plane, the angle grows as the cotangent x/y falls; on the axis y = 0 put it first
-    return (half, Fraction(-x, y) if y else Fraction(-10**100 if half == 0 else -10**100))
+    return (half, Fraction(-x, y) if y else Fraction(-(10**100) if half == 0 else -(10**100)))

@@ -26,7 +26,13 @@ from perceptronlab._ground import validation as v
 from perceptronlab.online._search import MAX_VISITS, Search, bitsets
 from perceptronlab.online.classes import FiniteClass
 
-__all__ = ["LittlestoneDimension", "MistakeTree", "VCDimension", "littlestone_dimension", "vc_dimension"]
+__all__ = [
+    "LittlestoneDimension",
+    "MistakeTree",
+    "VCDimension",
+    "littlestone_dimension",
+    "vc_dimension",
+]
 
 #: the most candidate sets the VC search may test
 MAX_VC_CANDIDATES = 2_000_000
@@ -81,7 +87,9 @@ class MistakeTree:
         frontier: list[MistakeTree] = [self] if self.point is not None else []
         while frontier:
             rows.append([node.point for node in frontier if node.point is not None])
-            frontier = [child for node in frontier for child in (node.zero, node.one) if child is not None]
+            frontier = [
+                child for node in frontier for child in (node.zero, node.one) if child is not None
+            ]
         return rows
 
 
@@ -121,8 +129,8 @@ class LittlestoneDimension:
 def verify_tree(H: FiniteClass, tree: MistakeTree, depth: int) -> bool:
     """True when ``tree`` has depth ``depth`` and H realises each of its paths; else CertificateError."""
     paths = list(tree.paths())
-    if len(paths) != 2 ** depth:
-        raise CertificateError(f"expected {2 ** depth} paths, got {len(paths)}")
+    if len(paths) != 2**depth:
+        raise CertificateError(f"expected {2**depth} paths, got {len(paths)}")
     for path in paths:
         if len(path) != depth:
             raise CertificateError(f"the path {path} has {len(path)} points, not {depth}")
@@ -161,8 +169,12 @@ class VCDimension:
 
 def _check_class(H: object) -> FiniteClass:
     if not isinstance(H, FiniteClass):
-        raise v.fail("H", "a FiniteClass", type(H).__name__,
-                     "Build one with FiniteClass(matrix) or a constructor such as FiniteClass.thresholds(7).")
+        raise v.fail(
+            "H",
+            "a FiniteClass",
+            type(H).__name__,
+            "Build one with FiniteClass(matrix) or a constructor such as FiniteClass.thresholds(7).",
+        )
     return H
 
 
@@ -215,7 +227,9 @@ def littlestone_dimension(H: FiniteClass, *, budget: int = MAX_VISITS) -> Little
     budget = v.check_positive_int("budget", budget, "Pass e.g. budget=1_000_000 version spaces.")
     search = Search.of(H.matrix, budget)
     value = search.ldim(search.everything)
-    return LittlestoneDimension(value, _tree(search, search.everything, value), len(H), search.visits)
+    return LittlestoneDimension(
+        value, _tree(search, search.everything, value), len(H), search.visits
+    )
 
 
 def _shatters(matrix: np.ndarray, points: tuple[int, ...]) -> bool:
@@ -253,8 +267,12 @@ def vc_dimension(H: FiniteClass, *, budget: int = MAX_VC_CANDIDATES) -> VCDimens
             for point in range(base[-1] + 1 if base else 0, H.n_points):
                 tested += 1
                 if tested > budget:
-                    raise v.fail("vc_dimension", f"an answer within {budget:,} candidate sets", "none",
-                                 "Use fewer points or hypotheses.")
+                    raise v.fail(
+                        "vc_dimension",
+                        f"an answer within {budget:,} candidate sets",
+                        "none",
+                        "Use fewer points or hypotheses.",
+                    )
                 column = ones[point]
                 if all(cell & column and cell & ~column for cell in cells):
                     following.append((*base, point))

@@ -22,7 +22,14 @@ from perceptronlab._ground import validation as v
 from perceptronlab.online._search import Search
 from perceptronlab.online.classes import FiniteClass
 
-__all__ = ["Adversary", "ContraryAdversary", "GameResult", "LdimAdversary", "SequenceAdversary", "play"]
+__all__ = [
+    "Adversary",
+    "ContraryAdversary",
+    "GameResult",
+    "LdimAdversary",
+    "SequenceAdversary",
+    "play",
+]
 
 #: the most rounds one game may last
 MAX_ROUNDS = 10_000_000
@@ -100,7 +107,9 @@ class LdimAdversary(Adversary):
     def finished(self) -> bool:
         return self.dimension <= 0
 
-    def point(self) -> Any:  # a column number (a subclass on an infinite domain asks the point itself)
+    def point(
+        self,
+    ) -> Any:  # a column number (a subclass on an infinite domain asks the point itself)
         depth = self.dimension
         found = self._search.witness(self.version_space, depth) if depth >= 1 else None
         if found is None:
@@ -111,7 +120,9 @@ class LdimAdversary(Adversary):
 
     def label(self, prediction: int) -> int:
         if self._asked is None:
-            raise v.fail("label", "a point asked first", "no point", "Call point() before label(prediction).")
+            raise v.fail(
+                "label", "a point asked first", "no point", "Call point() before label(prediction)."
+            )
         one = self.version_space & self._search.ones[self._asked]
         zero = self.version_space ^ one
         if one and zero:
@@ -175,7 +186,9 @@ class SequenceAdversary(Adversary):
 
     def point(self) -> int:
         if self.finished:
-            raise v.fail("the sequence", "another round", "its end", "Play at most len(sequence) rounds.")
+            raise v.fail(
+                "the sequence", "another round", "its end", "Play at most len(sequence) rounds."
+            )
         return self.sequence[self._position][0]
 
     def label(self, prediction: int) -> int:
@@ -223,8 +236,12 @@ def _prediction01(prediction: Any) -> int:
         return 0
     if isinstance(prediction, bool | np.bool_ | numbers.Integral) and int(prediction) in (0, 1):
         return int(prediction)
-    raise v.fail("the learner's prediction", "0 or 1", repr(prediction),
-                 "Play learners that predict 0/1 labels (the online learners of perceptronlab.online).")
+    raise v.fail(
+        "the learner's prediction",
+        "0 or 1",
+        repr(prediction),
+        "Play learners that predict 0/1 labels (the online learners of perceptronlab.online).",
+    )
 
 
 def play(learner: Any, adversary: Adversary, rounds: int | None = None) -> GameResult:
@@ -252,13 +269,28 @@ def play(learner: Any, adversary: Adversary, rounds: int | None = None) -> GameR
     """
     for method in ("predict_one", "learn_one"):
         if not callable(getattr(learner, method, None)):
-            raise v.fail("learner", "an online learner with predict_one(x) and learn_one(x, y)",
-                         f"{type(learner).__name__} without {method}", "Pass e.g. Halving(H).")
+            raise v.fail(
+                "learner",
+                "an online learner with predict_one(x) and learn_one(x, y)",
+                f"{type(learner).__name__} without {method}",
+                "Pass e.g. Halving(H).",
+            )
     if not isinstance(adversary, Adversary):
-        raise v.fail("adversary", "an Adversary", type(adversary).__name__, "Pass e.g. LdimAdversary(H).")
+        raise v.fail(
+            "adversary", "an Adversary", type(adversary).__name__, "Pass e.g. LdimAdversary(H)."
+        )
     if rounds is None and type(adversary).finished is Adversary.finished:
-        raise v.fail("rounds", "a number of rounds for an adversary that never stops", None, "Pass e.g. rounds=20.")
-    limit = MAX_ROUNDS if rounds is None else v.check_positive_int("rounds", rounds, "Pass e.g. rounds=20.")
+        raise v.fail(
+            "rounds",
+            "a number of rounds for an adversary that never stops",
+            None,
+            "Pass e.g. rounds=20.",
+        )
+    limit = (
+        MAX_ROUNDS
+        if rounds is None
+        else v.check_positive_int("rounds", rounds, "Pass e.g. rounds=20.")
+    )
     if limit > MAX_ROUNDS:
         raise v.fail("rounds", f"at most {MAX_ROUNDS:,}", f"{limit:,}", "Play fewer rounds.")
     H = adversary.H

@@ -47,7 +47,9 @@ class _ClassLearner:
 
     def __init__(self, H: FiniteClass) -> None:
         if not isinstance(H, FiniteClass):
-            raise v.fail("H", "a FiniteClass", type(H).__name__, "Build one with FiniteClass(matrix).")
+            raise v.fail(
+                "H", "a FiniteClass", type(H).__name__, "Build one with FiniteClass(matrix)."
+            )
         self.H = H
         self._search = Search.of(H.matrix)
         self.version_space = self._search.everything
@@ -153,7 +155,9 @@ def _exact_factor(name: str, value: Any, fix: str) -> Fraction:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise v.fail(name, "a finite number", value, fix)
-        return Fraction(str(value))  # 0.1 is the decimal 1/10 a student writes, not the binary float
+        return Fraction(
+            str(value)
+        )  # 0.1 is the decimal 1/10 a student writes, not the binary float
     return parse_exact(value, name, fix=fix)
 
 
@@ -182,7 +186,12 @@ class WeightedMajority(_ClassLearner):
         super().__init__(H)
         self.beta = _exact_factor("beta", beta, "Pass e.g. beta=1/2.")
         if not 0 <= self.beta < 1:
-            raise v.fail("beta", "a number in [0, 1)", beta, "Pass e.g. beta=1/2 (a wrong expert's weight is halved).")
+            raise v.fail(
+                "beta",
+                "a number in [0, 1)",
+                beta,
+                "Pass e.g. beta=1/2 (a wrong expert's weight is halved).",
+            )
         self.expert_mistakes: NDArray[np.int64] = np.zeros(len(H), dtype=np.int64)
 
     @property
@@ -192,7 +201,7 @@ class WeightedMajority(_ClassLearner):
 
     def _weight(self, experts: NDArray[np.bool_]) -> Fraction:
         counts = np.bincount(self.expert_mistakes[experts])
-        return sum((int(c) * self.beta ** m for m, c in enumerate(counts) if c), Fraction(0))
+        return sum((int(c) * self.beta**m for m, c in enumerate(counts) if c), Fraction(0))
 
     def votes(self, x: Any) -> tuple[Fraction, Fraction]:
         """The total weight of the experts saying 0 and saying 1 on x."""
@@ -242,14 +251,32 @@ class Hedge(WeightedMajority):
     0.6431
     """
 
-    def __init__(self, H: FiniteClass, rounds: int | None = None, *, eta: float | None = None,
-                 seed: int | None = None) -> None:
+    def __init__(
+        self,
+        H: FiniteClass,
+        rounds: int | None = None,
+        *,
+        eta: float | None = None,
+        seed: int | None = None,
+    ) -> None:
         super().__init__(H, beta=0)
         if eta is None:
-            horizon = v.check_positive_int("rounds", rounds, "Pass the number of rounds T (it sets eta), or eta.")
+            horizon = v.check_positive_int(
+                "rounds", rounds, "Pass the number of rounds T (it sets eta), or eta."
+            )
             eta = math.sqrt(2 * math.log(max(len(H), 2)) / horizon)
-        if isinstance(eta, bool) or not isinstance(eta, numbers.Real) or not math.isfinite(eta) or eta <= 0:
-            raise v.fail("eta", "a number > 0", repr(eta), "Pass e.g. eta=0.5, or rounds=T for the theorem's eta.")
+        if (
+            isinstance(eta, bool)
+            or not isinstance(eta, numbers.Real)
+            or not math.isfinite(eta)
+            or eta <= 0
+        ):
+            raise v.fail(
+                "eta",
+                "a number > 0",
+                repr(eta),
+                "Pass e.g. eta=0.5, or rounds=T for the theorem's eta.",
+            )
         self.eta: float = float(eta)
         self.expected_mistakes: float = 0.0
         self._rng: np.random.Generator = np.random.default_rng(v.check_seed(seed))
@@ -257,7 +284,9 @@ class Hedge(WeightedMajority):
     @property
     def float_weights(self) -> NDArray[np.float64]:
         """The weights exp(−η·(mistakes − the fewest)), scaled so the best expert has 1."""
-        shifted: NDArray[np.float64] = (self.expert_mistakes - self.expert_mistakes.min()).astype(np.float64)
+        shifted: NDArray[np.float64] = (self.expert_mistakes - self.expert_mistakes.min()).astype(
+            np.float64
+        )
         weights: NDArray[np.float64] = np.exp(-shifted * self.eta)
         return weights
 
@@ -308,28 +337,52 @@ class Winnow:
 
     takes: ClassVar[str] = "point"
 
-    def __init__(self, n: int, alpha: Any = 2, theta: Any = None, *, variant: str = "demotion") -> None:
+    def __init__(
+        self, n: int, alpha: Any = 2, theta: Any = None, *, variant: str = "demotion"
+    ) -> None:
         self.n = v.check_positive_int("n", n, "Pass the number of variables.")
         self.alpha = _exact_factor("alpha", alpha, "Pass alpha > 1, e.g. alpha=2.")
         if self.alpha <= 1:
             raise v.fail("alpha", "a number > 1", alpha, "Pass alpha > 1, e.g. alpha=2.")
-        self.theta = (Fraction(self.n, 2) if theta is None
-                      else _exact_factor("theta", theta, "Pass theta >= 1/alpha, e.g. theta=n/2."))
+        self.theta = (
+            Fraction(self.n, 2)
+            if theta is None
+            else _exact_factor("theta", theta, "Pass theta >= 1/alpha, e.g. theta=n/2.")
+        )
         if self.theta < 1 / self.alpha:
-            raise v.fail("theta", f"at least 1/alpha = {1 / self.alpha}", theta, "Pass theta = n/2 (Littlestone's).")
+            raise v.fail(
+                "theta",
+                f"at least 1/alpha = {1 / self.alpha}",
+                theta,
+                "Pass theta = n/2 (Littlestone's).",
+            )
         self.variant = v.check_choice("variant", variant, WINNOW_VARIANTS)
         self.weights: list[Fraction] = [Fraction(1)] * self.n
         self.mistakes = 0
 
     def _vector(self, x: Any) -> list[int]:
-        values = list(x.values()) if isinstance(x, dict) else list(x) if isinstance(x, Sequence | np.ndarray) else None
+        values = (
+            list(x.values())
+            if isinstance(x, dict)
+            else list(x)
+            if isinstance(x, Sequence | np.ndarray)
+            else None
+        )
         if values is None or len(values) != self.n or any(value not in (0, 1) for value in values):
-            raise v.fail("x", f"a 0/1 vector of n = {self.n} variables", repr(x), "Pass the point as 0s and 1s.")
+            raise v.fail(
+                "x",
+                f"a 0/1 vector of n = {self.n} variables",
+                repr(x),
+                "Pass the point as 0s and 1s.",
+            )
         return [int(value) for value in values]
 
     def score(self, x: Any) -> Fraction:
         """Σ wᵢxᵢ, exactly."""
-        return sum((w for w, value in zip(self.weights, self._vector(x), strict=True) if value), Fraction(0))
+        return sum(
+            (w for w, value in zip(self.weights, self._vector(x), strict=True) if value),
+            Fraction(0),
+        )
 
     def predict_one(self, x: Any) -> int:
         return int(self.score(x) > self.theta)
@@ -345,4 +398,6 @@ class Winnow:
             factor = self.alpha
         else:
             factor = Fraction(0) if self.variant == "elimination" else 1 / self.alpha
-        self.weights = [w * factor if value else w for w, value in zip(self.weights, vector, strict=True)]
+        self.weights = [
+            w * factor if value else w for w, value in zip(self.weights, vector, strict=True)
+        ]

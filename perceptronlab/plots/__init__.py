@@ -4,9 +4,12 @@ Every function returns a :class:`matplotlib.figure.Figure` built without ``pyplo
 state, headless by construction): save it with ``fig.savefig("x.png")``; in Jupyter it displays
 itself. Matplotlib is imported on first use; install it with ``pip install 'perceptronlab[plots]'``.
 
-- :func:`squeeze`: the proof of Novikoff's theorem as a picture (the notebook “The Perceptron Convergence Theorem”, §6.5).
-- :func:`bound_vs_actual`: actual mistakes against R²/ρ² over many datasets (the notebook “The Perceptron Convergence Theorem”, §6.5).
-- :func:`sweeps`: updates per sweep and errors after each sweep (the notebook “The Perceptron Convergence Theorem”, §6.9; pocket).
+- :func:`squeeze`: the proof of Novikoff's theorem as a picture (the notebook “The Perceptron
+Convergence Theorem”, §6.5).
+- :func:`bound_vs_actual`: actual mistakes against R²/ρ² over many datasets (the notebook “The
+Perceptron Convergence Theorem”, §6.5).
+- :func:`sweeps`: updates per sweep and errors after each sweep (the notebook “The Perceptron
+Convergence Theorem”, §6.9; pocket).
 - :func:`decision_regions`: the plane, the line, w as an arrow, the max-margin band.
 - :func:`bound_surface`: R²/ρ² over (R, ρ) and its slices (the notebook “The Perceptron Convergence Theorem”, §6.5).
 
@@ -68,7 +71,9 @@ def new_figure(width: float, height: float) -> PlotFigure:
     try:
         from perceptronlab.plots.figure import PlotFigure
     except ImportError as exc:  # pragma: no cover - matplotlib is in the test environment
-        raise ImportError("perceptronlab.plots needs matplotlib: pip install 'perceptronlab[plots]'") from exc
+        raise ImportError(
+            "perceptronlab.plots needs matplotlib: pip install 'perceptronlab[plots]'"
+        ) from exc
     return PlotFigure(figsize=(width, height), layout="constrained")
 
 
@@ -77,10 +82,14 @@ def _positive_number(name: str, value: Any) -> float:
         try:
             value = float(value)
         except (TypeError, ValueError):
-            raise fail(name, "a number > 0", repr(value), f"Pass e.g. {name}=perceptronlab.radius(X).") from None
+            raise fail(
+                name, "a number > 0", repr(value), f"Pass e.g. {name}=perceptronlab.radius(X)."
+            ) from None
     number = float(value)
     if not np.isfinite(number) or number <= 0:
-        raise fail(name, "a finite number > 0", number, f"Pass e.g. {name}=perceptronlab.radius(X).")
+        raise fail(
+            name, "a finite number > 0", number, f"Pass e.g. {name}=perceptronlab.radius(X)."
+        )
     return number
 
 
@@ -88,8 +97,12 @@ def _check_run(run: Any, who: str) -> Run:
     from perceptronlab.core.run import Run
 
     if not isinstance(run, Run):
-        raise fail(f"{who}: run", "a perceptronlab.Run (from perceptron() or pocket())", type(run).__name__,
-                   "Pass the result of perceptronlab.perceptron(X, y).")
+        raise fail(
+            f"{who}: run",
+            "a perceptronlab.Run (from perceptron() or pocket())",
+            type(run).__name__,
+            "Pass the result of perceptronlab.perceptron(X, y).",
+        )
     return run
 
 
@@ -147,9 +160,18 @@ def squeeze(run: Run, rho: RealLike, R: RealLike) -> Figure:
     k_left = np.linspace(0, max(k[-1], 1.0), 200)
     left.plot(k, norms, ".-", color=POSITIVE_COLOR, lw=2, ms=4, label=r"actual $\|w_k\|$", zorder=3)
     left.plot(k_left, k_left * rho, "--", color="#1a9850", lw=2, label=r"lower bound $k\rho$")
-    left.plot(k_left, np.sqrt(k_left) * R, "--", color="#d73027", lw=2, label=r"upper bound $\sqrt{k}\,R$")
-    left.fill_between(k_left, k_left * rho, np.sqrt(k_left) * R, where=k_left * rho <= np.sqrt(k_left) * R,
-                      color="#fee08b", alpha=0.3, label="feasible region")
+    left.plot(
+        k_left, np.sqrt(k_left) * R, "--", color="#d73027", lw=2, label=r"upper bound $\sqrt{k}\,R$"
+    )
+    left.fill_between(
+        k_left,
+        k_left * rho,
+        np.sqrt(k_left) * R,
+        where=k_left * rho <= np.sqrt(k_left) * R,
+        color="#fee08b",
+        alpha=0.3,
+        label="feasible region",
+    )
     left.set_xlabel("number of mistakes $k$")
     left.set_ylabel(r"$\|w_k\|$")
     left.set_title(r"Growth of $\|w_k\|$: actual vs. bounds")
@@ -165,12 +187,22 @@ def squeeze(run: Run, rho: RealLike, R: RealLike) -> Figure:
         k, norms = k[1:], norms[1:]
     else:
         k_right = np.linspace(0, max(k[-1], bound) * 1.1, 300)
-    right.plot(k, norms ** 2, ".-", color=POSITIVE_COLOR, lw=2, ms=4, label=r"actual $\|w_k\|^2$", zorder=3)
-    right.plot(k_right, (k_right * rho) ** 2, "--", color="#1a9850", lw=2, label=r"lower bound $k^2\rho^2$")
+    right.plot(
+        k, norms**2, ".-", color=POSITIVE_COLOR, lw=2, ms=4, label=r"actual $\|w_k\|^2$", zorder=3
+    )
+    right.plot(
+        k_right, (k_right * rho) ** 2, "--", color="#1a9850", lw=2, label=r"lower bound $k^2\rho^2$"
+    )
     right.plot(k_right, k_right * R * R, "--", color="#d73027", lw=2, label=r"upper bound $kR^2$")
     right.axvline(bound, color=BOUND_COLOR, ls=":", lw=2, label=rf"$R^2/\rho^2 = {bound:.4g}$")
-    right.fill_between(k_right, (k_right * rho) ** 2, k_right * R * R, where=k_right <= bound,
-                       color="#fee08b", alpha=0.3)
+    right.fill_between(
+        k_right,
+        (k_right * rho) ** 2,
+        k_right * R * R,
+        where=k_right <= bound,
+        color="#fee08b",
+        alpha=0.3,
+    )
     right.set_xlabel("number of mistakes $k$")
     right.set_ylabel(r"$\|w_k\|^2$")
     right.set_title(r"The squeeze: $k^2\rho^2 \leq \|w_k\|^2 \leq kR^2$")
@@ -186,23 +218,38 @@ def squeeze(run: Run, rho: RealLike, R: RealLike) -> Figure:
 def _rows(results: Any) -> list[Mapping[str, Any]]:
     table = getattr(results, "table", results)
     if isinstance(table, Mapping):
-        table = [dict(zip(table, values, strict=True)) for values in zip(*table.values(), strict=True)]
+        table = [
+            dict(zip(table, values, strict=True)) for values in zip(*table.values(), strict=True)
+        ]
     if not isinstance(table, Iterable):
-        raise fail("bound_vs_actual: results", "rows with 'bound', 'mistakes' and 'separation'",
-                   type(results).__name__, "Pass the table of the 'bound-vs-actual' experiment.")
+        raise fail(
+            "bound_vs_actual: results",
+            "rows with 'bound', 'mistakes' and 'separation'",
+            type(results).__name__,
+            "Pass the table of the 'bound-vs-actual' experiment.",
+        )
     rows = list(table)
     if not rows:
-        raise fail("bound_vs_actual: results", "at least one row", "none",
-                   "Run perceptronlab.studies.experiments.run('bound-vs-actual') first.")
+        raise fail(
+            "bound_vs_actual: results",
+            "at least one row",
+            "none",
+            "Run perceptronlab.studies.experiments.run('bound-vs-actual') first.",
+        )
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping) or not {"bound", "mistakes"} <= set(row):
-            raise fail(f"bound_vs_actual: results[{i}]", "a mapping with keys 'bound' and 'mistakes'",
-                       repr(row)[:80], "Pass the table of the 'bound-vs-actual' experiment.")
+            raise fail(
+                f"bound_vs_actual: results[{i}]",
+                "a mapping with keys 'bound' and 'mistakes'",
+                repr(row)[:80],
+                "Pass the table of the 'bound-vs-actual' experiment.",
+            )
     return rows
 
 
-def bound_vs_actual(results: Tabled | Iterable[Mapping[str, Any]] | Mapping[str, Sequence[Any]]
-                    ) -> Figure:
+def bound_vs_actual(
+    results: Tabled | Iterable[Mapping[str, Any]] | Mapping[str, Sequence[Any]],
+) -> Figure:
     """Actual mistakes against Novikoff's bound R²/ρ² over many datasets, and how loose it is.
 
     Parameters
@@ -236,8 +283,16 @@ def bound_vs_actual(results: Tabled | Iterable[Mapping[str, Any]] | Mapping[str,
     # log-log: bounds span orders of magnitude (thin margins make huge bounds)
     low = max(min(bounds.min(), actual.min()) / 1.5, 0.5)
     top = max(bounds.max(), actual.max()) * 1.5
-    points = left.scatter(bounds, actual, c=separations, cmap="viridis", edgecolors="black", s=45, alpha=0.8,
-                          linewidths=0.5)
+    points = left.scatter(
+        bounds,
+        actual,
+        c=separations,
+        cmap="viridis",
+        edgecolors="black",
+        s=45,
+        alpha=0.8,
+        linewidths=0.5,
+    )
     left.plot([low, top], [low, top], "--", color="#d73027", lw=2, label="actual = bound")
     left.set_xscale("log")
     left.set_yscale("log")
@@ -279,7 +334,8 @@ def bound_vs_actual(results: Tabled | Iterable[Mapping[str, Any]] | Mapping[str,
 def sweeps(run: Run) -> Figure:
     """Updates made in each sweep and training errors after each sweep (and the pocket's errors).
 
-    On separable data both fall to 0; on non-separable data they oscillate for ever (the notebook “The Perceptron Convergence Theorem”,
+    On separable data both fall to 0; on non-separable data they oscillate for ever (the notebook
+    “The Perceptron Convergence Theorem”,
     §6.9), while Pocket keeps the fewest errors seen (Gallant 1990).
 
     Returns
@@ -301,18 +357,36 @@ def sweeps(run: Run) -> Figure:
     fig = new_figure(8, 4.5)
     ax = fig.subplots()
     block = _block(max(updates.shape[0], errors.shape[0]))
-    for values, color, lw, label in ((updates, "#999999", 1.2, "updates in the sweep"),
-                                     (errors, NEGATIVE_COLOR, 1.5, "training errors after the sweep")):
+    for values, color, lw, label in (
+        (updates, "#999999", 1.2, "updates in the sweep"),
+        (errors, NEGATIVE_COLOR, 1.5, "training errors after the sweep"),
+    ):
         x, mean, low, high = _aggregate(values, block)
-        ax.plot(x, mean, "-", color=color, lw=lw, marker="." if block == 1 else None,
-                label=label if block == 1 else f"{label} (mean of {block:,} sweeps; band: min to max)")
+        ax.plot(
+            x,
+            mean,
+            "-",
+            color=color,
+            lw=lw,
+            marker="." if block == 1 else None,
+            label=label if block == 1 else f"{label} (mean of {block:,} sweeps; band: min to max)",
+        )
         if block > 1:
             ax.fill_between(x, low, high, color=color, alpha=0.25, lw=0)
     if run.pocket_history is not None and len(run.pocket_history):
         history = np.asarray(run.pocket_history)
-        x, _, best, _ = _aggregate(history, block)  # the best so far: the block's smallest is its last
-        ax.plot(x, best, "-", color=POSITIVE_COLOR, lw=2.5,
-                drawstyle="steps-post", label="pocket's errors (best so far)")
+        x, _, best, _ = _aggregate(
+            history, block
+        )  # the best so far: the block's smallest is its last
+        ax.plot(
+            x,
+            best,
+            "-",
+            color=POSITIVE_COLOR,
+            lw=2.5,
+            drawstyle="steps-post",
+            label="pocket's errors (best so far)",
+        )
     ax.axhline(0, color="#1a9850", ls="--", lw=1, alpha=0.6)
     from matplotlib.ticker import MaxNLocator
 
@@ -323,8 +397,10 @@ def sweeps(run: Run) -> Figure:
     state = "converged" if run.converged else "cycled" if run.cycled else "did not converge"
     from perceptronlab._ground.numbers import format_count
 
-    ax.set_title(f"{run.algorithm}: {format_count(run.mistakes, 'update')} in {format_count(run.sweeps, 'sweep')}, "
-                 f"{state}")
+    ax.set_title(
+        f"{run.algorithm}: {format_count(run.mistakes, 'update')} in {format_count(run.sweeps, 'sweep')}, "
+        f"{state}"
+    )
     ax.legend()
     ax.grid(True, alpha=0.3)
     return fig
@@ -346,7 +422,9 @@ def _block(length: int) -> int:
     return 1 if length <= AGGREGATE_AFTER else -(-length // AGGREGATE_BLOCKS)
 
 
-def _aggregate(values: Any, block: int) -> tuple[Float64Array, Float64Array, Float64Array, Float64Array]:
+def _aggregate(
+    values: Any, block: int
+) -> tuple[Float64Array, Float64Array, Float64Array, Float64Array]:
     """(x, mean, min, max) per block of ``block`` sweeps; x is each block's last sweep (1-based)."""
     values = np.asarray(values, dtype=np.float64)
     n = values.shape[0]
@@ -356,7 +434,12 @@ def _aggregate(values: Any, block: int) -> tuple[Float64Array, Float64Array, Flo
     starts = np.arange(0, n, block)
     ends = np.minimum(starts + block, n)
     mean = np.add.reduceat(values, starts) / (ends - starts)
-    return (ends.astype(np.float64), mean, np.minimum.reduceat(values, starts), np.maximum.reduceat(values, starts))
+    return (
+        ends.astype(np.float64),
+        mean,
+        np.minimum.reduceat(values, starts),
+        np.maximum.reduceat(values, starts),
+    )
 
 
 def _weights(fitted: Any) -> tuple[Float64Array, float, bool]:
@@ -368,8 +451,12 @@ def _weights(fitted: Any) -> tuple[Float64Array, float, bool]:
     if hasattr(fitted, "coef_"):
         coef = np.asarray(fitted.coef_, dtype=np.float64)
         if coef.ndim == 2 and coef.shape[0] != 1:
-            raise fail("decision_regions: fitted", "a binary model (one row of coef_)",
-                       f"coef_ of shape {coef.shape}", "Fit the model on two classes.")
+            raise fail(
+                "decision_regions: fitted",
+                "a binary model (one row of coef_)",
+                f"coef_ of shape {coef.shape}",
+                "Fit the model on two classes.",
+            )
         intercept = np.ravel(np.asarray(getattr(fitted, "intercept_", 0.0), dtype=np.float64))
         b = float(intercept[0]) if intercept.shape[0] else 0.0
         return coef.ravel(), b, bool(getattr(fitted, "fit_intercept", b != 0.0))
@@ -377,15 +464,26 @@ def _weights(fitted: Any) -> tuple[Float64Array, float, bool]:
         vector = np.asarray(fitted, dtype=np.float64)
     except (TypeError, ValueError):
         vector = None
-    if vector is None or vector.ndim != 1 or vector.shape[0] not in (2, 3) or not np.isfinite(vector).all():
-        raise fail("decision_regions: fitted", "a fitted estimator, a Run, or a weight vector (w1, w2) or "
-                   "(b, w1, w2)", repr(fitted)[:80], "Pass e.g. perceptronlab.perceptron(X, y).")
+    if (
+        vector is None
+        or vector.ndim != 1
+        or vector.shape[0] not in (2, 3)
+        or not np.isfinite(vector).all()
+    ):
+        raise fail(
+            "decision_regions: fitted",
+            "a fitted estimator, a Run, or a weight vector (w1, w2) or (b, w1, w2)",
+            repr(fitted)[:80],
+            "Pass e.g. perceptronlab.perceptron(X, y).",
+        )
     if vector.shape[0] == 3:
         return vector[1:], float(vector[0]), True
     return vector, 0.0, False
 
 
-def _segment(w: Float64Array, b: float, xlim: tuple[float, float], ylim: tuple[float, float]) -> Float64Array:
+def _segment(
+    w: Float64Array, b: float, xlim: tuple[float, float], ylim: tuple[float, float]
+) -> Float64Array:
     """Two points of the line ⟨w, x⟩ + b = 0 spanning the view (parametrised along the long axis)."""
     if abs(w[1]) >= abs(w[0]):
         xs = np.array(xlim, dtype=np.float64)
@@ -394,8 +492,13 @@ def _segment(w: Float64Array, b: float, xlim: tuple[float, float], ylim: tuple[f
     return np.column_stack([-(b + w[1] * ys) / w[0], ys])
 
 
-def decision_regions(fitted: Run | Fitted | ArrayLike, X: ArrayLike, y: ArrayLike,
-                     max_margin: bool | MaxMarginResult = False, title: str | None = None) -> Figure:
+def decision_regions(
+    fitted: Run | Fitted | ArrayLike,
+    X: ArrayLike,
+    y: ArrayLike,
+    max_margin: bool | MaxMarginResult = False,
+    title: str | None = None,
+) -> Figure:
     """The plane with both classes, the decision line, w as an arrow and the misclassified points.
 
     Parameters
@@ -438,14 +541,26 @@ def decision_regions(fitted: Run | Fitted | ArrayLike, X: ArrayLike, y: ArrayLik
         b, w, intercept = b + float(w[0]), w[1:], True
         points = np.ascontiguousarray(points[:, 1:])
     if points.shape[1] != 2:
-        raise fail("decision_regions: X", "2 features (a plane), or 3 with a leading column of ones",
-                   f"{points.shape[1]} features", "Select two columns, e.g. X[:, :2], or project the data.")
+        raise fail(
+            "decision_regions: X",
+            "2 features (a plane), or 3 with a leading column of ones",
+            f"{points.shape[1]} features",
+            "Select two columns, e.g. X[:, :2], or project the data.",
+        )
     if w.shape[0] != 2:
-        raise fail("decision_regions: fitted", "weights for 2 features", f"{w.shape[0]} weights",
-                   "Fit the model on the same two columns you plot.")
+        raise fail(
+            "decision_regions: fitted",
+            "weights for 2 features",
+            f"{w.shape[0]} weights",
+            "Fit the model on the same two columns you plot.",
+        )
     if not np.any(w):
-        raise fail("decision_regions: fitted", "a nonzero w (a line to draw)", "w = 0",
-                   "Train first: w = 0 classifies nothing.")
+        raise fail(
+            "decision_regions: fitted",
+            "a nonzero w (a line to draw)",
+            "w = 0",
+            "Train first: w = 0 classifies nothing.",
+        )
 
     pad = 0.15 * max(np.ptp(points[:, 0]), np.ptp(points[:, 1]), 1.0)
     xlim = (float(points[:, 0].min() - pad), float(points[:, 0].max() + pad))
@@ -454,46 +569,97 @@ def decision_regions(fitted: Run | Fitted | ArrayLike, X: ArrayLike, y: ArrayLik
     ax = fig.subplots()
     grid_x, grid_y = np.meshgrid(np.linspace(*xlim, 300), np.linspace(*ylim, 300))
     score = w[0] * grid_x + w[1] * grid_y + b
-    ax.contourf(grid_x, grid_y, np.where(score > 0, 1.0, -1.0), levels=[-2, 0, 2],
-                colors=[NEGATIVE_COLOR, POSITIVE_COLOR], alpha=0.12)
+    ax.contourf(
+        grid_x,
+        grid_y,
+        np.where(score > 0, 1.0, -1.0),
+        levels=[-2, 0, 2],
+        colors=[NEGATIVE_COLOR, POSITIVE_COLOR],
+        alpha=0.12,
+    )
 
     line = _segment(w, b, xlim, ylim)
-    ax.plot(line[:, 0], line[:, 1], "-", color="black", lw=2, label="decision line ⟨w,x⟩ + b = 0", zorder=5)
+    ax.plot(
+        line[:, 0],
+        line[:, 1],
+        "-",
+        color="black",
+        lw=2,
+        label="decision line ⟨w,x⟩ + b = 0",
+        zorder=5,
+    )
     if max_margin is not False:
-        _max_margin_band(ax, points, y, intercept, xlim, ylim, None if max_margin is True else max_margin)
+        _max_margin_band(
+            ax, points, y, intercept, xlim, ylim, None if max_margin is True else max_margin
+        )
 
     # w as an arrow from the point of the line nearest to the centre of the view
     centre = np.array([(xlim[0] + xlim[1]) / 2, (ylim[0] + ylim[1]) / 2])
     unit = w / np.linalg.norm(w)
     foot = centre - (float(w @ centre) + b) / float(w @ w) * w
     tip = foot + unit * 0.18 * min(xlim[1] - xlim[0], ylim[1] - ylim[0])
-    ax.annotate("", xy=tip, xytext=(float(foot[0]), float(foot[1])), arrowprops=dict(arrowstyle="-|>", color="black", lw=2))
-    ax.annotate("w", xy=tip, xytext=(4, 4), textcoords="offset points", fontsize=13, fontweight="bold")
+    ax.annotate(
+        "",
+        xy=tip,
+        xytext=(float(foot[0]), float(foot[1])),
+        arrowprops=dict(arrowstyle="-|>", color="black", lw=2),
+    )
+    ax.annotate(
+        "w", xy=tip, xytext=(4, 4), textcoords="offset points", fontsize=13, fontweight="bold"
+    )
 
     margins = signs * (points @ w + b)
-    for sign, color, marker, name in ((-1.0, NEGATIVE_COLOR, "o", classes[0]),
-                                      (1.0, POSITIVE_COLOR, "s", classes[1])):
+    for sign, color, marker, name in (
+        (-1.0, NEGATIVE_COLOR, "o", classes[0]),
+        (1.0, POSITIVE_COLOR, "s", classes[1]),
+    ):
         mask = signs == sign
-        ax.scatter(points[mask, 0], points[mask, 1], c=color, marker=marker, s=50, edgecolors="black", linewidths=0.6,
-                   label=f"class {name}", zorder=3)
+        ax.scatter(
+            points[mask, 0],
+            points[mask, 1],
+            c=color,
+            marker=marker,
+            s=50,
+            edgecolors="black",
+            linewidths=0.6,
+            label=f"class {name}",
+            zorder=3,
+        )
     wrong = margins <= 0
     if wrong.any():
-        ax.scatter(points[wrong, 0], points[wrong, 1], s=160, facecolors="none", edgecolors="red", linewidths=2,
-                   label=f"misclassified ({int(wrong.sum())})", zorder=4)
+        ax.scatter(
+            points[wrong, 0],
+            points[wrong, 1],
+            s=160,
+            facecolors="none",
+            edgecolors="red",
+            linewidths=2,
+            label=f"misclassified ({int(wrong.sum())})",
+            zorder=4,
+        )
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     ax.set_aspect("equal", adjustable="box")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.set_title(title or f"w = ({w[0]:.4g}, {w[1]:.4g}), b = {b:.4g}; {int(wrong.sum())} misclassified")
+    ax.set_title(
+        title or f"w = ({w[0]:.4g}, {w[1]:.4g}), b = {b:.4g}; {int(wrong.sum())} misclassified"
+    )
     # outside the axes: a legend inside would hide points
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, borderaxespad=0)
     ax.grid(True, alpha=0.3)
     return fig
 
 
-def _max_margin_band(ax: Axes, X: Float64Array, y: ArrayLike, intercept: bool, xlim: tuple[float, float],
-                     ylim: tuple[float, float], best: Any = None) -> None:
+def _max_margin_band(
+    ax: Axes,
+    X: Float64Array,
+    y: ArrayLike,
+    intercept: bool,
+    xlim: tuple[float, float],
+    ylim: tuple[float, float],
+    best: Any = None,
+) -> None:
     from perceptronlab.exceptions import NotSeparableError
     from perceptronlab.theory.geometry import MaxMarginResult
     from perceptronlab.theory.geometry import max_margin as solve
@@ -502,14 +668,22 @@ def _max_margin_band(ax: Axes, X: Float64Array, y: ArrayLike, intercept: bool, x
         try:
             best = solve(X, y, fit_intercept=intercept)
         except NotSeparableError:
-            ax.text(0.02, 0.02, "not separable: no max-margin band", transform=ax.transAxes, color="red")
+            ax.text(
+                0.02, 0.02, "not separable: no max-margin band", transform=ax.transAxes, color="red"
+            )
             return
     elif not isinstance(best, MaxMarginResult):
-        raise fail("decision_regions: max_margin", "True, False or a MaxMarginResult", repr(best)[:80],
-                   "Pass max_margin=True to compute it, or perceptronlab.max_margin(X, y).")
+        raise fail(
+            "decision_regions: max_margin",
+            "True, False or a MaxMarginResult",
+            repr(best)[:80],
+            "Pass max_margin=True to compute it, or perceptronlab.max_margin(X, y).",
+        )
     w_star = np.asarray(best.w, dtype=np.float64)
     b_star = float(best.b)
-    if w_star.shape[0] > 2:  # the bias trick: the leading coordinates are constant 1, their weights b
+    if (
+        w_star.shape[0] > 2
+    ):  # the bias trick: the leading coordinates are constant 1, their weights b
         b_star += float(w_star[:-2].sum())
         w_star = w_star[-2:]
     signs, _ = check_labels(y, X.shape[0])
@@ -517,18 +691,36 @@ def _max_margin_band(ax: Axes, X: Float64Array, y: ArrayLike, intercept: bool, x
     level = float(np.min(signs * (X @ w_star + b_star)))
     rho = float(best.rho)
     centre = _segment(w_star, b_star, xlim, ylim)
-    ax.plot(centre[:, 0], centre[:, 1], "-", color=BOUND_COLOR, lw=5, alpha=0.45,
-            label=f"max-margin line (ρ* = {rho:.4g})")
+    ax.plot(
+        centre[:, 0],
+        centre[:, 1],
+        "-",
+        color=BOUND_COLOR,
+        lw=5,
+        alpha=0.45,
+        label=f"max-margin line (ρ* = {rho:.4g})",
+    )
     for offset in (-level, level):
         edge = _segment(w_star, b_star - offset, xlim, ylim)
         ax.plot(edge[:, 0], edge[:, 1], "--", color=BOUND_COLOR, lw=1)
     grid_x, grid_y = np.meshgrid(np.linspace(*xlim, 300), np.linspace(*ylim, 300))
     inside = np.abs(w_star[0] * grid_x + w_star[1] * grid_y + b_star) < level
-    ax.contourf(grid_x, grid_y, inside.astype(float), levels=[0.5, 1.5], colors=[BOUND_COLOR], alpha=0.12)
+    ax.contourf(
+        grid_x, grid_y, inside.astype(float), levels=[0.5, 1.5], colors=[BOUND_COLOR], alpha=0.12
+    )
     support = np.asarray(getattr(best, "support", []), dtype=np.int64).ravel()
     if support.shape[0]:
-        ax.scatter(X[support, 0], X[support, 1], s=260, facecolors="none", edgecolors=BOUND_COLOR,
-                   linewidths=1.2, linestyle="--", label="support vectors", zorder=4)
+        ax.scatter(
+            X[support, 0],
+            X[support, 1],
+            s=260,
+            facecolors="none",
+            edgecolors=BOUND_COLOR,
+            linewidths=1.2,
+            linestyle="--",
+            label="support vectors",
+            zorder=4,
+        )
 
 
 # ---------------------------------------------------------------- the bound as a surface
@@ -540,9 +732,13 @@ DEFAULT_RADII, DEFAULT_MARGINS = (1.0, 2.0, 3.0, 5.0), (0.1, 0.5, 1.0, 2.0)
 AROUND_THE_DATA = (0.25, 0.5, 2.0, 4.0)
 
 
-def bound_surface(radii: Sequence[RealLike] | None = None, margins: Sequence[RealLike] | None = None,
-                  mark: tuple[RealLike, RealLike] | None = None) -> Figure:
-    """Novikoff's bound R²/ρ² over (R, ρ) as a surface (log₁₀), and its slices (the notebook “The Perceptron Convergence Theorem”, §6.5).
+def bound_surface(
+    radii: Sequence[RealLike] | None = None,
+    margins: Sequence[RealLike] | None = None,
+    mark: tuple[RealLike, RealLike] | None = None,
+) -> Figure:
+    """Novikoff's bound R²/ρ² over (R, ρ) as a surface (log₁₀), and its slices (the notebook “The
+    Perceptron Convergence Theorem”, §6.5).
 
     Halving the margin quadruples the bound; doubling the radius does too.
 
@@ -569,14 +765,17 @@ def bound_surface(radii: Sequence[RealLike] | None = None, margins: Sequence[Rea
     Examples
     --------
     >>> from perceptronlab import plots
-    >>> fig = plots.bound_surface(mark=(2 ** 0.5, 5 ** -0.5))   # the exam task of the lecture notes “Perceptron Mistake Bound”: R²/ρ*² = 10
+    >>> # the exam task of the lecture notes “Perceptron Mistake Bound”: R²/ρ*² = 10
+    >>> fig = plots.bound_surface(mark=(2 ** 0.5, 5 ** -0.5))
     >>> len(fig.axes)
     3
     """
     point: tuple[float, float] | None = None
     if mark is not None:
         if not isinstance(mark, tuple | list) or len(mark) != 2:
-            raise fail("bound_surface: mark", "a pair (R, rho)", repr(mark), "Pass e.g. mark=(1.41, 0.45).")
+            raise fail(
+                "bound_surface: mark", "a pair (R, rho)", repr(mark), "Pass e.g. mark=(1.41, 0.45)."
+            )
         point = (_positive_number("R", mark[0]), _positive_number("rho", mark[1]))
     if radii is None:
         radii = DEFAULT_RADII if point is None else [point[0] * k for k in AROUND_THE_DATA]
@@ -585,8 +784,12 @@ def bound_surface(radii: Sequence[RealLike] | None = None, margins: Sequence[Rea
     radius_list = [_positive_number("radii", r) for r in radii]
     margin_list = [_positive_number("margins", m) for m in margins]
     if not radius_list or not margin_list:
-        raise fail("bound_surface", "at least one radius and one margin", f"{radius_list}, {margin_list}",
-                   "Pass e.g. radii=(1, 2) and margins=(0.5, 1).")
+        raise fail(
+            "bound_surface",
+            "at least one radius and one margin",
+            f"{radius_list}, {margin_list}",
+            "Pass e.g. radii=(1, 2) and margins=(0.5, 1).",
+        )
     fig = new_figure(18, 5.5)
     surface = fig.add_subplot(1, 3, 1, projection="3d")
     by_margin = fig.add_subplot(1, 3, 2)
@@ -595,8 +798,14 @@ def bound_surface(radii: Sequence[RealLike] | None = None, margins: Sequence[Rea
     r_low, r_high = _span(radius_list + ([point[0]] if point else []))
     m_low, m_high = _span(margin_list + ([point[1]] if point else []))
     grid_R, grid_rho = np.meshgrid(np.geomspace(r_low, r_high, 50), np.geomspace(m_low, m_high, 50))
-    surface.plot_surface(np.log10(grid_R), np.log10(grid_rho), np.log10(_novikoff(grid_R, grid_rho)),
-                         cmap="RdYlGn_r", alpha=0.85, edgecolor="none")
+    surface.plot_surface(
+        np.log10(grid_R),
+        np.log10(grid_rho),
+        np.log10(_novikoff(grid_R, grid_rho)),
+        cmap="RdYlGn_r",
+        alpha=0.85,
+        edgecolor="none",
+    )
     surface.set_xlabel("log₁₀ R (radius)")
     surface.set_ylabel("log₁₀ ρ (margin)")
     surface.set_zlabel("log₁₀(R²/ρ²)")
@@ -604,18 +813,32 @@ def bound_surface(radii: Sequence[RealLike] | None = None, margins: Sequence[Rea
     surface.view_init(elev=25, azim=-130)
     if point is not None:
         value = float(_novikoff(np.array(point[0]), np.array(point[1])))
-        surface.scatter([np.log10(point[0])], [np.log10(point[1])], [np.log10(value)], color="black", s=40,
-                        depthshade=False)
+        surface.scatter(
+            [np.log10(point[0])],
+            [np.log10(point[1])],
+            [np.log10(value)],
+            color="black",
+            s=40,
+            depthshade=False,
+        )
         radius_list = radius_list + [point[0]]
         margin_list = margin_list + [point[1]]
 
     rho = np.geomspace(m_low, m_high, 200)
     for i, radius in enumerate(radius_list):
         marked = point is not None and i == len(radius_list) - 1
-        by_margin.plot(rho, _novikoff(np.full_like(rho, radius), rho), lw=2, ls=":" if marked else "-",
-                       color="black" if marked else None, label=f"R = {_shown(radius)}" + (" (the data)" if marked else ""))
+        by_margin.plot(
+            rho,
+            _novikoff(np.full_like(rho, radius), rho),
+            lw=2,
+            ls=":" if marked else "-",
+            color="black" if marked else None,
+            label=f"R = {_shown(radius)}" + (" (the data)" if marked else ""),
+        )
     if point is not None:
-        by_margin.plot([point[1]], [value], "o", color="black", label=f"the data: R²/ρ² = {_shown(value)}")
+        by_margin.plot(
+            [point[1]], [value], "o", color="black", label=f"the data: R²/ρ² = {_shown(value)}"
+        )
     by_margin.set_yscale("log")
     by_margin.set_xscale("log")
     by_margin.set_xlabel("margin ρ")
@@ -627,10 +850,18 @@ def bound_surface(radii: Sequence[RealLike] | None = None, margins: Sequence[Rea
     R = np.geomspace(r_low, r_high, 200)
     for i, margin in enumerate(margin_list):
         marked = point is not None and i == len(margin_list) - 1
-        by_radius.plot(R, _novikoff(R, np.full_like(R, margin)), lw=2, ls=":" if marked else "-",
-                       color="black" if marked else None, label=f"ρ = {_shown(margin)}" + (" (the data)" if marked else ""))
+        by_radius.plot(
+            R,
+            _novikoff(R, np.full_like(R, margin)),
+            lw=2,
+            ls=":" if marked else "-",
+            color="black" if marked else None,
+            label=f"ρ = {_shown(margin)}" + (" (the data)" if marked else ""),
+        )
     if point is not None:
-        by_radius.plot([point[0]], [value], "o", color="black", label=f"the data: R²/ρ² = {_shown(value)}")
+        by_radius.plot(
+            [point[0]], [value], "o", color="black", label=f"the data: R²/ρ² = {_shown(value)}"
+        )
     by_radius.set_yscale("log")
     by_radius.set_xscale("log")
     by_radius.set_xlabel("radius R")

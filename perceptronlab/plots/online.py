@@ -35,7 +35,9 @@ def _figure(width: float, height: float) -> Figure:
     try:
         from perceptronlab.plots.figure import PlotFigure
     except ImportError as exc:  # pragma: no cover - matplotlib is in the test environment
-        raise ImportError("perceptronlab.plots needs matplotlib: pip install 'perceptronlab[plots]'") from exc
+        raise ImportError(
+            "perceptronlab.plots needs matplotlib: pip install 'perceptronlab[plots]'"
+        ) from exc
     return PlotFigure(figsize=(width, height), layout="constrained")
 
 
@@ -58,8 +60,12 @@ def mistake_tree(result: LittlestoneDimension, H: FiniteClass | None = None) -> 
     """
     depth = result.value
     if depth > MAX_DRAWN_DEPTH:
-        raise fail("result", f"a tree of depth at most {MAX_DRAWN_DEPTH} to draw", f"depth {depth}",
-                   "Draw the tree of a smaller class, or read it with result.tree.levels().")
+        raise fail(
+            "result",
+            f"a tree of depth at most {MAX_DRAWN_DEPTH} to draw",
+            f"depth {depth}",
+            "Draw the tree of a smaller class, or read it with result.tree.levels().",
+        )
     fig = _figure(max(5.0, 1.0 * 2 ** max(depth - 1, 0)), 1.2 + 1.1 * max(depth, 1))
     ax = fig.subplots()
     ax.set_axis_off()
@@ -67,12 +73,20 @@ def mistake_tree(result: LittlestoneDimension, H: FiniteClass | None = None) -> 
     def draw(node: MistakeTree | None, x: float, y: float, width: float) -> None:
         if node is None or node.point is None:
             return
-        ax.text(x, y, _point_text(H, node.point), ha="center", va="center",
-                bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "0.3"})
+        ax.text(
+            x,
+            y,
+            _point_text(H, node.point),
+            ha="center",
+            va="center",
+            bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "0.3"},
+        )
         for label, child, dx in ((0, node.zero, -width / 2), (1, node.one, width / 2)):
             end = (x + dx, y - 1)
             ax.plot([x, end[0]], [y, end[1]], color="0.6", zorder=0)
-            ax.text(x + dx / 2, y - 0.5, str(label), ha="center", va="center", fontsize=8, color="C3")
+            ax.text(
+                x + dx / 2, y - 0.5, str(label), ha="center", va="center", fontsize=8, color="C3"
+            )
             draw(child, end[0], end[1], width / 2)
 
     draw(result.tree, 0.0, 0.0, 2.0 ** max(depth - 1, 0))
@@ -123,7 +137,11 @@ def mistakes_against_bound(table: Sequence[Mapping[str, Any]]) -> Figure:
     ax = fig.subplots()
     width = 0.8 / max(len(learners), 1)
     for j, learner in enumerate(learners):
-        xs = [i + (j - (len(learners) - 1) / 2) * width for i, name in enumerate(classes) if (name, learner) in worst]
+        xs = [
+            i + (j - (len(learners) - 1) / 2) * width
+            for i, name in enumerate(classes)
+            if (name, learner) in worst
+        ]
         values = [worst[(name, learner)] for name in classes if (name, learner) in worst]
         ax.bar(xs, [m for m, _ in values], width * 0.9, label=learner, color=f"C{j}")
         ax.scatter(xs, [b for _, b in values], marker="_", s=300, color="black", zorder=3)

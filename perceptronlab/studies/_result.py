@@ -69,7 +69,9 @@ class ExperimentResult:
     def __str__(self) -> str:
         return self.summary
 
-    def write(self, out_dir: Path | str, progress: Progress | None = None, image_format: str = "png") -> list[Path]:
+    def write(
+        self, out_dir: Path | str, progress: Progress | None = None, image_format: str = "png"
+    ) -> list[Path]:
         """Write ``<name>.csv``, ``<name>.json`` and every figure as ``<stem>.png`` (or ``.svg``) into ``out_dir``."""
         from perceptronlab._ground.validation import check_choice
 
@@ -79,8 +81,12 @@ class ExperimentResult:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise fail("out_dir", "a writable directory", f"{out} ({exc.strerror})",
-                       "Pass --out with a directory you can write to.") from None
+            raise fail(
+                "out_dir",
+                "a writable directory",
+                f"{out} ({exc.strerror})",
+                "Pass --out with a directory you can write to.",
+            ) from None
         written = []
         table_path = out / f"{self.name}.csv"
         columns = list(dict.fromkeys(key for row in self.table for key in row))
@@ -90,9 +96,16 @@ class ExperimentResult:
             writer.writerows(self.table)
         written.append(table_path)
         json_path = out / f"{self.name}.json"
-        payload = {"name": self.name, "params": self.params, "summary": self.summary, "stats": self.stats,
-                   "table": self.table}
-        atomic_write(json_path, json.dumps(_jsonable(payload), indent=2) + "\n", what="experiment summary")
+        payload = {
+            "name": self.name,
+            "params": self.params,
+            "summary": self.summary,
+            "stats": self.stats,
+            "table": self.table,
+        }
+        atomic_write(
+            json_path, json.dumps(_jsonable(payload), indent=2) + "\n", what="experiment summary"
+        )
         written.append(json_path)
         for filename, text in self.texts.items():
             path = out / filename
@@ -138,7 +151,9 @@ def quiet(stage: str, done: int, total: int) -> None:
     """The default progress callback: nothing."""
 
 
-def finish(result: ExperimentResult, out_dir: Path | str | None, progress: Progress | None) -> ExperimentResult:
+def finish(
+    result: ExperimentResult, out_dir: Path | str | None, progress: Progress | None
+) -> ExperimentResult:
     if out_dir is not None:
         result.write(out_dir, progress)
     return result

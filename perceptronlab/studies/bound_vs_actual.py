@@ -46,10 +46,18 @@ def mean_difference_margin(X: np.ndarray, y_signs: np.ndarray) -> float:
     return float(np.min(y_signs * (X @ direction)))
 
 
-def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
-                    progress: Progress | None = None, n_per_class: int = 25,
-                    separations: tuple[float, ...] = SEPARATIONS, max_sweeps: int = 500) -> ExperimentResult:
-    """The study of the notebook “The Perceptron Convergence Theorem”: actual perceptron mistakes against R²/ρ*² on random Gaussian pairs.
+def bound_vs_actual(
+    out_dir: Path | str | None = None,
+    *,
+    seed: int | None = None,
+    trials: int | None = None,
+    progress: Progress | None = None,
+    n_per_class: int = 25,
+    separations: tuple[float, ...] = SEPARATIONS,
+    max_sweeps: int = 500,
+) -> ExperimentResult:
+    """The study of the notebook “The Perceptron Convergence Theorem”: actual perceptron mistakes
+    against R²/ρ*² on random Gaussian pairs.
 
     For every separation and trial: :func:`perceptronlab.datasets.gaussian_pair` (bias column
     first, seed ``trial * 137 + int(separation * 100)`` as in the notebook; ``seed`` shifts it),
@@ -69,15 +77,24 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
     trials = trials_or(trials, 15)
     progress = progress or quiet
     total = len(separations) * trials
-    datasets = [(separation, trial, study_seed(separation, trial, seed))
-                for separation in separations for trial in range(trials)]
-    pairs = [gaussian_pair(n_per_class, separation, seed=data_seed) for separation, _, data_seed in datasets]
+    datasets = [
+        (separation, trial, study_seed(separation, trial, seed))
+        for separation in separations
+        for trial in range(trials)
+    ]
+    pairs = [
+        gaussian_pair(n_per_class, separation, seed=data_seed)
+        for separation, _, data_seed in datasets
+    ]
     # every dataset has the same shape: one compiled call runs them all (exactly perceptron(X, y) each)
-    batch = perceptron_batch(np.stack([X for X, _ in pairs]), np.stack([y for _, y in pairs]),
-                             max_sweeps=max_sweeps)
+    batch = perceptron_batch(
+        np.stack([X for X, _ in pairs]), np.stack([y for _, y in pairs]), max_sweeps=max_sweeps
+    )
     rows: list[dict[str, Any]] = []
     progress("datasets", 0, total)
-    for done, ((separation, trial, data_seed), (X, y)) in enumerate(zip(datasets, pairs, strict=True), start=1):
+    for done, ((separation, trial, data_seed), (X, y)) in enumerate(
+        zip(datasets, pairs, strict=True), start=1
+    ):
         R = float(radius(X))
         try:
             rho = value_of(max_margin(X, y).rho)
@@ -85,12 +102,24 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
             rho = None
         mistakes = int(batch.mistakes[done - 1])
         bound = novikoff_value(R, rho) if rho else None
-        rows.append(dict(separation=separation, trial=trial, seed=data_seed, n=int(X.shape[0]),
-                         separable=rho is not None, R=R, rho=rho, bound=bound, mistakes=mistakes,
-                         sweeps=int(batch.sweeps[done - 1]), converged=bool(batch.converged[done - 1]),
-                         ratio=bound / max(mistakes, 1) if bound else None,
-                         within_bound=mistakes <= bound * (1 + 1e-9) if bound else None,
-                         rho_mean_diff=mean_difference_margin(X, np.where(y > 0, 1.0, -1.0))))
+        rows.append(
+            dict(
+                separation=separation,
+                trial=trial,
+                seed=data_seed,
+                n=int(X.shape[0]),
+                separable=rho is not None,
+                R=R,
+                rho=rho,
+                bound=bound,
+                mistakes=mistakes,
+                sweeps=int(batch.sweeps[done - 1]),
+                converged=bool(batch.converged[done - 1]),
+                ratio=bound / max(mistakes, 1) if bound else None,
+                within_bound=mistakes <= bound * (1 + 1e-9) if bound else None,
+                rho_mean_diff=mean_difference_margin(X, np.where(y > 0, 1.0, -1.0)),
+            )
+        )
         progress("datasets", done, total)
 
     separable = [r for r in rows if r["separable"]]
@@ -103,30 +132,48 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
         group = [r for r in separable if r["separation"] == separation]
         if group:
             per_separation[f"{separation:g}"] = dict(
-                datasets=len(group), mean_mistakes=float(np.mean([r["mistakes"] for r in group])),
+                datasets=len(group),
+                mean_mistakes=float(np.mean([r["mistakes"] for r in group])),
                 mean_bound=float(np.mean([r["bound"] for r in group])),
-                median_ratio=float(np.median([r["ratio"] for r in group])))
-    stats: dict[str, Any] = dict(datasets=len(rows), separable=len(separable), not_separable=len(rows) - len(separable),
-                 all_within_bound=within, max_fraction_of_bound=max(
-                     (r["mistakes"] / r["bound"] for r in separable), default=None),
-                 mean_ratio=float(ratios.mean()) if len(ratios) else None,
-                 median_ratio=float(np.median(ratios)) if len(ratios) else None,
-                 mean_difference_failed=failed_approx,
-                 mean_difference_bound_factor=float(np.median(looser)) if looser else None,
-                 per_separation=per_separation)
-    lines = [f"bound-vs-actual: {len(rows)} Gaussian pairs ({trials} per separation, {n_per_class} points per "
-             f"class, bias column), exact max margin ρ*.",
-             f"  separable: {len(separable)}; not separable (left out): {len(rows) - len(separable)}",
-             f"  every run respected Novikoff's bound R²/ρ*²: {'yes' if within else 'NO'}"]
+                median_ratio=float(np.median([r["ratio"] for r in group])),
+            )
+    stats: dict[str, Any] = dict(
+        datasets=len(rows),
+        separable=len(separable),
+        not_separable=len(rows) - len(separable),
+        all_within_bound=within,
+        max_fraction_of_bound=max((r["mistakes"] / r["bound"] for r in separable), default=None),
+        mean_ratio=float(ratios.mean()) if len(ratios) else None,
+        median_ratio=float(np.median(ratios)) if len(ratios) else None,
+        mean_difference_failed=failed_approx,
+        mean_difference_bound_factor=float(np.median(looser)) if looser else None,
+        per_separation=per_separation,
+    )
+    lines = [
+        f"bound-vs-actual: {len(rows)} Gaussian pairs ({trials} per separation, {n_per_class} points per "
+        f"class, bias column), exact max margin ρ*.",
+        f"  separable: {len(separable)}; not separable (left out): {len(rows) - len(separable)}",
+        f"  every run respected Novikoff's bound R²/ρ*²: {'yes' if within else 'NO'}",
+    ]
     if len(ratios):
-        lines.append(f"  bound / actual: mean {ratios.mean():.1f}x, median {np.median(ratios):.1f}x; the largest "
-                     f"share of its bound any run used: {stats['max_fraction_of_bound']:.1%}")
-    lines.append(f"  the notebook's mean-difference margin: fails (<= 0) on {failed_approx} separable datasets"
-                 + (f"; elsewhere its bound is a median {np.median(looser):.2f}x the exact one" if looser else ""))
+        lines.append(
+            f"  bound / actual: mean {ratios.mean():.1f}x, median {np.median(ratios):.1f}x; the largest "
+            f"share of its bound any run used: {stats['max_fraction_of_bound']:.1%}"
+        )
+    lines.append(
+        f"  the notebook's mean-difference margin: fails (<= 0) on {failed_approx} separable datasets"
+        + (
+            f"; elsewhere its bound is a median {np.median(looser):.2f}x the exact one"
+            if looser
+            else ""
+        )
+    )
     lines.append("  separation  datasets  mean mistakes  mean bound  median bound/actual")
     for key, cells in per_separation.items():
-        lines.append(f"  {key:>10}  {cells['datasets']:>8}  {cells['mean_mistakes']:>13.1f}  "
-                     f"{cells['mean_bound']:>10.1f}  {cells['median_ratio']:>19.1f}")
+        lines.append(
+            f"  {key:>10}  {cells['datasets']:>8}  {cells['mean_mistakes']:>13.1f}  "
+            f"{cells['mean_bound']:>10.1f}  {cells['median_ratio']:>19.1f}"
+        )
     figures: dict[str, Any] = {}
     if separable:
         from perceptronlab import plots
@@ -137,7 +184,18 @@ def bound_vs_actual(out_dir: Path | str | None = None, *, seed: int | None = Non
         run = perceptron(X, y, max_sweeps=max_sweeps, warn=False)
         figures["squeeze"] = plots.squeeze(run, busiest["rho"], busiest["R"])
         figures["bound-surface"] = plots.bound_surface()
-    result = ExperimentResult("bound-vs-actual", rows, "\n".join(lines), stats, figures,
-                              dict(seed=seed, trials=trials, n_per_class=n_per_class,
-                                   separations=list(separations), max_sweeps=max_sweeps))
+    result = ExperimentResult(
+        "bound-vs-actual",
+        rows,
+        "\n".join(lines),
+        stats,
+        figures,
+        dict(
+            seed=seed,
+            trials=trials,
+            n_per_class=n_per_class,
+            separations=list(separations),
+            max_sweeps=max_sweeps,
+        ),
+    )
     return finish(result, out_dir, progress)

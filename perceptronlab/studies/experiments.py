@@ -3,12 +3,14 @@
 :data:`EXPERIMENTS` maps a name to a function
 ``(out_dir=None, *, seed=None, trials=None, progress=None) -> ExperimentResult``:
 
-- ``bound-vs-actual``: the study of the notebook “The Perceptron Convergence Theorem”: Gaussian pairs with separations 1.5 … 6 and a bias
+- ``bound-vs-actual``: the study of the notebook “The Perceptron Convergence Theorem”: Gaussian
+pairs with separations 1.5 … 6 and a bias
   column, actual mistakes against Novikoff's R²/ρ*² with the *exact* max margin ρ* (the notebook
   approximates ρ by the mean-difference direction; its value is kept in the table for comparison).
 - ``lfd``: the Learning From Data PLA experiment: N points uniform in [−1, 1]², a random target
   line, random-mistake PLA with intercept from w = 0; iterations and P[f ≠ g] on fresh points.
-- ``worst-case``: the basis vectors e₁ … e_n, all +1: mistakes = n = R²/ρ*² (the notebook “The Perceptron Convergence Theorem”, §6.7).
+- ``worst-case``: the basis vectors e₁ … e_n, all +1: mistakes = n = R²/ρ*² (the notebook “The
+Perceptron Convergence Theorem”, §6.7).
 - ``non-separable``: overlapping clouds: errors oscillate sweep after sweep, Pocket keeps the
   fewest (the notebook “The Perceptron Convergence Theorem”, §6.9; Gallant 1990).
 
@@ -47,8 +49,13 @@ from perceptronlab.studies.worst_case import worst_case
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
 
 
-def _online(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
-            progress: Progress | None = None) -> ExperimentResult:
+def _online(
+    out_dir: Path | str | None = None,
+    *,
+    seed: int | None = None,
+    trials: int | None = None,
+    progress: Progress | None = None,
+) -> ExperimentResult:
     """:func:`perceptronlab.studies.online.online_experiment`, imported when it runs (the online-learning
     chapter's classes and bounds stay out of the command line's start-up)."""
     from perceptronlab.studies.online import online_experiment
@@ -67,9 +74,15 @@ EXPERIMENTS: dict[str, Callable[..., ExperimentResult]] = {
 }
 
 
-def run_experiment(name: str, out_dir: Path | str | None = None, *, seed: int | None = None,
-                   trials: int | None = None, progress: Progress | None = None,
-                   image_format: str = "png") -> ExperimentResult:
+def run_experiment(
+    name: str,
+    out_dir: Path | str | None = None,
+    *,
+    seed: int | None = None,
+    trials: int | None = None,
+    progress: Progress | None = None,
+    image_format: str = "png",
+) -> ExperimentResult:
     """Run the experiment ``name`` of :data:`EXPERIMENTS` (and write its files into ``out_dir``).
 
     ``image_format`` is "png" (default) or "svg" for the figures written into ``out_dir``.
@@ -87,8 +100,12 @@ def run_experiment(name: str, out_dir: Path | str | None = None, *, seed: int | 
     from perceptronlab._ground.validation import check_choice
 
     if name not in EXPERIMENTS:
-        raise fail("experiment", "one of " + ", ".join(sorted(EXPERIMENTS)), repr(name),
-                   "Run `perceptronlab experiment --help` for the list.")
+        raise fail(
+            "experiment",
+            "one of " + ", ".join(sorted(EXPERIMENTS)),
+            repr(name),
+            "Run `perceptronlab experiment --help` for the list.",
+        )
     check_choice("image_format", image_format, IMAGE_FORMATS)
     if out_dir is None or image_format == "png":
         return EXPERIMENTS[name](out_dir, seed=seed, trials=trials, progress=progress)

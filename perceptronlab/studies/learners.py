@@ -46,7 +46,12 @@ SWEEPS = 10
 NOISE_RATE = 0.15
 #: trials (train/test splits) when ``trials`` is None
 DEFAULT_TRIALS = 3
-KERNELS: tuple[tuple[Kernel, int | None], ...] = (("poly", 2), ("poly", 3), ("poly", 4), ("rbf", None))
+KERNELS: tuple[tuple[Kernel, int | None], ...] = (
+    ("poly", 2),
+    ("poly", 3),
+    ("poly", 4),
+    ("rbf", None),
+)
 
 
 def _datasets():
@@ -54,8 +59,10 @@ def _datasets():
 
     digits = load_digits()
     cancer = load_breast_cancer()
-    return [("digits", digits.data / 16.0, digits.target, False),
-            ("breast cancer", cancer.data, cancer.target, True)]
+    return [
+        ("digits", digits.data / 16.0, digits.target, False),
+        ("breast cancer", cancer.data, cancer.target, True),
+    ]
 
 
 def _learners(seed: int) -> list[tuple[str, Callable[[], Any]]]:
@@ -80,9 +87,18 @@ def _learners(seed: int) -> list[tuple[str, Callable[[], Any]]]:
     for kernel, degree in KERNELS:
         name = f"poly {degree}" if kernel == "poly" else "rbf"
         for variant in ("last", "averaged", "voted"):
-            learners.append((f"kernel {name} ({variant})",
-                             functools.partial(KernelPerceptron, kernel=kernel, degree=degree or 3, variant=variant,
-                                               **common)))
+            learners.append(
+                (
+                    f"kernel {name} ({variant})",
+                    functools.partial(
+                        KernelPerceptron,
+                        kernel=kernel,
+                        degree=degree or 3,
+                        variant=variant,
+                        **common,
+                    ),
+                )
+            )
     learners += [
         ("multiclass (last)", lambda: MulticlassPerceptron(**common)),
         ("multiclass (averaged)", lambda: MulticlassPerceptron(averaged=True, **common)),
@@ -113,8 +129,12 @@ def _warm_up(seed: int) -> None:
                 make().fit(X, y)
 
 
-def run_learners_experiment(*, seed: int | None = 0, trials: int | None = None,
-                            progress: Callable[[str, int, int], None] | None = None) -> list[dict]:
+def run_learners_experiment(
+    *,
+    seed: int | None = 0,
+    trials: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[dict]:
     """Test error and training time of the family and scikit-learn's linear learners.
 
     Parameters
@@ -136,8 +156,11 @@ def run_learners_experiment(*, seed: int | None = 0, trials: int | None = None,
     from sklearn.preprocessing import StandardScaler
 
     seed = v.check_seed(seed) or 0
-    trials = DEFAULT_TRIALS if trials is None else v.check_positive_int(
-        "trials", trials, "Pass e.g. trials=3, or None for one split.")
+    trials = (
+        DEFAULT_TRIALS
+        if trials is None
+        else v.check_positive_int("trials", trials, "Pass e.g. trials=3, or None for one split.")
+    )
     _warm_up(seed)
     n_learners = len(_learners(seed))
     total = trials * 2 * len(_datasets()) * n_learners
@@ -148,12 +171,16 @@ def run_learners_experiment(*, seed: int | None = 0, trials: int | None = None,
         trial_seed = seed + trial
         rng = np.random.default_rng(trial_seed)
         for name, X, y, standardise in _datasets():
-            X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.25, stratify=y,
-                                                      random_state=trial_seed)
+            X_tr, X_te, y_tr, y_te = train_test_split(
+                X, y, test_size=0.25, stratify=y, random_state=trial_seed
+            )
             if standardise:
                 scaler = StandardScaler().fit(X_tr)
                 X_tr, X_te = scaler.transform(X_tr), scaler.transform(X_te)
-            for dataset, labels in ((name, y_tr), (f"{name} (noisy)", _flip(y_tr, NOISE_RATE, rng))):
+            for dataset, labels in (
+                (name, y_tr),
+                (f"{name} (noisy)", _flip(y_tr, NOISE_RATE, rng)),
+            ):
                 for learner, make in _learners(trial_seed):
                     if progress is not None:
                         progress(f"trial {trial + 1}/{trials}: {dataset}", done, total)
@@ -169,9 +196,15 @@ def run_learners_experiment(*, seed: int | None = 0, trials: int | None = None,
                     times.setdefault((dataset, learner), []).append(elapsed)
     if progress is not None:
         progress("done", total, total)
-    rows = [dict(dataset=dataset, learner=learner, test_error=float(np.mean(errs)),
-                 train_time=float(np.mean(times[dataset, learner])))
-            for (dataset, learner), errs in errors.items()]
+    rows = [
+        dict(
+            dataset=dataset,
+            learner=learner,
+            test_error=float(np.mean(errs)),
+            train_time=float(np.mean(times[dataset, learner])),
+        )
+        for (dataset, learner), errs in errors.items()
+    ]
     return rows
 
 
@@ -180,11 +213,15 @@ def markdown_table(rows: list[dict]) -> str:
     datasets = list(dict.fromkeys(r["dataset"] for r in rows))
     learners = list(dict.fromkeys(r["learner"] for r in rows))
     cell = {(r["dataset"], r["learner"]): r for r in rows}
-    lines = ["| learner | " + " | ".join(datasets) + " | train time (s), digits |",
-             "| --- | " + " | ".join("---:" for _ in datasets) + " | ---: |"]
+    lines = [
+        "| learner | " + " | ".join(datasets) + " | train time (s), digits |",
+        "| --- | " + " | ".join("---:" for _ in datasets) + " | ---: |",
+    ]
     for learner in learners:
-        errs = [f"{100 * cell[d, learner]['test_error']:.1f} %" if (d, learner) in cell else ""
-                for d in datasets]
+        errs = [
+            f"{100 * cell[d, learner]['test_error']:.1f} %" if (d, learner) in cell else ""
+            for d in datasets
+        ]
         first = cell.get((datasets[0], learner))
         spent = f"{first['train_time']:.2f}" if first else ""
         lines.append(f"| {learner} | " + " | ".join(errs) + f" | {spent} |")
@@ -198,15 +235,20 @@ def findings(rows: list[dict]) -> tuple[list[str], dict]:
     lines: list[str] = []
     stats: dict[str, Any] = {}
     for family, last, better in (
-            ("linear", "last (perceptron)", ("averaged", "voted")),
-            ("multiclass", "multiclass (last)", ("multiclass (averaged)",)),
-            *((f"kernel {k}", f"kernel {k} (last)", (f"kernel {k} (averaged)", f"kernel {k} (voted)"))
-              for k in ("poly 2", "poly 3", "poly 4", "rbf"))):
+        ("linear", "last (perceptron)", ("averaged", "voted")),
+        ("multiclass", "multiclass (last)", ("multiclass (averaged)",)),
+        *(
+            (f"kernel {k}", f"kernel {k} (last)", (f"kernel {k} (averaged)", f"kernel {k} (voted)"))
+            for k in ("poly 2", "poly 3", "poly 4", "rbf")
+        ),
+    ):
         wins = [d for d in datasets if all(cell[d, b] <= cell[d, last] for b in better)]
         stats[f"{family}: averaged/voted <= last"] = f"{len(wins)}/{len(datasets)}"
-        lines.append(f"{family}: {' and '.join(b.split('(')[-1].rstrip(')') for b in better)} at "
-                     f"least as good as the last hypothesis on {len(wins)} of {len(datasets)} "
-                     "datasets")
+        lines.append(
+            f"{family}: {' and '.join(b.split('(')[-1].rstrip(')') for b in better)} at "
+            f"least as good as the last hypothesis on {len(wins)} of {len(datasets)} "
+            "datasets"
+        )
     linear = [ln for ln in dict.fromkeys(r["learner"] for r in rows) if not ln.startswith("kernel")]
     kernels = [ln for ln in dict.fromkeys(r["learner"] for r in rows) if ln.startswith("kernel")]
     for dataset in datasets:
@@ -214,17 +256,24 @@ def findings(rows: list[dict]) -> tuple[list[str], dict]:
         best_kernel = min(kernels, key=lambda ln: cell[dataset, ln])
         stats[f"{dataset}: best linear"] = [best_linear, cell[dataset, best_linear]]
         stats[f"{dataset}: best kernel"] = [best_kernel, cell[dataset, best_kernel]]
-        lines.append(f"{dataset}: best kernel learner {best_kernel} "
-                     f"{100 * cell[dataset, best_kernel]:.1f} %, best linear learner "
-                     f"{best_linear} {100 * cell[dataset, best_linear]:.1f} %")
+        lines.append(
+            f"{dataset}: best kernel learner {best_kernel} "
+            f"{100 * cell[dataset, best_kernel]:.1f} %, best linear learner "
+            f"{best_linear} {100 * cell[dataset, best_linear]:.1f} %"
+        )
     return lines, stats
 
 
 # ---------------------------------------------------------------- as an experiment
 
 
-def learners_experiment(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
-                        progress: Progress | None = None) -> ExperimentResult:
+def learners_experiment(
+    out_dir: Path | str | None = None,
+    *,
+    seed: int | None = None,
+    trials: int | None = None,
+    progress: Progress | None = None,
+) -> ExperimentResult:
     """The family against scikit-learn's linear learners on digits and breast cancer (clean and
     with noisy labels), after Freund & Schapire (1999, §6); see
     :func:`run_learners_experiment`.
@@ -237,14 +286,22 @@ def learners_experiment(out_dir: Path | str | None = None, *, seed: int | None =
     rows = run_learners_experiment(seed=seed, trials=trials, progress=progress)
     lines, stats = findings(rows)
     n_trials = DEFAULT_TRIALS if trials is None else trials
-    head = (f"learners: test error on digits, breast cancer and their noisy variants "
-            f"({int(100 * NOISE_RATE)} % of training labels flipped), mean of {n_trials} "
-            f"split(s), {SWEEPS} sweeps each (Freund & Schapire 1999, §6).")
+    head = (
+        f"learners: test error on digits, breast cancer and their noisy variants "
+        f"({int(100 * NOISE_RATE)} % of training labels flipped), mean of {n_trials} "
+        f"split(s), {SWEEPS} sweeps each (Freund & Schapire 1999, §6)."
+    )
     table = markdown_table(rows)
     summary = "\n".join([head, *("  " + line for line in lines), "", table])
-    result = ExperimentResult("learners", rows, summary, stats, {"learners": _learners_figure(rows, n_trials)},
-                              dict(seed=seed, trials=n_trials, sweeps=SWEEPS,
-                                   noise_rate=NOISE_RATE), texts={"learners.md": table})
+    result = ExperimentResult(
+        "learners",
+        rows,
+        summary,
+        stats,
+        {"learners": _learners_figure(rows, n_trials)},
+        dict(seed=seed, trials=n_trials, sweeps=SWEEPS, noise_rate=NOISE_RATE),
+        texts={"learners.md": table},
+    )
     return finish(result, out_dir, progress)
 
 
@@ -262,7 +319,9 @@ def _learners_figure(rows: list[dict[str, Any]], trials: int) -> Figure:
     colors = ("#1b6ac9", "#9ecae1", "#d95f02", "#fdae6b", "#7b3294", "#c2a5cf")
     for k, dataset in enumerate(datasets):
         where = positions - 0.4 + height * (k + 0.5)
-        errors = [100 * cell[dataset, n]["test_error"] if (dataset, n) in cell else np.nan for n in names]
+        errors = [
+            100 * cell[dataset, n]["test_error"] if (dataset, n) in cell else np.nan for n in names
+        ]
         times = [cell[dataset, n]["train_time"] if (dataset, n) in cell else np.nan for n in names]
         color = colors[k % len(colors)]
         left.barh(where, errors, height=height, color=color, label=dataset)
@@ -277,5 +336,7 @@ def _learners_figure(rows: list[dict[str, Any]], trials: int) -> Figure:
     right.set_xlabel("training time (s, log scale)")
     right.set_title("Time to fit")
     right.grid(True, axis="x", alpha=0.3)
-    fig.suptitle("The perceptron family and scikit-learn's linear learners (Freund & Schapire 1999, §6)")
+    fig.suptitle(
+        "The perceptron family and scikit-learn's linear learners (Freund & Schapire 1999, §6)"
+    )
     return fig

@@ -20,9 +20,16 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
-        progress: Progress | None = None, sizes: tuple[int, ...] = (10, 100), test_points: int = 10_000,
-        max_sweeps: int = 100_000) -> ExperimentResult:
+def lfd(
+    out_dir: Path | str | None = None,
+    *,
+    seed: int | None = None,
+    trials: int | None = None,
+    progress: Progress | None = None,
+    sizes: tuple[int, ...] = (10, 100),
+    test_points: int = 10_000,
+    max_sweeps: int = 100_000,
+) -> ExperimentResult:
     """The Learning From Data PLA experiment (Abu-Mostafa et al. 2012, homework 1, Problems 7-10).
 
     For each N in ``sizes`` and each trial: :func:`perceptronlab.datasets.lfd` (N points uniform
@@ -46,43 +53,93 @@ def lfd(out_dir: Path | str | None = None, *, seed: int | None = None, trials: i
     progress("runs", 0, total)
     for s_index, N in enumerate(sizes):
         for trial in range(trials):
-            data_seed, run_seed, test_seed = (int(s) for s in np.random.SeedSequence([seed, N, trial])
-                                              .generate_state(3))
+            data_seed, run_seed, test_seed = (
+                int(s) for s in np.random.SeedSequence([seed, N, trial]).generate_state(3)
+            )
             data = make(N, seed=data_seed)
             assert data.target is not None  # the Learning From Data setup draws its target line
-            run = perceptron(data.X, data.y, fit_intercept=True, order="random-mistake", seed=run_seed,
-                             max_sweeps=max_sweeps, warn=False)
+            run = perceptron(
+                data.X,
+                data.y,
+                fit_intercept=True,
+                order="random-mistake",
+                seed=run_seed,
+                max_sweeps=max_sweeps,
+                warn=False,
+            )
             fresh = np.random.default_rng(test_seed).uniform(-1.0, 1.0, size=(test_points, 2))
-            disagree = float(np.mean(label_by(data.target, fresh) != label_by(np.r_[run.b, run.w], fresh)))
-            rows.append(dict(N=N, trial=trial, seed=data_seed, iterations=run.mistakes,
-                             converged=run.converged, disagreement=disagree))
+            disagree = float(
+                np.mean(label_by(data.target, fresh) != label_by(np.r_[run.b, run.w], fresh))
+            )
+            rows.append(
+                dict(
+                    N=N,
+                    trial=trial,
+                    seed=data_seed,
+                    iterations=run.mistakes,
+                    converged=run.converged,
+                    disagreement=disagree,
+                )
+            )
             progress("runs", s_index * trials + trial + 1, total)
 
-    stats, lines = {}, [f"lfd: random-mistake PLA with intercept from w = 0, {trials} runs per N, "
-                        f"P[f != g] on {test_points} fresh points per run."]
-    lines.append("     N  mean iter  median  q10   q90   q99   max   converged  mean P[f!=g]  median P[f!=g]")
+    stats, lines = (
+        {},
+        [
+            f"lfd: random-mistake PLA with intercept from w = 0, {trials} runs per N, "
+            f"P[f != g] on {test_points} fresh points per run."
+        ],
+    )
+    lines.append(
+        "     N  mean iter  median  q10   q90   q99   max   converged  mean P[f!=g]  median P[f!=g]"
+    )
     for N in sizes:
         its = np.array([r["iterations"] for r in rows if r["N"] == N])
         dis = np.array([r["disagreement"] for r in rows if r["N"] == N])
         conv = sum(r["converged"] for r in rows if r["N"] == N)
         q10, q90, q99 = np.quantile(its, [0.1, 0.9, 0.99])
-        stats[str(N)] = dict(mean_iterations=float(its.mean()), median_iterations=float(np.median(its)),
-                             q10=float(q10), q90=float(q90), q99=float(q99), max_iterations=int(its.max()),
-                             converged=int(conv), mean_disagreement=float(dis.mean()),
-                             median_disagreement=float(np.median(dis)))
-        lines.append(f"  {N:>4}  {its.mean():>9.1f}  {np.median(its):>6.0f}  {q10:>4.0f}  {q90:>4.0f}  "
-                     f"{q99:>4.0f}  {its.max():>4d}  {conv:>5}/{len(its):<5}  {dis.mean():>12.4f}  "
-                     f"{np.median(dis):>14.4f}")
+        stats[str(N)] = dict(
+            mean_iterations=float(its.mean()),
+            median_iterations=float(np.median(its)),
+            q10=float(q10),
+            q90=float(q90),
+            q99=float(q99),
+            max_iterations=int(its.max()),
+            converged=int(conv),
+            mean_disagreement=float(dis.mean()),
+            median_disagreement=float(np.median(dis)),
+        )
+        lines.append(
+            f"  {N:>4}  {its.mean():>9.1f}  {np.median(its):>6.0f}  {q10:>4.0f}  {q90:>4.0f}  "
+            f"{q99:>4.0f}  {its.max():>4d}  {conv:>5}/{len(its):<5}  {dis.mean():>12.4f}  "
+            f"{np.median(dis):>14.4f}"
+        )
     figures = {"lfd": _lfd_figure(rows, sizes)}
-    example = make(sizes[0], seed=int(np.random.SeedSequence([seed, sizes[0], 0]).generate_state(1)[0]))
+    example = make(
+        sizes[0], seed=int(np.random.SeedSequence([seed, sizes[0], 0]).generate_state(1)[0])
+    )
     from perceptronlab import plots
 
-    example_run = perceptron(example.X, example.y, fit_intercept=True, order="random-mistake", seed=seed,
-                             max_sweeps=max_sweeps, warn=False)
-    figures["lfd-example"] = plots.decision_regions(example_run, example.X, example.y,
-                                                    title=f"LFD, N = {sizes[0]}: the learned line g")
-    result = ExperimentResult("lfd", rows, "\n".join(lines), stats, figures,
-                              dict(seed=seed, trials=trials, sizes=list(sizes), test_points=test_points))
+    example_run = perceptron(
+        example.X,
+        example.y,
+        fit_intercept=True,
+        order="random-mistake",
+        seed=seed,
+        max_sweeps=max_sweeps,
+        warn=False,
+    )
+    figures["lfd-example"] = plots.decision_regions(
+        example_run, example.X, example.y, title=f"LFD, N = {sizes[0]}: the learned line g"
+    )
+    result = ExperimentResult(
+        "lfd",
+        rows,
+        "\n".join(lines),
+        stats,
+        figures,
+        dict(seed=seed, trials=trials, sizes=list(sizes), test_points=test_points),
+    )
     return finish(result, out_dir, progress)
 
 
@@ -95,7 +152,9 @@ def _lfd_figure(rows: list[dict[str, Any]], sizes: tuple[int, ...]) -> Figure:
         its = np.array([r["iterations"] for r in rows if r["N"] == N])
         dis = np.array([r["disagreement"] for r in rows if r["N"] == N])
         bins = np.logspace(0, np.log10(max(its.max(), 2)) + 0.05, 40)
-        left.hist(np.maximum(its, 1), bins=bins, alpha=0.6, label=f"N = {N} (mean {its.mean():.1f})")
+        left.hist(
+            np.maximum(its, 1), bins=bins, alpha=0.6, label=f"N = {N} (mean {its.mean():.1f})"
+        )
         right.hist(dis, bins=40, alpha=0.6, label=f"N = {N} (mean {dis.mean():.4f})")
     left.set_xscale("log")
     left.set_xlabel("PLA iterations to converge")

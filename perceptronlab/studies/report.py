@@ -116,8 +116,10 @@ def _png(figure: Figure) -> str:
 
 
 def _figure_html(figure: Figure, caption: str) -> str:
-    return (f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{_png(figure)}">'
-            f"<figcaption>{_esc(caption)}</figcaption></figure>")
+    return (
+        f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{_png(figure)}">'
+        f"<figcaption>{_esc(caption)}</figcaption></figure>"
+    )
 
 
 #: a card: (label, value) or (label, value, note); the note says what the value does not
@@ -133,9 +135,12 @@ def _cards(items: Sequence[Card]) -> str:
         # words (a scaler's description): a wide card in body type, so that no word is cut or wrapped mid-word
         kind = " vacuous" if vacuous else ""
         kind += " text" if len(text) > TEXT_CARD_CHARS and " " in text else ""
-        cells.append(f'<div class="card{kind}"><div class="label">{_esc(label)}</div>'
-                     f'<div class="value">{_esc(text)}</div>'
-                     + (f'<div class="note">{_esc(note)}</div>' if note else "") + "</div>")
+        cells.append(
+            f'<div class="card{kind}"><div class="label">{_esc(label)}</div>'
+            f'<div class="value">{_esc(text)}</div>'
+            + (f'<div class="note">{_esc(note)}</div>' if note else "")
+            + "</div>"
+        )
     return '<div class="cards">' + "".join(cells) + "</div>"
 
 
@@ -145,17 +150,29 @@ def _dense(X: Any) -> tuple[MatrixLike, Float64Array]:
 
     if sp.issparse(X):
         if X.shape[0] * X.shape[1] > 5_000_000:
-            raise fail("X", "data small enough for a one-page report (n * d <= 5,000,000)",
-                       f"a sparse matrix of shape {X.shape}", "Report on a sample of the rows.")
+            raise fail(
+                "X",
+                "data small enough for a one-page report (n * d <= 5,000,000)",
+                f"a sparse matrix of shape {X.shape}",
+                "Report on a sample of the rows.",
+            )
         X = X.toarray()
     try:
         Xf = np.array(X, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise fail("X", "numeric rows", f"cells that are not numbers ({exc})",
-                   "Read the file with perceptronlab.read_data.") from None
+        raise fail(
+            "X",
+            "numeric rows",
+            f"cells that are not numbers ({exc})",
+            "Read the file with perceptronlab.read_data.",
+        ) from None
     if Xf.ndim != 2 or Xf.shape[0] == 0 or Xf.shape[1] == 0:
-        raise fail("X", "a non-empty 2-D table (rows are examples)", f"shape {Xf.shape}",
-                   "Pass rows of numbers.")
+        raise fail(
+            "X",
+            "a non-empty 2-D table (rows are examples)",
+            f"shape {Xf.shape}",
+            "Pass rows of numbers.",
+        )
     if not np.isfinite(Xf).all():
         raise fail("X", "finite values", "NaN or inf", "Remove or impute the rows with NaN or inf.")
     return X, Xf
@@ -165,35 +182,60 @@ def _analysis_cards(analysis: Analysis) -> list[Card]:
     """The cards of an analysis: the theory's numbers, exact where the analysis is exact."""
     from perceptronlab._ground.numbers import format_percent
 
-    cards: list[Card] = [("radius R", analysis.R), ("R²", analysis.R_squared), ("separable", analysis.separable)]
+    cards: list[Card] = [
+        ("radius R", analysis.R),
+        ("R²", analysis.R_squared),
+        ("separable", analysis.separable),
+    ]
     if analysis.separable and analysis.rho is not None:
-        cards += [("best margin ρ*", analysis.rho), ("ρ*²", analysis.rho_squared),
-                  ("Novikoff bound R²/ρ*²", analysis.bound, "at most this many mistakes")]
+        cards += [
+            ("best margin ρ*", analysis.rho),
+            ("ρ*²", analysis.rho_squared),
+            ("Novikoff bound R²/ρ*²", analysis.bound, "at most this many mistakes"),
+        ]
         if analysis.max_margin is not None:
             cards.append(("support vectors", len(analysis.max_margin.support)))
         if analysis.ratio is not None:
-            cards.append(("mistakes / bound", format_percent(analysis.ratio),
-                          None if analysis.converged else "so far: the run did not finish"))
+            cards.append(
+                (
+                    "mistakes / bound",
+                    format_percent(analysis.ratio),
+                    None if analysis.converged else "so far: the run did not finish",
+                )
+            )
         if analysis.loo is not None:
             cards.append(("leave-one-out error", format_percent(analysis.loo.error_rate)))
         if analysis.test_error_bound is not None:
-            cards.append(("test-error bound R²/ρ*²/(n+1)", analysis.test_error_bound,
-                          "vacuous: a bound ≥ 1 on an error probability says nothing"
-                          if analysis.test_error_bound_vacuous else "on the expected test error"))
+            cards.append(
+                (
+                    "test-error bound R²/ρ*²/(n+1)",
+                    analysis.test_error_bound,
+                    "vacuous: a bound ≥ 1 on an error probability says nothing"
+                    if analysis.test_error_bound_vacuous
+                    else "on the expected test error",
+                )
+            )
     else:
         if analysis.pocket is not None:
             cards.append(("pocket's training errors", analysis.pocket.pocket_errors))
         if analysis.freund_schapire is not None:
-            cards.append(("Freund–Schapire bound (R+D)²/ρ²", analysis.freund_schapire,
-                          "mistakes of one pass, for the pocket's w"))
+            cards.append(
+                (
+                    "Freund–Schapire bound (R+D)²/ρ²",
+                    analysis.freund_schapire,
+                    "mistakes of one pass, for the pocket's w",
+                )
+            )
     return cards
 
 
 def _advice_html(analysis: Analysis, wording: Callable[[str], str]) -> str:
     parts = []
     for advice in analysis.advice:
-        parts.append(f'<div class="advice"><h3>Why, and what to do</h3><p>{_esc(wording(advice.why))}</p>'
-                     f"<p><strong>What to do:</strong> {_esc(wording(advice.fix))}</p></div>")
+        parts.append(
+            f'<div class="advice"><h3>Why, and what to do</h3><p>{_esc(wording(advice.why))}</p>'
+            f"<p><strong>What to do:</strong> {_esc(wording(advice.fix))}</p></div>"
+        )
     return "".join(parts)
 
 
@@ -202,45 +244,92 @@ def _run_section(analysis: Analysis) -> list[str]:
     from perceptronlab._ground.numbers import format_display, format_percent
 
     run = analysis.run
-    section = ["<h2>The perceptron run</h2>", f"<pre>{_esc(run.summary(state=analysis.run_state(), short=True))}</pre>"]
+    section = [
+        "<h2>The perceptron run</h2>",
+        f"<pre>{_esc(run.summary(state=analysis.run_state(), short=True))}</pre>",
+    ]
     space = " (in the augmented space of (1, x))" if analysis.fit_intercept else ""
     if analysis.separable and analysis.rho is not None:
         bound = analysis.bound
         assert bound is not None  # separable, with its margin ρ*: the bound is set
         within = run.mistakes <= float(bound) * (1 + 1e-9)
-        section.append(_cards([("mistakes M", run.mistakes),
-                               ("sweeps", f"{format_display(run.sweeps)} of at most "
-                                          f"{format_display(analysis.max_sweeps)}"),
-                               (f"radius R{space}", analysis.R), (f"max margin ρ*{space}", analysis.rho),
-                               ("bound R²/ρ*²", bound), ("share of the bound used", format_percent(analysis.ratio))]))
+        section.append(
+            _cards(
+                [
+                    ("mistakes M", run.mistakes),
+                    (
+                        "sweeps",
+                        f"{format_display(run.sweeps)} of at most "
+                        f"{format_display(analysis.max_sweeps)}",
+                    ),
+                    (f"radius R{space}", analysis.R),
+                    (f"max margin ρ*{space}", analysis.rho),
+                    ("bound R²/ρ*²", bound),
+                    ("share of the bound used", format_percent(analysis.ratio)),
+                ]
+            )
+        )
         if run.converged and within:
-            verdict, kind = (f"The run converged and respected Novikoff's bound: M = {format_display(run.mistakes)} ≤ "
-                             f"R²/ρ*² = {format_display(bound)}"), "good"
+            verdict, kind = (
+                (
+                    f"The run converged and respected Novikoff's bound: M = {format_display(run.mistakes)} ≤ "
+                    f"R²/ρ*² = {format_display(bound)}"
+                ),
+                "good",
+            )
         elif run.converged:
-            verdict, kind = (f"The run broke the bound: M = {format_display(run.mistakes)} > "
-                             f"{format_display(bound)}"), "bad"
+            verdict, kind = (
+                (
+                    f"The run broke the bound: M = {format_display(run.mistakes)} > "
+                    f"{format_display(bound)}"
+                ),
+                "bad",
+            )
         else:
-            verdict, kind = (f"The run did NOT converge: it stopped at the limit of "
-                             f"{format_display(analysis.max_sweeps)} sweeps after M = {format_display(run.mistakes)} "
-                             f"mistakes. Novikoff's theorem says it would converge within R²/ρ*² = "
-                             f"{format_display(bound)} mistakes: the run is unfinished, not a success"
-                             + (" (why, and what to do: above)." if analysis.advice else "."), "bad")
+            verdict, kind = (
+                f"The run did NOT converge: it stopped at the limit of "
+                f"{format_display(analysis.max_sweeps)} sweeps after M = {format_display(run.mistakes)} "
+                f"mistakes. Novikoff's theorem says it would converge within R²/ρ*² = "
+                f"{format_display(bound)} mistakes: the run is unfinished, not a success"
+                + (" (why, and what to do: above)." if analysis.advice else "."),
+                "bad",
+            )
         section.append(f'<div class="verdict {kind}">{_esc(verdict)}</div>')
         return section
     kept = analysis.pocket
-    cards: list[Card] = [("mistakes M", run.mistakes), ("sweeps", run.sweeps), (f"radius R{space}", analysis.R)]
-    section.append(_cards(cards + ([("pocket's training errors", kept.pocket_errors)] if kept is not None else [])))
+    cards: list[Card] = [
+        ("mistakes M", run.mistakes),
+        ("sweeps", run.sweeps),
+        (f"radius R{space}", analysis.R),
+    ]
+    section.append(
+        _cards(
+            cards + ([("pocket's training errors", kept.pocket_errors)] if kept is not None else [])
+        )
+    )
     verdict = f"Not linearly separable: no margin, so no Novikoff bound. The perceptron made {analysis.run_state()}."
     section.append(f'<div class="verdict bad">{_esc(verdict)}</div>')
     if kept is not None:
-        section.append(f"<pre>{_esc(kept.summary(state='the weights with the fewest training errors', short=True))}</pre>")
+        section.append(
+            f"<pre>{_esc(kept.summary(state='the weights with the fewest training errors', short=True))}</pre>"
+        )
     return section
 
 
-def _sections(X: MatrixLike, Xf: Float64Array, y: ArrayLike, *, fit_intercept: bool, trace_points: int,
-              max_sweeps: int | None, scale: Scale | None, feature_names: list[str] | None,
-              on_stage: OnStage | None, wording: Callable[[str], str],
-              class_names: tuple[str, str] | None = None) -> list[str]:
+def _sections(
+    X: MatrixLike,
+    Xf: Float64Array,
+    y: ArrayLike,
+    *,
+    fit_intercept: bool,
+    trace_points: int,
+    max_sweeps: int | None,
+    scale: Scale | None,
+    feature_names: list[str] | None,
+    on_stage: OnStage | None,
+    wording: Callable[[str], str],
+    class_names: tuple[str, str] | None = None,
+) -> list[str]:
     """The report's sections for two classes: analysis, advice, the run, plots, worksheet."""
     from perceptronlab import plots
     from perceptronlab.preprocessing import describe_scaler
@@ -252,18 +341,34 @@ def _sections(X: MatrixLike, Xf: Float64Array, y: ArrayLike, *, fit_intercept: b
         classes = np.asarray(class_names, dtype=object)
     small = n <= trace_points
     # small exact data keeps its exact cells (a hand-checkable worksheet); the rest runs in float64
-    analysis = analyze(X if small else Xf, y, fit_intercept=fit_intercept, loo=n <= LOO_POINTS,
-                       max_sweeps=max_sweeps, scale=scale, trace=small, feature_names=feature_names,
-                       on_stage=on_stage)
+    analysis = analyze(
+        X if small else Xf,
+        y,
+        fit_intercept=fit_intercept,
+        loo=n <= LOO_POINTS,
+        max_sweeps=max_sweeps,
+        scale=scale,
+        trace=small,
+        feature_names=feature_names,
+        on_stage=on_stage,
+    )
     if analysis.scale:  # the plots show the data the run saw: the scaled features
         Xf = np.asarray(analysis.run.data[0], dtype=np.float64)
     sections: list[str] = []
-    facts = [("points", n), ("features", d), ("classes (−1, +1)", f"{classes[0]}, {classes[1]}"),
-             ("intercept", fit_intercept)]
+    facts = [
+        ("points", n),
+        ("features", d),
+        ("classes (−1, +1)", f"{classes[0]}, {classes[1]}"),
+        ("intercept", fit_intercept),
+    ]
     if analysis.scale:
         facts.append(("features scaled", describe_scaler(analysis.scale)))
-    sections.append("<h2>Analysis</h2>" + _cards(facts) + _cards(_analysis_cards(analysis))
-                    + f"<pre>{_esc(wording(str(analysis.separability)))}</pre>")
+    sections.append(
+        "<h2>Analysis</h2>"
+        + _cards(facts)
+        + _cards(_analysis_cards(analysis))
+        + f"<pre>{_esc(wording(str(analysis.separability)))}</pre>"
+    )
     if analysis.advice:
         sections.append(_advice_html(analysis, wording))
     sections.append("".join(_run_section(analysis)))
@@ -271,7 +376,9 @@ def _sections(X: MatrixLike, Xf: Float64Array, y: ArrayLike, *, fit_intercept: b
     if on_stage is not None:
         on_stage("plots", None)
     run, kept, R = analysis.run, analysis.pocket, float(analysis.R)
-    rho = float(analysis.rho) if analysis.separable and analysis.rho is not None else None  # separable data's ρ*
+    rho = (
+        float(analysis.rho) if analysis.separable and analysis.rho is not None else None
+    )  # separable data's ρ*
     separable_data = rho is not None
     figures = ["<h2>Plots</h2>"]
     plane = d == 2 or (d == 3 and bool(np.all(Xf[:, 0] == 1.0)))
@@ -281,42 +388,75 @@ def _sections(X: MatrixLike, Xf: Float64Array, y: ArrayLike, *, fit_intercept: b
         band: bool | MaxMarginResult = False
         if separable_data:
             band = analysis.max_margin if analysis.max_margin is not None else True
-        figures.append(_figure_html(plots.decision_regions(shown, Xf, y, max_margin=band),
-                                    "The plane: both classes, the learned line and w"
-                                    + (", the max-margin band." if separable_data else
-                                       " (pocket's weights); misclassified points circled.")))
+        figures.append(
+            _figure_html(
+                plots.decision_regions(shown, Xf, y, max_margin=band),
+                "The plane: both classes, the learned line and w"
+                + (
+                    ", the max-margin band."
+                    if separable_data
+                    else " (pocket's weights); misclassified points circled."
+                ),
+            )
+        )
     if rho is not None and run.mistakes and run.log_complete:
-        figures.append(_figure_html(plots.squeeze(run, rho, R),
-                                    "The squeeze of Novikoff's proof: kρ* ≤ ‖w_k‖ ≤ √k·R, so k ≤ R²/ρ*²."))
+        figures.append(
+            _figure_html(
+                plots.squeeze(run, rho, R),
+                "The squeeze of Novikoff's proof: kρ* ≤ ‖w_k‖ ≤ √k·R, so k ≤ R²/ρ*².",
+            )
+        )
     elif separable_data and run.mistakes:
-        figures.append('<div class="verdict note">The squeeze of Novikoff\'s proof needs ‖w_k‖ after every '
-                       f"update; this run of {run.mistakes:,} updates logged the first "
-                       f"{run.mistake_indices.shape[0]:,} (the log's memory budget).</div>")
-    figures.append(_figure_html(plots.sweeps(run), "Updates per sweep and training errors after each sweep."))
+        figures.append(
+            '<div class="verdict note">The squeeze of Novikoff\'s proof needs ‖w_k‖ after every '
+            f"update; this run of {run.mistakes:,} updates logged the first "
+            f"{run.mistake_indices.shape[0]:,} (the log's memory budget).</div>"
+        )
+    figures.append(
+        _figure_html(plots.sweeps(run), "Updates per sweep and training errors after each sweep.")
+    )
     if kept is not None:
         figures.append(_figure_html(plots.sweeps(kept), "Pocket: the fewest errors kept so far."))
     if rho is not None:
-        figures.append(_figure_html(plots.bound_surface(mark=(R, rho)),
-                                    "Novikoff's bound R²/ρ² over (R, ρ), with this dataset marked."))
+        figures.append(
+            _figure_html(
+                plots.bound_surface(mark=(R, rho)),
+                "Novikoff's bound R²/ρ² over (R, ρ), with this dataset marked.",
+            )
+        )
     sections.append("".join(figures))
 
     if run.steps is not None:
         sections.append("<h2>Worksheet (exact arithmetic)</h2>" + run.table("html"))
     elif small:
-        sections.append('<h2>Worksheet</h2><div class="verdict note">The worksheet is shown for runs in exact '
-                        f"arithmetic of separable data with a bound R²/ρ*² of at most {EXACT_RUN_LIMIT:,} mistakes; this run "
-                        "was computed in floating point.</div>")
+        sections.append(
+            '<h2>Worksheet</h2><div class="verdict note">The worksheet is shown for runs in exact '
+            f"arithmetic of separable data with a bound R²/ρ*² of at most {EXACT_RUN_LIMIT:,} mistakes; this run "
+            "was computed in floating point.</div>"
+        )
     else:
-        sections.append(f'<h2>Worksheet</h2><div class="verdict note">{n} points: the step-by-step trace is '
-                        f"shown for at most {trace_points} points.</div>")
+        sections.append(
+            f'<h2>Worksheet</h2><div class="verdict note">{n} points: the step-by-step trace is '
+            f"shown for at most {trace_points} points.</div>"
+        )
 
     return sections
 
 
-def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, title: str | None = None,
-                 source: str | None = None, trace_points: int = TRACE_POINTS, max_sweeps: int | None = None,
-                 scale: Scale | None = None, feature_names: list[str] | None = None, on_stage: OnStage | None = None,
-                 wording: Callable[[str], str] | None = None) -> str:
+def build_report(
+    X: MatrixLike,
+    y: ArrayLike,
+    *,
+    fit_intercept: bool = False,
+    title: str | None = None,
+    source: str | None = None,
+    trace_points: int = TRACE_POINTS,
+    max_sweeps: int | None = None,
+    scale: Scale | None = None,
+    feature_names: list[str] | None = None,
+    on_stage: OnStage | None = None,
+    wording: Callable[[str], str] | None = None,
+) -> str:
     """The report as an HTML string (see :func:`write_report`).
 
     Examples
@@ -336,36 +476,73 @@ def build_report(X: MatrixLike, y: ArrayLike, *, fit_intercept: bool = False, ti
     labels = np.asarray(y)
     if labels.ndim == 1 and labels.shape[0] == n and len(np.unique(labels)) > 2:
         # k > 2 classes: one binary analysis per class, that class (+1) against the rest (−1)
-        sections = [f'<div class="verdict note">{len(np.unique(labels))} classes: one analysis per class, that class '
-                    "(+1) against the rest (−1), as the one-vs-rest model that `perceptronlab train` fits.</div>"]
+        sections = [
+            f'<div class="verdict note">{len(np.unique(labels))} classes: one analysis per class, that class '
+            "(+1) against the rest (−1), as the one-vs-rest model that `perceptronlab train` fits.</div>"
+        ]
         for label in np.unique(labels):
-            part = _sections(X, Xf, np.where(labels == label, 1, -1), fit_intercept=fit_intercept,
-                             trace_points=trace_points, max_sweeps=max_sweeps, scale=scale,
-                             feature_names=feature_names, on_stage=on_stage, wording=wording,
-                             class_names=("the rest", str(label)))
-            sections.append(f"<h2>Class {_esc(label)} against the rest</h2>"
-                            + "".join(part).replace("<h2>", "<h3>").replace("</h2>", "</h3>"))
+            part = _sections(
+                X,
+                Xf,
+                np.where(labels == label, 1, -1),
+                fit_intercept=fit_intercept,
+                trace_points=trace_points,
+                max_sweeps=max_sweeps,
+                scale=scale,
+                feature_names=feature_names,
+                on_stage=on_stage,
+                wording=wording,
+                class_names=("the rest", str(label)),
+            )
+            sections.append(
+                f"<h2>Class {_esc(label)} against the rest</h2>"
+                + "".join(part).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
+            )
     else:
-        sections = _sections(X, Xf, y, fit_intercept=fit_intercept, trace_points=trace_points, max_sweeps=max_sweeps,
-                             scale=scale, feature_names=feature_names, on_stage=on_stage, wording=wording)
+        sections = _sections(
+            X,
+            Xf,
+            y,
+            fit_intercept=fit_intercept,
+            trace_points=trace_points,
+            max_sweeps=max_sweeps,
+            scale=scale,
+            feature_names=feature_names,
+            on_stage=on_stage,
+            wording=wording,
+        )
 
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{_esc(source)} · " if source else ""
 
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{_esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
-            f"<h1>{_esc(title)}</h1>\n<div class=\"meta\">{meta}{n} points, {d} features, generated {stamp}"
-            "</div>\n" + "\n".join(sections)
-            + f"\n<footer>perceptronlab {_esc(__version__)}: every number computed by the engine and the "
-              "theory toolkit.</footer>\n</main>\n</body>\n</html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+        f'<h1>{_esc(title)}</h1>\n<div class="meta">{meta}{n} points, {d} features, generated {stamp}'
+        "</div>\n"
+        + "\n".join(sections)
+        + f"\n<footer>perceptronlab {_esc(__version__)}: every number computed by the engine and the "
+        "theory toolkit.</footer>\n</main>\n</body>\n</html>\n"
+    )
 
 
-def write_report(X: MatrixLike, y: ArrayLike, out_dir: Path | str, *, fit_intercept: bool = False,
-                 title: str | None = None, source: str | None = None, filename: str = "report.html",
-                 trace_points: int = TRACE_POINTS, max_sweeps: int | None = None, scale: Scale | None = None,
-                 feature_names: list[str] | None = None, on_stage: OnStage | None = None,
-                 wording: Callable[[str], str] | None = None) -> Path:
+def write_report(
+    X: MatrixLike,
+    y: ArrayLike,
+    out_dir: Path | str,
+    *,
+    fit_intercept: bool = False,
+    title: str | None = None,
+    source: str | None = None,
+    filename: str = "report.html",
+    trace_points: int = TRACE_POINTS,
+    max_sweeps: int | None = None,
+    scale: Scale | None = None,
+    feature_names: list[str] | None = None,
+    on_stage: OnStage | None = None,
+    wording: Callable[[str], str] | None = None,
+) -> Path:
     """Write the one-page HTML report of ``(X, y)`` into ``out_dir`` and return its path.
 
     Every number on the page comes from one :func:`perceptronlab.analyze` and its one run.
@@ -395,13 +572,29 @@ def write_report(X: MatrixLike, y: ArrayLike, out_dir: Path | str, *, fit_interc
     ('report.html', True)
     """
     if not isinstance(filename, str) or not filename or Path(filename).name != filename:
-        raise fail("filename", "a plain file name such as 'report.html'", repr(filename),
-                   "Put the directory in out_dir.")
+        raise fail(
+            "filename",
+            "a plain file name such as 'report.html'",
+            repr(filename),
+            "Put the directory in out_dir.",
+        )
     out = Path(out_dir)
-    _writable(out.mkdir, out, parents=True, exist_ok=True)  # before the work: a bad --out fails at once
-    page = build_report(X, y, fit_intercept=fit_intercept, title=title, source=source,
-                        trace_points=trace_points, max_sweeps=max_sweeps, scale=scale, feature_names=feature_names,
-                        on_stage=on_stage, wording=wording)
+    _writable(
+        out.mkdir, out, parents=True, exist_ok=True
+    )  # before the work: a bad --out fails at once
+    page = build_report(
+        X,
+        y,
+        fit_intercept=fit_intercept,
+        title=title,
+        source=source,
+        trace_points=trace_points,
+        max_sweeps=max_sweeps,
+        scale=scale,
+        feature_names=feature_names,
+        on_stage=on_stage,
+        wording=wording,
+    )
     if on_stage is not None:
         on_stage("writing the page", None)
     path = out / filename
@@ -413,5 +606,9 @@ def _writable(action: Callable[..., object], out: Path, *args: Any, **kwargs: An
     try:
         action(*args, **kwargs)
     except OSError as exc:
-        raise fail("out_dir", "a writable directory", f"{out} ({exc.strerror})",
-                   "Pass --out with a directory you can write to.") from None
+        raise fail(
+            "out_dir",
+            "a writable directory",
+            f"{out} ({exc.strerror})",
+            "Pass --out with a directory you can write to.",
+        ) from None

@@ -23,10 +23,16 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, trials: int | None = None,
-               progress: Progress | None = None, dimensions: tuple[int, ...] = (2, 3, 5, 10, 20, 50)
-               ) -> ExperimentResult:
-    """The notebook “The Perceptron Convergence Theorem”, §6.7: the basis vectors e₁ … e_n, all +1, attain Novikoff's bound: mistakes = n.
+def worst_case(
+    out_dir: Path | str | None = None,
+    *,
+    seed: int | None = None,
+    trials: int | None = None,
+    progress: Progress | None = None,
+    dimensions: tuple[int, ...] = (2, 3, 5, 10, 20, 50),
+) -> ExperimentResult:
+    """The notebook “The Perceptron Convergence Theorem”, §6.7: the basis vectors e₁ … e_n, all +1,
+    attain Novikoff's bound: mistakes = n.
 
     R = 1 and ρ* = 1/√n (computed by ``perceptronlab.radius`` and ``perceptronlab.max_margin``), so
     R²/ρ*² = n; the cyclic perceptron (exact arithmetic) makes exactly n mistakes, and so does a
@@ -49,28 +55,54 @@ def worst_case(out_dir: Path | str | None = None, *, seed: int | None = None, tr
         rho = value_of(max_margin(X, y).rho)
         bound = novikoff_value(R, rho)
         run = perceptron(X, y, exact=True)
-        shuffled = [perceptron(X, y, order="shuffle", seed=seed + t).mistakes for t in range(trials)]
-        rows.append(dict(n=n, R=R, rho=rho, bound=round(bound, 9), mistakes=run.mistakes, sweeps=run.sweeps,
-                         shuffled_mistakes_min=min(shuffled), shuffled_mistakes_max=max(shuffled),
-                         attains_bound=run.mistakes == n and math.isclose(bound, n, rel_tol=1e-6)))
+        shuffled = [
+            perceptron(X, y, order="shuffle", seed=seed + t).mistakes for t in range(trials)
+        ]
+        rows.append(
+            dict(
+                n=n,
+                R=R,
+                rho=rho,
+                bound=round(bound, 9),
+                mistakes=run.mistakes,
+                sweeps=run.sweeps,
+                shuffled_mistakes_min=min(shuffled),
+                shuffled_mistakes_max=max(shuffled),
+                attains_bound=run.mistakes == n and math.isclose(bound, n, rel_tol=1e-6),
+            )
+        )
         runs[n] = (run, rho, R)
         progress("dimensions", done, len(dimensions))
-    tight = all(r["attains_bound"] and r["shuffled_mistakes_min"] == r["shuffled_mistakes_max"] == r["n"]
-                for r in rows)
-    lines = ["worst-case: the basis vectors e₁…eₙ, all labelled +1 (the notebook “The Perceptron Convergence Theorem”, section 6.7).",
-             f"  mistakes = n = R²/ρ*² for every n, in cyclic and {trials} shuffled orders: "
-             f"{'yes' if tight else 'NO'}",
-             "     n    R      ρ*     bound  mistakes  shuffled"]
-    lines += [f"  {r['n']:>4}  {r['R']:.3f}  {r['rho']:.4f}  {r['bound']:>5g}  {r['mistakes']:>8}  "
-              f"{r['shuffled_mistakes_min']}..{r['shuffled_mistakes_max']}" for r in rows]
+    tight = all(
+        r["attains_bound"] and r["shuffled_mistakes_min"] == r["shuffled_mistakes_max"] == r["n"]
+        for r in rows
+    )
+    lines = [
+        "worst-case: the basis vectors e₁…eₙ, all labelled +1 "
+        "(the notebook “The Perceptron Convergence Theorem”, section 6.7).",
+        f"  mistakes = n = R²/ρ*² for every n, in cyclic and {trials} shuffled orders: "
+        f"{'yes' if tight else 'NO'}",
+        "     n    R      ρ*     bound  mistakes  shuffled",
+    ]
+    lines += [
+        f"  {r['n']:>4}  {r['R']:.3f}  {r['rho']:.4f}  {r['bound']:>5g}  {r['mistakes']:>8}  "
+        f"{r['shuffled_mistakes_min']}..{r['shuffled_mistakes_max']}"
+        for r in rows
+    ]
     from perceptronlab import plots
 
     figures = {"worst-case": _worst_case_figure(rows)}
     middle = dimensions[len(dimensions) // 2]
     figures["worst-case-squeeze"] = plots.squeeze(*runs[middle])
     stats = dict(attains_bound=tight, dimensions=list(dimensions))
-    result = ExperimentResult("worst-case", rows, "\n".join(lines), stats, figures,
-                              dict(seed=seed, trials=trials, dimensions=list(dimensions)))
+    result = ExperimentResult(
+        "worst-case",
+        rows,
+        "\n".join(lines),
+        stats,
+        figures,
+        dict(seed=seed, trials=trials, dimensions=list(dimensions)),
+    )
     return finish(result, out_dir, progress)
 
 
@@ -80,8 +112,22 @@ def _worst_case_figure(rows: list[dict[str, Any]]) -> Figure:
     fig = new_figure(7, 5)
     ax = fig.subplots()
     n = np.array([r["n"] for r in rows], dtype=np.float64)
-    ax.plot(n, [r["bound"] for r in rows], "-", color=BOUND_COLOR, lw=2, label=r"bound $R^2/\rho^{*2} = n$")
-    ax.plot(n, [r["mistakes"] for r in rows], "o", color=POSITIVE_COLOR, ms=8, label="perceptron mistakes")
+    ax.plot(
+        n,
+        [r["bound"] for r in rows],
+        "-",
+        color=BOUND_COLOR,
+        lw=2,
+        label=r"bound $R^2/\rho^{*2} = n$",
+    )
+    ax.plot(
+        n,
+        [r["mistakes"] for r in rows],
+        "o",
+        color=POSITIVE_COLOR,
+        ms=8,
+        label="perceptron mistakes",
+    )
     ax.set_xlabel("dimension n")
     ax.set_ylabel("mistakes")
     ax.set_title("The basis vectors attain Novikoff's bound")

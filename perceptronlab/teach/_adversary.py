@@ -157,17 +157,25 @@ class LittlestoneResult:
         for r in self.rounds:
             t = (lo + hi) / 2
             if r.t != t or r.x != (t, Fraction(1)) + (Fraction(0),) * (self.d - 2):
-                raise ProofError(f"round {r.number}: expected the point ({t}, 1, 0, ...), got {r.x}")
+                raise ProofError(
+                    f"round {r.number}: expected the point ({t}, 1, 0, ...), got {r.x}"
+                )
             if r.label != -r.predicted_sign or r.label not in (-1, 1):
-                raise ProofError(f"round {r.number}: the label {r.label} is not the opposite of the "
-                                 f"prediction {r.predicted_sign}")
+                raise ProofError(
+                    f"round {r.number}: the label {r.label} is not the opposite of the "
+                    f"prediction {r.predicted_sign}"
+                )
             lo, hi = (t, hi) if r.label == 1 else (lo, t)
             if r.interval != (lo, hi):
-                raise ProofError(f"round {r.number}: expected the interval ({lo}, {hi}), got {r.interval}")
+                raise ProofError(
+                    f"round {r.number}: expected the interval ({lo}, {hi}), got {r.interval}"
+                )
             score = sum((hj * xj for hj, xj in zip(h, r.x, strict=True)), Fraction(0))
             if score == 0 or (1 if score > 0 else -1) != r.label:
-                raise ProofError(f"round {r.number}: h = (-1, {self.a}, 0, ...) gives <h, x> = {score}, "
-                                 f"which does not have the sign of the label {r.label}")
+                raise ProofError(
+                    f"round {r.number}: h = (-1, {self.a}, 0, ...) gives <h, x> = {score}, "
+                    f"which does not have the sign of the label {r.label}"
+                )
         if not 0 < self.a < 1:
             raise ProofError(f"a = {self.a} is outside (0, 1)")
         if self.mistakes != len(self.rounds):
@@ -175,12 +183,17 @@ class LittlestoneResult:
         return True
 
     def summary(self) -> str:
-        a_text = (str(self.a) if self.a.denominator < 10**12 else
-                  f"{float(self.a):.6g}... (exactly a Fraction over 2^{self.a.denominator.bit_length() - 1})")
-        return (f"Littlestone adversary: {self.mistakes} mistakes in {len(self.rounds)} rounds (d = {self.d}); "
-                f"h = (-1, a, 0, ...) with a = {a_text} labels every round; the learner saw the exact "
-                f"point in {self.faithful_rounds} rounds (feed={self.feed!r}), the fed points stay "
-                f"realizable for {self.realizable_fed_rounds} rounds")
+        a_text = (
+            str(self.a)
+            if self.a.denominator < 10**12
+            else f"{float(self.a):.6g}... (exactly a Fraction over 2^{self.a.denominator.bit_length() - 1})"
+        )
+        return (
+            f"Littlestone adversary: {self.mistakes} mistakes in {len(self.rounds)} rounds (d = {self.d}); "
+            f"h = (-1, a, 0, ...) with a = {a_text} labels every round; the learner saw the exact "
+            f"point in {self.faithful_rounds} rounds (feed={self.feed!r}), the fed points stay "
+            f"realizable for {self.realizable_fed_rounds} rounds"
+        )
 
 
 class ThresholdAdversary(LdimAdversary):
@@ -205,8 +218,12 @@ class ThresholdAdversary(LdimAdversary):
     @property
     def dimension(self) -> int:
         """The version space's dimension is infinite: asking for it is a one-line error."""
-        raise v.fail("dimension", "a finite class", "the thresholds of the whole interval (infinite dimension)",
-                     "Play a fixed number of rounds.")
+        raise v.fail(
+            "dimension",
+            "a finite class",
+            "the thresholds of the whole interval (infinite dimension)",
+            "Play a fixed number of rounds.",
+        )
 
     @property
     def finished(self) -> bool:
@@ -256,11 +273,16 @@ class SklearnAdapter:
 
     def __init__(self, estimator: Any, classes: tuple[Any, Any] = (-1, 1)) -> None:
         if not hasattr(estimator, "partial_fit"):
-            raise v.fail("estimator", "a scikit-learn estimator with partial_fit",
-                         type(estimator).__name__,
-                         "Use e.g. sklearn.linear_model.Perceptron or SGDClassifier.")
+            raise v.fail(
+                "estimator",
+                "a scikit-learn estimator with partial_fit",
+                type(estimator).__name__,
+                "Use e.g. sklearn.linear_model.Perceptron or SGDClassifier.",
+            )
         if len(tuple(classes)) != 2:
-            raise v.fail("classes", "two labels (negative, positive)", repr(classes), "Pass classes=(-1, 1).")
+            raise v.fail(
+                "classes", "two labels (negative, positive)", repr(classes), "Pass classes=(-1, 1)."
+            )
         self.estimator = estimator
         self.classes = tuple(classes)
         self.fitted = False
@@ -289,9 +311,17 @@ def _is_river(learner: Any) -> bool:
     return type(learner).__module__.split(".")[0] == "river"
 
 
-def littlestone(learner: Any, rounds: int, d: int = 2, *, feed: str = "float", classes: tuple[Any, Any] | None = None,
-                as_dict: bool | None = None) -> LittlestoneResult:
-    """Play the shattered tree of “Perceptron Algorithm for Halfspaces” against an online learner: it errs on every round.
+def littlestone(
+    learner: Any,
+    rounds: int,
+    d: int = 2,
+    *,
+    feed: str = "float",
+    classes: tuple[Any, Any] | None = None,
+    as_dict: bool | None = None,
+) -> LittlestoneResult:
+    """Play the shattered tree of “Perceptron Algorithm for Halfspaces” against an online learner:
+    it errs on every round.
 
     Round k: the point x = (t, 1, 0, …, 0) ∈ ℝ^d with t the midpoint of the open interval of the
     a's still consistent (first t = 1/2); the learner predicts (``predict_one``), the label
@@ -327,13 +357,20 @@ def littlestone(learner: Any, rounds: int, d: int = 2, *, feed: str = "float", c
     """
     for method in ("predict_one", "learn_one"):
         if not callable(getattr(learner, method, None)):
-            raise v.fail("learner", "an online learner with predict_one(x) and learn_one(x, y)",
-                         f"{type(learner).__name__} without {method}",
-                         "Wrap scikit-learn estimators in perceptronlab.adversary.SklearnAdapter.")
+            raise v.fail(
+                "learner",
+                "an online learner with predict_one(x) and learn_one(x, y)",
+                f"{type(learner).__name__} without {method}",
+                "Wrap scikit-learn estimators in perceptronlab.adversary.SklearnAdapter.",
+            )
     rounds = v.check_positive_int("rounds", rounds, "Pass e.g. rounds=100.")
     if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 2:
-        raise v.fail("d", "an integer >= 2", repr(d),
-                     "Pass d=2: in d = 1 halfspaces through 0 are just two hypotheses, so the game is finite.")
+        raise v.fail(
+            "d",
+            "an integer >= 2",
+            repr(d),
+            "Pass d=2: in d = 1 halfspaces through 0 are just two hypotheses, so the game is finite.",
+        )
     d = int(d)
     v.check_choice("feed", feed, FEEDS)
     river_like = _is_river(learner)
@@ -341,8 +378,12 @@ def littlestone(learner: Any, rounds: int, d: int = 2, *, feed: str = "float", c
         classes = (False, True) if river_like else (-1, 1)
     classes = tuple(classes)
     if len(classes) != 2 or classes[0] == classes[1]:
-        raise v.fail("classes", "two different labels (negative, positive)", repr(classes),
-                     "Pass e.g. classes=(-1, 1).")
+        raise v.fail(
+            "classes",
+            "two different labels (negative, positive)",
+            repr(classes),
+            "Pass e.g. classes=(-1, 1).",
+        )
     as_dict = river_like if as_dict is None else bool(as_dict)
 
     adversary = ThresholdAdversary()
@@ -356,7 +397,9 @@ def littlestone(learner: Any, rounds: int, d: int = 2, *, feed: str = "float", c
         predicted_sign = _predicted_sign(prediction, classes, number)
         label = 1 if adversary.label(1 if predicted_sign == 1 else 0) == 1 else -1
         learner.learn_one(fed, classes[1] if label == 1 else classes[0])
-        played.append(Round(number, t, x, fed, prediction, predicted_sign, label, adversary.interval))
+        played.append(
+            Round(number, t, x, fed, prediction, predicted_sign, label, adversary.interval)
+        )
     return LittlestoneResult(rounds=played, a=adversary.midpoint, d=d, feed=feed, classes=classes)
 
 
@@ -370,5 +413,9 @@ def _predicted_sign(prediction: Any, classes: tuple[Any, ...], number: int) -> i
                 return sign
         except (TypeError, ValueError):
             pass
-    raise v.fail(f"the learner's prediction in round {number}", f"one of the classes {classes!r} or None",
-                 repr(prediction), "Pass classes=(negative, positive) with the learner's own labels.")
+    raise v.fail(
+        f"the learner's prediction in round {number}",
+        f"one of the classes {classes!r} or None",
+        repr(prediction),
+        "Pass classes=(negative, positive) with the learner's own labels.",
+    )

@@ -6,7 +6,8 @@ description (and, for :func:`lfd`, the ``target``). A Dataset unpacks like a tup
 :func:`basis`) hold integer arrays, so ``perceptron(X, y, exact=True)`` reproduces the lectures'
 worksheets digit for digit; random ones hold float64.
 
-References: the lecture notes “Perceptron Mistake Bound” (its exam tasks), the notebook “The Perceptron Convergence Theorem” ( Gaussian
+References: the lecture notes “Perceptron Mistake Bound” (its exam tasks), the notebook “The
+Perceptron Convergence Theorem” ( Gaussian
 pairs, the basis vectors, non-separable clouds), Abu-Mostafa, Magdon-Ismail and Lin, *Learning
 From Data* (2012), Exercise 1.4 and Problem 1.4 (the PLA experiment on a random target line).
 """
@@ -27,8 +28,16 @@ if TYPE_CHECKING:
 
     from perceptronlab._ground.types import Int64Array
 
-__all__ = ["Dataset", "basis", "exam_task", "gaussian_pair", "label_by", "lfd", "margin_task",
-           "nonseparable"]
+__all__ = [
+    "Dataset",
+    "basis",
+    "exam_task",
+    "gaussian_pair",
+    "label_by",
+    "lfd",
+    "margin_task",
+    "nonseparable",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,7 +85,8 @@ class Dataset:
 
 
 def exam_task() -> Dataset:
-    """The exam task of the lecture notes “Perceptron Mistake Bound”: x₁ = (1, 0) (+1), x₂ = (1, 1) (−1), x₃ = (0, 1) (−1), no offset.
+    """The exam task of the lecture notes “Perceptron Mistake Bound”: x₁ = (1, 0) (+1), x₂ = (1, 1)
+    (−1), x₃ = (0, 1) (−1), no offset.
 
     Cyclic perceptron from w = 0: 5 mistakes in 4 sweeps, final w = (1, −2).
 
@@ -87,12 +97,17 @@ def exam_task() -> Dataset:
     >>> run.mistakes, run.sweeps, [int(v) for v in run.w]
     (5, 4, [1, -2])
     """
-    return Dataset(np.array([[1, 0], [1, 1], [0, 1]], dtype=np.int64), np.array([1, -1, -1], dtype=np.int64),
-                   "exam-task", "the lecture notes “Perceptron Mistake Bound”, exam task 1: three points in the plane, no offset")
+    return Dataset(
+        np.array([[1, 0], [1, 1], [0, 1]], dtype=np.int64),
+        np.array([1, -1, -1], dtype=np.int64),
+        "exam-task",
+        "the lecture notes “Perceptron Mistake Bound”, exam task 1: three points in the plane, no offset",
+    )
 
 
 def margin_task(with_x5: bool = False) -> Dataset:
-    """The margin task of the lecture notes “Perceptron Mistake Bound”: x₁ = (3, 1), x₂ = (1, 2) (+1), x₃ = (−1, −1), x₄ = (0, −2) (−1).
+    """The margin task of the lecture notes “Perceptron Mistake Bound”: x₁ = (3, 1), x₂ = (1, 2)
+    (+1), x₃ = (−1, −1), x₄ = (0, −2) (−1).
 
     Parameters
     ----------
@@ -107,16 +122,23 @@ def margin_task(with_x5: bool = False) -> Dataset:
     ([4, -3], 1)
     """
     if not isinstance(with_x5, bool | np.bool_):
-        raise fail("with_x5", "True or False", repr(with_x5), "Pass with_x5=True to add x5 = (4, -3).")
+        raise fail(
+            "with_x5", "True or False", repr(with_x5), "Pass with_x5=True to add x5 = (4, -3)."
+        )
     rows = [[3, 1], [1, 2], [-1, -1], [0, -2]] + ([[4, -3]] if with_x5 else [])
     labels = [1, 1, -1, -1] + ([1] if with_x5 else [])
-    return Dataset(np.array(rows, dtype=np.int64), np.array(labels, dtype=np.int64),
-                   "margin-task" + ("-x5" if with_x5 else ""),
-                   "the lecture notes “Perceptron Mistake Bound”, margin task: four points" + (" and x5 = (4, -3)" if with_x5 else ""))
+    return Dataset(
+        np.array(rows, dtype=np.int64),
+        np.array(labels, dtype=np.int64),
+        "margin-task" + ("-x5" if with_x5 else ""),
+        "the lecture notes “Perceptron Mistake Bound”, margin task: four points"
+        + (" and x5 = (4, -3)" if with_x5 else ""),
+    )
 
 
 def basis(n: int) -> Dataset:
-    """The worst case of the notebook “The Perceptron Convergence Theorem”, §6.7: the basis vectors e₁ … e_n, all labelled +1.
+    """The worst case of the notebook “The Perceptron Convergence Theorem”, §6.7: the basis vectors
+    e₁ … e_n, all labelled +1.
 
     R = 1, the best margin is ρ* = 1/√n (w* = (1, …, 1)/√n), so Novikoff's bound R²/ρ² = n, and
     the cyclic perceptron makes exactly n mistakes: the bound is attained.
@@ -128,12 +150,22 @@ def basis(n: int) -> Dataset:
     7
     """
     n = check_positive_int("n (the dimension)", n, "Pass e.g. basis(5).")
-    return Dataset(np.eye(n, dtype=np.int64), np.ones(n, dtype=np.int64), f"basis-{n}",
-                   f"the notebook “The Perceptron Convergence Theorem”, section 6.7: the {n} basis vectors, all labelled +1")
+    return Dataset(
+        np.eye(n, dtype=np.int64),
+        np.ones(n, dtype=np.int64),
+        f"basis-{n}",
+        f"the notebook “The Perceptron Convergence Theorem”, section 6.7: the {n} basis vectors, all labelled +1",
+    )
 
 
-def _check_real(name: str, value: Any, *, minimum: float | None = None, positive: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(float(value)):
+def _check_real(
+    name: str, value: Any, *, minimum: float | None = None, positive: bool = False
+) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not np.isfinite(float(value))
+    ):
         raise fail(name, "a finite number", repr(value), f"Pass e.g. {name.split()[0]}=1.0.")
     number = float(value)
     if positive and number <= 0:
@@ -147,13 +179,21 @@ def _legacy_seed(seed: Any) -> int:
     """A seed for the legacy ``RandomState`` the notebook uses: an integer in [0, 2**32)."""
     checked = check_seed(seed)
     if checked is None or checked >= 2**32:
-        raise fail("seed", "an integer in [0, 2**32)", repr(seed), "Pass e.g. seed=42 (the notebook's).")
+        raise fail(
+            "seed", "an integer in [0, 2**32)", repr(seed), "Pass e.g. seed=42 (the notebook's)."
+        )
     return checked
 
 
-def gaussian_pair(n_per_class: int = 25, separation: float = 3.0, seed: int = 42, bias: bool = True,
-                  spread: float = 0.5) -> Dataset:
-    """The Gaussian pair of the notebook “The Perceptron Convergence Theorem”: two round clouds at (∓separation/2, 0), labels −1 then +1.
+def gaussian_pair(
+    n_per_class: int = 25,
+    separation: float = 3.0,
+    seed: int = 42,
+    bias: bool = True,
+    spread: float = 0.5,
+) -> Dataset:
+    """The Gaussian pair of the notebook “The Perceptron Convergence Theorem”: two round clouds at
+    (∓separation/2, 0), labels −1 then +1.
 
     Exactly the notebook's construction: ``rng = np.random.RandomState(seed)``, then
     ``X0 = rng.randn(n, 2) * spread + (-separation/2, 0)`` (label −1) and
@@ -190,9 +230,13 @@ def gaussian_pair(n_per_class: int = 25, separation: float = 3.0, seed: int = 42
     if bias:
         X = np.hstack([np.ones((X.shape[0], 1)), X])
     y = np.array([-1] * n_per_class + [1] * n_per_class, dtype=np.int64)
-    return Dataset(X, y, f"gaussian-pair-{separation:g}-{seed}",
-                   f"the notebook “The Perceptron Convergence Theorem”: two Gaussian clouds (sd {spread:g}) {separation:g} apart, seed {seed}"
-                   + (", bias column first" if bias else ""))
+    return Dataset(
+        X,
+        y,
+        f"gaussian-pair-{separation:g}-{seed}",
+        f"the notebook “The Perceptron Convergence Theorem”: two Gaussian clouds (sd {spread:g}) "
+        f"{separation:g} apart, seed {seed}" + (", bias column first" if bias else ""),
+    )
 
 
 def label_by(target: ArrayLike, X: ArrayLike) -> Int64Array:
@@ -206,8 +250,12 @@ def label_by(target: ArrayLike, X: ArrayLike) -> Int64Array:
     target = np.asarray(target, dtype=np.float64)
     X = np.asarray(X, dtype=np.float64)
     if target.ndim != 1 or X.ndim != 2 or target.shape[0] != X.shape[1] + 1:
-        raise fail("target", f"a vector (b, w1, ..., w_d) of length d + 1 = {X.shape[-1] + 1}",
-                   f"shape {target.shape} for X of shape {X.shape}", "Pass Dataset.target from lfd().")
+        raise fail(
+            "target",
+            f"a vector (b, w1, ..., w_d) of length d + 1 = {X.shape[-1] + 1}",
+            f"shape {target.shape} for X of shape {X.shape}",
+            "Pass Dataset.target from lfd().",
+        )
     return np.where(target[0] + X @ target[1:] > 0, 1, -1).astype(np.int64)
 
 
@@ -236,13 +284,20 @@ def lfd(N: int = 10, seed: int | None = 0) -> Dataset:
     w = np.array([-(q[1] - p[1]), q[0] - p[0]])
     target = np.array([-float(w @ p), w[0], w[1]])
     X = rng.uniform(-1.0, 1.0, size=(N, 2))
-    return Dataset(X, label_by(target, X), f"lfd-{N}-{seed}",
-                   f"Learning From Data: {N} points uniform in [-1, 1]^2, a random target line, seed {seed}",
-                   target=target)
+    return Dataset(
+        X,
+        label_by(target, X),
+        f"lfd-{N}-{seed}",
+        f"Learning From Data: {N} points uniform in [-1, 1]^2, a random target line, seed {seed}",
+        target=target,
+    )
 
 
-def nonseparable(n_per_class: int = 40, shift: float = 0.5, spread: float = 1.0, seed: int = 42) -> Dataset:
-    """The notebook “The Perceptron Convergence Theorem”, §6.9: two overlapping Gaussian clouds with labels 0 and 1 (not separable).
+def nonseparable(
+    n_per_class: int = 40, shift: float = 0.5, spread: float = 1.0, seed: int = 42
+) -> Dataset:
+    """The notebook “The Perceptron Convergence Theorem”, §6.9: two overlapping Gaussian clouds
+    with labels 0 and 1 (not separable).
 
     Exactly the notebook's construction: ``RandomState(seed)``, ``X0 = randn(n, 2) * spread +
     (-shift, 0)`` labelled 0, ``X1 = randn(n, 2) * spread + (shift, 0)`` labelled 1 (the notebook
@@ -263,7 +318,11 @@ def nonseparable(n_per_class: int = 40, shift: float = 0.5, spread: float = 1.0,
     rng = np.random.RandomState(seed)
     zeros = rng.randn(n_per_class, 2) * spread + np.array([-shift, 0])
     ones = rng.randn(n_per_class, 2) * spread + np.array([shift, 0])
-    return Dataset(np.vstack([zeros, ones]), np.array([0] * n_per_class + [1] * n_per_class, dtype=np.int64),
-                   f"nonseparable-{seed}",
-                   f"the notebook “The Perceptron Convergence Theorem”, section 6.9: overlapping clouds (sd {spread:g}) at -{shift:g} and +{shift:g}, "
-                   f"labels 0/1, seed {seed}")
+    return Dataset(
+        np.vstack([zeros, ones]),
+        np.array([0] * n_per_class + [1] * n_per_class, dtype=np.int64),
+        f"nonseparable-{seed}",
+        f"the notebook “The Perceptron Convergence Theorem”, section 6.9: overlapping clouds "
+        f"(sd {spread:g}) at -{shift:g} and +{shift:g}, "
+        f"labels 0/1, seed {seed}",
+    )

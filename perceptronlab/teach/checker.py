@@ -1,6 +1,7 @@
 """The worksheet checker: find a student's first wrong row and name the slip.
 
-A worksheet is the table of the exam task of the lecture notes “Perceptron Mistake Bound”, one row per step: (sweep, point, y⟨w,x⟩,
+A worksheet is the table of the exam task of the lecture notes “Perceptron Mistake Bound”, one row
+per step: (sweep, point, y⟨w,x⟩,
 mistake?, w after), and a last row for the clean sweep, ``N, all, "s1, s2, s3", no, stop``. This
 is the CSV layout of ``Run.table("csv")`` (header ``sweep,point,score,mistake,w_after``); with an
 intercept the w cell reads ``(1, 0), b = 1``. The clean sweep may also be written out row by row.
@@ -8,7 +9,8 @@ intercept the w cell reads ``(1, 0), b = 1``. The clean sweep may also be writte
 :func:`check_worksheet` runs the exact engine on the data (``perceptron(..., exact=True,
 trace=True)``) and walks the sheet against it. At the first row that differs, the student's
 weights before that row are the engine's (every earlier row agreed), so the row can be explained
-by replaying the wrong rules of the "mistakes to catch" of “Perceptron Algorithm for Halfspaces” and the tie rule of the lecture notes:
+by replaying the wrong rules of the "mistakes to catch" of “Perceptron Algorithm for Halfspaces”
+and the tie rule of the lecture notes:
 
 ============================  ===================================================================
 ``update-not-due``            an update although y⟨w,x⟩ > 0 ("updating when the condition is not
@@ -25,7 +27,8 @@ by replaying the wrong rules of the "mistakes to catch" of “Perceptron Algorit
 
 The online slip in a sheet
 --------------------------
-The online protocol of “Perceptron Algorithm for Halfspaces” predicts sign⟨w, x_t⟩ from w and x_t first and only then reads y_t.
+The online protocol of “Perceptron Algorithm for Halfspaces” predicts sign⟨w, x_t⟩ from w and x_t
+first and only then reads y_t.
 A sheet records the score y⟨w,x⟩ *before* the step. A student who reads the label first and
 updates before predicting writes the score of the already-updated weights,
 y⟨w + ηyx, x⟩ = y⟨w,x⟩ + η‖x‖² (usually positive, so the step looks correct). The checker names a
@@ -69,19 +72,31 @@ MAX_SHEET_BYTES = 4 * 2**20
 
 #: slip kind -> (the lectures' wording, how to fix it)
 SLIPS: dict[str, tuple[str, str]] = {
-    "update-not-due": ("Updating when the condition is not satisfied",
-                       "Check y<w,x> <= 0 first; update only then."),
-    "x-instead-of-yx": ("Adding x_i instead of y_i x_i",
-                        "Use w <- w + eta * y_i * x_i: the label gives the sign of the contribution."),
-    "early-stop": ("Stopping immediately after an update",
-                   "Return to checking after every update; stop only after a full sweep with no update."),
-    "tie-as-correct": ("A tie y<w,x> = 0 treated as correct",
-                       "Ties count as mistakes (y<w,x> <= 0, not < 0): update on a tie."),
-    "label-before-prediction": ("Using the true label before making the (online) prediction",
-                                "Compute the score from w before this step's update, then use y as feedback."),
+    "update-not-due": (
+        "Updating when the condition is not satisfied",
+        "Check y<w,x> <= 0 first; update only then.",
+    ),
+    "x-instead-of-yx": (
+        "Adding x_i instead of y_i x_i",
+        "Use w <- w + eta * y_i * x_i: the label gives the sign of the contribution.",
+    ),
+    "early-stop": (
+        "Stopping immediately after an update",
+        "Return to checking after every update; stop only after a full sweep with no update.",
+    ),
+    "tie-as-correct": (
+        "A tie y<w,x> = 0 treated as correct",
+        "Ties count as mistakes (y<w,x> <= 0, not < 0): update on a tie.",
+    ),
+    "label-before-prediction": (
+        "Using the true label before making the (online) prediction",
+        "Compute the score from w before this step's update, then use y as feedback.",
+    ),
     "arithmetic": ("Plain arithmetic", "Recompute the products and sums of this row."),
-    "layout": ("The rows do not follow the run",
-               "One row per point in the order x1, x2, ... of every sweep, then the stop row."),
+    "layout": (
+        "The rows do not follow the run",
+        "One row per point in the order x1, x2, ... of every sweep, then the stop row.",
+    ),
 }
 
 _YES = {"yes", "y", "true", "1", "x", "✓", "ja", "j"}
@@ -162,20 +177,36 @@ def _vector(text: str, where: str, d: int, fit_intercept: bool) -> tuple[tuple, 
         raw = raw[: match.start()]
     raw = raw.strip()
     opened, closed = raw[:1] in ("(", "["), raw[-1:] in (")", "]")
-    if (raw.count("(") != raw.count(")") or raw.count("[") != raw.count("]") or opened != closed
-            or (opened and "([".index(raw[0]) != ")]".index(raw[-1]))):
-        raise v.fail(where, "a vector written (w1, ..., wd)", shown_value(text),
-                     "Close the parenthesis, e.g. (1, 0).")
+    if (
+        raw.count("(") != raw.count(")")
+        or raw.count("[") != raw.count("]")
+        or opened != closed
+        or (opened and "([".index(raw[0]) != ")]".index(raw[-1]))
+    ):
+        raise v.fail(
+            where,
+            "a vector written (w1, ..., wd)",
+            shown_value(text),
+            "Close the parenthesis, e.g. (1, 0).",
+        )
     raw = raw.strip("()[]").strip()
     parts = [p for p in raw.split(",")] if raw else []
     values = tuple(_number(p, where) for p in parts)
     if len(values) != d:
         fix = "Write w as (w1, ..., wd)" + (", b = value" if fit_intercept else "") + "."
-        raise v.fail(where, f"a vector with {d} entries" + (" and b = value" if fit_intercept else ""),
-                     repr(text), fix)
+        raise v.fail(
+            where,
+            f"a vector with {d} entries" + (" and b = value" if fit_intercept else ""),
+            repr(text),
+            fix,
+        )
     if fit_intercept and b is None:
-        raise v.fail(where, "the intercept as '(w1, ..., wd), b = value'", repr(text),
-                     "Add ', b = value' (the run has an intercept).")
+        raise v.fail(
+            where,
+            "the intercept as '(w1, ..., wd), b = value'",
+            repr(text),
+            "Add ', b = value' (the run has an intercept).",
+        )
     return values, b
 
 
@@ -185,7 +216,9 @@ def _mistake(text: str, where: str) -> bool:
         return True
     if cell in _NO:
         return False
-    raise v.fail(where, "yes or no", repr(text), "Write yes for a mistake (an update), no otherwise.")
+    raise v.fail(
+        where, "yes or no", repr(text), "Write yes for a mistake (an update), no otherwise."
+    )
 
 
 def _point(text: str, where: str, n: int) -> int | None:
@@ -194,7 +227,12 @@ def _point(text: str, where: str, n: int) -> int | None:
         return None
     match = re.fullmatch(r"x?(\d{1,9})", cell)
     if not match or not 1 <= int(match.group(1)) <= n:
-        raise v.fail(where, f"a point x1 ... x{n} or 'all'", shown_value(text), "Name the point of the row, e.g. x2.")
+        raise v.fail(
+            where,
+            f"a point x1 ... x{n} or 'all'",
+            shown_value(text),
+            "Name the point of the row, e.g. x2.",
+        )
     return int(match.group(1)) - 1
 
 
@@ -209,19 +247,36 @@ def read_sheet_file(source: str | os.PathLike) -> str:
     """The text of a worksheet file (UTF-8, a byte-order mark dropped), or a clear error."""
     path = Path(source)
     if not path.is_file():
-        why = "a directory" if path.is_dir() else "not a regular file" if path.exists() else "no such file"
-        fix = ("Name the sheet's file inside it." if path.is_dir() else
-               "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after.")
+        why = (
+            "a directory"
+            if path.is_dir()
+            else "not a regular file"
+            if path.exists()
+            else "no such file"
+        )
+        fix = (
+            "Name the sheet's file inside it."
+            if path.is_dir()
+            else "Check the path; write the sheet as CSV with the columns sweep,point,score,mistake,w_after."
+        )
         raise v.fail("worksheet", "a CSV file", f"{str(path)!r} ({why})", fix)
     size = path.stat().st_size
     if size > MAX_SHEET_BYTES:
-        raise v.fail("worksheet", f"a sheet of at most {MAX_SHEET_BYTES // 2**20} MiB", f"{str(path)!r} of "
-                     f"{size:,} bytes", "A worksheet is work by hand: check that this is the right file.")
+        raise v.fail(
+            "worksheet",
+            f"a sheet of at most {MAX_SHEET_BYTES // 2**20} MiB",
+            f"{str(path)!r} of {size:,} bytes",
+            "A worksheet is work by hand: check that this is the right file.",
+        )
     try:
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise v.fail("worksheet", "a readable UTF-8 CSV file", f"{str(path)!r} ({exc})",
-                     "Save the sheet as CSV (UTF-8).") from exc
+        raise v.fail(
+            "worksheet",
+            "a readable UTF-8 CSV file",
+            f"{str(path)!r} ({exc})",
+            "Save the sheet as CSV (UTF-8).",
+        ) from exc
 
 
 def _read_rows(source: Any) -> list[tuple[int, list[str]]]:
@@ -234,19 +289,33 @@ def _read_rows(source: Any) -> list[tuple[int, list[str]]]:
         try:
             rows = [[str(c) for c in (r.values() if isinstance(r, dict) else r)] for r in source]
         except TypeError as exc:
-            raise v.fail("worksheet", "a CSV path, a file object or a list of rows", type(source).__name__,
-                         "Pass e.g. the path of the sheet.") from exc
-    numbered = [(k + 1, [c.strip() for c in r]) for k, r in enumerate(rows) if any(c.strip() for c in r)]
+            raise v.fail(
+                "worksheet",
+                "a CSV path, a file object or a list of rows",
+                type(source).__name__,
+                "Pass e.g. the path of the sheet.",
+            ) from exc
+    numbered = [
+        (k + 1, [c.strip() for c in r]) for k, r in enumerate(rows) if any(c.strip() for c in r)
+    ]
     if len(numbered) > MAX_SHEET_ROWS + 1:  # and a header
-        raise v.fail("worksheet", f"at most {MAX_SHEET_ROWS:,} rows", f"{len(numbered):,} rows",
-                     "A worksheet is work by hand: check a shorter run (fewer points or sweeps).")
+        raise v.fail(
+            "worksheet",
+            f"at most {MAX_SHEET_ROWS:,} rows",
+            f"{len(numbered):,} rows",
+            "A worksheet is work by hand: check a shorter run (fewer points or sweeps).",
+        )
     header = None
     if numbered and _is_header(numbered[0][1]):
         header, numbered = numbered[0][1], numbered[1:]
     if not numbered:
         got = "an empty sheet" if header is None else f"only a header row ({','.join(header)!r})"
-        raise v.fail("worksheet", "at least one row (sweep, point, score, mistake, w_after)", got,
-                     "Write one row per step, as in `perceptronlab trace DATA --format csv`.")
+        raise v.fail(
+            "worksheet",
+            "at least one row (sweep, point, score, mistake, w_after)",
+            got,
+            "Write one row per step, as in `perceptronlab trace DATA --format csv`.",
+        )
     return numbered
 
 
@@ -255,12 +324,18 @@ def _parse(source: Any, n: int, d: int, fit_intercept: bool) -> list[_Row]:
     for number, (line, cells) in enumerate(_read_rows(source), start=1):
         where = f"worksheet row {number} (line {line})"
         if len(cells) != 5:
-            raise v.fail(where, "5 cells: sweep, point, score, mistake, w_after", f"{len(cells)} cells",
-                         "Quote cells that contain commas, e.g. \"(1, -2)\".")
+            raise v.fail(
+                where,
+                "5 cells: sweep, point, score, mistake, w_after",
+                f"{len(cells)} cells",
+                'Quote cells that contain commas, e.g. "(1, -2)".',
+            )
         try:
             sweep = int(cells[0])
         except ValueError as exc:
-            raise v.fail(f"{where}, sweep", "a whole number", repr(cells[0]), "Number the sweeps 1, 2, ...") from exc
+            raise v.fail(
+                f"{where}, sweep", "a whole number", repr(cells[0]), "Number the sweeps 1, 2, ..."
+            ) from exc
         point = _point(cells[1], f"{where}, point", n)
         row = _Row(number, tuple(cells), sweep, point)
         if point is None:
@@ -286,8 +361,15 @@ def _eta(value: Any) -> Fraction:
     return parse_exact(value, "eta (the learning rate)", floats="decimal")
 
 
-def check_worksheet(rows_or_csv_path: Any, X: Any, y: Any, *, eta: Any = 1, fit_intercept: bool = False,
-                    max_sweeps: int = 1000) -> CheckResult:
+def check_worksheet(
+    rows_or_csv_path: Any,
+    X: Any,
+    y: Any,
+    *,
+    eta: Any = 1,
+    fit_intercept: bool = False,
+    max_sweeps: int = 1000,
+) -> CheckResult:
     """Check a student's worksheet against the exact engine run; name the first slip.
 
     Parameters
@@ -321,11 +403,23 @@ def check_worksheet(rows_or_csv_path: Any, X: Any, y: Any, *, eta: Any = 1, fit_
     Xc, signs, _ = v.check_Xy(X, y, exact=True)
     n, d = len(Xc), len(Xc[0])
     if n > MAX_SHEET_POINTS or d > MAX_SHEET_FEATURES:
-        raise v.fail("worksheet data", f"at most {MAX_SHEET_POINTS} points and {MAX_SHEET_FEATURES} features "
-                     "(a sheet is work by hand)", f"{n:,} points and {d:,} features",
-                     "Check a smaller dataset, or train on it with `perceptronlab train`.")
-    run = perceptron(X, y, eta=eta, fit_intercept=bool(fit_intercept), exact=True, trace=True,
-                     max_sweeps=min(max_sweeps, max(1, MAX_SHEET_STEPS // n)), warn=False)
+        raise v.fail(
+            "worksheet data",
+            f"at most {MAX_SHEET_POINTS} points and {MAX_SHEET_FEATURES} features "
+            "(a sheet is work by hand)",
+            f"{n:,} points and {d:,} features",
+            "Check a smaller dataset, or train on it with `perceptronlab train`.",
+        )
+    run = perceptron(
+        X,
+        y,
+        eta=eta,
+        fit_intercept=bool(fit_intercept),
+        exact=True,
+        trace=True,
+        max_sweeps=min(max_sweeps, max(1, MAX_SHEET_STEPS // n)),
+        warn=False,
+    )
     sheet = _parse(rows_or_csv_path, n, d, bool(fit_intercept))
     return _Walk(run, Xc, [int(s) for s in signs], eta, bool(fit_intercept), sheet).check()
 
@@ -334,21 +428,38 @@ class _Walk:
     """Walks the sheet along the engine's steps."""
 
     def __init__(self, run: Run, X, signs, eta: Fraction, fit_intercept: bool, sheet: list[_Row]):
-        self.run, self.X, self.signs, self.eta, self.fit_intercept = run, X, signs, eta, fit_intercept
+        self.run, self.X, self.signs, self.eta, self.fit_intercept = (
+            run,
+            X,
+            signs,
+            eta,
+            fit_intercept,
+        )
         self.sheet = sheet
         self.steps = cast("list[Step]", run.steps)  # the expected run is traced
         self.n = len(X)
         self.final = run.sweeps if run.converged else None  # the clean sweep
 
     # -------------------------------------------------------- verdicts
-    def fail(self, row_number: int, slip: str, message: str, expected=None, got=None) -> CheckResult:
-        return CheckResult(False, row_number, slip, f"{message} Fix: {SLIPS[slip][1]}", expected, got, self.run)
+    def fail(
+        self, row_number: int, slip: str, message: str, expected=None, got=None
+    ) -> CheckResult:
+        return CheckResult(
+            False, row_number, slip, f"{message} Fix: {SLIPS[slip][1]}", expected, got, self.run
+        )
 
     def expected_cells(self, k: int) -> tuple:
         step = self.steps[k]
-        w_after = format_vector(step.w) + (f", b = {format_number(step.b)}" if self.fit_intercept else "")
-        return (str(step.sweep), f"x{step.index + 1}", format_number(step.score),
-                "yes" if step.mistake else "no", w_after)
+        w_after = format_vector(step.w) + (
+            f", b = {format_number(step.b)}" if self.fit_intercept else ""
+        )
+        return (
+            str(step.sweep),
+            f"x{step.index + 1}",
+            format_number(step.score),
+            "yes" if step.mistake else "no",
+            w_after,
+        )
 
     def stop_cells(self) -> tuple:
         scores = [format_number(s.score) for s in self.steps if s.sweep == self.final]
@@ -372,9 +483,14 @@ class _Walk:
                     return self.stop_row(row, k, first_final, position)
                 return self.early_stop(row, k)
             if k >= len(self.steps):
-                return self.fail(row.number, "layout",
-                                 f"The run has ended ({self.ending()}), but the sheet goes on with sweep {row.sweep}, "
-                                 f"x{row.point + 1}.", None, row.cells)
+                return self.fail(
+                    row.number,
+                    "layout",
+                    f"The run has ended ({self.ending()}), but the sheet goes on with sweep {row.sweep}, "
+                    f"x{row.point + 1}.",
+                    None,
+                    row.cells,
+                )
             result = self.step_row(row, k)
             if result is not None:
                 return result
@@ -391,14 +507,22 @@ class _Walk:
     def finish(self, next_position: int, written_out: bool) -> CheckResult:
         if next_position < len(self.sheet):
             extra = self.sheet[next_position]
-            return self.fail(extra.number, "layout",
-                             f"The run stops after the clean sweep {self.final}; row {extra.number} is one too many.",
-                             None, extra.cells)
+            return self.fail(
+                extra.number,
+                "layout",
+                f"The run stops after the clean sweep {self.final}; row {extra.number} is one too many.",
+                None,
+                extra.cells,
+            )
         how = "the clean sweep written out" if written_out else "the stop row"
-        return CheckResult(True, None, None,
-                           f"all {len(self.sheet)} rows agree with the run ({self.run.mistakes} mistakes, "
-                           f"{self.run.sweeps} sweeps, final w = {self.w_text(self.run.w, self.run.b)}; {how}).",
-                           run=self.run)
+        return CheckResult(
+            True,
+            None,
+            None,
+            f"all {len(self.sheet)} rows agree with the run ({self.run.mistakes} mistakes, "
+            f"{self.run.sweeps} sweeps, final w = {self.w_text(self.run.w, self.run.b)}; {how}).",
+            run=self.run,
+        )
 
     def stop_row(self, row: _Row, k: int, first: int, position: int) -> CheckResult:
         """A stop row once the clean sweep has begun (after 0 to n of its rows written out)."""
@@ -406,111 +530,213 @@ class _Walk:
         done = k - first
         wanted = [s.score for s in self.steps[first:]]
         if row.sweep != self.final:
-            return self.fail(row.number, "layout", f"The stop row belongs to sweep {self.final}, not {row.sweep}.",
-                             expected, row.cells)
+            return self.fail(
+                row.number,
+                "layout",
+                f"The stop row belongs to sweep {self.final}, not {row.sweep}.",
+                expected,
+                row.cells,
+            )
         got_scores = row.score
         if len(got_scores) not in (len(wanted), len(wanted) - done):
-            return self.fail(row.number, "layout",
-                             f"The stop row lists {len(got_scores)} scores; sweep {self.final} checks {self.n} "
-                             "points.", expected, row.cells)
+            return self.fail(
+                row.number,
+                "layout",
+                f"The stop row lists {len(got_scores)} scores; sweep {self.final} checks {self.n} "
+                "points.",
+                expected,
+                row.cells,
+            )
         offset = 0 if len(got_scores) == len(wanted) else done
         for j, (got, want) in enumerate(zip(got_scores, wanted[offset:], strict=True)):
             if got != want:
                 index = self.steps[first + offset + j].index
-                return self.fail(row.number, "arithmetic",
-                                 f"In the clean sweep {self.final}, x{index + 1} has y<w,x> = {format_number(want)}, "
-                                 f"not {format_number(got)}.", expected, row.cells)
+                return self.fail(
+                    row.number,
+                    "arithmetic",
+                    f"In the clean sweep {self.final}, x{index + 1} has y<w,x> = {format_number(want)}, "
+                    f"not {format_number(got)}.",
+                    expected,
+                    row.cells,
+                )
         if row.mistake:
-            return self.fail(row.number, "layout", "The stop row has no mistake: mark it 'no'.", expected, row.cells)
+            return self.fail(
+                row.number,
+                "layout",
+                "The stop row has no mistake: mark it 'no'.",
+                expected,
+                row.cells,
+            )
         return self.finish(position + 1, written_out=False)
 
     def early_stop(self, row: _Row, k: int) -> CheckResult:
         """A stop row before the clean sweep has begun."""
         if k >= len(self.steps) or self.final is None:
-            reason = (f"this run never has a clean sweep ({self.ending()})" if self.final is None
-                      else "the run already ended")
-            return self.fail(row.number, "early-stop", f"The sheet stops in sweep {row.sweep}, but {reason}.",
-                             None, row.cells)
+            reason = (
+                f"this run never has a clean sweep ({self.ending()})"
+                if self.final is None
+                else "the run already ended"
+            )
+            return self.fail(
+                row.number,
+                "early-stop",
+                f"The sheet stops in sweep {row.sweep}, but {reason}.",
+                None,
+                row.cells,
+            )
         pending = [s for s in self.steps[k:] if s.mistake]
         if pending:
             update = pending[0]
-            why = (f"in sweep {update.sweep}, x{update.index + 1} has y<w,x> = {format_number(update.score)} <= 0, "
-                   "so w must still be updated")
+            why = (
+                f"in sweep {update.sweep}, x{update.index + 1} has y<w,x> = {format_number(update.score)} <= 0, "
+                "so w must still be updated"
+            )
         else:
             update = next(s for s in reversed(self.steps[:k]) if s.mistake)
-            why = (f"sweep {update.sweep} updated w at x{update.index + 1}, and an update does not show that every "
-                   f"point is now correct: finish sweep {self.steps[k].sweep}, then check a full sweep")
-        return self.fail(row.number, "early-stop",
-                         f"The sheet stops too early: {why}; the run stops only after the clean sweep {self.final}.",
-                         self.expected_cells(k), row.cells)
+            why = (
+                f"sweep {update.sweep} updated w at x{update.index + 1}, and an update does not show that every "
+                f"point is now correct: finish sweep {self.steps[k].sweep}, then check a full sweep"
+            )
+        return self.fail(
+            row.number,
+            "early-stop",
+            f"The sheet stops too early: {why}; the run stops only after the clean sweep {self.final}.",
+            self.expected_cells(k),
+            row.cells,
+        )
 
     def sheet_ended(self, k: int) -> CheckResult:
         number = len(self.sheet) + 1
         if self.final is None:
-            return self.fail(number, "early-stop", f"The sheet ends, but the run never stops ({self.ending()}).")
+            return self.fail(
+                number, "early-stop", f"The sheet ends, but the run never stops ({self.ending()})."
+            )
         last = self.sheet[-1] if self.sheet else None
-        expected = self.stop_cells() if self.steps[k].sweep == self.final else self.expected_cells(k)
+        expected = (
+            self.stop_cells() if self.steps[k].sweep == self.final else self.expected_cells(k)
+        )
         after_update = last is not None and last.point is not None and last.mistake
-        what = "right after an update" if after_update else f"before sweep {self.final}, the clean sweep"
-        return self.fail(number, "early-stop",
-                         f"The sheet ends {what}: an update does not show that every point is now correct; "
-                         f"the next check is sweep {self.steps[k].sweep}, x{self.steps[k].index + 1}, and the run "
-                         f"stops only after the clean sweep {self.final}.", expected)
+        what = (
+            "right after an update"
+            if after_update
+            else f"before sweep {self.final}, the clean sweep"
+        )
+        return self.fail(
+            number,
+            "early-stop",
+            f"The sheet ends {what}: an update does not show that every point is now correct; "
+            f"the next check is sweep {self.steps[k].sweep}, x{self.steps[k].index + 1}, and the run "
+            f"stops only after the clean sweep {self.final}.",
+            expected,
+        )
 
     def step_row(self, row: _Row, k: int) -> CheckResult | None:
         assert row.point is not None  # the stop row ("all") is check()'s
         step = self.steps[k]
         expected = self.expected_cells(k)
         if (row.sweep, row.point) != (step.sweep, step.index):
-            return self.fail(row.number, "layout",
-                             f"The next check is sweep {step.sweep}, x{step.index + 1}, not sweep {row.sweep}, "
-                             f"x{row.point + 1}.", expected, row.cells)
+            return self.fail(
+                row.number,
+                "layout",
+                f"The next check is sweep {step.sweep}, x{step.index + 1}, not sweep {row.sweep}, "
+                f"x{row.point + 1}.",
+                expected,
+                row.cells,
+            )
         w, b = self.state_before(k)
         x, label = self.X[step.index], self.signs[step.index]
         name = f"x{step.index + 1}"
         if row.score != step.score:
             # the score after this step's update: the label used before the prediction
-            early = exact_score(*exact_update(w, b, x, label, self.eta, self.fit_intercept), x, label)
+            early = exact_score(
+                *exact_update(w, b, x, label, self.eta, self.fit_intercept), x, label
+            )
             if step.mistake and row.score == early:
-                return self.fail(row.number, "label-before-prediction",
-                                 f"y<w,x> of {name} is computed with w = {self.w_text(w, b)} from before this step: "
-                                 f"{format_number(step.score)}. Your {format_number(row.score)} is the score of "
-                                 f"w + eta*y*x, i.e. the label was used to update w before the prediction.",
-                                 expected, row.cells)
+                return self.fail(
+                    row.number,
+                    "label-before-prediction",
+                    f"y<w,x> of {name} is computed with w = {self.w_text(w, b)} from before this step: "
+                    f"{format_number(step.score)}. Your {format_number(row.score)} is the score of "
+                    f"w + eta*y*x, i.e. the label was used to update w before the prediction.",
+                    expected,
+                    row.cells,
+                )
             unsigned = label * step.score
-            hint = (" (this is <w,x> without the label y)" if row.score == unsigned and label == -1 and unsigned != 0
-                    else "")
-            return self.fail(row.number, "arithmetic",
-                             f"y<w,x> of {name} with w = {self.w_text(w, b)} is {format_number(step.score)}, not "
-                             f"{format_number(row.score)}{hint}.", expected, row.cells)
+            hint = (
+                " (this is <w,x> without the label y)"
+                if row.score == unsigned and label == -1 and unsigned != 0
+                else ""
+            )
+            return self.fail(
+                row.number,
+                "arithmetic",
+                f"y<w,x> of {name} with w = {self.w_text(w, b)} is {format_number(step.score)}, not "
+                f"{format_number(row.score)}{hint}.",
+                expected,
+                row.cells,
+            )
         if row.mistake != step.mistake:
             if step.mistake and step.score == 0:
-                return self.fail(row.number, "tie-as-correct",
-                                 f"y<w,x> of {name} is 0, a tie: it counts as a mistake and w must be updated.",
-                                 expected, row.cells)
+                return self.fail(
+                    row.number,
+                    "tie-as-correct",
+                    f"y<w,x> of {name} is 0, a tie: it counts as a mistake and w must be updated.",
+                    expected,
+                    row.cells,
+                )
             if step.mistake:
-                return self.fail(row.number, "arithmetic",
-                                 f"y<w,x> of {name} is {format_number(step.score)} < 0: a mistake, so w must be "
-                                 "updated.", expected, row.cells)
-            return self.fail(row.number, "update-not-due",
-                             f"y<w,x> of {name} is {format_number(step.score)} > 0: correctly classified, so no "
-                             f"update; w stays {self.w_text(w, b)}.", expected, row.cells)
+                return self.fail(
+                    row.number,
+                    "arithmetic",
+                    f"y<w,x> of {name} is {format_number(step.score)} < 0: a mistake, so w must be "
+                    "updated.",
+                    expected,
+                    row.cells,
+                )
+            return self.fail(
+                row.number,
+                "update-not-due",
+                f"y<w,x> of {name} is {format_number(step.score)} > 0: correctly classified, so no "
+                f"update; w stays {self.w_text(w, b)}.",
+                expected,
+                row.cells,
+            )
         got_w, got_b = row.w, (row.b if self.fit_intercept else Fraction(0))
         if got_w == tuple(step.w) and got_b == step.b:
             return None
         if not step.mistake:
             updated = tuple(exact_update(w, b, x, label, self.eta, self.fit_intercept)[0])
             if got_w == updated:
-                return self.fail(row.number, "update-not-due",
-                                 f"{name} is marked as no mistake (y<w,x> = {format_number(step.score)} > 0), yet w "
-                                 f"was updated; it stays {self.w_text(w, b)}.", expected, row.cells)
-            return self.fail(row.number, "arithmetic",
-                             f"No update at {name}: w stays {self.w_text(w, b)}.", expected, row.cells)
+                return self.fail(
+                    row.number,
+                    "update-not-due",
+                    f"{name} is marked as no mistake (y<w,x> = {format_number(step.score)} > 0), yet w "
+                    f"was updated; it stays {self.w_text(w, b)}.",
+                    expected,
+                    row.cells,
+                )
+            return self.fail(
+                row.number,
+                "arithmetic",
+                f"No update at {name}: w stays {self.w_text(w, b)}.",
+                expected,
+                row.cells,
+            )
         plus_x = tuple(exact_update(w, b, x, 1, self.eta, self.fit_intercept)[0])  # as if y were +1
         if label == -1 and got_w == plus_x:
-            return self.fail(row.number, "x-instead-of-yx",
-                             f"{name} has label y = -1, so the update is w - eta*x = {self.w_text(step.w, step.b)}; "
-                             f"{format_vector(got_w)} adds x.", expected, row.cells)
-        return self.fail(row.number, "arithmetic",
-                         f"The update at {name} gives w + eta*y*x = {self.w_text(step.w, step.b)}, not "
-                         f"{self.w_text(got_w, got_b)}.", expected, row.cells)
+            return self.fail(
+                row.number,
+                "x-instead-of-yx",
+                f"{name} has label y = -1, so the update is w - eta*x = {self.w_text(step.w, step.b)}; "
+                f"{format_vector(got_w)} adds x.",
+                expected,
+                row.cells,
+            )
+        return self.fail(
+            row.number,
+            "arithmetic",
+            f"The update at {name} gives w + eta*y*x = {self.w_text(step.w, step.b)}, not "
+            f"{self.w_text(got_w, got_b)}.",
+            expected,
+            row.cells,
+        )

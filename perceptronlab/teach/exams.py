@@ -1,4 +1,5 @@
-"""Exam tasks with worked answer keys, in the style of the three exam-style tasks of the lecture notes “Perceptron Mistake Bound”.
+"""Exam tasks with worked answer keys, in the style of the three exam-style tasks of the lecture
+notes “Perceptron Mistake Bound”.
 
 :func:`generate` makes a new task of one ``kind`` from a ``seed`` (the same seed always gives the
 same task):
@@ -36,7 +37,6 @@ Examples
 ### Exam-style task: generalization bound (4 P)
 """
 
-
 from __future__ import annotations
 
 import random
@@ -57,14 +57,21 @@ from perceptronlab.teach.task import ExamTask
 __all__ = ["Kind", "KINDS", "GENERATORS", "generate"]
 
 #: the kinds of exam task
-Kind = Literal["trace", "margin", "generalization", "distance", "margin-perceptron", "eta", "pocket", "online"]
+Kind = Literal[
+    "trace", "margin", "generalization", "distance", "margin-perceptron", "eta", "pocket", "online"
+]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
 #: kind -> its generator (a seeded ``random.Random`` and the seed -> the task)
 GENERATORS: dict[str, Callable[[random.Random, int], ExamTask]] = {
-    "trace": trace_task, "margin": margin_task, "generalization": generalization_task,
-    "distance": distance_task, "margin-perceptron": margin_perceptron_task, "eta": eta_task,
-    "pocket": pocket_task, "online": online_task,
+    "trace": trace_task,
+    "margin": margin_task,
+    "generalization": generalization_task,
+    "distance": distance_task,
+    "margin-perceptron": margin_perceptron_task,
+    "eta": eta_task,
+    "pocket": pocket_task,
+    "online": online_task,
 }
 
 
@@ -74,7 +81,8 @@ def generate(kind: Kind, seed: int) -> ExamTask:
     Parameters
     ----------
     kind : "trace" (the perceptron by hand), "margin" (margin and mistake bound) or
-        "generalization" (the leave-one-out test-error bound), after the three tasks of the lecture notes “Perceptron Mistake Bound” tasks.
+        "generalization" (the leave-one-out test-error bound), after the three tasks of the lecture
+        notes “Perceptron Mistake Bound” tasks.
     seed : an integer ≥ 0.
 
     Returns
@@ -91,7 +99,12 @@ def generate(kind: Kind, seed: int) -> ExamTask:
     """
     v.check_choice("kind", kind, KINDS)
     if seed is None:
-        raise v.fail("seed", "an integer >= 0", "None", "Pass e.g. seed=0; the same seed gives the same task.")
+        raise v.fail(
+            "seed",
+            "an integer >= 0",
+            "None",
+            "Pass e.g. seed=0; the same seed gives the same task.",
+        )
     checked = v.check_seed(seed)
     assert checked is not None  # None is refused above
     rng = random.Random(f"perceptronlab-exam-{kind}-{checked}")

@@ -39,7 +39,17 @@ SHEET_POINTS = Fraction(2)
 MAX_SHEETS = 5000
 MAX_SHEET_BYTES = 1 << 20
 #: the gradebook's columns
-COLUMNS = ("student", "file", "points", "out_of", "correct", "first_wrong_row", "slip", "slip_name", "message")
+COLUMNS = (
+    "student",
+    "file",
+    "points",
+    "out_of",
+    "correct",
+    "first_wrong_row",
+    "slip",
+    "slip_name",
+    "message",
+)
 
 
 @dataclass(frozen=True)
@@ -76,11 +86,15 @@ def grade_sheet(name: str, text: str) -> Grade:
     if result.ok:
         return Grade(_student(name), name, SHEET_POINTS, True, None, None, result.message)
     run = result.run
-    assert run is not None and run.steps is not None and result.first_wrong_row is not None  # checked: a traced run
+    assert (
+        run is not None and run.steps is not None and result.first_wrong_row is not None
+    )  # checked: a traced run
     half = max(1, run.sweeps // 2)
     first_half_rows = sum(1 for step in run.steps if step.sweep <= half)
     points = Fraction(1) if result.first_wrong_row > first_half_rows else Fraction(0)
-    return Grade(_student(name), name, points, False, result.first_wrong_row, result.slip, result.message)
+    return Grade(
+        _student(name), name, points, False, result.first_wrong_row, result.slip, result.message
+    )
 
 
 def _read_limited(data: bytes, name: str) -> str:
@@ -99,35 +113,66 @@ def class_sheets(source: str | Path) -> list[tuple[str, str]]:
         out = []
         for file in files:
             size = file.stat().st_size
-            out.append((file.name, f"\x00unreadable: {file.name} is {size} bytes, more than a sheet" if
-                        size > MAX_SHEET_BYTES else _read_limited(file.read_bytes(), file.name)))
+            out.append(
+                (
+                    file.name,
+                    f"\x00unreadable: {file.name} is {size} bytes, more than a sheet"
+                    if size > MAX_SHEET_BYTES
+                    else _read_limited(file.read_bytes(), file.name),
+                )
+            )
         return out
     if path.is_file() and zipfile.is_zipfile(path):
         with zipfile.ZipFile(path) as archive:
-            members = sorted((m for m in archive.infolist()
-                              if not m.is_dir() and m.filename.lower().endswith(".csv")
-                              and not Path(m.filename).name.startswith(".") and "__MACOSX" not in m.filename),
-                             key=lambda m: m.filename)
+            members = sorted(
+                (
+                    m
+                    for m in archive.infolist()
+                    if not m.is_dir()
+                    and m.filename.lower().endswith(".csv")
+                    and not Path(m.filename).name.startswith(".")
+                    and "__MACOSX" not in m.filename
+                ),
+                key=lambda m: m.filename,
+            )
             _check_count(len(members), str(path))
             out = []
             for member in members:
                 name = Path(member.filename).name
                 if member.file_size > MAX_SHEET_BYTES:
-                    out.append((name, f"\x00unreadable: {name} is {member.file_size} bytes, more than a sheet"))
+                    out.append(
+                        (
+                            name,
+                            f"\x00unreadable: {name} is {member.file_size} bytes, more than a sheet",
+                        )
+                    )
                 else:
                     out.append((name, _read_limited(archive.read(member), name)))
             return out
     why = "a file that is not a zip" if path.is_file() else "no such folder or file"
-    raise v.fail("worksheets", "a folder or a zip of worksheets (.csv)", f"{str(path)!r} ({why})",
-                 "Put the filled sheets in one folder, or zip them.")
+    raise v.fail(
+        "worksheets",
+        "a folder or a zip of worksheets (.csv)",
+        f"{str(path)!r} ({why})",
+        "Put the filled sheets in one folder, or zip them.",
+    )
 
 
 def _check_count(count: int, where: str) -> None:
     if count == 0:
-        raise v.fail("worksheets", "at least one .csv sheet", f"none in {where!r}",
-                     "Put the filled sheets (CSV, from `perceptronlab exam --sheet-out`) there.")
+        raise v.fail(
+            "worksheets",
+            "at least one .csv sheet",
+            f"none in {where!r}",
+            "Put the filled sheets (CSV, from `perceptronlab exam --sheet-out`) there.",
+        )
     if count > MAX_SHEETS:
-        raise v.fail("worksheets", f"at most {MAX_SHEETS} sheets", f"{count} in {where!r}", "Grade the class in groups.")
+        raise v.fail(
+            "worksheets",
+            f"at most {MAX_SHEETS} sheets",
+            f"{count} in {where!r}",
+            "Grade the class in groups.",
+        )
 
 
 def is_sheet(text: str) -> bool:
@@ -135,7 +180,9 @@ def is_sheet(text: str) -> bool:
     worksheet's column header (``sweep,point,...``); a dataset or a roster is not."""
     if text.startswith("\x00unreadable: ") or text.startswith("# perceptronlab worksheet"):
         return True
-    first = next((line for line in text.splitlines() if line.strip() and not line.startswith("#")), "")
+    first = next(
+        (line for line in text.splitlines() if line.strip() and not line.startswith("#")), ""
+    )
     return first.strip().lower().startswith("sweep")
 
 
@@ -146,8 +193,17 @@ def grade_class(source: str | Path) -> list[Grade]:
         if not is_sheet(text):
             continue
         if text.startswith("\x00unreadable: "):
-            grades.append(Grade(_student(name), name, Fraction(0), False, None, "unreadable",
-                                text[len("\x00unreadable: "):]))
+            grades.append(
+                Grade(
+                    _student(name),
+                    name,
+                    Fraction(0),
+                    False,
+                    None,
+                    "unreadable",
+                    text[len("\x00unreadable: ") :],
+                )
+            )
         else:
             grades.append(grade_sheet(name, text))
     return grades
@@ -159,9 +215,19 @@ def gradebook_csv(grades: list[Grade]) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
     for g in grades:
-        writer.writerow([g.student, g.file, str(g.points), str(SHEET_POINTS), "yes" if g.ok else "no",
-                         "" if g.first_wrong_row is None else g.first_wrong_row, g.slip or "", g.slip_name,
-                         " ".join(g.message.split())])
+        writer.writerow(
+            [
+                g.student,
+                g.file,
+                str(g.points),
+                str(SHEET_POINTS),
+                "yes" if g.ok else "no",
+                "" if g.first_wrong_row is None else g.first_wrong_row,
+                g.slip or "",
+                g.slip_name,
+                " ".join(g.message.split()),
+            ]
+        )
     return buffer.getvalue()
 
 
@@ -169,4 +235,7 @@ def slip_summary(grades: list[Grade]) -> list[tuple[str, str, int]]:
     """(slip, its name, how many sheets) of every first slip, the most common first."""
     counts = Counter(g.slip for g in grades if g.slip is not None)
     names = {g.slip: g.slip_name for g in grades if g.slip is not None}
-    return [(slip, names[slip], count) for slip, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return [
+        (slip, names[slip], count)
+        for slip, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]

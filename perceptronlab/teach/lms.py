@@ -102,8 +102,16 @@ def exam_questions(task: ExamTask, prefix: str = "") -> list[Question]:
             continue  # the worksheet: a cloze question
         question = " ".join(_lms_math(block[1]) for block in part.question if block[0] == "p")
         solution = " ".join(_lms_math(block[1]) for block in part.solution if block[0] == "p")
-        out.append(Question(f"{name}-{part.letter}", task.kind, "card",
-                            f"{intro} ({part.letter}) [{_points(part.points)} P] {question}", solution, solution))
+        out.append(
+            Question(
+                f"{name}-{part.letter}",
+                task.kind,
+                "card",
+                f"{intro} ({part.letter}) [{_points(part.points)} P] {question}",
+                solution,
+                solution,
+            )
+        )
     return out
 
 
@@ -117,7 +125,11 @@ def exam_worksheet(task: ExamTask, prefix: str = "") -> tuple[str, str, Run] | N
     if task.kind != "trace" or task.run is None:
         return None
     intro = " ".join(_lms_math(block[1]) for block in task.intro if block[0] == "p")
-    return (f"{prefix or f'trace-{task.seed}'}-a", intro + " Fill in the worksheet of the run.", task.run)
+    return (
+        f"{prefix or f'trace-{task.seed}'}-a",
+        intro + " Fill in the worksheet of the run.",
+        task.run,
+    )
 
 
 def export_tasks(tasks: Sequence[tuple[str, ExamTask]], fmt: str, *, title: str) -> str | bytes:
@@ -145,8 +157,12 @@ def export_tasks(tasks: Sequence[tuple[str, ExamTask]], fmt: str, *, title: str)
 # ---------------------------------------------------------------- Moodle XML
 
 
-def moodle_xml(questions: Sequence[Question], *, category: str = "perceptronlab self-test",
-               worksheets: Sequence[tuple[str, str, Run]] = ()) -> str:
+def moodle_xml(
+    questions: Sequence[Question],
+    *,
+    category: str = "perceptronlab self-test",
+    worksheets: Sequence[tuple[str, str, Run]] = (),
+) -> str:
     """The questions (and, optionally, worksheets as cloze questions) as a Moodle XML question bank.
 
     Parameters
@@ -197,13 +213,17 @@ def _moodle_choice(root: ET.Element, question: Question) -> None:
     _sub(element, "shuffleanswers", "true")
     _sub(element, "answernumbering", "abc")
     for option in question.options:
-        answer = _sub(element, "answer", fraction="100" if option.correct else "0", format="plain_text")
+        answer = _sub(
+            element, "answer", fraction="100" if option.correct else "0", format="plain_text"
+        )
         _sub(answer, "text", option.text)
         _text(answer, "feedback", option.why)
 
 
 def _moodle_numeric(root: ET.Element, question: Question) -> None:
-    assert question.value is not None and question.tolerance is not None  # numeric questions have both
+    assert (
+        question.value is not None and question.tolerance is not None
+    )  # numeric questions have both
     element = _sub(root, "question", type="numerical")
     _moodle_common(element, question)
     answer = _sub(element, "answer", fraction="100")
@@ -257,19 +277,27 @@ def worksheet_cloze(intro: str, run: Run) -> str:
         w = "(" + ", ".join(number(c) for c in step.w) + ")"
         if run.fit_intercept:
             w += ", b = " + number(step.b)
-        rows.append(f"<tr><td>{step.sweep}</td><td>x{step.index + 1}</td><td>{number(step.score)}</td>"
-                    f"<td>{mistake(step.mistake)}</td><td>{w}</td></tr>")
+        rows.append(
+            f"<tr><td>{step.sweep}</td><td>x{step.index + 1}</td><td>{number(step.score)}</td>"
+            f"<td>{mistake(step.mistake)}</td><td>{w}</td></tr>"
+        )
     if clean:
         scores = ", ".join(number(s.score) for s in clean)
-        rows.append(f"<tr><td>{final}</td><td>all</td><td>{scores}</td><td>{mistake(False)}</td><td>stop</td></tr>")
+        rows.append(
+            f"<tr><td>{final}</td><td>all</td><td>{scores}</td><td>{mistake(False)}</td><td>stop</td></tr>"
+        )
     return f"<p>{escape(intro)}</p><table>" + "".join(rows) + "</table>"
 
 
 # ---------------------------------------------------------------- QTI 1.2 (Canvas)
 
 
-def qti_assessment(questions: Sequence[Question], *, title: str = "perceptronlab self-test",
-                   ident: str = "perceptronlab-quiz") -> str:
+def qti_assessment(
+    questions: Sequence[Question],
+    *,
+    title: str = "perceptronlab self-test",
+    ident: str = "perceptronlab-quiz",
+) -> str:
     """The questions as one QTI 1.2 assessment (``questestinterop``), with Canvas's metadata."""
     ET.register_namespace("", QTI_NS)
     root = ET.Element(f"{{{QTI_NS}}}questestinterop")
@@ -294,22 +322,35 @@ def _feedback(item: ET.Element, ident: str, text: str) -> None:
     _material(_q(feedback, "flow_mat"), text)
 
 
-_QTI_TYPES = {"choice": "multiple_choice_question", "numeric": "numerical_question", "card": "essay_question"}
+_QTI_TYPES = {
+    "choice": "multiple_choice_question",
+    "numeric": "numerical_question",
+    "card": "essay_question",
+}
 
 
 def _qti_item(section: ET.Element, question: Question) -> None:
     item = _q(section, "item", ident=question.id, title=question.id)
     fields = _q(_q(item, "itemmetadata"), "qtimetadata")
-    for label, entry in (("question_type", _QTI_TYPES[question.kind]),
-                         ("points_possible", "0" if question.kind == "card" else "1"),
-                         ("topic", question.topic)):
+    for label, entry in (
+        ("question_type", _QTI_TYPES[question.kind]),
+        ("points_possible", "0" if question.kind == "card" else "1"),
+        ("topic", question.topic),
+    ):
         field = _q(fields, "qtimetadatafield")
         _q(field, "fieldlabel", label)
         _q(field, "fieldentry", entry)
     presentation = _q(item, "presentation")
     _material(presentation, question.prompt)
     processing = _q(item, "resprocessing")
-    _q(_q(processing, "outcomes"), "decvar", maxvalue="100", minvalue="0", varname="SCORE", vartype="Decimal")
+    _q(
+        _q(processing, "outcomes"),
+        "decvar",
+        maxvalue="100",
+        minvalue="0",
+        varname="SCORE",
+        vartype="Decimal",
+    )
     general = _q(processing, "respcondition", **{"continue": "Yes"})
     _q(_q(general, "conditionvar"), "other")
     _q(general, "displayfeedback", feedbacktype="Response", linkrefid="general_fb")
@@ -320,11 +361,26 @@ def _qti_item(section: ET.Element, question: Question) -> None:
             _material(_q(choices, "response_label", ident=f"{question.id}-{k + 1}"), option.text)
         for k in range(len(question.options)):
             condition = _q(processing, "respcondition", **{"continue": "Yes"})
-            _q(_q(condition, "conditionvar"), "varequal", f"{question.id}-{k + 1}", respident="response1")
-            _q(condition, "displayfeedback", feedbacktype="Response", linkrefid=f"{question.id}-{k + 1}_fb")
+            _q(
+                _q(condition, "conditionvar"),
+                "varequal",
+                f"{question.id}-{k + 1}",
+                respident="response1",
+            )
+            _q(
+                condition,
+                "displayfeedback",
+                feedbacktype="Response",
+                linkrefid=f"{question.id}-{k + 1}_fb",
+            )
         key = next(k for k, option in enumerate(question.options) if option.correct)
         condition = _q(processing, "respcondition", **{"continue": "No"})
-        _q(_q(condition, "conditionvar"), "varequal", f"{question.id}-{key + 1}", respident="response1")
+        _q(
+            _q(condition, "conditionvar"),
+            "varequal",
+            f"{question.id}-{key + 1}",
+            respident="response1",
+        )
         _q(condition, "setvar", "100", action="Set", varname="SCORE")
     elif question.kind == "numeric":
         assert question.value is not None
@@ -341,12 +397,16 @@ def _qti_item(section: ET.Element, question: Question) -> None:
     else:
         response = _q(presentation, "response_str", ident="response1", rcardinality="Single")
         _q(_q(response, "render_fib"), "response_label", ident="answer1", rshuffle="No")
-    _feedback(item, "general_fb", question.explanation if question.kind != "card" else question.answer)
+    _feedback(
+        item, "general_fb", question.explanation if question.kind != "card" else question.answer
+    )
     for k, option in enumerate(question.options):
         _feedback(item, f"{question.id}-{k + 1}_fb", option.why)
 
 
-def qti_manifest(assessment_file: str = "perceptronlab-quiz.xml", ident: str = "perceptronlab-quiz") -> str:
+def qti_manifest(
+    assessment_file: str = "perceptronlab-quiz.xml", ident: str = "perceptronlab-quiz"
+) -> str:
     """The ``imsmanifest.xml`` of the package: one QTI 1.2 resource."""
     ET.register_namespace("", IMSCP_NS)
     root = ET.Element(f"{{{IMSCP_NS}}}manifest", identifier=f"{ident}-manifest")
@@ -355,8 +415,13 @@ def qti_manifest(assessment_file: str = "perceptronlab-quiz.xml", ident: str = "
     _sub(metadata, f"{{{IMSCP_NS}}}schemaversion", "1.1.3")
     _sub(root, f"{{{IMSCP_NS}}}organizations")
     resources = _sub(root, f"{{{IMSCP_NS}}}resources")
-    resource = _sub(resources, f"{{{IMSCP_NS}}}resource", identifier=ident, type="imsqti_xmlv1p2",
-                    href=assessment_file)
+    resource = _sub(
+        resources,
+        f"{{{IMSCP_NS}}}resource",
+        identifier=ident,
+        type="imsqti_xmlv1p2",
+        href=assessment_file,
+    )
     _sub(resource, f"{{{IMSCP_NS}}}file", href=assessment_file)
     return _serialise(root)
 

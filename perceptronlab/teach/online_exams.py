@@ -79,7 +79,10 @@ class OnlineExamTask:
 
     def latex(self, solution: bool = False) -> str:
         """The task as a LaTeX fragment (the key appended when ``solution``)."""
-        out = [f"\\subsection*{{Exam-style task: {_tex(self.title)} ({self.points} P)}}", ""] + _latex(self.question)
+        out = [
+            f"\\subsection*{{Exam-style task: {_tex(self.title)} ({self.points} P)}}",
+            "",
+        ] + _latex(self.question)
         if solution:
             out += ["\\subsubsection*{Solution}", ""] + _latex(self.solution)
         return "\n".join(out).rstrip() + "\n"
@@ -97,7 +100,10 @@ def _md(blocks: list[Any]) -> list[str]:
             out += [block, ""]
         else:
             header, rows = block
-            out += ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+            out += [
+                "| " + " | ".join(header) + " |",
+                "| " + " | ".join("---" for _ in header) + " |",
+            ]
             out += ["| " + " | ".join(row) + " |" for row in rows] + [""]
     return out
 
@@ -115,8 +121,11 @@ def _latex(blocks: list[Any]) -> list[str]:
             out += [_tex(block), ""]
         else:
             header, rows = block
-            out += ["\\begin{tabular}{" + "l" * len(header) + "}", " & ".join(_tex(h) for h in header) + " \\\\",
-                    "\\hline"]
+            out += [
+                "\\begin{tabular}{" + "l" * len(header) + "}",
+                " & ".join(_tex(h) for h in header) + " \\\\",
+                "\\hline",
+            ]
             out += [" & ".join(_tex(cell) for cell in row) + " \\\\" for row in rows]
             out += ["\\end{tabular}", ""]
     return out
@@ -151,7 +160,12 @@ def generate_online(kind: str, seed: int) -> OnlineExamTask:
     v.check_choice("kind", kind, ONLINE_KINDS)
     checked = v.check_seed(seed)
     if checked is None:
-        raise v.fail("seed", "an integer >= 0", "None", "Pass e.g. seed=0; the same seed gives the same task.")
+        raise v.fail(
+            "seed",
+            "an integer >= 0",
+            "None",
+            "Pass e.g. seed=0; the same seed gives the same task.",
+        )
     rng = random.Random(f"perceptronlab-online-exam-{kind}-{checked}")
     if kind == "ldim":
         return _ldim_task(rng, checked)
@@ -179,20 +193,36 @@ def _ldim_task(rng: random.Random, seed: int) -> OnlineExamTask:
         paths.append([" → ".join(f"x{x} = {y}" for x, y in path), f"h{realising[0]}"])
     solution = [
         f"(a) VCdim(H) = {vc.value}: H labels {{{', '.join(f'x{x}' for x in vc.shattered)}}} in all "
-        f"{2 ** vc.value} ways" + (", and no larger set." if vc.value else "."),
+        f"{2**vc.value} ways" + (", and no larger set." if vc.value else "."),
         f"(b) Ldim(H) = {ldim.value}. A shattered tree, level by level (left: after label 0): "
-        + "; ".join(", ".join(f"x{x}" for x in level) for level in ldim.tree.levels()) + ".",
+        + "; ".join(", ".join(f"x{x}" for x in level) for level in ldim.tree.levels())
+        + ".",
         (["path (point = label)", "realised by"], paths),
-        (f"No tree of depth {ldim.value + 1}: it would need 2^{ldim.value + 1} = {2 ** (ldim.value + 1)} "
-         f"hypotheses, and H has {len(H)}." if len(H) < 2 ** (ldim.value + 1) else
-         f"No tree of depth {ldim.value + 1}: no point splits H into two parts that each shatter a tree of "
-         f"depth {ldim.value}."),
+        (
+            f"No tree of depth {ldim.value + 1}: it would need 2^{ldim.value + 1} = {2 ** (ldim.value + 1)} "
+            f"hypotheses, and H has {len(H)}."
+            if len(H) < 2 ** (ldim.value + 1)
+            else f"No tree of depth {ldim.value + 1}: no point splits H into two parts that each shatter a tree of "
+            f"depth {ldim.value}."
+        ),
         f"(c) Halving: at most ⌊log₂ {len(H)}⌋ = {halving}; SOA: at most Ldim(H) = {ldim.value}.",
     ]
-    return OnlineExamTask("ldim", seed, "the Littlestone dimension of a small class", 6, question, solution,
-                          {"matrix": H.matrix.tolist()},
-                          {"vc": vc.value, "shattered": vc.shattered, "ldim": ldim.value,
-                           "tree": ldim.tree.levels(), "halving_bound": halving})
+    return OnlineExamTask(
+        "ldim",
+        seed,
+        "the Littlestone dimension of a small class",
+        6,
+        question,
+        solution,
+        {"matrix": H.matrix.tolist()},
+        {
+            "vc": vc.value,
+            "shattered": vc.shattered,
+            "ldim": ldim.value,
+            "tree": ldim.tree.levels(),
+            "halving_bound": halving,
+        },
+    )
 
 
 def _run_task(kind: str, rng: random.Random, seed: int) -> OnlineExamTask:
@@ -219,18 +249,36 @@ def _run_task(kind: str, rng: random.Random, seed: int) -> OnlineExamTask:
         best = int(min(sum(int(H.matrix[h, x] != y) for x, y in pairs) for h in range(len(H))))
         bound = bounds.weighted_majority(len(H), best, Fraction(1, 2))
         title = "Weighted Majority by hand"
-        bound_text = (f"(log₂ {len(H)} + {best}·log₂ 2) / log₂(4/3) ≈ {bound:.4g} (the best expert errs "
-                      f"{best} times)")
-        rule = ("Weighted Majority with β = 1/2: every expert starts with weight 1; predict the label of the "
-                "larger total weight (a tie predicts 1); after the label, halve the weight of every wrong expert.")
-    question = [f"The class H below has {len(H)} hypotheses on the points x0, …, x3. {rule}", _class_table(H),
-                "(a) (4 P) Fill in the worksheet for the sequence given by the point and label columns.",
-                (list(blank.header), [list(row) for row in blank.rows]),
-                "(b) (1 P) How many mistakes did the learner make, and what does the theory allow?"]
-    solution = [(list(sheet.header), [list(row) for row in sheet.rows]),
-                f"(b) {mistakes} mistakes; the bound is {bound_text}."]
-    return OnlineExamTask(kind, seed, title, 5, question, solution, {"matrix": H.matrix.tolist(), "sequence": pairs},
-                          {"mistakes": mistakes, "bound": bound}, sheet)
+        bound_text = (
+            f"(log₂ {len(H)} + {best}·log₂ 2) / log₂(4/3) ≈ {bound:.4g} (the best expert errs "
+            f"{best} times)"
+        )
+        rule = (
+            "Weighted Majority with β = 1/2: every expert starts with weight 1; predict the label of the "
+            "larger total weight (a tie predicts 1); after the label, halve the weight of every wrong expert."
+        )
+    question = [
+        f"The class H below has {len(H)} hypotheses on the points x0, …, x3. {rule}",
+        _class_table(H),
+        "(a) (4 P) Fill in the worksheet for the sequence given by the point and label columns.",
+        (list(blank.header), [list(row) for row in blank.rows]),
+        "(b) (1 P) How many mistakes did the learner make, and what does the theory allow?",
+    ]
+    solution = [
+        (list(sheet.header), [list(row) for row in sheet.rows]),
+        f"(b) {mistakes} mistakes; the bound is {bound_text}.",
+    ]
+    return OnlineExamTask(
+        kind,
+        seed,
+        title,
+        5,
+        question,
+        solution,
+        {"matrix": H.matrix.tolist(), "sequence": pairs},
+        {"mistakes": mistakes, "bound": bound},
+        sheet,
+    )
 
 
 def _winnow_task(rng: random.Random, seed: int) -> OnlineExamTask:
@@ -255,11 +303,19 @@ def _winnow_task(rng: random.Random, seed: int) -> OnlineExamTask:
         "(b) (1 P) How many mistakes did Winnow make, and what does Littlestone's bound allow for a "
         "disjunction of 2 variables?",
     ]
-    solution = [(list(sheet.header), [list(row) for row in sheet.rows]),
-                f"(b) {mistakes} mistakes (the labels come from {names}); the bound "
-                f"α/(α−1)·n/θ + (α+1)·k·(log_α θ + 1) = 2·2 + 3·2·(log₂ 3 + 1) ≈ {bound:.4g}."]
-    return OnlineExamTask("winnow", seed, "Winnow by hand", 5, question, solution,
-                          {"n": n, "sequence": pairs, "relevant": relevant},
-                          {"mistakes": mistakes, "bound": bound, "weights": sheet.rows[-1][-1]}, sheet)
-
-
+    solution = [
+        (list(sheet.header), [list(row) for row in sheet.rows]),
+        f"(b) {mistakes} mistakes (the labels come from {names}); the bound "
+        f"α/(α−1)·n/θ + (α+1)·k·(log_α θ + 1) = 2·2 + 3·2·(log₂ 3 + 1) ≈ {bound:.4g}.",
+    ]
+    return OnlineExamTask(
+        "winnow",
+        seed,
+        "Winnow by hand",
+        5,
+        question,
+        solution,
+        {"n": n, "sequence": pairs, "relevant": relevant},
+        {"mistakes": mistakes, "bound": bound, "weights": sheet.rows[-1][-1]},
+        sheet,
+    )

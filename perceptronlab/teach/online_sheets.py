@@ -35,10 +35,36 @@ SHEET_KINDS = ("halving", "soa", "weighted-majority", "winnow")
 MAX_SHEET_ROUNDS = 200
 
 _HEADERS = {
-    "halving": ("round", "point", "votes 0", "votes 1", "prediction", "label", "mistake", "version space after"),
-    "soa": ("round", "point", "Ldim if 0", "Ldim if 1", "prediction", "label", "mistake", "version space after"),
-    "weighted-majority": ("round", "point", "weight 0", "weight 1", "prediction", "label", "mistake",
-                          "weights after"),
+    "halving": (
+        "round",
+        "point",
+        "votes 0",
+        "votes 1",
+        "prediction",
+        "label",
+        "mistake",
+        "version space after",
+    ),
+    "soa": (
+        "round",
+        "point",
+        "Ldim if 0",
+        "Ldim if 1",
+        "prediction",
+        "label",
+        "mistake",
+        "version space after",
+    ),
+    "weighted-majority": (
+        "round",
+        "point",
+        "weight 0",
+        "weight 1",
+        "prediction",
+        "label",
+        "mistake",
+        "weights after",
+    ),
     "winnow": ("round", "x", "score", "theta", "prediction", "label", "mistake", "weights after"),
 }
 #: the columns a student fills (all but round, point and label)
@@ -63,12 +89,20 @@ class OnlineSheet:
     def blank(self) -> OnlineSheet:
         """The sheet a student gets: only the round, the point (and θ) and the label filled in."""
         keep = [name in _GIVEN for name in self.header]
-        return OnlineSheet(self.kind, self.header,
-                           [tuple(cell if kept else "" for cell, kept in zip(row, keep, strict=True))
-                            for row in self.rows])
+        return OnlineSheet(
+            self.kind,
+            self.header,
+            [
+                tuple(cell if kept else "" for cell, kept in zip(row, keep, strict=True))
+                for row in self.rows
+            ],
+        )
 
     def markdown(self) -> str:
-        lines = ["| " + " | ".join(self.header) + " |", "| " + " | ".join("---" for _ in self.header) + " |"]
+        lines = [
+            "| " + " | ".join(self.header) + " |",
+            "| " + " | ".join("---" for _ in self.header) + " |",
+        ]
         lines += ["| " + " | ".join(row) + " |" for row in self.rows]
         return "\n".join(lines)
 
@@ -88,7 +122,9 @@ def _vector(values: Iterable[Any]) -> str:
     return "(" + ", ".join(str(value) for value in values) + ")"
 
 
-def online_sheet(kind: str, target: Any, sequence: Iterable[tuple[Any, int]], **options: Any) -> OnlineSheet:
+def online_sheet(
+    kind: str, target: Any, sequence: Iterable[tuple[Any, int]], **options: Any
+) -> OnlineSheet:
     """The worked worksheet of one learner on one sequence of (point, label) pairs.
 
     Parameters
@@ -104,12 +140,18 @@ def online_sheet(kind: str, target: Any, sequence: Iterable[tuple[Any, int]], **
     v.check_choice("kind", kind, SHEET_KINDS)
     pairs = list(sequence)
     if not 1 <= len(pairs) <= MAX_SHEET_ROUNDS:
-        raise v.fail("sequence", f"1 to {MAX_SHEET_ROUNDS} rounds", f"{len(pairs)} rounds",
-                     "A worksheet is filled by hand: give a short sequence.")
+        raise v.fail(
+            "sequence",
+            f"1 to {MAX_SHEET_ROUNDS} rounds",
+            f"{len(pairs)} rounds",
+            "A worksheet is filled by hand: give a short sequence.",
+        )
     if kind == "winnow":
         return _winnow(Winnow(target, **options), pairs)
     if not isinstance(target, FiniteClass):
-        raise v.fail("target", "a FiniteClass", type(target).__name__, "Pass e.g. FiniteClass.thresholds(3).")
+        raise v.fail(
+            "target", "a FiniteClass", type(target).__name__, "Pass e.g. FiniteClass.thresholds(3)."
+        )
     rows: list[tuple[str, ...]] = []
     if kind == "halving":
         halving = Halving(target)
@@ -117,24 +159,54 @@ def online_sheet(kind: str, target: Any, sequence: Iterable[tuple[Any, int]], **
             zero, one = halving.side_sizes(x)
             prediction = halving.predict_one(x)
             halving.learn_one(x, y)
-            rows.append((str(number), f"x{x}", str(zero), str(one), str(prediction),
-                         str(y), "yes" if prediction != y else "no", _names(halving.alive)))
+            rows.append(
+                (
+                    str(number),
+                    f"x{x}",
+                    str(zero),
+                    str(one),
+                    str(prediction),
+                    str(y),
+                    "yes" if prediction != y else "no",
+                    _names(halving.alive),
+                )
+            )
     elif kind == "soa":
         soa = SOA(target)
         for number, (x, y) in enumerate(pairs, start=1):
             zero, one = soa.side_dimensions(x)
             prediction = soa.predict_one(x)
             soa.learn_one(x, y)
-            rows.append((str(number), f"x{x}", str(zero), str(one),
-                         str(prediction), str(y), "yes" if prediction != y else "no", _names(soa.alive)))
+            rows.append(
+                (
+                    str(number),
+                    f"x{x}",
+                    str(zero),
+                    str(one),
+                    str(prediction),
+                    str(y),
+                    "yes" if prediction != y else "no",
+                    _names(soa.alive),
+                )
+            )
     else:
         wm = WeightedMajority(target, **options)
         for number, (x, y) in enumerate(pairs, start=1):
             w0, w1 = wm.votes(x)
             prediction = wm.predict_one(x)
             wm.learn_one(x, y)
-            rows.append((str(number), f"x{x}", str(w0), str(w1), str(prediction), str(y),
-                         "yes" if prediction != y else "no", _vector(wm.weights)))
+            rows.append(
+                (
+                    str(number),
+                    f"x{x}",
+                    str(w0),
+                    str(w1),
+                    str(prediction),
+                    str(y),
+                    "yes" if prediction != y else "no",
+                    _vector(wm.weights),
+                )
+            )
     return OnlineSheet(kind, _HEADERS[kind], rows)
 
 
@@ -144,6 +216,16 @@ def _winnow(learner: Winnow, pairs: list[tuple[Any, int]]) -> OnlineSheet:
         score = learner.score(x)
         prediction = learner.predict_one(x)
         learner.learn_one(x, y)
-        rows.append((str(number), _vector(int(c) for c in x), str(score), str(learner.theta), str(prediction),
-                     str(y), "yes" if prediction != y else "no", _vector(learner.weights)))
+        rows.append(
+            (
+                str(number),
+                _vector(int(c) for c in x),
+                str(score),
+                str(learner.theta),
+                str(prediction),
+                str(y),
+                "yes" if prediction != y else "no",
+                _vector(learner.weights),
+            )
+        )
     return OnlineSheet("winnow", _HEADERS["winnow"], rows)

@@ -28,14 +28,19 @@ def radius2(X) -> Fraction:
     """R² = max_i ‖x_i‖² (“Perceptron Mistake Bound”), by :func:`perceptronlab.theory.geometry.radius_squared`."""
     from perceptronlab.theory.geometry import radius_squared
 
-    return cast(Fraction, radius_squared([[Fraction(c) for c in x] for x in X]))  # exact rows: a Fraction
+    return cast(
+        Fraction, radius_squared([[Fraction(c) for c in x] for x in X])
+    )  # exact rows: a Fraction
 
 
 def margin2(w, X, y) -> Fraction:
     """ρ(w)² = (min_i y_i⟨w,x_i⟩)²/‖w‖² of a separating w, by ``theory.geometry.margin_squared``."""
     from perceptronlab.theory.geometry import margin_squared
 
-    return cast(Fraction, margin_squared([Fraction(c) for c in w], [[Fraction(c) for c in x] for x in X], list(y)))
+    return cast(
+        Fraction,
+        margin_squared([Fraction(c) for c in w], [[Fraction(c) for c in x] for x in X], list(y)),
+    )
 
 
 def novikoff(R2: Fraction, rho2: Fraction) -> Fraction:

@@ -121,17 +121,25 @@ class Question:
             return index is not None and self.options[index].correct
         if self.kind == "numeric":
             number = read_number(reply)
-            assert self.value is not None and self.tolerance is not None  # numeric questions have both
+            assert (
+                self.value is not None and self.tolerance is not None
+            )  # numeric questions have both
             return number is not None and abs(number - self.value) <= self.tolerance
         return False
 
     def as_dict(self) -> dict[str, Any]:
         """The question as JSON-ready data (the lab page's shape)."""
-        return {"id": self.id, "topic": self.topic, "kind": self.kind, "prompt": self.prompt,
-                "options": [{"text": o.text, "correct": o.correct, "why": o.why} for o in self.options],
-                "answer": self.answer, "value": None if self.value is None else float(self.value),
-                "tolerance": None if self.tolerance is None else float(self.tolerance),
-                "explanation": self.explanation}
+        return {
+            "id": self.id,
+            "topic": self.topic,
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "options": [{"text": o.text, "correct": o.correct, "why": o.why} for o in self.options],
+            "answer": self.answer,
+            "value": None if self.value is None else float(self.value),
+            "tolerance": None if self.tolerance is None else float(self.tolerance),
+            "explanation": self.explanation,
+        }
 
 
 def option_index(reply: str, count: int) -> int | None:
@@ -155,7 +163,6 @@ def read_number(text: str) -> Fraction | None:
 
 def letter(index: int) -> str:
     return chr(ord("a") + index)
-
 
 
 def number_text(value: Fraction) -> str:
@@ -189,10 +196,20 @@ def tolerance(value: Fraction) -> Fraction:
     return Fraction(0) if den == 1 else Fraction(1, 1000) * max(Fraction(1), abs(value))
 
 
-def choice(qid: str, topic: str, prompt: str, key: tuple[str, str], wrong: list[tuple[str, str, str]],
-            explanation: str, rng: random.Random, data: dict) -> Question:
+def choice(
+    qid: str,
+    topic: str,
+    prompt: str,
+    key: tuple[str, str],
+    wrong: list[tuple[str, str, str]],
+    explanation: str,
+    rng: random.Random,
+    data: dict,
+) -> Question:
     """A choice question from the key (text, why) and the wrong options (text, slip, why), shuffled."""
-    options = [Option(key[0], True, key[1])] + [Option(text, False, why, slip) for text, slip, why in wrong]
+    options = [Option(key[0], True, key[1])] + [
+        Option(text, False, why, slip) for text, slip, why in wrong
+    ]
     rng.shuffle(options)
     return Question(qid, topic, "choice", prompt, key[0], explanation, tuple(options), data=data)
 

@@ -58,12 +58,22 @@ def quiz(seed: int = 0, count: int = 12, *, cards: bool = True) -> list[Question
         Every generated question's key computed exactly; every wrong option a named slip.
     """
     if seed is None:
-        raise v.fail("seed", "an integer >= 0", "None", "Pass e.g. seed=0; the same seed gives the same quiz.")
+        raise v.fail(
+            "seed",
+            "an integer >= 0",
+            "None",
+            "Pass e.g. seed=0; the same seed gives the same quiz.",
+        )
     checked = v.check_seed(seed)
     assert checked is not None  # None is refused above
     count = v.check_positive_int("count", count, "Ask for e.g. 12 questions.")
     if count > MAX_QUESTIONS:
-        raise v.fail("count", f"at most {MAX_QUESTIONS} questions", str(count), f"Ask for {MAX_QUESTIONS} or fewer.")
+        raise v.fail(
+            "count",
+            f"at most {MAX_QUESTIONS} questions",
+            str(count),
+            f"Ask for {MAX_QUESTIONS} or fewer.",
+        )
     rng = random.Random(f"perceptronlab-quiz-{checked}")
     generated = list(GENERATORS)
     rng.shuffle(generated)
@@ -84,8 +94,18 @@ def quiz(seed: int = 0, count: int = 12, *, cards: bool = True) -> list[Question
 def _shuffled(question: Question, rng: random.Random) -> Question:
     options = list(question.options)
     rng.shuffle(options)
-    return Question(question.id, question.topic, question.kind, question.prompt, question.answer,
-                    question.explanation, tuple(options), question.value, question.tolerance, question.data)
+    return Question(
+        question.id,
+        question.topic,
+        question.kind,
+        question.prompt,
+        question.answer,
+        question.explanation,
+        tuple(options),
+        question.value,
+        question.tolerance,
+        question.data,
+    )
 
 
 def quiz_document(seed: int, count: int) -> dict:

@@ -48,8 +48,12 @@ def _root(square: Fraction) -> Fraction:
 MAX_DRAWS = 10_000
 _INTS = range(-3, 4)
 #: normal vectors with an integer length, so that distances are rational
-_PYTHAGOREAN = [(a, b) for a in range(-8, 9) for b in range(-8, 9)
-                if (a, b) != (0, 0) and math.isqrt(a * a + b * b) ** 2 == a * a + b * b]
+_PYTHAGOREAN = [
+    (a, b)
+    for a in range(-8, 9)
+    for b in range(-8, 9)
+    if (a, b) != (0, 0) and math.isqrt(a * a + b * b) ** 2 == a * a + b * b
+]
 
 
 def _step(w, x, label: int, eta: Fraction) -> tuple[Fraction, ...]:
@@ -74,24 +78,51 @@ def update_question(rng: random.Random, qid: str) -> Question:
         key = _step(w, x, label, eta)
         kept_name = "tie-as-correct" if score == 0 else "no-update-on-mistake"
         candidates = [
-            (_step(w, x, 1, eta), "x-instead-of-yx", "adds ηx: with y = −1 the update must subtract x."),
-            (_step(w, x, label, Fraction(1)), "forgot-eta", f"forgets the learning rate η = {number_text(eta)}."),
-            (tuple(exact_w), kept_name,
-             "keeps w, but y⟨w,x⟩ = 0 is a tie, and a tie counts as a mistake." if score == 0 else
-             f"keeps w, but y⟨w,x⟩ = {number_text(score)} < 0 is a mistake."),
-            (_step(w, x, -label, eta), "update-subtracted", "subtracts ηyx; the update adds it, to turn w towards yx."),
+            (
+                _step(w, x, 1, eta),
+                "x-instead-of-yx",
+                "adds ηx: with y = −1 the update must subtract x.",
+            ),
+            (
+                _step(w, x, label, Fraction(1)),
+                "forgot-eta",
+                f"forgets the learning rate η = {number_text(eta)}.",
+            ),
+            (
+                tuple(exact_w),
+                kept_name,
+                "keeps w, but y⟨w,x⟩ = 0 is a tie, and a tie counts as a mistake."
+                if score == 0
+                else f"keeps w, but y⟨w,x⟩ = {number_text(score)} < 0 is a mistake.",
+            ),
+            (
+                _step(w, x, -label, eta),
+                "update-subtracted",
+                "subtracts ηyx; the update adds it, to turn w towards yx.",
+            ),
         ]
         wrong = distinct(candidates, key)
         if len(wrong) < 3:
             continue
         wrong = wrong[:3]
-        prompt = (f"The perceptron has w = {vec(w)} and meets x = {vec(x)} with label y = {signed(label)}; "
-                  f"the learning rate is η = {number_text(eta)}. What is w after this step?")
-        why = (f"y⟨w,x⟩ = {number_text(score)} ≤ 0 is a mistake, so w ← w + ηyx = {vec(w)} + "
-               f"({number_text(eta * label)})·{vec(x)} = {vec(key)}.")
-        return choice(qid, "update", prompt, (vec(key), why),
-                       [(vec(value), slip, f"{vec(value)} {text}") for value, slip, text in wrong],
-                       why, rng, {"w": w, "x": x, "y": label, "eta": eta, "key": key})
+        prompt = (
+            f"The perceptron has w = {vec(w)} and meets x = {vec(x)} with label y = {signed(label)}; "
+            f"the learning rate is η = {number_text(eta)}. What is w after this step?"
+        )
+        why = (
+            f"y⟨w,x⟩ = {number_text(score)} ≤ 0 is a mistake, so w ← w + ηyx = {vec(w)} + "
+            f"({number_text(eta * label)})·{vec(x)} = {vec(key)}."
+        )
+        return choice(
+            qid,
+            "update",
+            prompt,
+            (vec(key), why),
+            [(vec(value), slip, f"{vec(value)} {text}") for value, slip, text in wrong],
+            why,
+            rng,
+            {"w": w, "x": x, "y": label, "eta": eta, "key": key},
+        )
     raise RuntimeError("no update question found")  # pragma: no cover
 
 
@@ -119,23 +150,44 @@ def distance_question(rng: random.Random, qid: str) -> Question:
         norm = _root(_norm2(w))
         key = score / norm
         candidates = [
-            (_as_root(score), "forgot-norm", f"{number_text(score)} is y⟨w,x⟩ itself: it forgets to divide by "
-                                            f"‖w‖ = {number_text(norm)}."),
-            (_as_root(score * label / norm), "forgot-label",
-             f"{number_text(score * label / norm)} forgets the label: ⟨w,x⟩/‖w‖ without y."),
-            ((1, _norm2(x)), "distance-to-origin", f"{_root_text(1, _norm2(x))} is ‖x‖, the distance of x to the "
-                                                   "origin, not to the hyperplane."),
+            (
+                _as_root(score),
+                "forgot-norm",
+                f"{number_text(score)} is y⟨w,x⟩ itself: it forgets to divide by "
+                f"‖w‖ = {number_text(norm)}.",
+            ),
+            (
+                _as_root(score * label / norm),
+                "forgot-label",
+                f"{number_text(score * label / norm)} forgets the label: ⟨w,x⟩/‖w‖ without y.",
+            ),
+            (
+                (1, _norm2(x)),
+                "distance-to-origin",
+                f"{_root_text(1, _norm2(x))} is ‖x‖, the distance of x to the "
+                "origin, not to the hyperplane.",
+            ),
         ]
         wrong = distinct(candidates, _as_root(key))
         if len(wrong) < 3:
             continue
-        prompt = (f"w = {vec(w)}; the point x = {vec(x)} has label y = {signed(label)}. What is the signed "
-                  "distance y⟨w,x⟩/‖w‖ of x to the hyperplane ⟨w,x⟩ = 0?")
-        why = (f"y⟨w,x⟩/‖w‖ = {number_text(score)}/{number_text(norm)} = {number_text(key)}"
-               + (" (negative: x is on the wrong side)." if key < 0 else "."))
-        return choice(qid, "distance", prompt, (number_text(key), why),
-                       [(_root_text(*value), slip, text) for value, slip, text in wrong], why, rng,
-                       {"w": w, "x": x, "y": label, "key": key})
+        prompt = (
+            f"w = {vec(w)}; the point x = {vec(x)} has label y = {signed(label)}. What is the signed "
+            "distance y⟨w,x⟩/‖w‖ of x to the hyperplane ⟨w,x⟩ = 0?"
+        )
+        why = f"y⟨w,x⟩/‖w‖ = {number_text(score)}/{number_text(norm)} = {number_text(key)}" + (
+            " (negative: x is on the wrong side)." if key < 0 else "."
+        )
+        return choice(
+            qid,
+            "distance",
+            prompt,
+            (number_text(key), why),
+            [(_root_text(*value), slip, text) for value, slip, text in wrong],
+            why,
+            rng,
+            {"w": w, "x": x, "y": label, "key": key},
+        )
     raise RuntimeError("no distance question found")  # pragma: no cover
 
 
@@ -153,28 +205,56 @@ def mistake_question(rng: random.Random, qid: str) -> Question:
             continue
         mistake = score <= 0
         rule = f"y⟨w,x⟩ = {number_text(score)}"
-        update = ("a mistake: update w ← w + yx", f"{rule} ≤ 0 is a mistake (a tie counts), so w is updated.")
+        update = (
+            "a mistake: update w ← w + yx",
+            f"{rule} ≤ 0 is a mistake (a tie counts), so w is updated.",
+        )
         keep = ("correct: keep w", f"{rule} > 0: x is on its side, so w stays.")
-        tie_keep = ("a tie: keep w", "a tie y⟨w,x⟩ = 0 counts as a mistake (≤, not <); otherwise the "
-                                     "perceptron could never leave w = 0.")
+        tie_keep = (
+            "a tie: keep w",
+            "a tie y⟨w,x⟩ = 0 counts as a mistake (≤, not <); otherwise the "
+            "perceptron could never leave w = 0.",
+        )
         if mistake:
-            wrong = [(keep[0], "tie-as-correct" if score == 0 else "no-update-on-mistake",
-                      f"{rule} is not > 0, so keeping w is wrong.")]
+            wrong = [
+                (
+                    keep[0],
+                    "tie-as-correct" if score == 0 else "no-update-on-mistake",
+                    f"{rule} is not > 0, so keeping w is wrong.",
+                )
+            ]
             if score == 0:
                 wrong.append((tie_keep[0], "tie-as-correct", tie_keep[1]))
             key = update
         else:
             wrong = [(update[0], "update-not-due", f"{rule} > 0: updating here is not due.")]
             key = keep
-        prompt = (f"w = {vec(w)}, x = {vec(x)}, y = {signed(label)}. Is this step a mistake for the "
-                  "perceptron, and what does it do?")
-        return choice(qid, "mistake rule", prompt, key, wrong, key[1], rng,
-                       {"w": w, "x": x, "y": label, "mistake": mistake})
+        prompt = (
+            f"w = {vec(w)}, x = {vec(x)}, y = {signed(label)}. Is this step a mistake for the "
+            "perceptron, and what does it do?"
+        )
+        return choice(
+            qid,
+            "mistake rule",
+            prompt,
+            key,
+            wrong,
+            key[1],
+            rng,
+            {"w": w, "x": x, "y": label, "mistake": mistake},
+        )
     raise RuntimeError("no mistake question found")  # pragma: no cover
 
 
 _RADII = (Fraction(1), Fraction(2), Fraction(3), Fraction(4), Fraction(5))
-_MARGINS = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 5), Fraction(2, 5), Fraction(1, 10), Fraction(1))
+_MARGINS = (
+    Fraction(1, 2),
+    Fraction(1, 4),
+    Fraction(1, 5),
+    Fraction(2, 5),
+    Fraction(1, 10),
+    Fraction(1),
+)
 
 
 def bound_question(rng: random.Random, qid: str) -> Question:
@@ -184,19 +264,41 @@ def bound_question(rng: random.Random, qid: str) -> Question:
         if rho >= R:
             continue
         key = R * R / (rho * rho)
-        candidates = [(R / rho, "forgot-squares", f"{number_text(R / rho)} is R/ρ: the bound squares both."),
-                      (rho * rho / (R * R), "inverted-ratio", f"{number_text(rho * rho / (R * R))} is ρ²/R²: a "
-                                                              "larger margin must give a smaller bound."),
-                      (R * R / rho, "forgot-squares", f"{number_text(R * R / rho)} is R²/ρ: ρ is squared too.")]
+        candidates = [
+            (R / rho, "forgot-squares", f"{number_text(R / rho)} is R/ρ: the bound squares both."),
+            (
+                rho * rho / (R * R),
+                "inverted-ratio",
+                f"{number_text(rho * rho / (R * R))} is ρ²/R²: a "
+                "larger margin must give a smaller bound.",
+            ),
+            (
+                R * R / rho,
+                "forgot-squares",
+                f"{number_text(R * R / rho)} is R²/ρ: ρ is squared too.",
+            ),
+        ]
         wrong = distinct(candidates, key)
         if len(wrong) < 3:
             continue
-        prompt = (f"All points satisfy ‖x‖ ≤ R = {number_text(R)}, and some w* separates them with margin "
-                  f"ρ = {number_text(rho)}. At most how many mistakes does the perceptron make (Theorem 1)?")
-        why = f"R²/ρ² = {number_text(R * R)}/{number_text(rho * rho)} = {number_text(key)}, for any order and dimension."
-        return choice(qid, "theorem 1", prompt, (number_text(key), why),
-                       [(number_text(value), slip, text) for value, slip, text in wrong], why, rng,
-                       {"R": R, "rho": rho, "key": key})
+        prompt = (
+            f"All points satisfy ‖x‖ ≤ R = {number_text(R)}, and some w* separates them with margin "
+            f"ρ = {number_text(rho)}. At most how many mistakes does the perceptron make (Theorem 1)?"
+        )
+        why = (
+            f"R²/ρ² = {number_text(R * R)}/{number_text(rho * rho)} = {number_text(key)}, "
+            "for any order and dimension."
+        )
+        return choice(
+            qid,
+            "theorem 1",
+            prompt,
+            (number_text(key), why),
+            [(number_text(value), slip, text) for value, slip, text in wrong],
+            why,
+            rng,
+            {"R": R, "rho": rho, "key": key},
+        )
     raise RuntimeError("no bound question found")  # pragma: no cover
 
 
@@ -209,23 +311,47 @@ def error_bound_question(rng: random.Random, qid: str) -> Question:
         if rho >= R or ratio > (n + 1) // 4:
             continue
         key = ratio / (n + 1)
-        candidates = [(ratio / n, "divide-by-n", f"{number_text(ratio / n)} divides by n; the bound has n + 1."),
-                      (ratio, "mistake-bound-as-error", f"{number_text(ratio)} is the mistake bound R²/ρ², not "
-                                                        "a test error (it is not even a probability here)."),
-                      (ratio / math.isqrt(n + 1), "slow-rate",
-                       f"{number_text(ratio / math.isqrt(n + 1))} divides by √(n+1): that is the non-separable "
-                       "rate; with a margin the rate is 1/n.")]
+        candidates = [
+            (
+                ratio / n,
+                "divide-by-n",
+                f"{number_text(ratio / n)} divides by n; the bound has n + 1.",
+            ),
+            (
+                ratio,
+                "mistake-bound-as-error",
+                f"{number_text(ratio)} is the mistake bound R²/ρ², not "
+                "a test error (it is not even a probability here).",
+            ),
+            (
+                ratio / math.isqrt(n + 1),
+                "slow-rate",
+                f"{number_text(ratio / math.isqrt(n + 1))} divides by √(n+1): that is the non-separable "
+                "rate; with a margin the rate is 1/n.",
+            ),
+        ]
         wrong = distinct(candidates, key)
         if len(wrong) < 3:
             continue
-        prompt = (f"The data lies in a ball of radius R* = {number_text(R)} and is separable with margin "
-                  f"ρ* = {number_text(rho)}. The perceptron is trained on n = {n} points until it makes no "
-                  "training error. What bound does Theorem 2 give on its expected test error?")
-        why = (f"R*²/ρ*²/(n+1) = {number_text(ratio)}/{n + 1} = {number_text(key)}, a fast rate 1/n, "
-               "independent of the dimension.")
-        return choice(qid, "theorem 2", prompt, (number_text(key), why),
-                       [(number_text(value), slip, text) for value, slip, text in wrong], why, rng,
-                       {"R": R, "rho": rho, "n": n, "key": key})
+        prompt = (
+            f"The data lies in a ball of radius R* = {number_text(R)} and is separable with margin "
+            f"ρ* = {number_text(rho)}. The perceptron is trained on n = {n} points until it makes no "
+            "training error. What bound does Theorem 2 give on its expected test error?"
+        )
+        why = (
+            f"R*²/ρ*²/(n+1) = {number_text(ratio)}/{n + 1} = {number_text(key)}, a fast rate 1/n, "
+            "independent of the dimension."
+        )
+        return choice(
+            qid,
+            "theorem 2",
+            prompt,
+            (number_text(key), why),
+            [(number_text(value), slip, text) for value, slip, text in wrong],
+            why,
+            rng,
+            {"R": R, "rho": rho, "n": n, "key": key},
+        )
     raise RuntimeError("no test-error question found")  # pragma: no cover
 
 
@@ -241,7 +367,9 @@ def _small_separable(rng: random.Random, n: int, low: int = -2, high: int = 2):
 
 
 def _points(X, y) -> str:
-    return ", ".join(f"x{i + 1} = {vec(x)} (y = {signed(s)})" for i, (x, s) in enumerate(zip(X, y, strict=True)))
+    return ", ".join(
+        f"x{i + 1} = {vec(x)} (y = {signed(s)})" for i, (x, s) in enumerate(zip(X, y, strict=True))
+    )
 
 
 def _mistakes_and_w(pair: tuple[int, tuple]) -> str:
@@ -259,24 +387,49 @@ def eta_question(rng: random.Random, qid: str) -> Question:
         run = perceptron(X, y, eta=eta, exact=True, max_sweeps=10, warn=False)
         m, w = run.mistakes, tuple(run.w)
         fewer = max(1, round(Fraction(run1.mistakes) / eta))
-        candidates = [((m, tuple(run1.w)), "eta-ignored", f"{run1.mistakes} mistakes is right, but every w is η "
-                                                          f"times the w of η = 1, so the final w is {vec(w)}."),
-                      ((fewer, w), "eta-divides-mistakes", "η scales every w, and so every y⟨w,x⟩, by the "
-                                                           "same positive factor: no sign changes, no mistake "
-                                                           "saved."),
-                      ((m * int(eta), w), "eta-multiplies-mistakes", "the signs of y⟨w,x⟩ do not change under "
-                                                                     "a positive scaling, so no mistake is added.")]
+        candidates = [
+            (
+                (m, tuple(run1.w)),
+                "eta-ignored",
+                f"{run1.mistakes} mistakes is right, but every w is η "
+                f"times the w of η = 1, so the final w is {vec(w)}.",
+            ),
+            (
+                (fewer, w),
+                "eta-divides-mistakes",
+                "η scales every w, and so every y⟨w,x⟩, by the "
+                "same positive factor: no sign changes, no mistake "
+                "saved.",
+            ),
+            (
+                (m * int(eta), w),
+                "eta-multiplies-mistakes",
+                "the signs of y⟨w,x⟩ do not change under "
+                "a positive scaling, so no mistake is added.",
+            ),
+        ]
         wrong = distinct(candidates, (m, w))
         if len(wrong) < 3:
             continue
-        prompt = (f"Started at w = 0 with η = 1 and cyclic order on {_points(X, y)}, the perceptron makes "
-                  f"{run1.mistakes} mistakes and ends at w = {vec(run1.w)}. What happens with η = "
-                  f"{number_text(eta)}?")
-        why = (f"Every w_t is η·w_t of the run with η = 1, so all signs y⟨w,x⟩ agree: {m} mistakes, final "
-               f"w = {number_text(eta)}·{vec(run1.w)} = {vec(w)}.")
-        return choice(qid, "learning rate", prompt, (_mistakes_and_w((m, w)), why),
-                       [(_mistakes_and_w(value), slip, why_wrong) for value, slip, why_wrong in wrong], why, rng,
-                       {"X": X, "y": y, "eta": eta, "mistakes": m, "w": w})
+        prompt = (
+            f"Started at w = 0 with η = 1 and cyclic order on {_points(X, y)}, the perceptron makes "
+            f"{run1.mistakes} mistakes and ends at w = {vec(run1.w)}. What happens with η = "
+            f"{number_text(eta)}?"
+        )
+        why = (
+            f"Every w_t is η·w_t of the run with η = 1, so all signs y⟨w,x⟩ agree: {m} mistakes, final "
+            f"w = {number_text(eta)}·{vec(run1.w)} = {vec(w)}."
+        )
+        return choice(
+            qid,
+            "learning rate",
+            prompt,
+            (_mistakes_and_w((m, w)), why),
+            [(_mistakes_and_w(value), slip, why_wrong) for value, slip, why_wrong in wrong],
+            why,
+            rng,
+            {"X": X, "y": y, "eta": eta, "mistakes": m, "w": w},
+        )
     raise RuntimeError("no learning-rate question found")  # pragma: no cover
 
 
@@ -289,14 +442,27 @@ def mistakes_question(rng: random.Random, qid: str) -> Question:
         X, y, run = drawn
         if run.mistakes > 6:
             continue
-        prompt = (f"The perceptron starts at w = (0, 0), no offset, η = 1, and visits {_points(X, y)} in this "
-                  "order, sweep after sweep, until a sweep makes no update (a tie y⟨w,x⟩ = 0 counts as a "
-                  "mistake). How many mistakes (updates) does it make?")
-        why = (f"{run.mistakes} updates in {run.sweeps} sweeps (the last one clean); the final w is "
-               f"{vec(run.w)}.")
+        prompt = (
+            f"The perceptron starts at w = (0, 0), no offset, η = 1, and visits {_points(X, y)} in this "
+            "order, sweep after sweep, until a sweep makes no update (a tie y⟨w,x⟩ = 0 counts as a "
+            "mistake). How many mistakes (updates) does it make?"
+        )
+        why = (
+            f"{run.mistakes} updates in {run.sweeps} sweeps (the last one clean); the final w is "
+            f"{vec(run.w)}."
+        )
         value = Fraction(run.mistakes)
-        return Question(qid, "update", "numeric", prompt, str(run.mistakes), why, value=value,
-                        tolerance=Fraction(0), data={"X": X, "y": y, "key": run.mistakes})
+        return Question(
+            qid,
+            "update",
+            "numeric",
+            prompt,
+            str(run.mistakes),
+            why,
+            value=value,
+            tolerance=Fraction(0),
+            data={"X": X, "y": y, "key": run.mistakes},
+        )
     raise RuntimeError("no mistakes question found")  # pragma: no cover
 
 
@@ -318,11 +484,24 @@ def margin_question(rng: random.Random, qid: str) -> Question:
         scores = _scores(w, X, y)
         norm = _root(_norm2(w))
         key = min(scores) / norm
-        prompt = (f"w = {vec(w)} separates {_points(X, y)}. What is its margin ρ = min_i y_i⟨w,x_i⟩/‖w‖?")
-        why = (f"y_i⟨w,x_i⟩ = {', '.join(number_text(s) for s in scores)}, ‖w‖ = {number_text(norm)}: "
-               f"ρ = {number_text(min(scores))}/{number_text(norm)} = {number_text(key)}.")
-        return Question(qid, "margin", "numeric", prompt, number_text(key), why, value=key,
-                        tolerance=tolerance(key), data={"w": w, "X": X, "y": y, "key": key})
+        prompt = (
+            f"w = {vec(w)} separates {_points(X, y)}. What is its margin ρ = min_i y_i⟨w,x_i⟩/‖w‖?"
+        )
+        why = (
+            f"y_i⟨w,x_i⟩ = {', '.join(number_text(s) for s in scores)}, ‖w‖ = {number_text(norm)}: "
+            f"ρ = {number_text(min(scores))}/{number_text(norm)} = {number_text(key)}."
+        )
+        return Question(
+            qid,
+            "margin",
+            "numeric",
+            prompt,
+            number_text(key),
+            why,
+            value=key,
+            tolerance=tolerance(key),
+            data={"w": w, "X": X, "y": y, "key": key},
+        )
     raise RuntimeError("no margin question found")  # pragma: no cover
 
 
@@ -331,13 +510,26 @@ def margin_perceptron_question(rng: random.Random, qid: str) -> Question:
     R, rho = rng.choice(_RADII), rng.choice(_MARGINS[:-1])
     rho0 = rng.choice((Fraction(1, 2), Fraction(1), Fraction(2)))
     key = (R * R + 2 * rho0) / (rho * rho)
-    prompt = (f"The margin perceptron updates w ← w + yx whenever y⟨w,x⟩ ≤ ρ₀ = {number_text(rho0)}. The data "
-              f"has radius R = {number_text(R)} and is separable with margin ρ = {number_text(rho)}. At most how "
-              "many updates does it make?")
-    why = (f"(R² + 2ρ₀)/ρ² = ({number_text(R * R)} + {number_text(2 * rho0)})/{number_text(rho * rho)} = "
-           f"{number_text(key)}; with ρ₀ = 0 it is Theorem 1's R²/ρ².")
-    return Question(qid, "margin perceptron", "numeric", prompt, number_text(key), why, value=key,
-                    tolerance=tolerance(key), data={"R": R, "rho": rho, "rho0": rho0, "key": key})
+    prompt = (
+        f"The margin perceptron updates w ← w + yx whenever y⟨w,x⟩ ≤ ρ₀ = {number_text(rho0)}. The data "
+        f"has radius R = {number_text(R)} and is separable with margin ρ = {number_text(rho)}. At most how "
+        "many updates does it make?"
+    )
+    why = (
+        f"(R² + 2ρ₀)/ρ² = ({number_text(R * R)} + {number_text(2 * rho0)})/{number_text(rho * rho)} = "
+        f"{number_text(key)}; with ρ₀ = 0 it is Theorem 1's R²/ρ²."
+    )
+    return Question(
+        qid,
+        "margin perceptron",
+        "numeric",
+        prompt,
+        number_text(key),
+        why,
+        value=key,
+        tolerance=tolerance(key),
+        data={"R": R, "rho": rho, "rho0": rho0, "key": key},
+    )
 
 
 def pocket_question(rng: random.Random, qid: str) -> Question:
@@ -357,12 +549,18 @@ def pocket_question(rng: random.Random, qid: str) -> Question:
         names = ["w₁", "w₂", "w₃"]
         listing = "; ".join(f"{names[k]} = {vec(w)}" for k, w in enumerate(ws))
         counts = ", ".join(f"{names[k]}: {e}" for k, e in enumerate(errors))
-        prompt = (f"On the points {_points(X, y)} (no offset; y⟨w,x⟩ ≤ 0 is an error), the perceptron visits, "
-                  f"in this order, {listing}. Which w is in the pocket at the end?")
-        why = (f"Training errors {counts}; the pocket keeps the w with the fewest, {names[best]}.")
-        slips = {2: ("last-iterate", "is the last w the perceptron visited; the pocket keeps the best, not the "
-                                     "last."),
-                 0: ("first-iterate", "is the first w; a later w has fewer errors.")}
+        prompt = (
+            f"On the points {_points(X, y)} (no offset; y⟨w,x⟩ ≤ 0 is an error), the perceptron visits, "
+            f"in this order, {listing}. Which w is in the pocket at the end?"
+        )
+        why = f"Training errors {counts}; the pocket keeps the w with the fewest, {names[best]}."
+        slips = {
+            2: (
+                "last-iterate",
+                "is the last w the perceptron visited; the pocket keeps the best, not the last.",
+            ),
+            0: ("first-iterate", "is the first w; a later w has fewer errors."),
+        }
         wrong = []
         for k in range(3):
             if k == best:
@@ -370,9 +568,19 @@ def pocket_question(rng: random.Random, qid: str) -> Question:
             slip, text = slips.get(k, ("most-errors", "has more training errors."))
             if k == errors.index(max(errors)) and slip != "last-iterate":
                 slip = "most-errors"
-            wrong.append((f"{names[k]} = {vec(ws[k])}", slip, f"{names[k]} {text} Its errors: {errors[k]}."))
-        return choice(qid, "pocket", prompt, (f"{names[best]} = {vec(ws[best])}", why), wrong, why, rng,
-                       {"X": X, "y": y, "ws": ws, "errors": errors, "key": ws[best]})
+            wrong.append(
+                (f"{names[k]} = {vec(ws[k])}", slip, f"{names[k]} {text} Its errors: {errors[k]}.")
+            )
+        return choice(
+            qid,
+            "pocket",
+            prompt,
+            (f"{names[best]} = {vec(ws[best])}", why),
+            wrong,
+            why,
+            rng,
+            {"X": X, "y": y, "ws": ws, "errors": errors, "key": ws[best]},
+        )
     raise RuntimeError("no pocket question found")  # pragma: no cover
 
 
@@ -388,20 +596,40 @@ def after_update_question(rng: random.Random, qid: str) -> Question:
         if x == (0, 0) or score > 0:
             continue
         key = _scores(_step(w, x, label, eta), [x], [label])[0]
-        prompt = (f"w = {vec(w)}, x = {vec(x)}, y = {signed(label)}, η = {number_text(eta)}: a mistake, so "
-                  "w ← w + ηyx. What is y⟨w,x⟩ for this same point after the update?")
-        why = (f"y⟨w + ηyx, x⟩ = y⟨w,x⟩ + η‖x‖² = {number_text(score)} + {number_text(eta)}·{number_text(_norm2(x))} "
-               f"= {number_text(key)}: the score grows, though it may stay ≤ 0. Written in a worksheet before the "
-               "prediction, it is the slip of using the label first.")
-        return Question(qid, "update", "numeric", prompt, number_text(key), why, value=key,
-                        tolerance=tolerance(key), data={"w": w, "x": x, "y": label, "eta": eta, "key": key})
+        prompt = (
+            f"w = {vec(w)}, x = {vec(x)}, y = {signed(label)}, η = {number_text(eta)}: a mistake, so "
+            "w ← w + ηyx. What is y⟨w,x⟩ for this same point after the update?"
+        )
+        why = (
+            f"y⟨w + ηyx, x⟩ = y⟨w,x⟩ + η‖x‖² = {number_text(score)} + {number_text(eta)}·{number_text(_norm2(x))} "
+            f"= {number_text(key)}: the score grows, though it may stay ≤ 0. Written in a worksheet before the "
+            "prediction, it is the slip of using the label first."
+        )
+        return Question(
+            qid,
+            "update",
+            "numeric",
+            prompt,
+            number_text(key),
+            why,
+            value=key,
+            tolerance=tolerance(key),
+            data={"w": w, "x": x, "y": label, "eta": eta, "key": key},
+        )
     raise RuntimeError("no after-update question found")  # pragma: no cover
 
 
 #: the generated questions: name -> generator (fresh numbers from a seeded ``random.Random``)
 GENERATORS: dict[str, Callable[[random.Random, str], Question]] = {
-    "update": update_question, "distance": distance_question, "mistake": mistake_question,
-    "bound": bound_question, "test-error": error_bound_question, "eta": eta_question,
-    "mistakes": mistakes_question, "margin": margin_question, "margin-perceptron": margin_perceptron_question,
-    "pocket": pocket_question, "after-update": after_update_question,
+    "update": update_question,
+    "distance": distance_question,
+    "mistake": mistake_question,
+    "bound": bound_question,
+    "test-error": error_bound_question,
+    "eta": eta_question,
+    "mistakes": mistakes_question,
+    "margin": margin_question,
+    "margin-perceptron": margin_perceptron_question,
+    "pocket": pocket_question,
+    "after-update": after_update_question,
 }

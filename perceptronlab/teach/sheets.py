@@ -1,6 +1,7 @@
 """Worksheet files that carry their own data: write a blank one, check a filled one.
 
-A worksheet is the CSV table of the exam task of the lecture notes “Perceptron Mistake Bound” (header ``sweep,point,score,mistake,w_after``,
+A worksheet is the CSV table of the exam task of the lecture notes “Perceptron Mistake Bound”
+(header ``sweep,point,score,mistake,w_after``,
 one row per step, then the stop row; see :mod:`perceptronlab.teach.checker`). A sheet may start
 with comment lines (``#``) that say what run it traces, so that it can be checked without a
 separate data file:
@@ -87,11 +88,22 @@ class SheetHeader:
 
 
 def _cell(value: Any) -> str:
-    return format_number(parse_exact(value, "X, y (the sheet's data)")) if not isinstance(value, str) else value
+    return (
+        format_number(parse_exact(value, "X, y (the sheet's data)"))
+        if not isinstance(value, str)
+        else value
+    )
 
 
-def blank_sheet(X: Any, y: Any, *, eta: Any = 1, fit_intercept: bool = False, title: str | None = None,
-                names: list[str] | None = None) -> str:
+def blank_sheet(
+    X: Any,
+    y: Any,
+    *,
+    eta: Any = 1,
+    fit_intercept: bool = False,
+    title: str | None = None,
+    names: list[str] | None = None,
+) -> str:
     """A blank worksheet for the cyclic perceptron on ``(X, y)`` that carries its data.
 
     The header lines give the data, η and the intercept (the format of this module); the table
@@ -108,24 +120,34 @@ def blank_sheet(X: Any, y: Any, *, eta: Any = 1, fit_intercept: bool = False, ti
     rows = [list(x) for x in X]
     labels = list(y)
     if not rows or len(rows) != len(labels):
-        raise v.fail("X, y", "one label per example, at least one example",
-                     f"{len(rows)} examples and {len(labels)} labels", "Pass the data of the sheet's run.")
+        raise v.fail(
+            "X, y",
+            "one label per example, at least one example",
+            f"{len(rows)} examples and {len(labels)} labels",
+            "Pass the data of the sheet's run.",
+        )
     d = len(rows[0])
     names = list(names) if names is not None else [f"x{j + 1}" for j in range(d)] + ["y"]
     eta = parse_exact(eta, "eta (the learning rate)", floats="decimal")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    lines = [f"{MARK} perceptronlab worksheet" + (f": {title}" if title else ""),
-             f"{MARK} eta: {format_number(eta)}",
-             f"{MARK} intercept: {'yes' if fit_intercept else 'no'}"]
-    for row in [names] + [[_cell(c) for c in x] + [_cell(label)] for x, label in zip(rows, labels, strict=True)]:
+    lines = [
+        f"{MARK} perceptronlab worksheet" + (f": {title}" if title else ""),
+        f"{MARK} eta: {format_number(eta)}",
+        f"{MARK} intercept: {'yes' if fit_intercept else 'no'}",
+    ]
+    for row in [names] + [
+        [_cell(c) for c in x] + [_cell(label)] for x, label in zip(rows, labels, strict=True)
+    ]:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator="").writerow(row)
         lines.append(f"{MARK} data: {buffer.getvalue()}")
     w_cell = "(w1, ..., wd)" + (", b = value" if fit_intercept else "")
-    lines += [f"{MARK} One row per step: the score y<w,x> before the step, mistake yes/no, w after as "
-              f"{w_cell}; then the stop row: sweep, all, the clean sweep's scores, no, stop.",
-              f"{MARK} Check it with: perceptronlab check SHEET.csv"]
+    lines += [
+        f"{MARK} One row per step: the score y<w,x> before the step, mistake yes/no, w after as "
+        f"{w_cell}; then the stop row: sweep, all, the clean sweep's scores, no, stop.",
+        f"{MARK} Check it with: perceptronlab check SHEET.csv",
+    ]
     out.write("\n".join(lines) + "\n")
     writer.writerow(HEADER)
     for index in range(len(rows)):
@@ -141,11 +163,21 @@ def _text(sheet: Any) -> str:
         return read_sheet_file(sheet)
     if hasattr(sheet, "read"):
         return sheet.read()
-    raise v.fail("worksheet", "a CSV path or an open text file", type(sheet).__name__, "Pass e.g. the path of the sheet.")
+    raise v.fail(
+        "worksheet",
+        "a CSV path or an open text file",
+        type(sheet).__name__,
+        "Pass e.g. the path of the sheet.",
+    )
 
 
 def _number(text: str, where: str) -> Fraction:
-    return parse_exact(text.replace("−", "-"), where, expected="a number like -2, 1/2 or 0.5", fix="Fix the header line.")
+    return parse_exact(
+        text.replace("−", "-"),
+        where,
+        expected="a number like -2, 1/2 or 0.5",
+        fix="Fix the header line.",
+    )
 
 
 def _label(text: str) -> Any:
@@ -162,7 +194,7 @@ def _split(text: str) -> tuple[list[tuple[int, str, str]], str]:
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith(MARK):
-            body = stripped[len(MARK):].strip()
+            body = stripped[len(MARK) :].strip()
             key, sep, value = body.partition(":")
             if sep and key.strip().lower() in ("eta", "intercept", "data"):
                 entries.append((number, key.strip().lower(), value.strip()))
@@ -188,7 +220,12 @@ def _header(entries: list[tuple[int, str, str]]) -> SheetHeader:
             v.check_eta(eta)
         elif key == "intercept":
             if value.lower() not in ("yes", "no"):
-                raise v.fail(where, "yes or no", repr(value), "Write '# intercept: yes' or '# intercept: no'.")
+                raise v.fail(
+                    where,
+                    "yes or no",
+                    repr(value),
+                    "Write '# intercept: yes' or '# intercept: no'.",
+                )
             fit_intercept = value.lower() == "yes"
         else:
             data.append((number, next(csv.reader([value]))))
@@ -196,14 +233,21 @@ def _header(entries: list[tuple[int, str, str]]) -> SheetHeader:
         return SheetHeader((), (), (), eta, fit_intercept)
     (_, names), rows = data[0], data[1:]
     if len(names) < 2 or not rows:
-        raise v.fail(f"worksheet line {data[0][0]} ('# data:')", "a header of column names, then one line per "
-                     "example", f"{len(names)} column(s) and {len(rows)} example line(s)",
-                     "Write '# data: x1,x2,y' and then '# data: 1,0,1' for each example.")
+        raise v.fail(
+            f"worksheet line {data[0][0]} ('# data:')",
+            "a header of column names, then one line per example",
+            f"{len(names)} column(s) and {len(rows)} example line(s)",
+            "Write '# data: x1,x2,y' and then '# data: 1,0,1' for each example.",
+        )
     X, y = [], []
     for number, cells in rows:
         if len(cells) != len(names):
-            raise v.fail(f"worksheet line {number} ('# data:')", f"{len(names)} cells ({','.join(names)})",
-                         f"{len(cells)} cells", "Give every example all features and its label.")
+            raise v.fail(
+                f"worksheet line {number} ('# data:')",
+                f"{len(names)} cells ({','.join(names)})",
+                f"{len(cells)} cells",
+                "Give every example all features and its label.",
+            )
         X.append(tuple(_number(c, f"worksheet line {number} ('# data:')") for c in cells[:-1]))
         y.append(_label(cells[-1]))
     return SheetHeader(tuple(X), tuple(y), tuple(names), eta, fit_intercept)
@@ -225,12 +269,14 @@ def _same_data(header: SheetHeader, X: Any, y: Any) -> bool:
         rows = [tuple(parse_exact(c, "X", floats="decimal") for c in x) for x in X]
     except InputError:
         return False
-    return (rows == list(header.X)
-            and [_label_key(label) for label in y] == [_label_key(label) for label in header.y])
+    return rows == list(header.X) and [_label_key(label) for label in y] == [
+        _label_key(label) for label in header.y
+    ]
 
 
-def check_sheet(sheet: Any, X: Any = None, y: Any = None, *, eta: Any = None,
-                fit_intercept: bool | None = None) -> CheckResult:
+def check_sheet(
+    sheet: Any, X: Any = None, y: Any = None, *, eta: Any = None, fit_intercept: bool | None = None
+) -> CheckResult:
     """Check a filled worksheet against the run its header describes.
 
     Parameters
@@ -250,27 +296,47 @@ def check_sheet(sheet: Any, X: Any = None, y: Any = None, *, eta: Any = None,
     header = _header(entries)
     if X is None or y is None:
         if X is not None or y is not None:
-            raise v.fail("X, y (the sheet's data)", "both or neither", "only one of them",
-                         "Pass the examples and their labels together.")
+            raise v.fail(
+                "X, y (the sheet's data)",
+                "both or neither",
+                "only one of them",
+                "Pass the examples and their labels together.",
+            )
         if not header.has_data:
-            raise v.fail("X, y (the sheet's data)", "the data of the run the sheet traces",
-                         "none: the sheet has no '# data:' lines",
-                         "Pass the data file, or check a sheet written by `perceptronlab exam --sheet-out`, "
-                         "which carries its data.")
+            raise v.fail(
+                "X, y (the sheet's data)",
+                "the data of the run the sheet traces",
+                "none: the sheet has no '# data:' lines",
+                "Pass the data file, or check a sheet written by `perceptronlab exam --sheet-out`, "
+                "which carries its data.",
+            )
         X, y = [list(x) for x in header.X], list(header.y)
     elif header.has_data and not _same_data(header, X, y):
-        raise v.fail("X, y (the sheet's data)", f"the {len(header.X)} examples the sheet carries in its "
-                     "'# data:' lines", "other data",
-                     "Check the sheet against the data it carries (leave the data out), or fix its '# data:' lines.")
+        raise v.fail(
+            "X, y (the sheet's data)",
+            f"the {len(header.X)} examples the sheet carries in its '# data:' lines",
+            "other data",
+            "Check the sheet against the data it carries (leave the data out), or fix its '# data:' lines.",
+        )
     if eta is None:
         eta = header.eta if header.eta is not None else 1
-    elif header.eta is not None and parse_exact(eta, "eta (the learning rate)", floats="decimal") != header.eta:
-        raise v.fail("eta (the learning rate)", f"the sheet's eta {format_number(header.eta)}",
-                     str(eta), "Leave the learning rate out to use the sheet's, or fix its '# eta:' line.")
+    elif (
+        header.eta is not None
+        and parse_exact(eta, "eta (the learning rate)", floats="decimal") != header.eta
+    ):
+        raise v.fail(
+            "eta (the learning rate)",
+            f"the sheet's eta {format_number(header.eta)}",
+            str(eta),
+            "Leave the learning rate out to use the sheet's, or fix its '# eta:' line.",
+        )
     if fit_intercept is None:
         fit_intercept = bool(header.fit_intercept)
     elif header.fit_intercept is not None and bool(fit_intercept) != header.fit_intercept:
-        raise v.fail("fit_intercept", f"the sheet's intercept ({'yes' if header.fit_intercept else 'no'})",
-                     "yes" if fit_intercept else "no",
-                     "Leave the intercept choice out to use the sheet's, or fix its '# intercept:' line.")
+        raise v.fail(
+            "fit_intercept",
+            f"the sheet's intercept ({'yes' if header.fit_intercept else 'no'})",
+            "yes" if fit_intercept else "no",
+            "Leave the intercept choice out to use the sheet's, or fix its '# intercept:' line.",
+        )
     return check_worksheet(io.StringIO(table), X, y, eta=eta, fit_intercept=fit_intercept)

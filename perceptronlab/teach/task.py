@@ -67,7 +67,11 @@ class ExamTask:
         out = [f"### Exam-style task: {self.title} ({t.points_label(self.points)} P)", ""]
         out += render_blocks(self.intro, "md")
         for part in self.parts:
-            out += render_blocks([("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")] + part.question, "md")
+            out += render_blocks(
+                [("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")]
+                + part.question,
+                "md",
+            )
         text = "\n".join(out).rstrip() + "\n"
         return text + "\n" + self.solution_markdown() if solution else text
 
@@ -80,17 +84,26 @@ class ExamTask:
 
     def latex(self, solution: bool = False, standalone: bool = False) -> str:
         """The task in LaTeX (a fragment for ``\\input``; needs amsmath, amssymb)."""
-        out = [f"\\subsection*{{Exam-style task: {self.title} ({t.points_label(self.points)} P)}}", ""]
+        out = [
+            f"\\subsection*{{Exam-style task: {self.title} ({t.points_label(self.points)} P)}}",
+            "",
+        ]
         out += render_blocks(self.intro, "latex")
         for part in self.parts:
-            out += render_blocks([("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")] + part.question,
-                           "latex")
+            out += render_blocks(
+                [("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")]
+                + part.question,
+                "latex",
+            )
         text = "\n".join(out).rstrip() + "\n"
         if solution:
             text += "\n" + self.solution_latex()
         if standalone:
-            text = ("\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n\n"
-                    + text + "\n\\end{document}\n")
+            text = (
+                "\\documentclass{article}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n\n"
+                + text
+                + "\n\\end{document}\n"
+            )
         return text
 
     def solution_latex(self) -> str:
@@ -104,12 +117,18 @@ class ExamTask:
         """The task as a Typst document (an A4 page; the solution after a page break when ``solution``)."""
         from perceptronlab.teach import typeset
 
-        out = [typeset.PREAMBLE,
-               f"= Exam-style task: {typeset.text_to_typst(self.title)} ({t.points_label(self.points)} P)", ""]
+        out = [
+            typeset.PREAMBLE,
+            f"= Exam-style task: {typeset.text_to_typst(self.title)} ({t.points_label(self.points)} P)",
+            "",
+        ]
         out += render_blocks(self.intro, "typst")
         for part in self.parts:
-            out += render_blocks([("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")] + part.question,
-                           "typst")
+            out += render_blocks(
+                [("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")]
+                + part.question,
+                "typst",
+            )
         if solution:
             out += ["#pagebreak()", "== Solution", ""]
             for part in self.parts:
@@ -138,13 +157,18 @@ class ExamTask:
         x1,x2,y
         """
         if "X" not in self.data:
-            raise v.fail("dataset", "a task with a dataset (kind 'trace' or 'margin')",
-                         f"a {self.kind!r} task (it has only R*, rho*, n and epsilon)",
-                         "Use kind='trace' or kind='margin'.")
+            raise v.fail(
+                "dataset",
+                "a task with a dataset (kind 'trace' or 'margin')",
+                f"a {self.kind!r} task (it has only R*, rho*, n and epsilon)",
+                "Use kind='trace' or kind='margin'.",
+            )
         d = len(self.data["X"][0])
         lines = [",".join([f"x{j + 1}" for j in range(d)] + ["y"])]
-        lines += [",".join([t.plain(c) for c in x] + [str(int(label))])
-                  for x, label in zip(self.data["X"], self.data["y"], strict=True)]
+        lines += [
+            ",".join([t.plain(c) for c in x] + [str(int(label))])
+            for x, label in zip(self.data["X"], self.data["y"], strict=True)
+        ]
         return "\n".join(lines) + "\n"
 
     def worksheet_csv(self) -> str:
@@ -154,10 +178,19 @@ class ExamTask:
         from perceptronlab.teach.sheets import blank_sheet
 
         if self.kind != "trace":
-            raise v.fail("worksheet", "a 'trace' task (its part (a) is the worksheet)", f"a {self.kind!r} task",
-                         "Use kind='trace'.")
-        return blank_sheet(self.data["X"], self.data["y"], eta=1, fit_intercept=False,
-                           title=f"exam task trace, seed {self.seed}")
+            raise v.fail(
+                "worksheet",
+                "a 'trace' task (its part (a) is the worksheet)",
+                f"a {self.kind!r} task",
+                "Use kind='trace'.",
+            )
+        return blank_sheet(
+            self.data["X"],
+            self.data["y"],
+            eta=1,
+            fit_intercept=False,
+            title=f"exam task trace, seed {self.seed}",
+        )
 
 
 def render_blocks(blocks: list, fmt: str) -> list[str]:
@@ -175,8 +208,11 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
         if kind == "part":
             _, letter, note = block
             note = typeset.text_to_typst(note) if fmt == "typst" else text_of(note)
-            head = ({"md": f"**({letter})**", "latex": f"\\textbf{{({letter})}}", "typst": f"*({letter})*"}[fmt]
-                    + (f" {note}" if note else ""))
+            head = {
+                "md": f"**({letter})**",
+                "latex": f"\\textbf{{({letter})}}",
+                "typst": f"*({letter})*",
+            }[fmt] + (f" {note}" if note else "")
             continue
         if kind == "p":
             text = text_of(block[1])
@@ -187,15 +223,28 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
             out += [head, ""]
             head = ""
         if kind == "math":
-            out += [{"md": f"$${block[1]}$$", "latex": f"\\[{block[1]}\\]",
-                     "typst": f"$ {typeset.tex_to_typst(block[1])} $"}[fmt], ""]
+            out += [
+                {
+                    "md": f"$${block[1]}$$",
+                    "latex": f"\\[{block[1]}\\]",
+                    "typst": f"$ {typeset.tex_to_typst(block[1])} $",
+                }[fmt],
+                "",
+            ]
         elif kind == "table":
             run = block[1]
             if fmt == "typst":
-                out += [typeset.table(list(WORKSHEET_HEADER), [list(r) for r in run.worksheet_rows()]), ""]
+                out += [
+                    typeset.table(list(WORKSHEET_HEADER), [list(r) for r in run.worksheet_rows()]),
+                    "",
+                ]
             else:
-                out += [run.table("md").rstrip() if fmt == "md"
-                        else "\\begin{center}\n" + run.table("latex").rstrip() + "\n\\end{center}", ""]
+                out += [
+                    run.table("md").rstrip()
+                    if fmt == "md"
+                    else "\\begin{center}\n" + run.table("latex").rstrip() + "\n\\end{center}",
+                    "",
+                ]
     if head:
         out += [head, ""]
     return out
@@ -206,8 +255,15 @@ def latex_text(text: str) -> str:
     parts = text.split("$")
     for k in range(0, len(parts), 2):
         chunk = parts[k]
-        for char, repl in (("%", "\\%"), ("&", "\\&"), ("#", "\\#"), ("_", "\\_"), ("✓", "$\\checkmark$"),
-                           ("✗", "$\\times$"), ("–", "--")):
+        for char, repl in (
+            ("%", "\\%"),
+            ("&", "\\&"),
+            ("#", "\\#"),
+            ("_", "\\_"),
+            ("✓", "$\\checkmark$"),
+            ("✗", "$\\times$"),
+            ("–", "--"),
+        ):
             chunk = chunk.replace(char, repl)
         parts[k] = chunk
     return "$".join(parts)

@@ -83,9 +83,10 @@ def join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-
 def paren(value: Fraction) -> str:
-    return tex_num(value) if Fraction(value).denominator == 1 else f"\\left({tex_num(value)}\\right)"
+    return (
+        tex_num(value) if Fraction(value).denominator == 1 else f"\\left({tex_num(value)}\\right)"
+    )
 
 
 def is_square(value: Fraction) -> bool:
@@ -99,7 +100,7 @@ def sqrt_text(square: Fraction) -> str:
 
 
 def ratio_text(top: Fraction, norm2: Fraction) -> str:
-    """"=top/‖w‖ ≈ decimal" for a distance top/‖w‖ with ‖w‖² = norm2 (TeX, relation sign first)."""
+    """ "=top/‖w‖ ≈ decimal" for a distance top/‖w‖ with ‖w‖² = norm2 (TeX, relation sign first)."""
     value2 = Fraction(top) ** 2 / norm2
     if is_square(norm2):
         return f"={tex_num(Fraction(top) / exact_sqrt(norm2))}"
@@ -120,6 +121,8 @@ def root_decimal(square: Fraction) -> Fraction:
 
 
 def data_text(X, y) -> str:
-    items = [f"$x_{{{i + 1}}}={tex_vec(x)}$ with $y_{{{i + 1}}}={'+1' if s > 0 else '-1'}$"
-             for i, (x, s) in enumerate(zip(X, y, strict=True))]
+    items = [
+        f"$x_{{{i + 1}}}={tex_vec(x)}$ with $y_{{{i + 1}}}={'+1' if s > 0 else '-1'}$"
+        for i, (x, s) in enumerate(zip(X, y, strict=True))
+    ]
     return join(items)

@@ -26,13 +26,51 @@ from pathlib import Path
 
 #: TeX commands → the Unicode symbol Typst math takes as it is
 SYMBOLS: dict[str, str] = {
-    "rho": "ρ", "eta": "η", "epsilon": "ε", "varepsilon": "ε", "alpha": "α", "beta": "β", "gamma": "γ",
-    "delta": "δ", "lambda": "λ", "mu": "μ", "sigma": "σ", "theta": "θ", "pi": "π",
-    "langle": "⟨", "rangle": "⟩", "|": "‖", "ge": "≥", "geq": "≥", "le": "≤", "leq": "≤", "ne": "≠",
-    "iff": "⟺", "Leftrightarrow": "⟺", "implies": "⟹", "Rightarrow": "⟹", "leftarrow": "←",
-    "rightarrow": "→", "to": "→", "approx": "≈", "cdot": "·", "times": "×", "checkmark": "✓",
-    "in": "∈", "infty": "∞", "dots": "…", "ldots": "…", "pm": "±", "sum": "∑", "%": "%", ",": " ", ";": " ", " ": " ",
-    "{": "{", "}": "}", "_": "\\_",
+    "rho": "ρ",
+    "eta": "η",
+    "epsilon": "ε",
+    "varepsilon": "ε",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "lambda": "λ",
+    "mu": "μ",
+    "sigma": "σ",
+    "theta": "θ",
+    "pi": "π",
+    "langle": "⟨",
+    "rangle": "⟩",
+    "|": "‖",
+    "ge": "≥",
+    "geq": "≥",
+    "le": "≤",
+    "leq": "≤",
+    "ne": "≠",
+    "iff": "⟺",
+    "Leftrightarrow": "⟺",
+    "implies": "⟹",
+    "Rightarrow": "⟹",
+    "leftarrow": "←",
+    "rightarrow": "→",
+    "to": "→",
+    "approx": "≈",
+    "cdot": "·",
+    "times": "×",
+    "checkmark": "✓",
+    "in": "∈",
+    "infty": "∞",
+    "dots": "…",
+    "ldots": "…",
+    "pm": "±",
+    "sum": "∑",
+    "%": "%",
+    ",": " ",
+    ";": " ",
+    " ": " ",
+    "{": "{",
+    "}": "}",
+    "_": "\\_",
 }
 #: TeX operators written as words
 OPERATORS = {"max": "max", "min": "min", "sqrt": "sqrt", "log": "log", "exp": "exp"}
@@ -70,7 +108,7 @@ class _Reader:
                 mark = self.next().group(5)
                 depth += {"{": 1, "}": -1}.get(mark, 0)
             inner = _Reader("")
-            inner.tokens = self.tokens[start:self.pos - 1]
+            inner.tokens = self.tokens[start : self.pos - 1]
             return inner.translate()
         self.pos -= 1
         return self.one()
@@ -102,12 +140,29 @@ class _Reader:
             return letter
         if other in ("^", "_"):
             arg = self.group()
-            return f"{other}({arg})"  # always grouped: Typst would attach `i⟨w,x⟩` whole to `y_i⟨w,x⟩`
+            return (
+                f"{other}({arg})"  # always grouped: Typst would attach `i⟨w,x⟩` whole to `y_i⟨w,x⟩`
+            )
         if other == "{":
             self.pos -= 1
             return self.group()
-        return {"/": "\\/", "*": "*", "'": "'", "\"": "\\\"", "#": "\\#", "$": "\\$", "[": "\\[", "]": "\\]",
-                "=": " = ", "<": " < ", ">": " > ", "+": "+", "-": "-", "&": "", "~": " "}.get(other, other)
+        return {
+            "/": "\\/",
+            "*": "*",
+            "'": "'",
+            '"': '\\"',
+            "#": "\\#",
+            "$": "\\$",
+            "[": "\\[",
+            "]": "\\]",
+            "=": " = ",
+            "<": " < ",
+            ">": " > ",
+            "+": "+",
+            "-": "-",
+            "&": "",
+            "~": " ",
+        }.get(other, other)
 
     def translate(self) -> str:
         pieces: list[str] = []
@@ -145,8 +200,10 @@ def text_to_typst(text: str) -> str:
 def prose_to_typst(text: str) -> str:
     """Text with ``$…$`` TeX math (the exam tasks' paragraphs) as Typst markup with math."""
     parts = text.split("$")
-    return "".join(text_to_typst(part) if k % 2 == 0 else f"${tex_to_typst(part)}$"
-                   for k, part in enumerate(parts))
+    return "".join(
+        text_to_typst(part) if k % 2 == 0 else f"${tex_to_typst(part)}$"
+        for k, part in enumerate(parts)
+    )
 
 
 def string(value: str) -> str:
@@ -158,13 +215,17 @@ def table(header: list[str], rows: list[list[str]]) -> str:
     """A Typst table of text cells, the header row bold."""
     cells = ", ".join(string(c) for row in rows for c in row)
     head = ", ".join(f"[*{text_to_typst(c)}*]" for c in header)
-    return (f"#table(columns: {len(header)}, align: left, stroke: 0.5pt + gray,\n"
-            f"  table.header({head}),\n  {cells})")
+    return (
+        f"#table(columns: {len(header)}, align: left, stroke: 0.5pt + gray,\n"
+        f"  table.header({head}),\n  {cells})"
+    )
 
 
 #: the page every document gets (A4, the compiler's own fonts)
-PREAMBLE = ('#set page(paper: "a4", margin: 2.2cm)\n#set text(size: 11pt)\n'
-            '#set par(justify: true)\n#show heading: set block(above: 1.4em, below: 0.8em)\n')
+PREAMBLE = (
+    '#set page(paper: "a4", margin: 2.2cm)\n#set text(size: 11pt)\n'
+    "#set par(justify: true)\n#show heading: set block(above: 1.4em, below: 0.8em)\n"
+)
 
 
 def compile_pdf(source: str) -> bytes:
@@ -176,8 +237,12 @@ def compile_pdf(source: str) -> bytes:
     except ImportError as exc:  # pragma: no cover - the pdf extra is part of `all`
         from perceptronlab._ground.validation import fail
 
-        raise fail("format", "'pdf' with the typst package installed", f"no typst ({exc})",
-                   "Install the pdf extra: pip install 'perceptronlab[pdf]'.") from None
+        raise fail(
+            "format",
+            "'pdf' with the typst package installed",
+            f"no typst ({exc})",
+            "Install the pdf extra: pip install 'perceptronlab[pdf]'.",
+        ) from None
     with tempfile.TemporaryDirectory(prefix="perceptronlab-typst-") as folder:
         main = Path(folder) / "main.typ"
         main.write_text(source, encoding="utf-8")

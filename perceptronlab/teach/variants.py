@@ -58,7 +58,9 @@ def student_ids(count: int) -> list[str]:
     """``student-001`` ... for a class given only by its size."""
     count = v.check_positive_int("variants", count, "Ask for e.g. 30 variants, one per student.")
     if count > MAX_STUDENTS:
-        raise v.fail("variants", f"at most {MAX_STUDENTS}", str(count), "Split the class into groups.")
+        raise v.fail(
+            "variants", f"at most {MAX_STUDENTS}", str(count), "Split the class into groups."
+        )
     width = max(3, len(str(count)))
     return [f"student-{k:0{width}d}" for k in range(1, count + 1)]
 
@@ -78,17 +80,33 @@ def read_students(path: str | Path) -> list[str]:
 def check_students(students: list[str]) -> list[str]:
     """The identifiers, checked: 1 to :data:`MAX_STUDENTS`, distinct, each usable as a file name."""
     if not students:
-        raise v.fail("students", "at least one student identifier", "none", "List one identifier per line.")
+        raise v.fail(
+            "students", "at least one student identifier", "none", "List one identifier per line."
+        )
     if len(students) > MAX_STUDENTS:
-        raise v.fail("students", f"at most {MAX_STUDENTS}", str(len(students)), "Split the class into groups.")
+        raise v.fail(
+            "students",
+            f"at most {MAX_STUDENTS}",
+            str(len(students)),
+            "Split the class into groups.",
+        )
     for student in students:
         if not STUDENT_ID.fullmatch(student):
-            raise v.fail("student identifier", "letters, digits, '.', '_' or '-' (at most 64, no spaces)",
-                         repr(student[:80]), "Use e.g. the matriculation number.")
+            raise v.fail(
+                "student identifier",
+                "letters, digits, '.', '_' or '-' (at most 64, no spaces)",
+                repr(student[:80]),
+                "Use e.g. the matriculation number.",
+            )
     seen: set[str] = set()
     for student in students:
         if student in seen:
-            raise v.fail("student identifier", "each student once", f"{student!r} twice", "Remove the repeat.")
+            raise v.fail(
+                "student identifier",
+                "each student once",
+                f"{student!r} twice",
+                "Remove the repeat.",
+            )
         seen.add(student)
     return list(students)
 
@@ -97,7 +115,12 @@ def class_variants(kind: Kind, seed: int, students: list[str]) -> list[Variant]:
     """One variant of ``kind`` per student, distinct while the kind has enough tasks."""
     checked = v.check_seed(seed)
     if checked is None:
-        raise v.fail("seed", "an integer >= 0", "None", "Pass e.g. seed=0: the class's variants follow from it.")
+        raise v.fail(
+            "seed",
+            "an integer >= 0",
+            "None",
+            "Pass e.g. seed=0: the class's variants follow from it.",
+        )
     students = check_students(list(students))
     seen: set[str] = set()
     variants = []
@@ -116,7 +139,12 @@ def key_markdown(variants: list[Variant], kind: str, seed: int) -> str:
     """The answer key of the whole class in Markdown: every variant with its solution."""
     out = [f"# Answer key: {kind}, class seed {seed}, {len(variants)} variants", ""]
     for variant in variants:
-        out += [f"## {variant.student} (variant seed {variant.seed})", "", variant.task.markdown(solution=True), ""]
+        out += [
+            f"## {variant.student} (variant seed {variant.seed})",
+            "",
+            variant.task.markdown(solution=True),
+            "",
+        ]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -127,7 +155,9 @@ def key_typst(variants: list[Variant], kind: str, seed: int) -> str:
     out = [typeset.PREAMBLE, f"= Answer key: {typeset.text_to_typst(kind)}, class seed {seed}", ""]
     for k, variant in enumerate(variants):
         body = variant.task.typst(solution=True)
-        body = body[len(typeset.PREAMBLE):] if body.startswith(typeset.PREAMBLE) else body
-        out += ([] if k == 0 else ["#pagebreak()"]) + [f"== {typeset.text_to_typst(variant.student)} "
-                                                       f"(variant seed {variant.seed})", body]
+        body = body[len(typeset.PREAMBLE) :] if body.startswith(typeset.PREAMBLE) else body
+        out += ([] if k == 0 else ["#pagebreak()"]) + [
+            f"== {typeset.text_to_typst(variant.student)} (variant seed {variant.seed})",
+            body,
+        ]
     return "\n".join(out).rstrip() + "\n"

@@ -18,5 +18,18 @@ from perceptronlab.theory.geometry import (
 from perceptronlab.theory.loo import LooResult, loo_error
 from perceptronlab.theory.separability import SeparabilityResult, separable
 
-__all__ = ["Analysis", "LooResult", "MaxMarginResult", "SeparabilityResult", "analyze", "distance", "loo_error",
-           "margin", "margin_squared", "max_margin", "radius", "radius_squared", "separable"]
+__all__ = [
+    "Analysis",
+    "LooResult",
+    "MaxMarginResult",
+    "SeparabilityResult",
+    "analyze",
+    "distance",
+    "loo_error",
+    "margin",
+    "margin_squared",
+    "max_margin",
+    "radius",
+    "radius_squared",
+    "separable",
+]

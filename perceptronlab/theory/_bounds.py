@@ -35,8 +35,16 @@ if TYPE_CHECKING:
 
 Number = Fraction | float
 
-__all__ = ["novikoff", "novikoff_rb", "margin_perceptron", "slack", "freund_schapire", "best_freund_schapire",
-           "test_error", "sample_size"]
+__all__ = [
+    "novikoff",
+    "novikoff_rb",
+    "margin_perceptron",
+    "slack",
+    "freund_schapire",
+    "best_freund_schapire",
+    "test_error",
+    "sample_size",
+]
 
 
 def _num(name: str, value: Any, *, positive: bool = True, fix: str = "") -> Number:
@@ -44,7 +52,9 @@ def _num(name: str, value: Any, *, positive: bool = True, fix: str = "") -> Numb
     if isinstance(value, bool) or not isinstance(value, numbers.Real | Decimal):
         raise v.fail(name, "a real number", repr(value), fix or f"Pass {name} as a number.")
     exact = isinstance(value, numbers.Rational | Decimal)
-    number: Number = parse_exact(value, name, fix=fix or "Fix the value.") if exact else float(value)
+    number: Number = (
+        parse_exact(value, name, fix=fix or "Fix the value.") if exact else float(value)
+    )
     if not exact and not math.isfinite(number):
         raise v.fail(name, "a finite number", value, fix or f"Pass a finite {name}.")
     if positive and number <= 0:
@@ -56,13 +66,19 @@ def _num(name: str, value: Any, *, positive: bool = True, fix: str = "") -> Numb
 
 def _rho(rho: Any, squared: bool) -> Number:
     name = "rho**2 (the squared margin)" if squared else "rho (the margin)"
-    return _num(name, rho, fix="The bounds need a separating hyperplane with a positive margin; "
-                "compute it with perceptronlab.max_margin(X, y), or check perceptronlab.separable(X, y).")
+    return _num(
+        name,
+        rho,
+        fix="The bounds need a separating hyperplane with a positive margin; "
+        "compute it with perceptronlab.max_margin(X, y), or check perceptronlab.separable(X, y).",
+    )
 
 
 def _radius(R: Any, squared: bool) -> Number:
     name = "R**2 (the squared radius)" if squared else "R (the radius)"
-    return _num(name, R, fix="R is the largest norm of an example; compute it with perceptronlab.radius(X).")
+    return _num(
+        name, R, fix="R is the largest norm of an example; compute it with perceptronlab.radius(X)."
+    )
 
 
 def _sq(value: Number, squared: bool) -> Number:
@@ -86,7 +102,8 @@ def novikoff(R: RealLike, rho: RealLike, *, squared: bool = False) -> Number:
 
     Examples
     --------
-    The exam task of the lecture notes “Perceptron Mistake Bound”: :math:`R^2 = 2`, :math:`\rho^2 = 1/5`, bound 10; margin task: 10/2 = 5.
+    The exam task of the lecture notes “Perceptron Mistake Bound”: :math:`R^2 = 2`,
+    :math:`\rho^2 = 1/5`, bound 10; margin task: 10/2 = 5.
 
     >>> novikoff(2, Fraction(1, 5), squared=True)
     Fraction(10, 1)
@@ -109,12 +126,17 @@ def novikoff_rb(R: RealLike, B: RealLike) -> Number:
     Fraction(36, 1)
     """
     R_ = _radius(R, False)
-    B_ = _num("B (the norm of the smallest w with y<w,x> >= 1)", B,
-              fix="B = 1/rho*; take it from perceptronlab.max_margin(X, y).B.")
+    B_ = _num(
+        "B (the norm of the smallest w with y<w,x> >= 1)",
+        B,
+        fix="B = 1/rho*; take it from perceptronlab.max_margin(X, y).B.",
+    )
     return (R_ * B_) ** 2
 
 
-def margin_perceptron(R: RealLike, rho: RealLike, rho0: RealLike, *, squared: bool = False) -> Number:
+def margin_perceptron(
+    R: RealLike, rho: RealLike, rho0: RealLike, *, squared: bool = False
+) -> Number:
     r"""Mistake bound of the margin perceptron: :math:`M \le (R^2 + 2\rho_0)/\rho^2`.
 
     The margin perceptron updates while :math:`y_i\langle w, x_i\rangle \le \rho_0`; on a mistake
@@ -127,7 +149,12 @@ def margin_perceptron(R: RealLike, rho: RealLike, rho0: RealLike, *, squared: bo
     Fraction(20, 1)
     """
     R2, rho2 = _sq(_radius(R, squared), squared), _sq(_rho(rho, squared), squared)
-    r0 = _num("rho0 (the update margin)", rho0, positive=False, fix="Pass rho0 >= 0 (0: the plain perceptron).")
+    r0 = _num(
+        "rho0 (the update margin)",
+        rho0,
+        positive=False,
+        fix="Pass rho0 >= 0 (0: the plain perceptron).",
+    )
     return (R2 + 2 * r0) / rho2
 
 
@@ -137,7 +164,8 @@ def slack(w: ArrayLike, X: MatrixLike, y: ArrayLike, rho: RealLike, b: float = 0
     .. math:: \delta_i = \max\{0, \rho - y_i(\langle w, x_i\rangle + b)\},\qquad
               D = \Big(\sum_i \delta_i^2\Big)^{1/2}
 
-    with ``w`` (and ``b``) scaled to :math:`\lVert w\rVert = 1` (Freund and Schapire 1999; the lecture notes “Perceptron Mistake Bound”,
+    with ``w`` (and ``b``) scaled to :math:`\lVert w\rVert = 1` (Freund and Schapire 1999; the
+    lecture notes “Perceptron Mistake Bound”,
     "Outlook"). :math:`D = 0` exactly when ``w`` separates with margin at least ρ.
 
     Examples
@@ -170,12 +198,18 @@ def freund_schapire(R: RealLike, D: RealLike, rho: RealLike) -> Number:
     Fraction(16, 1)
     """
     R_ = _radius(R, False)
-    D_ = _num("D (the total slack)", D, positive=False, fix="D >= 0; compute it with perceptronlab.bounds.slack.")
+    D_ = _num(
+        "D (the total slack)",
+        D,
+        positive=False,
+        fix="D >= 0; compute it with perceptronlab.bounds.slack.",
+    )
     return (R_ + D_) ** 2 / _rho(rho, False) ** 2
 
 
-def best_freund_schapire(w: ArrayLike, X: MatrixLike, y: ArrayLike, R: RealLike | None = None,
-                         b: float = 0.0) -> tuple[float, float]:
+def best_freund_schapire(
+    w: ArrayLike, X: MatrixLike, y: ArrayLike, R: RealLike | None = None, b: float = 0.0
+) -> tuple[float, float]:
     r"""The best Freund–Schapire bound :math:`\min_{\rho > 0} (R + D(\rho))^2/\rho^2` for a given ``w``.
 
     :math:`D(\rho)` is the slack of ``w`` at margin ρ (:func:`slack`). With the signed distances
@@ -213,13 +247,17 @@ def best_freund_schapire(w: ArrayLike, X: MatrixLike, y: ArrayLike, R: RealLike 
     w_arr = _check_w(w, Xf.shape[1])
     R_ = float(_radius(R, False)) if R is not None else radius(Xf)
     if R_ <= 0:
-        raise v.fail("R (the radius)", "a number > 0", R_, "All points are at the origin: there is no bound to give.")
+        raise v.fail(
+            "R (the radius)",
+            "a number > 0",
+            R_,
+            "All points are at the origin: there is no bound to give.",
+        )
     m = np.sort(signs * (Xf @ w_arr + _check_b(b)) / np.linalg.norm(w_arr))
     rho, value = _best_rho(m, R_)
     if m.shape[0] < value:
         return float(m.shape[0]), math.inf
     return value, rho
-
 
 
 def radius_of(R_squared: RealLike) -> float:
@@ -230,6 +268,7 @@ def radius_of(R_squared: RealLike) -> float:
     (1e+155, 2.0)
     """
     return sqrt_float(R_squared)
+
 
 #: candidates whose bound is re-evaluated directly (one pass each) after the prefix-sum screening
 _EXACT_CHECKS = 8
@@ -261,17 +300,23 @@ def _best_rho(m: np.ndarray, R: float) -> tuple[float, float]:
     if candidates.shape[0] == 0:
         return math.inf, math.inf
     below = np.searchsorted(m, candidates, side="left")
-    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):  # ρ² may underflow
-        D2 = np.maximum(below * candidates * candidates - 2.0 * candidates * S1[below] + S2[below], 0.0)
+    with np.errstate(
+        over="ignore", under="ignore", divide="ignore", invalid="ignore"
+    ):  # ρ² may underflow
+        D2 = np.maximum(
+            below * candidates * candidates - 2.0 * candidates * S1[below] + S2[below], 0.0
+        )
         screened = (R + np.sqrt(D2)) ** 2 / (candidates * candidates)
     best_rho, best_value = math.inf, math.inf
     for index in np.argsort(screened, kind="stable")[:_EXACT_CHECKS]:
         rho = float(candidates[index])
-        deficits = np.maximum(0.0, rho - m[:below[index]])
+        deficits = np.maximum(0.0, rho - m[: below[index]])
         with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
             # in NumPy floats: a ρ so small that ρ² underflows (1e-300) gives an infinite bound, not a
             # ZeroDivisionError, and a bound past the float range gives inf, not an OverflowError
-            value = float((np.float64(R) + np.sqrt(np.dot(deficits, deficits))) ** 2 / (np.float64(rho) ** 2))
+            value = float(
+                (np.float64(R) + np.sqrt(np.dot(deficits, deficits))) ** 2 / (np.float64(rho) ** 2)
+            )
         if math.isnan(value):
             continue
         if value < best_value:
@@ -297,7 +342,9 @@ def test_error(R: RealLike, rho: RealLike, n: int, *, squared: bool = False) -> 
     Fraction(2, 125)
     """
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
-        raise v.fail("n (the number of training examples)", "an integer >= 0", repr(n), "Pass e.g. n=999.")
+        raise v.fail(
+            "n (the number of training examples)", "an integer >= 0", repr(n), "Pass e.g. n=999."
+        )
     return novikoff(R, rho, squared=squared) / (int(n) + 1)
 
 
@@ -305,7 +352,8 @@ test_error.__test__ = False  # type: ignore[attr-defined]  # not a pytest test, 
 
 
 def sample_size(R: RealLike, rho: RealLike, epsilon: RealLike, *, squared: bool = False) -> int:
-    r"""The smallest n with :func:`test_error` :math:`\le \varepsilon`: :math:`n = \lceil R^2/(\rho^2\varepsilon)\rceil - 1`.
+    r"""The smallest n with :func:`test_error` :math:`\le \varepsilon`:
+    :math:`n = \lceil R^2/(\rho^2\varepsilon)\rceil - 1`.
 
     Computed exactly: floats are read as the decimals they print as (0.005 is 1/200), so the
     seed's answers come out as integers without rounding trouble.
@@ -317,11 +365,18 @@ def sample_size(R: RealLike, rho: RealLike, epsilon: RealLike, *, squared: bool 
     >>> sample_size(2, 0.5, 0.005), sample_size(2, 0.25, 0.005)
     (3199, 12799)
     """
-    eps = _num("epsilon (the target test error)", epsilon, fix="Pass a probability strictly between 0 and 1, "
-               "e.g. epsilon=0.005 for 0.5 %.")
+    eps = _num(
+        "epsilon (the target test error)",
+        epsilon,
+        fix="Pass a probability strictly between 0 and 1, e.g. epsilon=0.005 for 0.5 %.",
+    )
     if eps >= 1:
-        raise v.fail("epsilon (the target test error)", "a number in (0, 1)", epsilon,
-                     "Pass a probability strictly between 0 and 1, e.g. epsilon=0.005 for 0.5 %.")
+        raise v.fail(
+            "epsilon (the target test error)",
+            "a number in (0, 1)",
+            epsilon,
+            "Pass a probability strictly between 0 and 1, e.g. epsilon=0.005 for 0.5 %.",
+        )
 
     def decimal(value: Number) -> Fraction:
         return value if isinstance(value, Fraction) else Fraction(repr(value))
@@ -333,7 +388,14 @@ def sample_size(R: RealLike, rho: RealLike, epsilon: RealLike, *, squared: bool 
 # ---- the online-learning chapter: finite classes, experts, Winnow, the perceptron as gradient descent ----
 # Shalev-Shwartz and Ben-David (2014), ch. 21; Littlestone (1988); Littlestone and Warmuth (1994).
 
-__all__ += ["consistent", "halving", "weighted_majority", "hedge_regret", "winnow", "online_gradient_descent"]
+__all__ += [
+    "consistent",
+    "halving",
+    "weighted_majority",
+    "hedge_regret",
+    "winnow",
+    "online_gradient_descent",
+]
 
 
 def _count(name: str, value: Any, fix: str, *, least: int = 1) -> int:
@@ -373,9 +435,18 @@ def halving(n_hypotheses: int) -> int:
 def _beta(beta: Any) -> Fraction:
     if isinstance(beta, bool) or not isinstance(beta, numbers.Real | Decimal | str):
         raise v.fail("beta", "a number in [0, 1)", repr(beta), "Pass e.g. beta=Fraction(1, 2).")
-    exact = Fraction(str(beta)) if isinstance(beta, float) else parse_exact(beta, "beta", fix="Pass e.g. beta=1/2.")
+    exact = (
+        Fraction(str(beta))
+        if isinstance(beta, float)
+        else parse_exact(beta, "beta", fix="Pass e.g. beta=1/2.")
+    )
     if not 0 <= exact < 1:
-        raise v.fail("beta", "a number in [0, 1)", beta, "Pass e.g. beta=1/2 (each wrong expert's weight is halved).")
+        raise v.fail(
+            "beta",
+            "a number in [0, 1)",
+            beta,
+            "Pass e.g. beta=1/2 (each wrong expert's weight is halved).",
+        )
     return exact
 
 
@@ -396,7 +467,9 @@ def weighted_majority(n_experts: int, best_mistakes: int, beta: RealLike = Fract
     16.865946
     """
     N = _count("n_experts", n_experts, "Pass the number of experts, e.g. len(H).")
-    best = _count("best_mistakes", best_mistakes, "Pass the best expert's mistakes (0 or more).", least=0)
+    best = _count(
+        "best_mistakes", best_mistakes, "Pass the best expert's mistakes (0 or more).", least=0
+    )
     b = _beta(beta)
     if b == 0:
         if best:
@@ -421,8 +494,9 @@ def hedge_regret(n_experts: int, rounds: int) -> float:
     return math.sqrt(2 * T * math.log(N))
 
 
-def winnow(n: int, k: int, alpha: RealLike = 2, theta: RealLike | None = None, *,
-           variant: str = "demotion") -> float:
+def winnow(
+    n: int, k: int, alpha: RealLike = 2, theta: RealLike | None = None, *, variant: str = "demotion"
+) -> float:
     r"""Littlestone's mistake bounds for Winnow on a monotone disjunction of k of n variables.
 
     Winnow predicts 1 when :math:`\sum_i w_i x_i > \theta`; on a missed 1 it multiplies the weights of
@@ -446,13 +520,24 @@ def winnow(n: int, k: int, alpha: RealLike = 2, theta: RealLike | None = None, *
     (18.0, 28.0)
     """
     n_ = _count("n", n, "Pass the number of variables.")
-    k_ = _count("k", k, "Pass the number of variables in the target disjunction (0 or more).", least=0)
+    k_ = _count(
+        "k", k, "Pass the number of variables in the target disjunction (0 or more).", least=0
+    )
     a = float(_num("alpha", alpha, fix="Pass alpha > 1, e.g. alpha=2."))
     if a <= 1:
         raise v.fail("alpha", "a number > 1", alpha, "Pass alpha > 1, e.g. alpha=2.")
-    t = n_ / 2 if theta is None else float(_num("theta", theta, fix="Pass theta > 0, e.g. theta=n/2."))
+    t = (
+        n_ / 2
+        if theta is None
+        else float(_num("theta", theta, fix="Pass theta > 0, e.g. theta=n/2."))
+    )
     if t < 1 / a:
-        raise v.fail("theta", f"at least 1/alpha = {1 / a:g}", theta, "Pass theta = n/2 (Littlestone's choice).")
+        raise v.fail(
+            "theta",
+            f"at least 1/alpha = {1 / a:g}",
+            theta,
+            "Pass theta = n/2 (Littlestone's choice).",
+        )
     v.check_choice("variant", variant, ("demotion", "elimination"))
     promotions = k_ * (math.log(t, a) + 1)
     if variant == "elimination":
@@ -480,6 +565,12 @@ def online_gradient_descent(R: RealLike, B: RealLike, hinge: RealLike) -> float:
     """
     R_ = float(_radius(R, False))
     B_ = float(_num("B (the norm of w*)", B, fix="Pass the norm of the comparison vector w*."))
-    L = float(_num("hinge (the total hinge loss of w*)", hinge, positive=False,
-                   fix="Sum max(0, 1 - y<w*, x>) over the mistake rounds (or all rounds, which is larger)."))
+    L = float(
+        _num(
+            "hinge (the total hinge loss of w*)",
+            hinge,
+            positive=False,
+            fix="Sum max(0, 1 - y<w*, x>) over the mistake rounds (or all rounds, which is larger).",
+        )
+    )
     return L + R_ * B_ * math.sqrt(L) + (R_ * B_) ** 2

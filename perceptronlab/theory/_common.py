@@ -65,10 +65,20 @@ def float_matrix(X: Any) -> np.ndarray:
     elif is_exact_input(X) and not isinstance(X, np.ndarray):
         X = _floats(v.check_exact_matrix(X))
     elif isinstance(X, np.ndarray) and X.dtype.kind == "O":
-        X = _floats([[to_fraction(value) if isinstance(value, str) else value for value in row]
-                     for row in X.tolist()])
-    if (isinstance(X, np.ndarray) and X.dtype == np.float64 and X.ndim == 2 and X.flags.c_contiguous
-            and X.size and np.isfinite(X.sum())):
+        X = _floats(
+            [
+                [to_fraction(value) if isinstance(value, str) else value for value in row]
+                for row in X.tolist()
+            ]
+        )
+    if (
+        isinstance(X, np.ndarray)
+        and X.dtype == np.float64
+        and X.ndim == 2
+        and X.flags.c_contiguous
+        and X.size
+        and np.isfinite(X.sum())
+    ):
         return X  # finite (a NaN or inf would make the sum non-finite): no need for a second pass
     return v.check_matrix(X, allow_sparse=False, dtypes=(np.float64,))
 
@@ -102,7 +112,9 @@ def fmt_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
     if count is None:
         values = list(values)
         count = len(values)
-    shown = ", ".join(fmt(value, digits) for value in itertools.islice(iter(values), limit))  # never a full copy
+    shown = ", ".join(
+        fmt(value, digits) for value in itertools.islice(iter(values), limit)
+    )  # never a full copy
     return "(" + shown + (f", ... ({count} entries)" if count > limit else "") + ")"
 
 
@@ -114,7 +126,9 @@ def solve_exact(A: list[list[Fraction]], b: list[Fraction]) -> list[Fraction] | 
     """
     rows = len(A)
     cols = len(A[0]) if rows else 0
-    M = [[Fraction(entry) for entry in A[i]] + [Fraction(b[i])] for i in range(rows)]  # no float creeps in
+    M = [
+        [Fraction(entry) for entry in A[i]] + [Fraction(b[i])] for i in range(rows)
+    ]  # no float creeps in
     pivot_row = 0
     pivots = []
     for col in range(cols):

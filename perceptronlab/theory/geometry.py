@@ -115,23 +115,38 @@ def radius(X: MatrixLike, fit_intercept: bool = False) -> float:
 
 def _check_w(w: Any, d: int | None = None, name: str = "w") -> NDArray[Any]:
     try:
-        arr = np.array([float(value) for value in np.ravel(np.asarray(w, dtype=object))], dtype=np.float64)
+        arr = np.array(
+            [float(value) for value in np.ravel(np.asarray(w, dtype=object))], dtype=np.float64
+        )
     except (TypeError, ValueError) as exc:
-        raise v.fail(name, "a vector of numbers", repr(w), f"Pass {name} as a sequence of numbers.") from exc
+        raise v.fail(
+            name, "a vector of numbers", repr(w), f"Pass {name} as a sequence of numbers."
+        ) from exc
     if np.ndim(w) != 1 and not (np.ndim(w) == 2 and 1 in np.shape(w)):
-        raise v.fail(name, "a 1-D vector", f"shape {np.shape(w)}", f"Pass {name} as a flat sequence.")
+        raise v.fail(
+            name, "a 1-D vector", f"shape {np.shape(w)}", f"Pass {name} as a flat sequence."
+        )
     arr = v.check_vector(arr, d, name)
     if not np.isfinite(arr).all():
         raise v.fail(name, "finite entries", "NaN or inf", f"Fix {name}.")
     if not np.any(arr):
-        raise v.fail(name, "a nonzero normal vector", "the zero vector",
-                     "A zero w defines no hyperplane; pass the normal vector of one, e.g. w = (1, -2).")
+        raise v.fail(
+            name,
+            "a nonzero normal vector",
+            "the zero vector",
+            "A zero w defines no hyperplane; pass the normal vector of one, e.g. w = (1, -2).",
+        )
     return arr
 
 
 def _check_b(b: Any) -> float:
     if isinstance(b, bool) or not isinstance(b, int | float | Fraction | np.number):
-        raise v.fail("b (the intercept)", "a number", repr(b), "Pass b=0.0 for a hyperplane through the origin.")
+        raise v.fail(
+            "b (the intercept)",
+            "a number",
+            repr(b),
+            "Pass b=0.0 for a hyperplane through the origin.",
+        )
     if not math.isfinite(float(b)):
         raise v.fail("b (the intercept)", "a finite number", b, "Pass a finite intercept.")
     return float(b)
@@ -142,7 +157,8 @@ def distance(w: ArrayLike, x: ArrayLike, y: Any = None, b: float = 0.0) -> float
 
     .. math:: r = y\,\frac{\langle w, x\rangle + b}{\lVert w\rVert}
 
-    (the lecture notes “Perceptron Mistake Bound”: :math:`x = h + r\,w/\lVert w\rVert` with :math:`\langle h, w\rangle = 0`). Without ``y``
+    (the lecture notes “Perceptron Mistake Bound”: :math:`x = h + r\,w/\lVert w\rVert` with
+    :math:`\langle h, w\rangle = 0`). Without ``y``
     the distance is signed by the side ``w`` points to; with ``y`` it is positive exactly when the
     point is on its label's side.
 
@@ -163,15 +179,28 @@ def distance(w: ArrayLike, x: ArrayLike, y: Any = None, b: float = 0.0) -> float
 
 def _check_w_like_x(x: Any, d: int) -> NDArray[Any]:
     try:
-        arr = np.array([float(value) for value in np.ravel(np.asarray(x, dtype=object))], dtype=np.float64)
+        arr = np.array(
+            [float(value) for value in np.ravel(np.asarray(x, dtype=object))], dtype=np.float64
+        )
     except (TypeError, ValueError) as exc:
-        raise v.fail("x", "a vector of numbers", repr(x), "Pass x as a sequence of numbers.") from exc
+        raise v.fail(
+            "x", "a vector of numbers", repr(x), "Pass x as a sequence of numbers."
+        ) from exc
     return v.check_vector(arr, d, "x")
 
 
 def _check_sign(y: Any) -> float:
-    if isinstance(y, bool) or not isinstance(y, int | float | np.number) or float(y) not in (-1.0, 1.0):
-        raise v.fail("y (the label)", "+1 or -1", repr(y), "Pass y=+1 or y=-1 (or None for the unsigned side).")
+    if (
+        isinstance(y, bool)
+        or not isinstance(y, int | float | np.number)
+        or float(y) not in (-1.0, 1.0)
+    ):
+        raise v.fail(
+            "y (the label)",
+            "+1 or -1",
+            repr(y),
+            "Pass y=+1 or y=-1 (or None for the unsigned side).",
+        )
     return float(y)
 
 
@@ -181,11 +210,13 @@ def margin(w: VectorLike, X: MatrixLike, y: ArrayLike, b: float = 0.0) -> float:
     .. math:: \rho(w) = \min_i \frac{y_i(\langle w, x_i\rangle + b)}{\lVert w\rVert}
 
     Negative when ``w`` misclassifies a point, zero when a point lies on the hyperplane. Invariant
-    to rescaling ``w`` (and ``b``). Reference: the lecture notes “Perceptron Mistake Bound”, "The margin of a separating hyperplane".
+    to rescaling ``w`` (and ``b``). Reference: the lecture notes “Perceptron Mistake Bound”, "The
+    margin of a separating hyperplane".
 
     Examples
     --------
-    The margin task of the lecture notes “Perceptron Mistake Bound”: :math:`\rho_A = \sqrt 2`, :math:`\rho_B = 3/\sqrt 5`.
+    The margin task of the lecture notes “Perceptron Mistake Bound”: :math:`\rho_A = \sqrt 2`,
+    :math:`\rho_B = 3/\sqrt 5`.
 
     >>> X, y = [[3, 1], [1, 2], [-1, -1], [0, -2]], [1, 1, -1, -1]
     >>> round(margin([1, 1], X, y) ** 2, 12), round(margin([1, 2], X, y) ** 2, 12)
@@ -212,8 +243,12 @@ def margin_squared(w: VectorLike, X: MatrixLike, y: ArrayLike) -> Fraction | flo
     if not (is_exact_input(X) and is_exact_input([list(np.ravel(np.asarray(w, dtype=object)))])):
         rho = margin(w, X, y)
         if rho <= 0:
-            raise v.fail("w", "a vector that separates the data", f"margin {rho:.6g} <= 0",
-                         "Use margin(w, X, y) for the signed margin.")
+            raise v.fail(
+                "w",
+                "a vector that separates the data",
+                f"margin {rho:.6g} <= 0",
+                "Use margin(w, X, y) for the signed margin.",
+            )
         return rho * rho
     rows = exact_rows(X)
     signs, _ = v.check_labels(y, len(rows))
@@ -221,8 +256,12 @@ def margin_squared(w: VectorLike, X: MatrixLike, y: ArrayLike) -> Fraction | flo
     w_exact = [to_fraction(value) for value in np.ravel(np.asarray(w, dtype=object))]
     low = min(int(s) * exact_dot(w_exact, row) for s, row in zip(signs, rows, strict=True))
     if low <= 0:
-        raise v.fail("w", "a vector that separates the data", f"min y<w,x> = {low} <= 0",
-                     "Use margin(w, X, y) for the signed margin.")
+        raise v.fail(
+            "w",
+            "a vector that separates the data",
+            f"min y<w,x> = {low} <= 0",
+            "Use margin(w, X, y) for the signed margin.",
+        )
     return low * low / exact_dot(w_exact, w_exact)
 
 
@@ -267,26 +306,39 @@ class MaxMarginResult:
 
     @property
     def B(self) -> float:
-        """The norm B = 1/ρ* of the smallest w with yᵢ⟨w,xᵢ⟩ ≥ 1 (“Perceptron Algorithm for Halfspaces”'s (RB)² form)."""
+        """The norm B = 1/ρ* of the smallest w with yᵢ⟨w,xᵢ⟩ ≥ 1 (the (RB)² form of the text
+        “Perceptron Algorithm for Halfspaces”)."""
         return 1.0 / self.rho
 
     def __str__(self) -> str:
         shown = format_display(self.rho_squared)  # a long exact ρ² is rounded and marked ≈
-        head = f"ρ² {'' if shown.startswith('≈') else '= '}{shown}" if self.exact else f"ρ = {fmt(self.rho, 10)}"
+        head = (
+            f"ρ² {'' if shown.startswith('≈') else '= '}{shown}"
+            if self.exact
+            else f"ρ = {fmt(self.rho, 10)}"
+        )
         if self.exact:
             head += f" (ρ ≈ {fmt(self.rho, 10)})"
         where = "with intercept" if self.fit_intercept else "through the origin"
         text = f"maximum margin {where}: {head}; w = {fmt_vector(self.w)}"
         if self.fit_intercept:
             text += f", b = {fmt(self.b)}"
-        support = ", ".join(str(int(i) + 1) for i in self.support[:10]) + (", …" if len(self.support) > 10 else "")
+        support = ", ".join(str(int(i) + 1) for i in self.support[:10]) + (
+            ", …" if len(self.support) > 10 else ""
+        )
         return text + f"; support vectors: {support}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"w": [float(value) for value in self.w], "b": float(self.b), "rho": float(self.rho),
-                "rho_squared": str(self.rho_squared) if self.exact else float(self.rho_squared),
-                "support": [int(i) + 1 for i in self.support], "numbering": NUMBERING, "exact": bool(self.exact),
-                "fit_intercept": bool(self.fit_intercept)}
+        return {
+            "w": [float(value) for value in self.w],
+            "b": float(self.b),
+            "rho": float(self.rho),
+            "rho_squared": str(self.rho_squared) if self.exact else float(self.rho_squared),
+            "support": [int(i) + 1 for i in self.support],
+            "numbering": NUMBERING,
+            "exact": bool(self.exact),
+            "fit_intercept": bool(self.fit_intercept),
+        }
 
 
 def _not_separable(detail: str = "") -> NotSeparableError:
@@ -294,7 +346,8 @@ def _not_separable(detail: str = "") -> NotSeparableError:
         "max_margin: expected linearly separable data (some w with y_i(<w,x_i> + b) > 0 for every i), "
         f"got data that no hyperplane separates{detail}, so there is no maximum margin. Call "
         "perceptronlab.separable(X, y) for a certificate naming the examples that prevent it, or "
-        "perceptronlab.pocket for the best weights.")
+        "perceptronlab.pocket for the best weights."
+    )
 
 
 def _clarabel_settings(tol: float) -> Any:
@@ -310,8 +363,9 @@ def _clarabel_settings(tol: float) -> Any:
     return settings
 
 
-def _solve_qp(Xw: Float64Array, yw: Float64Array, fit_intercept: bool,
-              tol: float) -> tuple[Float64Array, float, Float64Array] | None:
+def _solve_qp(
+    Xw: Float64Array, yw: Float64Array, fit_intercept: bool, tol: float
+) -> tuple[Float64Array, float, Float64Array] | None:
     """min ½‖w‖² s.t. yᵢ(⟨w,xᵢ⟩ + b) ≥ 1 on the rows given. Returns (w, b, dual) or None if infeasible."""
     import clarabel
 
@@ -321,21 +375,28 @@ def _solve_qp(Xw: Float64Array, yw: Float64Array, fit_intercept: bool,
     A = sp.csc_matrix(-np.hstack(blocks))
     k = d + (1 if fit_intercept else 0)
     P = sp.diags(np.r_[np.ones(d), np.zeros(k - d)], format="csc")
-    solver = clarabel.DefaultSolver(P, np.zeros(k), A, -np.ones(m), [clarabel.NonnegativeConeT(m)],
-                                    _clarabel_settings(tol))
+    solver = clarabel.DefaultSolver(
+        P, np.zeros(k), A, -np.ones(m), [clarabel.NonnegativeConeT(m)], _clarabel_settings(tol)
+    )
     solution = solver.solve()
     status = solution.status
-    if status in (clarabel.SolverStatus.PrimalInfeasible, clarabel.SolverStatus.AlmostPrimalInfeasible):
+    if status in (
+        clarabel.SolverStatus.PrimalInfeasible,
+        clarabel.SolverStatus.AlmostPrimalInfeasible,
+    ):
         return None
     if status not in (clarabel.SolverStatus.Solved, clarabel.SolverStatus.AlmostSolved):
         raise PerceptronLabError(
             f"max_margin: the QP solver (Clarabel) stopped with status {status}; expected Solved. "
-            "Rescale the data (e.g. StandardScaler) or call perceptronlab.separable(X, y) first.")
+            "Rescale the data (e.g. StandardScaler) or call perceptronlab.separable(X, y) first."
+        )
     x = np.asarray(solution.x)
     return x[:d], (float(x[d]) if fit_intercept else 0.0), np.asarray(solution.z)
 
 
-def _initial_working_set(X: Float64Array, signs: Float64Array, fit_intercept: bool, size: int) -> Int64Array:
+def _initial_working_set(
+    X: Float64Array, signs: Float64Array, fit_intercept: bool, size: int
+) -> Int64Array:
     """The examples closest to the hyperplane of the class-mean direction (from a sample of rows)."""
     n = X.shape[0]
     step = max(1, n // 50_000)
@@ -378,7 +439,9 @@ def _kkt_system(Z: Float64Array, groups: NDArray[Any]) -> tuple[Float64Array, Fl
     return K, rhs
 
 
-def _polish(X: Float64Array, signs: Float64Array, support: Int64Array, fit_intercept: bool) -> Float64Array | None:
+def _polish(
+    X: Float64Array, signs: Float64Array, support: Int64Array, fit_intercept: bool
+) -> Float64Array | None:
     """Solve the KKT equations on the support set; returns a unit w (or None if not consistent)."""
     Z = X[support] * signs[support, None]
     groups = signs[support] if fit_intercept else np.zeros(len(support))
@@ -398,8 +461,9 @@ def _polish(X: Float64Array, signs: Float64Array, support: Int64Array, fit_inter
     return unit
 
 
-def _exact_certificate(rows: list[list[Fraction]], signs: Float64Array, candidates: list[int],
-                       fit_intercept: bool) -> tuple[Fraction, list[Fraction]] | None:
+def _exact_certificate(
+    rows: list[list[Fraction]], signs: Float64Array, candidates: list[int], fit_intercept: bool
+) -> tuple[Fraction, list[Fraction]] | None:
     """ρ*² as a Fraction from the support set, with the optimality certificate checked exactly.
 
     p = Σ cᵢ zᵢ (zᵢ = yᵢxᵢ, c ≥ 0, c summing to 1 over each group) is the nearest point of the
@@ -413,7 +477,10 @@ def _exact_certificate(rows: list[list[Fraction]], signs: Float64Array, candidat
     if fit_intercept and len(labels) < 2:
         return None
     m, k = len(S), len(labels)
-    A: list[list[Any]] = [[exact_dot(Z[i], Z[j]) for j in S] + [-(1 if groups_all[i] == g else 0) for g in labels] for i in S]
+    A: list[list[Any]] = [
+        [exact_dot(Z[i], Z[j]) for j in S] + [-(1 if groups_all[i] == g else 0) for g in labels]
+        for i in S
+    ]
     A += [[Fraction(1 if groups_all[j] == g else 0) for j in S] + [Fraction(0)] * k for g in labels]
     rhs = [Fraction(0)] * m + [Fraction(1)] * k
     sol = solve_exact(A, rhs)
@@ -432,7 +499,9 @@ def _exact_certificate(rows: list[list[Fraction]], signs: Float64Array, candidat
     return (p_sq / 4 if fit_intercept else p_sq), p
 
 
-def _exact_candidate_sets(support: NDArray[Any], near: NDArray[Any] | list[Any], d: int) -> Iterator[tuple[Any, ...]]:
+def _exact_candidate_sets(
+    support: NDArray[Any], near: NDArray[Any] | list[Any], d: int
+) -> Iterator[tuple[Any, ...]]:
     yield tuple(support)
     yield tuple(near)
     near = list(near)[:12]
@@ -445,8 +514,16 @@ def _exact_candidate_sets(support: NDArray[Any], near: NDArray[Any] | list[Any],
             yield subset
 
 
-def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, method: Method = "working-set",
-               solver: Solver = "auto", tol: float = 1e-12, polish: bool = True) -> MaxMarginResult:
+def max_margin(
+    X: MatrixLike,
+    y: ArrayLike,
+    fit_intercept: bool = False,
+    *,
+    method: Method = "working-set",
+    solver: Solver = "auto",
+    tol: float = 1e-12,
+    polish: bool = True,
+) -> MaxMarginResult:
     r"""The maximum-margin (hard-margin SVM) hyperplane, its margin :math:`\rho^*` and support vectors.
 
     Solves the quadratic program (Vapnik 1995; “Perceptron Algorithm for Halfspaces”'s B)
@@ -457,7 +534,8 @@ def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, meth
 
     on a *working set*: solve on a small subset (DAQP's active-set method, or Clarabel's
     interior-point method), add the most violated examples, repeat until no example is violated
-    (the subset's optimum is then the full optimum). The result is polished by solving the KKT equations on the support set,
+    (the subset's optimum is then the full optimum). The result is polished by solving the KKT
+    equations on the support set,
     and ``rho`` is the margin of the returned ``w`` checked on every example.
 
     Without an intercept :math:`\rho^*` is the distance from the origin to the convex hull of the
@@ -491,7 +569,8 @@ def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, meth
 
     Examples
     --------
-    The exam task of the lecture notes “Perceptron Mistake Bound”: :math:`w^* \propto (1, -2)`, :math:`\rho^* = 1/\sqrt 5`.
+    The exam task of the lecture notes “Perceptron Mistake Bound”: :math:`w^* \propto (1, -2)`,
+    :math:`\rho^* = 1/\sqrt 5`.
 
     >>> result = max_margin([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
     >>> print(result.rho_squared, (result.w * 5 ** 0.5).round(9).tolist())
@@ -508,7 +587,9 @@ def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, meth
     exact = is_exact_input(X) and n * d <= EXACT_LIMIT
     _check_degenerate(Xf, signs, fit_intercept)
     try:
-        iterations, W = _working_set_loop(Xf, signs, fit_intercept, method, tol, _pick_solver(solver))
+        iterations, W = _working_set_loop(
+            Xf, signs, fit_intercept, method, tol, _pick_solver(solver)
+        )
     except NotSeparableError:
         _explain_not_separable(Xf, fit_intercept)
         raise
@@ -526,7 +607,11 @@ def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, meth
     best_w: Any = None
     best_b, best_rho, scores = 0.0, -np.inf, np.empty(0)
     for w_unit, column in zip(candidates, projections, strict=True):
-        b = float(-(column[signs > 0].min() + column[signs < 0].max()) / 2.0) if fit_intercept else 0.0
+        b = (
+            float(-(column[signs > 0].min() + column[signs < 0].max()) / 2.0)
+            if fit_intercept
+            else 0.0
+        )
         cand_scores = signs * (column + b)
         rho = float(cand_scores.min())
         if rho > best_rho:
@@ -543,8 +628,12 @@ def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, meth
             if found is not None:
                 rho_squared, p = found
                 is_exact = True
-                largest = max(abs(value) for value in p) or Fraction(1)  # a direction: scaled exactly
-                p_float = np.array([float(value / largest) for value in p])  # to at most 1, never past a float
+                largest = max(abs(value) for value in p) or Fraction(
+                    1
+                )  # a direction: scaled exactly
+                p_float = np.array(
+                    [float(value / largest) for value in p]
+                )  # to at most 1, never past a float
                 best_w = p_float / np.linalg.norm(p_float)
                 best_b = _best_intercept(best_w, Xf, signs) if fit_intercept else 0.0
                 best_rho = sqrt_float(rho_squared)
@@ -553,9 +642,18 @@ def max_margin(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False, *, meth
                 break
     if best_rho <= 0:
         raise _not_separable()
-    return MaxMarginResult(w=best_w, b=float(best_b), rho=float(best_rho), rho_squared=rho_squared,
-                           support=support, exact=is_exact, fit_intercept=bool(fit_intercept),
-                           iterations=iterations, working_set_size=len(W), classes=classes)
+    return MaxMarginResult(
+        w=best_w,
+        b=float(best_b),
+        rho=float(best_rho),
+        rho_squared=rho_squared,
+        support=support,
+        exact=is_exact,
+        fit_intercept=bool(fit_intercept),
+        iterations=iterations,
+        working_set_size=len(W),
+        classes=classes,
+    )
 
 
 def _pick_solver(solver: Solver) -> Solver:
@@ -566,17 +664,24 @@ def _pick_solver(solver: Solver) -> Solver:
         import daqp  # noqa: F401
     except ImportError as exc:
         if solver == "daqp":
-            raise v.fail("solver", "an installed solver", "'daqp' (not installed)",
-                         "pip install daqp, or pass solver='clarabel'.") from exc
+            raise v.fail(
+                "solver",
+                "an installed solver",
+                "'daqp' (not installed)",
+                "pip install daqp, or pass solver='clarabel'.",
+            ) from exc
         return "clarabel"
     return "daqp"
 
 
 def _check_degenerate(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> None:
     if fit_intercept and (np.all(signs > 0) or np.all(signs < 0)):
-        raise v.fail("y (the labels)", "both classes when fit_intercept=True",
-                     "a single class (its margin is unbounded: move the hyperplane away)",
-                     "Pass data with both labels, or fit_intercept=False.")
+        raise v.fail(
+            "y (the labels)",
+            "both classes when fit_intercept=True",
+            "a single class (its margin is unbounded: move the hyperplane away)",
+            "Pass data with both labels, or fit_intercept=False.",
+        )
 
 
 def _explain_not_separable(X: Float64Array, fit_intercept: bool) -> None:
@@ -586,8 +691,10 @@ def _explain_not_separable(X: Float64Array, fit_intercept: bool) -> None:
         raise _not_separable(" (all points are at the origin)")
     if not fit_intercept and not nonzero_rows.all():
         zero = int(np.flatnonzero(~nonzero_rows)[0])
-        raise _not_separable(f" (example {zero + 1} is the zero vector: every hyperplane through the origin "
-                             "contains it)")
+        raise _not_separable(
+            f" (example {zero + 1} is the zero vector: every hyperplane through the origin "
+            "contains it)"
+        )
 
 
 #: Working-set tuning: examples added per round and the initial size (multiples of d + 1).
@@ -596,8 +703,9 @@ INITIAL_SIZE = 2.0
 MAX_ROUNDS = 500
 
 
-def _solve_qp_daqp(Xw: Float64Array, yw: Float64Array, fit_intercept: bool, active: Int64Array | None = None
-                   ) -> tuple[Float64Array, float, Float64Array] | Literal["failed"] | None:
+def _solve_qp_daqp(
+    Xw: Float64Array, yw: Float64Array, fit_intercept: bool, active: Int64Array | None = None
+) -> tuple[Float64Array, float, Float64Array] | Literal["failed"] | None:
     """The working-set QP with DAQP (a dense dual active-set solver, Arnström et al. 2022).
 
     Returns (w, b, multipliers), None when DAQP reports infeasibility, or "failed" otherwise (the
@@ -613,8 +721,9 @@ def _solve_qp_daqp(Xw: Float64Array, yw: Float64Array, fit_intercept: bool, acti
     sense = np.zeros(m, dtype=np.intc)
     if active is not None:
         sense[active] = 3  # DAQP: ACTIVE | LOWER, the previous round's support as a warm start
-    x, _, flag, info = daqp.solve(H, np.zeros(k), A, np.full(m, 1e30), np.ones(m), sense,
-                                  primal_tol=1e-12, iter_limit=100_000)
+    x, _, flag, info = daqp.solve(
+        H, np.zeros(k), A, np.full(m, 1e30), np.ones(m), sense, primal_tol=1e-12, iter_limit=100_000
+    )
     if flag == -1:
         return None
     if flag not in (1, 2):
@@ -623,8 +732,14 @@ def _solve_qp_daqp(Xw: Float64Array, yw: Float64Array, fit_intercept: bool, acti
     return x[:d], (float(x[d]) if fit_intercept else 0.0), np.abs(np.asarray(info["lam"])[-m:])
 
 
-def _solve_subproblem(Xw: Float64Array, yw: Float64Array, fit_intercept: bool, tol: float, solver: Solver,
-                      active: Int64Array | None = None) -> tuple[Float64Array, float, Float64Array] | None:
+def _solve_subproblem(
+    Xw: Float64Array,
+    yw: Float64Array,
+    fit_intercept: bool,
+    tol: float,
+    solver: Solver,
+    active: Int64Array | None = None,
+) -> tuple[Float64Array, float, Float64Array] | None:
     if solver == "daqp":
         solved = _solve_qp_daqp(Xw, yw, fit_intercept, active)
         if not isinstance(solved, str):
@@ -632,8 +747,14 @@ def _solve_subproblem(Xw: Float64Array, yw: Float64Array, fit_intercept: bool, t
     return _solve_qp(Xw, yw, fit_intercept, tol)
 
 
-def _working_set_loop(X: Float64Array, signs: Float64Array, fit_intercept: bool, method: Method, tol: float,
-                      solver: Solver) -> tuple[int, tuple[Any, ...]]:
+def _working_set_loop(
+    X: Float64Array,
+    signs: Float64Array,
+    fit_intercept: bool,
+    method: Method,
+    tol: float,
+    solver: Solver,
+) -> tuple[int, tuple[Any, ...]]:
     """Solve on a working set W, add the most violated examples, repeat until none is violated.
 
     The optimum on W is a lower bound for the full problem; once no example outside W violates

@@ -80,8 +80,11 @@ class SeparabilityResult:
         return self.message
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"separable": bool(self.separable), "message": self.message,
-                               "fit_intercept": bool(self.fit_intercept)}
+        out: dict[str, Any] = {
+            "separable": bool(self.separable),
+            "message": self.message,
+            "fit_intercept": bool(self.fit_intercept),
+        }
         if self.separable:  # w and b are set
             out["w"] = [float(value) for value in cast("Float64Array", self.w)]
             out["b"] = float(cast(float, self.b))
@@ -89,8 +92,10 @@ class SeparabilityResult:
             certificate = cast("NDArray[Any]", self.certificate)
             out["support"] = [int(i) + 1 for i in self.support]
             out["numbering"] = NUMBERING
-            out["certificate"] = {str(int(i) + 1): (str(certificate[i]) if self.exact else
-                                                 float(certificate[i])) for i in self.support}
+            out["certificate"] = {
+                str(int(i) + 1): (str(certificate[i]) if self.exact else float(certificate[i]))
+                for i in self.support
+            }
             out["exact"] = bool(self.exact)
         return out
 
@@ -146,11 +151,21 @@ def separable(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False) -> Separ
         if bad.shape[0] == 0:
             low = float(scores.min())
             return SeparabilityResult(
-                separable=True, w=w, b=b, certificate=None, support=np.empty(0, dtype=np.int64),
-                residual=low, fit_intercept=fit_intercept, classes=classes,
-                message=(f"Linearly separable: w = {fmt_vector(w)}" + (f", b = {fmt(b)}" if fit_intercept else "")
-                         + f" puts every example strictly on its side (smallest y(⟨w,x⟩ + b) = {fmt(low)}). "
-                         "The perceptron converges on this data."))
+                separable=True,
+                w=w,
+                b=b,
+                certificate=None,
+                support=np.empty(0, dtype=np.int64),
+                residual=low,
+                fit_intercept=fit_intercept,
+                classes=classes,
+                message=(
+                    f"Linearly separable: w = {fmt_vector(w)}"
+                    + (f", b = {fmt(b)}" if fit_intercept else "")
+                    + f" puts every example strictly on its side (smallest y(⟨w,x⟩ + b) = {fmt(low)}). "
+                    "The perceptron converges on this data."
+                ),
+            )
         fresh = np.setdiff1d(bad, W)
         if fresh.shape[0] == 0:
             # The LP's w fails on rows it was given: the data sits on the edge of float precision.
@@ -162,15 +177,20 @@ def separable(X: MatrixLike, y: ArrayLike, fit_intercept: bool = False) -> Separ
 
 def _initial_working_set(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> NDArray[Any]:
     size = min(X.shape[0], max(1000, 10 * (X.shape[1] + 1)))
-    direction = X[signs > 0].mean(axis=0) - X[signs < 0].mean(axis=0) if fit_intercept and np.any(
-        signs < 0) and np.any(signs > 0) else X.T @ signs
+    direction = (
+        X[signs > 0].mean(axis=0) - X[signs < 0].mean(axis=0)
+        if fit_intercept and np.any(signs < 0) and np.any(signs > 0)
+        else X.T @ signs
+    )
     scores = signs * (X @ direction)
     if fit_intercept:
         return np.arange(X.shape[0])[np.argsort(scores)][:size]
     return np.sort(np.argpartition(scores, size - 1)[:size])
 
 
-def _separating_lp(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> tuple[Float64Array, float] | None:
+def _separating_lp(
+    X: Float64Array, signs: Float64Array, fit_intercept: bool
+) -> tuple[Float64Array, float] | None:
     """min Σ(w⁺ + w⁻) s.t. yᵢ(⟨w⁺ − w⁻, xᵢ⟩ + b) ≥ 1; returns (w, b) or None when infeasible."""
     from scipy.optimize import linprog
 
@@ -184,13 +204,17 @@ def _separating_lp(X: Float64Array, signs: Float64Array, fit_intercept: bool) ->
     if res.status == 2:
         return None
     if res.status != 0:
-        raise PerceptronLabError(f"separable: the LP solver (HiGHS) stopped: {res.message} Expected an "
-                                 "optimal or infeasible LP. Rescale the data (e.g. StandardScaler).")
+        raise PerceptronLabError(
+            f"separable: the LP solver (HiGHS) stopped: {res.message} Expected an "
+            "optimal or infeasible LP. Rescale the data (e.g. StandardScaler)."
+        )
     x = res.x
-    return x[:d] - x[d:2 * d], (float(x[2 * d]) if fit_intercept else 0.0)
+    return x[:d] - x[d : 2 * d], (float(x[2 * d]) if fit_intercept else 0.0)
 
 
-def _certificate_lp(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> Float64Array | None:
+def _certificate_lp(
+    X: Float64Array, signs: Float64Array, fit_intercept: bool
+) -> Float64Array | None:
     """α ≥ 0, Σα = 1, Σ αᵢyᵢxᵢ = 0 (, Σ αᵢyᵢ = 0): a simplex vertex, or None if infeasible."""
     from scipy.optimize import linprog
 
@@ -199,12 +223,20 @@ def _certificate_lp(X: Float64Array, signs: Float64Array, fit_intercept: bool) -
     rows = [Z.T] + ([signs[None, :]] if fit_intercept else []) + [np.ones((1, n))]
     A_eq = np.vstack(rows)
     b_eq = np.r_[np.zeros(A_eq.shape[0] - 1), 1.0]
-    res = linprog(np.zeros(n), A_eq=sp.csr_matrix(A_eq), b_eq=b_eq, bounds=[(0, None)] * n, method="highs-ds")
+    res = linprog(
+        np.zeros(n), A_eq=sp.csr_matrix(A_eq), b_eq=b_eq, bounds=[(0, None)] * n, method="highs-ds"
+    )
     return None if res.status != 0 else res.x
 
 
-def _refine_float(Z: Float64Array, signs: Float64Array, support: NDArray[Any], fit_intercept: bool) -> Float64Array:
-    rows = [Z[support].T] + ([signs[support][None, :]] if fit_intercept else []) + [np.ones((1, len(support)))]
+def _refine_float(
+    Z: Float64Array, signs: Float64Array, support: NDArray[Any], fit_intercept: bool
+) -> Float64Array:
+    rows = (
+        [Z[support].T]
+        + ([signs[support][None, :]] if fit_intercept else [])
+        + [np.ones((1, len(support)))]
+    )
     A = np.vstack(rows)
     rhs = np.r_[np.zeros(A.shape[0] - 1), 1.0]
     alpha: Float64Array
@@ -212,8 +244,9 @@ def _refine_float(Z: Float64Array, signs: Float64Array, support: NDArray[Any], f
     return alpha
 
 
-def _refine_exact(X: MatrixLike, signs: Float64Array, support: NDArray[Any],
-                  fit_intercept: bool) -> list[Fraction] | None:
+def _refine_exact(
+    X: MatrixLike, signs: Float64Array, support: NDArray[Any], fit_intercept: bool
+) -> list[Fraction] | None:
     rows = exact_rows(X)
     d = len(rows[0])
     S = [int(i) for i in support]
@@ -226,7 +259,10 @@ def _refine_exact(X: MatrixLike, signs: Float64Array, support: NDArray[Any],
     if alpha is None or any(a < 0 for a in alpha):
         return None
     # Check the identities independently of the solver.
-    total = [sum((alpha[t] * int(signs[i]) * rows[i][j] for t, i in enumerate(S)), Fraction(0)) for j in range(d)]
+    total = [
+        sum((alpha[t] * int(signs[i]) * rows[i][j] for t, i in enumerate(S)), Fraction(0))
+        for j in range(d)
+    ]
     if exact_dot(total, total) != 0 or sum(alpha) != 1:
         return None
     if fit_intercept and sum(alpha[t] * int(signs[i]) for t, i in enumerate(S)) != 0:
@@ -234,15 +270,23 @@ def _refine_exact(X: MatrixLike, signs: Float64Array, support: NDArray[Any],
     return alpha
 
 
-def _certificate(X: MatrixLike, Xf: Float64Array, signs: Float64Array, W: NDArray[Any], fit_intercept: bool,
-                 exact: bool, classes: NDArray[Any]) -> SeparabilityResult:
+def _certificate(
+    X: MatrixLike,
+    Xf: Float64Array,
+    signs: Float64Array,
+    W: NDArray[Any],
+    fit_intercept: bool,
+    exact: bool,
+    classes: NDArray[Any],
+) -> SeparabilityResult:
     n = Xf.shape[0]
     alpha_w = _certificate_lp(Xf[W], signs[W], fit_intercept)
     if alpha_w is None:
         raise PerceptronLabError(
             "separable: the data is on the edge of floating-point precision: the separating LP found no "
             "strictly separating w and no Gordan certificate either. Rescale the data (e.g. StandardScaler) "
-            "or pass exact input (ints or Fractions).")
+            "or pass exact input (ints or Fractions)."
+        )
     scale = max(1.0, float(np.abs(Xf).max()))
     support = W[alpha_w > 1e-12]
     Z = Xf * signs[:, None]
@@ -253,7 +297,9 @@ def _certificate(X: MatrixLike, Xf: Float64Array, signs: Float64Array, W: NDArra
         certificate = np.array([Fraction(0)] * n, dtype=object)
         for i, a in zip(support, exact_alpha, strict=True):
             certificate[i] = a
-        support = np.array([int(i) for i, a in zip(support, exact_alpha, strict=True) if a > 0], dtype=np.int64)
+        support = np.array(
+            [int(i) for i, a in zip(support, exact_alpha, strict=True) if a > 0], dtype=np.int64
+        )
         residual, is_exact = 0.0, True
     else:
         alpha = _refine_float(Z, signs, support, fit_intercept)
@@ -268,18 +314,40 @@ def _certificate(X: MatrixLike, Xf: Float64Array, signs: Float64Array, W: NDArra
         if residual > 1e-7 * scale:
             raise PerceptronLabError(
                 f"separable: the Gordan certificate did not check out (residual {residual:.3g}); the data is "
-                "on the edge of floating-point precision. Rescale it or pass exact input.")
-    listed = ", ".join(str(int(i) + 1) for i in support[:12]) + (", ..." if len(support) > 12 else "")
-    weights = ", ".join(fmt(certificate[i], 4) for i in support[:12]) + (", ..." if len(support) > 12 else "")
+                "on the edge of floating-point precision. Rescale it or pass exact input."
+            )
+    listed = ", ".join(str(int(i) + 1) for i in support[:12]) + (
+        ", ..." if len(support) > 12 else ""
+    )
+    weights = ", ".join(fmt(certificate[i], 4) for i in support[:12]) + (
+        ", ..." if len(support) > 12 else ""
+    )
     zero = [int(i) for i in support if not Xf[i].any()]
-    why = (f"example {zero[0] + 1} is the zero vector, which every hyperplane through the origin contains"
-           if zero and len(support) == 1 and not fit_intercept else
-           f"the examples {listed} with weights alpha = ({weights}) give "
-           + ("sum alpha_i y_i x_i = 0 and sum alpha_i y_i = 0" if fit_intercept else "sum alpha_i y_i x_i = 0"))
-    message = (f"Not linearly separable{' (with intercept)' if fit_intercept else ' by a hyperplane through the origin'}: "
-               f"{why}, so no w can have {'y_i(<w,x_i> + b)' if fit_intercept else 'y_i<w,x_i>'} > 0 for all of them "
-               f"(Gordan's theorem{', checked exactly' if is_exact else f', residual {residual:.1e}'}). "
-               "The perceptron will never converge on this data; use perceptronlab.pocket for the best weights.")
-    return SeparabilityResult(separable=False, w=None, b=None, certificate=certificate, support=support,
-                              message=message, residual=residual, exact=is_exact, fit_intercept=fit_intercept,
-                              classes=classes)
+    why = (
+        f"example {zero[0] + 1} is the zero vector, which every hyperplane through the origin contains"
+        if zero and len(support) == 1 and not fit_intercept
+        else f"the examples {listed} with weights alpha = ({weights}) give "
+        + (
+            "sum alpha_i y_i x_i = 0 and sum alpha_i y_i = 0"
+            if fit_intercept
+            else "sum alpha_i y_i x_i = 0"
+        )
+    )
+    message = (
+        f"Not linearly separable{' (with intercept)' if fit_intercept else ' by a hyperplane through the origin'}: "
+        f"{why}, so no w can have {'y_i(<w,x_i> + b)' if fit_intercept else 'y_i<w,x_i>'} > 0 for all of them "
+        f"(Gordan's theorem{', checked exactly' if is_exact else f', residual {residual:.1e}'}). "
+        "The perceptron will never converge on this data; use perceptronlab.pocket for the best weights."
+    )
+    return SeparabilityResult(
+        separable=False,
+        w=None,
+        b=None,
+        certificate=certificate,
+        support=support,
+        message=message,
+        residual=residual,
+        exact=is_exact,
+        fit_intercept=fit_intercept,
+        classes=classes,
+    )

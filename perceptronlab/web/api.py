@@ -51,16 +51,22 @@ the points in that order, and the answer maps every index back to the user's num
 
 Limits
 ------
-At most :data:`~perceptronlab.web.request.MAX_POINTS` points (the server also refuses bodies over :data:`~perceptronlab.web.request.MAX_BODY_BYTES`),
-coordinates within ±:data:`~perceptronlab.web.request.MAX_COORDINATE`. So that the page stays quick, a run is traced step
+At most :data:`~perceptronlab.web.request.MAX_POINTS` points (the server also refuses bodies over
+:data:`~perceptronlab.web.request.MAX_BODY_BYTES`),
+coordinates within ±:data:`~perceptronlab.web.request.MAX_COORDINATE`. So that the page stays
+quick, a run is traced step
 by step for at most :data:`~perceptronlab.web.request.TRACE_STEPS` steps (at least one sweep; random-mistake order and
-Pocket, which score every point at each update, within :data:`~perceptronlab.web.request.TRACE_WORK` scores); a longer run
+Pocket, which score every point at each update, within
+:data:`~perceptronlab.web.request.TRACE_WORK` scores); a longer run
 is then finished by the compiled engine and the cards and the final w come from that whole run,
-with a note saying so. Exact runs stop within :data:`~perceptronlab.web.request.EXACT_WORK` scores, and exact arithmetic is
+with a note saying so. Exact runs stop within :data:`~perceptronlab.web.request.EXACT_WORK` scores,
+and exact arithmetic is
 used only while every coordinate, η and ρ₀ share a common denominator below
 :data:`~perceptronlab.web.request.EXACT_DENOMINATOR` (Fractions then stay small; "auto" falls back to floats, "exact" is
-refused with the budget in the message). Integers are refused past ±:data:`~perceptronlab.web.request.MAX_COORDINATE` with a
-short message (a 4,000-digit integer is described, not echoed), and past :data:`~perceptronlab.web.request.MAX_INT_DIGITS`
+refused with the budget in the message). Integers are refused past
+±:data:`~perceptronlab.web.request.MAX_COORDINATE` with a
+short message (a 4,000-digit integer is described, not echoed), and past
+:data:`~perceptronlab.web.request.MAX_INT_DIGITS`
 digits while the JSON is parsed. The server (:mod:`perceptronlab.web.app`) adds a deadline.
 """
 
@@ -117,45 +123,75 @@ def _compute(payload: Any) -> dict:
     if traced is not None:
         columns, weights, history_w, history_b = trace_columns(traced, sequence, fit, d)
     else:
-        columns = {"count": 0, "sweep": [], "index": [], "score": [], "score_text": [], "mistake": [],
-                   "updates": []}
+        columns = {
+            "count": 0,
+            "sweep": [],
+            "index": [],
+            "score": [],
+            "score_text": [],
+            "mistake": [],
+            "updates": [],
+        }
         history_w, history_b = [(0.0, 0.0)], [0.0]
         weights = {"w": [[0.0, 0.0]], "b": [0.0], "text": [w_text((0, 0), 0, fit)]}
     weights["wrong"] = wrong_lists(points.rows(exact), signs, history_w, history_b, exact)
 
     if whole.algorithm == "pocket":
-        state = ("found weights with 0 errors" if whole.converged
-                 else f"the pocket keeps the best weights seen: {format_count(whole.pocket_errors, 'error')}")
+        state = (
+            "found weights with 0 errors"
+            if whole.converged
+            else f"the pocket keeps the best weights seen: {format_count(whole.pocket_errors, 'error')}"
+        )
     else:
-        state = ("converged" if whole.converged else "cycled: the weights repeat, it never converges"
-                 if whole.cycled else "stopped at the sweep limit")
+        state = (
+            "converged"
+            if whole.converged
+            else "cycled: the weights repeat, it never converges"
+            if whole.cycled
+            else "stopped at the sweep limit"
+        )
     proof = whole if whole.converged and whole.algorithm == "perceptron" else None
     cards, mm = theory_cards(points, signs, exact, fit, opts["eta"], opts["margin"], proof)
     mistakes = int(whole.mistakes)
     bound = cards["bound"]["value"]
     within = None if bound is None else mistakes <= bound * (1 + 1e-12)
     cards["mistakes"] = {
-        "value": mistakes, "bound": bound, "within": within, "text": str(mistakes),
-        "detail": ("no bound: not separable" if bound is None else
-                   f"≤ {cards['bound']['text'].split(' ≈')[0]}, within the bound" if within
-                   else f"above {cards['bound']['text'].split(' ≈')[0]}"),
+        "value": mistakes,
+        "bound": bound,
+        "within": within,
+        "text": str(mistakes),
+        "detail": (
+            "no bound: not separable"
+            if bound is None
+            else f"≤ {cards['bound']['text'].split(' ≈')[0]}, within the bound"
+            if within
+            else f"above {cards['bound']['text'].split(' ≈')[0]}"
+        ),
     }
     if whole.algorithm == "pocket":
-        cards["mistakes"]["detail"] = f"updates; the pocket's weights make {format_count(whole.pocket_errors, 'error')}"
+        cards["mistakes"]["detail"] = (
+            f"updates; the pocket's weights make {format_count(whole.pocket_errors, 'error')}"
+        )
 
     norms = traced.norms.tolist() if traced is not None else []
     r_value, rho_value = cards["R"]["value"], cards["rho"]["value"]
     eta, margin = float(opts["eta"]), float(opts["margin"])
     ks = np.arange(len(norms) + 1, dtype=np.float64)
-    squeeze = {"norms": [0.0, *norms],
-               # ‖w_k‖² ≤ k(η²R² + 2ηρ₀) and ‖w_k‖ ≥ ⟨w*, w_k⟩ ≥ kηρ* (Novikoff's two steps)
-               "upper": np.sqrt(ks * (eta * eta * r_value * r_value + 2 * eta * margin)).tolist(),
-               "lower": (ks * eta * rho_value).tolist() if rho_value else None,
-               "bound": bound}
+    squeeze = {
+        "norms": [0.0, *norms],
+        # ‖w_k‖² ≤ k(η²R² + 2ηρ₀) and ‖w_k‖ ≥ ⟨w*, w_k⟩ ≥ kηρ* (Novikoff's two steps)
+        "upper": np.sqrt(ks * (eta * eta * r_value * r_value + 2 * eta * margin)).tolist(),
+        "lower": (ks * eta * rho_value).tolist() if rho_value else None,
+        "bound": bound,
+    }
     return {
         "n": n,
         "exact": exact,
-        "options": {**opts, "eta": format_number(opts["eta"]), "margin": format_number(opts["margin"])},
+        "options": {
+            **opts,
+            "eta": format_number(opts["eta"]),
+            "margin": format_number(opts["margin"]),
+        },
         "visit_order": sequence,
         "run": {
             "algorithm": whole.algorithm,
@@ -171,13 +207,18 @@ def _compute(payload: Any) -> dict:
             "pocket_errors": None if whole.pocket_errors is None else int(whole.pocket_errors),
             "steps": columns,
             "weights": weights,
-            "log": log_tail(traced, columns) if complete else {"collapse_from": None, "final_row": None},
+            "log": log_tail(traced, columns)
+            if complete
+            else {"collapse_from": None, "final_row": None},
             "complete": complete,
         },
         "cards": cards,
         "max_margin": mm,
-        "plots": {"squeeze": squeeze, "errors": whole.errors_after_sweep.tolist(),
-                  "pocket": whole.pocket_history.tolist() if whole.pocket_history is not None else None},
+        "plots": {
+            "squeeze": squeeze,
+            "errors": whole.errors_after_sweep.tolist(),
+            "pocket": whole.pocket_history.tolist() if whole.pocket_history is not None else None,
+        },
         "limits": {"traced_steps": columns["count"], "complete": complete, "note": note},
     }
 

@@ -53,7 +53,9 @@ try:
     from fastapi.staticfiles import StaticFiles
     from starlette.requests import ClientDisconnect
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError("The lab page needs FastAPI and uvicorn: pip install 'perceptronlab[web]'.") from exc
+    raise ImportError(
+        "The lab page needs FastAPI and uvicorn: pip install 'perceptronlab[web]'."
+    ) from exc
 
 STATIC = Path(__file__).resolve().parent / "static"
 log = logging.getLogger("perceptronlab.web")
@@ -81,8 +83,14 @@ def _query_int(request: Request, name: str, default: int) -> int | str:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
-def create_app(*, workers: int | None = None, queue: int | None = None, deadline: float = DEFAULT_DEADLINE,
-               allow_hosts: Iterable[str] = (), bind_host: str | None = None) -> fastapi.FastAPI:
+def create_app(
+    *,
+    workers: int | None = None,
+    queue: int | None = None,
+    deadline: float = DEFAULT_DEADLINE,
+    allow_hosts: Iterable[str] = (),
+    bind_host: str | None = None,
+) -> fastapi.FastAPI:
     """The FastAPI application of the lab (stateless: every request carries its whole state).
 
     Parameters
@@ -115,7 +123,9 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
 
     size = available_cores() if workers is None else int(workers)
     waiting = QUEUE_PER_WORKER * size if queue is None else int(queue)
-    pool = WorkerPool(size, waiting, float(deadline))  # checks the numbers now; starts with the lifespan
+    pool = WorkerPool(
+        size, waiting, float(deadline)
+    )  # checks the numbers now; starts with the lifespan
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -126,14 +136,23 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
         finally:
             await pool.close()
 
-    app = fastapi.FastAPI(title="perceptronlab lab", version=__version__, docs_url=None, redoc_url=None,
-                          openapi_url=None, lifespan=lifespan)
+    app = fastapi.FastAPI(
+        title="perceptronlab lab",
+        version=__version__,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=lifespan,
+    )
     app.add_middleware(Guard, hosts=allowed_hosts(allow_hosts, bind_host))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def problem(status: int, message: str, headers: dict | None = None) -> JSONResponse:
-        return JSONResponse({"detail": message}, status_code=status,
-                            headers={"Cache-Control": "no-store", **(headers or {})})
+        return JSONResponse(
+            {"detail": message},
+            status_code=status,
+            headers={"Cache-Control": "no-store", **(headers or {})},
+        )
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -141,8 +160,10 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
 
     @app.get("/api/health")
     async def health() -> JSONResponse:
-        return JSONResponse({"ok": True, "version": __version__, **pool.stats()},
-                            headers={"Cache-Control": "no-store"})
+        return JSONResponse(
+            {"ok": True, "version": __version__, **pool.stats()},
+            headers={"Cache-Control": "no-store"},
+        )
 
     @app.get("/api/quiz")
     async def quiz(request: Request) -> Response:
@@ -152,9 +173,16 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
         from perceptronlab.teach.quiz import quiz_document
 
         try:
-            seed = check_int_between("seed", _query_int(request, "seed", 0), 0, 2**32 - 1, "Ask e.g. api/quiz?seed=7.")
-            count = check_int_between("count", _query_int(request, "count", QUIZ_COUNT), 1, MAX_QUIZ_COUNT,
-                                      f"Ask e.g. api/quiz?count={QUIZ_COUNT}.")
+            seed = check_int_between(
+                "seed", _query_int(request, "seed", 0), 0, 2**32 - 1, "Ask e.g. api/quiz?seed=7."
+            )
+            count = check_int_between(
+                "count",
+                _query_int(request, "count", QUIZ_COUNT),
+                1,
+                MAX_QUIZ_COUNT,
+                f"Ask e.g. api/quiz?count={QUIZ_COUNT}.",
+            )
             document = await asyncio.to_thread(quiz_document, seed, count)
         except InputError as exc:
             return problem(422, str(exc))
@@ -163,8 +191,10 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
     @app.post("/api/run")
     async def run(request: Request) -> Response:
         declared = request.headers.get("content-length", "")
-        too_big = (f"request: expected at most {api.MAX_BODY_BYTES:,} bytes, got {{}} bytes. "
-                   f"Send at most {api.MAX_POINTS:,} points.")
+        too_big = (
+            f"request: expected at most {api.MAX_BODY_BYTES:,} bytes, got {{}} bytes. "
+            f"Send at most {api.MAX_POINTS:,} points."
+        )
         if declared.isdigit() and int(declared) > api.MAX_BODY_BYTES:
             return problem(413, too_big.format(f"{int(declared):,}"))
         body = bytearray()
@@ -175,8 +205,12 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
                     return problem(413, too_big.format(f"more than {api.MAX_BODY_BYTES:,}"))
         except ClientDisconnect:  # a half-sent request abandoned: one line, not a traceback
             client = request.client.host if request.client else "a client"
-            log.info("%s left before its request was sent whole (%s bytes of %s)", client, f"{len(body):,}",
-                     declared or "an unknown length")
+            log.info(
+                "%s left before its request was sent whole (%s bytes of %s)",
+                client,
+                f"{len(body):,}",
+                declared or "an unknown length",
+            )
             return Response(status_code=499)
         gone = asyncio.Event()
 
@@ -189,22 +223,33 @@ def create_app(*, workers: int | None = None, queue: int | None = None, deadline
         try:
             answer = await pool.compute(bytes(body), gone)
         except Busy as exc:
-            return problem(503, f"The lab server is busy: {exc}. Try again in {exc.retry_after} s.",
-                           headers={"Retry-After": str(exc.retry_after)})
+            return problem(
+                503,
+                f"The lab server is busy: {exc}. Try again in {exc.retry_after} s.",
+                headers={"Retry-After": str(exc.retry_after)},
+            )
         except DeadlineExceeded:
-            return problem(422, f"request: expected work the lab finishes within {pool.deadline:g} s (its "
-                                f"deadline), got a run still computing after {pool.deadline:g} s. Send fewer "
-                                "points or sweeps, or choose float arithmetic.")
+            return problem(
+                422,
+                f"request: expected work the lab finishes within {pool.deadline:g} s (its "
+                f"deadline), got a run still computing after {pool.deadline:g} s. Send fewer "
+                "points or sweeps, or choose float arithmetic.",
+            )
         except ClientGone:
             return Response(status_code=499)  # nobody reads it: the client has left
         except WorkerFailed as exc:
             log.error("a lab worker failed: %s", exc)
-            return problem(500, f"The lab could not compute this request ({exc}). Please report it with the "
-                                "link of the page.")
+            return problem(
+                500,
+                f"The lab could not compute this request ({exc}). Please report it with the "
+                "link of the page.",
+            )
         finally:
             watcher.cancel()
         if answer.kind == "ok":
-            return Response(answer.payload, media_type="application/json", headers={"Cache-Control": "no-store"})
+            return Response(
+                answer.payload, media_type="application/json", headers={"Cache-Control": "no-store"}
+            )
         return problem(422, answer.payload.decode("utf-8", "replace"))
 
     return app
@@ -229,15 +274,21 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise fail(f"--port {port}", f"a free port on {host}", "a port in use (another program, perhaps "
-                       "another perceptronlab serve, listens there)",
-                       f"Stop that program, or choose another port: --port {port + 1 if port < 65535 else 8000}."
-                       ) from None
+            raise fail(
+                f"--port {port}",
+                f"a free port on {host}",
+                "a port in use (another program, perhaps "
+                "another perceptronlab serve, listens there)",
+                f"Stop that program, or choose another port: --port {port + 1 if port < 65535 else 8000}.",
+            ) from None
         if exc.errno in (errno.EADDRNOTAVAIL, errno.EACCES) or isinstance(exc, socket.gaierror):
             reason = str(exc.strerror or exc).split(" (while attempting", 1)[0]
-            raise fail(f"--host {host}", "an address of this machine that this user may listen on",
-                       f"{host}:{port} ({reason})",
-                       "Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every network).") from None
+            raise fail(
+                f"--host {host}",
+                "an address of this machine that this user may listen on",
+                f"{host}:{port} ({reason})",
+                "Use --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every network).",
+            ) from None
         raise
     sock.set_inheritable(False)
     return sock
@@ -250,7 +301,9 @@ def _server(app, log_level: str):
     try:
         import uvicorn
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("perceptronlab serve needs uvicorn: pip install 'perceptronlab[web]'.") from exc
+        raise ImportError(
+            "perceptronlab serve needs uvicorn: pip install 'perceptronlab[web]'."
+        ) from exc
 
     class LabServer(uvicorn.Server):
         async def shutdown(self, sockets=None):
@@ -259,9 +312,16 @@ def _server(app, log_level: str):
                 pool.begin_stop()
             await super().shutdown(sockets=sockets)
 
-    return LabServer(uvicorn.Config(app, log_level=log_level, timeout_graceful_shutdown=SHUTDOWN_GRACE,
-                                    server_header=False, limit_concurrency=MAX_CONNECTIONS,
-                                    http=guarded_protocol()))  # a request timeout, idle connections capped
+    return LabServer(
+        uvicorn.Config(
+            app,
+            log_level=log_level,
+            timeout_graceful_shutdown=SHUTDOWN_GRACE,
+            server_header=False,
+            limit_concurrency=MAX_CONNECTIONS,
+            http=guarded_protocol(),
+        )
+    )  # a request timeout, idle connections capped
 
 
 def _url(host: str, port: int) -> str:
@@ -270,7 +330,9 @@ def _url(host: str, port: int) -> str:
 
 
 @contextlib.contextmanager
-def background(app, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning") -> Iterator[str]:
+def background(
+    app, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning"
+) -> Iterator[str]:
     """Serve ``app`` from a thread of this process while the block runs; yields its URL.
 
     The port is bound first (``port=0``: a free one, with no window in which another program can
@@ -298,8 +360,11 @@ def background(app, host: str = "127.0.0.1", port: int = 0, log_level: str = "wa
     try:
         while not server.started:  # the lifespan (starting the workers) has its own time limit
             if not thread.is_alive():
-                raise RuntimeError(f"the lab server did not start: {failure[0]!r}" if failure
-                                   else "the lab server did not start (see the log above)")
+                raise RuntimeError(
+                    f"the lab server did not start: {failure[0]!r}"
+                    if failure
+                    else "the lab server did not start (see the log above)"
+                )
             thread.join(0.02)
         yield url
     finally:
@@ -308,9 +373,17 @@ def background(app, host: str = "127.0.0.1", port: int = 0, log_level: str = "wa
         sock.close()
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, log_level: str = "warning",
-          *, workers: int | None = None, queue: int | None = None, deadline: float = DEFAULT_DEADLINE,
-          allow_hosts: Iterable[str] = ()) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    open_browser: bool = False,
+    log_level: str = "warning",
+    *,
+    workers: int | None = None,
+    queue: int | None = None,
+    deadline: float = DEFAULT_DEADLINE,
+    allow_hosts: Iterable[str] = (),
+) -> None:
     """Serve the lab page with uvicorn until interrupted (loopback only unless ``host`` says so).
 
     Parameters
@@ -331,14 +404,19 @@ def serve(host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False,
     port = sock.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     url = _url(shown, port)
-    app = create_app(workers=workers, queue=queue, deadline=deadline, allow_hosts=allow_hosts, bind_host=host)
+    app = create_app(
+        workers=workers, queue=queue, deadline=deadline, allow_hosts=allow_hosts, bind_host=host
+    )
     if open_browser:
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
     print(f"perceptronlab lab on {url}  (Ctrl+C to stop)", flush=True)
     if host not in LOOPBACK_NAMES:
         names = ", ".join(sorted(allowed_hosts(allow_hosts, host)))
-        print(f"Listening on {host}: other machines can reach the lab. It answers only the Host names {names} "
-              "(add more with --allow-host NAME).", flush=True)
+        print(
+            f"Listening on {host}: other machines can reach the lab. It answers only the Host names {names} "
+            "(add more with --allow-host NAME).",
+            flush=True,
+        )
     try:
         _server(app, log_level).run(sockets=[sock])
     finally:

@@ -29,7 +29,9 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 _IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"\./([\w.-]+\.js)";\s*$')
 _REEXPORT = re.compile(r'^export\s*\{([^}]*)\}\s*from\s*"\./([\w.-]+\.js)";\s*$')
-_DECLARATION = re.compile(r"^export\s+((?:async\s+)?function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)")
+_DECLARATION = re.compile(
+    r"^export\s+((?:async\s+)?function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)"
+)
 _DEFAULT = re.compile(r"^export\s+default\s+")
 
 
@@ -75,10 +77,14 @@ def module_order(entry: Path) -> list[Path]:
         if path in order:
             return
         if path in visiting:
-            cycle = " → ".join(p.name for p in [*visiting[visiting.index(path):], path])
-            raise BundleError(f"{path.name}: expected modules without a cycle of imports, got {cycle}")
+            cycle = " → ".join(p.name for p in [*visiting[visiting.index(path) :], path])
+            raise BundleError(
+                f"{path.name}: expected modules without a cycle of imports, got {cycle}"
+            )
         if not path.is_file():
-            raise BundleError(f"{path.name}: imported by {visiting[-1].name if visiting else 'nobody'} but missing")
+            raise BundleError(
+                f"{path.name}: imported by {visiting[-1].name if visiting else 'nobody'} but missing"
+            )
         visiting.append(path)
         for name in _imports(path):
             visit(path.parent / name)
@@ -96,22 +102,26 @@ def _rewrite(path: Path, is_entry: bool) -> tuple[str, list[str]]:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         where = f"{path.name}, line {number}"
         if match := _IMPORT.match(line):
-            bindings = ", ".join(name if name == local else f"{name}: {local}" for name, local in _names(match[1]))
+            bindings = ", ".join(
+                name if name == local else f"{name}: {local}" for name, local in _names(match[1])
+            )
             lines.append(f"const {{ {bindings} }} = {_scope(match[2])};")
         elif match := _REEXPORT.match(line):
             fields.extend(f"{local}: {_scope(match[2])}.{name}" for name, local in _names(match[1]))
             lines.append("")
         elif match := _DECLARATION.match(line):
             fields.append(match[2])
-            lines.append(line[len("export"):].lstrip())
+            lines.append(line[len("export") :].lstrip())
         elif _DEFAULT.match(line):
             if not is_entry:
                 raise BundleError(f"{where}: expected export default only in the entry module")
             fields.append("default: __default")
             lines.append(_DEFAULT.sub("const __default = ", line))
         elif re.match(r"^\s*(import|export)\b", line):
-            raise BundleError(f"{where}: expected an import or export the bundler reads "
-                              f"(see perceptronlab/web/bundle.py), got {line.strip()[:60]!r}")
+            raise BundleError(
+                f"{where}: expected an import or export the bundler reads "
+                f"(see perceptronlab/web/bundle.py), got {line.strip()[:60]!r}"
+            )
         else:
             lines.append(line)
     return "\n".join(lines), fields
@@ -120,13 +130,17 @@ def _rewrite(path: Path, is_entry: bool) -> tuple[str, list[str]]:
 def bundle(entry: Path) -> str:
     """One ES module with the exports of ``entry`` (and its default export), from its modules."""
     order = module_order(entry)
-    parts = [f"// The lab page's ES modules in one ({', '.join(p.name for p in order)}),\n"
-             "// joined by perceptronlab/web/bundle.py: each module is a function scope, its exports an object."]
+    parts = [
+        f"// The lab page's ES modules in one ({', '.join(p.name for p in order)}),\n"
+        "// joined by perceptronlab/web/bundle.py: each module is a function scope, its exports an object."
+    ]
     entry_fields: list[str] = []
     for path in order:
         body, fields = _rewrite(path, is_entry=path == entry)
         exported = ", ".join(fields)
-        parts.append(f"// ---- {path.name}\nconst {_scope(path.name)} = (() => {{\n{body}\nreturn {{ {exported} }};\n}})();")
+        parts.append(
+            f"// ---- {path.name}\nconst {_scope(path.name)} = (() => {{\n{body}\nreturn {{ {exported} }};\n}})();"
+        )
         if path == entry:
             entry_fields = [field.split(":")[0] for field in fields]
     names = [name for name in entry_fields if name != "default"]

@@ -16,8 +16,15 @@ from perceptronlab.web.request import Points
 from perceptronlab.web.texts import approx, card_number, decimal, names, vector_text, w_text
 
 
-def theory_cards(points: Points, signs, exact: bool, fit_intercept: bool, eta: Fraction, margin: Fraction,
-            proof=None):
+def theory_cards(
+    points: Points,
+    signs,
+    exact: bool,
+    fit_intercept: bool,
+    eta: Fraction,
+    margin: Fraction,
+    proof=None,
+):
     """The cards R, ρ*, the bound and separability, and the max-margin line (theory toolkit calls).
 
     With the bias trick the perceptron runs on (1, x): Novikoff's bound then uses R and ρ* of those
@@ -37,40 +44,65 @@ def theory_cards(points: Points, signs, exact: bool, fit_intercept: bool, eta: F
     r_square = radius_squared(X, fit_intercept=fit_intercept)
     aug = " of (1, x)" if fit_intercept else ""
     if isinstance(r_square, Fraction):
-        card_r: dict[str, Any] = {"value": r_value, "text": sqrt_text(r_square),
-                  "detail": f"R² = {format_number(r_square)}: the largest ‖x‖²{aug}"}
+        card_r: dict[str, Any] = {
+            "value": r_value,
+            "text": sqrt_text(r_square),
+            "detail": f"R² = {format_number(r_square)}: the largest ‖x‖²{aug}",
+        }
         if math.isqrt(r_square.numerator) ** 2 != r_square.numerator or r_square.denominator != 1:
             card_r["detail"] += f" · R ≈ {decimal(r_value)}"
     else:
-        card_r = {"value": r_value, "text": decimal(r_value),
-                  "detail": f"R² = {decimal(float(r_square))}: the largest ‖x‖²{aug}"}
+        card_r = {
+            "value": r_value,
+            "text": decimal(r_value),
+            "detail": f"R² = {decimal(float(r_square))}: the largest ‖x‖²{aug}",
+        }
 
     if proof is not None:
         is_separable = True
-        card_sep = {"separable": True, "text": "separable",
-                    "detail": f"the run's final w = {w_text(proof.w, proof.b, fit_intercept)} puts every "
-                              "point strictly on its side",
-                    "certificate": [], "certificate_weights": []}
+        card_sep = {
+            "separable": True,
+            "text": "separable",
+            "detail": f"the run's final w = {w_text(proof.w, proof.b, fit_intercept)} puts every "
+            "point strictly on its side",
+            "certificate": [],
+            "certificate_weights": [],
+        }
     else:
         sep = separable(X, y, fit_intercept=fit_intercept)
         is_separable = bool(sep.separable)
         support = _indices(sep.support)
         weights = []
         if not sep.separable and sep.certificate is not None:
-            weights = [format_number(sep.certificate[i]) if sep.exact else decimal(float(sep.certificate[i]))
-                       for i in support]
-        card_sep = {"separable": is_separable,
-                    "text": "separable" if is_separable else "not separable",
-                    "detail": str(sep.message) if is_separable else _gordan_text(points, support, weights, sep.exact,
-                                                                                  fit_intercept),
-                    "certificate": [] if is_separable else support,
-                    "certificate_weights": weights}
+            weights = [
+                format_number(sep.certificate[i])
+                if sep.exact
+                else decimal(float(sep.certificate[i]))
+                for i in support
+            ]
+        card_sep = {
+            "separable": is_separable,
+            "text": "separable" if is_separable else "not separable",
+            "detail": str(sep.message)
+            if is_separable
+            else _gordan_text(points, support, weights, sep.exact, fit_intercept),
+            "certificate": [] if is_separable else support,
+            "certificate_weights": weights,
+        }
         if not is_separable:
             card_sep["remedy"] = "Switch on pocket: it keeps the best weights seen."
 
     where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
-    card_rho: dict[str, Any] = {"value": None, "text": "none", "detail": f"no {where} separates the data"}
-    card_bound: dict[str, Any] = {"value": None, "text": "∞", "detail": "no mistake bound: the data is not separable"}
+    card_rho: dict[str, Any] = {
+        "value": None,
+        "text": "none",
+        "detail": f"no {where} separates the data",
+    }
+    card_bound: dict[str, Any] = {
+        "value": None,
+        "text": "∞",
+        "detail": "no mistake bound: the data is not separable",
+    }
     mm = None
     if is_separable:
         lifted = points.rows(exact, lift=True) if fit_intercept else X
@@ -84,42 +116,72 @@ def theory_cards(points: Points, signs, exact: bool, fit_intercept: bool, eta: F
             w_star = vector_text(best.w[1:] if fit_intercept else best.w)
             if fit_intercept:
                 w_star += f", b* = {decimal(float(best.w[0]))}"
-            exact_square = rho_square if isinstance(rho_square, Fraction) and isinstance(r_square, Fraction) else None
+            exact_square = (
+                rho_square
+                if isinstance(rho_square, Fraction) and isinstance(r_square, Fraction)
+                else None
+            )
             exact_pair = exact_square is not None
-            card_rho = {"value": rho, "text": sqrt_text(exact_square) if exact_square is not None else decimal(rho),
-                        "detail": (f"ρ*² = {format_number(rho_square)} · ρ* ≈ {decimal(rho)}" if exact_pair
-                                   else f"ρ*² ≈ {decimal(rho * rho)}") + f" · unit w* = {w_star}"}
+            card_rho = {
+                "value": rho,
+                "text": sqrt_text(exact_square) if exact_square is not None else decimal(rho),
+                "detail": (
+                    f"ρ*² = {format_number(rho_square)} · ρ* ≈ {decimal(rho)}"
+                    if exact_pair
+                    else f"ρ*² ≈ {decimal(rho * rho)}"
+                )
+                + f" · unit w* = {w_star}",
+            }
             if not exact_pair:
                 rho_square, r_square = float(rho_square), float(r_square)
             bound = bounds.novikoff(r_square, rho_square, squared=True)
-            card_bound = {"value": float(bound), "text": card_number(bound),
-                          "detail": approx(bound) + "Novikoff (1962): at most R²/ρ*² mistakes, in any order"}
+            card_bound = {
+                "value": float(bound),
+                "text": card_number(bound),
+                "detail": approx(bound) + "Novikoff (1962): at most R²/ρ*² mistakes, in any order",
+            }
             if margin > 0:
                 # updates while y⟨w,x⟩ ≤ ρ₀ with step η: the same as ρ₀/η with step 1
                 rho0 = margin / eta if exact_pair else float(margin) / float(eta)
                 margin_bound = bounds.margin_perceptron(r_square, rho_square, rho0, squared=True)
-                card_bound.update(value=float(margin_bound), text=card_number(margin_bound),
-                                  detail=approx(margin_bound) + f"margin perceptron, ρ₀ = {format_number(margin)}: "
-                                         "at most (R² + 2ρ₀/η)/ρ*² updates")
+                card_bound.update(
+                    value=float(margin_bound),
+                    text=card_number(margin_bound),
+                    detail=approx(margin_bound)
+                    + f"margin perceptron, ρ₀ = {format_number(margin)}: "
+                    "at most (R² + 2ρ₀/η)/ρ*² updates",
+                )
             w_line = [float(c) for c in (best.w[1:] if fit_intercept else best.w)]
             b_line = float(best.w[0]) if fit_intercept else 0.0
-            mm = {"w": w_line, "b": b_line, "band": rho, "rho": rho, "support": _indices(best.support)}
+            mm = {
+                "w": w_line,
+                "b": b_line,
+                "band": rho,
+                "rho": rho,
+                "support": _indices(best.support),
+            }
     return {"R": card_r, "rho": card_rho, "bound": card_bound, "separable": card_sep}, mm
 
 
-def _gordan_text(points: Points, support: list[int], weights: list[str], exact: bool, fit_intercept: bool) -> str:
+def _gordan_text(
+    points: Points, support: list[int], weights: list[str], exact: bool, fit_intercept: bool
+) -> str:
     """Gordan's certificate in the page's words: the points by their x-names, the weights, the verdict."""
     where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
     if len(support) == 1 and not fit_intercept and not points.floats[support[0]].any():
-        return (f"{names(support)} is the origin: every line through the origin passes through it, so none "
-                "puts it strictly on its side. The perceptron never converges on this data.")
+        return (
+            f"{names(support)} is the origin: every line through the origin passes through it, so none "
+            "puts it strictly on its side. The perceptron never converges on this data."
+        )
     if not weights:
         return f"No {where} puts every point strictly on its side. The perceptron never converges on this data."
     identity = "Σ αᵢyᵢxᵢ = 0" + (" and Σ αᵢyᵢ = 0" if fit_intercept else "")
     shown = ", ".join(weights[:12]) + (", …" if len(weights) > 12 else "")
-    return (f"{names(support)} with weights α = {shown} give {identity}: no {where} puts all of them strictly "
-            f"on their side (Gordan's theorem{', checked exactly' if exact else ''}). "
-            "The perceptron never converges on this data.")
+    return (
+        f"{names(support)} with weights α = {shown} give {identity}: no {where} puts all of them strictly "
+        f"on their side (Gordan's theorem{', checked exactly' if exact else ''}). "
+        "The perceptron never converges on this data."
+    )
 
 
 def _indices(value: Any) -> list[int]:

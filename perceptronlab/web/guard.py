@@ -40,9 +40,11 @@ EVICT_AFTER = 2.0
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 #: what the page needs: its own scripts, styles, images and endpoint; nothing inline, no frames.
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                           "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
-                           "frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'"
+)
 
 SECURITY_HEADERS = (
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
@@ -89,7 +91,12 @@ def split_host(value: str) -> tuple[str, int | None] | None:
         name, port_text = value, None  # a name, or an IPv6 address without brackets
     if port_text is None:
         return (name, None) if name else None
-    if not (port_text.isascii() and port_text.isdigit() and len(port_text) <= 5 and 1 <= int(port_text) <= 65535):
+    if not (
+        port_text.isascii()
+        and port_text.isdigit()
+        and len(port_text) <= 5
+        and 1 <= int(port_text) <= 65535
+    ):
         return None
     return (name, int(port_text)) if name else None
 
@@ -168,37 +175,53 @@ class Guard:
         host = headers.get("host", "")
         parsed = split_host(host)
         if host and parsed is None:
-            return 400, (f"Host: expected NAME or NAME:PORT (a port number from 1 to 65535), got {host[:80]!r}. "
-                         "Open the lab at the address perceptronlab serve prints.")
+            return 400, (
+                f"Host: expected NAME or NAME:PORT (a port number from 1 to 65535), got {host[:80]!r}. "
+                "Open the lab at the address perceptronlab serve prints."
+            )
         if parsed is None or parsed[0] not in self.hosts:
             shown = host[:80] if host else "no Host header"
-            return 400, (f"Host: expected one of this lab server's names ({', '.join(sorted(self.hosts))}), got "
-                         f"{shown!r}. If you serve the lab under that name, start it with "
-                         f"perceptronlab serve --allow-host {host_name(host) or 'NAME'}.")
+            return 400, (
+                f"Host: expected one of this lab server's names ({', '.join(sorted(self.hosts))}), got "
+                f"{shown!r}. If you serve the lab under that name, start it with "
+                f"perceptronlab serve --allow-host {host_name(host) or 'NAME'}."
+            )
         if scope["method"] not in ("POST", "PUT", "PATCH", "DELETE"):
             return None
         origin = headers.get("origin")
         fetch_site = headers.get("sec-fetch-site", "")
-        if (origin is not None and not same_origin(origin, host)) or fetch_site in ("cross-site", "same-site"):
-            return 403, (f"Origin: expected this lab server's own page, got {(origin or fetch_site)[:80]!r}. "
-                         "The lab answers only its own page (and clients that send no Origin, such as curl).")
+        if (origin is not None and not same_origin(origin, host)) or fetch_site in (
+            "cross-site",
+            "same-site",
+        ):
+            return 403, (
+                f"Origin: expected this lab server's own page, got {(origin or fetch_site)[:80]!r}. "
+                "The lab answers only its own page (and clients that send no Origin, such as curl)."
+            )
         if scope["path"].startswith(self.json_paths):
             kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if kind != "application/json":
-                return 415, (f"Content-Type: expected application/json, got {kind or 'none'!r}. "
-                             "Send the request as JSON (curl: -H 'Content-Type: application/json').")
+                return 415, (
+                    f"Content-Type: expected application/json, got {kind or 'none'!r}. "
+                    "Send the request as JSON (curl: -H 'Content-Type: application/json')."
+                )
         return None
 
 
 async def _refuse(send, status: int, message: str) -> None:
     body = json.dumps({"detail": message}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-               *SECURITY_HEADERS]
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *SECURITY_HEADERS,
+    ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-def guarded_protocol(request_timeout: float | None = None, idle_per_client: int | None = None) -> type:
+def guarded_protocol(
+    request_timeout: float | None = None, idle_per_client: int | None = None
+) -> type:
     """uvicorn's h11 HTTP protocol with a request timeout and a cap on idle connections per client
     (see the module's docstring; by default :data:`REQUEST_TIMEOUT` and :data:`IDLE_PER_CLIENT` as
     they are when it is called); pass it as ``uvicorn.Config(http=...)``. Each call makes a class
@@ -208,7 +231,9 @@ def guarded_protocol(request_timeout: float | None = None, idle_per_client: int 
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    idle: dict[str, dict[Any, float]] = {}  # client address -> {connection: idle since}, oldest first
+    idle: dict[
+        str, dict[Any, float]
+    ] = {}  # client address -> {connection: idle since}, oldest first
     arrived = (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR, h11.SWITCHED_PROTOCOL)
 
     class GuardedH11Protocol(H11Protocol):
@@ -260,18 +285,31 @@ def guarded_protocol(request_timeout: float | None = None, idle_per_client: int 
             while len(mine) > cap and self._evict(mine, now):
                 closed += 1
             if closed:
-                log.warning("%s held more than %d idle connections: closed its %d idle longest", self._address(),
-                            cap, closed)
+                log.warning(
+                    "%s held more than %d idle connections: closed its %d idle longest",
+                    self._address(),
+                    cap,
+                    closed,
+                )
             limit = self.limit_concurrency
-            if limit is not None and len(self.connections) >= limit - 1:  # near the server's limit: room
+            if (
+                limit is not None and len(self.connections) >= limit - 1
+            ):  # near the server's limit: room
                 closed = 0  # for this one from the client that holds the most idle connections
-                while len(self.connections) - closed >= limit - 1 and idle:  # (closing ends them soon after)
+                while (
+                    len(self.connections) - closed >= limit - 1 and idle
+                ):  # (closing ends them soon after)
                     if not self._evict(max(idle.values(), key=len), now):
                         break
                     closed += 1
                 if closed:
-                    log.warning("%d connections open (the limit is %d): closed %d idle ones of the client "
-                                "holding the most", len(self.connections), limit, closed)
+                    log.warning(
+                        "%d connections open (the limit is %d): closed %d idle ones of the client "
+                        "holding the most",
+                        len(self.connections),
+                        limit,
+                        closed,
+                    )
 
         def _evict(self, connections: dict[Any, float], now: float) -> bool:
             """Close the connection idle the longest of ``connections`` if it has been idle at least
@@ -298,7 +336,9 @@ def guarded_protocol(request_timeout: float | None = None, idle_per_client: int 
 
         def _too_slow(self) -> None:
             self._timer = None
-            log.warning("%s sent no whole request within %g s: connection closed", self._address(), timeout)
+            log.warning(
+                "%s sent no whole request within %g s: connection closed", self._address(), timeout
+            )
             self._close()
 
         def _close(self) -> None:

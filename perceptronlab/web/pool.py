@@ -37,8 +37,12 @@ from perceptronlab.web.worker import HEADER
 log = logging.getLogger("perceptronlab.web")
 
 #: single-threaded numerics in each worker: the pool runs one worker per core.
-WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-              "MKL_NUM_THREADS": "1"}
+WORKER_ENV = {
+    "NUMBA_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
 
 
 class Busy(Exception):
@@ -87,10 +91,18 @@ class _Worker:
     async def start(cls, timeout: float) -> _Worker:
         package_root = str(Path(__file__).resolve().parents[2])
         env = {**os.environ, **WORKER_ENV}
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (package_root, env.get("PYTHONPATH", "")) if p
+        )
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "perceptronlab.web.worker", stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, env=env, start_new_session=True)
+            sys.executable,
+            "-m",
+            "perceptronlab.web.worker",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+            start_new_session=True,
+        )
         worker = cls(process)
         try:
             kind, _ = await asyncio.wait_for(worker._read(), timeout)
@@ -151,11 +163,21 @@ class WorkerPool:
         Seconds a new worker may take to start (imports and warm-up).
     """
 
-    def __init__(self, workers: int, queue: int, deadline: float, max_wait: float = 2.0, grace: float = 0.25,
-                 stop_grace: float = 1.0, start_timeout: float = 120.0):
+    def __init__(
+        self,
+        workers: int,
+        queue: int,
+        deadline: float,
+        max_wait: float = 2.0,
+        grace: float = 0.25,
+        stop_grace: float = 1.0,
+        start_timeout: float = 120.0,
+    ):
         if workers < 1 or queue < 0 or deadline <= 0:
-            raise ValueError(f"WorkerPool: expected workers >= 1, queue >= 0, deadline > 0, got {workers}, "
-                             f"{queue}, {deadline}")
+            raise ValueError(
+                f"WorkerPool: expected workers >= 1, queue >= 0, deadline > 0, got {workers}, "
+                f"{queue}, {deadline}"
+            )
         self.size, self.queue, self.deadline, self.grace = workers, queue, deadline, grace
         self.stop_grace, self.max_wait = stop_grace, max_wait
         self._stopping = asyncio.Event()
@@ -175,8 +197,9 @@ class WorkerPool:
 
     async def start(self) -> None:
         """Start every worker and wait until each is ready (imports and warm-up done)."""
-        workers = await asyncio.gather(*(_Worker.start(self.start_timeout) for _ in range(self.size)),
-                                       return_exceptions=True)
+        workers = await asyncio.gather(
+            *(_Worker.start(self.start_timeout) for _ in range(self.size)), return_exceptions=True
+        )
         failures = [w for w in workers if isinstance(w, BaseException)]
         for worker in workers:
             if not isinstance(worker, BaseException):
@@ -206,9 +229,17 @@ class WorkerPool:
 
     def stats(self) -> dict:
         """Workers, how many are busy, how many requests wait, how many workers were replaced."""
-        return {"workers": self.size, "ready": len(self._alive), "busy": self._busy, "queued": self._waiting,
-                "queue": self.queue, "restarts": self.restarts, "served": self.served,
-                "deadline_s": self.deadline, "expected_wait_s": round(max(0.0, self.expected_wait()), 3)}
+        return {
+            "workers": self.size,
+            "ready": len(self._alive),
+            "busy": self._busy,
+            "queued": self._waiting,
+            "queue": self.queue,
+            "restarts": self.restarts,
+            "served": self.served,
+            "deadline_s": self.deadline,
+            "expected_wait_s": round(max(0.0, self.expected_wait()), 3),
+        }
 
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
@@ -228,10 +259,14 @@ class WorkerPool:
         """Run one request body on a worker; ``gone`` is set when the client disconnects."""
         if self._closing:
             raise Busy("the lab server is shutting down", self.retry_after())
-        if self._idle.empty() and (self._waiting >= self.queue or self.expected_wait() > self.max_wait):
+        if self._idle.empty() and (
+            self._waiting >= self.queue or self.expected_wait() > self.max_wait
+        ):
             line = "1 request waits" if self._waiting == 1 else f"{self._waiting} requests wait"
-            raise Busy(f"{'its worker is' if self.size == 1 else f'all {self.size} workers are'} busy and {line}",
-                       self.retry_after())
+            raise Busy(
+                f"{'its worker is' if self.size == 1 else f'all {self.size} workers are'} busy and {line}",
+                self.retry_after(),
+            )
         worker = await self._acquire(gone)
         self._busy += 1
         loop = asyncio.get_running_loop()
@@ -241,10 +276,14 @@ class WorkerPool:
         stop = asyncio.ensure_future(self._stopping.wait())
         released = False
         try:
-            await asyncio.wait({call, watch, stop}, timeout=self.deadline, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(
+                {call, watch, stop}, timeout=self.deadline, return_when=asyncio.FIRST_COMPLETED
+            )
             if not call.done() and (gone.is_set() or self._stopping.is_set()):
                 with contextlib.suppress(asyncio.TimeoutError, WorkerFailed):
-                    await asyncio.wait_for(asyncio.shield(call), self.grace if gone.is_set() else self.stop_grace)
+                    await asyncio.wait_for(
+                        asyncio.shield(call), self.grace if gone.is_set() else self.stop_grace
+                    )
                 if not call.done() or call.exception() is not None:
                     if gone.is_set():
                         raise ClientGone()
@@ -254,7 +293,9 @@ class WorkerPool:
                     released = True
                     raise ClientGone()
             if not call.done():
-                self._service_seconds += 0.2 * (self.deadline - self._service_seconds)  # it held a worker that long
+                self._service_seconds += 0.2 * (
+                    self.deadline - self._service_seconds
+                )  # it held a worker that long
                 raise DeadlineExceeded(f"the request computed for more than {self.deadline:g} s")
             kind, payload = call.result()  # WorkerFailed when the process died
             self._release(worker)
@@ -282,8 +323,12 @@ class WorkerPool:
         watch = asyncio.ensure_future(gone.wait())
         stop = asyncio.ensure_future(self._stopping.wait())
         try:
-            await asyncio.wait({getter, watch, stop}, timeout=self.deadline, return_when=asyncio.FIRST_COMPLETED)
-        except BaseException:  # cancelled (the server stops): hand back a worker taken at that instant
+            await asyncio.wait(
+                {getter, watch, stop}, timeout=self.deadline, return_when=asyncio.FIRST_COMPLETED
+            )
+        except (
+            BaseException
+        ):  # cancelled (the server stops): hand back a worker taken at that instant
             if getter.done() and not getter.cancelled():
                 self._release(getter.result())
             raise
@@ -317,7 +362,9 @@ class WorkerPool:
             return
         self._alive.discard(worker)
         self._dying.add(worker)
-        asyncio.ensure_future(worker.process.wait()).add_done_callback(lambda _: self._dying.discard(worker))
+        asyncio.ensure_future(worker.process.wait()).add_done_callback(
+            lambda _: self._dying.discard(worker)
+        )
         self.restarts += 1
         if self._closing:
             return

@@ -72,8 +72,12 @@ def parse_body(body: bytes) -> dict:
     [[0.5, 1]]
     """
     if len(body) > MAX_BODY_BYTES:
-        raise fail("request", f"at most {MAX_BODY_BYTES:,} bytes", f"{len(body):,} bytes",
-                   f"Send at most {MAX_POINTS:,} points.")
+        raise fail(
+            "request",
+            f"at most {MAX_BODY_BYTES:,} bytes",
+            f"{len(body):,} bytes",
+            f"Send at most {MAX_POINTS:,} points.",
+        )
 
     def no_constants(name: str) -> Any:
         raise fail("request", "finite numbers", name, "Remove NaN and infinite coordinates.")
@@ -82,8 +86,12 @@ def parse_body(body: bytes) -> dict:
         # Python refuses to convert more than 4,300 digits (with advice about sys); say it our way
         digits = len(text.lstrip("-"))
         if digits > MAX_INT_DIGITS:
-            raise fail("request", f"integers of at most {MAX_INT_DIGITS:,} digits", f"an integer of {digits:,} digits",
-                       f"Rescale the data: coordinates lie within ±{MAX_COORDINATE:,}.")
+            raise fail(
+                "request",
+                f"integers of at most {MAX_INT_DIGITS:,} digits",
+                f"an integer of {digits:,} digits",
+                f"Rescale the data: coordinates lie within ±{MAX_COORDINATE:,}.",
+            )
         return int(text)
 
     try:
@@ -91,24 +99,49 @@ def parse_body(body: bytes) -> dict:
     except (ValueError, RecursionError) as exc:
         if isinstance(exc, InputError):
             raise
-        raise fail("request", "a JSON object", f"invalid JSON ({exc})",
-                   'Send {"points": [[x, y], ...], "labels": [1, -1, ...], "options": {}}.') from None
+        raise fail(
+            "request",
+            "a JSON object",
+            f"invalid JSON ({exc})",
+            'Send {"points": [[x, y], ...], "labels": [1, -1, ...], "options": {}}.',
+        ) from None
     return data
 
 
 def _exact_number(value: Any, where: str) -> Fraction:
     """An exact number from a JSON value: int, decimal, float (as its shortest decimal) or string."""
     if isinstance(value, str) and (not value.strip() or len(value.strip()) > 40):
-        raise fail(where, "a number or a fraction like '1/2' (at most 40 characters)",
-                   repr(value[:50]), "Fix the value.")
-    number = parse_exact(value, where, floats="decimal", expected="a number or a fraction like '1/2'",
-                         fix="Use numbers like 1, -0.5 or '1/2'.")
+        raise fail(
+            where,
+            "a number or a fraction like '1/2' (at most 40 characters)",
+            repr(value[:50]),
+            "Fix the value.",
+        )
+    number = parse_exact(
+        value,
+        where,
+        floats="decimal",
+        expected="a number or a fraction like '1/2'",
+        fix="Use numbers like 1, -0.5 or '1/2'.",
+    )
     if abs(number) > MAX_COORDINATE:
-        raise fail(where, f"a number between -{MAX_COORDINATE:,} and {MAX_COORDINATE:,}",
-                   format_number(number), "Rescale the data.")
-    if isinstance(value, str | Decimal) and "/" not in str(value) and 0 < abs(number) < Fraction(1, 10**15):
-        raise fail(where, "a number with at most 15 decimal places", str(value).strip(),
-                   "Round the value or rescale the data.")
+        raise fail(
+            where,
+            f"a number between -{MAX_COORDINATE:,} and {MAX_COORDINATE:,}",
+            format_number(number),
+            "Rescale the data.",
+        )
+    if (
+        isinstance(value, str | Decimal)
+        and "/" not in str(value)
+        and 0 < abs(number) < Fraction(1, 10**15)
+    ):
+        raise fail(
+            where,
+            "a number with at most 15 decimal places",
+            str(value).strip(),
+            "Round the value or rescale the data.",
+        )
     return number
 
 
@@ -128,7 +161,12 @@ def _within_range(value: Any, where: str) -> None:
             got = f"an integer of more than {MAX_INT_DIGITS:,} digits"
     else:
         got = f"{value:.6g}"
-    raise fail(where, f"a number between -{MAX_COORDINATE:,} and {MAX_COORDINATE:,}", got, "Rescale the data.")
+    raise fail(
+        where,
+        f"a number between -{MAX_COORDINATE:,} and {MAX_COORDINATE:,}",
+        got,
+        "Rescale the data.",
+    )
 
 
 def _json_int(value: Any) -> Any:
@@ -146,39 +184,74 @@ def parse_request(payload: Any) -> tuple[Points, list[int], dict]:
     ([['1', '0'], ['1/2', '1']], True, [1, -1], 'cyclic')
     """
     if not isinstance(payload, Mapping):
-        raise fail("request", "a JSON object with points, labels and options", type(payload).__name__,
-                   'Send {"points": [[x, y], ...], "labels": [1, -1, ...], "options": {}}.')
+        raise fail(
+            "request",
+            "a JSON object with points, labels and options",
+            type(payload).__name__,
+            'Send {"points": [[x, y], ...], "labels": [1, -1, ...], "options": {}}.',
+        )
     unknown = sorted(set(payload) - set(REQUEST_KEYS))
     if unknown:
-        raise fail("request", "the keys points, labels, options", f"unknown key {unknown[0]!r}",
-                   "Remove it (options go inside \"options\").")
+        raise fail(
+            "request",
+            "the keys points, labels, options",
+            f"unknown key {unknown[0]!r}",
+            'Remove it (options go inside "options").',
+        )
     points = payload.get("points")
     labels = payload.get("labels")
     if not isinstance(points, list):
-        raise fail("points", "a list of [x, y] pairs", type(points).__name__ if points is not None else "nothing",
-                   'Send "points": [[1, 0], [1, 1]].')
+        raise fail(
+            "points",
+            "a list of [x, y] pairs",
+            type(points).__name__ if points is not None else "nothing",
+            'Send "points": [[1, 0], [1, 1]].',
+        )
     if not points:
         raise fail("points", "at least one point", "none", "Add a point (click in the plane).")
     if len(points) > MAX_POINTS:
-        raise fail("points", f"at most {MAX_POINTS:,} points", f"{len(points):,}", "Send fewer points.")
+        raise fail(
+            "points", f"at most {MAX_POINTS:,} points", f"{len(points):,}", "Send fewer points."
+        )
     if not isinstance(labels, list):
-        raise fail("labels", "a list of labels, 1 or -1", type(labels).__name__ if labels is not None else "nothing",
-                   'Send "labels": [1, -1] with one label per point.')
+        raise fail(
+            "labels",
+            "a list of labels, 1 or -1",
+            type(labels).__name__ if labels is not None else "nothing",
+            'Send "labels": [1, -1] with one label per point.',
+        )
     if len(labels) != len(points):
-        raise fail("labels", f"{len(points)} labels, one per point", f"{len(labels)}",
-                   "Send one label (1 or -1) per point.")
+        raise fail(
+            "labels",
+            f"{len(points)} labels, one per point",
+            f"{len(labels)}",
+            "Send one label (1 or -1) per point.",
+        )
     if not all(type(point) is list and len(point) == 2 for point in points):
         for i, point in enumerate(points):
             if not isinstance(point, list | tuple) or len(point) != 2:
-                got = f"{len(point)} numbers" if isinstance(point, list | tuple) else repr(point)[:40]
-                raise fail(f"points[{i}]", "a pair [x, y]", got, "The lab works in the plane: send two coordinates.")
+                got = (
+                    f"{len(point)} numbers" if isinstance(point, list | tuple) else repr(point)[:40]
+                )
+                raise fail(
+                    f"points[{i}]",
+                    "a pair [x, y]",
+                    got,
+                    "The lab works in the plane: send two coordinates.",
+                )
     if all(type(label) is int and (label == 1 or label == -1) for label in labels):
         signs = list(labels)
     else:
         signs = []
         for i, label in enumerate(labels):
-            if isinstance(label, bool) or not isinstance(label, numbers.Real | Decimal) or label not in (1, -1):
-                raise fail(f"labels[{i}]", "1 or -1", repr(label)[:40], "Label every point +1 or -1.")
+            if (
+                isinstance(label, bool)
+                or not isinstance(label, numbers.Real | Decimal)
+                or label not in (1, -1)
+            ):
+                raise fail(
+                    f"labels[{i}]", "1 or -1", repr(label)[:40], "Label every point +1 or -1."
+                )
             signs.append(1 if label == 1 else -1)
     return Points(points), signs, parse_options(payload.get("options") or {}, len(points))
 
@@ -214,8 +287,12 @@ class Points:
                 _within_range(raw[i][j], f"points[{i}][{j}]")
                 _exact_number(raw[i][j], f"points[{i}][{j}]")  # raises the message for that cell
         else:
-            self._fractions = [[_exact_cell(c, i, j) for j, c in enumerate(point)] for i, point in enumerate(raw)]
-            floats = np.array([[float(c) for c in row] for row in self._fractions], dtype=np.float64)
+            self._fractions = [
+                [_exact_cell(c, i, j) for j, c in enumerate(point)] for i, point in enumerate(raw)
+            ]
+            floats = np.array(
+                [[float(c) for c in row] for row in self._fractions], dtype=np.float64
+            )
         self.floats = floats
         if self._fractions is not None:
             self.on_grid = all((2 * c).denominator == 1 for row in self._fractions for c in row)
@@ -228,7 +305,10 @@ class Points:
 
     def fractions(self) -> list[list[Fraction]]:
         if self._fractions is None:
-            self._fractions = [[_exact_cell(c, i, j) for j, c in enumerate(point)] for i, point in enumerate(self.raw)]
+            self._fractions = [
+                [_exact_cell(c, i, j) for j, c in enumerate(point)]
+                for i, point in enumerate(self.raw)
+            ]
         return self._fractions
 
     def rows(self, exact: bool, order: list[int] | None = None, lift: bool = False):
@@ -244,53 +324,108 @@ class Points:
 def parse_options(options: Any, n_points: int) -> dict:
     """Fill in the defaults of :data:`OPTION_DEFAULTS` and check every option."""
     if not isinstance(options, Mapping):
-        raise fail("options", "an object", type(options).__name__, 'Send "options": {} for the defaults.')
+        raise fail(
+            "options", "an object", type(options).__name__, 'Send "options": {} for the defaults.'
+        )
     unknown = sorted(set(options) - set(OPTION_DEFAULTS))
     if unknown:
-        raise fail("options", "only the keys " + ", ".join(OPTION_DEFAULTS), f"unknown key {unknown[0]!r}",
-                   "Remove it or fix its spelling.")
+        raise fail(
+            "options",
+            "only the keys " + ", ".join(OPTION_DEFAULTS),
+            f"unknown key {unknown[0]!r}",
+            "Remove it or fix its spelling.",
+        )
     opts = {**OPTION_DEFAULTS, **options}
     if opts["order"] not in ORDERS:
-        raise fail("options.order", "one of " + ", ".join(repr(o) for o in ORDERS), repr(opts["order"])[:40],
-                   'Send "order": "cyclic".')
+        raise fail(
+            "options.order",
+            "one of " + ", ".join(repr(o) for o in ORDERS),
+            repr(opts["order"])[:40],
+            'Send "order": "cyclic".',
+        )
     if opts["check"] not in POCKET_CHECKS:
-        raise fail("options.check", "one of " + ", ".join(repr(c) for c in POCKET_CHECKS), repr(opts["check"])[:40],
-                   'Send "check": "update".')
+        raise fail(
+            "options.check",
+            "one of " + ", ".join(repr(c) for c in POCKET_CHECKS),
+            repr(opts["check"])[:40],
+            'Send "check": "update".',
+        )
     if opts["arithmetic"] not in ARITHMETIC:
-        raise fail("options.arithmetic", "one of " + ", ".join(repr(a) for a in ARITHMETIC),
-                   repr(opts["arithmetic"])[:40], 'Send "arithmetic": "auto".')
+        raise fail(
+            "options.arithmetic",
+            "one of " + ", ".join(repr(a) for a in ARITHMETIC),
+            repr(opts["arithmetic"])[:40],
+            'Send "arithmetic": "auto".',
+        )
     for name in ("fit_intercept", "pocket"):
-        opts[name] = check_flag(f"options.{name}", opts[name], f"Send {name}: false or {name}: true.")
+        opts[name] = check_flag(
+            f"options.{name}", opts[name], f"Send {name}: false or {name}: true."
+        )
     _within_range(opts["eta"], "options.eta")
     opts["eta"] = _exact_number(opts["eta"], "options.eta")
     if opts["eta"] <= 0:
-        raise fail("options.eta", "a number > 0", format_number(opts["eta"]),
-                   "Use η = 1: from w = 0 any η > 0 gives the same mistakes.")
+        raise fail(
+            "options.eta",
+            "a number > 0",
+            format_number(opts["eta"]),
+            "Use η = 1: from w = 0 any η > 0 gives the same mistakes.",
+        )
     _within_range(opts["margin"], "options.margin")
     opts["margin"] = _exact_number(opts["margin"], "options.margin")
     if opts["margin"] < 0:
-        raise fail("options.margin (rho0)", "a number >= 0", format_number(opts["margin"]),
-                   "Use ρ₀ = 0 for the plain perceptron.")
-    opts["max_sweeps"] = check_int_between("options.max_sweeps", _json_int(opts["max_sweeps"]), 1, MAX_SWEEPS,
-                                          f"Send e.g. max_sweeps: {OPTION_DEFAULTS['max_sweeps']}.")
-    opts["seed"] = check_int_between("options.seed", _json_int(opts["seed"]), 0, 2**32 - 1, "Send e.g. seed: 0.")
+        raise fail(
+            "options.margin (rho0)",
+            "a number >= 0",
+            format_number(opts["margin"]),
+            "Use ρ₀ = 0 for the plain perceptron.",
+        )
+    opts["max_sweeps"] = check_int_between(
+        "options.max_sweeps",
+        _json_int(opts["max_sweeps"]),
+        1,
+        MAX_SWEEPS,
+        f"Send e.g. max_sweeps: {OPTION_DEFAULTS['max_sweeps']}.",
+    )
+    opts["seed"] = check_int_between(
+        "options.seed", _json_int(opts["seed"]), 0, 2**32 - 1, "Send e.g. seed: 0."
+    )
     sequence = opts["sequence"]
     if not isinstance(sequence, list):
-        raise fail("options.sequence", "a list of point indices", type(sequence).__name__,
-                   'Send "sequence": [2, 0, 1] with order "pick".')
+        raise fail(
+            "options.sequence",
+            "a list of point indices",
+            type(sequence).__name__,
+            'Send "sequence": [2, 0, 1] with order "pick".',
+        )
     seen: set[int] = set()
     for position, index in enumerate(sequence):
-        if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not 0 <= int(index) < n_points:
-            raise fail(f"options.sequence[{position}]", f"a point index from 0 to {n_points - 1}",
-                       repr(index)[:40], "Pick only existing points.")
+        if (
+            isinstance(index, bool)
+            or not isinstance(index, numbers.Integral)
+            or not 0 <= int(index) < n_points
+        ):
+            raise fail(
+                f"options.sequence[{position}]",
+                f"a point index from 0 to {n_points - 1}",
+                repr(index)[:40],
+                "Pick only existing points.",
+            )
         if index in seen:
-            raise fail(f"options.sequence[{position}]", "each point at most once", f"point {index} again",
-                       "Remove the repeated index.")
+            raise fail(
+                f"options.sequence[{position}]",
+                "each point at most once",
+                f"point {index} again",
+                "Remove the repeated index.",
+            )
         seen.add(int(index))
     opts["sequence"] = [int(i) for i in sequence]
     if opts["arithmetic"] == "exact" and n_points > EXACT_MAX_POINTS:
-        raise fail("options.arithmetic", f"'exact' with at most {EXACT_MAX_POINTS} points", f"{n_points} points",
-                   'Choose auto or float arithmetic ("arithmetic": "auto").')
+        raise fail(
+            "options.arithmetic",
+            f"'exact' with at most {EXACT_MAX_POINTS} points",
+            f"{n_points} points",
+            'Choose auto or float arithmetic ("arithmetic": "auto").',
+        )
     return opts
 
 
@@ -307,7 +442,10 @@ def use_exact(points: Points, opts: dict) -> bool:
     >>> use_exact(Points([["1/123456789012", "1/987654321098"]]), opts)
     Traceback (most recent call last):
     ...
-    perceptronlab.exceptions.InputError: options.arithmetic: expected 'exact' only for numbers with a common denominator of at most 18 digits (the lab's budget for exact arithmetic), got a common denominator of more than 18 digits. Choose float arithmetic ("arithmetic": "float"), or round the coordinates (e.g. to 6 decimals).
+    perceptronlab.exceptions.InputError: options.arithmetic: expected 'exact' only for numbers with a \
+common denominator of at most 18 digits (the lab's budget for exact arithmetic), got a common denominator of \
+more than 18 digits. Choose float arithmetic ("arithmetic": "float"), or round the coordinates (e.g. to 6 \
+decimals).
     """
     if opts["arithmetic"] == "float":
         return False
@@ -319,9 +457,13 @@ def use_exact(points: Points, opts: dict) -> bool:
     if opts["arithmetic"] == "auto":
         return False
     digits = len(str(EXACT_DENOMINATOR)) - 1
-    raise fail("options.arithmetic", f"'exact' only for numbers with a common denominator of at most {digits} digits "
-               "(the lab's budget for exact arithmetic)", f"a common denominator of more than {digits} digits",
-               'Choose float arithmetic ("arithmetic": "float"), or round the coordinates (e.g. to 6 decimals).')
+    raise fail(
+        "options.arithmetic",
+        f"'exact' only for numbers with a common denominator of at most {digits} digits "
+        "(the lab's budget for exact arithmetic)",
+        f"a common denominator of more than {digits} digits",
+        'Choose float arithmetic ("arithmetic": "float"), or round the coordinates (e.g. to 6 decimals).',
+    )
 
 
 def _common_denominator(values: list[Fraction], limit: int) -> int | None:

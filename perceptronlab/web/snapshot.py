@@ -40,9 +40,19 @@ def recording(payload: dict[str, Any], result: dict[str, Any], step: int = 0) ->
     options = dict(payload.get("options") or {})
     sequence = list(options.pop("sequence", []) or [])
     return {
-        "points": [{"x": x, "y": y, "label": label} for (x, y), label in zip(points, labels, strict=True)],
-        "options": options, "sequence": sequence, "snap": "0", "showMargin": True, "step": step,
-        "payload": {"points": points, "labels": labels, "options": {**options, "sequence": sequence}},
+        "points": [
+            {"x": x, "y": y, "label": label} for (x, y), label in zip(points, labels, strict=True)
+        ],
+        "options": options,
+        "sequence": sequence,
+        "snap": "0",
+        "showMargin": True,
+        "step": step,
+        "payload": {
+            "points": points,
+            "labels": labels,
+            "options": {**options, "sequence": sequence},
+        },
         "result": result,
     }
 
@@ -51,8 +61,18 @@ def snapshot_html(recorded: dict[str, Any], made: str | None = None) -> str:
     """The snapshot file's text: ``static/snapshot.html`` filled with the bundled modules, the CSS and the run."""
     template = (STATIC / "snapshot.html").read_text(encoding="utf-8")
     css = (STATIC / "lab.css").read_text(encoding="utf-8")
-    data = json.dumps({"order": ["lab.js"], "sources": {"lab.js": bundle(STATIC / "lab.js")}, "recorded": recorded},
-                      ensure_ascii=False, allow_nan=False).replace("<", "\\u003c")
-    values = {"css": re.sub(r"</style", r"<\\/style", css, flags=re.IGNORECASE), "data": data,
-              "made": made or f"perceptronlab in Jupyter, {date.today().isoformat()}"}
+    data = json.dumps(
+        {
+            "order": ["lab.js"],
+            "sources": {"lab.js": bundle(STATIC / "lab.js")},
+            "recorded": recorded,
+        },
+        ensure_ascii=False,
+        allow_nan=False,
+    ).replace("<", "\\u003c")
+    values = {
+        "css": re.sub(r"</style", r"<\\/style", css, flags=re.IGNORECASE),
+        "data": data,
+        "made": made or f"perceptronlab in Jupyter, {date.today().isoformat()}",
+    }
     return re.sub(r"\{\{(\w+)\}\}", lambda match: values.get(match[1], match[0]), template)

@@ -29,8 +29,16 @@ def engine_order(opts: dict, n: int) -> tuple[str, list[int] | None]:
 def _run(X, y, opts: dict, exact: bool, order: str, max_sweeps: int, trace: bool, max_updates=None):
     from perceptronlab import perceptron, pocket
 
-    common = dict(eta=opts["eta"] if exact else float(opts["eta"]), fit_intercept=opts["fit_intercept"],
-                  order=order, max_sweeps=max_sweeps, seed=opts["seed"], exact=exact, trace=trace, n_jobs=1)
+    common = dict(
+        eta=opts["eta"] if exact else float(opts["eta"]),
+        fit_intercept=opts["fit_intercept"],
+        order=order,
+        max_sweeps=max_sweeps,
+        seed=opts["seed"],
+        exact=exact,
+        trace=trace,
+        n_jobs=1,
+    )
     if opts["pocket"]:
         return pocket(X, y, check=opts["check"], max_updates=max_updates, **common)
     margin = opts["margin"] if exact else float(opts["margin"])
@@ -57,27 +65,40 @@ def traced_runs(X, y, opts: dict, exact: bool, order: str, n: int):
     def capped(run, sweeps: int, updates: int | None) -> bool:
         if run.converged or run.cycled:
             return False
-        return (sweeps < max_sweeps and run.sweeps >= sweeps) or (updates is not None and run.mistakes >= updates)
+        return (sweeps < max_sweeps and run.sweeps >= sweeps) or (
+            updates is not None and run.mistakes >= updates
+        )
 
     if exact:
         sweeps, updates = limits(EXACT_WORK)
         run = _run(X, y, opts, exact, order, sweeps, trace=True, max_updates=updates)
-        note = ("Exact arithmetic stops after " + (format_count(updates, "update") if updates else format_count(sweeps, "sweep"))
-                + f" for {format_count(n, 'point')}; choose float arithmetic for a longer run.") if capped(run, sweeps, updates) else ""
+        note = (
+            (
+                "Exact arithmetic stops after "
+                + (format_count(updates, "update") if updates else format_count(sweeps, "sweep"))
+                + f" for {format_count(n, 'point')}; choose float arithmetic for a longer run."
+            )
+            if capped(run, sweeps, updates)
+            else ""
+        )
         return run, run, note
     whole_sweeps, whole_updates = limits(WHOLE_WORK)
     if scoring and not pocket and n * n > TRACE_WORK:
         whole = _run(X, y, opts, exact, order, whole_sweeps, trace=False)
-        note = (f"Random-mistake order with {format_count(n, 'point')} is not traced (each update scores every point); "
-                "the final w and the cards come from the whole run.")
+        note = (
+            f"Random-mistake order with {format_count(n, 'point')} is not traced (each update scores every point); "
+            "the final w and the cards come from the whole run."
+        )
         return None, whole, note
     sweeps, updates = limits(TRACE_WORK if scoring else TRACE_STEPS)
     traced = _run(X, y, opts, exact, order, sweeps, trace=True, max_updates=updates)
     if not capped(traced, sweeps, updates):
         return traced, traced, ""
     whole = _run(X, y, opts, exact, order, whole_sweeps, trace=False, max_updates=whole_updates)
-    note = (f"The first {format_count(len(traced.steps), 'step')} are traced; the cards and the final w come from the "
-            f"whole run ({format_count(whole.sweeps, 'sweep')}, {format_count(whole.mistakes, 'update')}).")
+    note = (
+        f"The first {format_count(len(traced.steps), 'step')} are traced; the cards and the final w come from the "
+        f"whole run ({format_count(whole.sweeps, 'sweep')}, {format_count(whole.mistakes, 'update')})."
+    )
     if capped(whole, whole_sweeps, whole_updates):
         note += " The lab stopped that run early; use the Python API or the CLI for longer runs."
     return traced, whole, note
@@ -121,20 +142,31 @@ def trace_columns(run, sequence: list[int] | None, fit_intercept: bool, d: int):
         index = [sequence[i] for i in index]
     scores = np.array([float(step.score) for step in steps], dtype=np.float64)
     score_text = [format_number(step.score) for step in steps] if run.exact else float_texts(scores)
-    columns = {"count": len(steps), "sweep": [step.sweep for step in steps], "index": index,
-               "score": scores.tolist(), "score_text": score_text,
-               "mistake": [bool(step.mistake) for step in steps], "updates": updates}
+    columns = {
+        "count": len(steps),
+        "sweep": [step.sweep for step in steps],
+        "index": index,
+        "score": scores.tolist(),
+        "score_text": score_text,
+        "mistake": [bool(step.mistake) for step in steps],
+        "updates": updates,
+    }
     if run.exact:
         texts = [w_text(w, b, fit_intercept) for w, b in zip(history_w, history_b, strict=True)]
     else:
         w_floats = np.array(history_w, dtype=np.float64).reshape(len(history_w), d)
         parts = [float_texts(w_floats[:, j]) for j in range(d)]
-        texts = ["(" + ", ".join(column[k] for column in parts) + ")" for k in range(len(history_w))]
+        texts = [
+            "(" + ", ".join(column[k] for column in parts) + ")" for k in range(len(history_w))
+        ]
         if fit_intercept:
             b_text = float_texts(np.asarray(history_b, dtype=np.float64))
             texts = [f"{text}, b = {bt}" for text, bt in zip(texts, b_text, strict=True)]
-    weights = {"w": np.array(history_w, dtype=np.float64).reshape(len(history_w), d).tolist(),
-               "b": [float(b) for b in history_b], "text": texts}
+    weights = {
+        "w": np.array(history_w, dtype=np.float64).reshape(len(history_w), d).tolist(),
+        "b": [float(b) for b in history_b],
+        "text": texts,
+    }
     return columns, weights, history_w, history_b
 
 

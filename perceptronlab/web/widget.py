@@ -25,7 +25,9 @@ try:
     import anywidget
     import traitlets
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError("perceptronlab.web.widget needs anywidget: pip install 'perceptronlab[jupyter]'.") from exc
+    raise ImportError(
+        "perceptronlab.web.widget needs anywidget: pip install 'perceptronlab[jupyter]'."
+    ) from exc
 
 from perceptronlab.exceptions import PerceptronLabError
 from perceptronlab.web.bundle import STATIC, bundle
@@ -80,13 +82,24 @@ class Lab(anywidget.AnyWidget):
     request_id = traitlets.Int(0).tag(sync=True)
     answered_id = traitlets.Int(0).tag(sync=True)
 
-    def __init__(self, points: Any = None, labels: Any = None, options: dict[str, Any] | None = None,
-                 hidden: list[int] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        points: Any = None,
+        labels: Any = None,
+        options: dict[str, Any] | None = None,
+        hidden: list[int] | None = None,
+        **kwargs: Any,
+    ) -> None:
         if points is None:
             points, labels = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]
         self._computed_for: str | None = None
-        super().__init__(points=_plain(points), labels=_plain(labels if labels is not None else []),
-                         options=dict(options or {}), hidden=list(hidden or []), **kwargs)
+        super().__init__(
+            points=_plain(points),
+            labels=_plain(labels if labels is not None else []),
+            options=dict(options or {}),
+            hidden=list(hidden or []),
+            **kwargs,
+        )
         self._recompute()
         self.on_msg(self._page_message)
 
@@ -98,7 +111,9 @@ class Lab(anywidget.AnyWidget):
         from perceptronlab.web.snapshot import recording, snapshot_html
 
         if not self.result:
-            raise PerceptronLabError(self.error or "snapshot: expected a run, got no points; add points first.")
+            raise PerceptronLabError(
+                self.error or "snapshot: expected a run, got no points; add points first."
+            )
         payload = {"points": self.points, "labels": self.labels, "options": self.options}
         return snapshot_html(recording(payload, self.result, step))
 
@@ -150,8 +165,12 @@ class Lab(anywidget.AnyWidget):
                 outputs.update(result={}, error="")
             else:
                 try:
-                    outputs.update(result=compute({"points": self.points, "labels": self.labels,
-                                                   "options": self.options}), error="")
+                    outputs.update(
+                        result=compute(
+                            {"points": self.points, "labels": self.labels, "options": self.options}
+                        ),
+                        error="",
+                    )
                 except PerceptronLabError as exc:
                     outputs.update(result={}, error=str(exc))
         if self.answered_id != self.request_id:

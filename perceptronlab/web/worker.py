@@ -28,11 +28,26 @@ HEADER = struct.Struct(">cI")
 #: its first real request at full speed.
 WARM_UP = (
     {"points": [[1, 0], [1, 1], [0, 1]], "labels": [1, -1, -1]},
-    {"points": [[1, 1], [-1, -1], [1, -1], [-1, 1]], "labels": [1, 1, -1, -1], "options": {"max_sweeps": 3}},
-    {"points": [[1.5, 0.25], [1, 1.1], [0, 1]], "labels": [1, -1, -1], "options": {"fit_intercept": True}},
-    {"points": [[1.5, 0.25], [1, 1.1], [0, 1], [0.3, 0.2]], "labels": [1, -1, -1, -1],
-     "options": {"pocket": True, "order": "random-mistake", "max_sweeps": 3}},
-    {"points": [[0.5, 0.1], [0.2, 0.7], [0.3, 0.3]], "labels": [1, -1, 1], "options": {"max_sweeps": 2}},
+    {
+        "points": [[1, 1], [-1, -1], [1, -1], [-1, 1]],
+        "labels": [1, 1, -1, -1],
+        "options": {"max_sweeps": 3},
+    },
+    {
+        "points": [[1.5, 0.25], [1, 1.1], [0, 1]],
+        "labels": [1, -1, -1],
+        "options": {"fit_intercept": True},
+    },
+    {
+        "points": [[1.5, 0.25], [1, 1.1], [0, 1], [0.3, 0.2]],
+        "labels": [1, -1, -1, -1],
+        "options": {"pocket": True, "order": "random-mistake", "max_sweeps": 3},
+    },
+    {
+        "points": [[0.5, 0.1], [0.2, 0.7], [0.3, 0.3]],
+        "labels": [1, -1, 1],
+        "options": {"max_sweeps": 2},
+    },
 )
 
 
@@ -61,7 +76,9 @@ def _read_exactly(stream, size: int) -> bytes | None:
 
 def main() -> int:
     """Serve requests on stdin/stdout until the input closes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C goes to the server, which stops its workers
+    signal.signal(
+        signal.SIGINT, signal.SIG_IGN
+    )  # Ctrl+C goes to the server, which stops its workers
     _die_with_parent()
     # The protocol owns the original stdout; anything else printed goes to stderr.
     protocol = os.fdopen(os.dup(1), "wb", buffering=0)

@@ -11,8 +11,12 @@ from perceptronlab.teach import tex as t
 from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
 
 #: normal vectors with small entries and an integer length: every distance is a fraction
-NORMALS = tuple((a, b) for a in range(-4, 5) for b in range(-4, 5)
-                if (a, b) != (0, 0) and math.isqrt(a * a + b * b) ** 2 == a * a + b * b and abs(a) + abs(b) > 1)
+NORMALS = tuple(
+    (a, b)
+    for a in range(-4, 5)
+    for b in range(-4, 5)
+    if (a, b) != (0, 0) and math.isqrt(a * a + b * b) ** 2 == a * a + b * b and abs(a) + abs(b) > 1
+)
 
 
 def distance_task(rng: random.Random, seed: int) -> ExamTask:
@@ -39,32 +43,89 @@ def distance_from(w, X, y, factor: int, seed: int) -> ExamTask:
     distances = [s / norm for s in scores]
     closest = distances.index(min(distances))
     inner1 = y[0] * scores[0]  # ⟨w, x1⟩ without the label
-    answers = dict(norm=norm, scores=scores, distances=distances, rho=distances[closest], closest=closest,
-                   scaled_scores=[factor * s for s in scores], rho_scaled=distances[closest])
+    answers = dict(
+        norm=norm,
+        scores=scores,
+        distances=distances,
+        rho=distances[closest],
+        closest=closest,
+        scaled_scores=[factor * s for s in scores],
+        rho_scaled=distances[closest],
+    )
     data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), w=tuple(w), factor=factor)
-    intro = [("p", f"The hyperplane $H_w=\\{{x:\\langle w,x\\rangle=0\\}}$ has normal vector $w={t.tex_vec(w)}$. "
-                   f"Labelled points: {t.data_text(X, y)}.")]
+    intro = [
+        (
+            "p",
+            f"The hyperplane $H_w=\\{{x:\\langle w,x\\rangle=0\\}}$ has normal vector $w={t.tex_vec(w)}$. "
+            f"Labelled points: {t.data_text(X, y)}.",
+        )
+    ]
     listing = ", ".join(f"{t.tex_num(d)}" for d in distances)
-    solution_a = [("p", f"$\\|w\\|={t.tex_num(norm)}$ and $\\langle w,x_1\\rangle={t.tex_num(inner1)}$, so "
-                        f"$y_1\\langle w,x_1\\rangle/\\|w\\|=({t.tex_num(y[0])})({t.tex_num(inner1)})/{t.tex_num(norm)}"
-                        f"={t.tex_num(distances[0])}$. (Forgetting $\\|w\\|$ gives {t.tex_num(scores[0])}, "
-                        f"forgetting the label gives ${t.tex_num(inner1 / norm)}$, and "
-                        f"$\\|x_1\\|={t.tex_sqrt(q.norm2(X[0]))}$ is the distance to the origin.) (1 P)")]
-    solution_b = [("p", f"The signed distances $y_i\\langle w,x_i\\rangle/\\|w\\|$ are ${listing}$: all positive, so "
-                        f"$w$ separates the points, and the margin is the smallest, "
-                        f"$\\rho={t.tex_num(distances[closest])}$, attained at $x_{{{closest + 1}}}$. (1.5 P)")]
-    solution_c = [("p", f"With ${factor}w$ every $y_i\\langle w,x_i\\rangle$ is multiplied by {factor} (now "
-                        f"${t.tex_list(answers['scaled_scores'])}$), but so is $\\|w\\|$: the distances and the margin "
-                        f"$\\rho={t.tex_num(distances[closest])}$ do not change. That is why the margin divides by "
-                        "$\\|w\\|$: it belongs to the hyperplane, not to the length of its normal vector. (1.5 P)")]
+    solution_a = [
+        (
+            "p",
+            f"$\\|w\\|={t.tex_num(norm)}$ and $\\langle w,x_1\\rangle={t.tex_num(inner1)}$, so "
+            f"$y_1\\langle w,x_1\\rangle/\\|w\\|=({t.tex_num(y[0])})({t.tex_num(inner1)})/{t.tex_num(norm)}"
+            f"={t.tex_num(distances[0])}$. (Forgetting $\\|w\\|$ gives {t.tex_num(scores[0])}, "
+            f"forgetting the label gives ${t.tex_num(inner1 / norm)}$, and "
+            f"$\\|x_1\\|={t.tex_sqrt(q.norm2(X[0]))}$ is the distance to the origin.) (1 P)",
+        )
+    ]
+    solution_b = [
+        (
+            "p",
+            f"The signed distances $y_i\\langle w,x_i\\rangle/\\|w\\|$ are ${listing}$: all positive, so "
+            f"$w$ separates the points, and the margin is the smallest, "
+            f"$\\rho={t.tex_num(distances[closest])}$, attained at $x_{{{closest + 1}}}$. (1.5 P)",
+        )
+    ]
+    solution_c = [
+        (
+            "p",
+            f"With ${factor}w$ every $y_i\\langle w,x_i\\rangle$ is multiplied by {factor} (now "
+            f"${t.tex_list(answers['scaled_scores'])}$), but so is $\\|w\\|$: the distances and the margin "
+            f"$\\rho={t.tex_num(distances[closest])}$ do not change. That is why the margin divides by "
+            "$\\|w\\|$: it belongs to the hyperplane, not to the length of its normal vector. (1.5 P)",
+        )
+    ]
     parts = [
-        Part("a", Fraction(1), "easy",
-             [("p", "Compute the signed distance $y_1\\langle w,x_1\\rangle/\\|w\\|$ of $x_1$ to $H_w$.")], solution_a),
-        Part("b", Fraction(3, 2), "harder",
-             [("p", "Does $w$ separate the points? Compute the margin $\\rho$ of $w$ and name the point that "
-                    "attains it.")], solution_b),
-        Part("c", Fraction(3, 2), "transfer",
-             [("p", f"Replace $w$ by ${factor}w$. Which numbers of (a) and (b) change, and which do not? Why is the "
-                    "margin defined with $\\|w\\|$?")], solution_c),
+        Part(
+            "a",
+            Fraction(1),
+            "easy",
+            [
+                (
+                    "p",
+                    "Compute the signed distance $y_1\\langle w,x_1\\rangle/\\|w\\|$ of $x_1$ to $H_w$.",
+                )
+            ],
+            solution_a,
+        ),
+        Part(
+            "b",
+            Fraction(3, 2),
+            "harder",
+            [
+                (
+                    "p",
+                    "Does $w$ separate the points? Compute the margin $\\rho$ of $w$ and name the point that "
+                    "attains it.",
+                )
+            ],
+            solution_b,
+        ),
+        Part(
+            "c",
+            Fraction(3, 2),
+            "transfer",
+            [
+                (
+                    "p",
+                    f"Replace $w$ by ${factor}w$. Which numbers of (a) and (b) change, and which do not? Why is the "
+                    "margin defined with $\\|w\\|$?",
+                )
+            ],
+            solution_c,
+        ),
     ]
     return ExamTask("distance", seed, "distance and margin", intro, parts, data, answers)

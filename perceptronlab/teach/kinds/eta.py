@@ -26,7 +26,10 @@ def eta_task(rng: random.Random, seed: int) -> ExamTask:
             continue
         with_margin = perceptron(X, y, eta=eta, margin=1, exact=True, max_sweeps=50, warn=False)
         unit_margin = perceptron(X, y, margin=1, exact=True, max_sweeps=50, warn=False)
-        if not (with_margin.converged and unit_margin.converged) or with_margin.mistakes == unit_margin.mistakes:
+        if (
+            not (with_margin.converged and unit_margin.converged)
+            or with_margin.mistakes == unit_margin.mistakes
+        ):
             continue  # (c) needs the margin rule to depend on eta
         return eta_from(X, y, eta, seed)
     raise RuntimeError(f"no eta task found for seed {seed}")  # pragma: no cover
@@ -38,34 +41,89 @@ def eta_from(X, y, eta: Fraction, seed: int) -> ExamTask:
     assert run.steps is not None and unit.steps is not None  # traced
     with_margin = perceptron(X, y, eta=eta, margin=1, exact=True, max_sweeps=50, warn=False)
     unit_margin = perceptron(X, y, margin=1, exact=True, max_sweeps=50, warn=False)
-    answers = dict(mistakes=run.mistakes, final_w=tuple(run.w), worksheet=run.worksheet_rows(),
-                   unit_mistakes=unit.mistakes, unit_w=tuple(unit.w),
-                   margin_mistakes=with_margin.mistakes, margin_w=tuple(with_margin.w),
-                   unit_margin_mistakes=unit_margin.mistakes, unit_margin_w=tuple(unit_margin.w))
+    answers = dict(
+        mistakes=run.mistakes,
+        final_w=tuple(run.w),
+        worksheet=run.worksheet_rows(),
+        unit_mistakes=unit.mistakes,
+        unit_w=tuple(unit.w),
+        margin_mistakes=with_margin.mistakes,
+        margin_w=tuple(with_margin.w),
+        unit_margin_mistakes=unit_margin.mistakes,
+        unit_margin_w=tuple(unit_margin.w),
+    )
     data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), eta=eta)
-    intro = [("p", f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. The perceptron starts at "
-                   f"$w=(0,0)$, sweeps in the order $x_1,x_2,x_3$ and on $y_i\\langle w,x_i\\rangle\\le 0$ sets "
-                   f"$w\\leftarrow w+\\eta y_i x_i$ with $\\eta={t.tex_num(eta)}$, until a sweep makes no update.")]
-    solution_a = [("table", run), ("p", f"{run.mistakes} mistakes, final $w={t.tex_vec(run.w)}$. (2 P)")]
-    solution_b = [("p", f"With $\\eta=1$: again {unit.mistakes} mistakes, final $w={t.tex_vec(unit.w)}$, and "
-                        f"${t.tex_vec(run.w)}={t.tex_num(eta)}\\cdot{t.tex_vec(unit.w)}$. By induction "
-                        "$w_t^{(\\eta)}=\\eta w_t^{(1)}$: true at $w_0=0$, and an update adds $\\eta y x$ exactly when "
-                        "$y\\langle\\eta w,x\\rangle\\le 0$, i.e. when $y\\langle w,x\\rangle\\le 0$. (1 P)")]
-    solution_c = [("p", f"With $\\rho_0=1$: $\\eta={t.tex_num(eta)}$ makes {with_margin.mistakes} updates (final "
-                        f"$w={t.tex_vec(with_margin.w)}$), $\\eta=1$ makes {unit_margin.mistakes} (final "
-                        f"$w={t.tex_vec(unit_margin.w)}$). The test $y\\langle w,x\\rangle\\le\\rho_0$ compares a "
-                        "scaled score with a fixed number, so the scaling argument breaks: the learning rate matters "
-                        "for the margin perceptron. (1 P)")]
+    intro = [
+        (
+            "p",
+            f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. The perceptron starts at "
+            f"$w=(0,0)$, sweeps in the order $x_1,x_2,x_3$ and on $y_i\\langle w,x_i\\rangle\\le 0$ sets "
+            f"$w\\leftarrow w+\\eta y_i x_i$ with $\\eta={t.tex_num(eta)}$, until a sweep makes no update.",
+        )
+    ]
+    solution_a = [
+        ("table", run),
+        ("p", f"{run.mistakes} mistakes, final $w={t.tex_vec(run.w)}$. (2 P)"),
+    ]
+    solution_b = [
+        (
+            "p",
+            f"With $\\eta=1$: again {unit.mistakes} mistakes, final $w={t.tex_vec(unit.w)}$, and "
+            f"${t.tex_vec(run.w)}={t.tex_num(eta)}\\cdot{t.tex_vec(unit.w)}$. By induction "
+            "$w_t^{(\\eta)}=\\eta w_t^{(1)}$: true at $w_0=0$, and an update adds $\\eta y x$ exactly when "
+            "$y\\langle\\eta w,x\\rangle\\le 0$, i.e. when $y\\langle w,x\\rangle\\le 0$. (1 P)",
+        )
+    ]
+    solution_c = [
+        (
+            "p",
+            f"With $\\rho_0=1$: $\\eta={t.tex_num(eta)}$ makes {with_margin.mistakes} updates (final "
+            f"$w={t.tex_vec(with_margin.w)}$), $\\eta=1$ makes {unit_margin.mistakes} (final "
+            f"$w={t.tex_vec(unit_margin.w)}$). The test $y\\langle w,x\\rangle\\le\\rho_0$ compares a "
+            "scaled score with a fixed number, so the scaling argument breaks: the learning rate matters "
+            "for the margin perceptron. (1 P)",
+        )
+    ]
     parts = [
-        Part("a", Fraction(2), "easy",
-             [("p", "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a mistake, "
-                    "and $w$ afterwards.")], solution_a, "(2 P: 1 P for the first half of the steps, 1 P for the rest)"),
-        Part("b", Fraction(1), "harder",
-             [("p", "Without a new table: what do the mistakes and the final $w$ of the run with $\\eta=1$ look "
-                    "like? Prove it.")], solution_b),
-        Part("c", Fraction(1), "transfer",
-             [("p", f"Now update while $y_i\\langle w,x_i\\rangle\\le\\rho_0=1$ (the margin perceptron). Run it "
-                    f"with $\\eta={t.tex_num(eta)}$ and with $\\eta=1$. Does the learning rate still not matter?")],
-             solution_c),
+        Part(
+            "a",
+            Fraction(2),
+            "easy",
+            [
+                (
+                    "p",
+                    "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a mistake, "
+                    "and $w$ afterwards.",
+                )
+            ],
+            solution_a,
+            "(2 P: 1 P for the first half of the steps, 1 P for the rest)",
+        ),
+        Part(
+            "b",
+            Fraction(1),
+            "harder",
+            [
+                (
+                    "p",
+                    "Without a new table: what do the mistakes and the final $w$ of the run with $\\eta=1$ look "
+                    "like? Prove it.",
+                )
+            ],
+            solution_b,
+        ),
+        Part(
+            "c",
+            Fraction(1),
+            "transfer",
+            [
+                (
+                    "p",
+                    f"Now update while $y_i\\langle w,x_i\\rangle\\le\\rho_0=1$ (the margin perceptron). Run it "
+                    f"with $\\eta={t.tex_num(eta)}$ and with $\\eta=1$. Does the learning rate still not matter?",
+                )
+            ],
+            solution_c,
+        ),
     ]
     return ExamTask("eta", seed, "the learning rate", intro, parts, data, answers, run=run)

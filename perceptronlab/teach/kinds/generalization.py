@@ -25,8 +25,16 @@ def generalization_task(rng: random.Random, seed: int) -> ExamTask:
             continue
         if q.sample_size(R * R, rho * rho, epsilon) <= n:
             continue  # (b) should ask for more data than (a) has
-        return generalization_from(R, rho, n, epsilon, rng.choice(_CHANGES), rng.choice((10, 20, 50)),
-                                    rng.choice((1000, 10000)), seed)
+        return generalization_from(
+            R,
+            rho,
+            n,
+            epsilon,
+            rng.choice(_CHANGES),
+            rng.choice((10, 20, 50)),
+            rng.choice((1000, 10000)),
+            seed,
+        )
     raise RuntimeError(f"no generalization task found for seed {seed}")  # pragma: no cover
 
 
@@ -39,15 +47,23 @@ def generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> E
     if what == "margin":
         R2_c, rho2_c = R2, rho2 / (factor * factor)
         change_q = "the margin is halved" if factor == 2 else f"the margin is divided by {factor}"
-        change_a = ("Halving the margin" if factor == 2 else f"Dividing the margin by {factor}")
+        change_a = "Halving the margin" if factor == 2 else f"Dividing the margin by {factor}"
     else:
         R2_c, rho2_c = R2 * factor * factor, rho2
-        change_q = "the radius is doubled" if factor == 2 else f"the radius grows by a factor {factor}"
+        change_q = (
+            "the radius is doubled" if factor == 2 else f"the radius grows by a factor {factor}"
+        )
         change_a = "Doubling the radius" if factor == 2 else f"Growing the radius by {factor}"
     ratio_c = q.novikoff(R2_c, rho2_c)
     n_min_c = q.sample_size(R2_c, rho2_c, epsilon)
-    answers = dict(ratio=ratio, test_error=error, n_min=n_min, n_min_embedded=n_min, ratio_changed=ratio_c,
-                   n_min_changed=n_min_c)
+    answers = dict(
+        ratio=ratio,
+        test_error=error,
+        n_min=n_min,
+        n_min_embedded=n_min,
+        ratio_changed=ratio_c,
+        n_min_changed=n_min_c,
+    )
     data = dict(R=R, rho=rho, n=n, epsilon=epsilon, dimensions=(d_small, d_large), change=change)
     eps_pct = t.decimal(epsilon * 100)
 
@@ -57,24 +73,59 @@ def generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> E
             return f"n+1\\ge {t.tex_num(bound)}\\iff n\\ge {n_needed}"
         return f"n+1\\ge {t.tex_num(bound)}{t.approx(bound)}\\iff n\\ge {n_needed}"
 
-    intro = [("p", f"The data lies in a ball of radius $R^*={t.decimal(R)}$, and a hyperplane separates the whole "
-                   f"input space with margin $\\rho^*={t.decimal(rho)}$. The perceptron is trained on $n$ points "
-                   "until it makes no training errors.")]
-    solution_a = [("p", f"$\\frac{{1}}{{n+1}}\\frac{{R^{{*2}}}}{{\\rho^{{*2}}}}=\\frac{{1}}{{{n + 1}}}\\cdot"
-                        f"\\frac{{{t.decimal(R2)}}}{{{t.decimal(rho2)}}}{t.approx(error, 6)}$, i.e. "
-                        f"${t.decimal(error * 100, 4)}\\%$. (1 P)")]
-    solution_b = [("p", f"$\\frac{{{t.tex_num(ratio)}}}{{n+1}}\\le {t.decimal(epsilon)}\\iff {need(ratio, n_min)}$. "
-                        "(1.5 P)")]
-    solution_c = [("p", f"The dimension does not appear in the bound: still $n\\ge {n_min}$. {change_a} "
-                        f"multiplies $R^2/\\rho^2$ by {t.tex_num(ratio_c / ratio)}, so one needs "
-                        f"${need(ratio_c, n_min_c)}$. (1.5 P)")]
+    intro = [
+        (
+            "p",
+            f"The data lies in a ball of radius $R^*={t.decimal(R)}$, and a hyperplane separates the whole "
+            f"input space with margin $\\rho^*={t.decimal(rho)}$. The perceptron is trained on $n$ points "
+            "until it makes no training errors.",
+        )
+    ]
+    solution_a = [
+        (
+            "p",
+            f"$\\frac{{1}}{{n+1}}\\frac{{R^{{*2}}}}{{\\rho^{{*2}}}}=\\frac{{1}}{{{n + 1}}}\\cdot"
+            f"\\frac{{{t.decimal(R2)}}}{{{t.decimal(rho2)}}}{t.approx(error, 6)}$, i.e. "
+            f"${t.decimal(error * 100, 4)}\\%$. (1 P)",
+        )
+    ]
+    solution_b = [
+        (
+            "p",
+            f"$\\frac{{{t.tex_num(ratio)}}}{{n+1}}\\le {t.decimal(epsilon)}\\iff {need(ratio, n_min)}$. "
+            "(1.5 P)",
+        )
+    ]
+    solution_c = [
+        (
+            "p",
+            f"The dimension does not appear in the bound: still $n\\ge {n_min}$. {change_a} "
+            f"multiplies $R^2/\\rho^2$ by {t.tex_num(ratio_c / ratio)}, so one needs "
+            f"${need(ratio_c, n_min_c)}$. (1.5 P)",
+        )
+    ]
     parts = [
         Part("a", Fraction(1), "easy", [("p", f"Bound the test error for $n={n}$.")], solution_a),
-        Part("b", Fraction(3, 2), "harder",
-             [("p", f"How many training points guarantee a test error of at most ${eps_pct}\\%$?")], solution_b),
-        Part("c", Fraction(3, 2), "transfer",
-             [("p", f"The same problem is embedded in $\\mathbb{{R}}^{{{d_large}}}$ instead of "
+        Part(
+            "b",
+            Fraction(3, 2),
+            "harder",
+            [("p", f"How many training points guarantee a test error of at most ${eps_pct}\\%$?")],
+            solution_b,
+        ),
+        Part(
+            "c",
+            Fraction(3, 2),
+            "transfer",
+            [
+                (
+                    "p",
+                    f"The same problem is embedded in $\\mathbb{{R}}^{{{d_large}}}$ instead of "
                     f"$\\mathbb{{R}}^{{{d_small}}}$ (extra coordinates are 0), and separately {change_q}. How do "
-                    "the answers of (b) change?")], solution_c),
+                    "the answers of (b) change?",
+                )
+            ],
+            solution_c,
+        ),
     ]
     return ExamTask("generalization", seed, "generalization bound", intro, parts, data, answers)

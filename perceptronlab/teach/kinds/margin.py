@@ -43,7 +43,9 @@ def margin_task(rng: random.Random, seed: int) -> ExamTask:
             continue
         x5 = rng.choice(candidates)
         return margin_from(X, y, w_a, w_b, x5, y5, seed)
-    raise RuntimeError(f"no margin task found for seed {seed} within {MAX_DRAWS} draws")  # pragma: no cover
+    raise RuntimeError(
+        f"no margin task found for seed {seed} within {MAX_DRAWS} draws"
+    )  # pragma: no cover
 
 
 def margin_from(X, y, w_a, w_b, x5, y5, seed) -> ExamTask:
@@ -61,46 +63,98 @@ def margin_from(X, y, w_a, w_b, x5, y5, seed) -> ExamTask:
     R2_new = q.radius2(list(X) + [x5])
     bound_new = q.novikoff(R2_new, rho2_new)
     label5 = "+1" if y5 > 0 else "-1"
-    answers = dict(scores=scores, rho2=rho2, better=better, worse=worse, R2=R2, bounds=bounds,
-                   best_bound=bounds[better], score5=score5, still_separated=True, rho2_new=rho2_new,
-                   R2_new=R2_new, bound_new=bound_new)
-    data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), w_A=w_a, w_B=w_b, x5=x5, y5=y5)
-    intro = [("p", f"Training data: $x_1={t.tex_vec(X[0])}$ and $x_2={t.tex_vec(X[1])}$ with label $+1$, "
-                   f"$x_3={t.tex_vec(X[2])}$ and $x_4={t.tex_vec(X[3])}$ with label $-1$. Two candidate normal "
-                   f"vectors: $w_A={t.tex_vec(w_a)}$ and $w_B={t.tex_vec(w_b)}$.")]
+    answers = dict(
+        scores=scores,
+        rho2=rho2,
+        better=better,
+        worse=worse,
+        R2=R2,
+        bounds=bounds,
+        best_bound=bounds[better],
+        score5=score5,
+        still_separated=True,
+        rho2_new=rho2_new,
+        R2_new=R2_new,
+        bound_new=bound_new,
+    )
+    data = dict(
+        X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), w_A=w_a, w_B=w_b, x5=x5, y5=y5
+    )
+    intro = [
+        (
+            "p",
+            f"Training data: $x_1={t.tex_vec(X[0])}$ and $x_2={t.tex_vec(X[1])}$ with label $+1$, "
+            f"$x_3={t.tex_vec(X[2])}$ and $x_4={t.tex_vec(X[3])}$ with label $-1$. Two candidate normal "
+            f"vectors: $w_A={t.tex_vec(w_a)}$ and $w_B={t.tex_vec(w_b)}$.",
+        )
+    ]
 
     def margin_sentence(name: str) -> str:
         norm2 = q.norm2(w[name])
         low = min(scores[name])
-        return (f"$w_{name}$, $\\|w_{name}\\|={t.tex_sqrt(norm2)}$: $y_i\\langle w_{name},x_i\\rangle="
-                f"{t.tex_list(scores[name])}$, so $\\rho_{name}{t.ratio_text(low, norm2)}$, "
-                f"$\\rho_{name}^2={t.tex_num(rho2[name])}$.")
+        return (
+            f"$w_{name}$, $\\|w_{name}\\|={t.tex_sqrt(norm2)}$: $y_i\\langle w_{name},x_i\\rangle="
+            f"{t.tex_list(scores[name])}$, so $\\rho_{name}{t.ratio_text(low, norm2)}$, "
+            f"$\\rho_{name}^2={t.tex_num(rho2[name])}$."
+        )
 
     def bound_text(r2: Fraction, p2: Fraction) -> str:
         value = r2 / p2
-        return f"{t.tex_num(r2)}/{t.paren(p2)}={t.tex_num(value)}" + ("" if value.denominator == 1 else t.approx(value))
+        return f"{t.tex_num(r2)}/{t.paren(p2)}={t.tex_num(value)}" + (
+            "" if value.denominator == 1 else t.approx(value)
+        )
 
     solution_a = [("p", f"{margin_sentence('A')} {margin_sentence('B')} (1 P)")]
-    solution_b = [("p", f"$R=\\max\\|x_i\\|=\\|x_{{{R_index + 1}}}\\|={t.tex_sqrt(R2)}$. The larger margin gives "
-                        f"the better bound: $R^2/\\rho_{better}^2={bound_text(R2, rho2[better])}$ mistakes. "
-                        f"(With $w_{worse}$: ${bound_text(R2, rho2[worse])}$.) (1.5 P)")]
+    solution_b = [
+        (
+            "p",
+            f"$R=\\max\\|x_i\\|=\\|x_{{{R_index + 1}}}\\|={t.tex_sqrt(R2)}$. The larger margin gives "
+            f"the better bound: $R^2/\\rho_{better}^2={bound_text(R2, rho2[better])}$ mistakes. "
+            f"(With $w_{worse}$: ${bound_text(R2, rho2[worse])}$.) (1.5 P)",
+        )
+    ]
     w_best = w[better]
-    solution_c = [("p", f"$y_5\\langle w_{better},x_5\\rangle={t.tex_num(score5)}>0$: still separated, but the "
-                        f"distance is only ${t.ratio_text(score5, q.norm2(w_best))[1:]}$, so $\\rho_{better}$ drops to "
-                        f"${t.sqrt_text(rho2_new)}$ ($\\rho_{better}^2={t.tex_num(rho2_new)}$). Also $R$ "
-                        f"grows to $\\|x_5\\|={t.tex_sqrt(R2_new)}$. The bound becomes "
-                        f"${bound_text(R2_new, rho2_new)}$ instead of ${t.tex_num(bounds[better])}"
-                        f"{'' if bounds[better].denominator == 1 else t.approx(bounds[better])}$. The bound depends "
-                        "on the worst point twice: through the largest norm and through the smallest distance. "
-                        "(1.5 P)")]
+    solution_c = [
+        (
+            "p",
+            f"$y_5\\langle w_{better},x_5\\rangle={t.tex_num(score5)}>0$: still separated, but the "
+            f"distance is only ${t.ratio_text(score5, q.norm2(w_best))[1:]}$, so $\\rho_{better}$ drops to "
+            f"${t.sqrt_text(rho2_new)}$ ($\\rho_{better}^2={t.tex_num(rho2_new)}$). Also $R$ "
+            f"grows to $\\|x_5\\|={t.tex_sqrt(R2_new)}$. The bound becomes "
+            f"${bound_text(R2_new, rho2_new)}$ instead of ${t.tex_num(bounds[better])}"
+            f"{'' if bounds[better].denominator == 1 else t.approx(bounds[better])}$. The bound depends "
+            "on the worst point twice: through the largest norm and through the smallest distance. "
+            "(1.5 P)",
+        )
+    ]
     parts = [
-        Part("a", Fraction(1), "easy", [("p", "Compute the margin of $w_A$ and of $w_B$ on the data.")],
-             solution_a),
-        Part("b", Fraction(3, 2), "harder",
-             [("p", "Compute $R$ and the best mistake bound you can derive from $w_A$ or $w_B$.")], solution_b),
-        Part("c", Fraction(3, 2), "transfer",
-             [("p", f"A new point $x_5={t.tex_vec(x5)}$ with label ${label5}$ is added. Is the data still "
+        Part(
+            "a",
+            Fraction(1),
+            "easy",
+            [("p", "Compute the margin of $w_A$ and of $w_B$ on the data.")],
+            solution_a,
+        ),
+        Part(
+            "b",
+            Fraction(3, 2),
+            "harder",
+            [("p", "Compute $R$ and the best mistake bound you can derive from $w_A$ or $w_B$.")],
+            solution_b,
+        ),
+        Part(
+            "c",
+            Fraction(3, 2),
+            "transfer",
+            [
+                (
+                    "p",
+                    f"A new point $x_5={t.tex_vec(x5)}$ with label ${label5}$ is added. Is the data still "
                     f"separated by $w_{better}$? What happens to the bound, and why can a single point make "
-                    "it much worse?")], solution_c),
+                    "it much worse?",
+                )
+            ],
+            solution_c,
+        ),
     ]
     return ExamTask("margin", seed, "margin and mistake bound", intro, parts, data, answers)

@@ -42,36 +42,99 @@ def margin_perceptron_from(X, y, rho0: Fraction, seed: int) -> ExamTask:
     if bound < run.mistakes:  # pragma: no cover - the theorem
         raise AssertionError("the margin perceptron's bound failed")
     rho2_margin, rho2_plain = q.margin2(run.w, X, y), q.margin2(plain.w, X, y)
-    answers = dict(mistakes=run.mistakes, sweeps=run.sweeps, final_w=tuple(run.w), worksheet=run.worksheet_rows(),
-                   w_star=w_star, R2=R2, rho2=rho2, bound=bound, plain_mistakes=plain.mistakes,
-                   plain_w=tuple(plain.w), rho2_margin=rho2_margin, rho2_plain=rho2_plain)
+    answers = dict(
+        mistakes=run.mistakes,
+        sweeps=run.sweeps,
+        final_w=tuple(run.w),
+        worksheet=run.worksheet_rows(),
+        w_star=w_star,
+        R2=R2,
+        rho2=rho2,
+        bound=bound,
+        plain_mistakes=plain.mistakes,
+        plain_w=tuple(plain.w),
+        rho2_margin=rho2_margin,
+        rho2_plain=rho2_plain,
+    )
     data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), rho0=rho0, w_star=w_star)
-    intro = [("p", f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. The margin perceptron starts at "
-                   f"$w=(0,0)$, sweeps in the order $x_1,x_2,x_3$ and sets $w\\leftarrow w+y_i x_i$ whenever "
-                   f"$y_i\\langle w,x_i\\rangle\\le\\rho_0$ with $\\rho_0={t.tex_num(rho0)}$, until a sweep makes no "
-                   "update.")]
-    better = "the margin perceptron's" if rho2_margin > rho2_plain else "the plain perceptron's"
-    solution_a = [("table", run),
-                  ("p", f"{run.mistakes} updates, final $w={t.tex_vec(run.w)}$: every point now has "
-                        f"$y_i\\langle w,x_i\\rangle>{t.tex_num(rho0)}$.")]
-    solution_b = [("p", f"$R^2={t.tex_num(R2)}$; $w^*={t.tex_vec(w_star)}$ has $\\rho^2={t.tex_num(rho2)}$. Bound "
-                        f"$(R^2+2\\rho_0)/\\rho^2=({t.tex_num(R2)}+{t.tex_num(2 * rho0)})/{t.paren(rho2)}"
-                        f"={t.tex_num(bound)}{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ "
-                        "✓. With $\\rho_0=0$ it is Novikoff's $R^2/\\rho^2$. (1 P)")]
-    solution_c = [("p", f"The plain perceptron makes {plain.mistakes} updates and stops at "
-                        f"$w={t.tex_vec(plain.w)}$ with $\\rho^2={t.tex_num(rho2_plain)}$; the margin perceptron's "
-                        f"$w$ has $\\rho^2={t.tex_num(rho2_margin)}$. Larger margin: {better}. The extra updates buy "
-                        "every point a functional margin above $\\rho_0$. (1 P)")]
-    parts = [
-        Part("a", Fraction(2), "easy",
-             [("p", "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it updates, and $w$ "
-                    "afterwards.")], solution_a, "(2 P: 1 P for the first half of the steps, 1 P for the rest)"),
-        Part("b", Fraction(1), "harder",
-             [("p", f"$w^*={t.tex_vec(w_star)}$ separates the data. Compute $R^2$, $\\rho^2$ of $w^*$ and the bound "
-                    "$(R^2+2\\rho_0)/\\rho^2$ on the number of updates. Is your run consistent with it?")],
-             solution_b),
-        Part("c", Fraction(1), "transfer",
-             [("p", "The plain perceptron ($\\rho_0=0$) on the same points: how many updates, which final $w$? "
-                    "Which final $w$ has the larger margin?")], solution_c),
+    intro = [
+        (
+            "p",
+            f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. The margin perceptron starts at "
+            f"$w=(0,0)$, sweeps in the order $x_1,x_2,x_3$ and sets $w\\leftarrow w+y_i x_i$ whenever "
+            f"$y_i\\langle w,x_i\\rangle\\le\\rho_0$ with $\\rho_0={t.tex_num(rho0)}$, until a sweep makes no "
+            "update.",
+        )
     ]
-    return ExamTask("margin-perceptron", seed, "the margin perceptron", intro, parts, data, answers, run=run)
+    better = "the margin perceptron's" if rho2_margin > rho2_plain else "the plain perceptron's"
+    solution_a = [
+        ("table", run),
+        (
+            "p",
+            f"{run.mistakes} updates, final $w={t.tex_vec(run.w)}$: every point now has "
+            f"$y_i\\langle w,x_i\\rangle>{t.tex_num(rho0)}$.",
+        ),
+    ]
+    solution_b = [
+        (
+            "p",
+            f"$R^2={t.tex_num(R2)}$; $w^*={t.tex_vec(w_star)}$ has $\\rho^2={t.tex_num(rho2)}$. Bound "
+            f"$(R^2+2\\rho_0)/\\rho^2=({t.tex_num(R2)}+{t.tex_num(2 * rho0)})/{t.paren(rho2)}"
+            f"={t.tex_num(bound)}{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ "
+            "✓. With $\\rho_0=0$ it is Novikoff's $R^2/\\rho^2$. (1 P)",
+        )
+    ]
+    solution_c = [
+        (
+            "p",
+            f"The plain perceptron makes {plain.mistakes} updates and stops at "
+            f"$w={t.tex_vec(plain.w)}$ with $\\rho^2={t.tex_num(rho2_plain)}$; the margin perceptron's "
+            f"$w$ has $\\rho^2={t.tex_num(rho2_margin)}$. Larger margin: {better}. The extra updates buy "
+            "every point a functional margin above $\\rho_0$. (1 P)",
+        )
+    ]
+    parts = [
+        Part(
+            "a",
+            Fraction(2),
+            "easy",
+            [
+                (
+                    "p",
+                    "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it updates, and $w$ "
+                    "afterwards.",
+                )
+            ],
+            solution_a,
+            "(2 P: 1 P for the first half of the steps, 1 P for the rest)",
+        ),
+        Part(
+            "b",
+            Fraction(1),
+            "harder",
+            [
+                (
+                    "p",
+                    f"$w^*={t.tex_vec(w_star)}$ separates the data. Compute $R^2$, $\\rho^2$ of $w^*$ and the bound "
+                    "$(R^2+2\\rho_0)/\\rho^2$ on the number of updates. Is your run consistent with it?",
+                )
+            ],
+            solution_b,
+        ),
+        Part(
+            "c",
+            Fraction(1),
+            "transfer",
+            [
+                (
+                    "p",
+                    "The plain perceptron ($\\rho_0=0$) on the same points: how many updates, which final $w$? "
+                    "Which final $w$ has the larger margin?",
+                )
+            ],
+            solution_c,
+        ),
+    ]
+    return ExamTask(
+        "margin-perceptron", seed, "the margin perceptron", intro, parts, data, answers, run=run
+    )

@@ -47,34 +47,85 @@ def pocket_from(X, y, seed: int) -> ExamTask:
     updates = [s for s in run.steps if s.mistake][:UPDATES]
     ws = [tuple(s.w) for s in updates]
     counts = [errors(w, X, y) for w in ws]
-    best = counts.index(min(counts))  # the pocket is replaced only by strictly fewer errors: the first best
-    answers = dict(ws=ws, errors=counts, pocket=ws[best], pocket_index=best, pocket_errors=counts[best],
-                   last=ws[-1], last_errors=counts[-1], places=[(s.sweep, s.index) for s in updates])
+    best = counts.index(
+        min(counts)
+    )  # the pocket is replaced only by strictly fewer errors: the first best
+    answers = dict(
+        ws=ws,
+        errors=counts,
+        pocket=ws[best],
+        pocket_index=best,
+        pocket_errors=counts[best],
+        last=ws[-1],
+        last_errors=counts[-1],
+        places=[(s.sweep, s.index) for s in updates],
+    )
     data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y))
     n = len(X)
-    intro = [("p", f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. They are not linearly separable. "
-                   f"The perceptron starts at $w=(0,0)$ and sweeps in the order $x_1,\\dots,x_{n}$, updating "
-                   "$w\\leftarrow w+y_i x_i$ when $y_i\\langle w,x_i\\rangle\\le 0$; the pocket algorithm keeps the "
-                   "$w$ with the fewest training errors so far (starting from $w=0$, which errs on every point).")]
-    steps = "; ".join(f"update {k + 1} at $x_{{{s.index + 1}}}$ (sweep {s.sweep}): $w={t.tex_vec(s.w)}$"
-                      for k, s in enumerate(updates))
+    intro = [
+        (
+            "p",
+            f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. They are not linearly separable. "
+            f"The perceptron starts at $w=(0,0)$ and sweeps in the order $x_1,\\dots,x_{n}$, updating "
+            "$w\\leftarrow w+y_i x_i$ when $y_i\\langle w,x_i\\rangle\\le 0$; the pocket algorithm keeps the "
+            "$w$ with the fewest training errors so far (starting from $w=0$, which errs on every point).",
+        )
+    ]
+    steps = "; ".join(
+        f"update {k + 1} at $x_{{{s.index + 1}}}$ (sweep {s.sweep}): $w={t.tex_vec(s.w)}$"
+        for k, s in enumerate(updates)
+    )
     table = ", ".join(f"$w_{k + 1}$: {c}" for k, c in enumerate(counts))
     solution_a = [("p", f"{steps}. (2 P)")]
-    solution_b = [("p", f"Training errors ($y_i\\langle w,x_i\\rangle\\le 0$): {table}. The pocket holds "
-                        f"$w_{best + 1}={t.tex_vec(ws[best])}$ with {counts[best]} errors (a later $w$ replaces it "
-                        "only with strictly fewer). (1 P)")]
-    solution_c = [("p", f"The perceptron returns its last $w_{UPDATES}={t.tex_vec(ws[-1])}$ with {counts[-1]} errors, "
-                        f"{counts[-1] - counts[best]} more than the pocket's. On data that is not separable the "
-                        "perceptron never settles, so its last $w$ is as good as chance picks it; the pocket pays one "
-                        "pass over the data per update to keep the best. (1 P)")]
+    solution_b = [
+        (
+            "p",
+            f"Training errors ($y_i\\langle w,x_i\\rangle\\le 0$): {table}. The pocket holds "
+            f"$w_{best + 1}={t.tex_vec(ws[best])}$ with {counts[best]} errors (a later $w$ replaces it "
+            "only with strictly fewer). (1 P)",
+        )
+    ]
+    solution_c = [
+        (
+            "p",
+            f"The perceptron returns its last $w_{UPDATES}={t.tex_vec(ws[-1])}$ with {counts[-1]} errors, "
+            f"{counts[-1] - counts[best]} more than the pocket's. On data that is not separable the "
+            "perceptron never settles, so its last $w$ is as good as chance picks it; the pocket pays one "
+            "pass over the data per update to keep the best. (1 P)",
+        )
+    ]
     parts = [
-        Part("a", Fraction(2), "easy",
-             [("p", f"Carry out the perceptron until its {UPDATES}th update; give $w$ after each update.")],
-             solution_a),
-        Part("b", Fraction(1), "harder",
-             [("p", "Count the training errors of each of these $w$. Which $w$ is in the pocket?")], solution_b),
-        Part("c", Fraction(1), "transfer",
-             [("p", "The plain perceptron is stopped after the same updates. What does it return, and how does "
-                    "that compare with the pocket? Why?")], solution_c),
+        Part(
+            "a",
+            Fraction(2),
+            "easy",
+            [
+                (
+                    "p",
+                    f"Carry out the perceptron until its {UPDATES}th update; give $w$ after each update.",
+                )
+            ],
+            solution_a,
+        ),
+        Part(
+            "b",
+            Fraction(1),
+            "harder",
+            [("p", "Count the training errors of each of these $w$. Which $w$ is in the pocket?")],
+            solution_b,
+        ),
+        Part(
+            "c",
+            Fraction(1),
+            "transfer",
+            [
+                (
+                    "p",
+                    "The plain perceptron is stopped after the same updates. What does it return, and how does "
+                    "that compare with the pocket? Why?",
+                )
+            ],
+            solution_c,
+        ),
     ]
     return ExamTask("pocket", seed, "the pocket algorithm", intro, parts, data, answers, run=run)

@@ -30,7 +30,9 @@ def trace_task(rng: random.Random, seed: int) -> ExamTask:
         ties = [s for s in run.steps[1:] if s.score == 0]
         if ties:
             return trace_from(X, y, run, ties, rng, seed)
-    raise RuntimeError(f"no trace task found for seed {seed} within {MAX_DRAWS} draws")  # pragma: no cover
+    raise RuntimeError(
+        f"no trace task found for seed {seed} within {MAX_DRAWS} draws"
+    )  # pragma: no cover
 
 
 def best_small_separator(X, y) -> tuple[tuple[int, int], Fraction]:
@@ -51,15 +53,22 @@ def best_small_separator(X, y) -> tuple[tuple[int, int], Fraction]:
     return best[1], best[2]
 
 
-def trace_from(X, y, run: Run, ties, rng: random.Random, seed: int, *, w_star=None, eta=None) -> ExamTask:
+def trace_from(
+    X, y, run: Run, ties, rng: random.Random, seed: int, *, w_star=None, eta=None
+) -> ExamTask:
     """The trace task for data whose run is known; ``w_star``/``eta`` default to the best small
     integer separator and a seeded choice among 2, 3 and 1/2 (the lecture notes use w* = (1, −2), η = 2)."""
     n = len(X)
     names = ",".join(f"x_{{{i + 1}}}" for i in range(n))
-    intro = [("p", f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. Start with $w=(0,0)$, "
-                   f"sweep in the order ${names}$ and repeat until a full sweep makes no update. Count "
-                   "$y_i\\langle w,x_i\\rangle\\le 0$ as a mistake; on a mistake set "
-                   "$w\\leftarrow w+y_i x_i$.")]
+    intro = [
+        (
+            "p",
+            f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. Start with $w=(0,0)$, "
+            f"sweep in the order ${names}$ and repeat until a full sweep makes no update. Count "
+            "$y_i\\langle w,x_i\\rangle\\le 0$ as a mistake; on a mistake set "
+            "$w\\leftarrow w+y_i x_i$.",
+        )
+    ]
     if w_star is None:
         w_star, rho2 = best_small_separator(X, y)
     else:
@@ -68,53 +77,121 @@ def trace_from(X, y, run: Run, ties, rng: random.Random, seed: int, *, w_star=No
     R_index = max(range(n), key=lambda i: (q.norm2(X[i]), -i))
     star_scores = q.scores(w_star, X, y)
     bound = q.novikoff(R2, rho2)
-    eta = (rng.choice((Fraction(2), Fraction(3), Fraction(1, 2))) if eta is None
-           else parse_exact(eta, "eta (the learning rate)"))
+    eta = (
+        rng.choice((Fraction(2), Fraction(3), Fraction(1, 2)))
+        if eta is None
+        else parse_exact(eta, "eta (the learning rate)")
+    )
     run_eta = perceptron(X, y, eta=eta, exact=True, max_sweeps=6, warn=False)
     if run_eta.mistakes != run.mistakes or list(run_eta.w) != [eta * c for c in run.w]:
-        raise AssertionError("eta-invariance failed: the engine disagrees with the learning-rate task (c) of the lecture notes “Perceptron Mistake Bound”")  # pragma: no cover
+        raise AssertionError(
+            "eta-invariance failed: the engine disagrees with the learning-rate task (c) "
+            "of the lecture notes “Perceptron Mistake Bound”"
+        )  # pragma: no cover
     final_w = tuple(run.w)
     tie_places = [(s.sweep, s.index) for s in ties]
-    answers = dict(mistakes=run.mistakes, sweeps=run.sweeps, converged=run.converged, final_w=final_w,
-                   worksheet=run.worksheet_rows(), ties=tie_places, w_star=w_star, star_scores=star_scores,
-                   R2=R2, rho2=rho2, bound=bound, eta=eta, mistakes_eta=run_eta.mistakes,
-                   final_w_eta=tuple(run_eta.w))
+    answers = dict(
+        mistakes=run.mistakes,
+        sweeps=run.sweeps,
+        converged=run.converged,
+        final_w=final_w,
+        worksheet=run.worksheet_rows(),
+        ties=tie_places,
+        w_star=w_star,
+        star_scores=star_scores,
+        R2=R2,
+        rho2=rho2,
+        bound=bound,
+        eta=eta,
+        mistakes_eta=run_eta.mistakes,
+        final_w_eta=tuple(run_eta.w),
+    )
     data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), w_star=w_star, eta=eta)
 
     # (a)
     half = run.sweeps // 2
-    grading_a = (f"(2 P: 1 P for {t.sweeps_text(1, half)}, 1 P for {t.sweeps_text(half + 1, run.sweeps)} "
-                 "and the stop)")
+    grading_a = (
+        f"(2 P: 1 P for {t.sweeps_text(1, half)}, 1 P for {t.sweeps_text(half + 1, run.sweeps)} "
+        "and the stop)"
+    )
     by_sweep: dict[int, list[str]] = {}
     for sweep, index in tie_places:
         by_sweep.setdefault(sweep, []).append(f"$x_{{{index + 1}}}$")
-    tie_text = t.join([f"at {t.join(points)} in sweep {sweep}" for sweep, points in by_sweep.items()])
-    solution_a = [("table", run),
-                  ("p", f"{run.mistakes} mistakes, final $w={t.tex_vec(final_w)}$. Watch the "
-                        f"tie{'s' if len(ties) > 1 else ''}: {tie_text}, $y\\langle w,x\\rangle=0$ counts as a "
-                        "mistake.")]
+    tie_text = t.join(
+        [f"at {t.join(points)} in sweep {sweep}" for sweep, points in by_sweep.items()]
+    )
+    solution_a = [
+        ("table", run),
+        (
+            "p",
+            f"{run.mistakes} mistakes, final $w={t.tex_vec(final_w)}$. Watch the "
+            f"tie{'s' if len(ties) > 1 else ''}: {tie_text}, $y\\langle w,x\\rangle=0$ counts as a "
+            "mistake.",
+        ),
+    ]
     # (b)
     w2 = q.norm2(w_star)
     consistent = "✓" if bound >= run.mistakes else "✗ (impossible: Novikoff's theorem)"
-    solution_b = [("p", f"$R=\\max_i\\|x_i\\|=\\|x_{{{R_index + 1}}}\\|={t.tex_sqrt(R2)}$. With "
-                        f"$\\|w^*\\|={t.tex_sqrt(w2)}$: $y_i\\langle w^*,x_i\\rangle={t.tex_list(star_scores)}$, so "
-                        f"$\\rho{t.ratio_text(min(star_scores), w2)}$, $\\rho^2={t.tex_num(rho2)}$. Bound "
-                        f"$R^2/\\rho^2={t.tex_num(R2)}/{t.paren(rho2)}={t.tex_num(bound)}"
-                        f"{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ {consistent}. (1 P)")]
+    solution_b = [
+        (
+            "p",
+            f"$R=\\max_i\\|x_i\\|=\\|x_{{{R_index + 1}}}\\|={t.tex_sqrt(R2)}$. With "
+            f"$\\|w^*\\|={t.tex_sqrt(w2)}$: $y_i\\langle w^*,x_i\\rangle={t.tex_list(star_scores)}$, so "
+            f"$\\rho{t.ratio_text(min(star_scores), w2)}$, $\\rho^2={t.tex_num(rho2)}$. Bound "
+            f"$R^2/\\rho^2={t.tex_num(R2)}/{t.paren(rho2)}={t.tex_num(bound)}"
+            f"{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ {consistent}. (1 P)",
+        )
+    ]
     # (c)
-    solution_c = [("p", f"With $w_0=0$, every $w_t$ is exactly $\\eta$ times the $w_t$ of the run with "
-                        "$\\eta=1$, so all signs $y_i\\langle w,x_i\\rangle$ are the same: again "
-                        f"{run_eta.mistakes} mistakes, final $w={t.tex_vec(run_eta.w)}$. The learning rate does "
-                        "not matter for the perceptron started at 0. (1 P)")]
+    solution_c = [
+        (
+            "p",
+            f"With $w_0=0$, every $w_t$ is exactly $\\eta$ times the $w_t$ of the run with "
+            "$\\eta=1$, so all signs $y_i\\langle w,x_i\\rangle$ are the same: again "
+            f"{run_eta.mistakes} mistakes, final $w={t.tex_vec(run_eta.w)}$. The learning rate does "
+            "not matter for the perceptron started at 0. (1 P)",
+        )
+    ]
     parts = [
-        Part("a", Fraction(2), "easy",
-             [("p", "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a "
-                    "mistake, and $w$ afterwards.")], solution_a, grading_a),
-        Part("b", Fraction(1), "harder",
-             [("p", f"$w^*={t.tex_vec(w_star)}$ separates the data. Compute $R$, the margin $\\rho$ of $w^*$ "
-                    "and the mistake bound. Is your run consistent with it?")], solution_b),
-        Part("c", Fraction(1), "transfer",
-             [("p", f"Run the update $w\\leftarrow w+\\eta y_i x_i$ with $\\eta={t.tex_num(eta)}$ instead. How "
-                    "many mistakes are made, and what is the final $w$?")], solution_c),
+        Part(
+            "a",
+            Fraction(2),
+            "easy",
+            [
+                (
+                    "p",
+                    "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a "
+                    "mistake, and $w$ afterwards.",
+                )
+            ],
+            solution_a,
+            grading_a,
+        ),
+        Part(
+            "b",
+            Fraction(1),
+            "harder",
+            [
+                (
+                    "p",
+                    f"$w^*={t.tex_vec(w_star)}$ separates the data. Compute $R$, the margin $\\rho$ of $w^*$ "
+                    "and the mistake bound. Is your run consistent with it?",
+                )
+            ],
+            solution_b,
+        ),
+        Part(
+            "c",
+            Fraction(1),
+            "transfer",
+            [
+                (
+                    "p",
+                    f"Run the update $w\\leftarrow w+\\eta y_i x_i$ with $\\eta={t.tex_num(eta)}$ instead. How "
+                    "many mistakes are made, and what is the final $w$?",
+                )
+            ],
+            solution_c,
+        ),
     ]
     return ExamTask("trace", seed, "the perceptron by hand", intro, parts, data, answers, run=run)
