@@ -112,7 +112,7 @@ def test_seed_000_trace_task_reproduced():
     md = task.solution_markdown()
     assert "| 4 | all | 1, 1, 2 | no | stop |" in md
     assert "\\rho=1/\\sqrt{5}" in md and "=10\\ge 5$ ✓" in md
-    assert "(2 P: 1 P for sweeps 1–2, 1 P for sweeps 3–4 and the stop)" in md
+    assert "(2 points: 1 point for sweeps 1–2, 1 point for sweeps 3–4 and the stop)" in md
 
 
 # ---------------------------------------------------------------- margin
@@ -230,7 +230,7 @@ def test_texts_well_formed(kind, seed):
         solution=True
     )  # deterministic
     md, tex = task.markdown(), task.latex(solution=True, standalone=True)
-    assert md.startswith("### Exam-style task:") and "(4 P)" in md
+    assert md.startswith("### Exam-style task:") and "(4 points)" in md
     for letter in "abc":
         assert f"**({letter})**" in md and f"\\textbf{{({letter})}}" in tex
     assert "Solution" not in md and "Solution" in task.markdown(solution=True)

@@ -221,8 +221,8 @@ def test_exam_tasks_export_to_moodle_with_the_worksheet_as_cloze(tmp_path):
         assert "\\(" in entry["prompt"] and "$" not in entry["prompt"]
         assert entry["grader"] == entry["general"] and "\\(" in entry["grader"]
         assert (
-            f"[{part.points.numerator if part.points.denominator == 1 else float(part.points)} P]"
-            in entry["prompt"]
+            f"[{part.points.numerator if part.points.denominator == 1 else float(part.points)} "
+            f"point{'' if part.points == 1 else 's'}]" in entry["prompt"]
         )
 
 

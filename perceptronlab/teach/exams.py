@@ -4,15 +4,15 @@ notes “Perceptron Mistake Bound”.
 :func:`generate` makes a new task of one ``kind`` from a ``seed`` (the same seed always gives the
 same task):
 
-- ``"trace"``: the perceptron by hand (4 P): three or four small integer points in the plane, no
+- ``"trace"``: the perceptron by hand (4 points): three or four small integer points in the plane, no
   offset; (a) the worksheet, (b) R, the margin of a given w* and the mistake bound R²/ρ²,
   (c) the run with a learning rate η ≠ 1. Drawn by seeded rejection sampling until the data is
   separable, the cyclic run converges in 2 to 5 sweeps (the clean sweep included) and at least
   one step after the first is a tie y⟨w,x⟩ = 0 (which counts as a mistake).
-- ``"margin"``: margin and mistake bound (4 P): four points, two candidate normal vectors that both
+- ``"margin"``: margin and mistake bound (4 points): four points, two candidate normal vectors that both
   separate; (a) both margins, (b) R and the best bound, (c) a fifth point that keeps the better w
   separating but shrinks its margin and grows R.
-- ``"generalization"``: the leave-one-out bound R*²/ρ*²/(n+1) (4 P): (a) the bound for given n,
+- ``"generalization"``: the leave-one-out bound R*²/ρ*²/(n+1) (4 points): (a) the bound for given n,
   (b) the n that guarantees a test error ε, (c) the same in a higher dimension, and with the
   margin shrunk or the radius grown.
 
@@ -34,7 +34,7 @@ Examples
 >>> task.answers["converged"], 2 <= task.answers["sweeps"] <= 5, len(task.answers["ties"]) >= 1
 (True, True, True)
 >>> print(generate("generalization", seed=1).markdown().splitlines()[0])
-### Exam-style task: generalization bound (4 P)
+### Exam-style task: generalization bound (4 points)
 """
 
 from __future__ import annotations

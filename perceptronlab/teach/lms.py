@@ -107,7 +107,7 @@ def exam_questions(task: ExamTask, prefix: str = "") -> list[Question]:
                 f"{name}-{part.letter}",
                 task.kind,
                 "card",
-                f"{intro} ({part.letter}) [{_points(part.points)} P] {question}",
+                f"{intro} ({part.letter}) [{_points(part.points)} point{'' if part.points == 1 else 's'}] {question}",
                 solution,
                 solution,
             )

@@ -23,7 +23,7 @@ Examples
 >>> task.answers["ldim"] >= 2, task.answers["vc"] <= task.answers["ldim"] <= task.answers["halving_bound"]
 (True, True)
 >>> print(task.markdown().splitlines()[0])
-### Exam-style task: the Littlestone dimension of a small class (6 P)
+### Exam-style task: the Littlestone dimension of a small class (6 points)
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class OnlineExamTask:
 
     def markdown(self, solution: bool = False) -> str:
         """The task in Markdown (the key appended when ``solution``)."""
-        out = [f"### Exam-style task: {self.title} ({self.points} P)", ""] + _md(self.question)
+        out = [f"### Exam-style task: {self.title} ({self.points} points)", ""] + _md(self.question)
         if solution:
             out += ["#### Solution", ""] + _md(self.solution)
         return "\n".join(out).rstrip() + "\n"
@@ -80,7 +80,7 @@ class OnlineExamTask:
     def latex(self, solution: bool = False) -> str:
         """The task as a LaTeX fragment (the key appended when ``solution``)."""
         out = [
-            f"\\subsection*{{Exam-style task: {_tex(self.title)} ({self.points} P)}}",
+            f"\\subsection*{{Exam-style task: {_tex(self.title)} ({self.points} points)}}",
             "",
         ] + _latex(self.question)
         if solution:
@@ -181,10 +181,10 @@ def _ldim_task(rng: random.Random, seed: int) -> OnlineExamTask:
     question = [
         f"The class H below has {len(H)} hypotheses on the points x0, …, x3 (rows: hypotheses, entries: labels).",
         _class_table(H),
-        "(a) (2 P) Give the VC dimension of H and a set of points of that size that H shatters.",
-        "(b) (3 P) Give the Littlestone dimension of H and draw a mistake tree of that depth that H "
+        "(a) (2 points) Give the VC dimension of H and a set of points of that size that H shatters.",
+        "(b) (3 points) Give the Littlestone dimension of H and draw a mistake tree of that depth that H "
         "shatters; for each path, name a hypothesis that realises it.",
-        "(c) (1 P) How many mistakes can Halving and SOA make at most on a sequence labelled by a "
+        "(c) (1 point) How many mistakes can Halving and SOA make at most on a sequence labelled by a "
         "hypothesis of H?",
     ]
     paths = []
@@ -260,9 +260,9 @@ def _run_task(kind: str, rng: random.Random, seed: int) -> OnlineExamTask:
     question = [
         f"The class H below has {len(H)} hypotheses on the points x0, …, x3. {rule}",
         _class_table(H),
-        "(a) (4 P) Fill in the worksheet for the sequence given by the point and label columns.",
+        "(a) (4 points) Fill in the worksheet for the sequence given by the point and label columns.",
         (list(blank.header), [list(row) for row in blank.rows]),
-        "(b) (1 P) How many mistakes did the learner make, and what does the theory allow?",
+        "(b) (1 point) How many mistakes did the learner make, and what does the theory allow?",
     ]
     solution = [
         (list(sheet.header), [list(row) for row in sheet.rows]),
@@ -298,9 +298,9 @@ def _winnow_task(rng: random.Random, seed: int) -> OnlineExamTask:
         f"Winnow (Littlestone 1988) learns a disjunction of n = {n} variables: weights start at 1, it predicts "
         "1 when Σ wᵢxᵢ > θ = 3; on a missed 1 it doubles the weights of the active variables, on a false 1 it "
         "halves them (α = 2).",
-        "(a) (4 P) Fill in the worksheet.",
+        "(a) (4 points) Fill in the worksheet.",
         (list(blank.header), [list(row) for row in blank.rows]),
-        "(b) (1 P) How many mistakes did Winnow make, and what does Littlestone's bound allow for a "
+        "(b) (1 point) How many mistakes did Winnow make, and what does Littlestone's bound allow for a "
         "disjunction of 2 variables?",
     ]
     solution = [

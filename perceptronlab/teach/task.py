@@ -64,11 +64,11 @@ class ExamTask:
 
     def markdown(self, solution: bool = False) -> str:
         """The task in Markdown with $…$ math (the solution appended when ``solution``)."""
-        out = [f"### Exam-style task: {self.title} ({t.points_label(self.points)} P)", ""]
+        out = [f"### Exam-style task: {self.title} ({t.points_text(self.points)})", ""]
         out += render_blocks(self.intro, "md")
         for part in self.parts:
             out += render_blocks(
-                [("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")]
+                [("part", part.letter, f"({t.points_text(part.points)}, {part.level})")]
                 + part.question,
                 "md",
             )
@@ -85,13 +85,13 @@ class ExamTask:
     def latex(self, solution: bool = False, standalone: bool = False) -> str:
         """The task in LaTeX (a fragment for ``\\input``; needs amsmath, amssymb)."""
         out = [
-            f"\\subsection*{{Exam-style task: {self.title} ({t.points_label(self.points)} P)}}",
+            f"\\subsection*{{Exam-style task: {self.title} ({t.points_text(self.points)})}}",
             "",
         ]
         out += render_blocks(self.intro, "latex")
         for part in self.parts:
             out += render_blocks(
-                [("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")]
+                [("part", part.letter, f"({t.points_text(part.points)}, {part.level})")]
                 + part.question,
                 "latex",
             )
@@ -119,13 +119,13 @@ class ExamTask:
 
         out = [
             typeset.PREAMBLE,
-            f"= Exam-style task: {typeset.text_to_typst(self.title)} ({t.points_label(self.points)} P)",
+            f"= Exam-style task: {typeset.text_to_typst(self.title)} ({t.points_text(self.points)})",
             "",
         ]
         out += render_blocks(self.intro, "typst")
         for part in self.parts:
             out += render_blocks(
-                [("part", part.letter, f"({t.points_label(part.points)} P, {part.level})")]
+                [("part", part.letter, f"({t.points_text(part.points)}, {part.level})")]
                 + part.question,
                 "typst",
             )
@@ -196,7 +196,7 @@ class ExamTask:
 def render_blocks(blocks: list, fmt: str) -> list[str]:
     """Blocks → lines. Text uses $…$ math, valid in both Markdown (MathJax/KaTeX) and LaTeX.
 
-    A part heading ("(a) (2 P, easy)") shares its line with the paragraph that follows it.
+    A part heading ("(a) (2 points, easy)") shares its line with the paragraph that follows it.
     """
     from perceptronlab.teach import typeset
 

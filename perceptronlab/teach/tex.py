@@ -30,6 +30,11 @@ def points_label(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
+def points_text(value: Fraction) -> str:
+    """A task's points in words: ``4 points``, ``1 point``, ``1.5 points``."""
+    return f"{points_label(value)} point{'' if Fraction(value) == 1 else 's'}"
+
+
 def tex_num(value: Any) -> str:
     """An exact number in TeX: ``-2``, ``\\tfrac{1}{5}``, ``-\\tfrac{3}{2}``."""
     value = Fraction(value)

@@ -1,4 +1,4 @@
-"""The "distance" task: the distance of a point to a hyperplane and the margin of a given w (4 P)."""
+"""The "distance" task: the distance of a point to a hyperplane and the margin of a given w (4 points)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def distance_from(w, X, y, factor: int, seed: int) -> ExamTask:
             f"$y_1\\langle w,x_1\\rangle/\\|w\\|=({t.tex_num(y[0])})({t.tex_num(inner1)})/{t.tex_num(norm)}"
             f"={t.tex_num(distances[0])}$. (Forgetting $\\|w\\|$ gives {t.tex_num(scores[0])}, "
             f"forgetting the label gives ${t.tex_num(inner1 / norm)}$, and "
-            f"$\\|x_1\\|={t.tex_sqrt(q.norm2(X[0]))}$ is the distance to the origin.) (1 P)",
+            f"$\\|x_1\\|={t.tex_sqrt(q.norm2(X[0]))}$ is the distance to the origin.) (1 point)",
         )
     ]
     solution_b = [
@@ -76,7 +76,7 @@ def distance_from(w, X, y, factor: int, seed: int) -> ExamTask:
             "p",
             f"The signed distances $y_i\\langle w,x_i\\rangle/\\|w\\|$ are ${listing}$: all positive, so "
             f"$w$ separates the points, and the margin is the smallest, "
-            f"$\\rho={t.tex_num(distances[closest])}$, attained at $x_{{{closest + 1}}}$. (1.5 P)",
+            f"$\\rho={t.tex_num(distances[closest])}$, attained at $x_{{{closest + 1}}}$. (1.5 points)",
         )
     ]
     solution_c = [
@@ -85,7 +85,7 @@ def distance_from(w, X, y, factor: int, seed: int) -> ExamTask:
             f"With ${factor}w$ every $y_i\\langle w,x_i\\rangle$ is multiplied by {factor} (now "
             f"${t.tex_list(answers['scaled_scores'])}$), but so is $\\|w\\|$: the distances and the margin "
             f"$\\rho={t.tex_num(distances[closest])}$ do not change. That is why the margin divides by "
-            "$\\|w\\|$: it belongs to the hyperplane, not to the length of its normal vector. (1.5 P)",
+            "$\\|w\\|$: it belongs to the hyperplane, not to the length of its normal vector. (1.5 points)",
         )
     ]
     parts = [

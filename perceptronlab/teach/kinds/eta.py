@@ -1,4 +1,4 @@
-"""The "eta" task: η-invariance (4 P): from w = 0 the learning rate only scales w, and it stops
+"""The "eta" task: η-invariance (4 points): from w = 0 the learning rate only scales w, and it stops
 doing so once the rule has a margin ρ₀ > 0."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def eta_from(X, y, eta: Fraction, seed: int) -> ExamTask:
     ]
     solution_a = [
         ("table", run),
-        ("p", f"{run.mistakes} mistakes, final $w={t.tex_vec(run.w)}$. (2 P)"),
+        ("p", f"{run.mistakes} mistakes, final $w={t.tex_vec(run.w)}$. (2 points)"),
     ]
     solution_b = [
         (
@@ -71,7 +71,7 @@ def eta_from(X, y, eta: Fraction, seed: int) -> ExamTask:
             f"With $\\eta=1$: again {unit.mistakes} mistakes, final $w={t.tex_vec(unit.w)}$, and "
             f"${t.tex_vec(run.w)}={t.tex_num(eta)}\\cdot{t.tex_vec(unit.w)}$. By induction "
             "$w_t^{(\\eta)}=\\eta w_t^{(1)}$: true at $w_0=0$, and an update adds $\\eta y x$ exactly when "
-            "$y\\langle\\eta w,x\\rangle\\le 0$, i.e. when $y\\langle w,x\\rangle\\le 0$. (1 P)",
+            "$y\\langle\\eta w,x\\rangle\\le 0$, i.e. when $y\\langle w,x\\rangle\\le 0$. (1 point)",
         )
     ]
     solution_c = [
@@ -81,7 +81,7 @@ def eta_from(X, y, eta: Fraction, seed: int) -> ExamTask:
             f"$w={t.tex_vec(with_margin.w)}$), $\\eta=1$ makes {unit_margin.mistakes} (final "
             f"$w={t.tex_vec(unit_margin.w)}$). The test $y\\langle w,x\\rangle\\le\\rho_0$ compares a "
             "scaled score with a fixed number, so the scaling argument breaks: the learning rate matters "
-            "for the margin perceptron. (1 P)",
+            "for the margin perceptron. (1 point)",
         )
     ]
     parts = [
@@ -97,7 +97,7 @@ def eta_from(X, y, eta: Fraction, seed: int) -> ExamTask:
                 )
             ],
             solution_a,
-            "(2 P: 1 P for the first half of the steps, 1 P for the rest)",
+            "(2 points: 1 point for the first half of the steps, 1 point for the rest)",
         ),
         Part(
             "b",

@@ -1,4 +1,4 @@
-"""The "generalization" task: the leave-one-out bound R*²/ρ*²/(n+1) (4 P)."""
+"""The "generalization" task: the leave-one-out bound R*²/ρ*²/(n+1) (4 points)."""
 
 from __future__ import annotations
 
@@ -86,14 +86,14 @@ def generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> E
             "p",
             f"$\\frac{{1}}{{n+1}}\\frac{{R^{{*2}}}}{{\\rho^{{*2}}}}=\\frac{{1}}{{{n + 1}}}\\cdot"
             f"\\frac{{{t.decimal(R2)}}}{{{t.decimal(rho2)}}}{t.approx(error, 6)}$, i.e. "
-            f"${t.decimal(error * 100, 4)}\\%$. (1 P)",
+            f"${t.decimal(error * 100, 4)}\\%$. (1 point)",
         )
     ]
     solution_b = [
         (
             "p",
             f"$\\frac{{{t.tex_num(ratio)}}}{{n+1}}\\le {t.decimal(epsilon)}\\iff {need(ratio, n_min)}$. "
-            "(1.5 P)",
+            "(1.5 points)",
         )
     ]
     solution_c = [
@@ -101,7 +101,7 @@ def generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> E
             "p",
             f"The dimension does not appear in the bound: still $n\\ge {n_min}$. {change_a} "
             f"multiplies $R^2/\\rho^2$ by {t.tex_num(ratio_c / ratio)}, so one needs "
-            f"${need(ratio_c, n_min_c)}$. (1.5 P)",
+            f"${need(ratio_c, n_min_c)}$. (1.5 points)",
         )
     ]
     parts = [

@@ -1,4 +1,4 @@
-"""The "margin" task: margin and mistake bound (4 P)."""
+"""The "margin" task: margin and mistake bound (4 points)."""
 
 from __future__ import annotations
 
@@ -104,13 +104,13 @@ def margin_from(X, y, w_a, w_b, x5, y5, seed) -> ExamTask:
             "" if value.denominator == 1 else t.approx(value)
         )
 
-    solution_a = [("p", f"{margin_sentence('A')} {margin_sentence('B')} (1 P)")]
+    solution_a = [("p", f"{margin_sentence('A')} {margin_sentence('B')} (1 point)")]
     solution_b = [
         (
             "p",
             f"$R=\\max\\|x_i\\|=\\|x_{{{R_index + 1}}}\\|={t.tex_sqrt(R2)}$. The larger margin gives "
             f"the better bound: $R^2/\\rho_{better}^2={bound_text(R2, rho2[better])}$ mistakes. "
-            f"(With $w_{worse}$: ${bound_text(R2, rho2[worse])}$.) (1.5 P)",
+            f"(With $w_{worse}$: ${bound_text(R2, rho2[worse])}$.) (1.5 points)",
         )
     ]
     w_best = w[better]
@@ -124,7 +124,7 @@ def margin_from(X, y, w_a, w_b, x5, y5, seed) -> ExamTask:
             f"${bound_text(R2_new, rho2_new)}$ instead of ${t.tex_num(bounds[better])}"
             f"{'' if bounds[better].denominator == 1 else t.approx(bounds[better])}$. The bound depends "
             "on the worst point twice: through the largest norm and through the smallest distance. "
-            "(1.5 P)",
+            "(1.5 points)",
         )
     ]
     parts = [

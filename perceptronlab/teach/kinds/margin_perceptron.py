@@ -1,4 +1,4 @@
-"""The "margin-perceptron" task: the exercise sheet's margin perceptron (4 P): it updates while
+"""The "margin-perceptron" task: the exercise sheet's margin perceptron (4 points): it updates while
 y⟨w,x⟩ ≤ ρ₀, and its number of updates is at most (R² + 2ρ₀)/ρ²."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def margin_perceptron_from(X, y, rho0: Fraction, seed: int) -> ExamTask:
             f"$R^2={t.tex_num(R2)}$; $w^*={t.tex_vec(w_star)}$ has $\\rho^2={t.tex_num(rho2)}$. Bound "
             f"$(R^2+2\\rho_0)/\\rho^2=({t.tex_num(R2)}+{t.tex_num(2 * rho0)})/{t.paren(rho2)}"
             f"={t.tex_num(bound)}{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ "
-            "✓. With $\\rho_0=0$ it is Novikoff's $R^2/\\rho^2$. (1 P)",
+            "✓. With $\\rho_0=0$ it is Novikoff's $R^2/\\rho^2$. (1 point)",
         )
     ]
     solution_c = [
@@ -90,7 +90,7 @@ def margin_perceptron_from(X, y, rho0: Fraction, seed: int) -> ExamTask:
             f"The plain perceptron makes {plain.mistakes} updates and stops at "
             f"$w={t.tex_vec(plain.w)}$ with $\\rho^2={t.tex_num(rho2_plain)}$; the margin perceptron's "
             f"$w$ has $\\rho^2={t.tex_num(rho2_margin)}$. Larger margin: {better}. The extra updates buy "
-            "every point a functional margin above $\\rho_0$. (1 P)",
+            "every point a functional margin above $\\rho_0$. (1 point)",
         )
     ]
     parts = [
@@ -106,7 +106,7 @@ def margin_perceptron_from(X, y, rho0: Fraction, seed: int) -> ExamTask:
                 )
             ],
             solution_a,
-            "(2 P: 1 P for the first half of the steps, 1 P for the rest)",
+            "(2 points: 1 point for the first half of the steps, 1 point for the rest)",
         ),
         Part(
             "b",

@@ -1,4 +1,4 @@
-"""The "online" task: the online protocol (4 P): predict with w before the label is shown, then
+"""The "online" task: the online protocol (4 points): predict with w before the label is shown, then
 update on a mistake; one pass over a stream of points."""
 
 from __future__ import annotations
@@ -82,14 +82,14 @@ def online_from(X, y, seed: int) -> ExamTask:
         f"{'mistake, $w=' + t.tex_vec(steps[k].w) + '$' if mistakes[k] else 'correct'}"
         for k in range(ROUNDS)
     )
-    solution_a = [("p", f"{rounds}. (2 P)")]
+    solution_a = [("p", f"{rounds}. (2 points)")]
     solution_b = [
         (
             "p",
             f"{sum(mistakes)} mistakes. $R^2={t.tex_num(R2)}$, and $w^*={t.tex_vec(w_star)}$ has "
             f"$\\rho^2={t.tex_num(rho2)}$, so no stream of these points can cause more than "
             f"$R^2/\\rho^2={t.tex_num(bound)}{'' if bound.denominator == 1 else t.approx(bound)}$ "
-            "mistakes, in any order and however long. (1 P)",
+            "mistakes, in any order and however long. (1 point)",
         )
     ]
     solution_c = [
@@ -99,7 +99,7 @@ def online_from(X, y, seed: int) -> ExamTask:
             f"$y\\langle w+yx,x\\rangle=y\\langle w,x\\rangle+\\|x\\|^2={t.tex_num(steps[first].score)}+"
             f"{t.tex_num(q.norm2(X[first]))}={t.tex_num(early)}$: the learner would look right because it "
             "used the answer. Predicting after the label is not a prediction; the mistake bound counts "
-            "predictions made before $y_t$. (1 P)",
+            "predictions made before $y_t$. (1 point)",
         )
     ]
     parts = [

@@ -1,4 +1,4 @@
-"""The "pocket" task: the pocket algorithm on points that are not separable (4 P), after Lin's
+"""The "pocket" task: the pocket algorithm on points that are not separable (4 points), after Lin's
 *Machine Learning Foundations* lecture 2: run the perceptron, keep the w with the fewest errors."""
 
 from __future__ import annotations
@@ -76,13 +76,13 @@ def pocket_from(X, y, seed: int) -> ExamTask:
         for k, s in enumerate(updates)
     )
     table = ", ".join(f"$w_{k + 1}$: {c}" for k, c in enumerate(counts))
-    solution_a = [("p", f"{steps}. (2 P)")]
+    solution_a = [("p", f"{steps}. (2 points)")]
     solution_b = [
         (
             "p",
             f"Training errors ($y_i\\langle w,x_i\\rangle\\le 0$): {table}. The pocket holds "
             f"$w_{best + 1}={t.tex_vec(ws[best])}$ with {counts[best]} errors (a later $w$ replaces it "
-            "only with strictly fewer). (1 P)",
+            "only with strictly fewer). (1 point)",
         )
     ]
     solution_c = [
@@ -91,7 +91,7 @@ def pocket_from(X, y, seed: int) -> ExamTask:
             f"The perceptron returns its last $w_{UPDATES}={t.tex_vec(ws[-1])}$ with {counts[-1]} errors, "
             f"{counts[-1] - counts[best]} more than the pocket's. On data that is not separable the "
             "perceptron never settles, so its last $w$ is as good as chance picks it; the pocket pays one "
-            "pass over the data per update to keep the best. (1 P)",
+            "pass over the data per update to keep the best. (1 point)",
         )
     ]
     parts = [

@@ -1,4 +1,4 @@
-"""The "trace" task: the perceptron by hand (4 P), after the lecture notes "Perceptron Mistake Bound"."""
+"""The "trace" task: the perceptron by hand (4 points), after the lecture notes "Perceptron Mistake Bound"."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def trace_from(
     # (a)
     half = run.sweeps // 2
     grading_a = (
-        f"(2 P: 1 P for {t.sweeps_text(1, half)}, 1 P for {t.sweeps_text(half + 1, run.sweeps)} "
+        f"(2 points: 1 point for {t.sweeps_text(1, half)}, 1 point for {t.sweeps_text(half + 1, run.sweeps)} "
         "and the stop)"
     )
     by_sweep: dict[int, list[str]] = {}
@@ -139,7 +139,7 @@ def trace_from(
             f"$\\|w^*\\|={t.tex_sqrt(w2)}$: $y_i\\langle w^*,x_i\\rangle={t.tex_list(star_scores)}$, so "
             f"$\\rho{t.ratio_text(min(star_scores), w2)}$, $\\rho^2={t.tex_num(rho2)}$. Bound "
             f"$R^2/\\rho^2={t.tex_num(R2)}/{t.paren(rho2)}={t.tex_num(bound)}"
-            f"{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ {consistent}. (1 P)",
+            f"{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ {consistent}. (1 point)",
         )
     ]
     # (c)
@@ -149,7 +149,7 @@ def trace_from(
             f"With $w_0=0$, every $w_t$ is exactly $\\eta$ times the $w_t$ of the run with "
             "$\\eta=1$, so all signs $y_i\\langle w,x_i\\rangle$ are the same: again "
             f"{run_eta.mistakes} mistakes, final $w={t.tex_vec(run_eta.w)}$. The learning rate does "
-            "not matter for the perceptron started at 0. (1 P)",
+            "not matter for the perceptron started at 0. (1 point)",
         )
     ]
     parts = [
