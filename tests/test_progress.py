@@ -102,7 +102,7 @@ def test_train_shows_sweeps_mistakes_and_time_on_a_terminal(noisy_csv):
         r"2,000 sweeps of at most 2,000, [\d,]+ mistakes in the last sweep, [\d,]+ in all", text
     )
     assert (
-        "reading" in text and "perceptron on 2000 examples" in text
+        "reading" in text and "perceptron on 2,000 examples" in text
     )  # the stages, then the result
     # no warning: the run's verdict is the analysis' own, a row of the table once the bar is down (issue 22)
     assert "Warning:" not in text and re.search(
@@ -187,7 +187,7 @@ def test_a_log_gets_one_line_per_stage(noisy_csv):
         r"[\d,]+ in all \(\d+\.\d s\)",
         lines[1],
     )
-    assert "perceptron on 2000 examples" in result.stdout
+    assert "perceptron on 2,000 examples" in result.stdout
 
 
 def test_a_log_of_analyze_names_every_stage(bc200_csv):

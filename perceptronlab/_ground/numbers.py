@@ -374,12 +374,17 @@ def format_display_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
 
 
 def format_count(count: Any, noun: str) -> str:
-    """``1 mistake``, ``1,379,883 mistakes``: a count in :func:`format_display` form and its noun.
+    """``1 mistake``, ``1,000 sweeps``, ``1,379,883 mistakes``: a count and its noun, every count of
+    four digits and more with thousands separators (one way of writing counts in every table).
 
-    >>> format_count(1, "mistake"), format_count(0, "sweep"), format_count(100000, "sweep")
-    ('1 mistake', '0 sweeps', '100,000 sweeps')
+    >>> format_count(1, "mistake"), format_count(0, "sweep"), format_count(1000, "sweep")
+    ('1 mistake', '0 sweeps', '1,000 sweeps')
     """
-    return f"{format_display(count)} {noun}{'' if count == 1 else 's'}"
+    if isinstance(count, numbers.Integral) and not isinstance(count, bool) and abs(int(count)) < 10**15:
+        shown = f"{int(count):,}"
+    else:
+        shown = format_display(count)
+    return f"{shown} {noun}{'' if count == 1 else 's'}"
 
 
 def format_percent(share: Any, digits: int = 2) -> str:

@@ -130,7 +130,7 @@ def _print_run(
     from perceptronlab.cli._classes import OneVsRest
 
     verdicts = verdicts or {}
-    rows_text = "?" if n_rows is None else format_display(n_rows)
+    rows_text = "?" if n_rows is None else f"{int(n_rows):,}"
     ovr = isinstance(run, OneVsRest)
     name = f"{run.algorithm}, one run per class (one-vs-rest)" if ovr else run.algorithm
     table = Table(
