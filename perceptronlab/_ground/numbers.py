@@ -380,7 +380,11 @@ def format_count(count: Any, noun: str) -> str:
     >>> format_count(1, "mistake"), format_count(0, "sweep"), format_count(1000, "sweep")
     ('1 mistake', '0 sweeps', '1,000 sweeps')
     """
-    if isinstance(count, numbers.Integral) and not isinstance(count, bool) and abs(int(count)) < 10**15:
+    if (
+        isinstance(count, numbers.Integral)
+        and not isinstance(count, bool)
+        and abs(int(count)) < 10**15
+    ):
         shown = f"{int(count):,}"
     else:
         shown = format_display(count)
