@@ -256,7 +256,11 @@ def test_trace_of_noisy_17_digit_fractions_stops_at_the_budget(tmp_path):
         "x1,x2,x3,y\n"
         + "".join(f"{number()},{number()},{number()},{rng.choice([1, -1])}\n" for _ in range(300))
     )
-    for args in (("trace", path), ("train", "--exact", path)):
+    # trace refuses the 300,000-row worksheet before any arithmetic; with --max-steps raised, the
+    # exact engine's bit budget is what stops it
+    refused = one_error_line(invoke("trace", path))
+    assert "--max-steps" in refused and "10,000 rows" in refused
+    for args in (("trace", "--max-steps", "300000", path), ("train", "--exact", path)):
         line = one_error_line(invoke(*args))
         assert "4,096 bits" in line and BITS_VARIABLE in line
 
