@@ -115,7 +115,7 @@ def connect(
                 dashboard_address=":0",
                 silence_logs=logging.ERROR if quiet else logging.WARNING,
             )
-        with distributed.Client(cluster) as made:
+        with distributed.Client(cluster) as made, _finalizers_quiet_on_ctrl_c():
             try:
                 yield made
             except KeyboardInterrupt:
@@ -124,6 +124,26 @@ def connect(
     finally:
         if cluster is not None:
             cluster.close()
+
+
+@contextlib.contextmanager
+def _finalizers_quiet_on_ctrl_c() -> Iterator[None]:
+    """A Ctrl-C that lands inside a finalizer (a Dask future's ``__del__`` talking to its event loop)
+    is printed by Python as "Exception ignored in ..." with a traceback, before the command's own one
+    line: such interrupts are dropped while the cluster runs (every other unraisable error still shows)."""
+    import sys
+
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 def _silence_logs() -> None:
