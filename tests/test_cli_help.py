@@ -98,6 +98,28 @@ def test_version_flags(flag):
     assert result.exit_code == 0 and result.stdout == f"perceptronlab {pl.__version__}\n"
 
 
+@pytest.mark.parametrize("order", [("--version", "--verbose"), ("--verbose", "-V")])
+def test_version_verbose_names_the_processor_and_the_kernels(order):
+    from perceptronlab.core.cpu import cpu_text
+
+    result = invoke(*order)
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 0 and lines[0] == f"perceptronlab {pl.__version__}"
+    assert f"CPU: {cpu_text()}" in lines
+    assert any(line.startswith("CSR sweep: ") and "measured:" in line for line in lines)
+    assert any(line.startswith("dense sweep: ") for line in lines)
+
+
+def test_verbose_alone_says_what_it_goes_with():
+    result = invoke("--verbose")
+    assert result.exit_code == 2 and "--verbose goes with --version" in result.output
+
+
+def test_no_command_prints_the_help():
+    result = invoke()
+    assert result.exit_code in (0, 2) and "Usage: perceptronlab" in result.output
+
+
 def test_shell_completion():
     env = {
         **os.environ,

@@ -117,26 +117,39 @@ app = typer.Typer(
 )
 
 
-def _version(value: bool) -> None:
-    if value:
-        from perceptronlab import __version__
-
-        typer.echo(f"perceptronlab {__version__}")
-        raise typer.Exit(0)
-
-
-@app.callback(epilog=epilog(None))
+@app.callback(invoke_without_command=True, epilog=epilog(None))
 def _root(
+    ctx: typer.Context,
     version: bool = typer.Option(
         False,
         "--version",
         "-V",
-        callback=_version,
-        is_eager=True,
-        help="Show the version and exit.",
+        help="Show the version and exit (with --verbose: the processor and the kernels chosen on it).",
+    ),
+    verbose: bool = typer.Option(
+        False,
+        "--verbose",
+        help="With --version: the versions of NumPy, SciPy and Numba, the processor and the kernels chosen.",
     ),
 ) -> None:
     """The perceptron family, exactly as the textbooks define it."""
+    if version:
+        if verbose:
+            from perceptronlab.core.config import show_config
+
+            show_config()
+        else:
+            from perceptronlab import __version__
+
+            typer.echo(f"perceptronlab {__version__}")
+        raise typer.Exit(0)
+    if ctx.invoked_subcommand is None:
+        if verbose:
+            raise typer.BadParameter(
+                "--verbose goes with --version: perceptronlab --version --verbose"
+            )
+        typer.echo(ctx.get_help())
+        raise typer.Exit(0)
 
 
 def register_commands(target: typer.Typer | None = None) -> typer.Typer:
