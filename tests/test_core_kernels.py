@@ -184,7 +184,7 @@ def _sklearn_csr_weights(X, y, epochs):
 @pytest.mark.parametrize(
     "kind", ["uniform columns (the paired loop)", "power-law columns (row by row)"]
 )
-def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
+def test_every_csr_loop_equals_sklearn_bit_for_bit(kind):
     from perceptronlab.core.kernels import csr_gathers_miss
 
     rng = np.random.default_rng(11)
@@ -205,7 +205,8 @@ def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
     assert ours.sweeps == 3 and ours.mistakes > 300
     expected = _sklearn_csr_weights(X, y, 3)
     assert np.array_equal(ours.w, expected)
-    for paired in (True, False):  # each variant, whichever this machine chose: the same bits
+    assert kernels.CSR_LOOPS == ("row by row", "prefetched", "paired")
+    for loop in kernels.CSR_LOOPS:  # each variant, whichever this machine chose: the same bits
         w, idx, norms = np.zeros(d), np.empty(n, np.int64), np.empty(n)
         for _ in range(3):
             kernels.sweep_csr(
@@ -222,7 +223,7 @@ def test_both_csr_loops_equal_sklearn_bit_for_bit(kind):
                 False,
                 idx,
                 norms,
-                paired,
+                loop,
             )
         assert np.array_equal(w, expected)
 
@@ -333,16 +334,34 @@ def test_the_csr_loop_choice_is_measured_once_and_kept(monkeypatch, tmp_path):
         first = choice.choices()
         assert "measured now" in first["source"] and set(first["measured_ms"]) == {
             "CSR paired",
+            "CSR prefetched",
             "CSR row by row",
         }
         kept = json.loads(path.read_text())
-        assert kept["csr_paired"] == first["csr_paired"]
-        kept["csr_paired"] = not kept["csr_paired"]  # what the file says is what is used
+        assert kept["csr_loop"] == first["csr_loop"] in kernels.CSR_LOOPS
+        times = first[
+            "measured_ms"
+        ]  # the chosen loop is the fastest, by at least 3 %, or row by row
+        fastest = min(times, key=times.__getitem__).removeprefix("CSR ")
+        assert kept["csr_loop"] == (
+            fastest
+            if times[f"CSR {fastest}"] < choice.MARGIN * times["CSR row by row"]
+            else "row by row"
+        )
+        other = next(name for name in kernels.CSR_LOOPS if name != kept["csr_loop"])
+        kept["csr_loop"] = other  # what the file says is what is used
         path.write_text(json.dumps(kept))
         choice.choices.cache_clear()
-        assert choice.choices()["csr_paired"] == kept["csr_paired"]
+        assert choice.choices()["csr_loop"] == other
+        X = sp.random(4000, 2**18, density=40 / 2**18, format="csr", random_state=0)
+        assert choice.csr_loop(X.indptr, X.indices, X.shape[1]) == other
+        narrow = sp.random(2000, 100, density=0.4, format="csr", random_state=0)
+        assert choice.csr_loop(narrow.indptr, narrow.indices, 100) == "row by row"
         assert "measured earlier" in choice.choices()["source"]
         path.write_text("not json")  # a damaged file is measured again
+        choice.choices.cache_clear()
+        assert "measured now" in choice.choices()["source"]
+        path.write_text(json.dumps({"csr_paired": True}))  # an older version's file: measured again
         choice.choices.cache_clear()
         assert "measured now" in choice.choices()["source"]
     finally:

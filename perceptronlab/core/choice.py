@@ -10,9 +10,11 @@ again). :func:`perceptronlab.show_config` prints what was chosen.
 
 Choices so far:
 
-- ``csr_paired``: whether the paired CSR loop (two rows at a time, the weights of the rows ahead
-  prefetched) beats the row-by-row loop on matrices whose gathers miss the inner caches
-  (:func:`perceptronlab.core.kernels.csr_gathers_miss`). On others the row-by-row loop is always taken.
+- ``csr_loop``: which CSR loop runs on matrices whose gathers miss the inner caches
+  (:func:`perceptronlab.core.kernels.csr_gathers_miss`): row by row, row by row with the weights of
+  the rows ahead prefetched ("prefetched"), or two rows at a time, prefetching ("paired"); a variant
+  must beat the row-by-row loop by 3 % to be chosen. On other matrices the row-by-row loop is
+  always taken.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from perceptronlab.core import kernels
 from perceptronlab.core.cpu import cpu_text
 from perceptronlab.exceptions import InputError
 
-__all__ = ["choices", "csr_paired", "cache_file", "measure"]
+__all__ = ["choices", "csr_loop", "cache_file", "measure"]
 
 #: a variant must be this much faster than the simpler one to be chosen
 MARGIN = 0.97
@@ -75,10 +77,11 @@ def measure() -> dict[str, Any]:
     indptr, indices, data, y, w = _paired_problem()
     n = indptr.shape[0] - 1
     idx, norms, no_order = np.empty(n, dtype=np.int64), np.empty(n), np.empty(0, dtype=np.int64)
-    loops = {"paired": True, "row by row": False}
-    best = {name: np.inf for name in loops}
+    best = {name: np.inf for name in kernels.CSR_LOOPS}
     for round_ in range(_ROUNDS + 1):  # the first round compiles (or loads) and warms up
-        for name, paired in loops.items() if round_ % 2 else reversed(loops.items()):
+        # each round in another order, so that no variant always runs right after the same one
+        names = kernels.CSR_LOOPS[round_ % 3 :] + kernels.CSR_LOOPS[: round_ % 3]
+        for name in names:
             weights = w.copy()
             start = time.perf_counter()
             kernels.sweep_csr(
@@ -95,12 +98,13 @@ def measure() -> dict[str, Any]:
                 False,
                 idx,
                 norms,
-                paired,
+                name,
             )
             if round_:
                 best[name] = min(best[name], time.perf_counter() - start)
+    fastest = min(best, key=best.__getitem__)
     return {
-        "csr_paired": bool(best["paired"] < MARGIN * best["row by row"]),
+        "csr_loop": fastest if best[fastest] < MARGIN * best["row by row"] else "row by row",
         "measured_ms": {f"CSR {name}": round(seconds * 1e3, 3) for name, seconds in best.items()},
     }
 
@@ -112,7 +116,7 @@ def choices() -> dict[str, Any]:
     path = cache_file()
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(found, dict) and isinstance(found.get("csr_paired"), bool):
+        if isinstance(found, dict) and found.get("csr_loop") in kernels.CSR_LOOPS:
             return {**found, "source": f"measured earlier on this machine ({path})"}
     except (OSError, ValueError):
         pass
@@ -126,7 +130,10 @@ def choices() -> dict[str, Any]:
     return {**measured, "source": source}
 
 
-def csr_paired(indptr, indices, d: int) -> bool:
-    """Whether a CSR sweep takes the paired loop for this matrix: its gathers miss the inner caches,
-    and the paired loop measured faster on this machine."""
-    return bool(kernels.csr_gathers_miss(indptr, indices, d)) and bool(choices()["csr_paired"])
+def csr_loop(indptr, indices, d: int) -> str:
+    """The CSR loop a sweep takes for this matrix (a name of
+    :data:`perceptronlab.core.kernels.CSR_LOOPS`): the one measured fastest on this machine where
+    the matrix's gathers miss the inner caches, else row by row."""
+    if kernels.csr_gathers_miss(indptr, indices, d):
+        return str(choices()["csr_loop"])
+    return "row by row"

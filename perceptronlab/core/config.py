@@ -47,13 +47,14 @@ def csr_text() -> str:
         f"where every gather misses the inner caches (w ≥ {kernels.PAIRED_MIN_WEIGHT_BYTES // 2**20} MiB, "
         f"≥ {kernels.PAIRED_MIN_ROW_NNZ} non-zeros a row, evenly spread columns)"
     )
-    loop = (
-        "two rows at a time, the weights of the rows ahead prefetched, "
-        + where
-        + "; else row by row"
-        if found["csr_paired"]
-        else "row by row (the paired loop did not pay here, even " + where + ")"
+    loop = {
+        "paired": "two rows at a time, the weights of the rows ahead prefetched, " + where,
+        "prefetched": "row by row, the weights of the rows ahead prefetched, " + where,
+    }.get(
+        found["csr_loop"],
+        "row by row (neither the prefetched nor the paired loop paid here, even " + where + ")",
     )
+    loop += "; else row by row" if found["csr_loop"] != "row by row" else ""
     return f"{loop}; measured: {timings}; {found['source']}"
 
 

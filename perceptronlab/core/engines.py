@@ -88,9 +88,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.sparse = is_sparse(X)
         self.X: Any = X if self.sparse else np.ascontiguousarray(X)
         # the CSR loop suits the matrix, not the sweep: chosen once
-        self._csr_paired = (
-            choice.csr_paired(X.indptr, X.indices, X.shape[1]) if self.sparse else False
-        )
+        self._csr_loop = choice.csr_loop(X.indptr, X.indices, X.shape[1]) if self.sparse else False
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.n_jobs = resolve_n_jobs(n_jobs)
         self._last_updates: int | None = None
@@ -127,7 +125,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
                 self.fit_intercept,
                 self._idx_buf,
                 self._norm_buf,
-                self._csr_paired,
+                self._csr_loop,
             )
         elif self._use_parallel():
             block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here

@@ -395,9 +395,10 @@ def _csr_dot2(indptr, indices, data, w, a, b):
     return sa, sb
 
 
-CSR_PREFETCH_ROWS = 4  # the paired sweep prefetches the weights a row gathers this many rows ahead
-# The paired sweep pays off only where every row's gathers miss the inner caches: w larger than
-# an L2 (1 MiB), long rows, and columns spread evenly (a strided sample of the stored columns is
+# the prefetched and paired sweeps prefetch the weights a row gathers this many rows ahead
+CSR_PREFETCH_ROWS = 4
+# The prefetched and paired sweeps may pay off only where every row's gathers miss the inner
+# caches: w larger than an L2 (1 MiB), long rows, and columns spread evenly (a strided sample of the stored columns is
 # nearly all distinct). Power-law (text) columns keep their hot weights in L1, where the extra
 # loads and prefetches cost more than they hide; short rows do not amortize them.
 PAIRED_MIN_WEIGHT_BYTES = 2**20
@@ -409,8 +410,8 @@ PAIRED_MIN_NNZ = 100_000
 
 @njit(cache=True, nogil=True)
 def csr_gathers_miss(indptr, indices, d):
-    """Whether this matrix's gathers miss the inner caches (see above): where the paired loop may pay;
-    whether it does on this CPU is measured (:func:`perceptronlab.core.choice.csr_paired`)."""
+    """Whether this matrix's gathers miss the inner caches (see above): where the prefetched or paired
+    loop may pay; whether one does on this CPU is measured (:func:`perceptronlab.core.choice.csr_loop`)."""
     n = indptr.shape[0] - 1
     nnz = indptr[n] - indptr[0]
     if (
@@ -468,19 +469,20 @@ def sweep_csr(
     fit_intercept,
     idx_out,
     norm_out,
-    paired,
+    loop,
 ):
     """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
 
-    Row by row (each row's sum in its stored order), as scikit-learn does; on matrices whose
-    gathers all miss the inner caches (:func:`csr_gathers_miss`), where the paired loop measured
-    faster on this machine (:mod:`perceptronlab.core.choice`), two rows are scored at a time and the
-    weights of the rows ahead prefetched. Both loops give the same bits. (Chosen here, in Python:
-    compiled into one function, the two loops run slower than each on its own.) ``paired``: the
-    choice of :func:`perceptronlab.core.choice.csr_paired` for this matrix, which the caller keeps.
+    Row by row (each row's sum in its stored order), as scikit-learn does. On matrices whose
+    gathers all miss the inner caches (:func:`csr_gathers_miss`) one of two other loops may be
+    faster, and which one depends on the CPU (:mod:`perceptronlab.core.choice` measures them): row
+    by row with the weights of a row :data:`CSR_PREFETCH_ROWS` ahead prefetched ("prefetched"), or
+    two rows at a time, prefetching too ("paired"). Every loop gives the same bits. (Chosen here, in
+    Python: compiled into one function, the loops run slower than each on its own.) ``loop``: a name
+    of :data:`CSR_LOOPS`, the choice of :func:`perceptronlab.core.choice.csr_loop` for this matrix,
+    which the caller keeps.
     """
-    loop = _sweep_csr_paired if paired else _sweep_csr_rows
-    return loop(
+    return _CSR_LOOP_FUNCTIONS[loop](
         indptr,
         indices,
         data,
@@ -506,6 +508,42 @@ def _sweep_csr_rows(
     steps = order.shape[0] if use_order else indptr.shape[0] - 1
     count = 0
     for t in range(steps):
+        i = order[t] if use_order else t
+        s = _csr_dot(indptr, indices, data, w, i) + b
+        if not abs(s) < math.inf:
+            return count, b, i
+        if is_mistake(y[i], s, margin):
+            b, sq = _csr_take_update(
+                indptr,
+                indices,
+                data,
+                i,
+                w,
+                b,
+                eta * y[i],
+                fit_intercept,
+                sq,
+                idx_out,
+                norm_out,
+                count,
+            )
+            count += 1
+    return count, b, -1
+
+
+@njit(cache=True, nogil=True)
+def _sweep_csr_prefetched(
+    indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out
+):
+    """:func:`sweep_csr` row by row, prefetching the weights of the row :data:`CSR_PREFETCH_ROWS` ahead."""
+    sq = _squared_weights(w, b, fit_intercept)
+    steps = order.shape[0] if use_order else indptr.shape[0] - 1
+    count = 0
+    for t in range(steps):
+        if t + CSR_PREFETCH_ROWS < steps:
+            ahead = order[t + CSR_PREFETCH_ROWS] if use_order else t + CSR_PREFETCH_ROWS
+            for k in range(_U(indptr[ahead]), _U(indptr[ahead + 1])):
+                prefetch(w, _U(indices[k]))
         i = order[t] if use_order else t
         s = _csr_dot(indptr, indices, data, w, i) + b
         if not abs(s) < math.inf:
@@ -580,6 +618,15 @@ def _sweep_csr_paired(
                 fresh = False
         t += 2
     return count, b, -1
+
+
+#: the CSR loops by name (every one gives the same bits; :mod:`perceptronlab.core.choice` picks one)
+_CSR_LOOP_FUNCTIONS = {
+    "row by row": _sweep_csr_rows,
+    "prefetched": _sweep_csr_prefetched,
+    "paired": _sweep_csr_paired,
+}
+CSR_LOOPS = tuple(_CSR_LOOP_FUNCTIONS)
 
 
 _P1 = np.uint64(0x9E3779B185EBCA87)

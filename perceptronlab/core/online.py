@@ -208,7 +208,7 @@ class OnlineState:
         idx, norms = np.empty(X.shape[0], dtype=np.int64), np.empty(X.shape[0])
         no_order = np.empty(0, dtype=np.int64)
         if v.is_sparse(X):
-            paired = choice.csr_paired(X.indptr, X.indices, X.shape[1])
+            loop = choice.csr_loop(X.indptr, X.indices, X.shape[1])
             count, b, stopped = kernels.sweep_csr(
                 X.indptr,
                 X.indices,
@@ -223,7 +223,7 @@ class OnlineState:
                 self.fit_intercept,
                 idx,
                 norms,
-                paired,
+                loop,
             )
         else:
             count, b, stopped = kernels.sweep_dense(
