@@ -9,7 +9,7 @@ sweep can be on one core. Every sweep row of ``make bench`` is reported against 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from benchmarks._timing import Case, clock
 
@@ -36,6 +36,66 @@ def read_csr(indptr, indices, data):
     for k in range(indptr.shape[0]):
         t += indptr[k]
     return s + t
+
+
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def gather_csr(indices, data, w):
+    """Σ w[indices[k]]·data[k] over every stored entry, in any order: the CSR arrays read once and
+    the weights gathered, as every sweep and SpMV must (the floor where the gathers, not the
+    stream, are the cost)."""
+    s = 0.0
+    for k in range(data.shape[0]):
+        s += w[np.uint64(indices[k])] * np.float64(data[k])
+    return s
+
+
+@njit(cache=True, nogil=True, parallel=True, fastmath={"reassoc", "contract"})
+def read_dense_parallel(X, chunks):
+    """:func:`read_dense` split into ``chunks`` contiguous parts read at once, one per thread."""
+    flat = X.reshape(-1)
+    n = flat.shape[0]
+    parts = np.zeros(chunks)
+    for c in prange(chunks):
+        t = 0.0
+        for k in range(c * n // chunks, (c + 1) * n // chunks):
+            t += np.float64(flat[k])
+        parts[c] = t
+    return parts.sum()
+
+
+def gathers(X, times: int = 5) -> Case:
+    """Seconds per :func:`gather_csr` pass over a CSR X with a random w; CPU time on one core."""
+    now = clock(cpu=True)
+    indices, data = X.indices, X.data
+    w = np.random.default_rng(0).standard_normal(X.shape[1])
+    gather_csr(indices, data, w)
+
+    def case() -> float:
+        start = now()
+        for _ in range(times):
+            gather_csr(indices, data, w)
+        return (now() - start) / times
+
+    return case
+
+
+def parallel_reads(X, threads: int, times: int = 1) -> Case:
+    """Seconds (wall) per streaming read of a dense X on ``threads`` threads."""
+    from perceptronlab.core.threads import numba_threads
+
+    X = np.ascontiguousarray(X)
+    now = clock(cpu=False)
+    with numba_threads(threads):
+        read_dense_parallel(X, threads)
+
+    def case() -> float:
+        with numba_threads(threads):
+            start = now()
+            for _ in range(times):
+                read_dense_parallel(X, threads)
+            return (now() - start) / times
+
+    return case
 
 
 def streaming_reads(X, times: int = 5) -> Case:

@@ -8,7 +8,7 @@ scikit-learn in turn.
 from __future__ import annotations
 
 from benchmarks._data import random_csr, text_like
-from benchmarks._floor import read_bytes, streaming_reads
+from benchmarks._floor import gathers, read_bytes, streaming_reads
 from benchmarks._runs import kernel_calls, products, public_calls, same_weights_as_sklearn, sweeps
 from benchmarks._timing import Stat, at_least, at_most, interleave, median_ms, result_row
 
@@ -19,6 +19,7 @@ def _rows(X, y, label: str) -> list[dict]:
         "sweep": sweeps(X, y, 5, updates=updates),
         "SpMV": products(X, times=5),
         "read": streaming_reads(X, times=5),
+        "gather": gathers(X, times=5),
     }
     cases.update({f"{side} fit": case for side, case in public_calls(X, y).items()})
     cases.update({f"{side} epoch": case for side, case in kernel_calls(X, y).items()})
@@ -32,6 +33,14 @@ def _rows(X, y, label: str) -> list[dict]:
             at_most(1.5),
             f"{shape}; data, indices and indptr {read_bytes(X) / 2**20:.0f} MiB; sweep {median_ms(seconds['sweep'])}, "
             f"streaming read {median_ms(seconds['read'])}",
+        ),
+        result_row(
+            f"sparse sweep, {label}: first five sweeps / the arrays read and w gathered (any order)",
+            Stat.ratio(seconds["sweep"], seconds["gather"]),
+            None,
+            f"Σ w[indices]·data over every entry, reassociated (the floor when the gathers are the cost, "
+            f"as for every sweep and SpMV): {median_ms(seconds['gather'])}; sweep {median_ms(seconds['sweep'])}; "
+            f"the gathers alone cost {Stat.ratio(seconds['gather'], seconds['read']).median:.2g} × the streaming read",
         ),
         result_row(
             f"sparse sweep, {label}: first five sweeps / one SpMV",
