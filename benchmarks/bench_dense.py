@@ -94,9 +94,11 @@ def bench_dense_memory_floor(scale: float = 1.0):
         result_row(
             "dense sweep, out of cache: float32 sweep / float64 sweep",
             f32,
-            at_most(0.55),
+            None,
             f"float32 sweep {median_ms(seconds['sweep32'])} (w and every sum float64; updates {updates32}), "
-            f"float64 sweep {median_ms(seconds['sweep64'])}",
+            f"float64 sweep {median_ms(seconds['sweep64'])}; each against its own streaming read in the rows "
+            f"above (the floor's ratio here: float32 read / float64 read "
+            f"{Stat.ratio(seconds['read32'], seconds['read64']).median:.3g})",
             where,
         ),
     ]
