@@ -15,6 +15,7 @@ import numpy as np
 from perceptronlab._ground.validation import not_finite_error
 from perceptronlab.core import sgd
 from perceptronlab.core.engines import WeightedEngine, weights_key
+from perceptronlab.core.scores import count_errors, margins
 
 __all__ = ["SGDEngine", "PENALTIES"]
 
@@ -110,15 +111,13 @@ class SGDEngine(WeightedEngine):
 
     def margins(self) -> np.ndarray:
         w, b = self.snapshot()
-        values = np.asarray(self.y * (_scores(self.X, w.astype(np.float64)) + b))
+        values = margins(self.X, self.y, w.astype(np.float64), b)
         values[self.eta * self.y * self.scale == 0.0] = np.inf
         return values
 
     def errors(self, state=None) -> int:
         w, b = self.snapshot() if state is None else state
-        return int(
-            np.count_nonzero(self.y * (_scores(self.X, np.asarray(w, dtype=np.float64)) + b) <= 0)
-        )
+        return count_errors(self.X, self.y, np.asarray(w, dtype=np.float64), b)
 
     def restore(self, w, b) -> None:
         self.w[:] = w
@@ -129,8 +128,3 @@ class SGDEngine(WeightedEngine):
         raise NotImplementedError(
             "SGDEngine sweeps whole epochs (scikit-learn's SGD has no random-mistake order)"
         )
-
-
-def _scores(X: Any, w: np.ndarray) -> np.ndarray:
-    """⟨w, x⟩ of every row (for the error counts of the log)."""
-    return np.asarray(X @ w).ravel()
