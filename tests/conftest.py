@@ -42,7 +42,7 @@ def bc200_csv(tmp_path_factory):
 
 @pytest.fixture
 def exam_csv(tmp_path):
-    """Seed 000's exam task as a CSV file."""
+    """The exam task of "Perceptron Mistake Bound" as a CSV file."""
     path = tmp_path / "exam.csv"
     path.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
     return path

@@ -1,4 +1,5 @@
-"""The Littlestone adversary (seed 001): every round a mistake, every label realizable, checked exactly."""
+"""The Littlestone adversary ("Perceptron Algorithm for Halfspaces"): every round a mistake, every
+label realizable, checked exactly."""
 
 from __future__ import annotations
 
@@ -79,8 +80,9 @@ def rows(proof, exact=True):
 # ---------------------------------------------------------------- the seed's tree
 
 
-def test_first_points_are_the_seeds_tree():
-    # seed 001: (1/2, 1, 0, ..., 0), then (1/4, 1, ...) or (3/4, 1, ...), hypotheses (-1, a, 0, ...), a in [0, 1]
+def test_first_points_are_the_texts_tree():
+    # "Perceptron Algorithm for Halfspaces": (1/2, 1, 0, ..., 0), then (1/4, 1, ...) or
+    # (3/4, 1, ...), hypotheses (-1, a, 0, ...), a in [0, 1]
     down = littlestone(Scripted([1, 1, 1]), 3, d=4)  # learner says +1, label -1: a < t, go left
     up = littlestone(Scripted([-1, -1, -1]), 3, d=4)
     assert [r.t for r in down.rounds] == [Fraction(1, 2), Fraction(1, 4), Fraction(1, 8)]

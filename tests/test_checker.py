@@ -15,7 +15,10 @@ from perceptronlab._ground.numbers import format_number, format_vector
 from perceptronlab.teach.checker import SLIPS, check_worksheet
 from perceptronlab.teach.exams import generate
 
-EXAM_X, EXAM_Y = [[1, 0], [1, 1], [0, 1]], [1, -1, -1]  # seed 000's exam task
+EXAM_X, EXAM_Y = (
+    [[1, 0], [1, 1], [0, 1]],
+    [1, -1, -1],
+)  # the exam task of "Perceptron Mistake Bound"
 
 
 def correct_rows(X, y, **kw):

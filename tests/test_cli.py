@@ -19,7 +19,7 @@ from perceptronlab.cli import COMMAND_MODULES, app
 
 runner = CliRunner()
 
-# The worksheet of seed 000's exam task, as the seed prints it (the hand-worked solution).
+# The worksheet of the exam task of "Perceptron Mistake Bound", as the lecture notes print it.
 SEED_WORKSHEET = [
     ("1", "x1", "0", "yes", "(1, 0)"),
     ("1", "x2", "-1", "yes", "(0, -1)"),
@@ -111,7 +111,11 @@ def test_demo_json_matches_the_seed_and_sklearn():
     assert [tuple(r) for r in data["worksheet"]] == SEED_WORKSHEET
     assert (data["mistakes"], data["sweeps"], data["w"]) == (5, 4, ["1", "-2"])
     assert data["eta2"] == {"mistakes": 5, "w": ["2", "-4"]}
-    assert data["bound"] == {"R2": "2", "rho2": "1/5", "novikoff": "10"}  # seed 000, task (b)
+    assert data["bound"] == {
+        "R2": "2",
+        "rho2": "1/5",
+        "novikoff": "10",
+    }  # "Perceptron Mistake Bound", task (b)
     assert data["sklearn"]["coef"] == [1.0, -2.0] and data["sklearn_equals_ours"] is True
     # the oracle, independently of the command: scikit-learn's run of the same data
     from sklearn.linear_model import Perceptron

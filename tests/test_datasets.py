@@ -27,7 +27,7 @@ def test_exam_task_reproduces_seed_000_worksheet_exactly():
     run = perceptron(X, y, exact=True, trace=True)
     assert (run.mistakes, run.sweeps) == (5, 4)
     assert list(run.w) == [Fraction(1), Fraction(-2)]
-    # seed 000's worksheet, row by row (sweep, point, y<w,x>, mistake?, w after)
+    # the worksheet of "Perceptron Mistake Bound", row by row (sweep, point, y<w,x>, mistake?, w after)
     assert run.worksheet_rows()[:4] == [
         ("1", "x1", "0", "yes", "(1, 0)"),
         ("1", "x2", "-1", "yes", "(0, -1)"),
@@ -58,7 +58,7 @@ def test_basis_attains_the_bound(n):
 
 
 def _notebook_pair(n_per_class, separation, seed):
-    """seed 003's code, verbatim (run_experiment's data part)."""
+    """The code of the notebook "The Perceptron Convergence Theorem", verbatim (run_experiment's data part)."""
     rng = np.random.RandomState(seed)
     X0 = rng.randn(n_per_class, 2) * 0.5 + np.array([-separation / 2, 0])
     X1 = rng.randn(n_per_class, 2) * 0.5 + np.array([separation / 2, 0])

@@ -1,4 +1,5 @@
-"""Exam tasks: every key re-derived independently (float engine, scikit-learn, NumPy, brute force, seed 000)."""
+"""Exam tasks: every key re-derived independently (float engine, scikit-learn, NumPy, brute force,
+the hand-worked numbers of "Perceptron Mistake Bound")."""
 
 from __future__ import annotations
 
@@ -99,7 +100,7 @@ def test_trace_tasks_separable_2_to_5_sweeps_with_a_tie(seed):
 
 
 def test_seed_000_trace_task_reproduced():
-    # seed 000's exam task with its w* = (1, -2) and eta = 2: the hand-worked solution
+    # the exam task of "Perceptron Mistake Bound" with its w* = (1, -2) and eta = 2: the hand-worked solution
     X, y = [(1, 0), (1, 1), (0, 1)], [1, -1, -1]
     run = perceptron(X, y, exact=True, trace=True)
     ties = [s for s in run.steps[1:] if s.score == 0]

@@ -317,7 +317,12 @@ def test_clicks_reach_the_kernel_and_the_cards_agree_with_the_engine(notebook):
 
 def test_python_sets_points_and_the_page_follows(notebook):
     page, root, client = notebook
-    margin_task = [[3, 1], [1, 2], [-1, -1], [0, -2]]  # seed 000's margin task
+    margin_task = [
+        [3, 1],
+        [1, 2],
+        [-1, -1],
+        [0, -2],
+    ]  # the margin task of "Perceptron Mistake Bound"
     kernel_exec(
         client,
         f"with lab.hold_trait_notifications():\n    lab.points = {margin_task}\n"

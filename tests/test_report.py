@@ -61,7 +61,7 @@ def test_exam_report_holds_the_analysis_and_the_seeds_numbers(exam_page):
     for label, value, *_ in _analysis_cards(analysis):
         assert f'<div class="label">{html.escape(label, quote=True)}</div>' in page
         assert html.escape(_number(value), quote=True) in page, label
-    # seed 000, task (b): R = sqrt 2, rho* = 1/sqrt 5, bound 10 >= 5 mistakes
+    # "Perceptron Mistake Bound", task (b): R = sqrt 2, rho* = 1/sqrt 5, bound 10 >= 5 mistakes
     assert "1.41421" in page and "0.447214" in page
     assert "The run converged and respected Novikoff&#x27;s bound: M = 5 ≤ R²/ρ*² = 10" in page
     assert "share of the bound used" in page and "50 %" in page

@@ -71,7 +71,7 @@ def worksheet_from_answer(answer):
     return rows
 
 
-# ------------------------------------------------------------------ the exam task (seed 000)
+# ------------------------------------------------------------------ the exam task ("Perceptron Mistake Bound")
 
 
 def test_exam_task_run_and_cards(client):
@@ -137,7 +137,9 @@ def test_misclassified_points_for_every_weight_vector(client):
 
 def test_learning_rate_scales_w_only(client):
     answer = post(client, EXAM, eta=2)
-    assert answer["run"]["mistakes"] == 5 and answer["run"]["w_text"] == "(2, -4)"  # seed 000, (c)
+    assert (
+        answer["run"]["mistakes"] == 5 and answer["run"]["w_text"] == "(2, -4)"
+    )  # "Perceptron Mistake Bound", (c)
     half = post(client, EXAM, eta="1/2")
     assert half["run"]["w_text"] == "(1/2, -1)" and half["options"]["eta"] == "1/2"
 
@@ -655,7 +657,8 @@ def test_valid_requests_match_the_engine(data):
 
 
 def test_margin_task_and_the_worst_case(client):
-    """Seed 000's margin task (R² = 10, best margin √2, bound 5) and seed 003's tight case e₁, e₂."""
+    """The margin task of "Perceptron Mistake Bound" (R² = 10, best margin √2, bound 5) and the tight
+    case e₁, e₂ of the notebook "The Perceptron Convergence Theorem"."""
     margin_task = {"points": [[3, 1], [1, 2], [-1, -1], [0, -2]], "labels": [1, 1, -1, -1]}
     answer = post(client, margin_task)
     rho = best_margin_brute_force(margin_task["points"], margin_task["labels"])

@@ -467,7 +467,9 @@ def test_a_pasted_link_loads_in_the_same_tab(page, base_url):
         "() => document.querySelector('[data-testid=card-R] .plab-card-value').textContent === '√10'"
     )
     ready(page)
-    assert card(page, "rho") == "√2" and card(page, "bound") == "5"  # seed 000's margin task
+    assert (
+        card(page, "rho") == "√2" and card(page, "bound") == "5"
+    )  # the margin task of "Perceptron Mistake Bound"
     assert page.get_by_test_id("preset").input_value() == "margin"
     assert page.get_by_test_id("step-label").inner_text().startswith("step 2 /")
 

@@ -27,7 +27,7 @@ def test_default_is_the_exam_task():
 
 def test_setting_points_updates_the_result():
     lab = Lab(points=EXAM_X, labels=EXAM_Y)
-    points = [[3, 1], [1, 2], [-1, -1], [0, -2]]  # seed 000's margin task
+    points = [[3, 1], [1, 2], [-1, -1], [0, -2]]  # the margin task of "Perceptron Mistake Bound"
     labels = [1, 1, -1, -1]
     with lab.hold_trait_notifications():
         lab.points = points
