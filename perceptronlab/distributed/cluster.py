@@ -310,6 +310,9 @@ def fit(
 
         def sweep_all(epoch: int, w: Float64Array, b: float) -> list[ShardResult]:
             def submit(shards: list[int], where: str | None, *, attempt: int) -> Future[Any]:
+                # w travels inside each worker's task (one copy per worker an epoch): measured on 2
+                # workers, that beat client.scatter(w, broadcast=True) at d = 100 (19.0 against
+                # 22.4 ms an epoch's round trip), 10,000 (20.2 / 22.3) and 1,000,000 (43.6 / 48.7)
                 return cl.submit(
                     sweep_shards,
                     [data[s] for s in shards],
