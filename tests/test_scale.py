@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import pickle
 import re
 import tracemalloc
 import warnings
@@ -532,6 +533,8 @@ def test_shard_rows_sweep_equals_sweep_partitions_epoch_after_epoch(sparse, seed
             got[1] - 0.125,
         )  # the next epoch starts elsewhere, as after a mix
     assert sum(mistakes) > 0
+    spilled = pickle.loads(pickle.dumps(rows))  # a worker may spill the shard to disk and back
+    assert same_bits(spilled.sweep(w, b, seed)[0], rows.sweep(w, b, seed)[0])
     returned = rows.sweep(w, b, None)[0]
     returned[:] = np.nan  # the result is the caller's own: the next sweep is not disturbed
     assert same_bits(rows.sweep(w, b, None)[0], sweep_partitions(parts, w, b, **params)[0])

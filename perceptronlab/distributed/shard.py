@@ -15,6 +15,7 @@ order; a failure is raised as :class:`ShardSweepError` naming the shard's place 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,16 @@ class ShardRows:
     ) -> None:
         self.engines = [self._engine(X, signs, eta, margin, fit_intercept) for X, signs in parts]
         self.n_rows = sum(engine.n for engine in self.engines)
+        # the engines' weights are the sweep's state: one sweep at a time (a sweep cancelled after a
+        # lost worker may still run beside its retry on a worker with several threads)
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> dict[str, Any]:  # a worker may spill the shard to disk
+        return {name: value for name, value in self.__dict__.items() if name != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
 
     @staticmethod
     def _engine(
@@ -72,13 +83,14 @@ class ShardRows:
         mistakes = 0
         rng = None if seed is None else np.random.default_rng(seed)
         order = range(len(self.engines)) if rng is None else rng.permutation(len(self.engines))
-        for p in order:
-            engine = self.engines[p]
-            engine.w[:] = weights
-            engine.b = bias
-            mistakes += engine.sweep(None if rng is None else rng.permutation(engine.n), 1)
-            weights, bias = engine.w, engine.b
-        return weights.copy(), bias, mistakes
+        with self._lock:
+            for p in order:
+                engine = self.engines[p]
+                engine.w[:] = weights
+                engine.b = bias
+                mistakes += engine.sweep(None if rng is None else rng.permutation(engine.n), 1)
+                weights, bias = engine.w, engine.b
+            return weights.copy(), bias, mistakes
 
 
 def load_shard(
