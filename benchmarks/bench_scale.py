@@ -223,6 +223,7 @@ def bench_scale(
     from perceptronlab.distributed import stream_fit
 
     size_gb = size_gb * scale
+    simulated_epochs = max(4, round(simulated_epochs * min(scale, 1.0)))  # smoke runs: fewer
     folder = DATA_DIR / f"scale-{uuid.uuid4().hex[:8]}"
     try:
         start = time.perf_counter()
