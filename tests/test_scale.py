@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import logging
+import pickle
+import re
 import tracemalloc
 import warnings
 from fractions import Fraction
@@ -485,3 +487,105 @@ def test_train_from_cli_stream_and_the_train_command(tmp_path, capsys):
     assert record["sweeps"] == run.sweeps and record["converged"] is True
     saved = json.loads(out.read_text())
     assert saved["w"] == run.w.tolist() and saved["b"] == run.b
+
+
+# ---------------------------------------------------------------- the shard kept on a worker
+
+
+def shard_parts(X, y, sizes, *, sparse):
+    """Cut (X, ±1 labels) into partitions of the given row counts, as ``finalize`` returns them."""
+    cuts = np.cumsum(sizes)[:-1]
+    rows = np.split(np.arange(X.shape[0]), cuts)
+    return [
+        (
+            (sp.csr_matrix(X[r]) if sparse else np.ascontiguousarray(X[r])),
+            np.where(y[r] > 0, 1.0, -1.0),
+        )
+        for r in rows
+    ]
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("seed", [None, 11])
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_shard_rows_sweep_equals_sweep_partitions_epoch_after_epoch(sparse, seed, fit_intercept):
+    """The engines built once and reused give the per-sweep engines' bits, every epoch."""
+    from perceptronlab.distributed.mixing import shard_seed, sweep_partitions
+    from perceptronlab.distributed.shard import ShardRows
+
+    X, y = separable(203, 37, seed=12, gap=0.05)  # 37 columns: rows start at odd offsets
+    if sparse:
+        X = np.where(np.abs(X) > 0.8, X, 0.0)  # about 40 % nonzero
+    parts = shard_parts(X, y, [50, 71, 1, 81], sparse=sparse)
+    params = dict(eta=0.7, margin=0.25, fit_intercept=fit_intercept)
+    rows = ShardRows(parts, **params)
+    assert rows.n_rows == 203
+    w, b = np.zeros(37), 0.0
+    mistakes = []
+    for epoch in range(1, 7):
+        entropy = shard_seed(seed, epoch, 3)
+        got = rows.sweep(w, b, entropy)
+        want = sweep_partitions(parts, w, b, seed=entropy, **params)
+        assert same_bits(got[0], want[0]) and got[1] == want[1] and got[2] == want[2]
+        mistakes.append(got[2])
+        w, b = (
+            0.5 * got[0] + 0.25,
+            got[1] - 0.125,
+        )  # the next epoch starts elsewhere, as after a mix
+    assert sum(mistakes) > 0
+    spilled = pickle.loads(pickle.dumps(rows))  # a worker may spill the shard to disk and back
+    assert same_bits(spilled.sweep(w, b, seed)[0], rows.sweep(w, b, seed)[0])
+    returned = rows.sweep(w, b, None)[0]
+    returned[:] = np.nan  # the result is the caller's own: the next sweep is not disturbed
+    assert same_bits(rows.sweep(w, b, None)[0], sweep_partitions(parts, w, b, **params)[0])
+
+
+def test_sweep_shards_names_the_shard_whose_sweep_failed():
+    from perceptronlab.distributed.shard import ShardRows, ShardSweepError, sweep_shards
+
+    X, y = separable(40, 3, seed=2)
+    good = ShardRows(
+        shard_parts(X, y, [40], sparse=False), eta=1.0, margin=0.0, fit_intercept=False
+    )
+    huge = ShardRows(  # finite rows whose updates overflow w
+        shard_parts(X * 1e200, y, [40], sparse=False), eta=1e200, margin=0.0, fit_intercept=False
+    )
+    results = sweep_shards([good, good], np.zeros(3), 0.0, [None, (1, 1, 1)])
+    assert len(results) == 2 and same_bits(results[0][0], good.sweep(np.zeros(3), 0.0, None)[0])
+    with pytest.raises(ShardSweepError) as caught:
+        sweep_shards([good, huge, good], np.zeros(3), 0.0, [None, None, None])
+    position, cause = caught.value.args
+    assert position == 1 and "finite" in str(cause).lower()
+
+
+def test_dask_sparse_shuffled_run_sweeps_one_task_per_worker_per_epoch(threads_client, tmp_path):
+    """LIBSVM (CSR) files, seed, intercept and margin, 5 shards on 2 workers: the in-process bits,
+    and every epoch exactly one sweep task per worker holding shards."""
+    from distributed import get_task_stream
+
+    X, y = separable(400, 8, seed=9, gap=0.2)
+    X = np.where(np.abs(X) > 0.5, X, 0.0)
+    for i, rows in enumerate(np.array_split(np.arange(400), 4)):
+        dump_svmlight_file(X[rows], y[rows], str(tmp_path / f"s{i}.libsvm"), zero_based=True)
+    pattern = str(tmp_path / "*.libsvm")
+    kwargs = dict(
+        seed=5, shards=5, fit_intercept=True, margin=0.5, max_epochs=8, blocksize=1500, warn=False
+    )
+    reference = fit_in_process(pattern, **kwargs)
+    assert reference.history.shape[1] == 5 and reference.history.sum() > 0
+    with get_task_stream(client=threads_client) as stream:
+        model = fit(pattern, client=threads_client, **kwargs)
+    assert_same_model(model, reference)
+    sweeps = [
+        str(task["key"]) for task in stream.data if "perceptronlab-sweep-" in str(task["key"])
+    ]
+    per_epoch: dict[int, list[list[int]]] = {}
+    for key in sweeps:  # perceptronlab-sweep-<token>-e<epoch>-s<shard>.<shard>...-a<attempt>
+        found = re.search(r"-e(\d+)-s([\d.]+)-a0$", key)
+        assert found is not None, key
+        per_epoch.setdefault(int(found[1]), []).append([int(s) for s in found[2].split(".")])
+    assert sorted(per_epoch) == list(range(1, model.epochs + 1))
+    for tasks in per_epoch.values():
+        assert 1 <= len(tasks) <= 2  # one task per worker (2 workers), never one per shard
+        assert sorted(s for shards in tasks for s in shards) == [0, 1, 2, 3, 4]
+        assert all(shards == sorted(shards) for shards in tasks)  # in shard order

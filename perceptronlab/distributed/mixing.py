@@ -17,11 +17,12 @@ mixing's 0/0) and the run has converged. For separable data with margin :math:`\
 2010, Theorem 3 for the weighted mixing); one-shot averaging of independently trained perceptrons
 (:func:`one_shot_average`) has no such guarantee and is kept only as a baseline.
 
-This module is the reference: :mod:`perceptronlab.distributed.cluster` runs the same
-:func:`sweep_partitions` on Dask workers and the same :func:`run_epochs` loop on the client, and the
-tests hold the two equal bit for bit. A sweep of one shard continues w across its partitions, so
-a shard is exactly the cyclic perceptron over the concatenation of its partitions; with one shard
-the whole run is :func:`perceptronlab.perceptron` with ``order="cyclic"``.
+This module is the reference: :mod:`perceptronlab.distributed.cluster` runs :func:`sweep_partitions`'s
+sweep on Dask workers (with engines built once, :class:`perceptronlab.distributed.shard.ShardRows`)
+and the same :func:`run_epochs` loop on the client, and the tests hold the two equal bit for bit.
+A sweep of one shard continues w across its partitions, so a shard is exactly the cyclic perceptron
+over the concatenation of its partitions; with one shard the whole run is
+:func:`perceptronlab.perceptron` with ``order="cyclic"``.
 
 Examples
 --------
