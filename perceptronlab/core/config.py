@@ -43,6 +43,9 @@ def csr_text() -> str:
 
     found = choice.choices()
     timings = ", ".join(f"{name} {ms} ms" for name, ms in found["measured_ms"].items())
+    if isinstance(found.get("confirmed_ms"), dict):
+        again = ", ".join(f"{name} {ms} ms" for name, ms in found["confirmed_ms"].items())
+        timings += f"; measured again: {again}"
     where = (
         f"where every gather misses the inner caches (w ≥ {kernels.PAIRED_MIN_WEIGHT_BYTES // 2**20} MiB, "
         f"≥ {kernels.PAIRED_MIN_ROW_NNZ} non-zeros a row, evenly spread columns)"
