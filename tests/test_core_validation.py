@@ -86,9 +86,15 @@ def test_nan_is_named_on_every_path(call, sparse):
 
 
 def test_overflow_during_pocket_is_not_blamed_on_the_data():
+    import warnings
+
     from perceptronlab.exceptions import WeightOverflowError
 
     X = np.array([[1e308, 1e308], [-1e308, 1e308], [1e308, -1e308]])
+    with warnings.catch_warnings():  # the one line of the error, no NumPy warning before it
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(WeightOverflowError, match="Scale the data"):
+            pocket(X, [1, -1, 1], eta=10.0, seed=0)
     with pytest.raises(WeightOverflowError, match="Scale the data"):
         pocket(X, [1, -1, 1], eta=10.0, seed=0)
     with pytest.raises(WeightOverflowError, match="Scale the data"):

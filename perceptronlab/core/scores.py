@@ -41,12 +41,16 @@ SMALL_ELEMENTS = 65_536
 
 
 def _margins_small(X, y, w, b, out):
-    """y_i (⟨w, x_i⟩ + b) summed feature by feature in float64, as :func:`kernels.margins_dense`."""
+    """y_i (⟨w, x_i⟩ + b) summed feature by feature in float64, as :func:`kernels.margins_dense`.
+
+    Like the kernels, it lets an overflow become inf or NaN without a warning: the callers check
+    the scores and say what to do in one line."""
     out[:] = 0.0
-    for j in range(X.shape[1]):
-        out += w[j] * X[:, j].astype(np.float64)
-    out += b
-    out *= y
+    with np.errstate(over="ignore", invalid="ignore"):
+        for j in range(X.shape[1]):
+            out += w[j] * X[:, j].astype(np.float64)
+        out += b
+        out *= y
     return out
 
 
