@@ -12,6 +12,7 @@ Run alone: ``.venv/bin/python -m benchmarks --only bench_scale``
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -72,11 +73,10 @@ def _timed(run) -> float:
     return _epoch_rate(stamps)
 
 
-def _dask_rate(pattern: str, workers: int, epochs: int, shards: int, processes: bool) -> float:
-    """A fresh LocalCluster (ports chosen by the system, no dashboard), one fit, epochs per second."""
+@contextlib.contextmanager
+def _local_cluster(workers: int, processes: bool):
+    """A fresh LocalCluster of one-thread workers (ports chosen by the system, no dashboard) and its client."""
     from distributed import Client, LocalCluster
-
-    from perceptronlab.distributed import fit
 
     with (
         LocalCluster(
@@ -89,6 +89,15 @@ def _dask_rate(pattern: str, workers: int, epochs: int, shards: int, processes: 
         ) as cluster,
         Client(cluster) as client,
     ):
+        yield client
+
+
+def _dask_rate(pattern: str, workers: int, epochs: int, shards: int, processes: bool) -> float:
+    """A fresh LocalCluster (ports chosen by the system, no dashboard), one fit, epochs per second."""
+
+    from perceptronlab.distributed import fit
+
+    with _local_cluster(workers, processes) as client:
         return _timed(
             lambda cb: fit(
                 pattern, client=client, shards=shards, max_epochs=epochs, callback=cb, warn=False
@@ -170,21 +179,10 @@ def _simulated_epoch(
     workers, one shard each, the data generated on the workers (a dask random array: nothing is
     sent from the client but the graph)."""
     import dask.array as da
-    from distributed import Client, LocalCluster
 
     from perceptronlab.distributed import fit
 
-    with (
-        LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=processes,
-            scheduler_port=0,
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
+    with _local_cluster(workers, processes) as client:
         rng = da.random.default_rng(seed)
         X = rng.normal(size=(workers * rows, n_features), chunks=(rows, n_features))
         direction = np.random.default_rng(seed).normal(size=n_features)

@@ -499,6 +499,23 @@ def sweep_csr(
     )
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _csr_row(
+    indptr, indices, data, y, i, w, b, eta, margin, fit_intercept, sq, idx_out, norm_out, count
+):
+    """Row i of a row-by-row CSR sweep: scored in its stored order, updated on a mistake. Returns
+    (count, b, ‖(w, b)‖², stopped): ``stopped`` is i when the score is not finite, else -1."""
+    s = _csr_dot(indptr, indices, data, w, i) + b
+    if not abs(s) < math.inf:
+        return count, b, sq, i
+    if is_mistake(y[i], s, margin):
+        b, sq = _csr_take_update(
+            indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out, norm_out, count
+        )
+        count += 1
+    return count, b, sq, -1
+
+
 @njit(cache=True, nogil=True)
 def _sweep_csr_rows(
     indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out
@@ -509,25 +526,24 @@ def _sweep_csr_rows(
     count = 0
     for t in range(steps):
         i = order[t] if use_order else t
-        s = _csr_dot(indptr, indices, data, w, i) + b
-        if not abs(s) < math.inf:
-            return count, b, i
-        if is_mistake(y[i], s, margin):
-            b, sq = _csr_take_update(
-                indptr,
-                indices,
-                data,
-                i,
-                w,
-                b,
-                eta * y[i],
-                fit_intercept,
-                sq,
-                idx_out,
-                norm_out,
-                count,
-            )
-            count += 1
+        count, b, sq, stopped = _csr_row(
+            indptr,
+            indices,
+            data,
+            y,
+            i,
+            w,
+            b,
+            eta,
+            margin,
+            fit_intercept,
+            sq,
+            idx_out,
+            norm_out,
+            count,
+        )
+        if stopped >= 0:
+            return count, b, stopped
     return count, b, -1
 
 
@@ -545,25 +561,24 @@ def _sweep_csr_prefetched(
             for k in range(_U(indptr[ahead]), _U(indptr[ahead + 1])):
                 prefetch(w, _U(indices[k]))
         i = order[t] if use_order else t
-        s = _csr_dot(indptr, indices, data, w, i) + b
-        if not abs(s) < math.inf:
-            return count, b, i
-        if is_mistake(y[i], s, margin):
-            b, sq = _csr_take_update(
-                indptr,
-                indices,
-                data,
-                i,
-                w,
-                b,
-                eta * y[i],
-                fit_intercept,
-                sq,
-                idx_out,
-                norm_out,
-                count,
-            )
-            count += 1
+        count, b, sq, stopped = _csr_row(
+            indptr,
+            indices,
+            data,
+            y,
+            i,
+            w,
+            b,
+            eta,
+            margin,
+            fit_intercept,
+            sq,
+            idx_out,
+            norm_out,
+            count,
+        )
+        if stopped >= 0:
+            return count, b, stopped
     return count, b, -1
 
 
