@@ -1,4 +1,4 @@
-"""Run every benchmark, print one table, write benchmarks/RESULTS.md and the README's table (``make bench``).
+"""Run every benchmark, print one table, write benchmarks/RESULTS.md (``make bench``).
 
 ``--passes N`` runs the whole suite N times, one pass after another, and reports each row over all of
 them (``make bench`` uses 2): the median of the passes' medians, and the smallest and largest round of
@@ -21,19 +21,13 @@ import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-README = HERE.parent / "README.md"
-#: the README's benchmark table lies between these two lines (the runner rewrites it)
-README_BEGIN = (
-    "<!-- benchmarks: generated from benchmarks/RESULTS.md by `make bench`; do not edit -->"
-)
-README_END = "<!-- benchmarks: end -->"
 NOTE = (
     "Every figure: the median of interleaved rounds (each round times every side once), with the "
     "smallest and largest round; with several passes of the whole suite (`make bench` runs two, one after "
     "the other), the median of the passes' medians and the smallest and largest round of any pass, the "
     "detail being the last pass's. One-thread code is timed in the calling thread's CPU time, rows marked "
-    '"wall time" use wall time (several threads or processes). `make bench` writes this file and the '
-    "README's table."
+    '"wall time" use wall time (several threads or processes). `make bench` writes this file; the '
+    "documentation's performance page shows it."
 )
 HEADER = (
     "| case | target | measured (median) | spread (min–max, rounds) | met | detail |\n"
@@ -191,13 +185,6 @@ def combine_passes(passes: list[list[dict]]) -> list[dict]:
     return combined
 
 
-def readme_with(table_text: str, machine: str, readme: str) -> str:
-    """The README with its generated benchmark block replaced (the block must exist)."""
-    begin, end = readme.index(README_BEGIN), readme.index(README_END)
-    block = f"{README_BEGIN}\nMachine: {machine}\n\n{table_text}\n{README_END}"
-    return readme[:begin] + block + readme[end + len(README_END) :]
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", help="run benchmarks whose name contains this text")
@@ -238,8 +225,6 @@ def main(argv=None) -> int:
     print(text)
     if scale == 1.0 and args.only is None and not args.rounds:
         Path(args.out).write_text(text)
-        if README.exists():
-            README.write_text(readme_with(table_text, machine, README.read_text()))
     if failures:
         print(f"FAILED: {', '.join(failures)}", file=sys.stderr)
         return 1

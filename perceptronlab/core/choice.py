@@ -137,14 +137,14 @@ def choices() -> dict[str, Any]:
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(found, dict) and found.get("csr_loop") in kernels.CSR_LOOPS:
-            return {**found, "source": f"measured earlier on this machine ({path})"}
+            return {**found, "source": f"measured earlier on this machine ({path.name}, beside Numba's cache)"}
     except (OSError, ValueError):
         pass
     measured = measure()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, json.dumps(measured))
-        source = f"measured now, kept in {path}"
+        source = f"measured now, kept in {path.name} beside Numba's cache"
     except (OSError, InputError):
         source = "measured now (the cache folder is not writable: kept for this process)"
     return {**measured, "source": source}

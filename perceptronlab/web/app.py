@@ -4,7 +4,7 @@
 cards (:func:`perceptronlab.web.api.compute`). ``GET /`` is the page, ``GET /static/...`` its files
 (shipped in the package: no CDN, no build step, no network), ``GET /api/health`` the server's state.
 
-How it holds up (see "Limits and safety" in the README):
+How it holds up (see docs/reference/limits.md, "Limits and safety"):
 
 - every request is computed in a pool of worker processes (:mod:`perceptronlab.web.pool`), one
   per core by default, never on the event loop: the page and ``/api/health`` answer at once
