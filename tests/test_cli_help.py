@@ -427,3 +427,42 @@ def test_pockets_check_flag_says_its_default():
     text = " ".join(" ".join(lines).split())
     assert "--check <update|sweep|ratchet>" in text
     assert "update (after every update; the default, as perceptronlab.pocket)" in text
+
+
+def _ragged_lines(page: str, width: int = 80) -> list[str]:
+    """Lines of a help page's text (outside the boxes) that break before the margin although the
+    next line's first word would have fitted: a docstring's own line break, not Rich's wrapping."""
+    lines = [line.rstrip() for line in ANSI.sub("", page).splitlines()]
+    boxes = [i for i, line in enumerate(lines) if line.lstrip().startswith("╭")]
+    lines = lines[: boxes[0]] if boxes else lines  # the description; the examples keep their lines
+    ragged = []
+    for line, following in zip(lines, lines[1:], strict=False):
+        text, next_text = line.strip(), following.strip()
+        if not text or not next_text or line.lstrip().startswith(("│", "╭", "╰")):
+            continue
+        if following.lstrip().startswith(("│", "╭", "-", "*", "•")) or re.match(
+            r"\d+[.)] ", next_text
+        ):
+            continue
+        if len(line) + 1 + len(next_text.split()[0]) < width - 1:
+            ragged.append(line)
+    return ragged
+
+
+@pytest.mark.parametrize("name", [None, *NAMES])
+def test_help_reads_at_80_columns(name):
+    """Every --help at 80 columns wraps its paragraphs cleanly (issue 36, item 6)."""
+    args = [name, "--help"] if name else ["--help"]
+    page = runner.invoke(app, args, env={"COLUMNS": "80", "TERM": "dumb"}, color=False).output
+    assert "Usage" in page
+    assert not _ragged_lines(page), f"{name}: ragged lines at 80 columns:\n" + "\n".join(
+        _ragged_lines(page)
+    )
+
+
+def test_the_ragged_line_check_can_fail():
+    page = " Any number of classes: one run per class (one-vs-rest)\n unless --algorithm\n multiclass.\n"
+    assert _ragged_lines(page) == [
+        " Any number of classes: one run per class (one-vs-rest)",
+        " unless --algorithm",
+    ]

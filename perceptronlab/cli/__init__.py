@@ -15,6 +15,8 @@ with examples (:mod:`perceptronlab.cli._examples`).
 from __future__ import annotations
 
 import importlib
+import inspect
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -38,6 +40,27 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+
+
+def reflow(text: str | None) -> str | None:
+    """Help text as paragraphs: the line breaks of a docstring's source joined within a paragraph,
+    so that Rich wraps each paragraph to the terminal (no ragged half-lines at 80 columns); blank
+    lines and list items (``-``, ``*``, ``1.``) keep their breaks."""
+    if not text:
+        return text
+    paragraphs = []
+    for paragraph in re.split(r"\n\s*\n", inspect.cleandoc(text)):
+        lines: list[str] = []
+        for line in paragraph.splitlines():
+            if lines and not _LIST_ITEM.match(line):
+                lines[-1] = f"{lines[-1]} {line.strip()}"
+            else:
+                lines.append(line.rstrip())
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
 def _plain_flags(params: list) -> list:
     """Flags take no value, so their help shows no type.
 
@@ -48,11 +71,17 @@ def _plain_flags(params: list) -> list:
     for param in params:
         if getattr(param, "is_flag", False) and getattr(param, "metavar", "") is None:
             param.metavar = ""
+        if getattr(param, "help", None):
+            param.help = reflow(param.help)
     return params
 
 
 class _Command(TyperCommand):
-    """Every ``perceptronlab`` command: plain flags in ``--help``."""
+    """Every ``perceptronlab`` command: plain flags in ``--help``, its text reflowed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["help"] = reflow(kwargs.get("help"))
+        super().__init__(*args, **kwargs)
 
     def get_params(self, ctx: Any) -> list:
         return _plain_flags(super().get_params(ctx))
