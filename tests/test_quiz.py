@@ -267,7 +267,11 @@ def test_quiz_document_shape_and_determinism():
         if q["kind"] == "choice":
             assert sum(o["correct"] for o in q["options"]) == 1
             assert next(o["text"] for o in q["options"] if o["correct"]) == q["answer"]
-            assert all(set(o) == {"text", "correct", "why"} and o["why"] for o in q["options"])
+            assert all(
+                set(o) == {"text", "correct", "why", "slip", "slip_text"} and o["why"]
+                for o in q["options"]
+            )
+            assert all((o["slip"] is None) == o["correct"] for o in q["options"])
         else:
             assert q["options"] == []
         if q["kind"] == "numeric":
@@ -310,13 +314,15 @@ def test_terminal_quiz_scores_piped_answers():
         input="\n".join(right_reply(q) for q in questions) + "\n",
     )
     assert right.exit_code == 0, right.output
-    assert "Score: 9 of 9 (100 %)." in right.stdout
+    cards = sum(q.kind == "card" for q in questions)
+    assert cards and f"Score: {9 - cards} of {9 - cards} (100 %)." in right.stdout  # cards unscored
+    assert f"Question cards (not scored): you knew {cards} of {cards}." in right.stdout
     wrong = runner.invoke(
         app,
         ["quiz", "--seed", "11", "--count", "9"],
         input="\n".join(wrong_reply(q) for q in questions) + "\n",
     )
-    assert "Score: 0 of 9 (0 %)." in wrong.stdout and "To review:" in wrong.stdout
+    assert f"Score: 0 of {9 - cards} (0 %)." in wrong.stdout and "To review:" in wrong.stdout
     first_choice = next(q for q in questions if q.kind == "choice")
     slip = next(o for o in first_choice.options if not o.correct)
     assert f"Not quite: {slip.why}" in wrong.stdout  # the slip is explained

@@ -230,7 +230,7 @@ def exam(
         _class_exam(kind, seed, fmt, solution, out, variants, students, quiet, export, ranges)
         return
     if export is not None:
-        from perceptronlab.teach.lms import export_tasks
+        from perceptronlab.teach.lms_exams import export_tasks
 
         if out is None:
             raise fail(
@@ -411,7 +411,7 @@ def _class_exam(
         _write(key_file, key_markdown(variants, kind.value, seed), "--out")
     _write(out / "variants.csv", "\n".join(rows) + "\n", "--out")
     if export is not None:
-        from perceptronlab.teach.lms import export_tasks
+        from perceptronlab.teach.lms_exams import export_tasks
 
         bank = out / ("questions.xml" if export is ExportFormat.moodle else "questions.zip")
         _write(

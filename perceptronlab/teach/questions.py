@@ -134,7 +134,16 @@ class Question:
             "topic": self.topic,
             "kind": self.kind,
             "prompt": self.prompt,
-            "options": [{"text": o.text, "correct": o.correct, "why": o.why} for o in self.options],
+            "options": [
+                {
+                    "text": o.text,
+                    "correct": o.correct,
+                    "why": o.why,
+                    "slip": o.slip,
+                    "slip_text": SLIPS.get(o.slip) if o.slip else None,
+                }
+                for o in self.options
+            ],
             "answer": self.answer,
             "value": None if self.value is None else float(self.value),
             "tolerance": None if self.tolerance is None else float(self.tolerance),
