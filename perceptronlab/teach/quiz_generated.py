@@ -13,6 +13,7 @@ from perceptronlab._ground.numbers import format_count, format_sqrt
 from perceptronlab.core.exact import exact_update
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.scores import margins as engine_margins
+from perceptronlab.teach.quantities import quick_run
 from perceptronlab.teach.questions import (
     Question,
     choice,
@@ -392,6 +393,9 @@ def _small_separable(rng: random.Random, n: int, low: int = -2, high: int = 2):
     y = [rng.choice((-1, 1)) for _ in range(n)]
     if len(set(X)) < n or (0, 0) in X or len(set(y)) < 2:
         return None
+    converged, _, mistakes, _ = quick_run(X, y, 10)  # skips the draws the engine would refuse
+    if not converged or mistakes < 2:
+        return None
     run = perceptron(X, y, exact=True, max_sweeps=10, warn=False)
     return (X, y, run) if run.converged and run.mistakes >= 2 else None
 
@@ -573,10 +577,10 @@ def pocket_question(rng: random.Random, qid: str) -> Question:
         y = [rng.choice((-1, 1)) for _ in range(5)]
         if len(set(X)) < 5 or (0, 0) in X or len(set(y)) < 2:
             continue
-        run = perceptron(X, y, exact=True, trace=True, max_sweeps=30, warn=False)
-        if run.converged:
-            continue  # separable: no pocket needed
-        assert run.steps is not None  # traced
+        if quick_run(X, y, 30)[0]:
+            continue  # separable (it converges): no pocket needed
+        run = perceptron(X, y, exact=True, trace=True, max_sweeps=UPDATES, warn=False)
+        assert run.steps is not None and not run.converged  # traced; the quick run agrees
         ws = [tuple(s.w) for s in run.steps if s.mistake][:UPDATES]
         if len(ws) < UPDATES or len(set(ws)) < UPDATES:
             continue
