@@ -11,7 +11,7 @@ from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
-from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import GRID_ROWS, MAX_DRAWS, ExamTask, Part
 
 
 def trace_task(rng: random.Random, seed: int) -> ExamTask:
@@ -180,8 +180,10 @@ def trace_from(
                 (
                     "p",
                     "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a "
-                    "mistake, and $w$ afterwards.",
-                )
+                    "mistake, and $w$ afterwards (one row per step; the last, clean sweep in one row "
+                    "that ends with stop).",
+                ),
+                ("grid", GRID_ROWS),
             ],
             solution_a,
             grading_a,
