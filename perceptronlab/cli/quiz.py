@@ -174,7 +174,7 @@ def quiz(
     typer.echo(
         f"Self-test, seed {seed} (`perceptronlab quiz --seed {seed}` gives the same questions)."
     )
-    right = asked = cards = cards_known = 0
+    right = asked = cards_seen = cards_known = 0
     slips: list[str] = []
     for number, question in enumerate(questions, start=1):
         typer.echo("")
@@ -185,7 +185,7 @@ def quiz(
             typer.echo("(end of input)")
             break
         if question.kind == "card":
-            cards, cards_known = cards + 1, cards_known + result
+            cards_seen, cards_known = cards_seen + 1, cards_known + int(result)
             continue  # judged by yourself: read, not scored
         asked += 1
         right += result
@@ -194,8 +194,8 @@ def quiz(
     typer.echo("")
     share = f" ({format_percent(right / asked)})" if asked else ""
     typer.echo(f"Score: {right} of {asked}{share}.")
-    if cards:
-        typer.echo(f"Question cards (not scored): you knew {cards_known} of {cards}.")
+    if cards_seen:
+        typer.echo(f"Question cards (not scored): you knew {cards_known} of {cards_seen}.")
     if slips:
         typer.echo("To review: " + ", ".join(dict.fromkeys(slips)) + ".")
 

@@ -91,6 +91,9 @@ def describe(shape: Profile | Ranges) -> str:
         if name in shape:
             value = shape[name]
             if isinstance(value, tuple):
-                value = str(value[0]) if value[0] == value[1] else f"{value[0]}–{value[1]}"
-            parts.append(f"{value} {WORDS[name]}")
+                low, high = value
+                text = str(low) if low == high else f"{low}–{high}"
+            else:
+                text = str(value)
+            parts.append(f"{text} {WORDS[name]}")
     return ", ".join(parts)
