@@ -136,14 +136,19 @@ def exam_questions(task: ExamTask, prefix: str = "") -> list[Question]:
         asked = numbers[part.letter](task.answers) if part.letter in numbers else []
         for k, (what, value) in enumerate(asked, start=1):
             value = Fraction(value)
-            exact = value.denominator == 1 or tolerance(value) == 0
+            how = (
+                "."
+                if value.denominator == 1
+                else " (as a decimal)."
+                if tolerance(value) == 0
+                else " (as a decimal; within 0.1 % is accepted)."
+            )
             out.append(
                 Question(
                     f"{name}-{part.letter}{k}",
                     topic,
                     "numeric",
-                    f"{head}\n\nEnter {what}"
-                    + (" (a decimal)." if exact else " (a decimal, to 3 decimals or better)."),
+                    f"{head}\n\nEnter {what}{how}",
                     number_text(value),
                     solution,
                     value=value,
