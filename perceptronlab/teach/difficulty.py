@@ -66,8 +66,9 @@ def profile(task: ExamTask) -> Profile:
 
 
 def seed_profile(kind: str, seed: int) -> Profile:
-    """:func:`profile` of ``generate(kind, seed)``; for ``"trace"`` from its draw alone (a fraction
-    of the work), the very data and run the task is then built on."""
+    """:func:`profile` of ``generate(kind, seed)``; for ``"trace"``, ``"eta"`` and
+    ``"margin-perceptron"`` from the draw alone (a fraction of the work), the very data and run
+    the task is then built on."""
     from perceptronlab.teach.exams import generate, task_rng
 
     if kind == "trace":
@@ -75,6 +76,16 @@ def seed_profile(kind: str, seed: int) -> Profile:
 
         X, _, shape = trace_data(task_rng(kind, seed), seed)
         return {"points": len(X), "mistakes": shape["mistakes"], "sweeps": shape["sweeps"]}
+    if kind == "eta":
+        from perceptronlab.teach.kinds.eta import eta_draw
+
+        X, _, _, mistakes = eta_draw(task_rng(kind, seed), seed)
+        return {"points": len(X), "mistakes": mistakes}
+    if kind == "margin-perceptron":
+        from perceptronlab.teach.kinds.margin_perceptron import margin_perceptron_draw
+
+        X, _, _, run = margin_perceptron_draw(task_rng(kind, seed), seed)
+        return {"points": len(X), "mistakes": run.mistakes, "sweeps": run.sweeps}
 
     return profile(generate(kind, seed))  # type: ignore[arg-type]
 
