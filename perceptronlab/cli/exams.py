@@ -173,8 +173,9 @@ def exam(
         typer.Option(
             "--export",
             help="Also write the task (every variant with --variants) for a learning-management system: "
-            "moodle (Moodle XML: the worksheet as cloze, the other parts with their key) or qti (a "
-            "QTI 1.2 zip for Canvas); alone it writes to --out, with --variants into the folder.",
+            "moodle (Moodle XML: every number of the key a graded numerical question, the worksheet "
+            "as cloze, written parts as essays) or qti (a QTI 1.2 zip for Canvas); alone it writes "
+            "to --out, with --variants into the folder.",
         ),
     ] = None,
     quiet: QuietOpt = False,
