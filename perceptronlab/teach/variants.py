@@ -196,14 +196,18 @@ def class_ranges(kind: Kind, seed: int, ranges: Ranges) -> Ranges:
             )
         return {}
     samples = []
+    draws = 0
     for k in range(MAX_ATTEMPTS):
+        draws = k + 1
         shape = seed_profile(kind, variant_seed(seed, "|class-difficulty", k))
         if fits(shape, ranges):
             samples.append(shape)
             if len(samples) == SAMPLES:
                 break
+        elif not samples and k + 1 >= MAX_ATTEMPTS // 4:
+            break  # not one fit in a quarter of the draws: the ranges cannot be met
     if len(samples) < SAMPLES:  # rarer than 1 in 25: the students' draws would take too long
-        raise _too_narrow(kind, ranges, f"{len(samples)} of {MAX_ATTEMPTS} draws fit")
+        raise _too_narrow(kind, ranges, f"{len(samples)} of {draws} draws fit")
     shared = dict(ranges)
     for name in QUANTITIES:
         if name in samples[0] and name not in shared:
@@ -217,7 +221,7 @@ def _too_narrow(kind: str, ranges: Ranges, got: str) -> Exception:
     flags = " ".join(f"{FLAGS[n]} {lo}-{hi}" for n, (lo, hi) in ranges.items())
     return v.fail(
         "difficulty ranges",
-        f"ranges a {kind} task can meet (e.g. trace: 3-4 data points, 3-10 mistakes, 2-5 sweeps)",
+        f"ranges the {kind} task can meet (e.g. trace: 3-4 data points, 3-10 mistakes, 2-5 sweeps)",
         f"{flags or 'the class default'}: {got}",
         "Widen the ranges, e.g. --mistakes 4-6.",
     )
