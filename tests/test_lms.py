@@ -315,3 +315,38 @@ def test_class_variants_export_to_qti(tmp_path):
     assert [r["type"] for r in read[:3]] == ["essay_question"] + ["numerical_question"] * 2
     assert read[0]["points"] == "1"  # a written part: an essay the instructor grades
     assert all(r["feedback"]["general_fb"] for r in read)  # the key travels as feedback
+
+
+def test_exam_worksheet_in_qti_is_fill_in_the_blanks_with_the_exact_run(tmp_path):
+    from perceptronlab.teach.exams import generate
+
+    out = tmp_path / "exam.zip"
+    args = ["exam", "--kind", "trace", "--seed", "4", "--export", "qti", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    with zipfile.ZipFile(out) as archive:
+        name = next(n for n in archive.namelist() if n != "imsmanifest.xml")
+        root = ET.fromstring(archive.read(name))
+    (item,) = [
+        i
+        for i in root.iterfind(".//q:item", Q)
+        if i.findtext(".//q:fieldentry", namespaces=Q) == "fill_in_multiple_blanks_question"
+    ]
+    text = item.findtext("q:presentation/q:material/q:mattext", namespaces=Q)
+    blanks = re.findall(r"\[(b\d+)\]", text)
+    keys = {}
+    for response in item.iterfind(".//q:response_lid", Q):
+        blank = response.findtext("q:material/q:mattext", namespaces=Q)
+        keys[blank] = response.findtext(".//q:response_label//q:mattext", namespaces=Q)
+    assert sorted(blanks) == sorted(keys)  # every blank has its key
+    run = generate("trace", 4).run
+    expected = []
+    for step in run.steps:
+        if step.sweep == run.sweeps:
+            break
+        expected += [step.score, "yes" if step.mistake else "no", *step.w]
+    expected += [s.score for s in run.steps if s.sweep == run.sweeps] + ["no"]
+    shown = [keys[b] for b in blanks]  # in reading order
+    assert shown == [e if isinstance(e, str) else key_text(Fraction(e)) for e in expected]
+    adds = [float(s.text) for s in item.iterfind(".//q:setvar", Q)]
+    assert len(adds) == len(blanks) and abs(sum(adds) - 100) < 0.01  # every blank its share

@@ -30,10 +30,10 @@ from __future__ import annotations
 import hashlib
 import io
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree as ET
 
 if TYPE_CHECKING:
@@ -239,7 +239,6 @@ def worksheet_cloze(intro: str, run: Run) -> str:
     >>> text.count(":NUMERICAL:") > 0, "{1:MULTICHOICE:=yes~no}" in text
     (True, True)
     """
-    from html import escape
 
     def number(value) -> str:
         return "{1:NUMERICAL:=" + key_text(Fraction(value)) + ":0}"
@@ -247,6 +246,14 @@ def worksheet_cloze(intro: str, run: Run) -> str:
     def mistake(flag: bool) -> str:
         return "{1:MULTICHOICE:" + ("=yes~no" if flag else "yes~=no") + "}"
 
+    return worksheet_html(intro, run, number, mistake)
+
+
+def worksheet_html(
+    intro: str, run: Run, number: Callable[[Any], str], mistake: Callable[[bool], str]
+) -> str:
+    """A worksheet as an HTML table whose cells to fill in are ``number(value)`` and
+    ``mistake(flag)``: one row per step, the stop row with the clean sweep's scores."""
     assert run.steps is not None  # a traced run
     rows = ["<tr><th>sweep</th><th>point</th><th>y⟨w,x⟩</th><th>mistake?</th><th>w after</th></tr>"]
     final = run.sweeps if run.converged else None
@@ -254,19 +261,69 @@ def worksheet_cloze(intro: str, run: Run) -> str:
     for step in run.steps:
         if step.sweep == final:
             break
+        cells = [number(step.score), mistake(step.mistake)]  # in reading order
         w = "(" + ", ".join(number(c) for c in step.w) + ")"
         if run.fit_intercept:
             w += ", b = " + number(step.b)
         rows.append(
-            f"<tr><td>{step.sweep}</td><td>x{step.index + 1}</td><td>{number(step.score)}</td>"
-            f"<td>{mistake(step.mistake)}</td><td>{w}</td></tr>"
+            f"<tr><td>{step.sweep}</td><td>x{step.index + 1}</td><td>{cells[0]}</td>"
+            f"<td>{cells[1]}</td><td>{w}</td></tr>"
         )
     if clean:
         scores = ", ".join(number(s.score) for s in clean)
+        stop = mistake(False)
         rows.append(
-            f"<tr><td>{final}</td><td>all</td><td>{scores}</td><td>{mistake(False)}</td><td>stop</td></tr>"
+            f"<tr><td>{final}</td><td>all</td><td>{scores}</td><td>{stop}</td><td>stop</td></tr>"
         )
     return f"<p>{escape(intro)}</p><table>" + "".join(rows) + "</table>"
+
+
+def _qti_worksheet(section: ET.Element, name: str, ident: str, intro: str, run: Run) -> None:
+    """A worksheet as Canvas's *fill in multiple blanks* question: a blank ``[bK]`` per score,
+    mistake and weight cell, each graded by its exact text (the numbers of a trace worksheet are
+    integers), the points split evenly among the blanks."""
+    keys: list[str] = []
+
+    def blank(text: str) -> str:
+        keys.append(text)
+        return f"[b{len(keys)}]"
+
+    html = worksheet_html(
+        intro,
+        run,
+        lambda value: blank(key_text(Fraction(value))),
+        lambda f: blank("yes" if f else "no"),
+    )
+    item = _q(section, "item", ident=ident, title=name)
+    fields = _q(_q(item, "itemmetadata"), "qtimetadata")
+    for label, entry in (
+        ("question_type", "fill_in_multiple_blanks_question"),
+        ("points_possible", "2"),
+    ):
+        field = _q(fields, "qtimetadatafield")
+        _q(field, "fieldlabel", label)
+        _q(field, "fieldentry", entry)
+    presentation = _q(item, "presentation")
+    _q(_q(presentation, "material"), "mattext", html, texttype="text/html")
+    processing = _q(item, "resprocessing")
+    _q(
+        _q(processing, "outcomes"),
+        "decvar",
+        maxvalue="100",
+        minvalue="0",
+        varname="SCORE",
+        vartype="Decimal",
+    )
+    share = f"{100 / len(keys):.4f}"
+    for k, key in enumerate(keys, start=1):
+        response = _q(presentation, "response_lid", ident=f"response_b{k}")
+        _q(_q(response, "material"), "mattext", f"b{k}")
+        label = _q(_q(response, "render_choice"), "response_label", ident=f"{ident}-b{k}")
+        _q(_q(label, "material"), "mattext", key, texttype="text/plain")
+        condition = _q(processing, "respcondition")
+        _q(_q(condition, "conditionvar"), "varequal", f"{ident}-b{k}", respident=f"response_b{k}")
+        _q(condition, "setvar", share, varname="SCORE", action="Add")
+    _feedback(item, "general_fb", "The worksheet of the exact run:\n\n" + run.table("md"))
 
 
 # ---------------------------------------------------------------- QTI 1.2 (Canvas)
@@ -278,11 +335,13 @@ def qti_assessment(
     title: str = "perceptronlab self-test",
     ident: str | None = None,
     essay_cards: bool = False,
+    worksheets: Sequence[tuple[str, str, Run]] = (),
 ) -> str:
     """The questions as one QTI 1.2 assessment (``questestinterop``), with Canvas's metadata;
     ``ident`` (default: ``perceptronlab-<digest>``, :func:`export_digest`) prefixes every
     identifier, so that no two exports share one; ``essay_cards``: cards as 1-point essays
-    (default: 0-point text-only questions)."""
+    (default: 0-point text-only questions); ``worksheets`` (``(name, intro, run)``) as fill-in-
+    the-blanks questions."""
     ident = ident or f"perceptronlab-{export_digest(questions, title)}"
     ET.register_namespace("", QTI_NS)
     root = ET.Element(f"{{{QTI_NS}}}questestinterop")
@@ -290,6 +349,8 @@ def qti_assessment(
     section = _q(assessment, "section", ident=f"{ident}-section")
     for question in questions:
         _qti_item(section, question, f"{ident}-{question.id}", essay_cards)
+    for name, intro, run in worksheets:
+        _qti_worksheet(section, name, f"{ident}-{name}", intro, run)
     return _serialise(root)
 
 
@@ -415,6 +476,7 @@ def qti_package(
     *,
     title: str = "perceptronlab self-test",
     essay_cards: bool = False,
+    worksheets: Sequence[tuple[str, str, Run]] = (),
 ) -> bytes:
     """The questions as a QTI 1.2 content package (zip bytes): ``imsmanifest.xml`` and the
     assessment, every identifier prefixed by ``perceptronlab-<digest>`` (:func:`export_digest`)."""
@@ -424,6 +486,13 @@ def qti_package(
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
         package.writestr("imsmanifest.xml", qti_manifest(name, ident))
         package.writestr(
-            name, qti_assessment(questions, title=title, ident=ident, essay_cards=essay_cards)
+            name,
+            qti_assessment(
+                questions,
+                title=title,
+                ident=ident,
+                essay_cards=essay_cards,
+                worksheets=worksheets,
+            ),
         )
     return buffer.getvalue()

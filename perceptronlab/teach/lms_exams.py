@@ -3,7 +3,8 @@
 Each part of a task becomes questions: every number of its key (:data:`NUMBERS`: R², ρ², the bound,
 the mistakes, each entry of a final w, ...) a ``numeric`` question with its exact key and a
 tolerance, the part's written rest an essay (a 1-point question card) with the worked solution
-for the grader; part (a) of a trace task is its worksheet (a Moodle cloze question, a QTI essay).
+for the grader; part (a) of a trace task is its worksheet (a Moodle cloze question, a QTI fill in
+multiple blanks question).
 The text keeps the task's TeX math, as ``\\( … \\)`` for the LMS's MathJax filter; the writers of
 :mod:`perceptronlab.teach.lms` put it in HTML, never in plain text.
 
@@ -175,8 +176,8 @@ def exam_worksheet(task: ExamTask, prefix: str = "") -> tuple[str, str, Run] | N
 def export_tasks(tasks: Sequence[tuple[str, ExamTask]], fmt: str, *, title: str) -> str | bytes:
     """Exam tasks (``(name, task)``, e.g. one per student) as a Moodle XML bank (``fmt="moodle"``:
     the numbers as numerical questions, the worksheet as cloze, written parts as essays) or a QTI
-    1.2 package (``"qti"``: the numbers as numerical questions, the worksheet and the written parts
-    as essays with their key)."""
+    1.2 package (``"qti"``: the numbers as numerical questions, the worksheet as Canvas's fill in
+    multiple blanks, written parts as essays with their key)."""
     from perceptronlab.teach.lms import moodle_xml, qti_package
 
     questions: list[Question] = []
@@ -184,16 +185,8 @@ def export_tasks(tasks: Sequence[tuple[str, ExamTask]], fmt: str, *, title: str)
     for name, task in tasks:
         questions += exam_questions(task, name)
         sheet = exam_worksheet(task, name)
-        if sheet is None:
-            continue
-        if fmt == "moodle":
+        if sheet is not None:
             worksheets.append(sheet)
-        else:
-            sheet_name, intro, run = sheet
-            table = run.table("md")
-            questions.append(
-                Question(sheet_name, f"{task.kind}/part a", "card", intro, table, table)
-            )
     if fmt == "moodle":
         kind = tasks[0][1].kind if tasks else "trace"
         return moodle_xml(
@@ -202,4 +195,4 @@ def export_tasks(tasks: Sequence[tuple[str, ExamTask]], fmt: str, *, title: str)
             essay_cards=True,
             worksheet_topic=f"{kind}/part a",
         )
-    return qti_package(questions, title=title, essay_cards=True)
+    return qti_package(questions, title=title, essay_cards=True, worksheets=worksheets)
