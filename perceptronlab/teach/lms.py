@@ -296,12 +296,12 @@ def _qti_worksheet(section: ET.Element, name: str, ident: str, intro: str, run: 
     )
     item = _q(section, "item", ident=ident, title=name)
     fields = _q(_q(item, "itemmetadata"), "qtimetadata")
-    for label, entry in (
+    for field_label, entry in (
         ("question_type", "fill_in_multiple_blanks_question"),
         ("points_possible", "2"),
     ):
         field = _q(fields, "qtimetadatafield")
-        _q(field, "fieldlabel", label)
+        _q(field, "fieldlabel", field_label)
         _q(field, "fieldentry", entry)
     presentation = _q(item, "presentation")
     _q(_q(presentation, "material"), "mattext", html, texttype="text/html")
