@@ -35,7 +35,8 @@ def test_variants_are_distinct_and_reproducible_per_student(kind):
     alone = class_variants(kind, 5, ["s07"])[
         0
     ]  # one student's variant, made again from seed and id alone
-    assert alone.seed == variants[7].seed == variant_seed(5, "s07")
+    assert alone.seed == variants[7].seed  # one of the student's own seeds (the first that fits)
+    assert alone.seed in {variant_seed(5, "s07", attempt) for attempt in range(400)}
     assert alone.task.markdown(solution=True) == variants[7].task.markdown(solution=True)
     assert alone.task.markdown(solution=True) == generate(kind, alone.seed).markdown(solution=True)
     # equally hard: the same parts and points for everyone

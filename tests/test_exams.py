@@ -624,3 +624,19 @@ def test_cli_makes_the_lecture_kinds(kind):
     result = CliRunner().invoke(app, ["exam", "--kind", kind, "--seed", "5", "--solution"])
     assert result.exit_code == 0, result.output
     assert result.stdout == generate(kind, 5).markdown(solution=True)
+
+
+def test_trace_part_a_prints_a_blank_worksheet_grid():
+    from perceptronlab.teach.task import GRID_ROWS, WORKSHEET_HEADER
+
+    tasks = [generate("trace", seed) for seed in (0, 5)]
+    for task in tasks:
+        md = task.markdown()
+        assert "| " + " | ".join(WORKSHEET_HEADER) + " |" in md
+        assert md.count("|   |   |   |   |   |") == GRID_ROWS  # blank, the same for every variant
+        assert GRID_ROWS >= len(task.answers["worksheet"])  # room for the whole run
+        latex = task.latex()
+        assert latex.count(r" & & & & \\[1.2ex] \hline") == GRID_ROWS
+        assert task.typst().count('" "') == GRID_ROWS * len(WORKSHEET_HEADER)
+    # the solution's filled table comes only with the key
+    assert "| 1 | x1 |" not in tasks[0].markdown() and "| 1 | x1 |" in tasks[0].markdown(True)

@@ -121,7 +121,9 @@ def test_distance_key_and_slips(seed):
     assert len(set(values)) == len(values)  # distinct in value, not only in text
     replay = {
         "forgot-norm": (1 if score > 0 else -1, score**2),
+        "norm-squared": (1 if score > 0 else -1, (score / norm2) ** 2),
         "forgot-label": (1 if score * label > 0 else -1, (score / math.isqrt(norm2)) ** 2),
+        "unsigned": (1, key**2),
         "distance-to-origin": (1, dot(x, x)),
     }
     for option in q.options:
@@ -146,10 +148,11 @@ def test_bound_key_and_slips(seed):
         f"R = {questions.number_text(R)}" in q.prompt
         and f"ρ = {questions.number_text(rho)}" in q.prompt
     )
-    assert Fraction(q.answer) == R**2 / rho**2
+    assert int(q.answer) == math.floor(R**2 / rho**2)  # "at most how many": a whole number
     check_options(q)
-    wrong = {Fraction(o.text) for o in q.options if not o.correct}
-    assert wrong <= {R / rho, rho**2 / R**2, R**2 / rho}
+    wrong = {int(o.text) for o in q.options if not o.correct}
+    floors = {math.floor(v) for v in (R / rho, rho**2 / R**2, R**2 / rho)}
+    assert wrong <= floors | {math.ceil(R**2 / rho**2), int(q.answer) + 1}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -161,7 +164,9 @@ def test_test_error_key_and_slips(seed):
     check_options(q)
     ratio = R**2 / rho**2
     wrong = {Fraction(o.text) for o in q.options if not o.correct}
-    assert wrong == {ratio / n, ratio, ratio / math.isqrt(n + 1)}
+    slips = {ratio / n, ratio / math.isqrt(n + 1), (R / rho) / (n + 1), rho**2 / R**2 / (n + 1)}
+    assert len(wrong) == 3 and wrong <= slips
+    assert all(0 <= Fraction(o.text) <= 1 for o in q.options)  # every option a probability
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -174,6 +179,11 @@ def test_eta_key_by_brute_force(seed):
     assert q.answer.startswith(f"{mistakes} mistake") and q.answer.endswith(vec(w))
     assert f"makes {mistakes1} mistakes and ends at w = {vec(w1)}" in q.prompt
     check_options(q)
+    # the options vary together: each count and each w in exactly two, so no part's majority is the key
+    counts = [o.text.split(" mistake")[0] for o in q.options]
+    finals = [o.text.split("final w = ")[1] for o in q.options]
+    assert len(q.options) == 4
+    assert all(counts.count(c) == 2 for c in counts) and all(finals.count(f) == 2 for f in finals)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -197,18 +207,26 @@ def test_numeric_keys_by_brute_force(seed):
 
     q = generated("margin-perceptron", seed)
     R, rho, rho0 = q.data["R"], q.data["rho"], q.data["rho0"]
-    assert q.value == (R * R + 2 * rho0) / (rho * rho)
+    assert q.value == math.floor((R * R + 2 * rho0) / (rho * rho))  # at most: a whole number
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_pocket_key_by_counting(seed):
     q = generated("pocket", seed)
     X, y, ws = q.data["X"], q.data["y"], q.data["ws"]
+    # a real run: the first four updates of the perceptron by hand
+    w, visited = [Fraction(0)] * 2, []
+    while len(visited) < 4:
+        for x, label in zip(X, y, strict=True):
+            if label * dot(w, x) <= 0 and len(visited) < 4:
+                w = [wi + label * xi for wi, xi in zip(w, x, strict=True)]
+                visited.append(tuple(w))
+    assert [tuple(v) for v in ws] == visited
     errors = [sum(1 for x, label in zip(X, y, strict=True) if label * dot(w, x) <= 0) for w in ws]
-    best = min(range(3), key=lambda k: (errors[k], k))
-    assert q.answer.endswith(vec(ws[best])) and errors[best] > 0
+    best = min(range(4), key=lambda k: (errors[k], k))
+    assert q.answer.endswith(vec(ws[best])) and errors[best] > 0 and best != 3
     check_options(q)
-    last = next(o for o in q.options if o.text.endswith(vec(ws[2])))
+    last = next(o for o in q.options if o.text.endswith(vec(ws[3])))
     assert last.slip == "last-iterate"
 
 
@@ -267,7 +285,11 @@ def test_quiz_document_shape_and_determinism():
         if q["kind"] == "choice":
             assert sum(o["correct"] for o in q["options"]) == 1
             assert next(o["text"] for o in q["options"] if o["correct"]) == q["answer"]
-            assert all(set(o) == {"text", "correct", "why"} and o["why"] for o in q["options"])
+            assert all(
+                set(o) == {"text", "correct", "why", "slip", "slip_text"} and o["why"]
+                for o in q["options"]
+            )
+            assert all((o["slip"] is None) == o["correct"] for o in q["options"])
         else:
             assert q["options"] == []
         if q["kind"] == "numeric":
@@ -310,13 +332,15 @@ def test_terminal_quiz_scores_piped_answers():
         input="\n".join(right_reply(q) for q in questions) + "\n",
     )
     assert right.exit_code == 0, right.output
-    assert "Score: 9 of 9 (100 %)." in right.stdout
+    cards = sum(q.kind == "card" for q in questions)
+    assert cards and f"Score: {9 - cards} of {9 - cards} (100 %)." in right.stdout  # cards unscored
+    assert f"Question cards (not scored): you knew {cards} of {cards}." in right.stdout
     wrong = runner.invoke(
         app,
         ["quiz", "--seed", "11", "--count", "9"],
         input="\n".join(wrong_reply(q) for q in questions) + "\n",
     )
-    assert "Score: 0 of 9 (0 %)." in wrong.stdout and "To review:" in wrong.stdout
+    assert f"Score: 0 of {9 - cards} (0 %)." in wrong.stdout and "To review:" in wrong.stdout
     first_choice = next(q for q in questions if q.kind == "choice")
     slip = next(o for o in first_choice.options if not o.correct)
     assert f"Not quite: {slip.why}" in wrong.stdout  # the slip is explained

@@ -144,13 +144,38 @@ def exam(
             "matriculation number); a variant each.",
         ),
     ] = None,
+    points: Annotated[
+        str | None,
+        typer.Option(
+            "--points",
+            help="With --variants/--students: every variant's number of data points, a count or a "
+            "range (e.g. 3 or 3-4); by default all variants share one.",
+        ),
+    ] = None,
+    mistakes: Annotated[
+        str | None,
+        typer.Option(
+            "--mistakes",
+            help="With --variants/--students: every variant's number of mistakes (updates), e.g. "
+            "4-5 (kinds with a run: trace, margin-perceptron, eta, online); by default all share one.",
+        ),
+    ] = None,
+    sweeps: Annotated[
+        str | None,
+        typer.Option(
+            "--sweeps",
+            help="With --variants/--students: every variant's number of sweeps, the clean one "
+            "included, e.g. 3-4 (trace, margin-perceptron); by default all share one.",
+        ),
+    ] = None,
     export: Annotated[
         ExportFormat | None,
         typer.Option(
             "--export",
             help="Also write the task (every variant with --variants) for a learning-management system: "
-            "moodle (Moodle XML: the worksheet as cloze, the other parts with their key) or qti (a "
-            "QTI 1.2 zip for Canvas); alone it writes to --out, with --variants into the folder.",
+            "moodle (Moodle XML: every number of the key a graded numerical question, the worksheet "
+            "as cloze, written parts as essays) or qti (a QTI 1.2 zip for Canvas); alone it writes "
+            "to --out, with --variants into the folder.",
         ),
     ] = None,
     quiet: QuietOpt = False,
@@ -159,9 +184,23 @@ def exam(
     computed by the engine; or, with --variants or --students, one variant per student and one key."""
     from perceptronlab._ground.files import write_target
     from perceptronlab._ground.validation import fail
+    from perceptronlab.teach.difficulty import parse_range
     from perceptronlab.teach.exams import generate
     from perceptronlab.teach.online_exams import ONLINE_KINDS
 
+    given = {"points": points, "mistakes": mistakes, "sweeps": sweeps}
+    ranges = {
+        name: span
+        for name, text in given.items()
+        if (span := parse_range(f"--{name}", text)) is not None
+    }
+    if ranges and variants is None and students is None:
+        raise fail(
+            " / ".join(f"--{name}" for name in ranges),
+            "--variants N or --students FILE (a class whose variants share it)",
+            "a single task",
+            "Add --variants, or drop the range (a seed gives one task as it is).",
+        )
     if kind.value in ONLINE_KINDS:
         _online_exam(
             kind,
@@ -176,6 +215,7 @@ def exam(
                 "--export": export,
                 "--data-out": data_out,
                 "--sheet-out": sheet_out,
+                "--points/--mistakes/--sweeps": ranges or None,
             },
         )
         return
@@ -188,10 +228,10 @@ def exam(
                 "one of them",
                 "Drop it: the folder gets every student's data and sheet.",
             )
-        _class_exam(kind, seed, fmt, solution, out, variants, students, quiet, export)
+        _class_exam(kind, seed, fmt, solution, out, variants, students, quiet, export, ranges)
         return
     if export is not None:
-        from perceptronlab.teach.lms import export_tasks
+        from perceptronlab.teach.lms_exams import export_tasks
 
         if out is None:
             raise fail(
@@ -310,8 +350,10 @@ def _class_exam(
     roster: Path | None,
     quiet: bool,
     export: ExportFormat | None,
+    ranges: dict | None = None,
 ) -> None:
-    """``exam --variants N`` / ``--students FILE``: one file per student, the key, the roster."""
+    """``exam --variants N`` / ``--students FILE``: one file per student, the key, the roster;
+    every variant of the same difficulty (``ranges``: ``--points``, ``--mistakes``, ``--sweeps``)."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.variants import (
         class_variants,
@@ -344,7 +386,7 @@ def _class_exam(
         from perceptronlab.teach.typeset import (
             compile_pdf,  # the pdf extra's message before any work
         )
-    variants = class_variants(_lecture_kind(kind), seed, ids)
+    variants = class_variants(_lecture_kind(kind), seed, ids, ranges)
     out.mkdir(parents=True, exist_ok=True)
     ext = {"md": "md", "latex": "tex", "typst": "typ", "pdf": "pdf"}[fmt.value]
     rows = ["student,variant_seed,kind,file"]
@@ -370,7 +412,7 @@ def _class_exam(
         _write(key_file, key_markdown(variants, kind.value, seed), "--out")
     _write(out / "variants.csv", "\n".join(rows) + "\n", "--out")
     if export is not None:
-        from perceptronlab.teach.lms import export_tasks
+        from perceptronlab.teach.lms_exams import export_tasks
 
         bank = out / ("questions.xml" if export is ExportFormat.moodle else "questions.zip")
         _write(

@@ -115,13 +115,22 @@ def quiz(
         ),
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="The file for --export.")] = None,
+    essay_cards: Annotated[
+        bool,
+        typer.Option(
+            "--cards-as-essays",
+            help="--export: question cards as 1-point essays for you to grade (default: "
+            "ungraded descriptions that show the answer afterwards).",
+        ),
+    ] = False,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """The lecture's self-test: question cards and questions whose wrong options are the real slips.
 
     Every number is fresh from the seed and its key computed exactly; after each answer you see why
-    it is right, or which slip the option you chose makes; the score comes at the end.
+    it is right, or which slip the option you chose makes; the score comes at the end (question
+    cards are read and judged by yourself, not scored).
     """
     from perceptronlab._ground.numbers import format_percent
     from perceptronlab._ground.validation import fail
@@ -153,9 +162,11 @@ def quiz(
         from perceptronlab.teach.lms import moodle_xml, qti_package
 
         content: str | bytes = (
-            moodle_xml(questions, category=f"perceptronlab self-test, seed {seed}")
+            moodle_xml(questions, essay_cards=essay_cards)
             if export is ExportFormat.moodle
-            else qti_package(questions, title=f"perceptronlab self-test, seed {seed}")
+            else qti_package(
+                questions, title=f"perceptronlab self-test, seed {seed}", essay_cards=essay_cards
+            )
         )
         atomic_write(out, content, what="--out")
         info(f"wrote {out} ({len(questions)} questions, seed {seed}, {export.value})", quiet=quiet)
@@ -163,7 +174,7 @@ def quiz(
     typer.echo(
         f"Self-test, seed {seed} (`perceptronlab quiz --seed {seed}` gives the same questions)."
     )
-    right = asked = 0
+    right = asked = cards_seen = cards_known = 0
     slips: list[str] = []
     for number, question in enumerate(questions, start=1):
         typer.echo("")
@@ -173,6 +184,9 @@ def quiz(
             typer.echo("")
             typer.echo("(end of input)")
             break
+        if question.kind == "card":
+            cards_seen, cards_known = cards_seen + 1, cards_known + int(result)
+            continue  # judged by yourself: read, not scored
         asked += 1
         right += result
         if question.kind == "choice" and not result:
@@ -180,6 +194,8 @@ def quiz(
     typer.echo("")
     share = f" ({format_percent(right / asked)})" if asked else ""
     typer.echo(f"Score: {right} of {asked}{share}.")
+    if cards_seen:
+        typer.echo(f"Question cards (not scored): you knew {cards_known} of {cards_seen}.")
     if slips:
         typer.echo("To review: " + ", ".join(dict.fromkeys(slips)) + ".")
 

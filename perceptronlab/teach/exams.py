@@ -107,5 +107,9 @@ def generate(kind: Kind, seed: int) -> ExamTask:
         )
     checked = v.check_seed(seed)
     assert checked is not None  # None is refused above
-    rng = random.Random(f"perceptronlab-exam-{kind}-{checked}")
-    return GENERATORS[kind](rng, checked)
+    return GENERATORS[kind](task_rng(kind, checked), checked)
+
+
+def task_rng(kind: str, seed: int) -> random.Random:
+    """The seeded generator every draw of a ``kind`` task at ``seed`` comes from."""
+    return random.Random(f"perceptronlab-exam-{kind}-{seed}")

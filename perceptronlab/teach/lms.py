@@ -1,39 +1,44 @@
-"""The self-test and the worksheets for learning-management systems: Moodle XML and QTI 1.2.
+r"""The self-test and the worksheets for learning-management systems: Moodle XML and QTI 1.2.
 
 - :func:`moodle_xml`: a Moodle question bank (Question bank → Import → "Moodle XML format"):
-  choice questions as ``multichoice`` with feedback on every option, numeric ones as
-  ``numerical`` with their tolerance, question cards as ``essay`` with the answer as the
-  general feedback and the grader's information, and a trace task's worksheet as ``cloze``
-  (:func:`worksheet_cloze`: one embedded answer per score, mistake and weight cell).
+  choice questions as ``multichoice`` with feedback on every option (its slip named), numeric
+  ones as ``numerical`` with their tolerance, question cards as ungraded ``description``\ s
+  (or, opted into, 1-point ``essay``\ s) with the answer as the general feedback, and a trace
+  task's worksheet as ``cloze`` (:func:`worksheet_cloze`: one embedded answer per score, mistake
+  and weight cell). Every text is in Moodle's HTML format, math as ``\( … \)`` for its MathJax
+  filter (Moodle runs no filter on plain text); each topic gets its own category
+  ``$course$/perceptronlab/<topic>``, so that a quiz can draw one random question per topic.
 - :func:`qti_package`: an IMS content package (a zip with ``imsmanifest.xml`` and one QTI 1.2
   assessment), the format Canvas imports (Settings → Import course content → "QTI .zip file")
   and Blackboard, D2L and others read; Canvas's ``question_type`` metadata says which question
-  is which.
+  is which, cards are ``text_only_question``\ s (0 points), and every identifier carries a
+  digest of the package's questions, so that two exports (two seeds) share none.
 
-Both write the question's plain text, HTML-escaped by the XML writer; keys are exact decimals
-where they terminate and rounded, with the question's tolerance, where they do not.
+Keys are exact decimals where they terminate and rounded, with the question's tolerance, where
+they do not. The exam tasks' parts become questions in :mod:`perceptronlab.teach.lms_exams`.
 
 Examples
 --------
 >>> from perceptronlab.teach.quiz import quiz
 >>> xml = moodle_xml(quiz(0, 3))
->>> xml.startswith('<?xml version="1.0" encoding="UTF-8"?>'), xml.count('<question type=') - 1
+>>> xml.startswith('<?xml version="1.0" encoding="UTF-8"?>'), xml.count('<question type="category"')
 (True, 3)
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from html import escape
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree as ET
 
 if TYPE_CHECKING:
     from perceptronlab.core.run import Run
     from perceptronlab.teach.questions import Question
-    from perceptronlab.teach.task import ExamTask
 
 #: the QTI 1.2 namespace Canvas writes and reads
 QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -68,90 +73,45 @@ def _sub(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) ->
 
 
 def _text(parent: ET.Element, tag: str, text: str, html: bool = False) -> ET.Element:
-    """``<tag format="..."><text>text</text></tag>``: Moodle's wrapped text (plain text unless ``html``)."""
-    element = _sub(parent, tag, format="html" if html else "plain_text")
-    _sub(element, "text", text)
+    r"""``<tag format="html"><text>…</text></tag>``: Moodle's wrapped text, always in its HTML
+    format (MathJax reads ``\( … \)`` there, never in plain text); ``html``: ``text`` is HTML
+    already, else it is escaped into paragraphs (:func:`html_text`)."""
+    element = _sub(parent, tag, format="html")
+    _sub(element, "text", text if html else html_text(text))
     return element
+
+
+def html_text(text: str) -> str:
+    r"""Plain text (math as ``\( … \)``) as HTML paragraphs, escaped.
+
+    >>> html_text("w < 0\nso \\(y\\)")
+    '<p>w &lt; 0<br>so \\(y\\)</p>'
+    """
+    return "".join(
+        "<p>" + "<br>".join(escape(line, quote=False) for line in block.split("\n")) + "</p>"
+        for block in text.split("\n\n")
+        if block.strip()
+    )
+
+
+def option_feedback(why: str, slip: str | None) -> str:
+    """An option's feedback: why it is right or wrong, and the slip a wrong one replays, named."""
+    if not slip:
+        return why
+    from perceptronlab.teach.questions import SLIPS
+
+    return f"{why}\n\nSlip: {SLIPS.get(slip, slip)} ({slip})."
+
+
+def export_digest(questions: Sequence[Question], title: str) -> str:
+    """12 hex digits of the questions and title: identifiers that differ between exports."""
+    text = "\n".join([title] + [f"{q.id}|{q.prompt}|{q.answer}" for q in questions])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def _serialise(root: ET.Element) -> str:
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
-
-
-# ---------------------------------------------------------------- exam tasks as questions
-
-
-def _lms_math(text: str) -> str:
-    """$…$ math as \\(…\\), the delimiters Moodle's and Canvas's MathJax filters read."""
-    parts = text.split("$")
-    return "".join(part if k % 2 == 0 else f"\\({part}\\)" for k, part in enumerate(parts))
-
-
-def exam_questions(task: ExamTask, prefix: str = "") -> list[Question]:
-    """An exam task's parts as questions to answer in writing (their worked solution as the key and
-    the grader's information), TeX math in \\(…\\); part (a) of a trace task is its worksheet,
-    exported as cloze by :func:`moodle_xml` (``worksheets=``)."""
-    from perceptronlab.teach.questions import Question
-
-    intro = " ".join(_lms_math(block[1]) for block in task.intro if block[0] == "p")
-    name = prefix or f"{task.kind}-{task.seed}"
-    out = []
-    for part in task.parts:
-        if task.kind == "trace" and part.letter == "a":
-            continue  # the worksheet: a cloze question
-        question = " ".join(_lms_math(block[1]) for block in part.question if block[0] == "p")
-        solution = " ".join(_lms_math(block[1]) for block in part.solution if block[0] == "p")
-        out.append(
-            Question(
-                f"{name}-{part.letter}",
-                task.kind,
-                "card",
-                f"{intro} ({part.letter}) [{_points(part.points)} point{'' if part.points == 1 else 's'}] {question}",
-                solution,
-                solution,
-            )
-        )
-    return out
-
-
-def _points(points: Fraction) -> str:
-    """A part's points: ``1``, ``1.5``."""
-    return str(points.numerator) if points.denominator == 1 else key_text(points)
-
-
-def exam_worksheet(task: ExamTask, prefix: str = "") -> tuple[str, str, Run] | None:
-    """A trace task's worksheet for :func:`moodle_xml` (``(name, intro, run)``), else ``None``."""
-    if task.kind != "trace" or task.run is None:
-        return None
-    intro = " ".join(_lms_math(block[1]) for block in task.intro if block[0] == "p")
-    return (
-        f"{prefix or f'trace-{task.seed}'}-a",
-        intro + " Fill in the worksheet of the run.",
-        task.run,
-    )
-
-
-def export_tasks(tasks: Sequence[tuple[str, ExamTask]], fmt: str, *, title: str) -> str | bytes:
-    """Exam tasks (``(name, task)``, e.g. one per student) as a Moodle XML bank (``fmt="moodle"``:
-    worksheets as cloze, the other parts as essays with their key) or a QTI 1.2 package (``"qti"``:
-    every part, the worksheet as an essay with the worked table as its key)."""
-    questions, worksheets = [], []
-    for name, task in tasks:
-        questions += exam_questions(task, name)
-        sheet = exam_worksheet(task, name)
-        if sheet is not None:
-            if fmt == "moodle":
-                worksheets.append(sheet)
-            else:
-                from perceptronlab.teach.questions import Question
-
-                sheet_name, intro, run = sheet
-                table = run.table("md")
-                questions.append(Question(sheet_name, task.kind, "card", intro, table, table))
-    if fmt == "moodle":
-        return moodle_xml(questions, category=title, worksheets=worksheets)
-    return qti_package(questions, title=title)
 
 
 # ---------------------------------------------------------------- Moodle XML
@@ -160,17 +120,22 @@ def export_tasks(tasks: Sequence[tuple[str, ExamTask]], fmt: str, *, title: str)
 def moodle_xml(
     questions: Sequence[Question],
     *,
-    category: str = "perceptronlab self-test",
+    category: str = "perceptronlab",
     worksheets: Sequence[tuple[str, str, Run]] = (),
+    essay_cards: bool = False,
+    worksheet_topic: str = "worksheet",
 ) -> str:
     """The questions (and, optionally, worksheets as cloze questions) as a Moodle XML question bank.
 
     Parameters
     ----------
     questions : from :func:`perceptronlab.teach.quiz.quiz`.
-    category : the question-bank category the import creates (under the course's default).
+    category : the course category the import creates; each question goes into its topic's
+        subcategory ``$course$/<category>/<topic>``.
     worksheets : ``(name, intro, run)`` for each worksheet to export as a cloze question
-        (:func:`worksheet_cloze`).
+        (:func:`worksheet_cloze`), in ``<category>/<worksheet_topic>``.
+    essay_cards : question cards as 1-point essays for the instructor to grade (default:
+        ungraded descriptions).
 
     Returns
     -------
@@ -178,23 +143,34 @@ def moodle_xml(
         The XML document (UTF-8 declared).
     """
     root = ET.Element("quiz")
-    head = _sub(root, "question", type="category")
-    _sub(_sub(head, "category"), "text", f"$course$/top/{category}")
+    groups: dict[str, list] = {}
     for question in questions:
-        if question.kind == "choice":
-            _moodle_choice(root, question)
-        elif question.kind == "numeric":
-            _moodle_numeric(root, question)
-        else:
-            _moodle_card(root, question)
+        groups.setdefault(question.topic, []).append(question)
+    for topic, group in groups.items():
+        _category(root, f"{category}/{topic}")
+        for question in group:
+            if question.kind == "choice":
+                _moodle_choice(root, question)
+            elif question.kind == "numeric":
+                _moodle_numeric(root, question)
+            else:
+                _moodle_card(root, question, essay_cards)
+    if worksheets:
+        _category(root, f"{category}/{worksheet_topic}")
     for name, intro, run in worksheets:
         element = _sub(root, "question", type="cloze")
         _sub(_sub(element, "name"), "text", name)
         _text(element, "questiontext", worksheet_cloze(intro, run), html=True)
-        _text(element, "generalfeedback", "The worksheet of the exact run: " + run.table("md"))
+        _text(element, "generalfeedback", "The worksheet of the exact run:\n\n" + run.table("md"))
         _sub(element, "penalty", "0.3333333")
         _sub(element, "hidden", "0")
     return _serialise(root)
+
+
+def _category(root: ET.Element, path: str) -> None:
+    """Moodle's category marker: the questions after it go into ``$course$/<path>``."""
+    head = _sub(root, "question", type="category")
+    _sub(_sub(head, "category"), "text", f"$course$/{path}")
 
 
 def _moodle_common(element: ET.Element, question: Question) -> None:
@@ -213,11 +189,9 @@ def _moodle_choice(root: ET.Element, question: Question) -> None:
     _sub(element, "shuffleanswers", "true")
     _sub(element, "answernumbering", "abc")
     for option in question.options:
-        answer = _sub(
-            element, "answer", fraction="100" if option.correct else "0", format="plain_text"
-        )
-        _sub(answer, "text", option.text)
-        _text(answer, "feedback", option.why)
+        answer = _sub(element, "answer", fraction="100" if option.correct else "0", format="html")
+        _sub(answer, "text", html_text(option.text))
+        _text(answer, "feedback", option_feedback(option.why, option.slip))
 
 
 def _moodle_numeric(root: ET.Element, question: Question) -> None:
@@ -239,7 +213,13 @@ def _tolerance(question: Question) -> Fraction:
     return question.tolerance + (rounding if rounding else 0)
 
 
-def _moodle_card(root: ET.Element, question: Question) -> None:
+def _moodle_card(root: ET.Element, question: Question, essay: bool) -> None:
+    if not essay:  # read, not graded: a description, its answer shown as the general feedback
+        element = _sub(root, "question", type="description")
+        _moodle_common(element, question)
+        element.find("defaultgrade").text = "0"  # type: ignore[union-attr]
+        element.find("penalty").text = "0"  # type: ignore[union-attr]
+        return
     element = _sub(root, "question", type="essay")
     _moodle_common(element, question)
     _sub(element, "responseformat", "editor")
@@ -259,7 +239,6 @@ def worksheet_cloze(intro: str, run: Run) -> str:
     >>> text.count(":NUMERICAL:") > 0, "{1:MULTICHOICE:=yes~no}" in text
     (True, True)
     """
-    from html import escape
 
     def number(value) -> str:
         return "{1:NUMERICAL:=" + key_text(Fraction(value)) + ":0}"
@@ -267,6 +246,14 @@ def worksheet_cloze(intro: str, run: Run) -> str:
     def mistake(flag: bool) -> str:
         return "{1:MULTICHOICE:" + ("=yes~no" if flag else "yes~=no") + "}"
 
+    return worksheet_html(intro, run, number, mistake)
+
+
+def worksheet_html(
+    intro: str, run: Run, number: Callable[[Any], str], mistake: Callable[[bool], str]
+) -> str:
+    """A worksheet as an HTML table whose cells to fill in are ``number(value)`` and
+    ``mistake(flag)``: one row per step, the stop row with the clean sweep's scores."""
     assert run.steps is not None  # a traced run
     rows = ["<tr><th>sweep</th><th>point</th><th>y⟨w,x⟩</th><th>mistake?</th><th>w after</th></tr>"]
     final = run.sweeps if run.converged else None
@@ -274,19 +261,69 @@ def worksheet_cloze(intro: str, run: Run) -> str:
     for step in run.steps:
         if step.sweep == final:
             break
+        cells = [number(step.score), mistake(step.mistake)]  # in reading order
         w = "(" + ", ".join(number(c) for c in step.w) + ")"
         if run.fit_intercept:
             w += ", b = " + number(step.b)
         rows.append(
-            f"<tr><td>{step.sweep}</td><td>x{step.index + 1}</td><td>{number(step.score)}</td>"
-            f"<td>{mistake(step.mistake)}</td><td>{w}</td></tr>"
+            f"<tr><td>{step.sweep}</td><td>x{step.index + 1}</td><td>{cells[0]}</td>"
+            f"<td>{cells[1]}</td><td>{w}</td></tr>"
         )
     if clean:
         scores = ", ".join(number(s.score) for s in clean)
+        stop = mistake(False)
         rows.append(
-            f"<tr><td>{final}</td><td>all</td><td>{scores}</td><td>{mistake(False)}</td><td>stop</td></tr>"
+            f"<tr><td>{final}</td><td>all</td><td>{scores}</td><td>{stop}</td><td>stop</td></tr>"
         )
     return f"<p>{escape(intro)}</p><table>" + "".join(rows) + "</table>"
+
+
+def _qti_worksheet(section: ET.Element, name: str, ident: str, intro: str, run: Run) -> None:
+    """A worksheet as Canvas's *fill in multiple blanks* question: a blank ``[bK]`` per score,
+    mistake and weight cell, each graded by its exact text (the numbers of a trace worksheet are
+    integers), the points split evenly among the blanks."""
+    keys: list[str] = []
+
+    def blank(text: str) -> str:
+        keys.append(text)
+        return f"[b{len(keys)}]"
+
+    html = worksheet_html(
+        intro,
+        run,
+        lambda value: blank(key_text(Fraction(value))),
+        lambda f: blank("yes" if f else "no"),
+    )
+    item = _q(section, "item", ident=ident, title=name)
+    fields = _q(_q(item, "itemmetadata"), "qtimetadata")
+    for field_label, entry in (
+        ("question_type", "fill_in_multiple_blanks_question"),
+        ("points_possible", "2"),
+    ):
+        field = _q(fields, "qtimetadatafield")
+        _q(field, "fieldlabel", field_label)
+        _q(field, "fieldentry", entry)
+    presentation = _q(item, "presentation")
+    _q(_q(presentation, "material"), "mattext", html, texttype="text/html")
+    processing = _q(item, "resprocessing")
+    _q(
+        _q(processing, "outcomes"),
+        "decvar",
+        maxvalue="100",
+        minvalue="0",
+        varname="SCORE",
+        vartype="Decimal",
+    )
+    share = f"{100 / len(keys):.4f}"
+    for k, key in enumerate(keys, start=1):
+        response = _q(presentation, "response_lid", ident=f"response_b{k}")
+        _q(_q(response, "material"), "mattext", f"b{k}")
+        label = _q(_q(response, "render_choice"), "response_label", ident=f"{ident}-b{k}")
+        _q(_q(label, "material"), "mattext", key, texttype="text/plain")
+        condition = _q(processing, "respcondition")
+        _q(_q(condition, "conditionvar"), "varequal", f"{ident}-b{k}", respident=f"response_b{k}")
+        _q(condition, "setvar", share, varname="SCORE", action="Add")
+    _feedback(item, "general_fb", "The worksheet of the exact run:\n\n" + run.table("md"))
 
 
 # ---------------------------------------------------------------- QTI 1.2 (Canvas)
@@ -296,15 +333,24 @@ def qti_assessment(
     questions: Sequence[Question],
     *,
     title: str = "perceptronlab self-test",
-    ident: str = "perceptronlab-quiz",
+    ident: str | None = None,
+    essay_cards: bool = False,
+    worksheets: Sequence[tuple[str, str, Run]] = (),
 ) -> str:
-    """The questions as one QTI 1.2 assessment (``questestinterop``), with Canvas's metadata."""
+    """The questions as one QTI 1.2 assessment (``questestinterop``), with Canvas's metadata;
+    ``ident`` (default: ``perceptronlab-<digest>``, :func:`export_digest`) prefixes every
+    identifier, so that no two exports share one; ``essay_cards``: cards as 1-point essays
+    (default: 0-point text-only questions); ``worksheets`` (``(name, intro, run)``) as fill-in-
+    the-blanks questions."""
+    ident = ident or f"perceptronlab-{export_digest(questions, title)}"
     ET.register_namespace("", QTI_NS)
     root = ET.Element(f"{{{QTI_NS}}}questestinterop")
     assessment = _q(root, "assessment", ident=ident, title=title)
-    section = _q(assessment, "section", ident="root_section")
+    section = _q(assessment, "section", ident=f"{ident}-section")
     for question in questions:
-        _qti_item(section, question)
+        _qti_item(section, question, f"{ident}-{question.id}", essay_cards)
+    for name, intro, run in worksheets:
+        _qti_worksheet(section, name, f"{ident}-{name}", intro, run)
     return _serialise(root)
 
 
@@ -314,7 +360,7 @@ def _q(parent: ET.Element, tag: str, text: str | None = None, **attrs: str) -> E
 
 def _material(parent: ET.Element, text: str) -> None:
     material = _q(parent, "material")
-    _q(material, "mattext", text, texttype="text/plain")
+    _q(material, "mattext", html_text(text), texttype="text/html")
 
 
 def _feedback(item: ET.Element, ident: str, text: str) -> None:
@@ -325,16 +371,17 @@ def _feedback(item: ET.Element, ident: str, text: str) -> None:
 _QTI_TYPES = {
     "choice": "multiple_choice_question",
     "numeric": "numerical_question",
-    "card": "essay_question",
+    "card": "text_only_question",
 }
 
 
-def _qti_item(section: ET.Element, question: Question) -> None:
-    item = _q(section, "item", ident=question.id, title=question.id)
+def _qti_item(section: ET.Element, question: Question, ident: str, essay: bool) -> None:
+    item = _q(section, "item", ident=ident, title=question.id)
     fields = _q(_q(item, "itemmetadata"), "qtimetadata")
+    essay = essay and question.kind == "card"
     for label, entry in (
-        ("question_type", _QTI_TYPES[question.kind]),
-        ("points_possible", "0" if question.kind == "card" else "1"),
+        ("question_type", "essay_question" if essay else _QTI_TYPES[question.kind]),
+        ("points_possible", "0" if question.kind == "card" and not essay else "1"),
         ("topic", question.topic),
     ):
         field = _q(fields, "qtimetadatafield")
@@ -358,27 +405,27 @@ def _qti_item(section: ET.Element, question: Question) -> None:
         response = _q(presentation, "response_lid", ident="response1", rcardinality="Single")
         choices = _q(response, "render_choice")
         for k, option in enumerate(question.options):
-            _material(_q(choices, "response_label", ident=f"{question.id}-{k + 1}"), option.text)
+            _material(_q(choices, "response_label", ident=f"{ident}-{k + 1}"), option.text)
         for k in range(len(question.options)):
             condition = _q(processing, "respcondition", **{"continue": "Yes"})
             _q(
                 _q(condition, "conditionvar"),
                 "varequal",
-                f"{question.id}-{k + 1}",
+                f"{ident}-{k + 1}",
                 respident="response1",
             )
             _q(
                 condition,
                 "displayfeedback",
                 feedbacktype="Response",
-                linkrefid=f"{question.id}-{k + 1}_fb",
+                linkrefid=f"{ident}-{k + 1}_fb",
             )
         key = next(k for k, option in enumerate(question.options) if option.correct)
         condition = _q(processing, "respcondition", **{"continue": "No"})
         _q(
             _q(condition, "conditionvar"),
             "varequal",
-            f"{question.id}-{key + 1}",
+            f"{ident}-{key + 1}",
             respident="response1",
         )
         _q(condition, "setvar", "100", action="Set", varname="SCORE")
@@ -394,19 +441,17 @@ def _qti_item(section: ET.Element, question: Question) -> None:
         _q(inside, "vargte", key_text(question.value - tolerance), respident="response1")
         _q(inside, "varlte", key_text(question.value + tolerance), respident="response1")
         _q(condition, "setvar", "100", action="Set", varname="SCORE")
-    else:
+    elif essay:
         response = _q(presentation, "response_str", ident="response1", rcardinality="Single")
         _q(_q(response, "render_fib"), "response_label", ident="answer1", rshuffle="No")
     _feedback(
         item, "general_fb", question.explanation if question.kind != "card" else question.answer
     )
     for k, option in enumerate(question.options):
-        _feedback(item, f"{question.id}-{k + 1}_fb", option.why)
+        _feedback(item, f"{ident}-{k + 1}_fb", option_feedback(option.why, option.slip))
 
 
-def qti_manifest(
-    assessment_file: str = "perceptronlab-quiz.xml", ident: str = "perceptronlab-quiz"
-) -> str:
+def qti_manifest(assessment_file: str, ident: str) -> str:
     """The ``imsmanifest.xml`` of the package: one QTI 1.2 resource."""
     ET.register_namespace("", IMSCP_NS)
     root = ET.Element(f"{{{IMSCP_NS}}}manifest", identifier=f"{ident}-manifest")
@@ -426,10 +471,28 @@ def qti_manifest(
     return _serialise(root)
 
 
-def qti_package(questions: Sequence[Question], *, title: str = "perceptronlab self-test") -> bytes:
-    """The questions as a QTI 1.2 content package (zip bytes): ``imsmanifest.xml`` and the assessment."""
+def qti_package(
+    questions: Sequence[Question],
+    *,
+    title: str = "perceptronlab self-test",
+    essay_cards: bool = False,
+    worksheets: Sequence[tuple[str, str, Run]] = (),
+) -> bytes:
+    """The questions as a QTI 1.2 content package (zip bytes): ``imsmanifest.xml`` and the
+    assessment, every identifier prefixed by ``perceptronlab-<digest>`` (:func:`export_digest`)."""
+    ident = f"perceptronlab-{export_digest(questions, title)}"
+    name = f"{ident}.xml"
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as package:
-        package.writestr("imsmanifest.xml", qti_manifest())
-        package.writestr("perceptronlab-quiz.xml", qti_assessment(questions, title=title))
+        package.writestr("imsmanifest.xml", qti_manifest(name, ident))
+        package.writestr(
+            name,
+            qti_assessment(
+                questions,
+                title=title,
+                ident=ident,
+                essay_cards=essay_cards,
+                worksheets=worksheets,
+            ),
+        )
     return buffer.getvalue()

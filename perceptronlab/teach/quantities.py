@@ -62,3 +62,25 @@ def sample_size(R2: Fraction, rho2: Fraction, epsilon: Fraction) -> int:
     from perceptronlab.bounds import sample_size
 
     return sample_size(R2, rho2, epsilon, squared=True)
+
+
+def quick_run(X, y, max_sweeps: int) -> tuple[bool, int, int, list[int]]:
+    """The cyclic perceptron (w = 0, η = 1, no offset) on small integer points in plain integers:
+    ``(converged, sweeps, mistakes, scores)``, every step's y⟨w,x⟩. Only a pre-check that lets a
+    task's rejection sampling skip draws fast: the engine's exact run, which the key is built on,
+    decides (:func:`perceptronlab.teach.kinds.trace.trace_draw` checks that the two agree)."""
+    w = [0] * len(X[0])
+    scores: list[int] = []
+    mistakes = 0
+    for sweep in range(1, max_sweeps + 1):
+        updates = 0
+        for x, label in zip(X, y, strict=True):
+            score = label * sum(a * b for a, b in zip(w, x, strict=True))
+            scores.append(score)
+            if score <= 0:
+                w = [a + label * b for a, b in zip(w, x, strict=True)]
+                updates += 1
+        mistakes += updates
+        if updates == 0:
+            return True, sweep, mistakes, scores
+    return False, max_sweeps, mistakes, scores

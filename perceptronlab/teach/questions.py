@@ -38,11 +38,17 @@ SLIPS: dict[str, str] = {
     "eta-divides-mistakes": "Believing a larger η makes fewer mistakes",
     "eta-multiplies-mistakes": "Believing a larger η makes more mistakes",
     "eta-ignored": "Forgetting that every w is scaled by η",
+    "eta-in-bound": "Believing the mistake bound depends on the learning rate",
     "forgot-rho0": "The plain perceptron's bound R²/ρ², without the margin ρ₀ of the update rule",
     "squared-sum": "(R + ρ₀)²/ρ² instead of (R² + 2ρ₀)/ρ²",
     "last-iterate": "The perceptron's last w instead of the pocket's best w",
     "first-iterate": "The first w instead of the one with the fewest training errors",
     "most-errors": "The w with the most training errors",
+    "more-errors": "A visited w with more training errors than the pocket's",
+    "later-tie": "A later w with as many errors: the pocket swaps only for strictly fewer",
+    "norm-squared": "Dividing by ‖w‖² instead of ‖w‖",
+    "unsigned": "The unsigned distance |⟨w,x⟩|/‖w‖ (it hides the wrong side)",
+    "rounded-up": "Rounding the bound up: a count is at most the bound, so it rounds down",
     # the conceptual questions' slips
     "hinge": "The hinge loss (it also updates correct points inside the margin)",
     "squared": "The squared loss (the Widrow–Hoff rule)",
@@ -65,6 +71,8 @@ SLIPS: dict[str, str] = {
     "pocket-faster": "Believing the pocket is faster than the perceptron",
     "pocket-better": "Believing the pocket beats the perceptron on separable data",
     "pocket-worse": "Believing the pocket loses to the perceptron on separable data",
+    "neutral-words": "Large weights for features that do not tell the classes apart",
+    "sign-reversed": "Large positive weights for features that point to the other class (−1)",
 }
 
 
@@ -134,7 +142,16 @@ class Question:
             "topic": self.topic,
             "kind": self.kind,
             "prompt": self.prompt,
-            "options": [{"text": o.text, "correct": o.correct, "why": o.why} for o in self.options],
+            "options": [
+                {
+                    "text": o.text,
+                    "correct": o.correct,
+                    "why": o.why,
+                    "slip": o.slip,
+                    "slip_text": SLIPS.get(o.slip) if o.slip else None,
+                }
+                for o in self.options
+            ],
             "answer": self.answer,
             "value": None if self.value is None else float(self.value),
             "tolerance": None if self.tolerance is None else float(self.tolerance),
@@ -177,6 +194,26 @@ def number_text(value: Fraction) -> str:
     if den == 1 and len(str(float(value))) <= 8:
         return repr(float(value))
     return format_number(value)
+
+
+def same_format(values: list[Fraction]) -> list[str]:
+    """Numbers for the options of one question, all in one format, so that no format gives the
+    key away: decimals when every one terminates within 4 places, else fractions (integers stay
+    integers in both).
+
+    >>> same_format([Fraction(1, 4), Fraction(3)]), same_format([Fraction(1, 4), Fraction(1, 3)])
+    (['0.25', '3'], ['1/4', '1/3'])
+    """
+    values = [Fraction(v) for v in values]
+    if all((v * 10**4).denominator == 1 for v in values):
+        return [str(v.numerator) if v.denominator == 1 else key_decimal(v) for v in values]
+    return [str(v.numerator) if v.denominator == 1 else format_number(v) for v in values]
+
+
+def key_decimal(value: Fraction) -> str:
+    """A terminating value as a decimal: ``-0.25``."""
+    places = next(k for k in range(1, 30) if (value * 10**k).denominator == 1)
+    return f"{float(value):.{places}f}"
 
 
 def vec(values) -> str:

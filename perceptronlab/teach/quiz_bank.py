@@ -156,8 +156,8 @@ CHOICES: tuple[Question, ...] = (
             ),
             (
                 "the learning rate and ρ",
-                "eta-divides-mistakes",
-                "started at 0, the learning rate changes nothing.",
+                "eta-in-bound",
+                "started at 0, the learning rate changes nothing: it scales w, not the signs.",
             ),
             (
                 "R, ρ and the order of the points",
@@ -370,5 +370,39 @@ CHOICES: tuple[Question, ...] = (
             ),
         ],
         "Online: predict with w, then see y_t, then update on a mistake.",
+    ),
+    _fixed(
+        "choice-spam",
+        "features",
+        "A perceptron flags spam: each email is described by how often each of some keywords occurs "
+        "in it, and the output +1 means spam. Which keywords should get large positive weights in a "
+        "good perceptron for this task? (Lin's lecture 2, Fun Time)",
+        (
+            "free, drug, fantastic, deal",
+            "these words are far more frequent in spam: each occurrence should push ⟨w,x⟩ towards "
+            "+1, so their weights are large and positive.",
+        ),
+        [
+            (
+                "coffee, tea, hamburger, steak",
+                "neutral-words",
+                "everyday words, about as frequent in normal email as in spam: they tell the "
+                "classes apart poorly, so their weights stay near 0.",
+            ),
+            (
+                "machine, learning, statistics, textbook",
+                "sign-reversed",
+                "words of a course's own mail: they point to a normal email (−1), so a good "
+                "perceptron gives them negative weights, if any.",
+            ),
+            (
+                "national, Taiwan, university, coursera",
+                "sign-reversed",
+                "words of the sender's legitimate mail (the course's university and platform): "
+                "they point to −1, not to spam.",
+            ),
+        ],
+        "A weight's sign says which class a feature points to; spam words get large positive "
+        "weights, the words of normal mail negative ones, uninformative words weights near 0.",
     ),
 )

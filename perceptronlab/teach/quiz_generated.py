@@ -13,11 +13,13 @@ from perceptronlab._ground.numbers import format_count, format_sqrt
 from perceptronlab.core.exact import exact_update
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.scores import margins as engine_margins
+from perceptronlab.teach.quantities import quick_run
 from perceptronlab.teach.questions import (
     Question,
     choice,
     distinct,
     number_text,
+    same_format,
     signed,
     tolerance,
     vec,
@@ -139,51 +141,62 @@ def _as_root(value: Fraction) -> tuple[int, Fraction]:
 
 def distance_question(rng: random.Random, qid: str) -> Question:
     """The signed distance y⟨w,x⟩/‖w‖ of a point to the hyperplane ⟨w,x⟩ = 0, as in the lecture's
-    question: the wrong options forget ‖w‖, forget the label, or measure to the origin."""
+    question, with either label: the wrong options forget ‖w‖, divide by ‖w‖², forget the label
+    (y = −1) or drop the sign (a point on the wrong side), or measure to the origin. The rational
+    options share one number format (:func:`same_format`)."""
+    label = rng.choice((-1, 1))  # both labels, half each
     for _ in range(MAX_DRAWS):
         w = rng.choice(_PYTHAGOREAN)
         x = (rng.choice(range(-4, 5)), rng.choice(range(-4, 5)))
-        label = rng.choice((-1, 1))
         score = _scores(w, [x], [label])[0]
         if score == 0 or x == (0, 0) or abs(w[0]) + abs(w[1]) > 10:
             continue
         norm = _root(_norm2(w))
         key = score / norm
         candidates = [
-            (
-                _as_root(score),
-                "forgot-norm",
-                f"{number_text(score)} is y⟨w,x⟩ itself: it forgets to divide by "
-                f"‖w‖ = {number_text(norm)}.",
-            ),
+            (_as_root(score), "forgot-norm", "is y⟨w,x⟩ itself: it forgets to divide by ‖w‖."),
+            (_as_root(score / norm**2), "norm-squared", "divides by ‖w‖² instead of ‖w‖."),
             (
                 _as_root(score * label / norm),
                 "forgot-label",
-                f"{number_text(score * label / norm)} forgets the label: ⟨w,x⟩/‖w‖ without y.",
+                "forgets the label: ⟨w,x⟩/‖w‖ without y.",
             ),
+            (_as_root(abs(key)), "unsigned", "drops the sign: x is on the wrong side of w."),
             (
                 (1, _norm2(x)),
                 "distance-to-origin",
-                f"{_root_text(1, _norm2(x))} is ‖x‖, the distance of x to the "
-                "origin, not to the hyperplane.",
+                "is ‖x‖, the distance of x to the origin, not to the hyperplane.",
             ),
         ]
         wrong = distinct(candidates, _as_root(key))
         if len(wrong) < 3:
             continue
+        wrong = wrong[:4]
+        rational = [value for value, _, _ in wrong if _root(value[1]) ** 2 == value[1]]
+        texts = dict(
+            zip(
+                [_as_root(key)] + rational,
+                same_format([key] + [value[0] * _root(value[1]) for value in rational]),
+                strict=True,
+            )
+        )
+        shown = [texts.get(value) or _root_text(*value) for value, _, _ in wrong]
         prompt = (
             f"w = {vec(w)}; the point x = {vec(x)} has label y = {signed(label)}. What is the signed "
             "distance y⟨w,x⟩/‖w‖ of x to the hyperplane ⟨w,x⟩ = 0?"
         )
-        why = f"y⟨w,x⟩/‖w‖ = {number_text(score)}/{number_text(norm)} = {number_text(key)}" + (
+        why = f"y⟨w,x⟩/‖w‖ = {number_text(score)}/{number_text(norm)} = {texts[_as_root(key)]}" + (
             " (negative: x is on the wrong side)." if key < 0 else "."
         )
         return choice(
             qid,
             "distance",
             prompt,
-            (number_text(key), why),
-            [(_root_text(*value), slip, text) for value, slip, text in wrong],
+            (texts[_as_root(key)], why),
+            [
+                (text, slip, f"{text} {why_wrong}")
+                for text, (_, slip, why_wrong) in zip(shown, wrong, strict=True)
+            ],
             why,
             rng,
             {"w": w, "x": x, "y": label, "key": key},
@@ -192,7 +205,10 @@ def distance_question(rng: random.Random, qid: str) -> Question:
 
 
 def mistake_question(rng: random.Random, qid: str) -> Question:
-    """Is this step a mistake? Half of the draws are ties y⟨w,x⟩ = 0 (which count)."""
+    """Is this step a mistake, and what does the perceptron do? Half of the draws are ties
+    y⟨w,x⟩ = 0 (which count); four options, each wrong one a slip: keeping w on a mistake or a
+    tie, subtracting the update, updating a correct point (as the hinge loss does inside its
+    margin), repeating the update until the point is right."""
     tie = rng.random() < 0.5
     for _ in range(MAX_DRAWS):
         w = (rng.choice(_INTS), rng.choice(_INTS))
@@ -203,32 +219,49 @@ def mistake_question(rng: random.Random, qid: str) -> Question:
         score = _scores(w, [x], [label])[0]
         if (score == 0) != tie:
             continue
-        mistake = score <= 0
         rule = f"y⟨w,x⟩ = {number_text(score)}"
-        update = (
-            "a mistake: update w ← w + yx",
-            f"{rule} ≤ 0 is a mistake (a tie counts), so w is updated.",
+        update = "a mistake: update w ← w + yx"
+        keep = "correct: keep w"
+        subtract = (
+            "a mistake: update w ← w − yx",
+            "update-subtracted",
+            "the update adds yx, to turn w towards yx.",
         )
-        keep = ("correct: keep w", f"{rule} > 0: x is on its side, so w stays.")
-        tie_keep = (
-            "a tie: keep w",
-            "a tie y⟨w,x⟩ = 0 counts as a mistake (≤, not <); otherwise the "
-            "perceptron could never leave w = 0.",
-        )
-        if mistake:
+        if score > 0:
+            key = (keep, f"{rule} > 0: x is on its side, so w stays.")
+            wrong = [
+                (update, "update-not-due", f"{rule} > 0: updating here is not due."),
+                (
+                    "correct, but close: update w ← w + yx to widen the margin",
+                    "hinge",
+                    "the perceptron updates only on y⟨w,x⟩ ≤ 0; updating correct points near the "
+                    "boundary is the hinge loss's rule.",
+                ),
+                (
+                    subtract[0],
+                    "update-not-due",
+                    f"{rule} > 0: no update is due, and an update adds yx.",
+                ),
+            ]
+        else:
+            key = (update, f"{rule} ≤ 0 is a mistake (a tie counts), so w ← w + yx.")
             wrong = [
                 (
-                    keep[0],
-                    "tie-as-correct" if score == 0 else "no-update-on-mistake",
-                    f"{rule} is not > 0, so keeping w is wrong.",
-                )
+                    "a tie: keep w" if tie else keep,
+                    "tie-as-correct" if tie else "no-update-on-mistake",
+                    "a tie y⟨w,x⟩ = 0 counts as a mistake (≤, not <); otherwise the perceptron "
+                    "could never leave w = 0."
+                    if tie
+                    else f"{rule} is not > 0, so keeping w is wrong.",
+                ),
+                (subtract[0], subtract[1], subtract[2]),
+                (
+                    "a mistake: update w ← w + yx again and again until y⟨w,x⟩ > 0",
+                    "one-update-fixes",
+                    "the perceptron makes one update per visit and moves on; the point comes back "
+                    "in the next sweep.",
+                ),
             ]
-            if score == 0:
-                wrong.append((tie_keep[0], "tie-as-correct", tie_keep[1]))
-            key = update
-        else:
-            wrong = [(update[0], "update-not-due", f"{rule} > 0: updating here is not due.")]
-            key = keep
         prompt = (
             f"w = {vec(w)}, x = {vec(x)}, y = {signed(label)}. Is this step a mistake for the "
             "perceptron, and what does it do?"
@@ -241,7 +274,7 @@ def mistake_question(rng: random.Random, qid: str) -> Question:
             wrong,
             key[1],
             rng,
-            {"w": w, "x": x, "y": label, "mistake": mistake},
+            {"w": w, "x": x, "y": label, "mistake": score <= 0},
         )
     raise RuntimeError("no mistake question found")  # pragma: no cover
 
@@ -258,43 +291,43 @@ _MARGINS = (
 
 
 def bound_question(rng: random.Random, qid: str) -> Question:
-    """Theorem 1's bound R²/ρ² from R and ρ; the wrong options drop the squares or turn the ratio."""
+    """Theorem 1's bound: at most ⌊R²/ρ²⌋ mistakes (a count); the wrong options drop the squares,
+    turn the ratio, or round up."""
     for _ in range(MAX_DRAWS):
         R, rho = rng.choice(_RADII), rng.choice(_MARGINS)
         if rho >= R:
             continue
-        key = R * R / (rho * rho)
+        ratio = R * R / (rho * rho)
+        key = math.floor(ratio)
         candidates = [
-            (R / rho, "forgot-squares", f"{number_text(R / rho)} is R/ρ: the bound squares both."),
+            (math.floor(R / rho), "forgot-squares", "is ⌊R/ρ⌋: the bound squares both."),
             (
-                rho * rho / (R * R),
+                math.floor(rho * rho / (R * R)),
                 "inverted-ratio",
-                f"{number_text(rho * rho / (R * R))} is ρ²/R²: a "
-                "larger margin must give a smaller bound.",
+                "is ⌊ρ²/R²⌋: a larger margin must give a smaller bound.",
             ),
-            (
-                R * R / rho,
-                "forgot-squares",
-                f"{number_text(R * R / rho)} is R²/ρ: ρ is squared too.",
-            ),
+            (math.floor(R * R / rho), "forgot-squares", "is ⌊R²/ρ⌋: ρ is squared too."),
+            (math.ceil(ratio), "rounded-up", "rounds R²/ρ² up; a count at most R²/ρ² rounds down."),
+            (key + 1, "rounded-up", "is one more than the bound allows."),
         ]
         wrong = distinct(candidates, key)
         if len(wrong) < 3:
             continue
+        wrong = wrong[:3]
         prompt = (
             f"All points satisfy ‖x‖ ≤ R = {number_text(R)}, and some w* separates them with margin "
             f"ρ = {number_text(rho)}. At most how many mistakes does the perceptron make (Theorem 1)?"
         )
         why = (
-            f"R²/ρ² = {number_text(R * R)}/{number_text(rho * rho)} = {number_text(key)}, "
-            "for any order and dimension."
+            f"R²/ρ² = {number_text(R * R)}/{number_text(rho * rho)} = {number_text(ratio)}, for any "
+            f"order and dimension; a number of mistakes is whole, so at most {key}."
         )
         return choice(
             qid,
             "theorem 1",
             prompt,
-            (number_text(key), why),
-            [(number_text(value), slip, text) for value, slip, text in wrong],
+            (str(key), why),
+            [(str(value), slip, f"{value} {text}") for value, slip, text in wrong],
             why,
             rng,
             {"R": R, "rho": rho, "key": key},
@@ -303,51 +336,49 @@ def bound_question(rng: random.Random, qid: str) -> Question:
 
 
 def error_bound_question(rng: random.Random, qid: str) -> Question:
-    """Theorem 2's bound R*²/ρ*²/(n+1); wrong options divide by n, forget n, or take the 1/√n rate."""
+    """Theorem 2's bound R*²/ρ*²/(n+1); wrong options divide by n, take the 1/√n rate, drop the
+    squares or turn the ratio, each a probability in [0, 1] and all in one number format."""
     for _ in range(MAX_DRAWS):
         R, rho = rng.choice(_RADII), rng.choice(_MARGINS)
         n = rng.choice((99, 399, 899, 2499, 9999))  # n + 1 a square: the slow-rate option is exact
         ratio = R * R / (rho * rho)
-        if rho >= R or ratio > (n + 1) // 4:
-            continue
+        root = math.isqrt(n + 1)
+        if rho >= R or ratio > root:
+            continue  # every option a probability
         key = ratio / (n + 1)
         candidates = [
+            (ratio / n, "divide-by-n", "divides by n; the bound has n + 1."),
             (
-                ratio / n,
-                "divide-by-n",
-                f"{number_text(ratio / n)} divides by n; the bound has n + 1.",
-            ),
-            (
-                ratio,
-                "mistake-bound-as-error",
-                f"{number_text(ratio)} is the mistake bound R²/ρ², not "
-                "a test error (it is not even a probability here).",
-            ),
-            (
-                ratio / math.isqrt(n + 1),
+                ratio / root,
                 "slow-rate",
-                f"{number_text(ratio / math.isqrt(n + 1))} divides by √(n+1): that is the non-separable "
-                "rate; with a margin the rate is 1/n.",
+                "divides by √(n+1): that is the non-separable rate; with a margin the rate is 1/n.",
             ),
+            ((R / rho) / (n + 1), "forgot-squares", "is R/ρ/(n+1): the bound squares both."),
+            (1 / ratio / (n + 1), "inverted-ratio", "is ρ²/R²/(n+1): a larger margin must help."),
         ]
         wrong = distinct(candidates, key)
         if len(wrong) < 3:
             continue
+        wrong = wrong[:3]
+        texts = same_format([key] + [value for value, _, _ in wrong])
         prompt = (
             f"The data lies in a ball of radius R* = {number_text(R)} and is separable with margin "
             f"ρ* = {number_text(rho)}. The perceptron is trained on n = {n} points until it makes no "
             "training error. What bound does Theorem 2 give on its expected test error?"
         )
         why = (
-            f"R*²/ρ*²/(n+1) = {number_text(ratio)}/{n + 1} = {number_text(key)}, a fast rate 1/n, "
+            f"R*²/ρ*²/(n+1) = {number_text(ratio)}/{n + 1} = {texts[0]}, a fast rate 1/n, "
             "independent of the dimension."
         )
         return choice(
             qid,
             "theorem 2",
             prompt,
-            (number_text(key), why),
-            [(number_text(value), slip, text) for value, slip, text in wrong],
+            (texts[0], why),
+            [
+                (text, slip, f"{text} {why_wrong}")
+                for text, (_, slip, why_wrong) in zip(texts[1:], wrong, strict=True)
+            ],
             why,
             rng,
             {"R": R, "rho": rho, "n": n, "key": key},
@@ -361,6 +392,9 @@ def _small_separable(rng: random.Random, n: int, low: int = -2, high: int = 2):
     X = [(rng.randint(low, high), rng.randint(low, high)) for _ in range(n)]
     y = [rng.choice((-1, 1)) for _ in range(n)]
     if len(set(X)) < n or (0, 0) in X or len(set(y)) < 2:
+        return None
+    converged, _, mistakes, _ = quick_run(X, y, 10)  # skips the draws the engine would refuse
+    if not converged or mistakes < 2:
         return None
     run = perceptron(X, y, exact=True, max_sweeps=10, warn=False)
     return (X, y, run) if run.converged and run.mistakes >= 2 else None
@@ -377,7 +411,9 @@ def _mistakes_and_w(pair: tuple[int, tuple]) -> str:
 
 
 def eta_question(rng: random.Random, qid: str) -> Question:
-    """η-invariance on a small run: the same mistakes, every w scaled by η."""
+    """η-invariance on a small run: the same mistakes, every w scaled by η. The options cross
+    two mistake counts with two final w (the right ones and a slip's), so that neither part of an
+    option is more common than the other and only both together are the key."""
     for _ in range(MAX_DRAWS):
         drawn = _small_separable(rng, 3)
         if drawn is None:
@@ -387,30 +423,24 @@ def eta_question(rng: random.Random, qid: str) -> Question:
         run = perceptron(X, y, eta=eta, exact=True, max_sweeps=10, warn=False)
         m, w = run.mistakes, tuple(run.w)
         fewer = max(1, round(Fraction(run1.mistakes) / eta))
-        candidates = [
+        if rng.random() < 0.5 and fewer != m:
+            other, slip = fewer, "eta-divides-mistakes"
+        else:
+            other, slip = m * int(eta), "eta-multiplies-mistakes"
+        same_signs = (
+            "η scales every w, and so every y⟨w,x⟩, by the same positive factor: no sign changes, "
+            "so the mistakes stay the same."
+        )
+        wrong = [
             (
                 (m, tuple(run1.w)),
                 "eta-ignored",
-                f"{run1.mistakes} mistakes is right, but every w is η "
-                f"times the w of η = 1, so the final w is {vec(w)}.",
+                f"{m} mistakes is right, but every w is η times the w of η = 1, so the final w is "
+                f"{vec(w)}.",
             ),
-            (
-                (fewer, w),
-                "eta-divides-mistakes",
-                "η scales every w, and so every y⟨w,x⟩, by the "
-                "same positive factor: no sign changes, no mistake "
-                "saved.",
-            ),
-            (
-                (m * int(eta), w),
-                "eta-multiplies-mistakes",
-                "the signs of y⟨w,x⟩ do not change under "
-                "a positive scaling, so no mistake is added.",
-            ),
+            ((other, w), slip, same_signs),
+            ((other, tuple(run1.w)), slip, same_signs + f" And the final w is η·w = {vec(w)}."),
         ]
-        wrong = distinct(candidates, (m, w))
-        if len(wrong) < 3:
-            continue
         prompt = (
             f"Started at w = 0 with η = 1 and cyclic order on {_points(X, y)}, the perceptron makes "
             f"{run1.mistakes} mistakes and ends at w = {vec(run1.w)}. What happens with η = "
@@ -506,10 +536,12 @@ def margin_question(rng: random.Random, qid: str) -> Question:
 
 
 def margin_perceptron_question(rng: random.Random, qid: str) -> Question:
-    """The margin perceptron (update while y⟨w,x⟩ ≤ ρ₀): its bound (R² + 2ρ₀)/ρ² (numeric)."""
+    """The margin perceptron (update while y⟨w,x⟩ ≤ ρ₀): at most ⌊(R² + 2ρ₀)/ρ²⌋ updates, a whole
+    number (numeric)."""
     R, rho = rng.choice(_RADII), rng.choice(_MARGINS[:-1])
     rho0 = rng.choice((Fraction(1, 2), Fraction(1), Fraction(2)))
-    key = (R * R + 2 * rho0) / (rho * rho)
+    bound = (R * R + 2 * rho0) / (rho * rho)
+    key = math.floor(bound)
     prompt = (
         f"The margin perceptron updates w ← w + yx whenever y⟨w,x⟩ ≤ ρ₀ = {number_text(rho0)}. The data "
         f"has radius R = {number_text(R)} and is separable with margin ρ = {number_text(rho)}. At most how "
@@ -517,59 +549,76 @@ def margin_perceptron_question(rng: random.Random, qid: str) -> Question:
     )
     why = (
         f"(R² + 2ρ₀)/ρ² = ({number_text(R * R)} + {number_text(2 * rho0)})/{number_text(rho * rho)} = "
-        f"{number_text(key)}; with ρ₀ = 0 it is Theorem 1's R²/ρ²."
+        f"{number_text(bound)}; a number of updates is whole, so at most {key}. With ρ₀ = 0 it is "
+        "Theorem 1's R²/ρ²."
     )
     return Question(
         qid,
         "margin perceptron",
         "numeric",
         prompt,
-        number_text(key),
+        str(key),
         why,
-        value=key,
-        tolerance=tolerance(key),
+        value=Fraction(key),
+        tolerance=Fraction(0),
         data={"R": R, "rho": rho, "rho0": rho0, "key": key},
     )
 
 
 def pocket_question(rng: random.Random, qid: str) -> Question:
-    """Which w the pocket keeps: the fewest training errors among the visited w (Lin's pocket)."""
+    """Which w the pocket keeps after a real perceptron run's first four updates on points that are
+    not separable (the pocket task's run, Lin's pocket algorithm): the first w with the fewest
+    training errors; the other visited w are the wrong options (the last one, the first one, a
+    later one with as many errors, one with more)."""
+    from perceptronlab.teach.kinds.pocket import UPDATES, errors
+
     for _ in range(MAX_DRAWS):
         X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(5)]
         y = [rng.choice((-1, 1)) for _ in range(5)]
         if len(set(X)) < 5 or (0, 0) in X or len(set(y)) < 2:
             continue
-        ws = [(rng.choice(_INTS), rng.choice(_INTS)) for _ in range(3)]
-        if len(set(ws)) < 3 or (0, 0) in ws:
+        if quick_run(X, y, 30)[0]:
+            continue  # separable (it converges): no pocket needed
+        run = perceptron(X, y, exact=True, trace=True, max_sweeps=UPDATES, warn=False)
+        assert run.steps is not None and not run.converged  # traced; the quick run agrees
+        ws = [tuple(s.w) for s in run.steps if s.mistake][:UPDATES]
+        if len(ws) < UPDATES or len(set(ws)) < UPDATES:
             continue
-        errors = [sum(1 for s in _scores(w, X, y) if s <= 0) for w in ws]
-        if len(set(errors)) < 3 or min(errors) == 0 or errors.index(min(errors)) == 2:
-            continue  # three error counts, non-separable by all, the best not the last
-        best = errors.index(min(errors))
-        names = ["w₁", "w₂", "w₃"]
+        counts = [errors(w, X, y) for w in ws]
+        best = counts.index(min(counts))  # replaced only by strictly fewer errors: the first best
+        if best == UPDATES - 1:
+            continue  # the pocket must differ from the last w
+        names = [f"w{k + 1}" for k in range(UPDATES)]
         listing = "; ".join(f"{names[k]} = {vec(w)}" for k, w in enumerate(ws))
-        counts = ", ".join(f"{names[k]}: {e}" for k, e in enumerate(errors))
         prompt = (
-            f"On the points {_points(X, y)} (no offset; y⟨w,x⟩ ≤ 0 is an error), the perceptron visits, "
-            f"in this order, {listing}. Which w is in the pocket at the end?"
+            f"On the points {_points(X, y)} (no offset, not separable; y⟨w,x⟩ ≤ 0 is an error), the "
+            f"perceptron from w = 0 in cyclic order makes these first {UPDATES} updates: {listing}. "
+            "Which w is in the pocket after the last of them?"
         )
-        why = f"Training errors {counts}; the pocket keeps the w with the fewest, {names[best]}."
-        slips = {
-            2: (
-                "last-iterate",
-                "is the last w the perceptron visited; the pocket keeps the best, not the last.",
-            ),
-            0: ("first-iterate", "is the first w; a later w has fewer errors."),
-        }
+        counted = ", ".join(f"{names[k]}: {e}" for k, e in enumerate(counts))
+        why = f"Training errors {counted}; the pocket keeps the first w with the fewest, {names[best]}."
         wrong = []
-        for k in range(3):
+        for k in range(UPDATES):
             if k == best:
                 continue
-            slip, text = slips.get(k, ("most-errors", "has more training errors."))
-            if k == errors.index(max(errors)) and slip != "last-iterate":
-                slip = "most-errors"
+            if k == UPDATES - 1:
+                slip, text = (
+                    "last-iterate",
+                    "is the last w; the pocket keeps the best, not the last.",
+                )
+            elif counts[k] == counts[best]:
+                slip, text = (
+                    "later-tie",
+                    "has as many errors, but came later: no strict improvement.",
+                )
+            elif k == 0:
+                slip, text = "first-iterate", "is the first w; a later w has fewer errors."
+            elif counts[k] == max(counts):
+                slip, text = "most-errors", "has the most training errors."
+            else:
+                slip, text = "more-errors", "has more training errors."
             wrong.append(
-                (f"{names[k]} = {vec(ws[k])}", slip, f"{names[k]} {text} Its errors: {errors[k]}.")
+                (f"{names[k]} = {vec(ws[k])}", slip, f"{names[k]} {text} Its errors: {counts[k]}.")
             )
         return choice(
             qid,
@@ -579,7 +628,7 @@ def pocket_question(rng: random.Random, qid: str) -> Question:
             wrong,
             why,
             rng,
-            {"X": X, "y": y, "ws": ws, "errors": errors, "key": ws[best]},
+            {"X": X, "y": y, "ws": ws, "errors": counts, "key": ws[best]},
         )
     raise RuntimeError("no pocket question found")  # pragma: no cover
 

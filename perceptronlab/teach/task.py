@@ -20,6 +20,10 @@ FORMATS = ("md", "latex", "typst")
 #: the worksheet's column names (as ``Run.table`` prints them)
 WORKSHEET_HEADER = ("sweep", "point", "y⟨w,x⟩", "mistake?", "w after")
 
+#: the rows of the blank worksheet grid printed under part (a) of a trace task: as many for every
+#: variant (a trace run has at most 16 steps), so that the grid tells nothing about the run
+GRID_ROWS = 16
+
 #: how many draws a kind's rejection sampling may take before it gives up (it needs a few dozen)
 MAX_DRAWS = 200_000
 
@@ -231,6 +235,8 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
                 }[fmt],
                 "",
             ]
+        elif kind == "grid":
+            out += [blank_grid(block[1], fmt), ""]
         elif kind == "table":
             run = block[1]
             if fmt == "typst":
@@ -248,6 +254,28 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
     if head:
         out += [head, ""]
     return out
+
+
+def blank_grid(rows: int, fmt: str) -> str:
+    """An empty worksheet to fill in by hand: the worksheet's header and ``rows`` blank rows."""
+    from perceptronlab.teach import typeset
+
+    header = list(WORKSHEET_HEADER)
+    if fmt == "typst":
+        return typeset.table(header, [[" "] * len(header) for _ in range(rows)]).replace(
+            "stroke: 0.5pt + gray,", "stroke: 0.5pt + gray, rows: 1.6em,"
+        )
+    if fmt == "latex":
+        head = "sweep & point & $y_i\\langle w,x_i\\rangle$ & mistake? & $w$ after \\\\"
+        blank = " & & & & \\\\[1.2ex] \\hline"
+        return (
+            "\\begin{center}\n\\begin{tabular}{|p{1.2cm}|p{1.2cm}|p{2.6cm}|p{1.8cm}|p{3.2cm}|}\n"
+            f"\\hline\n{head} \\hline\n"
+            + "\n".join([blank] * rows)
+            + "\n\\end{tabular}\n\\end{center}"
+        )
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["|" + "   |" * len(header)] * rows)
 
 
 def latex_text(text: str) -> str:

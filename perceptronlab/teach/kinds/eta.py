@@ -8,22 +8,33 @@ from fractions import Fraction
 
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.teach import tex as t
+from perceptronlab.teach.quantities import quick_run
 from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
 
 ETAS = (Fraction(1, 2), Fraction(2), Fraction(3))
 
 
 def eta_task(rng: random.Random, seed: int) -> ExamTask:
+    X, y, eta, _ = eta_draw(rng, seed)
+    return eta_from(X, y, eta, seed)
+
+
+def eta_draw(rng: random.Random, seed: int) -> tuple[list, list, Fraction, int]:
+    """The task's points, labels and η, and the run's mistakes, by seeded rejection sampling (an
+    integer pre-check of the η = 1 run, the same signs by η-invariance, skips most draws fast)."""
     for _ in range(MAX_DRAWS):
         X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(3)]
         y = [rng.choice((-1, 1)) for _ in range(3)]
         if len(set(X)) < 3 or (0, 0) in X or len(set(y)) < 2:
             continue
         eta = rng.choice(ETAS)
+        converged, sweeps, mistakes, scores = quick_run(X, y, 5)
+        if not converged or not 2 <= sweeps <= 4 or mistakes < 3 or len(scores) > 12:
+            continue
         run = perceptron(X, y, eta=eta, exact=True, trace=True, max_sweeps=5, warn=False)
         assert run.steps is not None  # traced
         if not run.converged or not 2 <= run.sweeps <= 4 or run.mistakes < 3 or len(run.steps) > 12:
-            continue
+            continue  # pragma: no cover - the pre-check agrees
         with_margin = perceptron(X, y, eta=eta, margin=1, exact=True, max_sweeps=50, warn=False)
         unit_margin = perceptron(X, y, margin=1, exact=True, max_sweeps=50, warn=False)
         if (
@@ -31,7 +42,7 @@ def eta_task(rng: random.Random, seed: int) -> ExamTask:
             or with_margin.mistakes == unit_margin.mistakes
         ):
             continue  # (c) needs the margin rule to depend on eta
-        return eta_from(X, y, eta, seed)
+        return X, y, eta, run.mistakes
     raise RuntimeError(f"no eta task found for seed {seed}")  # pragma: no cover
 
 

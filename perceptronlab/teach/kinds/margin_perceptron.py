@@ -7,6 +7,7 @@ import random
 from fractions import Fraction
 
 from perceptronlab.core.perceptron import perceptron
+from perceptronlab.core.run import Run
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
 from perceptronlab.teach.kinds.trace import best_small_separator
@@ -14,12 +15,20 @@ from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
 
 
 def margin_perceptron_task(rng: random.Random, seed: int) -> ExamTask:
+    X, y, rho0, _ = margin_perceptron_draw(rng, seed)
+    return margin_perceptron_from(X, y, rho0, seed)
+
+
+def margin_perceptron_draw(rng: random.Random, seed: int) -> tuple[list, list, Fraction, Run]:
+    """The task's points, labels and ρ₀ with the margin rule's run, by seeded rejection sampling."""
     for _ in range(MAX_DRAWS):
         X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(3)]
         y = [rng.choice((-1, 1)) for _ in range(3)]
         if len(set(X)) < 3 or (0, 0) in X or len(set(y)) < 2:
             continue
         rho0 = Fraction(rng.choice((1, 2)))
+        if not q.quick_run(X, y, 20)[0]:
+            continue  # not separable within reach: the plain run below would refuse it
         run = perceptron(X, y, margin=rho0, exact=True, trace=True, max_sweeps=6, warn=False)
         assert run.steps is not None  # traced
         if not run.converged or not 2 <= run.sweeps <= 5 or len(run.steps) > 15:
@@ -29,7 +38,7 @@ def margin_perceptron_task(rng: random.Random, seed: int) -> ExamTask:
             continue  # the margin rule should update more than the plain one
         if q.margin2(run.w, X, y) == q.margin2(plain.w, X, y):
             continue  # (c) compares two different margins
-        return margin_perceptron_from(X, y, rho0, seed)
+        return X, y, rho0, run
     raise RuntimeError(f"no margin-perceptron task found for seed {seed}")  # pragma: no cover
 
 

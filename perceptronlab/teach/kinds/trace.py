@@ -11,10 +11,31 @@ from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
-from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import GRID_ROWS, MAX_DRAWS, ExamTask, Part
 
 
 def trace_task(rng: random.Random, seed: int) -> ExamTask:
+    X, y, run, ties = trace_draw(rng, seed)
+    return trace_from(X, y, run, ties, rng, seed)
+
+
+def trace_draw(rng: random.Random, seed: int) -> tuple[list, list, Run, list]:
+    """The task's data and its traced exact run (``X, y, run, ties``): :func:`trace_data`'s draw,
+    run by the engine."""
+    X, y, shape = trace_data(rng, seed)
+    run = perceptron(X, y, exact=True, trace=True, max_sweeps=6, warn=False)
+    assert run.steps is not None  # traced
+    if [s.score for s in run.steps] != shape["scores"] or run.mistakes != shape["mistakes"]:
+        raise AssertionError("the integer pre-check disagrees with the engine")  # pragma: no cover
+    return X, y, run, [s for s in run.steps[1:] if s.score == 0]
+
+
+def trace_data(rng: random.Random, seed: int) -> tuple[list, list, dict]:
+    """The task's points and labels, drawn by seeded rejection sampling, with the shape of their
+    run (``mistakes``, ``sweeps``, ``scores``): separable, 2 to 5 sweeps (the clean one included),
+    at least 3 mistakes, at most 16 worksheet steps and a tie y⟨w,x⟩ = 0 after the first step.
+    :func:`trace_task` continues from here with the same ``rng``, so a class reads a seed's
+    difficulty from this draw alone (:func:`perceptronlab.teach.difficulty.seed_profile`)."""
     for _ in range(MAX_DRAWS):
         n = rng.choice((3, 3, 3, 4))
         X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(n)]
@@ -23,13 +44,11 @@ def trace_task(rng: random.Random, seed: int) -> ExamTask:
         y = [rng.choice((-1, 1)) for _ in range(n)]
         if len(set(y)) < 2:
             continue
-        run = perceptron(X, y, exact=True, trace=True, max_sweeps=6, warn=False)
-        assert run.steps is not None  # traced
-        if not run.converged or not 2 <= run.sweeps <= 5 or run.mistakes < 3 or len(run.steps) > 16:
+        converged, sweeps, mistakes, scores = q.quick_run(X, y, 6)
+        if not converged or not 2 <= sweeps <= 5 or mistakes < 3 or len(scores) > 16:
             continue
-        ties = [s for s in run.steps[1:] if s.score == 0]
-        if ties:
-            return trace_from(X, y, run, ties, rng, seed)
+        if 0 in scores[1:]:
+            return X, y, {"mistakes": mistakes, "sweeps": sweeps, "scores": scores}
     raise RuntimeError(
         f"no trace task found for seed {seed} within {MAX_DRAWS} draws"
     )  # pragma: no cover
@@ -42,15 +61,15 @@ def best_small_separator(X, y) -> tuple[tuple[int, int], Fraction]:
         for b in range(-3, 4):
             if (a, b) == (0, 0) or math.gcd(a, b) != 1:
                 continue
-            if min(q.scores((a, b), X, y)) <= 0:
-                continue
-            rho2 = q.margin2((a, b), X, y)
-            key = (-rho2, a * a + b * b)
+            plain = [label * (a * x[0] + b * x[1]) for x, label in zip(X, y, strict=True)]
+            if min(plain) <= 0:
+                continue  # (a, b) does not separate: plain integers suffice to skip it
+            key = (-Fraction(min(plain) ** 2, a * a + b * b), a * a + b * b)
             if best is None or key < best[0]:
-                best = (key, (a, b), rho2)
+                best = (key, (a, b))
     if best is None:  # pragma: no cover - the run converged, so its w separates
         raise RuntimeError("no small integer separator")
-    return best[1], best[2]
+    return best[1], q.margin2(best[1], X, y)  # the chosen w's margin by the theory toolkit
 
 
 def trace_from(
@@ -161,8 +180,10 @@ def trace_from(
                 (
                     "p",
                     "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a "
-                    "mistake, and $w$ afterwards.",
-                )
+                    "mistake, and $w$ afterwards (one row per step; the last, clean sweep in one row "
+                    "that ends with stop).",
+                ),
+                ("grid", GRID_ROWS),
             ],
             solution_a,
             grading_a,
