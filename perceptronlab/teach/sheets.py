@@ -54,7 +54,13 @@ from typing import Any
 from perceptronlab._ground import validation as v
 from perceptronlab._ground.numbers import format_number, parse_exact
 from perceptronlab.exceptions import InputError
-from perceptronlab.teach.checker import HEADER, CheckResult, check_worksheet, read_sheet_file
+from perceptronlab.teach.checker import (
+    HEADER,
+    CheckResult,
+    check_worksheet,
+    csv_rows,
+    read_sheet_file,
+)
 
 #: how the header lines begin
 MARK = "#"
@@ -204,6 +210,13 @@ def _split(text: str) -> tuple[list[tuple[int, str, str]], str]:
     return entries, "\n".join(kept) + "\n"
 
 
+def sheet_parts(text: str) -> tuple[SheetHeader, str]:
+    """A sheet's header (its ``#`` lines) and its table (the ``#`` lines blanked, so that line
+    numbers stay the file's)."""
+    entries, table = _split(text)
+    return _header(entries), table
+
+
 def read_header(sheet: Any) -> SheetHeader:
     """The data, η and intercept that a sheet's ``#`` lines carry (see the module's format)."""
     entries, _ = _split(_text(sheet))
@@ -228,7 +241,7 @@ def _header(entries: list[tuple[int, str, str]]) -> SheetHeader:
                 )
             fit_intercept = value.lower() == "yes"
         else:
-            data.append((number, next(csv.reader([value]))))
+            data.append((number, (csv_rows(value, f"worksheet line {number}") or [[]])[0]))
     if not data:
         return SheetHeader((), (), (), eta, fit_intercept)
     (_, names), rows = data[0], data[1:]
