@@ -435,9 +435,27 @@ def check(
         Path | None,
         typer.Option(
             "--gradebook",
-            help="For a folder or zip of sheets (each carrying its student's data): write the "
-            "gradebook CSV here (student, points, first wrong row, slip); the most common slips "
-            "are printed.",
+            help="For a folder or zip of sheets: write the gradebook CSV here (a row per student: "
+            "points, first wrong row, slip, status, flag); the most common slips are printed.",
+        ),
+    ] = None,
+    class_variants: Annotated[
+        Path | None,
+        typer.Option(
+            "--variants",
+            metavar="FILE",
+            help="For a folder or zip of sheets: the class's variants.csv (from `exam --variants/"
+            "--students --out DIR`), when it is not in the folder; each sheet is then checked "
+            "against its student's own variant, and missing students are listed.",
+        ),
+    ] = None,
+    class_roster: Annotated[
+        Path | None,
+        typer.Option(
+            "--students",
+            metavar="FILE",
+            help="For a folder or zip of sheets: grade only these students of the class (a "
+            "roster, one identifier per line).",
         ),
     ] = None,
     json_output: JsonOpt = False,
@@ -458,14 +476,20 @@ def check(
                 "one of them",
                 "Drop it; grade sheets written by `perceptronlab exam --sheet-out`.",
             )
-        _grade_class(worksheet, gradebook, json_output)
+        _grade_class(worksheet, gradebook, json_output, class_variants, class_roster)
         return
-    if gradebook is not None:
+    for flag, value in (
+        ("--gradebook", gradebook),
+        ("--variants", class_variants),
+        ("--students", class_roster),
+    ):
+        if value is None:
+            continue
         raise fail(
-            "--gradebook",
+            flag,
             "a folder or a zip of sheets as SHEET",
             f"{str(worksheet)!r}, one sheet",
-            "Pass the folder of the class's sheets, or drop --gradebook.",
+            f"Pass the folder of the class's sheets, or drop {flag}.",
         )
 
     X = y = None
@@ -496,19 +520,34 @@ def check(
         raise typer.Exit(1)
 
 
-def _grade_class(source: Path, gradebook: Path | None, json_output: bool) -> None:
-    from perceptronlab._ground.numbers import format_count
-    from perceptronlab.teach.gradebook import SHEET_POINTS, grade_class, gradebook_csv, slip_summary
+def _grade_class(
+    source: Path,
+    gradebook: Path | None,
+    json_output: bool,
+    variants: Path | None = None,
+    roster: Path | None = None,
+) -> None:
+    from perceptronlab.teach.gradebook import grade_book, gradebook_csv, slip_summary
+    from perceptronlab.teach.variants import read_students
 
-    grades = grade_class(source)
-    summary = slip_summary(grades)
+    book = grade_book(source, variants, read_students(roster) if roster is not None else None)
+    if not book.sheets and not any(g.status == "missing" for g in book.grades):
+        from perceptronlab._ground.validation import fail
+
+        raise fail(
+            "worksheets",
+            "at least one worksheet (a .csv file with the columns sweep,point,...)",
+            f"{len(book.grades)} files, none a worksheet",
+            "Put the filled sheets (from `perceptronlab exam --sheet-out`) there.",
+        )
+    summary = slip_summary(book.sheets)
     if gradebook is not None:
-        _write(gradebook, gradebook_csv(grades), "--gradebook")
+        _write(gradebook, gradebook_csv(book), "--gradebook")
     if json_output:
         print_json(
             {
-                "sheets": len(grades),
-                "correct": sum(g.ok for g in grades),
+                "sheets": len(book.sheets),
+                "correct": sum(g.ok for g in book.sheets),
                 "grades": [
                     {
                         "student": g.student,
@@ -517,25 +556,56 @@ def _grade_class(source: Path, gradebook: Path | None, json_output: bool) -> Non
                         "ok": g.ok,
                         "first_wrong_row": g.first_wrong_row,
                         "slip": g.slip,
+                        "status": g.status,
+                        "flag": g.flag,
+                        "message": g.message,
                     }
-                    for g in grades
+                    for g in book.grades
                 ],
                 "slips": [
                     {"slip": slip, "name": name, "sheets": count} for slip, name, count in summary
                 ],
+                "notes": book.notes,
             }
         )
         return
-    correct = sum(g.ok for g in grades)
-    mean = sum(g.points for g in grades) / len(grades)
-    typer.echo(
-        f"{format_count(len(grades), 'sheet')}: {correct} fully correct; mean {float(mean):.2g} of "
-        f"{SHEET_POINTS} points." + (f" Gradebook: {gradebook}." if gradebook is not None else "")
-    )
+    for line in _class_lines(book, gradebook, summary):
+        typer.echo(line)
+
+
+def _class_lines(book, gradebook: Path | None, summary: list[tuple[str, str, int]]) -> list[str]:
+    """The class's grading for a terminal: the counts, the flags, the most common slips, the notes."""
+    from perceptronlab._ground.numbers import format_count
+    from perceptronlab.teach.gradebook import SHEET_POINTS
+
+    sheets = book.sheets
+    status = {s: [g for g in book.grades if g.status == s] for s in ("missing", "skipped")}
+    scored = [g for g in book.grades if g.status != "skipped"]
+    mean = sum(g.points for g in scored) / max(1, len(scored))
+    lines = [
+        f"{format_count(len(sheets), 'sheet')}: {sum(g.ok for g in sheets)} fully correct; mean "
+        f"{float(mean):.2g} of {SHEET_POINTS} points"
+        + (f" ({len(status['missing'])} missing, 0 points)" if status["missing"] else "")
+        + "."
+        + (f" Gradebook: {gradebook}." if gradebook is not None else "")
+    ]
     if summary:
-        typer.echo("Most common first slips:")
-        for slip, name, count in summary:
-            typer.echo(f"  {format_count(count, 'sheet'):>10}  {name} [{slip}]")
+        lines.append("Most common first slips:")
+        lines += [f"  {format_count(c, 'sheet'):>10}  {name} [{slip}]" for slip, name, c in summary]
+    flagged = [g for g in book.grades if g.flag or g.status in ("unmatched", "missing")]
+    if flagged:
+        lines.append("To look at:")
+        lines += [
+            f"  {g.status:<9}  {g.student or g.file}: {g.flag or g.message}" for g in flagged[:50]
+        ]
+        if len(flagged) > 50:
+            lines.append(f"  ... and {len(flagged) - 50} more (see the gradebook)")
+    if status["skipped"]:
+        lines.append(
+            f"{format_count(len(status['skipped']), 'file')} skipped (listed in the gradebook "
+            f"with why), e.g. {status['skipped'][0].file}: {status['skipped'][0].message}"
+        )
+    return lines + book.notes
 
 
 def register(app: typer.Typer) -> None:
