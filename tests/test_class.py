@@ -75,7 +75,7 @@ def test_cli_variants_write_one_file_per_student_and_one_key(tmp_path):
         ["exam", "--kind", "margin", "--students", str(roster), "--seed", "9", "--out", str(out)],
     )
     assert result.exit_code == 0, result.output
-    key = (out / "key.md").read_text()
+    key = (out / "_key" / "key.md").read_text()
     rows = list(csv.DictReader((out / "variants.csv").open()))
     assert [r["student"] for r in rows] == ["ada", "alan", "grace"]
     for row in rows:
@@ -97,7 +97,7 @@ def test_cli_variants_pdf(tmp_path):
         app, ["exam", "--kind", "online", "--variants", "2", "--format", "pdf", "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
-    for name in ("student-001.pdf", "student-002.pdf", "key.pdf"):
+    for name in ("student-001.pdf", "student-002.pdf", "_key/key.pdf"):
         assert (out / name).read_bytes().startswith(b"%PDF-")
 
 

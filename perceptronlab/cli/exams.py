@@ -133,7 +133,8 @@ def exam(
             help="A whole class: this many different variants of equal difficulty, one "
             "per student (student-001, ...), each from --seed and the student's "
             "identifier; --out names a folder that gets one file per student, "
-            "key.md or key.pdf with every variant, and the trace kind's sheets.",
+            "_key/key.md or _key/key.pdf with every variant, variants.csv and the trace kind's "
+            "sheets (built beside it and swapped in when complete).",
         ),
     ] = None,
     students: Annotated[
@@ -153,6 +154,14 @@ def exam(
             "QTI 1.2 zip for Canvas); alone it writes to --out, with --variants into the folder.",
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="With --variants/--students: replace an --out folder that holds other files "
+            "(a class folder written before is replaced without it).",
+        ),
+    ] = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Generate an exam task in the style of the lecture notes "Perceptron Mistake Bound", with its key
@@ -188,7 +197,7 @@ def exam(
                 "one of them",
                 "Drop it: the folder gets every student's data and sheet.",
             )
-        _class_exam(kind, seed, fmt, solution, out, variants, students, quiet, export)
+        _class_exam(kind, seed, fmt, solution, out, variants, students, quiet, export, force)
         return
     if export is not None:
         from perceptronlab.teach.lms import export_tasks
@@ -310,16 +319,13 @@ def _class_exam(
     roster: Path | None,
     quiet: bool,
     export: ExportFormat | None,
+    force: bool = False,
 ) -> None:
-    """``exam --variants N`` / ``--students FILE``: one file per student, the key, the roster."""
+    """``exam --variants N`` / ``--students FILE``: one file per student, the key apart in ``_key/``,
+    ``variants.csv``; the folder built beside --out and swapped in at the end."""
+    from perceptronlab._ground.files import atomic_folder
     from perceptronlab._ground.validation import fail
-    from perceptronlab.teach.variants import (
-        class_variants,
-        key_markdown,
-        key_typst,
-        read_students,
-        student_ids,
-    )
+    from perceptronlab.teach.variants import class_variants, read_students, student_ids
 
     if out is None:
         raise fail(
@@ -332,22 +338,61 @@ def _class_exam(
         raise fail(
             "--students", "either --variants N or --students FILE", "both", "Drop one of them."
         )
-    if out.exists() and not out.is_dir():
-        raise fail(
-            "--out",
-            "a folder (it is created if missing)",
-            f"{str(out)!r}, a file",
-            "Name a folder.",
-        )
     ids = read_students(roster) if roster is not None else student_ids(count or 1)
-    if fmt is ExamFormat.pdf:
-        from perceptronlab.teach.typeset import (
-            compile_pdf,  # the pdf extra's message before any work
+    if solution:
+        typer.echo(
+            "Warning: --solution writes each student's answer key into their own file; the "
+            f"class's key is {out / KEY_FOLDER}/ anyway. Drop --solution for handouts.",
+            err=True,
         )
-    variants = class_variants(_lecture_kind(kind), seed, ids)
-    out.mkdir(parents=True, exist_ok=True)
-    ext = {"md": "md", "latex": "tex", "typst": "typ", "pdf": "pdf"}[fmt.value]
-    rows = ["student,variant_seed,kind,file"]
+    if fmt is ExamFormat.pdf:
+        from perceptronlab.teach.typeset import compile_pdf  # noqa: F401 (the pdf extra's message first)
+    interrupted = False
+    try:
+        with atomic_folder(out, ours=_is_class_folder, force=force) as folder:
+            variants = class_variants(_lecture_kind(kind), seed, ids)
+            for name, content in _class_files(kind, seed, fmt, solution, variants, export):
+                (folder / name).parent.mkdir(exist_ok=True)
+                _write(folder / name, content, "--out")
+    except KeyboardInterrupt:
+        interrupted = True
+    if interrupted:  # outside the handler: the command line's own Ctrl-C line is not added
+        typer.echo(
+            f"Interrupted: {out} is left as it was (none of the new class's files were written).",
+            err=True,
+        )
+        raise typer.Exit(130)
+    distinct = len({v.task.markdown() for v in variants})
+    ext = _EXT[fmt.value]
+    info(
+        f"wrote {len(variants)} variants ({distinct} distinct) of the {kind.value} task to {out}: "
+        f"one .{ext} per student, {KEY_FOLDER}/key.{'pdf' if ext == 'pdf' else 'md'} with every "
+        "key, variants.csv",
+        quiet=quiet,
+    )
+
+
+#: the class folder's subfolder for the answer key (no student identifier starts with "_")
+KEY_FOLDER = "_key"
+_EXT = {"md": "md", "latex": "tex", "typst": "typ", "pdf": "pdf"}
+_VARIANTS_HEADER = "student,variant_seed,kind,file"
+
+
+def _is_class_folder(folder: Path) -> bool:
+    """A folder this command wrote: its variants.csv starts with the class's header."""
+    try:
+        with open(folder / "variants.csv", encoding="utf-8") as handle:
+            return handle.readline().strip() == _VARIANTS_HEADER
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _class_files(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, variants, export):
+    """(name in the folder, content) of every file of the class, one at a time."""
+    from perceptronlab.teach.variants import key_markdown, key_typst
+
+    ext = _EXT[fmt.value]
+    rows = [_VARIANTS_HEADER]
     for variant in variants:
         task, name = variant.task, variant.student
         if fmt is ExamFormat.pdf:
@@ -356,38 +401,25 @@ def _class_exam(
             content = task.latex(solution, standalone=True)
         else:
             content = task.render(fmt.value, solution)
-        _write(out / f"{name}.{ext}", content, "--out")
+        yield f"{name}.{ext}", content
         if "X" in task.data:
-            _write(out / f"{name}-data.csv", task.dataset_csv(), "--out")
+            yield f"{name}-data.csv", task.dataset_csv()
         if kind is Kind.trace:
-            _write(out / f"{name}-sheet.csv", task.worksheet_csv(), "--out")
+            yield f"{name}-sheet.csv", task.worksheet_csv()
         rows.append(f"{name},{variant.seed},{kind.value},{name}.{ext}")
     if fmt is ExamFormat.pdf:
-        key_file = out / "key.pdf"
-        _write(key_file, compile_pdf(key_typst(variants, kind.value, seed)), "--out")
+        from perceptronlab.teach.typeset import compile_pdf
+
+        yield f"{KEY_FOLDER}/key.pdf", compile_pdf(key_typst(variants, kind.value, seed))
     else:
-        key_file = out / "key.md"
-        _write(key_file, key_markdown(variants, kind.value, seed), "--out")
-    _write(out / "variants.csv", "\n".join(rows) + "\n", "--out")
+        yield f"{KEY_FOLDER}/key.md", key_markdown(variants, kind.value, seed)
+    yield "variants.csv", "\n".join(rows) + "\n"
     if export is not None:
         from perceptronlab.teach.lms import export_tasks
 
-        bank = out / ("questions.xml" if export is ExportFormat.moodle else "questions.zip")
-        _write(
-            bank,
-            export_tasks(
-                [(v.student, v.task) for v in variants],
-                export.value,
-                title=f"perceptronlab exam {kind.value}, class seed {seed}",
-            ),
-            "--out",
-        )
-    distinct = len({v.task.markdown() for v in variants})
-    info(
-        f"wrote {len(variants)} variants ({distinct} distinct) of the {kind.value} task to {out}: one .{ext} per "
-        f"student, {key_file.name} with every key, variants.csv",
-        quiet=quiet,
-    )
+        bank = "questions.xml" if export is ExportFormat.moodle else "questions.zip"
+        title = f"perceptronlab exam {kind.value}, class seed {seed}"
+        yield bank, export_tasks([(v.student, v.task) for v in variants], export.value, title=title)
 
 
 def check(
