@@ -632,6 +632,8 @@ class _Walk:
         tie was taken for a correct point (the sweep looked clean), not a stop right after an update."""
         if update is None or update.score != 0 or update.sweep != row.sweep:
             return None
+        if any(s.mistake for s in self.steps[:k] if s.sweep == row.sweep):
+            return None  # this sweep already updated: the stop itself is the slip
         sweep = [s for s in self.steps[k:] if s.sweep == row.sweep]
         upto = [s.score for s in sweep[: sweep.index(update) + 1]]
         scores = list(row.score)

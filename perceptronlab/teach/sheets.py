@@ -56,6 +56,7 @@ from perceptronlab._ground.numbers import format_number, parse_exact
 from perceptronlab.exceptions import InputError
 from perceptronlab.teach.checker import (
     HEADER,
+    MAX_SHEET_ROWS,
     CheckResult,
     check_worksheet,
     csv_rows,
@@ -64,6 +65,8 @@ from perceptronlab.teach.checker import (
 
 #: how the header lines begin
 MARK = "#"
+#: the most lines of a sheet file: its rows, its data and its notes (see checker.MAX_SHEET_ROWS)
+MAX_SHEET_LINES = 2 * MAX_SHEET_ROWS
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,14 @@ def _label(text: str) -> Any:
 
 def _split(text: str) -> tuple[list[tuple[int, str, str]], str]:
     """(line number, key, value) of every ``# key: value`` line, and the text with comments blanked."""
+    lines = text.count("\n") + 1
+    if lines > MAX_SHEET_LINES:  # counted before any line is split: a hostile sheet stays cheap
+        raise v.fail(
+            "worksheet",
+            f"at most {MAX_SHEET_LINES:,} lines (a sheet is work by hand)",
+            f"{lines:,} lines",
+            "Check that this is the right file.",
+        )
     entries, kept = [], []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
