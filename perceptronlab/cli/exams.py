@@ -624,7 +624,11 @@ def _class_lines(book, gradebook: Path | None, summary: list[tuple[str, str, int
     if summary:
         lines.append("Most common first slips:")
         lines += [f"  {format_count(c, 'sheet'):>10}  {name} [{slip}]" for slip, name, c in summary]
-    flagged = [g for g in book.grades if g.flag or g.status in ("unmatched", "missing")]
+    if status["missing"]:
+        names = [g.student for g in status["missing"]]
+        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+        lines.append(f"Missing (no sheet, 0 points): {', '.join(names[:10])}{more}.")
+    flagged = [g for g in book.grades if g.flag or g.status == "unmatched"]
     if flagged:
         lines.append("To look at:")
         lines += [
