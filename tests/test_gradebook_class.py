@@ -107,8 +107,9 @@ def test_a_sheet_without_data_lines_is_checked_against_its_own_variant(klass, tm
     (handed / "1001.csv").write_text(table)  # the data lines left out: 1001's own run
     (handed / "1002.csv").write_text(table)  # 1001's rows for 1002's variant: not right
     book = grade_book(handed, out / "variants.csv")
-    points = {g.student: g.points for g in book.grades}
-    assert points["1001"] == 2 and points["1002"] < 2
+    grades = {g.student: g for g in book.grades}
+    assert grades["1001"].points == 2 and grades["1002"].points == 0
+    assert grades["1002"].flag == "the rows of 1001's variant"
 
 
 def test_duplicates_and_case(klass, tmp_path):

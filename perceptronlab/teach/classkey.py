@@ -45,6 +45,25 @@ def variant_sheet(seed: int) -> SheetHeader:
     return sheet_parts(generate("trace", seed).worksheet_csv())[0]
 
 
+@cache
+def variant_rows(seed: int) -> tuple[tuple[str, ...], ...]:
+    """The filled rows of the trace variant of ``seed`` (its engine run), as :func:`table_rows`."""
+    from perceptronlab.teach.exams import generate
+
+    return table_rows(generate("trace", seed).run.table("csv"))
+
+
+def table_rows(table: str) -> tuple[tuple[str, ...], ...]:
+    """A sheet's rows compared as text: no header, no comment or blank lines, no spaces."""
+    from perceptronlab.teach.checker import csv_rows
+
+    rows = [r for r in csv_rows(table, "worksheet") if any(c.strip() for c in r)]
+    rows = [r for r in rows if not r[0].lstrip().startswith("#")]
+    if rows and rows[0][0].strip().lower() == "sweep":
+        rows = rows[1:]
+    return tuple(tuple(c.replace(" ", "") for c in r) for r in rows)
+
+
 def same_data(a: SheetHeader, b: SheetHeader) -> bool:
     """The same examples and labels (the run a sheet traces)."""
     return (a.X, a.y) == (b.X, b.y)
@@ -76,6 +95,17 @@ class ClassKey:
         if len(self.seeds) <= MAX_SEARCH:
             return next((s for s in self.seeds if same_data(self.sheet(s), header)), None)
         return None
+
+    def rows_owner(self, table: str, student: str) -> str | None:
+        """The other student whose variant's run ``table`` writes out row by row (a copied sheet
+        without its data lines), in a class of at most :data:`MAX_SEARCH`."""
+        if len(self.seeds) > MAX_SEARCH:
+            return None
+        rows = table_rows(table)
+        return next(
+            (s for s, seed in self.seeds.items() if s != student and variant_rows(seed) == rows),
+            None,
+        )
 
     def match(self, name: str) -> tuple[str | None, str]:
         """(the student a file name names, ``""``), or (None, why)."""

@@ -330,7 +330,13 @@ def _grade_variant(key: ClassKey, student: str, name: str, text: str) -> Grade:
             f"The sheet carries {flag}, not {student}'s; it is not graded.",
             flag=flag,
         )
-    return replace(grade_sheet(name, text, own), student=student)
+    grade = replace(grade_sheet(name, text, own), student=student)
+    owner = None if grade.ok or header.has_data else key.rows_owner(text, student)
+    if owner is None:
+        return grade
+    flag = f"the rows of {owner}'s variant"
+    message = f"The sheet writes out {flag}, not {student}'s; it is not graded."
+    return replace(grade, points=Fraction(0), slip="wrong-variant", message=message, flag=flag)
 
 
 def _mark_duplicates(grades: list[Grade], who) -> None:
