@@ -212,6 +212,13 @@ def grade_book(
     with HandIns(source) as hand:
         book = Book()
         class_key = _class_key(hand, variants) if key else None
+        if class_key is None and roster:
+            raise v.fail(
+                "--students",
+                "the class's variants.csv (in the folder or the zip, or --variants FILE)",
+                "none",
+                "Pass --variants with the variants.csv that `exam --students` wrote.",
+            )
         if class_key is None:
             if key:
                 book.notes.append(

@@ -82,11 +82,12 @@ class HandIns:
             try:
                 self.archive = zipfile.ZipFile(self.path)
                 infos = self.archive.infolist()
-            except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
-                raise _not_a_class(self.path, f"a damaged zip: {exc}") from None
+            except Exception as exc:  # a forged directory: zipfile's errors are many kinds
+                raise _not_a_class(self.path, f"a damaged zip: {printable(str(exc))}") from None
             _check_many(len(infos), self.path)
             self.entries = sorted(
-                (_member_entry(m) for m in infos if not m.is_dir()), key=lambda e: e.name
+                (_member_entry(m) for m in infos if not m.filename.endswith("/")),
+                key=lambda e: e.name,
             )
         else:
             raise _not_a_class(
