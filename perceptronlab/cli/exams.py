@@ -58,6 +58,35 @@ class ExamFormat(str, enum.Enum):
     pdf = "pdf"
 
 
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="With --variants/--students: replace an --out folder that holds other files "
+        "(a class folder written before is replaced without it).",
+    ),
+]
+VariantsFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--variants",
+        metavar="FILE",
+        help="For a folder or zip of sheets: the class's variants.csv (from `exam --variants/"
+        "--students --out DIR`), when it is not in the folder; each sheet is then checked "
+        "against its student's own variant, and missing students are listed.",
+    ),
+]
+RosterOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--students",
+        metavar="FILE",
+        help="For a folder or zip of sheets: grade only these students of the class (a "
+        "roster, one identifier per line).",
+    ),
+]
+
+
 def _lecture_kind(kind: Kind) -> LectureKind:
     """The kind as the lecture notes' task generators name it (the online chapter's kinds are handled apart)."""
     from perceptronlab.teach.exams import KINDS
@@ -154,14 +183,7 @@ def exam(
             "QTI 1.2 zip for Canvas); alone it writes to --out, with --variants into the folder.",
         ),
     ] = None,
-    force: Annotated[
-        bool,
-        typer.Option(
-            "--force",
-            help="With --variants/--students: replace an --out folder that holds other files "
-            "(a class folder written before is replaced without it).",
-        ),
-    ] = False,
+    force: ForceOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Generate an exam task in the style of the lecture notes "Perceptron Mistake Bound", with its key
@@ -471,25 +493,8 @@ def check(
             "points, first wrong row, slip, status, flag); the most common slips are printed.",
         ),
     ] = None,
-    class_variants: Annotated[
-        Path | None,
-        typer.Option(
-            "--variants",
-            metavar="FILE",
-            help="For a folder or zip of sheets: the class's variants.csv (from `exam --variants/"
-            "--students --out DIR`), when it is not in the folder; each sheet is then checked "
-            "against its student's own variant, and missing students are listed.",
-        ),
-    ] = None,
-    class_roster: Annotated[
-        Path | None,
-        typer.Option(
-            "--students",
-            metavar="FILE",
-            help="For a folder or zip of sheets: grade only these students of the class (a "
-            "roster, one identifier per line).",
-        ),
-    ] = None,
+    class_variants: VariantsFileOpt = None,
+    class_roster: RosterOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Check a worksheet against the exact run: the first wrong row and the slip. Exit 0 only if all correct.
@@ -497,33 +502,18 @@ def check(
     Given a folder or a zip of sheets, grade the class: one gradebook row per sheet, and a summary of the
     most common slips.
     """
-    from perceptronlab._ground.validation import fail
     from perceptronlab.teach.sheets import check_sheet
 
-    if worksheet.is_dir() or (worksheet.is_file() and worksheet.suffix.lower() == ".zip"):
-        if data is not None or eta is not None or intercept is not None:
-            raise fail(
-                "--data",
-                "no --data, --eta or --intercept for a class (each sheet carries its own)",
-                "one of them",
-                "Drop it; grade sheets written by `perceptronlab exam --sheet-out`.",
-            )
+    is_class = worksheet.is_dir() or (worksheet.is_file() and worksheet.suffix.lower() == ".zip")
+    _check_flags(
+        worksheet,
+        is_class,
+        {"--data": data, "--eta": eta, "--intercept": intercept},
+        {"--gradebook": gradebook, "--variants": class_variants, "--students": class_roster},
+    )
+    if is_class:
         _grade_class(worksheet, gradebook, json_output, class_variants, class_roster)
         return
-    for flag, value in (
-        ("--gradebook", gradebook),
-        ("--variants", class_variants),
-        ("--students", class_roster),
-    ):
-        if value is None:
-            continue
-        raise fail(
-            flag,
-            "a folder or a zip of sheets as SHEET",
-            f"{str(worksheet)!r}, one sheet",
-            f"Pass the folder of the class's sheets, or drop {flag}.",
-        )
-
     X = y = None
     if data is not None:
         X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
@@ -550,6 +540,29 @@ def check(
         typer.echo(result.verdict())
     if not result.ok:
         raise typer.Exit(1)
+
+
+def _check_flags(
+    worksheet: Path, is_class: bool, sheet_flags: dict[str, object], class_flags: dict[str, object]
+) -> None:
+    """Refuse the flags of one sheet for a class (each sheet carries its own), and the reverse."""
+    from perceptronlab._ground.validation import fail
+
+    if is_class and any(value is not None for value in sheet_flags.values()):
+        raise fail(
+            "--data",
+            "no --data, --eta or --intercept for a class (each sheet carries its own)",
+            "one of them",
+            "Drop it; grade sheets written by `perceptronlab exam --sheet-out`.",
+        )
+    for flag, value in class_flags.items():
+        if value is not None and not is_class:
+            raise fail(
+                flag,
+                "a folder or a zip of sheets as SHEET",
+                f"{str(worksheet)!r}, one sheet",
+                f"Pass the folder of the class's sheets, or drop {flag}.",
+            )
 
 
 def _grade_class(

@@ -765,6 +765,13 @@ class _Walk:
                 expected,
                 row.cells,
             )
+        return self.wrong_update(row, k, expected)
+
+    def wrong_update(self, row: _Row, k: int, expected: tuple) -> CheckResult:
+        """A mistake's row whose w after is not w + eta*y*x: which wrong rule gives it."""
+        step, (w, b) = self.steps[k], self.state_before(k)
+        x, label, name = self.X[step.index], self.signs[step.index], f"x{step.index + 1}"
+        got_w, got_b = row.w, (row.b if self.fit_intercept else Fraction(0))
         plus_x = tuple(exact_update(w, b, x, 1, self.eta, self.fit_intercept)[0])  # as if y were +1
         subtracted = tuple(exact_update(w, b, x, -label, self.eta, self.fit_intercept)[0])
         if label == 1 and got_w == subtracted:
