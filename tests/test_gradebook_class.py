@@ -167,3 +167,18 @@ def test_roster_headers_by_content(tmp_path):
     roster.write_text("Ada\nada\n")
     with pytest.raises(InputError, match="ignoring case"):
         read_students(roster)
+
+
+def test_follow_through_one_wrong_score_cell_costs_one_point():
+    """Issue 33: one wrong score cell with every later cell right got 0 of 2; its half costs 1."""
+    from perceptronlab.teach.gradebook import grade_sheet
+
+    task = generate("trace", 11)
+    header = [line for line in task.worksheet_csv().splitlines() if line.startswith("#")]
+    rows = task.run.table("csv").splitlines()
+    first = rows[1].split(",")
+    first[2] = str(int(first[2]) + 5)  # the first score, wrong; its mistake and w still right
+    text = "\n".join(header + [rows[0], ",".join(first)] + rows[2:]) + "\n"
+    grade = grade_sheet("ada-sheet.csv", text)
+    assert (grade.first_wrong_row, grade.slip, grade.points) == (1, "arithmetic", 1)
+    assert grade_sheet("ada-sheet.csv", "\n".join(header + rows) + "\n").points == 2
