@@ -123,8 +123,11 @@ class HandIns:
     def _bytes(self, entry: Entry, limit: int) -> tuple[bytes, str]:
         if isinstance(entry.where, zipfile.ZipInfo):
             return _member_bytes(self.archive, entry.where, limit)
-        try:
-            with open(entry.where, "rb") as handle:
+        try:  # opened without blocking and checked again: a FIFO put there since is not read
+            fd = os.open(entry.where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            with os.fdopen(fd, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    return b"", "not a regular file any more"
                 data = handle.read(limit + 1)
         except OSError as exc:
             return b"", f"cannot be read ({exc.strerror or type(exc).__name__})"
