@@ -50,7 +50,9 @@ def variant_rows(seed: int) -> tuple[tuple[str, ...], ...]:
     """The filled rows of the trace variant of ``seed`` (its engine run), as :func:`table_rows`."""
     from perceptronlab.teach.exams import generate
 
-    return table_rows(generate("trace", seed).run.table("csv"))
+    run = generate("trace", seed).run
+    assert run is not None  # a trace task has its run
+    return table_rows(run.table("csv"))
 
 
 def table_rows(table: str) -> tuple[tuple[str, ...], ...]:
