@@ -84,3 +84,10 @@ def test_a_student_called_key_gets_their_own_exam(tmp_path):
 def test_solution_with_a_class_is_warned(tmp_path):
     result = exam("--variants", 2, "--out", tmp_path / "c", "--solution")
     assert result.exit_code == 0 and "--solution" in result.stderr
+
+
+def test_the_current_folder_is_not_replaced(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = exam("--variants", 2, "--out", ".")
+    assert result.exit_code == 1 and "the current folder" in result.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -217,10 +217,18 @@ def atomic_folder(
     The swap is two renames (the old folder aside, the new one in), then the old one is removed.
     """
     path = Path(path)
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    target = Path(os.path.realpath(path))  # a link written through; "." a folder with a name
     if target.exists() and not target.is_dir():
         raise fail(
             f"{what} {str(path)!r}", "a folder (created if missing)", "a file", "Name a folder."
+        )
+    cwd = Path(os.path.realpath(os.getcwd()))
+    if target == cwd or target in cwd.parents:
+        raise fail(
+            f"{what} {str(path)!r}",
+            "a folder outside the current one (it is replaced whole)",
+            "the current folder" if target == cwd else "a folder that holds the current one",
+            "Name a new folder, e.g. --out class.",
         )
     if target.is_dir() and not force and any(target.iterdir()) and not ours(target):
         raise fail(
