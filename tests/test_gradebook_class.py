@@ -182,3 +182,13 @@ def test_follow_through_one_wrong_score_cell_costs_one_point():
     grade = grade_sheet("ada-sheet.csv", text)
     assert (grade.first_wrong_row, grade.slip, grade.points) == (1, "arithmetic", 1)
     assert grade_sheet("ada-sheet.csv", "\n".join(header + rows) + "\n").points == 2
+
+
+def test_a_blank_sheet_handed_in_is_named_blank(klass, tmp_path):
+    out, _ = klass
+    handed = tmp_path / "b"
+    handed.mkdir()
+    (handed / "1001-sheet.csv").write_text((out / "1001-sheet.csv").read_text())
+    grades = {g.student: g for g in grade_book(handed, out / "variants.csv").grades}
+    assert (grades["1001"].slip, grades["1001"].points) == ("blank", 0)
+    assert grades["1001"].slip_name == "The sheet is not filled in"

@@ -47,7 +47,13 @@ from pathlib import Path
 from perceptronlab._ground import validation as v
 from perceptronlab.exceptions import PerceptronLabError
 from perceptronlab.teach.checker import SLIPS, follow_through
-from perceptronlab.teach.classkey import ClassKey, read_class_key, same_data, title_of
+from perceptronlab.teach.classkey import (
+    ClassKey,
+    read_class_key,
+    same_data,
+    table_rows,
+    title_of,
+)
 from perceptronlab.teach.handin import MAX_SHEET_BYTES, Entry, HandIns, printable
 from perceptronlab.teach.sheets import SheetHeader, check_sheet, sheet_parts
 
@@ -85,6 +91,7 @@ COLUMNS = (
 #: the gradebook's own slips (beside the checker's :data:`SLIPS`)
 BOOK_SLIPS = {
     "unreadable": "The sheet could not be read",
+    "blank": "The sheet is not filled in",
     "wrong-variant": "The data is not the student's variant",
 }
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
@@ -151,6 +158,9 @@ def grade_sheet(name: str, text: str, own: SheetHeader | None = None) -> Grade:
         data = own if own is not None else header
         if not data.has_data:
             return _unreadable(student, name, "the sheet carries no '# data:' lines")
+        if _blank(table):
+            message = "The sheet is not filled in: every score cell is empty."
+            return Grade(student, name, Fraction(0), False, None, "blank", message)
         X, y = [list(x) for x in data.X], list(data.y)
         eta = data.eta if data.eta is not None else 1
         intercept = bool(data.fit_intercept)
@@ -170,6 +180,12 @@ def grade_sheet(name: str, text: str, own: SheetHeader | None = None) -> Grade:
     )
     points = Fraction(min(1, int(earned)))  # a sheet with a wrong row never earns both
     return Grade(student, name, points, False, result.first_wrong_row, result.slip, result.message)
+
+
+def _blank(table: str) -> bool:
+    """A table whose every row leaves its score cell empty (a blank sheet handed in)."""
+    rows = table_rows(table)
+    return bool(rows) and all(len(r) < 3 or not r[2] for r in rows)
 
 
 def is_sheet(text: str) -> bool:
