@@ -625,7 +625,7 @@ def _class_lines(book, gradebook: Path | None, summary: list[tuple[str, str, int
 
     sheets = book.sheets
     status = {s: [g for g in book.grades if g.status == s] for s in ("missing", "skipped")}
-    scored = [g for g in book.grades if g.status != "skipped"]
+    scored = [g for g in book.grades if g.status in ("graded", "duplicate", "missing")]
     mean = sum(g.points for g in scored) / max(1, len(scored))
     lines = [
         f"{format_count(len(sheets), 'sheet')}: {sum(g.ok for g in sheets)} fully correct; mean "
