@@ -136,6 +136,7 @@ def test_a_truncated_zip_is_one_line(tmp_path):
     assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow  # the issue's own reproducer: 128 MiB decompressed, about 4 s here
 def test_a_zip_bomb_is_read_under_the_budget(tmp_path):
     """4,900 members of 1 MiB each (a few MB packed): the class's budget stops the reading, each
     member not read is listed, and memory stays bounded (tracemalloc's peak)."""
