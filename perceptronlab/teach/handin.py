@@ -229,7 +229,9 @@ def _check_many(count: int, where: Path) -> None:
         raise v.fail(
             "worksheets",
             f"at most {MAX_FILES:,} files in the class's folder or zip",
-            f"more in {printable(str(where))!r}",
+            f"{count:,} in {printable(str(where))!r}"
+            if where.is_file()
+            else f"more in {printable(str(where))!r}",
             "Grade the class in groups.",
         )
 
