@@ -130,10 +130,14 @@ def test_x_added_instead_of_yx():
 def test_stopping_right_after_an_update():
     rows, _ = correct_rows(EXAM_X, EXAM_Y)
     # stop row right after sweep 2 (which updated): sweep 3 still has a tie
-    early = rows[:6] + [["3", "all", "0, 1, 2", "no", "stop"]]
+    early = rows[:6] + [["3", "all", "7, 1, 2", "no", "stop"]]
     result = check(early)
     assert (result.first_wrong_row, result.slip) == (7, "early-stop")
     assert "x1 has y<w,x> = 0 <= 0" in result.message
+    # the same stop row with the tie's 0 among its scores: the tie was taken for correct (issue 33)
+    result = check(rows[:6] + [["3", "all", "0, 1, 2", "no", "stop"]])
+    assert (result.first_wrong_row, result.slip) == (7, "tie-as-correct")
+    assert "x1 has y<w,x> = 0, a tie" in result.message
     # the sheet simply ends after the last update
     result = check(rows[:7])
     assert (result.first_wrong_row, result.slip) == (8, "early-stop")
@@ -142,6 +146,15 @@ def test_stopping_right_after_an_update():
     assert check(rows[:9]).slip == "early-stop"
     # a stop row in the middle of a sweep that already updated
     assert check(rows[:4] + [["2", "all", "0, 2", "no", "stop"]]).slip == "early-stop"
+
+
+def test_w_minus_yx_on_a_positive_label_is_named():
+    rows, _ = correct_rows(EXAM_X, EXAM_Y)
+    assert EXAM_Y[0] == 1 and rows[0][3] == "yes"
+    w = tuple(-c for c in EXAM_X[0])  # w - y x from w = 0
+    rows[0] = ["1", "x1", "0", "yes", "(" + ", ".join(str(c) for c in w) + ")"]
+    result = check(rows)
+    assert (result.first_wrong_row, result.slip) == (1, "update-subtracted")
 
 
 def test_label_used_before_the_prediction():

@@ -76,7 +76,7 @@ def test_cli_variants_write_one_file_per_student_and_one_key(tmp_path):
         ["exam", "--kind", "margin", "--students", str(roster), "--seed", "9", "--out", str(out)],
     )
     assert result.exit_code == 0, result.output
-    key = (out / "key.md").read_text()
+    key = (out / "_key" / "key.md").read_text()
     rows = list(csv.DictReader((out / "variants.csv").open()))
     assert [r["student"] for r in rows] == ["ada", "alan", "grace"]
     for row in rows:
@@ -98,7 +98,7 @@ def test_cli_variants_pdf(tmp_path):
         app, ["exam", "--kind", "online", "--variants", "2", "--format", "pdf", "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
-    for name in ("student-001.pdf", "student-002.pdf", "key.pdf"):
+    for name in ("student-001.pdf", "student-002.pdf", "_key/key.pdf"):
         assert (out / name).read_bytes().startswith(b"%PDF-")
 
 
@@ -188,6 +188,42 @@ def class_folder(tmp_path):
     return folder, planted
 
 
+def _w(cell):
+    return tuple(Fraction(c) for c in cell.strip("()").split(","))
+
+
+def own_w_points(task, path):
+    """Follow-through, replayed by hand: a half of the sweeps earns its point when each of its rows
+    is the right step from the w the student wrote before it (and the sheet ends on a clean sweep);
+    a sheet that is not fully right earns at most 1."""
+    X, y, run = task.data["X"], task.data["y"], task.run
+    rows = [r for r in csv.reader(path.read_text().splitlines()) if r and not r[0].startswith("#")]
+    w, verdicts, ends = (Fraction(0),) * len(X[0]), [], False
+    for j, (sweep, point, score, mistake, w_after) in enumerate(rows[1:]):
+        scores = [
+            yi * sum(a * b for a, b in zip(w, xi, strict=True)) for xi, yi in zip(X, y, strict=True)
+        ]
+        if point == "all":
+            ends = min(scores) > 0 and [Fraction(c) for c in score.split(",")] == scores
+            verdicts.append((int(sweep), ends))
+            break
+        i = j % len(X)
+        due = tuple(a + y[i] * b for a, b in zip(w, X[i], strict=True)) if scores[i] <= 0 else w
+        verdicts.append(
+            (
+                int(sweep),
+                (int(sweep), point, Fraction(score), mistake == "yes", _w(w_after))
+                == (j // len(X) + 1, f"x{i + 1}", scores[i], scores[i] <= 0, due),
+            )
+        )
+        w = _w(w_after)
+    half = max(1, run.sweeps // 2)
+    first = [ok for s, ok in verdicts if s <= half]
+    rest = [ok for s, ok in verdicts if s > half]
+    earned = (len(first) >= len(X) * half and all(first)) + (bool(rest) and all(rest) and ends)
+    return min(1, earned)
+
+
 def test_gradebook_finds_every_planted_slip(class_folder, tmp_path):
     folder, planted = class_folder
     grades = {g.student: g for g in grade_class(folder)}
@@ -198,9 +234,7 @@ def test_gradebook_finds_every_planted_slip(class_folder, tmp_path):
         if slip is None:
             assert grade.ok and grade.points == 2
         else:
-            half = max(1, variant.task.run.sweeps // 2)
-            first_half = sum(1 for s in variant.task.run.steps if s.sweep <= half)
-            assert grade.points == (1 if row > first_half else 0)
+            assert grade.points == own_w_points(variant.task, folder / f"{student}-sheet.csv")
     assert grades["broken"].slip == "unreadable" and grades["broken"].points == 0
     summary = slip_summary(list(grades.values()))
     assert summary[0][:1] == ("tie-as-correct",) and summary[0][2] == 3

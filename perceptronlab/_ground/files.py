@@ -25,16 +25,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from perceptronlab.exceptions import fail
 
-__all__ = ["atomic_open", "atomic_write", "write_target"]
+__all__ = ["atomic_folder", "atomic_open", "atomic_write", "write_target"]
 
 _UMASK_LOCK = threading.Lock()
 
@@ -197,6 +198,75 @@ def atomic_write(
     ) as handle:
         handle.write(data)
     return Path(path)
+
+
+@contextlib.contextmanager
+def atomic_folder(
+    path: str | os.PathLike,
+    *,
+    ours: Callable[[Path], bool],
+    force: bool = False,
+    what: str = "--out",
+) -> Iterator[Path]:
+    """A fresh temporary folder beside ``path`` that replaces ``path`` when the block ends without an
+    error; on an error (or Ctrl-C) it is removed and ``path`` is left as it was.
+
+    An existing ``path`` must be a folder that is empty or ``ours`` (e.g. a class folder this
+    package wrote), unless ``force``: a folder of other files is refused with one line, before
+    anything is written. A symbolic link is written through (the folder it points to is replaced).
+    The swap is two renames (the old folder aside, the new one in), then the old one is removed.
+    """
+    path = Path(path)
+    target = Path(os.path.realpath(path))  # a link written through; "." a folder with a name
+    if target.exists() and not target.is_dir():
+        raise fail(
+            f"{what} {str(path)!r}", "a folder (created if missing)", "a file", "Name a folder."
+        )
+    cwd = Path(os.path.realpath(os.getcwd()))
+    if target == cwd or target in cwd.parents:
+        raise fail(
+            f"{what} {str(path)!r}",
+            "a folder outside the current one (it is replaced whole)",
+            "the current folder" if target == cwd else "a folder that holds the current one",
+            "Name a new folder, e.g. --out class.",
+        )
+    if target.is_dir() and not force and any(target.iterdir()) and not ours(target):
+        raise fail(
+            f"{what} {str(path)!r}",
+            "a new or empty folder, or one this command wrote before",
+            "a folder with other files",
+            "Name a new folder, or add --force to replace this one and everything in it.",
+        )
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
+        mode = stat.S_IMODE(os.stat(target).st_mode) if target.is_dir() else 0o777 & ~_umask()
+        os.chmod(tmp, mode)
+    except OSError as exc:
+        raise _unwritable(path, what, exc) from None
+    try:
+        yield tmp
+        _swap(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _swap(new: Path, target: Path) -> None:
+    """``new`` renamed to ``target``; an old ``target`` set aside first and removed after."""
+    old = None
+    if target.exists():
+        old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".old"))
+        os.replace(target, old)  # onto the empty folder just made: a unique name
+    try:
+        os.replace(new, target)
+    except BaseException:
+        if old is not None:
+            os.replace(old, target)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    _sync_folder(target.parent)
 
 
 def _set_mode(fd: int, tmp: str, existing: os.stat_result | None) -> None:

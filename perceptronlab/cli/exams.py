@@ -58,6 +58,35 @@ class ExamFormat(str, enum.Enum):
     pdf = "pdf"
 
 
+ForceOpt = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="With --variants/--students: replace an --out folder that holds other files "
+        "(a class folder written before is replaced without it).",
+    ),
+]
+VariantsFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--variants",
+        metavar="FILE",
+        help="For a folder or zip of sheets: the class's variants.csv (from `exam --variants/"
+        "--students --out DIR`), when it is not in the folder; each sheet is then checked "
+        "against its student's own variant, and missing students are listed.",
+    ),
+]
+RosterOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--students",
+        metavar="FILE",
+        help="For a folder or zip of sheets: grade only these students of the class (a "
+        "roster, one identifier per line).",
+    ),
+]
+
+
 def _lecture_kind(kind: Kind) -> LectureKind:
     """The kind as the lecture notes' task generators name it (the online chapter's kinds are handled apart)."""
     from perceptronlab.teach.exams import KINDS
@@ -133,7 +162,8 @@ def exam(
             help="A whole class: this many different variants of equal difficulty, one "
             "per student (student-001, ...), each from --seed and the student's "
             "identifier; --out names a folder that gets one file per student, "
-            "key.md or key.pdf with every variant, and the trace kind's sheets.",
+            "_key/key.md or _key/key.pdf with every variant, variants.csv and the trace kind's "
+            "sheets (built beside it and swapped in when complete).",
         ),
     ] = None,
     students: Annotated[
@@ -178,6 +208,7 @@ def exam(
             "to --out, with --variants into the folder.",
         ),
     ] = None,
+    force: ForceOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Generate an exam task in the style of the lecture notes "Perceptron Mistake Bound", with its key
@@ -228,7 +259,9 @@ def exam(
                 "one of them",
                 "Drop it: the folder gets every student's data and sheet.",
             )
-        _class_exam(kind, seed, fmt, solution, out, variants, students, quiet, export, ranges)
+        _class_exam(
+            kind, seed, fmt, solution, out, variants, students, quiet, export, ranges, force
+        )
         return
     if export is not None:
         from perceptronlab.teach.lms_exams import export_tasks
@@ -351,17 +384,14 @@ def _class_exam(
     quiet: bool,
     export: ExportFormat | None,
     ranges: dict | None = None,
+    force: bool = False,
 ) -> None:
-    """``exam --variants N`` / ``--students FILE``: one file per student, the key, the roster;
-    every variant of the same difficulty (``ranges``: ``--points``, ``--mistakes``, ``--sweeps``)."""
+    """``exam --variants N`` / ``--students FILE``: one file per student, the key apart in ``_key/``,
+    ``variants.csv``, every variant of the same difficulty (``ranges``: ``--points``,
+    ``--mistakes``, ``--sweeps``); the folder built beside --out and swapped in at the end."""
+    from perceptronlab._ground.files import atomic_folder
     from perceptronlab._ground.validation import fail
-    from perceptronlab.teach.variants import (
-        class_variants,
-        key_markdown,
-        key_typst,
-        read_students,
-        student_ids,
-    )
+    from perceptronlab.teach.variants import class_variants, read_students, student_ids
 
     if out is None:
         raise fail(
@@ -374,22 +404,61 @@ def _class_exam(
         raise fail(
             "--students", "either --variants N or --students FILE", "both", "Drop one of them."
         )
-    if out.exists() and not out.is_dir():
-        raise fail(
-            "--out",
-            "a folder (it is created if missing)",
-            f"{str(out)!r}, a file",
-            "Name a folder.",
-        )
     ids = read_students(roster) if roster is not None else student_ids(count or 1)
-    if fmt is ExamFormat.pdf:
-        from perceptronlab.teach.typeset import (
-            compile_pdf,  # the pdf extra's message before any work
+    if solution:
+        typer.echo(
+            "Warning: --solution writes each student's answer key into their own file; the "
+            f"class's key is {out / KEY_FOLDER}/ anyway. Drop --solution for handouts.",
+            err=True,
         )
-    variants = class_variants(_lecture_kind(kind), seed, ids, ranges)
-    out.mkdir(parents=True, exist_ok=True)
-    ext = {"md": "md", "latex": "tex", "typst": "typ", "pdf": "pdf"}[fmt.value]
-    rows = ["student,variant_seed,kind,file"]
+    if fmt is ExamFormat.pdf:
+        from perceptronlab.teach.typeset import compile_pdf  # noqa: F401 (the pdf extra's message first)
+    interrupted = False
+    try:
+        with atomic_folder(out, ours=_is_class_folder, force=force) as folder:
+            variants = class_variants(_lecture_kind(kind), seed, ids, ranges)
+            for name, content in _class_files(kind, seed, fmt, solution, variants, export):
+                (folder / name).parent.mkdir(exist_ok=True)
+                _write(folder / name, content, "--out")
+    except KeyboardInterrupt:
+        interrupted = True
+    if interrupted:  # outside the handler: the command line's own Ctrl-C line is not added
+        typer.echo(
+            f"Interrupted: {out} is left as it was (none of the new class's files were written).",
+            err=True,
+        )
+        raise typer.Exit(130)
+    distinct = len({v.task.markdown() for v in variants})
+    ext = _EXT[fmt.value]
+    info(
+        f"wrote {len(variants)} variants ({distinct} distinct) of the {kind.value} task to {out}: "
+        f"one .{ext} per student, {KEY_FOLDER}/key.{'pdf' if ext == 'pdf' else 'md'} with every "
+        "key, variants.csv",
+        quiet=quiet,
+    )
+
+
+#: the class folder's subfolder for the answer key (no student identifier starts with "_")
+KEY_FOLDER = "_key"
+_EXT = {"md": "md", "latex": "tex", "typst": "typ", "pdf": "pdf"}
+_VARIANTS_HEADER = "student,variant_seed,kind,file"
+
+
+def _is_class_folder(folder: Path) -> bool:
+    """A folder this command wrote: its variants.csv starts with the class's header."""
+    try:
+        with open(folder / "variants.csv", encoding="utf-8") as handle:
+            return handle.readline().strip() == _VARIANTS_HEADER
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _class_files(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, variants, export):
+    """(name in the folder, content) of every file of the class, one at a time."""
+    from perceptronlab.teach.variants import key_markdown, key_typst
+
+    ext = _EXT[fmt.value]
+    rows = [_VARIANTS_HEADER]
     for variant in variants:
         task, name = variant.task, variant.student
         if fmt is ExamFormat.pdf:
@@ -398,38 +467,25 @@ def _class_exam(
             content = task.latex(solution, standalone=True)
         else:
             content = task.render(fmt.value, solution)
-        _write(out / f"{name}.{ext}", content, "--out")
+        yield f"{name}.{ext}", content
         if "X" in task.data:
-            _write(out / f"{name}-data.csv", task.dataset_csv(), "--out")
+            yield f"{name}-data.csv", task.dataset_csv()
         if kind is Kind.trace:
-            _write(out / f"{name}-sheet.csv", task.worksheet_csv(), "--out")
+            yield f"{name}-sheet.csv", task.worksheet_csv()
         rows.append(f"{name},{variant.seed},{kind.value},{name}.{ext}")
     if fmt is ExamFormat.pdf:
-        key_file = out / "key.pdf"
-        _write(key_file, compile_pdf(key_typst(variants, kind.value, seed)), "--out")
+        from perceptronlab.teach.typeset import compile_pdf
+
+        yield f"{KEY_FOLDER}/key.pdf", compile_pdf(key_typst(variants, kind.value, seed))
     else:
-        key_file = out / "key.md"
-        _write(key_file, key_markdown(variants, kind.value, seed), "--out")
-    _write(out / "variants.csv", "\n".join(rows) + "\n", "--out")
+        yield f"{KEY_FOLDER}/key.md", key_markdown(variants, kind.value, seed)
+    yield "variants.csv", "\n".join(rows) + "\n"
     if export is not None:
         from perceptronlab.teach.lms_exams import export_tasks
 
-        bank = out / ("questions.xml" if export is ExportFormat.moodle else "questions.zip")
-        _write(
-            bank,
-            export_tasks(
-                [(v.student, v.task) for v in variants],
-                export.value,
-                title=f"perceptronlab exam {kind.value}, class seed {seed}",
-            ),
-            "--out",
-        )
-    distinct = len({v.task.markdown() for v in variants})
-    info(
-        f"wrote {len(variants)} variants ({distinct} distinct) of the {kind.value} task to {out}: one .{ext} per "
-        f"student, {key_file.name} with every key, variants.csv",
-        quiet=quiet,
-    )
+        bank = "questions.xml" if export is ExportFormat.moodle else "questions.zip"
+        title = f"perceptronlab exam {kind.value}, class seed {seed}"
+        yield bank, export_tasks([(v.student, v.task) for v in variants], export.value, title=title)
 
 
 def check(
@@ -477,11 +533,12 @@ def check(
         Path | None,
         typer.Option(
             "--gradebook",
-            help="For a folder or zip of sheets (each carrying its student's data): write the "
-            "gradebook CSV here (student, points, first wrong row, slip); the most common slips "
-            "are printed.",
+            help="For a folder or zip of sheets: write the gradebook CSV here (a row per student: "
+            "points, first wrong row, slip, status, flag); the most common slips are printed.",
         ),
     ] = None,
+    class_variants: VariantsFileOpt = None,
+    class_roster: RosterOpt = None,
     json_output: JsonOpt = False,
 ) -> None:
     """Check a worksheet against the exact run: the first wrong row and the slip. Exit 0 only if all correct.
@@ -489,27 +546,18 @@ def check(
     Given a folder or a zip of sheets, grade the class: one gradebook row per sheet, and a summary of the
     most common slips.
     """
-    from perceptronlab._ground.validation import fail
     from perceptronlab.teach.sheets import check_sheet
 
-    if worksheet.is_dir() or (worksheet.is_file() and worksheet.suffix.lower() == ".zip"):
-        if data is not None or eta is not None or intercept is not None:
-            raise fail(
-                "--data",
-                "no --data, --eta or --intercept for a class (each sheet carries its own)",
-                "one of them",
-                "Drop it; grade sheets written by `perceptronlab exam --sheet-out`.",
-            )
-        _grade_class(worksheet, gradebook, json_output)
+    is_class = worksheet.is_dir() or (worksheet.is_file() and worksheet.suffix.lower() == ".zip")
+    _check_flags(
+        worksheet,
+        is_class,
+        {"--data": data, "--eta": eta, "--intercept": intercept},
+        {"--gradebook": gradebook, "--variants": class_variants, "--students": class_roster},
+    )
+    if is_class:
+        _grade_class(worksheet, gradebook, json_output, class_variants, class_roster)
         return
-    if gradebook is not None:
-        raise fail(
-            "--gradebook",
-            "a folder or a zip of sheets as SHEET",
-            f"{str(worksheet)!r}, one sheet",
-            "Pass the folder of the class's sheets, or drop --gradebook.",
-        )
-
     X = y = None
     if data is not None:
         X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
@@ -538,19 +586,57 @@ def check(
         raise typer.Exit(1)
 
 
-def _grade_class(source: Path, gradebook: Path | None, json_output: bool) -> None:
-    from perceptronlab._ground.numbers import format_count
-    from perceptronlab.teach.gradebook import SHEET_POINTS, grade_class, gradebook_csv, slip_summary
+def _check_flags(
+    worksheet: Path, is_class: bool, sheet_flags: dict[str, object], class_flags: dict[str, object]
+) -> None:
+    """Refuse the flags of one sheet for a class (each sheet carries its own), and the reverse."""
+    from perceptronlab._ground.validation import fail
 
-    grades = grade_class(source)
-    summary = slip_summary(grades)
+    if is_class and any(value is not None for value in sheet_flags.values()):
+        raise fail(
+            "--data",
+            "no --data, --eta or --intercept for a class (each sheet carries its own)",
+            "one of them",
+            "Drop it; grade sheets written by `perceptronlab exam --sheet-out`.",
+        )
+    for flag, value in class_flags.items():
+        if value is not None and not is_class:
+            raise fail(
+                flag,
+                "a folder or a zip of sheets as SHEET",
+                f"{str(worksheet)!r}, one sheet",
+                f"Pass the folder of the class's sheets, or drop {flag}.",
+            )
+
+
+def _grade_class(
+    source: Path,
+    gradebook: Path | None,
+    json_output: bool,
+    variants: Path | None = None,
+    roster: Path | None = None,
+) -> None:
+    from perceptronlab.teach.gradebook import grade_book, gradebook_csv, slip_summary
+    from perceptronlab.teach.variants import read_students
+
+    book = grade_book(source, variants, read_students(roster) if roster is not None else None)
+    if not book.sheets and not any(g.status == "missing" for g in book.grades):
+        from perceptronlab._ground.validation import fail
+
+        raise fail(
+            "worksheets",
+            "at least one worksheet (a .csv file with the columns sweep,point,...)",
+            f"{len(book.grades)} files, none a worksheet",
+            "Put the filled sheets (from `perceptronlab exam --sheet-out`) there.",
+        )
+    summary = slip_summary(book.sheets)
     if gradebook is not None:
-        _write(gradebook, gradebook_csv(grades), "--gradebook")
+        _write(gradebook, gradebook_csv(book), "--gradebook")
     if json_output:
         print_json(
             {
-                "sheets": len(grades),
-                "correct": sum(g.ok for g in grades),
+                "sheets": len(book.sheets),
+                "correct": sum(g.ok for g in book.sheets),
                 "grades": [
                     {
                         "student": g.student,
@@ -559,25 +645,60 @@ def _grade_class(source: Path, gradebook: Path | None, json_output: bool) -> Non
                         "ok": g.ok,
                         "first_wrong_row": g.first_wrong_row,
                         "slip": g.slip,
+                        "status": g.status,
+                        "flag": g.flag,
+                        "message": g.message,
                     }
-                    for g in grades
+                    for g in book.grades
                 ],
                 "slips": [
                     {"slip": slip, "name": name, "sheets": count} for slip, name, count in summary
                 ],
+                "notes": book.notes,
             }
         )
         return
-    correct = sum(g.ok for g in grades)
-    mean = sum(g.points for g in grades) / len(grades)
-    typer.echo(
-        f"{format_count(len(grades), 'sheet')}: {correct} fully correct; mean {float(mean):.2g} of "
-        f"{SHEET_POINTS} points." + (f" Gradebook: {gradebook}." if gradebook is not None else "")
-    )
+    for line in _class_lines(book, gradebook, summary):
+        typer.echo(line)
+
+
+def _class_lines(book, gradebook: Path | None, summary: list[tuple[str, str, int]]) -> list[str]:
+    """The class's grading for a terminal: the counts, the flags, the most common slips, the notes."""
+    from perceptronlab._ground.numbers import format_count
+    from perceptronlab.teach.gradebook import SHEET_POINTS
+
+    sheets = book.sheets
+    status = {s: [g for g in book.grades if g.status == s] for s in ("missing", "skipped")}
+    scored = [g for g in book.grades if g.status in ("graded", "duplicate", "missing")]
+    mean = sum(g.points for g in scored) / max(1, len(scored))
+    lines = [
+        f"{format_count(len(sheets), 'sheet')}: {sum(g.ok for g in sheets)} fully correct; mean "
+        f"{float(mean):.2g} of {SHEET_POINTS} points"
+        + (f" ({len(status['missing'])} missing, 0 points)" if status["missing"] else "")
+        + "."
+        + (f" Gradebook: {gradebook}." if gradebook is not None else "")
+    ]
     if summary:
-        typer.echo("Most common first slips:")
-        for slip, name, count in summary:
-            typer.echo(f"  {format_count(count, 'sheet'):>10}  {name} [{slip}]")
+        lines.append("Most common first slips:")
+        lines += [f"  {format_count(c, 'sheet'):>10}  {name} [{slip}]" for slip, name, c in summary]
+    if status["missing"]:
+        names = [g.student for g in status["missing"]]
+        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
+        lines.append(f"Missing (no sheet, 0 points): {', '.join(names[:10])}{more}.")
+    flagged = [g for g in book.grades if g.flag or g.status == "unmatched"]
+    if flagged:
+        lines.append("To look at:")
+        lines += [
+            f"  {g.status:<9}  {g.student or g.file}: {g.flag or g.message}" for g in flagged[:50]
+        ]
+        if len(flagged) > 50:
+            lines.append(f"  ... and {len(flagged) - 50} more (see the gradebook)")
+    if status["skipped"]:
+        lines.append(
+            f"{format_count(len(status['skipped']), 'file')} skipped (listed in the gradebook "
+            f"with why), e.g. {status['skipped'][0].file}: {status['skipped'][0].message}"
+        )
+    return lines + book.notes
 
 
 def register(app: typer.Typer) -> None:

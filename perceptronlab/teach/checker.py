@@ -16,9 +16,11 @@ and the tie rule of the lecture notes:
 ``update-not-due``            an update although y⟨w,x⟩ > 0 ("updating when the condition is not
                               satisfied")
 ``x-instead-of-yx``           w ← w + ηx on a mistake with y = −1 ("adding xᵢ instead of yᵢxᵢ")
+``update-subtracted``         w ← w − ηyx on a mistake with y = +1 (the update subtracted)
 ``early-stop``                a stop row for a sweep that still updates, or the sheet ends before
                               a clean sweep ("stopping immediately after an update")
-``tie-as-correct``            y⟨w,x⟩ = 0 marked as no mistake (ties count: ≤, not <)
+``tie-as-correct``            y⟨w,x⟩ = 0 marked as no mistake (ties count: ≤, not <), also on a
+                              stop row that lists the tie's 0 among the clean sweep's scores
 ``label-before-prediction``   the score is y⟨w + ηyx, x⟩: the label was used (to update w)
                               before the prediction was made, see below
 ``arithmetic``                anything else: a wrong product or sum, a misread sign, a wrong w
@@ -79,6 +81,10 @@ SLIPS: dict[str, tuple[str, str]] = {
     "x-instead-of-yx": (
         "Adding x_i instead of y_i x_i",
         "Use w <- w + eta * y_i * x_i: the label gives the sign of the contribution.",
+    ),
+    "update-subtracted": (
+        "Subtracting the update: w - eta*y*x instead of w + eta*y*x",
+        "Use w <- w + eta * y_i * x_i: on a mistake the update adds y_i x_i.",
     ),
     "early-stop": (
         "Stopping immediately after an update",
@@ -279,12 +285,25 @@ def read_sheet_file(source: str | os.PathLike) -> str:
         ) from exc
 
 
+def csv_rows(text: str, what: str) -> list[list[str]]:
+    """The rows of a CSV text, or one clear line for a cell past the csv module's field limit (or a
+    NUL byte)."""
+    try:
+        return list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:
+        raise v.fail(
+            what,
+            f"CSV cells of at most {csv.field_size_limit():,} characters",
+            f"a cell it cannot read ({exc})",
+            "A worksheet is work by hand: check that this is the right file.",
+        ) from None
+
+
 def _read_rows(source: Any) -> list[tuple[int, list[str]]]:
     """(line number, cells) of every non-empty row; the header row, if any, dropped."""
-    if isinstance(source, str | os.PathLike):
-        rows = list(csv.reader(io.StringIO(read_sheet_file(source))))
-    elif hasattr(source, "read"):
-        rows = list(csv.reader(io.StringIO(source.read())))
+    if isinstance(source, str | os.PathLike) or hasattr(source, "read"):
+        text = read_sheet_file(source) if isinstance(source, str | os.PathLike) else source.read()
+        rows = csv_rows(text, "worksheet")
     else:
         try:
             rows = [[str(c) for c in (r.values() if isinstance(r, dict) else r)] for r in source]
@@ -585,6 +604,9 @@ class _Walk:
                 row.cells,
             )
         pending = [s for s in self.steps[k:] if s.mistake]
+        tie = self.tie_in_stop_row(row, k, pending[0] if pending else None)
+        if tie is not None:
+            return tie
         if pending:
             update = pending[0]
             why = (
@@ -601,6 +623,27 @@ class _Walk:
             row.number,
             "early-stop",
             f"The sheet stops too early: {why}; the run stops only after the clean sweep {self.final}.",
+            self.expected_cells(k),
+            row.cells,
+        )
+
+    def tie_in_stop_row(self, row: _Row, k: int, update: Step | None) -> CheckResult | None:
+        """A stop row whose scores are right up to the run's next update, a tie written as 0: the
+        tie was taken for a correct point (the sweep looked clean), not a stop right after an update."""
+        if update is None or update.score != 0 or update.sweep != row.sweep:
+            return None
+        if any(s.mistake for s in self.steps[:k] if s.sweep == row.sweep):
+            return None  # this sweep already updated: the stop itself is the slip
+        sweep = [s for s in self.steps[k:] if s.sweep == row.sweep]
+        upto = [s.score for s in sweep[: sweep.index(update) + 1]]
+        scores = list(row.score)
+        if scores[-len(sweep) :][: len(upto)] != upto and scores[: len(upto)] != upto:
+            return None
+        return self.fail(
+            row.number,
+            "tie-as-correct",
+            f"In sweep {row.sweep}, x{update.index + 1} has y<w,x> = 0, a tie: it counts as a "
+            "mistake, so w must be updated and this sweep is not clean.",
             self.expected_cells(k),
             row.cells,
         )
@@ -722,7 +765,24 @@ class _Walk:
                 expected,
                 row.cells,
             )
+        return self.wrong_update(row, k, expected)
+
+    def wrong_update(self, row: _Row, k: int, expected: tuple) -> CheckResult:
+        """A mistake's row whose w after is not w + eta*y*x: which wrong rule gives it."""
+        step, (w, b) = self.steps[k], self.state_before(k)
+        x, label, name = self.X[step.index], self.signs[step.index], f"x{step.index + 1}"
+        got_w, got_b = row.w, (row.b if self.fit_intercept else Fraction(0))
         plus_x = tuple(exact_update(w, b, x, 1, self.eta, self.fit_intercept)[0])  # as if y were +1
+        subtracted = tuple(exact_update(w, b, x, -label, self.eta, self.fit_intercept)[0])
+        if label == 1 and got_w == subtracted:
+            return self.fail(
+                row.number,
+                "update-subtracted",
+                f"{name} has label y = +1, so the update is w + eta*y*x = "
+                f"{self.w_text(step.w, step.b)}; {format_vector(got_w)} is w - eta*y*x.",
+                expected,
+                row.cells,
+            )
         if label == -1 and got_w == plus_x:
             return self.fail(
                 row.number,
@@ -740,3 +800,74 @@ class _Walk:
             expected,
             row.cells,
         )
+
+
+# ---------------------------------------------------------------- follow-through
+
+
+@dataclass(frozen=True)
+class OwnRows:
+    """A sheet read with follow-through: each row judged from the student's own w before it.
+
+    Attributes
+    ----------
+    right : (sweep, right) of every row, in order; a row is right when its point follows the
+        cyclic order and its score, mistake and w after are those of the student's own w before it.
+    ends_right : the sheet ends as the student's own run does: with a right stop row, or with a
+        written-out sweep that has no mistake.
+    """
+
+    right: tuple[tuple[int, bool], ...]
+    ends_right: bool
+
+
+def follow_through(
+    rows_or_csv: Any, X: Any, y: Any, *, eta: Any = 1, fit_intercept: bool = False
+) -> OwnRows:
+    """Judge every row of a sheet from the student's own earlier w (follow-through credit): a row
+    after a slip is right when it is the right step from the w the student wrote before it.
+
+    >>> rows = [["1", "x1", "0", "yes", "(1, 0)"], ["1", "x2", "1", "no", "(1, 0)"]]
+    >>> follow_through(rows + [["2", "all", "1, 0", "no", "stop"]], [[1, 0], [0, 1]], [1, 1]).right
+    ((1, True), (1, False), (2, False))
+    """
+    eta = _eta(eta)
+    Xc, signs, _ = v.check_Xy(X, y, exact=True)
+    labels = [int(s) for s in signs]
+    n, d = len(Xc), len(Xc[0])
+    w, b = tuple(Fraction(0) for _ in range(d)), Fraction(0)
+    right: list[tuple[int, bool]] = []
+    clean = True  # no mistake written so far in the current sweep
+    rows = _parse(rows_or_csv, n, d, fit_intercept)
+    for position, row in enumerate(rows):
+        j = len(right)  # the point rows so far: this row's place in the cyclic order
+        sweep, index = j // n + 1, j % n
+        if index == 0:
+            clean = True
+        if row.point is None:
+            scores = [exact_score(w, b, Xc[i], labels[i]) for i in range(n)]
+            ok = (
+                position == len(rows) - 1
+                and row.sweep == sweep
+                and clean
+                and not row.mistake
+                and all(s > 0 for s in scores[index:])
+                and list(row.score) in (scores, scores[index:])
+            )
+            right.append((row.sweep, ok))
+            return OwnRows(tuple(right), ok)
+        score = exact_score(w, b, Xc[index], labels[index])
+        mistake = score <= 0
+        due = (
+            exact_update(w, b, Xc[index], labels[index], eta, fit_intercept) if mistake else (w, b)
+        )
+        got_b = row.b if fit_intercept and row.b is not None else Fraction(0)
+        ok = (row.sweep, row.point, row.score, row.mistake) == (sweep, index, score, mistake) and (
+            tuple(due[0]),
+            due[1],
+        ) == (row.w, got_b)
+        right.append((row.sweep, ok))
+        clean = clean and not row.mistake
+        w, b = tuple(row.w or w), got_b
+    written_clean = len(right) % n == 0 and clean and all(ok for _, ok in right[-n:])
+    return OwnRows(tuple(right), bool(right) and written_clean)

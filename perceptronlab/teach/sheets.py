@@ -54,10 +54,19 @@ from typing import Any
 from perceptronlab._ground import validation as v
 from perceptronlab._ground.numbers import format_number, parse_exact
 from perceptronlab.exceptions import InputError
-from perceptronlab.teach.checker import HEADER, CheckResult, check_worksheet, read_sheet_file
+from perceptronlab.teach.checker import (
+    HEADER,
+    MAX_SHEET_ROWS,
+    CheckResult,
+    check_worksheet,
+    csv_rows,
+    read_sheet_file,
+)
 
 #: how the header lines begin
 MARK = "#"
+#: the most lines of a sheet file: its rows, its data and its notes (see checker.MAX_SHEET_ROWS)
+MAX_SHEET_LINES = 2 * MAX_SHEET_ROWS
 
 
 @dataclass(frozen=True)
@@ -190,6 +199,14 @@ def _label(text: str) -> Any:
 
 def _split(text: str) -> tuple[list[tuple[int, str, str]], str]:
     """(line number, key, value) of every ``# key: value`` line, and the text with comments blanked."""
+    lines = text.count("\n") + 1
+    if lines > MAX_SHEET_LINES:  # counted before any line is split: a hostile sheet stays cheap
+        raise v.fail(
+            "worksheet",
+            f"at most {MAX_SHEET_LINES:,} lines (a sheet is work by hand)",
+            f"{lines:,} lines",
+            "Check that this is the right file.",
+        )
     entries, kept = [], []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
@@ -202,6 +219,13 @@ def _split(text: str) -> tuple[list[tuple[int, str, str]], str]:
         else:
             kept.append(line)
     return entries, "\n".join(kept) + "\n"
+
+
+def sheet_parts(text: str) -> tuple[SheetHeader, str]:
+    """A sheet's header (its ``#`` lines) and its table (the ``#`` lines blanked, so that line
+    numbers stay the file's)."""
+    entries, table = _split(text)
+    return _header(entries), table
 
 
 def read_header(sheet: Any) -> SheetHeader:
@@ -228,7 +252,7 @@ def _header(entries: list[tuple[int, str, str]]) -> SheetHeader:
                 )
             fit_intercept = value.lower() == "yes"
         else:
-            data.append((number, next(csv.reader([value]))))
+            data.append((number, (csv_rows(value, f"worksheet line {number}") or [[]])[0]))
     if not data:
         return SheetHeader((), (), (), eta, fit_intercept)
     (_, names), rows = data[0], data[1:]

@@ -82,14 +82,31 @@ def student_ids(count: int) -> list[str]:
     return [f"student-{k:0{width}d}" for k in range(1, count + 1)]
 
 
-def read_students(path: str | Path) -> list[str]:
-    """The identifiers of a roster file: one per line (the first cell of a CSV row); a first line
-    ``student`` or ``id`` is a header; blank lines are skipped."""
-    from perceptronlab.teach.checker import read_sheet_file
+def _shape(student: str) -> str:
+    """The shape of an identifier: its runs of digits (9) and of letters (a) and the characters
+    between them, e.g. ``matr`` -> ``a``, ``1001`` -> ``9``, ``student-001`` -> ``a-9``."""
+    return re.sub(r"(9)9+|(a)a+", r"\1\2", re.sub(r"[A-Za-z]", "a", re.sub(r"\d", "9", student)))
 
-    lines = [line.split(",")[0].strip().strip('"') for line in read_sheet_file(path).splitlines()]
-    ids = [line for line in lines if line]
-    if ids and ids[0].lower() in {"student", "id", "student_id", "name"}:
+
+def is_header(first: str, rest: list[str]) -> bool:
+    """Whether a roster's first cell is a header, by its content: a word of the usual headers, not
+    an identifier at all (``Matr. Nr``), or of another shape than every identifier below it
+    (``matr`` above ``1001``, ``1002``, ...)."""
+    words = {"student", "students", "id", "ids", "student_id", "name", "matr", "matrikel"}
+    if first.lower() in words or not STUDENT_ID.fullmatch(first):
+        return True
+    shapes = {_shape(s) for s in rest}
+    return len(rest) >= 2 and len(shapes) == 1 and _shape(first) not in shapes
+
+
+def read_students(path: str | Path) -> list[str]:
+    """The identifiers of a roster file: one per line (the first cell of a CSV row); blank lines are
+    skipped; a first line that is a header by its content (:func:`is_header`) is dropped."""
+    from perceptronlab.teach.checker import csv_rows, read_sheet_file
+
+    rows = csv_rows(read_sheet_file(path), "roster")
+    ids = [row[0].strip() for row in rows if row and row[0].strip()]
+    if ids and is_header(ids[0], ids[1:]):
         ids = ids[1:]
     return check_students(ids)
 
@@ -115,16 +132,22 @@ def check_students(students: list[str]) -> list[str]:
                 repr(student[:80]),
                 "Use e.g. the matriculation number.",
             )
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for student in students:
-        if student in seen:
+        if student.lower() in seen:
+            twice = (
+                f"{student!r} twice"
+                if seen[student.lower()] == student
+                else f"{seen[student.lower()]!r} and {student!r} (one name on a file system "
+                "that ignores case)"
+            )
             raise v.fail(
                 "student identifier",
-                "each student once",
-                f"{student!r} twice",
-                "Remove the repeat.",
+                "each student once (compared ignoring case)",
+                twice,
+                "Remove the repeat, or tell the two apart by more than case.",
             )
-        seen.add(student)
+        seen[student.lower()] = student
     return list(students)
 
 
