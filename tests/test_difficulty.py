@@ -79,7 +79,7 @@ def test_cli_ranges(tmp_path):
     args = ["exam", "--kind", "trace", "--variants", "4", "--out", str(out)]
     result = runner.invoke(app, [*args, "--mistakes", "3-4", "--sweeps", "3"])
     assert result.exit_code == 0, result.output
-    assert "3 sweeps" in (out / "key.md").read_text()
+    assert "3 sweeps" in (out / "_key" / "key.md").read_text()
     result = runner.invoke(app, [*args, "--mistakes", "99"])
     assert result.exit_code == 1 and "Widen the ranges" in result.output
     assert "Traceback" not in result.output
