@@ -99,10 +99,12 @@ def _margin_cards(found, r_square: Fraction, fit_intercept: bool, eta, margin):
     """ρ*, Novikoff's bound (or the margin perceptron's) and the best line, from the nearest point."""
     rho_square = found.rho_squared
     rho = sqrt_float(rho_square)
-    largest = max(abs(value) for value in found.p)
-    direction = [float(value / largest) for value in found.p]  # at most 1: never past a float
-    length = math.sqrt(sum(value * value for value in direction))
-    unit = [value / length for value in direction]
+    # w*ⱼ = pⱼ/‖p‖, each rounded once from its exact square (no float sums: Python's sum of floats
+    # changed in 3.12, and the browser's Python is newer than the server's)
+    unit = [
+        math.copysign(sqrt_float(value * value / rho_square), value) if value else 0.0
+        for value in found.p
+    ]
     w_line, b_line = (unit[1:], unit[0]) if fit_intercept else (unit, 0.0)
     w_star = vector_text(w_line) + (f", b* = {decimal(b_line)}" if fit_intercept else "")
     card_rho = {
