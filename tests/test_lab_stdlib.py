@@ -39,12 +39,18 @@ EXAM = {"points": [[1, 0], [1, 1], [0, 1]], "labels": [1, -1, -1]}
 
 
 def random_payloads(count: int, seed: int = 3) -> list[dict]:
-    """Point sets on the half-integer grid (exact arithmetic), separable or not, with options."""
+    """Point sets, separable or not, with options: on the half-integer grid (exact arithmetic),
+    every third set with random decimals (floating point)."""
     rng = random.Random(seed)
     payloads = []
     for k in range(count):
         n = rng.randint(1, 25)
-        points = [[rng.randint(-8, 8) / rng.choice((1, 2)) for _ in range(2)] for _ in range(n)]
+        if k % 3 == 2:
+            points = [
+                [round(rng.uniform(-5, 5), rng.choice((2, 17))) for _ in range(2)] for _ in range(n)
+            ]
+        else:
+            points = [[rng.randint(-8, 8) / rng.choice((1, 2)) for _ in range(2)] for _ in range(n)]
         if k % 2:
             a, b, c = rng.randint(-3, 3), rng.randint(-3, 3), rng.choice((0, 1))
             labels = [1 if a * x + b * y + c > 0 else -1 for x, y in points]
@@ -80,18 +86,23 @@ def test_without_numpy_the_answers_equal_the_servers():
     answers = blocked_answers(payloads)
     exam = answers[0]
     # the lecture notes' exam worksheet: 5 mistakes in 4 sweeps, w = (1, -2), R = √2, ρ* = 1/√5, bound 10
-    assert (exam["run"]["mistakes"], exam["run"]["sweeps"], exam["run"]["w_text"]) == (5, 4, "(1, -2)")
+    assert (exam["run"]["mistakes"], exam["run"]["sweeps"], exam["run"]["w_text"]) == (
+        5,
+        4,
+        "(1, -2)",
+    )
     assert [exam["cards"][k]["text"] for k in ("R", "rho", "bound")] == ["√2", "1/√5", "10"]
     assert exam["run"]["steps"]["score_text"][:5] == ["0", "-1", "1", "0", "0"]
     for payload, answer in zip(payloads, answers, strict=True):
         assert answer == json.loads(json.dumps(api.compute(payload))), payload
     assert any(not a["cards"]["separable"]["separable"] for a in answers)
     assert any(a["cards"]["separable"]["separable"] for a in answers)
+    assert any(a["exact"] for a in answers) and any(not a["exact"] for a in answers)
 
 
-def test_without_numpy_a_float_request_gets_one_line():
-    payload = {"points": [[0.3, 1], [1, 0.7]], "labels": [1, -1]}
+def test_without_numpy_a_request_for_the_compiled_engine_gets_one_line():
+    payload = {"points": [[0.3, 1], [1, 0.7]], "labels": [1, -1], "options": {"pocket": True}}
     (answer,) = blocked_answers([payload])
-    assert answer["error"].startswith("options.arithmetic: expected an exact run of the perceptron")
+    assert answer["error"].startswith("options.pocket: expected a run of the perceptron in cyclic")
     assert "perceptronlab serve" in answer["error"]
-    assert api.compute(payload)["exact"] is False  # the server computes it in floats
+    assert api.compute(payload)["run"]["algorithm"] == "pocket"  # the server runs Pocket

@@ -1,13 +1,17 @@
-"""The perceptron's rule in exact arithmetic, and the traced exact run in cyclic order.
+"""The perceptron's rule in exact arithmetic, and the lab's traced run in cyclic order.
 
 The mistake test (:func:`exact_score` ≤ ρ₀, ties count) and the update (:func:`exact_update`) are
 written here once; :class:`perceptronlab.core.exact.ExactEngine` and the worksheet checker use them,
-and :func:`run_exact` is the lab's exact run (the core's driver in cyclic order, without NumPy).
+and :func:`run_cyclic` is the lab's run (the core's driver in cyclic order, without NumPy), in
+Fractions or, with ``exact=False``, in floats with the compiled kernels' order of operations
+(:func:`float_score`, :func:`float_update`: the twins of :mod:`perceptronlab.core.reference`).
 
 >>> from fractions import Fraction as F
->>> run = run_exact([[F(1), F(0)], [F(1), F(1)], [F(0), F(1)]], [1, -1, -1])
+>>> run = run_cyclic([[F(1), F(0)], [F(1), F(1)], [F(0), F(1)]], [1, -1, -1])
 >>> run.summary()
 'perceptron: 5 mistakes in 4 sweeps, converged; w = (1, -2)'
+>>> run_cyclic([[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], [1, -1, -1], exact=False).w
+[1.0, -2.0]
 """
 
 from __future__ import annotations
@@ -37,6 +41,25 @@ def exact_update(
     return [wj + c * xj for wj, xj in zip(w, x, strict=True)], (b + c if fit_intercept else b)
 
 
+def float_dot(w, x) -> float:
+    """⟨w, x⟩ summed left to right in floats (the kernels' order)."""
+    total = 0.0
+    for wj, xj in zip(w, x, strict=True):
+        total += wj * xj
+    return total
+
+
+def float_score(w, b, x, y: int) -> float:
+    """y(⟨w, x⟩ + b) in floats, ⟨w, x⟩ summed left to right."""
+    return y * (float_dot(w, x) + b)
+
+
+def float_update(w, b, x, y: int, eta: float, fit_intercept: bool) -> tuple[list[float], float]:
+    """(w + x·(η·y), b + η·y) in floats, as the kernels' update."""
+    c = eta * y
+    return [wj + xj * c for wj, xj in zip(w, x, strict=True)], (b + c if fit_intercept else b)
+
+
 class ExactStep(NamedTuple):
     """One checked example, as :class:`perceptronlab.core.run.Step`: the score before, w and b after."""
 
@@ -52,7 +75,7 @@ class ExactStep(NamedTuple):
 
 @dataclass
 class ExactRun:
-    """The fields of :class:`perceptronlab.Run` that the lab reads, for an exact perceptron run."""
+    """The fields of :class:`perceptronlab.Run` that the lab reads, for a run of :func:`run_cyclic`."""
 
     w: list[Fraction]
     b: Fraction
@@ -60,7 +83,7 @@ class ExactRun:
     mistakes: int = 0
     converged: bool = False
     cycled: bool = False
-    steps: list[ExactStep] = field(default_factory=list)
+    steps: list[ExactStep] | None = field(default_factory=list)
     norms: list[float] = field(default_factory=list)
     errors_after_sweep: list[int] = field(default_factory=list)
     algorithm: str = "perceptron"
@@ -88,29 +111,37 @@ class ExactRun:
         return head + (f", b = {format_number(self.b)}" if self.fit_intercept else "")
 
 
-def count_errors(X, y, w, b) -> int:
+def count_errors(X, y, w, b, exact: bool = True) -> int:
     """Examples with y(⟨w,x⟩ + b) ≤ 0 (a tie is an error, as in the rule)."""
-    return sum(1 for xi, yi in zip(X, y, strict=True) if exact_score(w, b, xi, yi) <= 0)
+    score = exact_score if exact else float_score
+    return sum(1 for xi, yi in zip(X, y, strict=True) if score(w, b, xi, yi) <= 0)
 
 
-def run_exact(
-    X: list[list[Fraction]],
+def run_cyclic(
+    X: list[list[Fraction]] | list[list[float]],
     y: list[int],
     *,
-    eta: Fraction = Fraction(1),
-    margin: Fraction = Fraction(0),
+    eta=Fraction(1),
+    margin=Fraction(0),
     fit_intercept: bool = False,
     max_sweeps: int = 100,
+    exact: bool = True,
+    trace: bool = True,
 ) -> ExactRun:
     """The perceptron (margin ρ₀, step η) in cyclic order from w = 0, every step traced.
 
     Stops after a clean sweep (converged), at ``max_sweeps``, or when the weights at the start of a
     sweep repeat (cycled: the run never converges), as :func:`perceptronlab.perceptron` with
-    ``exact=True, trace=True`` does.
+    ``trace=True`` does. ``exact=False``: floats (η and ρ₀ as floats), the kernels' order.
     """
-    w = [Fraction(0)] * len(X[0])
-    b = Fraction(0)
-    run = ExactRun(w, b, fit_intercept)
+    if exact:
+        zero, score_of, update_of, dot = Fraction(0), exact_score, exact_update, exact_dot
+    else:
+        zero, score_of, update_of, dot = 0.0, float_score, float_update, float_dot
+        eta, margin = float(eta), float(margin)
+    w = [zero] * len(X[0])
+    b = zero
+    run = ExactRun(w, b, fit_intercept, exact=exact)
     seen: set[tuple] = set()
     sweep = 0
     updates = None
@@ -123,15 +154,16 @@ def run_exact(
         seen.add(key)
         updates = 0
         for i, (xi, yi) in enumerate(zip(X, y, strict=True)):
-            score = exact_score(w, b, xi, yi)
+            score = score_of(w, b, xi, yi)
             mistake = score <= margin
             if mistake:
-                w, b = exact_update(w, b, xi, yi, eta, fit_intercept)
+                w, b = update_of(w, b, xi, yi, eta, fit_intercept)
                 updates += 1
-                run.norms.append(sqrt_float(exact_dot(w, w) + b * b))
-            run.steps.append(ExactStep(sweep, i, tuple(xi), yi, score, mistake, tuple(w), b))
+                run.norms.append(sqrt_float(dot(w, w) + b * b))
+            if trace:
+                run.steps.append(ExactStep(sweep, i, tuple(xi), yi, score, mistake, tuple(w), b))
         run.mistakes += updates
-        run.errors_after_sweep.append(count_errors(X, y, w, b))
+        run.errors_after_sweep.append(count_errors(X, y, w, b, exact))
         if updates == 0:
             break
     run.w, run.b = w, b

@@ -1,9 +1,11 @@
-"""The lab's theory cards in exact arithmetic, from :mod:`perceptronlab.pure` (the standard library
-alone: the page computes them in the browser as the server does).
+"""The lab's theory cards computed in exact arithmetic, from :mod:`perceptronlab.pure` (the
+standard library alone: the page computes them in the browser as the server does).
 
 R², ρ*² and the bound are Fractions (the cards write "1/√5", "10"); the best line through the
 origin (of (1, x) with the bias trick) is the nearest point of the hull of the yᵢxᵢ, and when the
 origin lies in that hull its weights are Gordan's certificate (:func:`perceptronlab.pure.geometry.separation`).
+A run in floating point gets the same geometry, computed exactly on its points' float values
+(every float is a fraction), and written as decimals.
 """
 
 from __future__ import annotations
@@ -24,10 +26,16 @@ from perceptronlab.pure.geometry import (
 from perceptronlab.web.texts import approx, card_number, decimal, names, vector_text, w_text
 
 
-def radius_card(r_square: Fraction, fit_intercept: bool) -> dict[str, Any]:
+def radius_card(r_square: Fraction, fit_intercept: bool, exact: bool = True) -> dict[str, Any]:
     """The R card: R = √(largest ‖x‖²), exactly."""
     r_value = sqrt_float(r_square)
     aug = " of (1, x)" if fit_intercept else ""
+    if not exact:
+        return {
+            "value": r_value,
+            "text": decimal(r_value),
+            "detail": f"R² = {decimal(float(r_square))}: the largest ‖x‖²{aug}",
+        }
     card: dict[str, Any] = {
         "value": r_value,
         "text": sqrt_text(r_square),
@@ -38,9 +46,13 @@ def radius_card(r_square: Fraction, fit_intercept: bool) -> dict[str, Any]:
     return card
 
 
-def exact_cards(rows, signs, fit_intercept: bool, eta: Fraction, margin: Fraction, proof=None):
+def exact_cards(
+    rows, signs, fit_intercept: bool, eta: Fraction, margin: Fraction, proof=None, exact=True
+):
     """The cards R, ρ*, the bound and separability, and the max-margin line (see
-    :func:`perceptronlab.web.cards.theory_cards`, whose exact branch this is)."""
+    :func:`perceptronlab.web.cards.theory_cards`); ``rows`` are Fractions (a float run's points as
+    the fractions their floats are, with ``exact=False``: then the cards write decimals)."""
+    number = format_number if exact else (lambda value: decimal(float(value)))
     r_square = radius_squared(lifted(rows) if fit_intercept else rows)
     found = separation(rows, signs, fit_intercept)
     where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
@@ -55,21 +67,21 @@ def exact_cards(rows, signs, fit_intercept: bool, eta: Fraction, margin: Fractio
         }
     elif found.separable:
         p = found.p
-        shown = (
-            f"w = {w_text(p[1:], p[0], True)}" if fit_intercept else f"w = {w_text(p, 0, False)}"
-        )
+        shown = "w = (" + ", ".join(number(c) for c in (p[1:] if fit_intercept else p)) + ")"
+        if fit_intercept:
+            shown += f", b = {number(p[0])}"
         card_sep = {
             "separable": True,
             "text": "separable",
             "detail": f"Linearly separable: {shown} puts every example strictly on its side "
-            f"(smallest y(⟨w,x⟩ + b) = {format_number(found.rho_squared)}). "
+            f"(smallest y(⟨w,x⟩ + b) = {number(found.rho_squared)}). "
             "The perceptron converges on this data.",
             "certificate": [],
             "certificate_weights": [],
         }
     else:
         support = list(found.certificate)
-        weights = [format_number(found.certificate[i]) for i in support]
+        weights = [number(found.certificate[i]) for i in support]
         card_sep = {
             "separable": False,
             "text": "not separable",
@@ -90,12 +102,12 @@ def exact_cards(rows, signs, fit_intercept: bool, eta: Fraction, margin: Fractio
     }
     mm = None
     if found.separable:
-        card_rho, card_bound, mm = _margin_cards(found, r_square, fit_intercept, eta, margin)
-    cards = {"R": radius_card(r_square, fit_intercept), "rho": card_rho, "bound": card_bound}
+        card_rho, card_bound, mm = _margin_cards(found, r_square, fit_intercept, eta, margin, exact)
+    cards = {"R": radius_card(r_square, fit_intercept, exact), "rho": card_rho, "bound": card_bound}
     return {**cards, "separable": card_sep}, mm
 
 
-def _margin_cards(found, r_square: Fraction, fit_intercept: bool, eta, margin):
+def _margin_cards(found, r_square: Fraction, fit_intercept: bool, eta, margin, exact: bool):
     """ρ*, Novikoff's bound (or the margin perceptron's) and the best line, from the nearest point."""
     rho_square = found.rho_squared
     rho = sqrt_float(rho_square)
@@ -109,9 +121,17 @@ def _margin_cards(found, r_square: Fraction, fit_intercept: bool, eta, margin):
     w_star = vector_text(w_line) + (f", b* = {decimal(b_line)}" if fit_intercept else "")
     card_rho = {
         "value": rho,
-        "text": sqrt_text(rho_square),
-        "detail": f"ρ*² = {format_number(rho_square)} · ρ* ≈ {decimal(rho)} · unit w* = {w_star}",
+        "text": sqrt_text(rho_square) if exact else decimal(rho),
+        "detail": (
+            f"ρ*² = {format_number(rho_square)} · ρ* ≈ {decimal(rho)}"
+            if exact
+            else f"ρ*² ≈ {decimal(rho * rho)}"
+        )
+        + f" · unit w* = {w_star}",
     }
+    if not exact:  # a float run's bound in floats, as its numbers are shown
+        r_square, rho_square = float(r_square), float(rho_square)
+        eta, margin = float(eta), float(margin)
     bound = novikoff_squared(r_square, rho_square)
     card_bound = {
         "value": float(bound),

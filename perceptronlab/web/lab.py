@@ -2,11 +2,13 @@
 
 :func:`compute` validates the request (:mod:`perceptronlab.web.request`), runs it
 (:mod:`perceptronlab.web.trace`) and writes the cards (:mod:`perceptronlab.web.exact_cards` for
-exact arithmetic, :mod:`perceptronlab.web.cards` for floats). An exact run in cyclic order (or the
-user's own order) needs the standard library alone: ``perceptronlab site`` copies this module and
-the ones it imports into a static site, where Pyodide runs them. Float arithmetic, Pocket and the
-seeded orders run on the compiled engine (NumPy, Numba): in a browser, where NumPy cannot be
-imported, such a request gets one line saying so. :mod:`perceptronlab.web.api` describes the
+the runs of :func:`perceptronlab.pure.rule.run_cyclic`, :mod:`perceptronlab.web.cards` for the
+compiled engine's). A run of the perceptron in cyclic order (or the user's own order), exact or in
+floats (up to :data:`~perceptronlab.web.trace.PURE_WORK` points × sweeps), needs the standard
+library alone: ``perceptronlab site`` copies this module and the ones it imports into a static
+site, where Pyodide runs them. Pocket, the seeded orders and longer float runs run on the compiled
+engine (NumPy, Numba): in a browser, where NumPy cannot be imported, such a request gets one line
+saying so. :mod:`perceptronlab.web.api` describes the
 request and the answer.
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import warnings
+from fractions import Fraction
 from typing import Any
 
 from perceptronlab._ground.numbers import format_count, format_number
@@ -23,6 +26,7 @@ from perceptronlab.web.exact_cards import exact_cards
 from perceptronlab.web.request import parse_request, use_exact
 from perceptronlab.web.texts import w_text
 from perceptronlab.web.trace import (
+    PURE_WORK,
     engine_order,
     log_tail,
     needs_numpy,
@@ -40,16 +44,19 @@ def numpy_available() -> bool:
         return False
 
 
-def browser_limit(opts: dict, exact: bool) -> InputError:
+def _float_rows(points, order: list[int] | None) -> list[list[float]]:
+    rows = points.float_rows
+    return [list(rows[i]) for i in (range(len(rows)) if order is None else order)]
+
+
+def browser_limit(opts: dict, n: int) -> InputError:
     """The one line for a request that needs the compiled engine where there is none."""
-    if not exact:
-        what, got = (
-            "options.arithmetic",
-            f"{opts['arithmetic']!r} (float arithmetic for these points)",
-        )
+    if not opts["pocket"] and opts["order"] in ("cyclic", "pick"):
+        what = "options.max_sweeps"
+        got = f"{n:,} points × {opts['max_sweeps']:,} sweeps in floating point"
         fix = (
-            "Use points on the half-integer grid (or fractions) with arithmetic 'auto' or 'exact', "
-            "or run the lab server (perceptronlab serve) for float arithmetic."
+            f"Ask for fewer sweeps (points × sweeps ≤ {PURE_WORK:,}), use points on the "
+            "half-integer grid (exact arithmetic), or run the lab server (perceptronlab serve)."
         )
     elif opts["pocket"]:
         what, got = "options.pocket", "true"
@@ -59,7 +66,7 @@ def browser_limit(opts: dict, exact: bool) -> InputError:
         fix = "Choose the cyclic order or your own, or run the lab server (perceptronlab serve)."
     return fail(
         what,
-        "an exact run of the perceptron in cyclic or your own order (the lab in the browser, "
+        "a run of the perceptron in cyclic or your own order (the lab in the browser, "
         "without NumPy)",
         got,
         fix,
@@ -77,11 +84,12 @@ def compute(payload: Any) -> dict:
     points, signs, opts = parse_request(payload)
     n, d = len(points), 2
     exact = use_exact(points, opts)
-    if needs_numpy(opts, exact) and not numpy_available():
-        raise browser_limit(opts, exact)
+    pure = not needs_numpy(opts, exact, n)
+    if not pure and not numpy_available():
+        raise browser_limit(opts, n)
     fit = opts["fit_intercept"]
     order, sequence = engine_order(opts, n)
-    X = points.rows(exact, sequence)
+    X = points.rows(exact, sequence) if exact or not pure else _float_rows(points, sequence)
     y = signs if sequence is None else [signs[i] for i in sequence]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -101,7 +109,8 @@ def compute(payload: Any) -> dict:
         }
         history_w, history_b = [(0.0, 0.0)], [0.0]
         weights = {"w": [[0.0, 0.0]], "b": [0.0], "text": [w_text((0, 0), 0, fit)]}
-    weights["wrong"] = wrong_lists(points.rows(exact), signs, history_w, history_b, exact)
+    rows = points.rows(exact) if exact or not pure else _float_rows(points, None)
+    weights["wrong"] = wrong_lists(rows, signs, history_w, history_b, exact, pure)
 
     if whole.algorithm == "pocket":
         state = (
@@ -118,8 +127,9 @@ def compute(payload: Any) -> dict:
             else "stopped at the sweep limit"
         )
     proof = whole if whole.converged and whole.algorithm == "perceptron" else None
-    if exact:
-        cards, mm = exact_cards(points.rows(True), signs, fit, opts["eta"], opts["margin"], proof)
+    if pure:
+        fractions = points.rows(True) if exact else [[Fraction(c) for c in r] for r in rows]
+        cards, mm = exact_cards(fractions, signs, fit, opts["eta"], opts["margin"], proof, exact)
     else:
         from perceptronlab.web.cards import theory_cards
 

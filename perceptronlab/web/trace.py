@@ -1,10 +1,11 @@
 """Running the engine for the lab: the traced run within its budget, and the trace as columns.
 
 Nothing here re-implements the rule: the runs are :func:`perceptronlab.perceptron` and
-:func:`perceptronlab.pocket`, and exact runs in cyclic order :func:`perceptronlab.pure.rule.run_exact`
-(the standard library alone: this module runs in the browser too, NumPy is imported only for
-float runs); the scores that mark misclassified points are the core's
-(:func:`perceptronlab.core.scores.margins`, :func:`perceptronlab.pure.rule.exact_score`).
+:func:`perceptronlab.pocket`, and the lab's runs of the perceptron in cyclic order
+:func:`perceptronlab.pure.rule.run_cyclic` (the standard library alone: this module runs in the
+browser too; NumPy is imported only for the compiled engine's runs); the scores that mark
+misclassified points are the core's (:func:`perceptronlab.core.scores.margins`,
+:func:`perceptronlab.pure.rule.exact_score`, :func:`~perceptronlab.pure.rule.float_score`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from perceptronlab._ground.numbers import format_count, format_number
-from perceptronlab.pure.rule import exact_score, run_exact
+from perceptronlab.pure.rule import exact_score, float_score, run_cyclic
 from perceptronlab.web.request import EXACT_WORK, TRACE_STEPS, TRACE_WORK, WHOLE_WORK, WRONG_WORK
 from perceptronlab.web.texts import float_texts, w_text
 
@@ -27,21 +28,30 @@ def engine_order(opts: dict, n: int) -> tuple[str, list[int] | None]:
     return "cyclic", picked + [i for i in range(n) if i not in chosen]
 
 
-def needs_numpy(opts: dict, exact: bool) -> bool:
-    """Whether the request runs on the compiled engine (float arithmetic, Pocket, the seeded orders)
-    rather than on :func:`perceptronlab.pure.rule.run_exact`."""
-    return not exact or opts["pocket"] or opts["order"] not in ("cyclic", "pick")
+#: float runs in cyclic order are computed in plain Python (as exact ones) while points × sweeps
+#: stays within this; longer ones on the compiled engine
+PURE_WORK = 200_000
+
+
+def needs_numpy(opts: dict, exact: bool, n: int) -> bool:
+    """Whether the request runs on the compiled engine (Pocket, the seeded orders, long float runs)
+    rather than on :func:`perceptronlab.pure.rule.run_cyclic`."""
+    if opts["pocket"] or opts["order"] not in ("cyclic", "pick"):
+        return True
+    return not exact and n * opts["max_sweeps"] > PURE_WORK
 
 
 def _run(X, y, opts: dict, exact: bool, order: str, max_sweeps: int, trace: bool, max_updates=None):
-    if not needs_numpy(opts, exact):
-        return run_exact(
+    if not needs_numpy(opts, exact, len(y)):
+        return run_cyclic(
             X,
             y,
             eta=opts["eta"],
             margin=opts["margin"],
             fit_intercept=opts["fit_intercept"],
             max_sweeps=max_sweeps,
+            exact=exact,
+            trace=trace,
         )
     from perceptronlab import perceptron, pocket
 
@@ -120,7 +130,9 @@ def traced_runs(X, y, opts: dict, exact: bool, order: str, n: int):
     return traced, whole, note
 
 
-def wrong_lists(X, signs, history_w, history_b, exact: bool) -> list[list[int] | None]:
+def wrong_lists(
+    X, signs, history_w, history_b, exact: bool, pure: bool = True
+) -> list[list[int] | None]:
     """For every weight vector of the run: the points with y(⟨w,x⟩ + b) ≤ 0 (the engine's margins).
 
     Listed while n·(vectors) stays within :data:`WRONG_WORK` (a tenth of it in exact arithmetic);
@@ -129,12 +141,11 @@ def wrong_lists(X, signs, history_w, history_b, exact: bool) -> list[list[int] |
     n = len(signs)
     budget = (WRONG_WORK // 10 if exact else WRONG_WORK) // max(1, n)
     out: list[list[int] | None] = [None] * len(history_w)
-    if exact:
+    if exact or pure:
+        score = exact_score if exact else float_score
         for k, (w, b) in enumerate(zip(history_w[:budget], history_b[:budget], strict=False)):
             out[k] = [
-                i
-                for i, (x, s) in enumerate(zip(X, signs, strict=True))
-                if exact_score(w, b, x, s) <= 0
+                i for i, (x, s) in enumerate(zip(X, signs, strict=True)) if score(w, b, x, s) <= 0
             ]
         return out
     import numpy as np
