@@ -44,8 +44,6 @@ __all__ = [
     "DEFAULT_MAX_BITS",
     "ExactBudgetError",
     "ExactEngine",
-    "exact_score",
-    "exact_update",
     "max_bits",
 ]
 

@@ -23,7 +23,6 @@ from perceptronlab.pure.rule import exact_dot  # ⟨w, x⟩ in Fractions, writte
 
 __all__ = [
     "PARALLEL_MIN_ELEMENTS",
-    "exact_dot",
     "margins",
     "score_one",
     "scores",
