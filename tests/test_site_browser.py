@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from test_lab_stdlib import EXAM, random_payloads
 
 from perceptronlab.web import api
 from perceptronlab.web.site import BROWSER_FILES, PACKAGE, build_site, default_pyodide
-from test_lab_stdlib import EXAM, random_payloads
 
 pytestmark = [
     pytest.mark.browser,
@@ -70,7 +69,9 @@ def test_the_sites_python_is_the_packages_own_byte_for_byte(site):
     listed = json.loads((folder / "python" / "files.json").read_text())
     assert listed == [f"perceptronlab/{name}" for name in BROWSER_FILES]
     for name in BROWSER_FILES:
-        assert (folder / "python" / "perceptronlab" / name).read_bytes() == (PACKAGE / name).read_bytes()
+        assert (folder / "python" / "perceptronlab" / name).read_bytes() == (
+            PACKAGE / name
+        ).read_bytes()
     assert (folder / "pyodide" / "pyodide.asm.wasm").stat().st_size > 1_000_000
 
 
