@@ -103,3 +103,22 @@ def test_a_refused_input_rejects_with_the_servers_message(lab_page):
         api.compute(payload)
     assert message == str(refused.value)
     assert "runs in this page" in page.get_by_test_id("runtime").inner_text()
+
+
+def test_the_exam_task_in_the_page_gives_the_lectures_worksheet(lab_page):
+    from perceptronlab import perceptron
+
+    page, _, requested = lab_page
+    page.evaluate("() => { location.hash = '#p=1,0,1;1,1,-1;0,1,-1'; }")
+    page.wait_for_selector('#lab[data-ready="1"]')
+    page.get_by_test_id("btn-run").click()
+    run = perceptron(EXAM["points"], EXAM["labels"], exact=True, trace=True)
+    cards = {
+        name: page.get_by_test_id(f"card-{name}").locator(".plab-card-value").inner_text()
+        for name in ("R", "rho", "bound", "mistakes")
+    }
+    assert cards == {"R": "√2", "rho": "1/√5", "bound": "10", "mistakes": "5"}
+    rows = page.get_by_test_id("log-table").locator("tbody tr").all()
+    shown = [tuple(cell.inner_text() for cell in row.locator("td").all()) for row in rows]
+    assert shown == run.worksheet_rows()
+    assert not [address for address in requested if "/api/" in address]
