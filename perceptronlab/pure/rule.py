@@ -16,9 +16,10 @@ Fractions or, with ``exact=False``, in floats with the compiled kernels' order o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from perceptronlab._ground.numbers import format_count, format_number, format_vector, sqrt_float
 
@@ -60,30 +61,31 @@ def float_update(w, b, x, y: int, eta: float, fit_intercept: bool) -> tuple[list
     return [wj + xj * c for wj, xj in zip(w, x, strict=True)], (b + c if fit_intercept else b)
 
 
-class ExactStep(NamedTuple):
+@dataclass(frozen=True)
+class ExactStep:
     """One checked example, as :class:`perceptronlab.core.run.Step`: the score before, w and b after."""
 
     sweep: int
     index: int
     x: tuple
     y: int
-    score: Fraction
+    score: Any
     mistake: bool
     w: tuple
-    b: Fraction
+    b: Any
 
 
 @dataclass
 class ExactRun:
     """The fields of :class:`perceptronlab.Run` that the lab reads, for a run of :func:`run_cyclic`."""
 
-    w: list[Fraction]
-    b: Fraction
+    w: list[Any]
+    b: Any
     fit_intercept: bool
     mistakes: int = 0
     converged: bool = False
     cycled: bool = False
-    steps: list[ExactStep] | None = field(default_factory=list)
+    steps: list[ExactStep] = field(default_factory=list)
     norms: list[float] = field(default_factory=list)
     errors_after_sweep: list[int] = field(default_factory=list)
     algorithm: str = "perceptron"
@@ -118,7 +120,7 @@ def count_errors(X, y, w, b, exact: bool = True) -> int:
 
 
 def run_cyclic(
-    X: list[list[Fraction]] | list[list[float]],
+    X: Any,
     y: list[int],
     *,
     eta=Fraction(1),
@@ -134,6 +136,10 @@ def run_cyclic(
     sweep repeat (cycled: the run never converges), as :func:`perceptronlab.perceptron` with
     ``trace=True`` does. ``exact=False``: floats (η and ρ₀ as floats), the kernels' order.
     """
+    zero: Any
+    score_of: Callable[..., Any]
+    update_of: Callable[..., Any]
+    dot: Callable[..., Any]
     if exact:
         zero, score_of, update_of, dot = Fraction(0), exact_score, exact_update, exact_dot
     else:

@@ -500,7 +500,14 @@ def _exact_certificate(
     return (p_sq / 4 if fit_intercept else p_sq), p
 
 
-def _exact_answers(rows, signs, active, near, d: int, fit_intercept: bool):
+def _exact_answers(
+    rows: list[list[Fraction]],
+    signs: Any,
+    active: Any,
+    near: Any,
+    d: int,
+    fit_intercept: bool,
+) -> Iterator[tuple[Fraction, list[Fraction]] | None]:
     """(ρ*², p) candidates in exact arithmetic: without an intercept in at most 3 dimensions, the
     nearest point of the hull of the yᵢxᵢ (:func:`perceptronlab.pure.geometry.separation`, the
     lab's own); else the support sets near the float optimum, each checked exactly."""

@@ -129,10 +129,11 @@ def _margin_cards(found, r_square: Fraction, fit_intercept: bool, eta, margin, e
         )
         + f" · unit w* = {w_star}",
     }
+    r2: Any = r_square
+    rho2: Any = rho_square
     if not exact:  # a float run's bound in floats, as its numbers are shown
-        r_square, rho_square = float(r_square), float(rho_square)
-        eta, margin = float(eta), float(margin)
-    bound = novikoff_squared(r_square, rho_square)
+        r2, rho2, eta, margin = float(r_square), float(rho_square), float(eta), float(margin)
+    bound = novikoff_squared(r2, rho2)
     card_bound = {
         "value": float(bound),
         "text": card_number(bound),
@@ -140,7 +141,7 @@ def _margin_cards(found, r_square: Fraction, fit_intercept: bool, eta, margin, e
     }
     if margin > 0:
         # updates while y⟨w,x⟩ ≤ ρ₀ with step η: the same as ρ₀/η with step 1
-        margin_bound = margin_bound_squared(r_square, rho_square, margin / eta)
+        margin_bound = margin_bound_squared(r2, rho2, margin / eta)
         card_bound.update(
             value=float(margin_bound),
             text=card_number(margin_bound),

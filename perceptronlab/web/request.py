@@ -270,7 +270,7 @@ class Points:
     def __init__(self, raw: list):
         self.raw = raw
         self._fractions: list[list[Fraction]] | None = None
-        self._array = None
+        self._array: Any = None
         plain = all(type(c) is int or type(c) is float for point in raw for c in point)
         if plain:
             for i, point in enumerate(raw):
