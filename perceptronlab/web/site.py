@@ -55,7 +55,7 @@ PYODIDE_FILES = (
 )
 
 #: the page's own files that the served page has and the site does not use
-_SERVER_ONLY = ("index.html", "page.js", "snapshot.html")
+_SERVER_ONLY = ("index.html", "page.js")
 
 
 def default_pyodide() -> Path:

@@ -7,11 +7,16 @@
 import { createLab, isTouchScreen } from "./view.js";
 import { pyodideBackend, LOADING_RUNTIME } from "./backends.js";
 import { loadEngine } from "./engine.js";
+import { pageSnapshot } from "./snapshot.js";
 
 /** Mount the static site's lab on `root`; `base` is the site's root URL. */
 export function mountSite(root, base, status) {
   const engine = loadEngine(base);
-  const lab = createLab(root, { backend: pyodideBackend(engine), useHash: true });
+  const folder = new URL("./", import.meta.url);
+  const lab = createLab(root, {
+    backend: pyodideBackend(engine), useHash: true,
+    snapshot: (state) => pageSnapshot(state, folder),
+  });
   lab.ready = engine.then(() => undefined);
   lab.compute = (payload) => engine.then((e) => e.compute(payload));
   window.perceptronlab = lab;
