@@ -37,5 +37,5 @@ test("a refused input is the lab's message, kind input; only the latest request 
   backend.submit({ points: [[1, 0]], labels: [1] }, (answer) => heard.push(["first", answer]));
   backend.submit({ points: [[1, 0]], labels: [1] }, (answer) => heard.push(["second", answer]));
   await settle(); await settle();
-  assert.deepEqual(heard.slice(1).map(([who]) => who), ["second"]);
+  assert.deepEqual(heard.filter(Array.isArray).map(([who]) => who), ["second"]);
 });
