@@ -59,8 +59,13 @@ _SERVER_ONLY = ("index.html", "page.js")
 
 
 def default_pyodide() -> Path:
-    """Where the runtime is looked up: the project's node_modules/pyodide (``npm install``)."""
-    return PACKAGE.parent / "node_modules" / "pyodide"
+    """Where the runtime is looked up: the project's node_modules/pyodide (``npm install`` in a
+    checkout), else the working directory's node_modules/pyodide."""
+    candidates = [
+        PACKAGE.parent / "node_modules" / "pyodide",
+        Path.cwd() / "node_modules" / "pyodide",
+    ]
+    return next((c for c in candidates if (c / "pyodide.asm.wasm").is_file()), candidates[0])
 
 
 def check_pyodide(folder: Path) -> Path:
