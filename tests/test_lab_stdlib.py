@@ -32,7 +32,8 @@ for payload in json.load(sys.stdin):
     except InputError as exc:
         out.append({"error": str(exc)})
 assert not any(m.split(".")[0] in ("numpy", "scipy", "numba") for m in sys.modules), sorted(sys.modules)
-json.dump(out, sys.stdout, allow_nan=False)
+files = sorted(m.__file__ for n, m in sys.modules.items() if n.split(".")[0] == "perceptronlab")
+json.dump({"answers": out, "files": files}, sys.stdout, allow_nan=False)
 """
 
 EXAM = {"points": [[1, 0], [1, 1], [0, 1]], "labels": [1, -1, -1]}
@@ -65,7 +66,7 @@ def random_payloads(count: int, seed: int = 3) -> list[dict]:
     return payloads
 
 
-def blocked_answers(payloads: list[dict]) -> list[dict]:
+def blocked_run(payloads: list[dict]) -> dict:
     done = subprocess.run(
         [sys.executable, "-c", BLOCKED],
         input=json.dumps(payloads),
@@ -78,6 +79,10 @@ def blocked_answers(payloads: list[dict]) -> list[dict]:
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
+
+
+def blocked_answers(payloads: list[dict]) -> list[dict]:
+    return blocked_run(payloads)["answers"]
 
 
 @pytest.mark.slow
@@ -106,3 +111,34 @@ def test_without_numpy_a_request_for_the_compiled_engine_gets_one_line():
     assert answer["error"].startswith("options.pocket: expected a run of the perceptron in cyclic")
     assert "perceptronlab serve" in answer["error"]
     assert api.compute(payload)["run"]["algorithm"] == "pocket"  # the server runs Pocket
+
+
+def test_the_site_carries_every_file_the_browser_imports():
+    from perceptronlab.web.site import BROWSER_FILES, PACKAGE
+
+    loaded = blocked_run([EXAM])["files"]
+    assert sorted(Path(f).relative_to(PACKAGE).as_posix() for f in loaded) == sorted(BROWSER_FILES)
+
+
+def test_site_without_the_runtime_says_what_to_do_in_one_line(tmp_path):
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "perceptronlab",
+            "site",
+            str(tmp_path / "out"),
+            "--pyodide",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=120,
+        check=False,
+    )
+    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    assert done.returncode == 1 and len(lines) == 1, lines
+    assert "--pyodide" in lines[0] and "npm install" in lines[0] and "Traceback" not in lines[0]
+    assert not (tmp_path / "out").exists()
