@@ -137,6 +137,22 @@ def add_reference_examples(app, what, name, obj, options, lines):
         lines.extend(["", "Examples", "--------", *example.splitlines()])
 
 
+def build_static_lab(app, exception):
+    """The "Try it" page's lab: ``perceptronlab site`` into the built site's lab/ folder."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from sphinx.util import logging
+
+    from perceptronlab.exceptions import InputError
+    from perceptronlab.web.site import build_site
+
+    try:
+        build_site(Path(app.outdir) / "lab")
+    except InputError as exc:  # no runtime: the docs still build, without the live lab
+        logging.getLogger(__name__).info(f"The Try it page has no lab: {exc}")
+
+
 def setup(app):
+    app.connect("build-finished", build_static_lab)
     # before numpydoc (priority 500) turns the sections into reST
     app.connect("autodoc-process-docstring", add_reference_examples, priority=100)

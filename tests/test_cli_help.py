@@ -224,6 +224,7 @@ def test_every_example_runs(example_files):
         "exam",
         "check",
         "quiz",
+        "site",
         None,
     ]
     assert set(order) >= set(EXAMPLES) - {"serve"}
@@ -245,6 +246,7 @@ def test_every_example_runs(example_files):
         and Path("exam.pdf").exists()
     )
     assert Path("report/report.html").exists()
+    assert Path("lab-site/index.html").exists() and Path("public/lab/pyodide").is_dir()
 
 
 def test_serve_examples_parse():

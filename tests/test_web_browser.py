@@ -9,6 +9,7 @@ each bounded by what the server guarantees (an answer within its deadlines).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -266,7 +267,8 @@ def test_non_separable_preset_highlights_the_certificate(page, base_url):
     assert card(page, "rho") == "none" and card(page, "bound") == "∞"
     points = page.evaluate("window.perceptronlab.state.points.map(p => [p.x, p.y])")
     labels = page.evaluate("window.perceptronlab.state.points.map(p => p.label)")
-    proof = separable(points, labels)
+    # the points as the exact numbers the page's coordinates are (the lab computes in Fractions)
+    proof = separable([[Fraction(c) for c in p] for p in points], labels)
     detail = page.get_by_test_id("card-separable").locator(".plab-card-detail").inner_text()
     # one numbering: the certificate's points by the names drawn next to them (x1 … xn)
     assert detail.startswith(", ".join(f"x{i + 1}" for i in proof.support) + " with weights α = ")

@@ -18,11 +18,10 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+import sys
 from decimal import Decimal, InvalidOperation, localcontext
 from fractions import Fraction
 from typing import Any
-
-import numpy as np
 
 from perceptronlab.exceptions import InputError, fail
 
@@ -55,6 +54,23 @@ _MAX_TEXT = 2 * MAX_DIGITS + 64
 
 EXPECTED = "a number such as 2, -0.5, 1e-3 or 1/3"
 FLOAT_MODES = ("exact", "decimal")
+
+
+def _is_bool(value: Any) -> bool:
+    """A Python or NumPy bool. The standard library alone (the lab runs in a browser without
+    NumPy): NumPy's scalar types are looked up only when NumPy is loaded, and none exist before."""
+    if isinstance(value, bool):
+        return True
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.bool_)
+
+
+def _is_float(value: Any) -> bool:
+    """A Python float or a NumPy floating scalar (float32 and the like)."""
+    if isinstance(value, float):
+        return True
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.floating)
 
 
 def _too_long(what: str, got: str) -> InputError:
@@ -155,7 +171,7 @@ exponent of at most 1000, got '1e100000000'. Round the value or rescale the data
     if floats not in FLOAT_MODES:
         raise ValueError(f"floats: expected one of {FLOAT_MODES}, got {floats!r}")
     got = shown_value(value) + at
-    if isinstance(value, bool | np.bool_) or value is None:
+    if _is_bool(value) or value is None:
         raise fail(what, expected, got, fix)
     if isinstance(value, str):
         return _from_text(value, what, got, expected, fix)
@@ -165,7 +181,7 @@ exponent of at most 1000, got '1e100000000'. Round the value or rescale the data
         value = int(value)
         digits = int(value.bit_length() * math.log10(2)) + 1
         return _bounded(Fraction(value), what, f"an integer of about {digits} digits{at}")
-    if isinstance(value, float | np.floating):
+    if _is_float(value):
         value = float(value)
         if not math.isfinite(value):
             raise fail(what, "a finite number", got, "Remove or fix the NaN or infinite values.")
@@ -262,7 +278,7 @@ def format_number(value: Any) -> str:
     if isinstance(value, Fraction):
         top = int_text(value.numerator)
         return top if value.denominator == 1 else f"{top}/{int_text(value.denominator)}"
-    if isinstance(value, int | np.integer):
+    if isinstance(value, numbers.Integral) and not _is_bool(value):
         return int_text(int(value))
     value = float(value)
     if value.is_integer() and abs(value) < 1e15:
@@ -325,7 +341,7 @@ def format_display(value: Any, digits: int = 6) -> str:
     >>> format_display(Fraction(1550706562100043017, 100000000000))
     '≈ 1.55071 × 10⁷'
     """
-    if isinstance(value, bool | np.bool_):
+    if _is_bool(value):
         return "yes" if value else "no"
     if isinstance(value, Fraction) and value.denominator == 1:
         value = value.numerator

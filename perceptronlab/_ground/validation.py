@@ -18,6 +18,10 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, get_args, ov
 
 import numpy as np
 
+from perceptronlab._ground.checks import POCKET_CHECKS as POCKET_CHECKS
+from perceptronlab._ground.checks import PocketCheck as PocketCheck
+from perceptronlab._ground.checks import check_flag as check_flag
+from perceptronlab._ground.checks import check_int_between as check_int_between
 from perceptronlab._ground.numbers import int_text, parse_exact, shown_value
 from perceptronlab.exceptions import InputError, fail, overflow_error
 
@@ -65,8 +69,6 @@ ORDERS: tuple[Order, ...] = get_args(Order)
 FamilyOrder = Literal["cyclic", "shuffle"]
 FAMILY_ORDERS: tuple[FamilyOrder, ...] = get_args(FamilyOrder)
 #: when Pocket counts the errors of the current weights
-PocketCheck = Literal["update", "sweep", "ratchet"]
-POCKET_CHECKS: tuple[PocketCheck, ...] = get_args(PocketCheck)
 #: the float engine of ``perceptron``: the compiled kernels, or their NumPy twin
 Backend = Literal["compiled", "reference"]
 BACKENDS: tuple[Backend, ...] = get_args(Backend)
@@ -210,28 +212,6 @@ of 31 digits. Pass e.g. trials=5.
         got = repr(count) if digits <= 20 else f"an integer of {digits:,} digits"
         raise fail(name, f"an integer from 1 to {limit:,}", got, fix)
     return count
-
-
-def check_int_between(name: str, value: Any, low: int, high: int, fix: str) -> int:
-    """An integer from ``low`` to ``high`` (a bool is not an integer here).
-
-    >>> check_int_between("options.seed", 3, 0, 10, "Send e.g. seed: 0.")
-    3
-    """
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Integral)
-        or not low <= int(value) <= high
-    ):
-        raise fail(name, f"an integer from {low} to {high:,}", repr(value), fix)
-    return int(value)
-
-
-def check_flag(name: str, value: Any, fix: str) -> bool:
-    """True or False, nothing else (no 0/1, no "yes")."""
-    if not isinstance(value, bool):
-        raise fail(name, "true or false", repr(value), fix)
-    return value
 
 
 def check_optional_positive_int(name: str, value: Any, fix: str) -> int | None:

@@ -97,6 +97,13 @@ EXAMPLES: dict[str | None, list[tuple[str, str]]] = {
         ("perceptronlab serve", "the lab page on http://127.0.0.1:8000"),
         ("perceptronlab serve --port 8001 --open", "another port, opened in the browser"),
     ],
+    "site": [
+        (
+            "perceptronlab site lab-site",
+            "the lab as static files; then: python -m http.server -d lab-site",
+        ),
+        ("perceptronlab site public/lab", "into a course page's folder (any static server)"),
+    ],
 }
 
 

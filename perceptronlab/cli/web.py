@@ -1,4 +1,5 @@
-"""The ``serve`` command: the lab page (issue 6) on a local web server.
+"""The ``serve`` command: the lab page (issue 6) on a local web server; ``site``: the lab as static
+files that compute in the browser.
 
 The command parses its options and hands over to :func:`perceptronlab.web.app.serve`; the page and
 its computation live in :mod:`perceptronlab.web`.
@@ -6,6 +7,7 @@ its computation live in :mod:`perceptronlab.web`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -93,6 +95,43 @@ def serve(
     )
 
 
+SiteDirArg = Annotated[
+    Path, typer.Argument(metavar="DIR", help="Folder to write the site into (made if missing).")
+]
+PyodideOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--pyodide",
+        metavar="DIR",
+        help="Folder of the Pyodide 314 runtime (default: the project's node_modules/pyodide, "
+        "from `npm install`).",
+    ),
+]
+
+
+def site(directory: SiteDirArg, pyodide: PyodideOpt = None) -> None:
+    """Write the lab as a static site that computes in the browser: no server, no Python to install.
+
+    The page runs perceptronlab's own exact engine (its Python files, copied byte for byte) in
+    Pyodide, loaded from the site's own folder. Serve the folder with any static server.
+
+    Examples:
+
+      perceptronlab site lab-site && python -m http.server -d lab-site 8000
+
+      perceptronlab site public/lab --pyodide ~/pyodide-314.0.8   # an unpacked npm package
+    """
+    from perceptronlab.web.site import build_site
+
+    written = build_site(directory, pyodide)
+    print(
+        f"Wrote the lab to {directory}/ ({written['files']} files, "
+        f"{written['bytes'] / 1e6:.1f} MB). Serve it with: python -m http.server -d {directory}",
+        flush=True,
+    )
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` to ``app``."""
+    """Add ``serve`` and ``site`` to ``app``."""
     app.command("serve")(serve)
+    app.command("site")(site)

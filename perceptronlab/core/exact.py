@@ -1,8 +1,9 @@
 """The Fraction engine: the reference semantics of the perceptron, computed without rounding.
 
 Traces from this engine match hand computation cell for cell (the lecture notes' exam worksheet). The
-mistake test and the update are written here once for exact arithmetic (:func:`exact_score`,
-:func:`exact_update`); the worksheet checker replays students' steps with the same two functions.
+mistake test and the update are written once for exact arithmetic in
+:mod:`perceptronlab.pure.rule` (:func:`exact_score`, :func:`exact_update`, the standard library
+alone: the lab in the browser runs them too); the worksheet checker replays students' steps with the same two functions.
 
 **A budget on the size of the numbers.** Exact weights can grow without bound: on noisy data with
 17-digit fractions the denominators of w grow by a factor at every update, and each update then
@@ -35,16 +36,14 @@ import numpy as np
 
 from perceptronlab._ground.numbers import sqrt_float
 from perceptronlab.core.reference import StepwiseEngine
-from perceptronlab.core.scores import exact_dot
 from perceptronlab.exceptions import InputError
+from perceptronlab.pure.rule import exact_dot, exact_score, exact_update  # the rule, written once
 
 __all__ = [
     "BITS_VARIABLE",
     "DEFAULT_MAX_BITS",
     "ExactBudgetError",
     "ExactEngine",
-    "exact_score",
-    "exact_update",
     "max_bits",
 ]
 
@@ -82,19 +81,6 @@ def max_bits() -> int:
             f"{text[:40]!r}. Set e.g. {BITS_VARIABLE}={2 * DEFAULT_MAX_BITS}, or unset it."
         )
     return int(text)
-
-
-def exact_score(w, b, x, y: int) -> Fraction:
-    """y(⟨w, x⟩ + b): the example is a mistake when this is ≤ ρ₀ (ties count)."""
-    return y * (exact_dot(w, x) + b)
-
-
-def exact_update(
-    w, b, x, y: int, eta: Fraction, fit_intercept: bool
-) -> tuple[list[Fraction], Fraction]:
-    """The rule's update: (w + η·y·x, b + η·y), the intercept only with ``fit_intercept``."""
-    c = eta * y
-    return [wj + c * xj for wj, xj in zip(w, x, strict=True)], (b + c if fit_intercept else b)
 
 
 class ExactEngine(StepwiseEngine):

@@ -14,16 +14,15 @@ scores bit for bit like the run that made it, and a saved-then-loaded model like
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from perceptronlab._ground.validation import is_sparse
+from perceptronlab.pure.rule import exact_dot  # ⟨w, x⟩ in Fractions, written once
 
 __all__ = [
     "PARALLEL_MIN_ELEMENTS",
-    "exact_dot",
     "margins",
     "score_one",
     "scores",
@@ -52,11 +51,6 @@ def _margins_small(X, y, w, b, out):
         out += b
         out *= y
     return out
-
-
-def exact_dot(w, x) -> Fraction:
-    """⟨w, x⟩ in Fractions (no rounding, so the order does not matter)."""
-    return sum((wj * xj for wj, xj in zip(w, x, strict=True)), Fraction(0))
 
 
 def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:

@@ -26,6 +26,7 @@ import numpy as np
 
 from perceptronlab._ground import validation as v
 from perceptronlab._ground.numbers import parse_exact, sqrt_float
+from perceptronlab.pure.geometry import margin_bound_squared, novikoff_squared
 from perceptronlab.theory._common import float_matrix
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ def novikoff(R: RealLike, rho: RealLike, *, squared: bool = False) -> Number:
     (Fraction(5, 1), 16.0)
     """
     R2, rho2 = _sq(_radius(R, squared), squared), _sq(_rho(rho, squared), squared)
-    return R2 / rho2
+    return novikoff_squared(R2, rho2)
 
 
 def novikoff_rb(R: RealLike, B: RealLike) -> Number:
@@ -155,7 +156,7 @@ def margin_perceptron(
         positive=False,
         fix="Pass rho0 >= 0 (0: the plain perceptron).",
     )
-    return (R2 + 2 * r0) / rho2
+    return margin_bound_squared(R2, rho2, r0)
 
 
 def slack(w: ArrayLike, X: MatrixLike, y: ArrayLike, rho: RealLike, b: float = 0.0) -> float:

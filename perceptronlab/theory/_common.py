@@ -19,7 +19,8 @@ import scipy.sparse as sp
 from perceptronlab._ground import validation as v
 from perceptronlab._ground.numbers import format_short as fmt
 from perceptronlab._ground.numbers import parse_exact, to_float
-from perceptronlab.core.scores import exact_dot  # noqa: F401 - the theory modules' exact ⟨a, b⟩
+from perceptronlab.pure.geometry import solve_exact  # noqa: F401 - Gauss–Jordan in Fractions
+from perceptronlab.pure.rule import exact_dot  # noqa: F401 - the theory modules' exact ⟨a, b⟩
 
 #: Exact (Fraction) computations run only up to this many matrix entries; above it, floats.
 EXACT_LIMIT = 200_000
@@ -116,34 +117,3 @@ def fmt_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
         fmt(value, digits) for value in itertools.islice(iter(values), limit)
     )  # never a full copy
     return "(" + shown + (f", ... ({count} entries)" if count > limit else "") + ")"
-
-
-def solve_exact(A: list[list[Fraction]], b: list[Fraction]) -> list[Fraction] | None:
-    """The unique solution of A x = b in Fractions, or None when there is none or it is not unique.
-
-    Gauss–Jordan elimination; ``A`` may have more rows than columns (the system must then be
-    consistent).
-    """
-    rows = len(A)
-    cols = len(A[0]) if rows else 0
-    M = [
-        [Fraction(entry) for entry in A[i]] + [Fraction(b[i])] for i in range(rows)
-    ]  # no float creeps in
-    pivot_row = 0
-    pivots = []
-    for col in range(cols):
-        pick = next((r for r in range(pivot_row, rows) if M[r][col] != 0), None)
-        if pick is None:
-            return None
-        M[pivot_row], M[pick] = M[pick], M[pivot_row]
-        lead = M[pivot_row][col]
-        M[pivot_row] = [entry / lead for entry in M[pivot_row]]
-        for r in range(rows):
-            if r != pivot_row and M[r][col] != 0:
-                factor = M[r][col]
-                M[r] = [a - factor * p for a, p in zip(M[r], M[pivot_row], strict=True)]
-        pivots.append(col)
-        pivot_row += 1
-    if any(M[r][cols] != 0 for r in range(pivot_row, rows)):
-        return None
-    return [M[i][cols] for i in range(cols)]

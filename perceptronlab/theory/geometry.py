@@ -21,6 +21,7 @@ import scipy.sparse as sp
 from perceptronlab._ground import validation as v
 from perceptronlab._ground.numbers import format_display, sqrt_float
 from perceptronlab.exceptions import NotSeparableError, PerceptronLabError
+from perceptronlab.pure.geometry import separation
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
     NUMBERING,
@@ -499,6 +500,25 @@ def _exact_certificate(
     return (p_sq / 4 if fit_intercept else p_sq), p
 
 
+def _exact_answers(
+    rows: list[list[Fraction]],
+    signs: Any,
+    active: Any,
+    near: Any,
+    d: int,
+    fit_intercept: bool,
+) -> Iterator[tuple[Fraction, list[Fraction]] | None]:
+    """(ρ*², p) candidates in exact arithmetic: without an intercept in at most 3 dimensions, the
+    nearest point of the hull of the yᵢxᵢ (:func:`perceptronlab.pure.geometry.separation`, the
+    lab's own); else the support sets near the float optimum, each checked exactly."""
+    if not fit_intercept and d <= 3:
+        found = separation(rows, [int(s) for s in signs])
+        yield (found.rho_squared, found.p) if found.separable else None
+        return
+    for subset in _exact_candidate_sets(active, near, d + (1 if fit_intercept else 0)):
+        yield _exact_certificate(rows, signs, [int(i) for i in subset], fit_intercept)
+
+
 def _exact_candidate_sets(
     support: NDArray[Any], near: NDArray[Any] | list[Any], d: int
 ) -> Iterator[tuple[Any, ...]]:
@@ -623,8 +643,7 @@ def max_margin(
     if exact:
         rows = exact_rows(X)
         near_sorted = near[np.argsort(scores[near])]
-        for subset in _exact_candidate_sets(active, near_sorted, d + (1 if fit_intercept else 0)):
-            found = _exact_certificate(rows, signs, [int(i) for i in subset], fit_intercept)
+        for found in _exact_answers(rows, signs, active, near_sorted, d, fit_intercept):
             if found is not None:
                 rho_squared, p = found
                 is_exact = True

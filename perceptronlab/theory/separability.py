@@ -18,6 +18,7 @@ import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
 from perceptronlab.exceptions import PerceptronLabError
+from perceptronlab.pure.geometry import separation
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
     NUMBERING,
@@ -280,6 +281,12 @@ def _certificate(
     classes: NDArray[Any],
 ) -> SeparabilityResult:
     n = Xf.shape[0]
+    if exact and Xf.shape[1] + fit_intercept <= 3:
+        # in the plane (and space): the lab's certificate, the weights of the nearest point of the
+        # hull of the yᵢxᵢ when it is the origin (perceptronlab.pure.geometry), computed exactly
+        found = separation(exact_rows(X), [int(s) for s in signs], fit_intercept)
+        if not found.separable:
+            return _exact_result(Xf, found.certificate, fit_intercept, classes)
     alpha_w = _certificate_lp(Xf[W], signs[W], fit_intercept)
     if alpha_w is None:
         raise PerceptronLabError(
@@ -316,6 +323,30 @@ def _certificate(
                 f"separable: the Gordan certificate did not check out (residual {residual:.3g}); the data is "
                 "on the edge of floating-point precision. Rescale it or pass exact input."
             )
+    return _message_result(Xf, certificate, support, residual, is_exact, fit_intercept, classes)
+
+
+def _exact_result(
+    Xf: Float64Array, weights: dict[int, Fraction], fit_intercept: bool, classes: NDArray[Any]
+) -> SeparabilityResult:
+    """The result for an exact certificate {i: αᵢ} (its identities hold in Fractions)."""
+    certificate = np.array([Fraction(0)] * Xf.shape[0], dtype=object)
+    for i, a in weights.items():
+        certificate[i] = a
+    support = np.array(sorted(weights), dtype=np.int64)
+    return _message_result(Xf, certificate, support, 0.0, True, fit_intercept, classes)
+
+
+def _message_result(
+    Xf: Float64Array,
+    certificate: NDArray[Any],
+    support: NDArray[Any],
+    residual: float,
+    is_exact: bool,
+    fit_intercept: bool,
+    classes: NDArray[Any],
+) -> SeparabilityResult:
+    """The not-separable result with its message."""
     listed = ", ".join(str(int(i) + 1) for i in support[:12]) + (
         ", ..." if len(support) > 12 else ""
     )

@@ -1,6 +1,8 @@
 """The lab's computation: one request (points, labels, options) in, the whole run and the cards out.
 
-The server and the Jupyter widget both call :func:`compute`. It validates the request at the
+The server and the Jupyter widget both call :func:`compute`; its answer is
+:func:`perceptronlab.web.lab.compute`'s, the function that the static site's page runs in the
+browser (``perceptronlab site``). It validates the request at the
 boundary (every message: what, expected, got, how to fix), runs the engine
 (:func:`perceptronlab.perceptron` or :func:`perceptronlab.pocket`) with ``trace=True``, asks the
 theory toolkit for R, ρ*, Novikoff's bound and separability, and returns plain JSON-ready data.
@@ -72,19 +74,13 @@ digits while the JSON is parsed. The server (:mod:`perceptronlab.web.app`) adds 
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
-import numpy as np
-
-from perceptronlab._ground.numbers import format_count, format_number
 from perceptronlab.core.threads import numba_threads
-from perceptronlab.web.cards import theory_cards
+from perceptronlab.web import lab
 from perceptronlab.web.request import MAX_BODY_BYTES as MAX_BODY_BYTES  # the server's limits
 from perceptronlab.web.request import MAX_POINTS as MAX_POINTS
-from perceptronlab.web.request import parse_body, parse_request, use_exact
-from perceptronlab.web.texts import w_text
-from perceptronlab.web.trace import engine_order, log_tail, trace_columns, traced_runs, wrong_lists
+from perceptronlab.web.request import parse_body
 
 
 def compute(payload: Any) -> dict:
@@ -105,122 +101,7 @@ def compute(payload: Any) -> dict:
     """
     # a lab request is small: thread start-up would cost more than it saves (requests run side by side)
     with numba_threads(1):
-        return _compute(payload)
-
-
-def _compute(payload: Any) -> dict:
-    points, signs, opts = parse_request(payload)
-    n, d = len(points), 2
-    exact = use_exact(points, opts)
-    fit = opts["fit_intercept"]
-    order, sequence = engine_order(opts, n)
-    X = points.rows(exact, sequence)
-    y = np.asarray(signs if sequence is None else [signs[i] for i in sequence], dtype=np.int64)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        traced, whole, note = traced_runs(X, y, opts, exact, order, n)
-    complete = traced is whole
-    if traced is not None:
-        columns, weights, history_w, history_b = trace_columns(traced, sequence, fit, d)
-    else:
-        columns = {
-            "count": 0,
-            "sweep": [],
-            "index": [],
-            "score": [],
-            "score_text": [],
-            "mistake": [],
-            "updates": [],
-        }
-        history_w, history_b = [(0.0, 0.0)], [0.0]
-        weights = {"w": [[0.0, 0.0]], "b": [0.0], "text": [w_text((0, 0), 0, fit)]}
-    weights["wrong"] = wrong_lists(points.rows(exact), signs, history_w, history_b, exact)
-
-    if whole.algorithm == "pocket":
-        state = (
-            "found weights with 0 errors"
-            if whole.converged
-            else f"the pocket keeps the best weights seen: {format_count(whole.pocket_errors, 'error')}"
-        )
-    else:
-        state = (
-            "converged"
-            if whole.converged
-            else "cycled: the weights repeat, it never converges"
-            if whole.cycled
-            else "stopped at the sweep limit"
-        )
-    proof = whole if whole.converged and whole.algorithm == "perceptron" else None
-    cards, mm = theory_cards(points, signs, exact, fit, opts["eta"], opts["margin"], proof)
-    mistakes = int(whole.mistakes)
-    bound = cards["bound"]["value"]
-    within = None if bound is None else mistakes <= bound * (1 + 1e-12)
-    cards["mistakes"] = {
-        "value": mistakes,
-        "bound": bound,
-        "within": within,
-        "text": str(mistakes),
-        "detail": (
-            "no bound: not separable"
-            if bound is None
-            else f"≤ {cards['bound']['text'].split(' ≈')[0]}, within the bound"
-            if within
-            else f"above {cards['bound']['text'].split(' ≈')[0]}"
-        ),
-    }
-    if whole.algorithm == "pocket":
-        cards["mistakes"]["detail"] = (
-            f"updates; the pocket's weights make {format_count(whole.pocket_errors, 'error')}"
-        )
-
-    norms = traced.norms.tolist() if traced is not None else []
-    r_value, rho_value = cards["R"]["value"], cards["rho"]["value"]
-    eta, margin = float(opts["eta"]), float(opts["margin"])
-    ks = np.arange(len(norms) + 1, dtype=np.float64)
-    squeeze = {
-        "norms": [0.0, *norms],
-        # ‖w_k‖² ≤ k(η²R² + 2ηρ₀) and ‖w_k‖ ≥ ⟨w*, w_k⟩ ≥ kηρ* (Novikoff's two steps)
-        "upper": np.sqrt(ks * (eta * eta * r_value * r_value + 2 * eta * margin)).tolist(),
-        "lower": (ks * eta * rho_value).tolist() if rho_value else None,
-        "bound": bound,
-    }
-    return {
-        "n": n,
-        "exact": exact,
-        "options": {
-            **opts,
-            "eta": format_number(opts["eta"]),
-            "margin": format_number(opts["margin"]),
-        },
-        "visit_order": sequence,
-        "run": {
-            "algorithm": whole.algorithm,
-            "mistakes": mistakes,
-            "sweeps": int(whole.sweeps),
-            "converged": bool(whole.converged),
-            "cycled": bool(whole.cycled),
-            "state": state,
-            "summary": whole.summary(),
-            "w": [float(c) for c in whole.w],
-            "b": float(whole.b),
-            "w_text": w_text(whole.w, whole.b, fit),
-            "pocket_errors": None if whole.pocket_errors is None else int(whole.pocket_errors),
-            "steps": columns,
-            "weights": weights,
-            "log": log_tail(traced, columns)
-            if complete
-            else {"collapse_from": None, "final_row": None},
-            "complete": complete,
-        },
-        "cards": cards,
-        "max_margin": mm,
-        "plots": {
-            "squeeze": squeeze,
-            "errors": whole.errors_after_sweep.tolist(),
-            "pocket": whole.pocket_history.tolist() if whole.pocket_history is not None else None,
-        },
-        "limits": {"traced_steps": columns["count"], "complete": complete, "note": note},
-    }
+        return lab.compute(payload)
 
 
 def compute_body(body: bytes) -> dict:

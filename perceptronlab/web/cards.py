@@ -12,8 +12,9 @@ import numpy as np
 from perceptronlab._ground.numbers import format_number
 from perceptronlab._ground.numbers import format_sqrt as sqrt_text
 from perceptronlab.exceptions import NotSeparableError
+from perceptronlab.web.exact_cards import exact_cards, gordan_text
 from perceptronlab.web.request import Points
-from perceptronlab.web.texts import approx, card_number, decimal, names, vector_text, w_text
+from perceptronlab.web.texts import approx, card_number, decimal, vector_text, w_text
 
 
 def theory_cards(
@@ -34,6 +35,8 @@ def theory_cards(
     ``proof`` is a converged run: its final weights separate every point strictly, which settles
     separability without the linear program (Gordan's certificate is only needed when a run fails).
     """
+    if exact:
+        return exact_cards(points.rows(True), signs, fit_intercept, eta, margin, proof)
     from perceptronlab import bounds
     from perceptronlab.theory.geometry import max_margin, radius, radius_squared
     from perceptronlab.theory.separability import separable
@@ -85,7 +88,7 @@ def theory_cards(
             "text": "separable" if is_separable else "not separable",
             "detail": str(sep.message)
             if is_separable
-            else _gordan_text(points, support, weights, sep.exact, fit_intercept),
+            else gordan_text(points.float_rows, support, weights, fit_intercept, sep.exact),
             "certificate": [] if is_separable else support,
             "certificate_weights": weights,
         }
@@ -161,27 +164,6 @@ def theory_cards(
                 "support": _indices(best.support),
             }
     return {"R": card_r, "rho": card_rho, "bound": card_bound, "separable": card_sep}, mm
-
-
-def _gordan_text(
-    points: Points, support: list[int], weights: list[str], exact: bool, fit_intercept: bool
-) -> str:
-    """Gordan's certificate in the page's words: the points by their x-names, the weights, the verdict."""
-    where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
-    if len(support) == 1 and not fit_intercept and not points.floats[support[0]].any():
-        return (
-            f"{names(support)} is the origin: every line through the origin passes through it, so none "
-            "puts it strictly on its side. The perceptron never converges on this data."
-        )
-    if not weights:
-        return f"No {where} puts every point strictly on its side. The perceptron never converges on this data."
-    identity = "Σ αᵢyᵢxᵢ = 0" + (" and Σ αᵢyᵢ = 0" if fit_intercept else "")
-    shown = ", ".join(weights[:12]) + (", …" if len(weights) > 12 else "")
-    return (
-        f"{names(support)} with weights α = {shown} give {identity}: no {where} puts all of them strictly "
-        f"on their side (Gordan's theorem{', checked exactly' if exact else ''}). "
-        "The perceptron never converges on this data."
-    )
 
 
 def _indices(value: Any) -> list[int]:

@@ -15,11 +15,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
+from perceptronlab._ground.checks import POCKET_CHECKS, check_flag, check_int_between
 from perceptronlab._ground.numbers import format_number, parse_exact
-from perceptronlab._ground.validation import POCKET_CHECKS, check_flag, check_int_between, fail
-from perceptronlab.exceptions import InputError
+from perceptronlab.exceptions import InputError, fail
 
 MAX_POINTS = 10_000
 MAX_BODY_BYTES = 1_000_000
@@ -272,36 +270,34 @@ class Points:
     def __init__(self, raw: list):
         self.raw = raw
         self._fractions: list[list[Fraction]] | None = None
+        self._array: Any = None
         plain = all(type(c) is int or type(c) is float for point in raw for c in point)
         if plain:
-            try:
-                floats = np.array(raw, dtype=np.float64).reshape(len(raw), 2)
-            except OverflowError:  # an integer beyond float range: name the cell
-                for i, point in enumerate(raw):
-                    for j, c in enumerate(point):
+            for i, point in enumerate(raw):
+                for j, c in enumerate(point):
+                    if not -MAX_COORDINATE <= c <= MAX_COORDINATE:  # NaN fails too
                         _within_range(c, f"points[{i}][{j}]")
-                raise
-            bad = ~np.isfinite(floats) | (np.abs(floats) > MAX_COORDINATE)
-            if bad.any():
-                i, j = (int(k) for k in np.argwhere(bad)[0])
-                _within_range(raw[i][j], f"points[{i}][{j}]")
-                _exact_number(raw[i][j], f"points[{i}][{j}]")  # raises the message for that cell
+                        _exact_number(c, f"points[{i}][{j}]")  # raises the message for that cell
+            self.float_rows = [(float(x), float(y)) for x, y in raw]
+            self.on_grid = all((2 * c).is_integer() for row in self.float_rows for c in row)
         else:
             self._fractions = [
                 [_exact_cell(c, i, j) for j, c in enumerate(point)] for i, point in enumerate(raw)
             ]
-            floats = np.array(
-                [[float(c) for c in row] for row in self._fractions], dtype=np.float64
-            )
-        self.floats = floats
-        if self._fractions is not None:
+            self.float_rows = [(float(x), float(y)) for x, y in self._fractions]
             self.on_grid = all((2 * c).denominator == 1 for row in self._fractions for c in row)
-        else:
-            twice = floats * 2
-            self.on_grid = bool(np.all(twice == np.round(twice)))
+
+    @property
+    def floats(self):
+        """The points as an (n, 2) float array (NumPy, for the server's float path)."""
+        if self._array is None:
+            import numpy as np
+
+            self._array = np.array(self.float_rows, dtype=np.float64).reshape(len(self.raw), 2)
+        return self._array
 
     def __len__(self) -> int:
-        return self.floats.shape[0]
+        return len(self.raw)
 
     def fractions(self) -> list[list[Fraction]]:
         if self._fractions is None:
@@ -317,6 +313,8 @@ class Points:
             rows = self.fractions()
             rows = rows if order is None else [rows[i] for i in order]
             return [[Fraction(1), *row] for row in rows] if lift else rows
+        import numpy as np
+
         X = self.floats if order is None else self.floats[order]
         return np.hstack([np.ones((X.shape[0], 1)), X]) if lift else np.ascontiguousarray(X)
 

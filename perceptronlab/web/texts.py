@@ -1,11 +1,11 @@
-"""The lab's display texts: counts, point names (x1 … xn, never 0-based), card numbers, w."""
+"""The lab's display texts: counts, point names (x1 … xn, never 0-based), card numbers, w.
+
+The standard library alone: the lab in the browser writes its answer with these too."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
-
-import numpy as np
 
 from perceptronlab._ground.numbers import format_number, format_vector
 
@@ -41,6 +41,8 @@ def vector_text(values: Any) -> str:
     return "(" + ", ".join(decimal(float(v)) for v in values) + ")"
 
 
-def float_texts(values: np.ndarray) -> list[str]:
-    """``format_number`` for many floats at once (integers without ".0", else the shortest repr)."""
-    return [str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v) for v in values.tolist()]
+def float_texts(values: Any) -> list[str]:
+    """``format_number`` for many floats at once (integers without ".0", else the shortest repr);
+    ``values`` is a float array or a list of floats."""
+    values = values.tolist() if hasattr(values, "tolist") else values
+    return [str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v) for v in values]

@@ -1,8 +1,11 @@
 """Running the engine for the lab: the traced run within its budget, and the trace as columns.
 
 Nothing here re-implements the rule: the runs are :func:`perceptronlab.perceptron` and
-:func:`perceptronlab.pocket`; the scores that mark misclassified points are the core's
-(:func:`perceptronlab.core.scores.margins`).
+:func:`perceptronlab.pocket`, and the lab's runs of the perceptron in cyclic order
+:func:`perceptronlab.pure.rule.run_cyclic` (the standard library alone: this module runs in the
+browser too; NumPy is imported only for the compiled engine's runs); the scores that mark
+misclassified points are the core's (:func:`perceptronlab.core.scores.margins`,
+:func:`perceptronlab.pure.rule.exact_score`, :func:`~perceptronlab.pure.rule.float_score`).
 """
 
 from __future__ import annotations
@@ -10,9 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from perceptronlab._ground.numbers import format_count, format_number
+from perceptronlab.pure.rule import exact_score, float_score, run_cyclic
 from perceptronlab.web.request import EXACT_WORK, TRACE_STEPS, TRACE_WORK, WHOLE_WORK, WRONG_WORK
 from perceptronlab.web.texts import float_texts, w_text
 
@@ -26,7 +28,31 @@ def engine_order(opts: dict, n: int) -> tuple[str, list[int] | None]:
     return "cyclic", picked + [i for i in range(n) if i not in chosen]
 
 
+#: float runs in cyclic order are computed in plain Python (as exact ones) while points × sweeps
+#: stays within this; longer ones on the compiled engine
+PURE_WORK = 200_000
+
+
+def needs_numpy(opts: dict, exact: bool, n: int) -> bool:
+    """Whether the request runs on the compiled engine (Pocket, the seeded orders, long float runs)
+    rather than on :func:`perceptronlab.pure.rule.run_cyclic`."""
+    if opts["pocket"] or opts["order"] not in ("cyclic", "pick"):
+        return True
+    return not exact and n * opts["max_sweeps"] > PURE_WORK
+
+
 def _run(X, y, opts: dict, exact: bool, order: str, max_sweeps: int, trace: bool, max_updates=None):
+    if not needs_numpy(opts, exact, len(y)):
+        return run_cyclic(
+            X,
+            y,
+            eta=opts["eta"],
+            margin=opts["margin"],
+            fit_intercept=opts["fit_intercept"],
+            max_sweeps=max_sweeps,
+            exact=exact,
+            trace=trace,
+        )
     from perceptronlab import perceptron, pocket
 
     common = dict(
@@ -104,24 +130,32 @@ def traced_runs(X, y, opts: dict, exact: bool, order: str, n: int):
     return traced, whole, note
 
 
-def wrong_lists(X, signs, history_w, history_b, exact: bool) -> list[list[int] | None]:
+def wrong_lists(
+    X, signs, history_w, history_b, exact: bool, pure: bool = True
+) -> list[list[int] | None]:
     """For every weight vector of the run: the points with y(⟨w,x⟩ + b) ≤ 0 (the engine's margins).
 
     Listed while n·(vectors) stays within :data:`WRONG_WORK` (a tenth of it in exact arithmetic);
     later vectors get ``None`` and the page then marks nothing.
     """
+    n = len(signs)
+    budget = (WRONG_WORK // 10 if exact else WRONG_WORK) // max(1, n)
+    out: list[list[int] | None] = [None] * len(history_w)
+    if exact or pure:
+        score = exact_score if exact else float_score
+        for k, (w, b) in enumerate(zip(history_w[:budget], history_b[:budget], strict=False)):
+            out[k] = [
+                i for i, (x, s) in enumerate(zip(X, signs, strict=True)) if score(w, b, x, s) <= 0
+            ]
+        return out
+    import numpy as np
+
     from perceptronlab.core.scores import margins
 
-    n = len(signs)
-    y = list(signs) if exact else np.asarray(signs, dtype=np.float64)
-    budget = (WRONG_WORK // 10 if exact else WRONG_WORK) // max(1, n)
-    out: list[list[int] | None] = []
-    for k, (w, b) in enumerate(zip(history_w, history_b, strict=True)):
-        if k >= budget:
-            out.append(None)
-            continue
-        scores = margins(X, y, w if exact else np.asarray(w, dtype=np.float64), b)
-        out.append(np.flatnonzero(np.asarray(scores <= 0, dtype=bool)).tolist())
+    y = np.asarray(signs, dtype=np.float64)
+    for k, (w, b) in enumerate(zip(history_w[:budget], history_b[:budget], strict=False)):
+        scores = margins(X, y, np.asarray(w, dtype=np.float64), b)
+        out[k] = np.flatnonzero(np.asarray(scores <= 0, dtype=bool)).tolist()
     return out
 
 
@@ -140,13 +174,13 @@ def trace_columns(run, sequence: list[int] | None, fit_intercept: bool, d: int):
     index = [step.index for step in steps]
     if sequence is not None:
         index = [sequence[i] for i in index]
-    scores = np.array([float(step.score) for step in steps], dtype=np.float64)
+    scores = [float(step.score) for step in steps]
     score_text = [format_number(step.score) for step in steps] if run.exact else float_texts(scores)
     columns = {
         "count": len(steps),
         "sweep": [step.sweep for step in steps],
         "index": index,
-        "score": scores.tolist(),
+        "score": scores,
         "score_text": score_text,
         "mistake": [bool(step.mistake) for step in steps],
         "updates": updates,
@@ -154,16 +188,15 @@ def trace_columns(run, sequence: list[int] | None, fit_intercept: bool, d: int):
     if run.exact:
         texts = [w_text(w, b, fit_intercept) for w, b in zip(history_w, history_b, strict=True)]
     else:
-        w_floats = np.array(history_w, dtype=np.float64).reshape(len(history_w), d)
-        parts = [float_texts(w_floats[:, j]) for j in range(d)]
+        parts = [float_texts([float(w[j]) for w in history_w]) for j in range(d)]
         texts = [
             "(" + ", ".join(column[k] for column in parts) + ")" for k in range(len(history_w))
         ]
         if fit_intercept:
-            b_text = float_texts(np.asarray(history_b, dtype=np.float64))
+            b_text = float_texts([float(b) for b in history_b])
             texts = [f"{text}, b = {bt}" for text, bt in zip(texts, b_text, strict=True)]
     weights = {
-        "w": np.array(history_w, dtype=np.float64).reshape(len(history_w), d).tolist(),
+        "w": [[float(c) for c in w] for w in history_w],
         "b": [float(b) for b in history_b],
         "text": texts,
     }

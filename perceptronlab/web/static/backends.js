@@ -1,6 +1,7 @@
 // Back ends: where the lab's answers come from. Each has submit(payload, deliver); answers reach
 // `deliver` as {result}, {error, kind} or {pending}. httpBackend asks `perceptronlab serve`,
-// modelBackend the Jupyter kernel through the anywidget model, recordedBackend a snapshot's run.
+// modelBackend the Jupyter kernel through the anywidget model, recordedBackend a snapshot's run,
+// pyodideBackend the package's own Python engine running in the page (the static site).
 
 import { pageWords } from "./words.js";
 import { sameOptions } from "./hash.js";
@@ -137,6 +138,35 @@ export function recordedBackend(recorded) {
       } else {
         deliver({ error: "This snapshot plays back the run it recorded; to change the points or the options, open the lab (perceptronlab serve).", kind: "input" });
       }
+    },
+  };
+}
+
+/** The words while the page's own Python runtime loads (the static site's first seconds). */
+export const LOADING_RUNTIME = "Loading the lab's Python engine into this page (Pyodide, about 14 MB, once)…";
+
+/**
+ * Compute in the page: `engine` is a Promise of {compute(payload) -> Promise of the answer} (the
+ * package's own web/lab.py in Pyodide, see site.js). Until it has loaded, {pending} says so; an
+ * answer that is an Error with kind "input" is the lab's one-line message for a refused input.
+ */
+export function pyodideBackend(engine) {
+  let latest = 0;
+  let loaded = false;
+  engine.then(() => { loaded = true; }, () => {});
+  return {
+    submit(payload, deliver) {
+      const ticket = ++latest;
+      if (!loaded) deliver({ pending: LOADING_RUNTIME });
+      engine
+        .then((lab) => lab.compute(payload))
+        .then((result) => { if (ticket === latest) deliver({ result }); })
+        .catch((failure) => {
+          if (ticket !== latest) return;
+          const message = failure && failure.message ? failure.message : String(failure);
+          if (failure && failure.kind === "input") deliver({ error: pageWords(message), kind: "input" });
+          else deliver({ error: `The lab's engine in this page failed: ${message}`, kind: "server" });
+        });
     },
   };
 }
