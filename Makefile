@@ -50,7 +50,7 @@ fuzz: setup
 	ulimit -v 4194304 && HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -q -m fuzz --hypothesis-show-statistics
 
 # The documentation site, offline, warnings as errors, every example executed: docs/_build/html/index.html
-docs: setup
+docs: setup js
 	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
 
 # ESLint on the lab page's modules, ruff, the import contracts of pyproject.toml (the layers of docs/architecture.md), and mypy
