@@ -891,7 +891,7 @@ def trace(
             )
     for (label_of_class, _), run in zip(tasks, runs, strict=True):
         if label_of_class is not None:
-            typer.echo(_heading(f"class {label_of_class} (+1) against the rest (−1)", fmt))
+            typer.echo(_heading(label_of_class, fmt))
         typer.echo(run.table(fmt.value), nl=False)
         info(
             ("" if label_of_class is None else f"{label_of_class} against the rest: ")
@@ -926,14 +926,20 @@ def _check_trace_size(n: int, tasks: int, max_sweeps: int, max_steps: int) -> No
     )
 
 
-def _heading(text: str, fmt: TableFormat) -> str:
-    """A heading between the worksheets of the classes, in the table's format."""
-    return {
-        TableFormat.md: f"\n### {text}\n",
-        TableFormat.csv: f"# {text}",
-        TableFormat.latex: f"% {text}",
-        TableFormat.html: f"<h3>{text}</h3>",
-    }[fmt]
+def _heading(label: Any, fmt: TableFormat) -> str:
+    """The heading of one class's worksheet, in the table's format, the label escaped for it: HTML
+    text, live LaTeX text (never a comment, which a line break in the label would end), Markdown
+    with raw HTML made literal, a CSV comment line (control characters made spaces)."""
+    from perceptronlab._ground.markup import flat_text, html_text, latex_text, markdown_text
+
+    if fmt is TableFormat.html:
+        return f"<h3>class {html_text(label)} (+1) against the rest (−1)</h3>"
+    if fmt is TableFormat.latex:
+        heading = f"class {latex_text(label)} (+1) against the rest ($-1$)"
+        return f"\\medskip\\noindent\\textbf{{{heading}}}\\par"
+    if fmt is TableFormat.md:
+        return f"\n### class {markdown_text(label)} (+1) against the rest (−1)\n"
+    return f"# class {flat_text(label)} (+1) against the rest (−1)"
 
 
 # ================================================================ demo

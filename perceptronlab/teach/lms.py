@@ -259,7 +259,7 @@ def worksheet_cloze(intro: str, run: Run) -> str:
     >>> text.count(":NUMERICAL:") > 0, "{1:MULTICHOICE:=yes~no}" in text
     (True, True)
     """
-    from html import escape
+    from perceptronlab._ground.markup import html_text
 
     def number(value) -> str:
         return "{1:NUMERICAL:=" + key_text(Fraction(value)) + ":0}"
@@ -286,7 +286,7 @@ def worksheet_cloze(intro: str, run: Run) -> str:
         rows.append(
             f"<tr><td>{final}</td><td>all</td><td>{scores}</td><td>{mistake(False)}</td><td>stop</td></tr>"
         )
-    return f"<p>{escape(intro)}</p><table>" + "".join(rows) + "</table>"
+    return f"<p>{html_text(intro)}</p><table>" + "".join(rows) + "</table>"
 
 
 # ---------------------------------------------------------------- QTI 1.2 (Canvas)
