@@ -149,3 +149,13 @@ def test_report_with_hostile_and_math_text_labels(tmp_path):
     parsed = _elements(page)
     assert "onerror" not in parsed.attributes and "script" not in parsed.tags
     assert html_text(IMG) in page
+
+
+def test_the_snapshot_page_escapes_its_note():
+    pytest.importorskip("fastapi")
+    from perceptronlab.web.snapshot import snapshot_html
+
+    page = snapshot_html({"note": IMG}, made=IMG)
+    tags, attributes = _elements(page).tags, _elements(page).attributes
+    assert "img" not in tags and "onerror" not in attributes
+    assert html_text(IMG) in page
