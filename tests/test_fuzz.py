@@ -12,6 +12,8 @@ tests/conftest.py; ``PERCEPTRONLAB_FUZZ_SCALE`` sets the scale (e.g. 0.1 on a lo
 Issue 28 added: exact numbers near the float range for the analysis (``analyze``, ``separable``,
 ``max_margin``), archives of every codec (LZMA, bz2, zlib), scaled models with fuzzed scaler
 fields, pipelines' model files, huge counts (``--trials``, ``--seed``) and ``analyze --exact``.
+Issue 35 added: hostile class labels and column names (HTML, LaTeX, Markdown, spreadsheet
+formulas, math text, line breaks) through every ``trace`` format and matplotlib's text.
 """
 
 from __future__ import annotations
@@ -660,3 +662,129 @@ def test_exact_analysis(data, n, d, fit_intercept, function):
         return
     event(f"{function}: answered")
     assert len(str(result)) < 5000  # shown within bounds (a long exact number is rounded, marked ≈)
+
+
+# ================================================================ hostile labels and names (issue 35)
+
+#: pieces that mean something in one of the outputs: HTML, LaTeX, Markdown, CSV, matplotlib
+MARKUP_PIECES = [
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(1)</script>",
+    '"',
+    "'",
+    "&",
+    "&amp;",
+    "\\input{/etc/passwd}",
+    "\n\\input{/etc/passwd}",
+    "%",
+    "$\\frac$",
+    "$x_1$",
+    "$",
+    "{",
+    "}",
+    "#",
+    "_",
+    "^",
+    "~",
+    "\\",
+    "\r",
+    "\n",
+    "\t",
+    "\x0b",
+    "\u2028",
+    "[a](javascript:x)",
+    "*",
+    "`",
+    "|",
+    "=1+1",
+    "+SUM(A1)",
+    "@SUM(1+1)",
+    "-",
+    "ü",
+    "⟨w,x⟩",
+]
+
+
+@st.composite
+def hostile_name(draw) -> str:
+    """A class label or a column name built of markup pieces and a little text."""
+    pieces = st.one_of(st.sampled_from(MARKUP_PIECES), st.text(max_size=3))
+    name = "".join(draw(st.lists(pieces, min_size=1, max_size=4)))
+    return name if name.strip() else name + "a"  # a label of spaces alone is read as missing
+
+
+@st.composite
+def hostile_table(draw) -> str:
+    """A small CSV, 2 features, with three hostile class labels (one worksheet each) and hostile
+    feature names, quoted as a spreadsheet writes it."""
+    import csv
+
+    labels = draw(st.lists(hostile_name(), min_size=3, max_size=3, unique=True))
+    names = draw(st.lists(hostile_name(), min_size=2, max_size=2, unique=True))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([*names, "label"])
+    for k in range(6):
+        writer.writerow([k % 3, k // 3 - 1, labels[k % 3]])
+    return buffer.getvalue()
+
+
+#: what trace's HTML may hold: its own tags, and one attribute (the worksheet's class)
+TRACE_TAGS = {"h3", "table", "thead", "tbody", "tr", "th", "td", "sub"}
+#: the LaTeX trace's own commands and the escapes of the labels
+LATEX_OWN = (
+    r"\\(medskip|noindent|textbf|par|begin|end|hline|langle|rangle|textbackslash|"
+    r"textasciicircum|textasciitilde)\b|\\[{}$&#%_\\]"
+)
+
+
+def _html_elements(page: str) -> tuple[set[str], set[str]]:
+    from html.parser import HTMLParser
+
+    tags: set[str] = set()
+    attributes: set[str] = set()
+
+    class Parser(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            tags.add(tag)
+            attributes.update(name for name, _ in attrs)
+
+    Parser().feed(page)
+    return tags, attributes
+
+
+@fuzz_settings(0.5)
+@given(text=hostile_table(), fmt=st.sampled_from(["html", "latex", "md", "csv"]))
+def test_hostile_labels_stay_text_in_every_trace_format(folder, text, fmt):
+    path = folder / "hostile.csv"
+    path.write_text(text, encoding="utf-8", newline="")
+    result = runner.invoke(app, ["trace", str(path), "-f", fmt, "--max-sweeps", "2", "-q"])
+    assert result.exit_code in (0, 1) and "Traceback" not in result.output, result.output
+    if result.exit_code:
+        return
+    out = result.stdout
+    if fmt == "html":
+        tags, attributes = _html_elements(out)
+        assert tags <= TRACE_TAGS and attributes <= {"class"}, (tags, attributes)
+    elif fmt == "latex":
+        import re
+
+        lines = out.splitlines()
+        assert not any(line.lstrip().startswith("%") for line in lines)
+        assert "\\" not in re.sub(LATEX_OWN, "", out), out
+    else:
+        headings = [line for line in out.splitlines() if "against the rest" in line]
+        assert len(headings) == 3, out
+
+
+@fuzz_settings(0.3)
+@given(label=hostile_name())
+def test_hostile_labels_are_drawn_literally(label):
+    """matplotlib draws a label as written (math text would raise on ``$\\frac$``)."""
+    pytest.importorskip("matplotlib")
+    from perceptronlab._ground.markup import mathtext_literal
+    from perceptronlab.plots import new_figure
+
+    figure = new_figure(2, 1)
+    figure.text(0, 0, f"class {mathtext_literal(label)}")
+    figure.canvas.draw()

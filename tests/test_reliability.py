@@ -707,3 +707,61 @@ def test_long_exact_work_stops_cleanly_on_ctrl_c(tmp_path):
     assert process.returncode == 130, err
     lines = [line for line in err.splitlines() if line.strip()]
     assert lines[-1] == "Interrupted." and "Traceback" not in err
+
+
+def _stall_in_body(host: str, port: int, count: int) -> list[socket.socket]:
+    """Connections that send whole POST headers announcing 100,000 bytes, one byte, then nothing."""
+    stalled = []
+    for _ in range(count):
+        connection = socket.create_connection((host, port))
+        connection.sendall(
+            b"POST /api/run HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100000\r\n\r\n{"
+        )
+        stalled.append(connection)
+    return stalled
+
+
+@posix_only
+def test_a_body_slowloris_cannot_make_health_answer_503(monkeypatch, caplog):
+    """Body-stalled connections (45 here against a per-client cap of 30; 510 against 128 in use:
+    the same mechanism) count against the per-client cap, so the oldest are closed and health
+    answers; before, a connection inside a body was never closed to make room."""
+    import logging
+    import time
+
+    import httpx
+
+    from perceptronlab.web import guard
+
+    monkeypatch.setattr(guard, "IDLE_PER_CLIENT", 30)
+    monkeypatch.setattr(guard, "REQUEST_TIMEOUT", 60.0)  # neither the timeout ...
+    monkeypatch.setattr(guard, "MIN_BODY_RATE", 1)  # ... nor the rate frees the room: the cap does
+    logging.getLogger("perceptronlab.web").setLevel(logging.INFO)
+    with web.background(web.create_app(workers=1)) as url:
+        host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+        stalled = _stall_in_body(host, int(port), 45)
+        time.sleep(2.5)  # past guard.EVICT_AFTER
+        stalled += _stall_in_body(host, int(port), 10)  # the attacker reconnects
+        statuses = [httpx.get(url + "api/health", timeout=2).status_code for _ in range(3)]
+        for connection in stalled:
+            connection.close()
+    assert statuses == [200, 200, 200]
+    assert any("idle connections: closed its" in r.getMessage() for r in caplog.records)
+
+
+@posix_only
+def test_a_request_body_must_arrive_at_the_minimum_rate(monkeypatch, lab, caplog):
+    import time
+
+    from perceptronlab.web import guard
+
+    monkeypatch.setattr(guard, "BODY_GRACE", 0.2)
+    monkeypatch.setattr(guard, "MIN_BODY_RATE", 100_000)  # 100,000 bytes due within 1.2 s
+    _, host, port = lab
+    (connection,) = _stall_in_body(host, port, 1)
+    connection.settimeout(20)
+    start = time.perf_counter()
+    assert connection.recv(100) == b""  # closed before the 2 s request timeout of ``lab``
+    assert time.perf_counter() - start < 1.9
+    assert any("slower than 100000 bytes a second" in r.getMessage() for r in caplog.records)

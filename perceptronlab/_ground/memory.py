@@ -39,6 +39,7 @@ __all__ = [
     "EXPANSION_FLOOR",
     "available_memory",
     "default_budget",
+    "budget_of",
     "check_budget",
     "parse_bytes",
     "format_bytes",
@@ -144,12 +145,15 @@ def process_limit() -> tuple[int, str] | None:
 
 def available_memory() -> int:
     """Bytes of memory this process can still use: the least of the system's available memory
-    (``MemAvailable``, or psutil's where there is no /proc) and what a cgroup limit leaves.
+    (``MemAvailable``, or psutil's where there is no /proc), what a cgroup limit leaves and what
+    ``ulimit -v`` leaves.
 
     >>> available_memory() > 0
     True
     """
-    found = [n for n in (_meminfo_available(), _cgroup_room()) if n is not None]
+    found = [
+        n for n in (_meminfo_available(), _cgroup_room(), _address_space_room()) if n is not None
+    ]
     if not found:
         try:
             import psutil
@@ -166,6 +170,11 @@ def available_memory() -> int:
 def default_budget() -> int:
     """The budget when no ``max_bytes`` is given: :data:`DEFAULT_FRACTION` of :func:`available_memory`."""
     return int(available_memory() * DEFAULT_FRACTION)
+
+
+def budget_of(max_bytes: Any = None) -> int:
+    """The bytes a step may take: ``max_bytes`` when given, else :func:`default_budget`."""
+    return default_budget() if max_bytes is None else parse_bytes(max_bytes)
 
 
 def parse_bytes(value: Any, what: str = "max_bytes") -> int:
@@ -229,6 +238,8 @@ def check_budget(
     max_bytes: Any = None,
     file_size: int | None = None,
     detail: str = "",
+    subject: str = "a file",
+    smaller: str = "read a smaller file",
 ) -> None:
     """Refuse, before allocating, to read something that needs more than the budget allows.
 
@@ -240,6 +251,8 @@ def check_budget(
         budget and the expansion limit.
     file_size : the file's size on disk, for the expansion limit.
     detail : how ``needed`` was worked out (``"150,000 rows × 1,000 columns"``), for the message.
+    subject : what needs the memory, for the message (``"a file"``; ``"a quadratic program"``).
+    smaller : the other way out, for the message (``"read a smaller file"``).
 
     Raises
     ------
@@ -250,14 +263,14 @@ def check_budget(
     needed = int(needed)
     how = f" ({detail})" if detail else ""
     suggestion = _suggest(needed)
-    raise_it = f"Pass a larger max_bytes (e.g. max_bytes='{suggestion}'), or read a smaller file."
+    raise_it = f"Pass a larger max_bytes (e.g. max_bytes='{suggestion}'), or {smaller}."
     if max_bytes is not None:
         budget = parse_bytes(max_bytes)
         if needed > budget:
             raise fail(
                 what,
                 f"at most {format_bytes(budget)} in memory (max_bytes)",
-                f"a file that needs about {format_bytes(needed)}{how}",
+                f"{subject} that needs about {format_bytes(needed)}{how}",
                 raise_it,
             )
         limit = process_limit()
@@ -267,9 +280,8 @@ def check_budget(
             raise fail(
                 what,
                 f"at most the {format_bytes(limit[0])} this process may still use ({limit[1]})",
-                f"a file that needs about {format_bytes(needed)}{how}",
-                f"max_bytes cannot raise {limit[1]}: read a smaller file, or run where more memory is "
-                "allowed.",
+                f"{subject} that needs about {format_bytes(needed)}{how}",
+                f"max_bytes cannot raise {limit[1]}: {smaller}, or run where more memory is allowed.",
             )
         return
     if file_size is not None and needed > max(EXPANSION_FLOOR, EXPANSION_FACTOR * file_size):
@@ -286,7 +298,7 @@ def check_budget(
             what,
             f"at most {format_bytes(budget)} in memory ({DEFAULT_FRACTION:.0%} of the "
             f"{format_bytes(budget / DEFAULT_FRACTION)} available)",
-            f"a file that needs about {format_bytes(needed)}{how}",
-            f"Pass max_bytes='{suggestion}' if the machine can hold it, free some memory, or read a "
-            f"smaller file.",
+            f"{subject} that needs about {format_bytes(needed)}{how}",
+            f"Pass max_bytes='{suggestion}' if the machine can hold it, free some memory, or "
+            f"{smaller}.",
         )

@@ -190,11 +190,19 @@ def _print_run(
     console().print(table)
 
 
-def _judge(run: Any, options: dict, scale: Scale, names: list[str] | None) -> tuple[dict, list]:
+def _judge(
+    run: Any, options: dict, scale: Scale, names: list[str] | None, max_bytes: str | None = None
+) -> tuple[dict, list]:
     """The analysis' verdict on each run that did not converge (``perceptronlab analyze``'s own
-    :func:`~perceptronlab.theory.analysis.judge_run`): {class or None: words}, and its advice."""
+    :func:`~perceptronlab.theory.analysis.judge_run`): {class or None: words}, and its advice.
+
+    A verdict whose linear program would need more memory than ``max_bytes`` (estimated from the
+    shape) is left out with one warning: the trained model is still shown and saved."""
+    import warnings
+
     from perceptronlab._ground.numbers import format_display
     from perceptronlab.cli._classes import OneVsRest, one_vs_rest_signs
+    from perceptronlab.exceptions import InputError, PerceptronLabWarning
     from perceptronlab.theory.analysis import judge_run
 
     if options["algorithm"] not in ("perceptron", "averaged") or "units" not in options:
@@ -211,15 +219,21 @@ def _judge(run: Any, options: dict, scale: Scale, names: list[str] | None) -> tu
     for label, one, y in tasks:
         if one.converged:
             continue
-        measured, said = judge_run(
-            options["units"],
-            y,
-            one,
-            fit_intercept=options["fit_intercept"],
-            scale=None if scale is Scale.none else scale.value,
-            seconds=options.get("seconds"),
-            feature_names=names,
-        )
+        try:
+            measured, said = judge_run(
+                options["units"],
+                y,
+                one,
+                fit_intercept=options["fit_intercept"],
+                scale=None if scale is Scale.none else scale.value,
+                seconds=options.get("seconds"),
+                feature_names=names,
+                max_bytes=max_bytes,
+            )
+        except InputError as refused:  # over the memory budget: the model stands without it
+            warnings.warn(f"no separability verdict: {refused}", PerceptronLabWarning, stacklevel=2)
+            verdicts[label] = "not checked (over the memory budget: see the warning)"
+            continue
         if measured.separability.separable:
             verdicts[label] = (
                 f"yes (linear program): it converges within R²/ρ*² {format_display(measured.bound)} "
@@ -401,7 +415,7 @@ def train(
             data, options, quiet or json_output, scale, max_bytes
         )
         names, label_name = column_names(data, label=label, fmt=data_format)
-    verdicts, advice = _judge(run, options, scale, names)
+    verdicts, advice = _judge(run, options, scale, names, max_bytes)
     _report(
         run,
         n_rows,
@@ -891,7 +905,7 @@ def trace(
             )
     for (label_of_class, _), run in zip(tasks, runs, strict=True):
         if label_of_class is not None:
-            typer.echo(_heading(f"class {label_of_class} (+1) against the rest (−1)", fmt))
+            typer.echo(_heading(label_of_class, fmt))
         typer.echo(run.table(fmt.value), nl=False)
         info(
             ("" if label_of_class is None else f"{label_of_class} against the rest: ")
@@ -926,14 +940,20 @@ def _check_trace_size(n: int, tasks: int, max_sweeps: int, max_steps: int) -> No
     )
 
 
-def _heading(text: str, fmt: TableFormat) -> str:
-    """A heading between the worksheets of the classes, in the table's format."""
-    return {
-        TableFormat.md: f"\n### {text}\n",
-        TableFormat.csv: f"# {text}",
-        TableFormat.latex: f"% {text}",
-        TableFormat.html: f"<h3>{text}</h3>",
-    }[fmt]
+def _heading(label: Any, fmt: TableFormat) -> str:
+    """The heading of one class's worksheet, in the table's format, the label escaped for it: HTML
+    text, live LaTeX text (never a comment, which a line break in the label would end), Markdown
+    with raw HTML made literal, a CSV comment line (control characters made spaces)."""
+    from perceptronlab._ground.markup import flat_text, html_text, latex_text, markdown_text
+
+    if fmt is TableFormat.html:
+        return f"<h3>class {html_text(label)} (+1) against the rest (−1)</h3>"
+    if fmt is TableFormat.latex:
+        heading = f"class {latex_text(label)} (+1) against the rest ($-1$)"
+        return f"\\medskip\\noindent\\textbf{{{heading}}}\\par"
+    if fmt is TableFormat.md:
+        return f"\n### class {markdown_text(label)} (+1) against the rest (−1)\n"
+    return f"# class {flat_text(label)} (+1) against the rest (−1)"
 
 
 # ================================================================ demo

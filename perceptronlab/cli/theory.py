@@ -252,6 +252,7 @@ def analyze(
                     scale=None if not scaled else scale.value,
                     feature_names=names,
                     on_stage=progress,
+                    max_bytes=max_bytes,
                 )
             )
     flags = flags_of(ctx.command)

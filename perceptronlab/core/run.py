@@ -248,10 +248,10 @@ class Run:
                 "sweep & point & $y_i\\langle w,x_i\\rangle$ & mistake? & $w$ after \\\\\n"
                 f"\\hline\n{body}\n\\hline\n\\end{{tabular}}\n"
             )
-        import html as html_lib
+        from perceptronlab._ground.markup import html_text
 
         def cell(tag: str, text: str) -> str:
-            text = html_lib.escape(text)
+            text = html_text(text)
             if text.startswith("x") and text[1:].isdigit():
                 text = f"x<sub>{text[1:]}</sub>"
             return f"<{tag}>{text}</{tag}>"

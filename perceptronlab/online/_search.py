@@ -25,21 +25,67 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from perceptronlab._ground import validation as v
+from perceptronlab._ground.memory import format_bytes
 from perceptronlab.online._kernels import column_counts
 
-__all__ = ["Search", "SearchBudgetError", "bitsets", "plain_ldim"]
+__all__ = [
+    "Search",
+    "SearchBudgetError",
+    "bitsets",
+    "check_search_memory",
+    "plain_ldim",
+    "space_bytes",
+]
 
 #: the most version spaces one search may visit before it gives up with a clear message
 MAX_VISITS = 20_000_000
+#: what one remembered version space costs beyond its bits: the dictionary's entry, the [lo, hi]
+#: list and its two ints (CPython, 64-bit)
+MEMO_OVERHEAD = 232
 
 
 class SearchBudgetError(v.InputError):
     """The Littlestone-dimension search visited more version spaces than its budget allows."""
+
+
+def space_bytes(size: int) -> int:
+    """The memory of one remembered version space of a class of ``size`` hypotheses: a Python int
+    of ``size`` bits (30 bits a digit) and :data:`MEMO_OVERHEAD`."""
+    return 28 + 4 * -(-size // 30) + MEMO_OVERHEAD
+
+
+def check_search_memory(
+    size: int, points: int, visits: int, what: str, max_bytes: Any = None
+) -> int:
+    """Refuse, before any work, a search over ``size`` hypotheses and ``points`` points whose
+    version spaces would not fit the memory budget; return the visits that fit.
+
+    A search that answers depth D holds at least a tree's 2^(D+1) − 1 version spaces, and D is at
+    most ⌊log₂ size⌋ and at most ``points``: the deepest possible tree, or the visit budget when
+    smaller, times the bytes of one version space must fit the budget (``max_bytes``, else half
+    the memory this process can still use).
+    """
+    from perceptronlab._ground.memory import budget_of, check_budget
+
+    per_space = space_bytes(size)
+    depth = min(max(size, 1).bit_length() - 1, points)
+    needed = min(visits, 2 ** (depth + 1))
+    check_budget(
+        needed * per_space,
+        what,
+        max_bytes=max_bytes,
+        detail=f"up to {needed:,} version spaces of {format_bytes(per_space)} each: "
+        f"{size:,} hypotheses, trees up to depth {depth}",
+        subject="a search",
+        smaller="use fewer hypotheses or points",
+    )
+    return max(1, min(visits, budget_of(max_bytes) // per_space))
 
 
 def bitsets(matrix: NDArray[np.uint8]) -> list[int]:
@@ -60,15 +106,30 @@ class Search:
     ones: list[int]
     size: int
     budget: int = MAX_VISITS
+    #: True when the memory budget, not the visit budget, sets ``budget``
+    memory_bound: bool = False
     bounds: dict[int, list[int]] = field(default_factory=dict)
     visits: int = 0
     words: NDArray[np.uint64] = field(default_factory=lambda: np.zeros((0, 0), dtype=np.uint64))
     _last: tuple[int, NDArray[np.int64]] | None = None
 
     @classmethod
-    def of(cls, matrix: NDArray[np.uint8], budget: int = MAX_VISITS) -> Search:
+    def of(
+        cls,
+        matrix: NDArray[np.uint8],
+        budget: int = MAX_VISITS,
+        max_bytes: Any = None,
+        what: str | None = "Littlestone dimension",
+    ) -> Search:
+        """The search on a 0/1 matrix (hypotheses × points), refused before any work when its
+        version spaces would not fit the memory budget (:func:`check_search_memory`); ``what``
+        None for a caller that only keeps a version space and never searches (Halving)."""
+        size, points = (int(n) for n in matrix.shape)
+        fits = (
+            budget if what is None else check_search_memory(size, points, budget, what, max_bytes)
+        )
         ones = bitsets(matrix)
-        search = cls(ones, int(matrix.shape[0]), budget)
+        search = cls(ones, size, min(budget, fits), memory_bound=fits < budget)
         search.words = np.array(
             [
                 np.frombuffer(column.to_bytes(search._bytes, "little"), dtype=np.uint64)
@@ -113,9 +174,11 @@ class Search:
         if known is None:
             self.visits += 1
             if self.visits > self.budget:
+                limit = " (as many as the memory budget holds)" if self.memory_bound else ""
                 raise SearchBudgetError(
-                    f"Littlestone dimension: expected an answer within {self.budget:,} version spaces, got none "
-                    "(the class is too large or too irregular). Use fewer points or hypotheses."
+                    f"Littlestone dimension: expected an answer within {self.budget:,} version "
+                    f"spaces{limit}, got none (the class is too large or too irregular). Use fewer "
+                    "points or hypotheses."
                 )
             ones = self._counts(space) if count > 1 else np.zeros(0, dtype=np.int64)
             splitting = int(np.count_nonzero((ones > 0) & (ones < count)))

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from perceptronlab._ground import validation as v
-from perceptronlab.online._search import MAX_VISITS, Search, bitsets
+from perceptronlab.online._search import MAX_VISITS, Search, bitsets, check_search_memory
 from perceptronlab.online.classes import FiniteClass
 
 __all__ = [
@@ -190,7 +191,9 @@ def _tree(search: Search, space: int, depth: int) -> MistakeTree:
     return MistakeTree(point, _tree(search, zero, depth - 1), _tree(search, one, depth - 1))
 
 
-def littlestone_dimension(H: FiniteClass, *, budget: int = MAX_VISITS) -> LittlestoneDimension:
+def littlestone_dimension(
+    H: FiniteClass, *, budget: int = MAX_VISITS, max_bytes: Any = None
+) -> LittlestoneDimension:
     """The exact Littlestone dimension of a finite class, with a shattered tree of that depth.
 
     .. math::
@@ -206,6 +209,10 @@ def littlestone_dimension(H: FiniteClass, *, budget: int = MAX_VISITS) -> Little
     ----------
     H : a :class:`FiniteClass`.
     budget : the most version spaces to visit; past it a one-line error, never an endless search.
+    max_bytes : the memory the remembered version spaces may take (e.g. ``"4G"``; default: half
+        the memory this process can still use). Each holds one bit per hypothesis; a search that
+        could need more (the deepest tree the class allows, or ``budget``, times the bytes of one)
+        is refused before any work.
 
     Returns
     -------
@@ -225,7 +232,7 @@ def littlestone_dimension(H: FiniteClass, *, budget: int = MAX_VISITS) -> Little
     """
     H = _check_class(H)
     budget = v.check_positive_int("budget", budget, "Pass e.g. budget=1_000_000 version spaces.")
-    search = Search.of(H.matrix, budget)
+    search = Search.of(H.matrix, budget, max_bytes)
     value = search.ldim(search.everything)
     return LittlestoneDimension(
         value, _tree(search, search.everything, value), len(H), search.visits
@@ -239,13 +246,17 @@ def _shatters(matrix: np.ndarray, points: tuple[int, ...]) -> bool:
     return bool(len(np.unique(codes)) == 1 << len(points))
 
 
-def vc_dimension(H: FiniteClass, *, budget: int = MAX_VC_CANDIDATES) -> VCDimension:
+def vc_dimension(
+    H: FiniteClass, *, budget: int = MAX_VC_CANDIDATES, max_bytes: Any = None
+) -> VCDimension:
     """The exact VC dimension of a finite class, with a shattered set of that size.
 
     Shattered sets are closed under subsets, so the search grows them level by level: a set
     S ∪ {x} (x after the points of S) is shattered when x splits each of the 2^|S| cells of S (the
     hypotheses giving S one labelling, held as a bit set); it stops at the first empty level or at
-    ⌊log₂|H|⌋.
+    ⌊log₂|H|⌋. The cells of the deepest level the class allows (up to 2^⌊log₂|H|⌋ bit sets of |H|
+    bits) must fit ``max_bytes`` (default: half the memory this process can still use), checked
+    before any work; ``budget`` bounds the candidate sets tested.
 
     Examples
     --------
@@ -254,6 +265,7 @@ def vc_dimension(H: FiniteClass, *, budget: int = MAX_VC_CANDIDATES) -> VCDimens
     """
     H = _check_class(H)
     budget = v.check_positive_int("budget", budget, "Pass e.g. budget=1_000_000 candidate sets.")
+    check_search_memory(len(H), H.n_points, budget, "VC dimension", max_bytes)
     ones = bitsets(H.matrix)
     everything = (1 << len(H)) - 1
     level: list[tuple[int, ...]] = [()]

@@ -91,9 +91,11 @@ class LdimAdversary(Adversary):
     (3, True, [3, 1, 0])
     """
 
-    def __init__(self, H: FiniteClass) -> None:
+    def __init__(self, H: FiniteClass, *, max_bytes: Any = None) -> None:
         self.H = _check_class(H)
-        self._search = Search.of(H.matrix)
+        self._search = Search.of(
+            H.matrix, max_bytes=max_bytes, what="LdimAdversary (the Littlestone dimension)"
+        )
         self.version_space = self._search.everything
         self._next = 0
         self._asked: int | None = None

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from perceptronlab._ground.markup import mathtext_literal
 from perceptronlab._ground.validation import check_labels, check_matrix, fail
 
 if TYPE_CHECKING:
@@ -622,7 +623,7 @@ def decision_regions(
             s=50,
             edgecolors="black",
             linewidths=0.6,
-            label=f"class {name}",
+            label=f"class {mathtext_literal(name)}",
             zorder=3,
         )
     wrong = margins <= 0

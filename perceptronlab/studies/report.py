@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import datetime as _dt
-import html
 import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import numpy as np
 
 from perceptronlab._ground.files import atomic_write
+from perceptronlab._ground.markup import html_text
 from perceptronlab._ground.validation import check_labels, fail
 from perceptronlab._version import __version__
 
@@ -91,10 +91,6 @@ footer { color: var(--muted); font-size: 0.85em; margin-top: 40px; }
 """
 
 
-def _esc(value: Any) -> str:
-    return html.escape(str(value), quote=True)
-
-
 def _number(value: Any) -> str:
     """A number for a card, to sensible precision (:func:`perceptronlab._ground.numbers.format_display`):
     exact values exactly when short, floats to 6 significant digits, yes/no for booleans."""
@@ -117,8 +113,8 @@ def _png(figure: Figure) -> str:
 
 def _figure_html(figure: Figure, caption: str) -> str:
     return (
-        f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{_png(figure)}">'
-        f"<figcaption>{_esc(caption)}</figcaption></figure>"
+        f'<figure><img alt="{html_text(caption)}" src="data:image/png;base64,{_png(figure)}">'
+        f"<figcaption>{html_text(caption)}</figcaption></figure>"
     )
 
 
@@ -136,9 +132,9 @@ def _cards(items: Sequence[Card]) -> str:
         kind = " vacuous" if vacuous else ""
         kind += " text" if len(text) > TEXT_CARD_CHARS and " " in text else ""
         cells.append(
-            f'<div class="card{kind}"><div class="label">{_esc(label)}</div>'
-            f'<div class="value">{_esc(text)}</div>'
-            + (f'<div class="note">{_esc(note)}</div>' if note else "")
+            f'<div class="card{kind}"><div class="label">{html_text(label)}</div>'
+            f'<div class="value">{html_text(text)}</div>'
+            + (f'<div class="note">{html_text(note)}</div>' if note else "")
             + "</div>"
         )
     return '<div class="cards">' + "".join(cells) + "</div>"
@@ -233,8 +229,8 @@ def _advice_html(analysis: Analysis, wording: Callable[[str], str]) -> str:
     parts = []
     for advice in analysis.advice:
         parts.append(
-            f'<div class="advice"><h3>Why, and what to do</h3><p>{_esc(wording(advice.why))}</p>'
-            f"<p><strong>What to do:</strong> {_esc(wording(advice.fix))}</p></div>"
+            f'<div class="advice"><h3>Why, and what to do</h3><p>{html_text(wording(advice.why))}</p>'
+            f"<p><strong>What to do:</strong> {html_text(wording(advice.fix))}</p></div>"
         )
     return "".join(parts)
 
@@ -246,7 +242,7 @@ def _run_section(analysis: Analysis) -> list[str]:
     run = analysis.run
     section = [
         "<h2>The perceptron run</h2>",
-        f"<pre>{_esc(run.summary(state=analysis.run_state(), short=True))}</pre>",
+        f"<pre>{html_text(run.summary(state=analysis.run_state(), short=True))}</pre>",
     ]
     space = " (in the augmented space of (1, x))" if analysis.fit_intercept else ""
     if analysis.separable and analysis.rho is not None:
@@ -294,7 +290,7 @@ def _run_section(analysis: Analysis) -> list[str]:
                 + (" (why, and what to do: above)." if analysis.advice else "."),
                 "bad",
             )
-        section.append(f'<div class="verdict {kind}">{_esc(verdict)}</div>')
+        section.append(f'<div class="verdict {kind}">{html_text(verdict)}</div>')
         return section
     kept = analysis.pocket
     cards: list[Card] = [
@@ -308,10 +304,10 @@ def _run_section(analysis: Analysis) -> list[str]:
         )
     )
     verdict = f"Not linearly separable: no margin, so no Novikoff bound. The perceptron made {analysis.run_state()}."
-    section.append(f'<div class="verdict bad">{_esc(verdict)}</div>')
+    section.append(f'<div class="verdict bad">{html_text(verdict)}</div>')
     if kept is not None:
         section.append(
-            f"<pre>{_esc(kept.summary(state='the weights with the fewest training errors', short=True))}</pre>"
+            f"<pre>{html_text(kept.summary(state='the weights with the fewest training errors', short=True))}</pre>"
         )
     return section
 
@@ -367,7 +363,7 @@ def _sections(
         "<h2>Analysis</h2>"
         + _cards(facts)
         + _cards(_analysis_cards(analysis))
-        + f"<pre>{_esc(wording(str(analysis.separability)))}</pre>"
+        + f"<pre>{html_text(wording(str(analysis.separability)))}</pre>"
     )
     if analysis.advice:
         sections.append(_advice_html(analysis, wording))
@@ -495,7 +491,7 @@ def build_report(
                 class_names=("the rest", str(label)),
             )
             sections.append(
-                f"<h2>Class {_esc(label)} against the rest</h2>"
+                f"<h2>Class {html_text(label)} against the rest</h2>"
                 + "".join(part).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
             )
     else:
@@ -513,16 +509,16 @@ def build_report(
         )
 
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    meta = f"{_esc(source)} · " if source else ""
+    meta = f"{html_text(source)} · " if source else ""
 
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{_esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
-        f'<h1>{_esc(title)}</h1>\n<div class="meta">{meta}{n} points, {d} features, generated {stamp}'
+        f"<title>{html_text(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+        f'<h1>{html_text(title)}</h1>\n<div class="meta">{meta}{n} points, {d} features, generated {stamp}'
         "</div>\n"
         + "\n".join(sections)
-        + f"\n<footer>perceptronlab {_esc(__version__)}: every number computed by the engine and the "
+        + f"\n<footer>perceptronlab {html_text(__version__)}: every number computed by the engine and the "
         "theory toolkit.</footer>\n</main>\n</body>\n</html>\n"
     )
 

@@ -32,9 +32,10 @@ import io
 import zipfile
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from html import escape
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree as ET
+
+from perceptronlab._ground import markup
 
 if TYPE_CHECKING:
     from perceptronlab.core.run import Run
@@ -88,7 +89,7 @@ def html_text(text: str) -> str:
     '<p>w &lt; 0<br>so \\(y\\)</p>'
     """
     return "".join(
-        "<p>" + "<br>".join(escape(line, quote=False) for line in block.split("\n")) + "</p>"
+        "<p>" + "<br>".join(markup.html_text(line) for line in block.split("\n")) + "</p>"
         for block in text.split("\n\n")
         if block.strip()
     )
@@ -275,7 +276,7 @@ def worksheet_html(
         rows.append(
             f"<tr><td>{final}</td><td>all</td><td>{scores}</td><td>{stop}</td><td>stop</td></tr>"
         )
-    return f"<p>{escape(intro)}</p><table>" + "".join(rows) + "</table>"
+    return f"<p>{markup.html_text(intro)}</p><table>" + "".join(rows) + "</table>"
 
 
 def _qti_worksheet(section: ET.Element, name: str, ident: str, intro: str, run: Run) -> None:

@@ -59,6 +59,45 @@ def exact_rows(X: Any, fit_intercept: bool = False) -> list[list[Fraction]]:
     return rows
 
 
+#: the dense n × (d + 1) float64 arrays the analysis holds at once at its peak: the data, its scaled
+#: or augmented copy, and the linear program's constraint matrix with its sparse copy and the
+#: Gordan system (``separable``), counted from the code, not measured
+ANALYSIS_COPIES = 5
+
+
+def shape_of(X: Any) -> tuple[int, int] | None:
+    """(rows, columns) of a matrix, a sparse matrix or a list of rows, without densifying; None
+    when it is not (yet) a matrix (the validation then says why)."""
+    shape = getattr(X, "shape", None)
+    if shape is not None:
+        return (int(shape[0]), int(shape[1])) if len(shape) == 2 else None
+    try:
+        return (len(X), len(X[0])) if len(X) else (0, 0)
+    except (TypeError, IndexError, KeyError):
+        return None
+
+
+def check_dense_memory(
+    X: Any, what: str, max_bytes: Any = None, copies: int = ANALYSIS_COPIES
+) -> None:
+    """Refuse, from the shape alone and before any work, a dense step on ``X`` that needs more
+    than the memory budget (``max_bytes``, else half the memory this process can still use)."""
+    from perceptronlab._ground.memory import check_budget
+
+    shape = shape_of(X)
+    if shape is None:
+        return
+    n, d = shape
+    check_budget(
+        8.0 * n * (d + 1) * copies,
+        what,
+        max_bytes=max_bytes,
+        detail=f"{n:,} rows × {d:,} columns as dense floats, {copies} copies at once",
+        subject="data",
+        smaller="use a sample of the rows or fewer features",
+    )
+
+
 def float_matrix(X: Any) -> np.ndarray:
     """A dense float64 C-contiguous matrix (validated; sparse input is densified)."""
     if sp.issparse(X):

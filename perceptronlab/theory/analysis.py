@@ -33,6 +33,7 @@ from perceptronlab.theory._common import (
     EXACT_LIMIT,
     NUMBERING,
     augment,
+    check_dense_memory,
     exact_rows,
     float_matrix,
     is_exact_input,
@@ -653,9 +654,14 @@ def measure(
     scale: Scale | None = None,
     feature_names: list[str] | None = None,
     on_stage: OnStage | None = None,
+    max_bytes: Any = None,
 ) -> Measured:
     """Scale (if asked), then the radius, separability (LP) and, for separable data, the best margin
-    ρ* (QP) and Novikoff's bound: the verdict every command shows."""
+    ρ* (QP) and Novikoff's bound: the verdict every command shows.
+
+    The memory these dense steps take is estimated from the shape first and refused over
+    ``max_bytes`` (default: half the memory this process can still use)."""
+    check_dense_memory(X, "the analysis (radius, linear program, margin)", max_bytes)
     Xf = float_matrix(X)
     n, d = Xf.shape
     signs, _ = v.check_labels(y, n)
@@ -681,7 +687,7 @@ def measure(
     if separability.separable:
         if on_stage is not None:
             on_stage("best margin ρ* (quadratic program)", None)
-        margin = max_margin(rows, signs)
+        margin = max_margin(rows, signs, max_bytes=max_bytes)
         margin.fit_intercept = False
         rho2 = margin.rho_squared
         bound = bounds.novikoff(R2, rho2, squared=True) if float(rho2) > 0 else math.inf
@@ -710,13 +716,14 @@ def judge_run(
     scale: Scale | None = None,
     seconds: float | None = None,
     feature_names: list[str] | None = None,
+    max_bytes: Any = None,
 ) -> tuple[Measured, list[Advice]]:
     """The analysis' verdict and advice for a run made elsewhere (``perceptronlab train``): the same
     :func:`measure` and :func:`advise` as :func:`analyze`, without a run of its own.
 
     ``X`` is the data in its own units (before ``scale``), ``run`` the run on it (scaled by ``scale``).
     """
-    m = measure(X, y, fit_intercept, scale=scale, feature_names=feature_names)
+    m = measure(X, y, fit_intercept, scale=scale, feature_names=feature_names, max_bytes=max_bytes)
     rho = None if m.max_margin is None else float(m.max_margin.rho)
     advice = advise(
         m.X_units,
@@ -747,6 +754,7 @@ def analyze(
     trace: bool = False,
     feature_names: list[str] | None = None,
     on_stage: OnStage | None = None,
+    max_bytes: Any = None,
 ) -> Analysis:
     r"""Everything the theory says about the perceptron on ``(X, y)``, next to what it does.
 
@@ -777,6 +785,9 @@ def analyze(
     feature_names : names of the features, for the advice (default "feature 1", ...).
     on_stage : progress: ``on_stage(name, total)`` is called as each stage starts and returns the
         per-sweep hook of its run (see :data:`perceptronlab.core.driver.OnStage`).
+    max_bytes : the memory the dense steps (the data as floats, the linear and quadratic programs)
+        may take, e.g. ``"4G"``; estimated from the shape and refused before any work. Default: half
+        the memory this process can still use.
 
     Examples
     --------
@@ -796,7 +807,15 @@ def analyze(
     def stage(name: str, total: int | None = None) -> OnSweep | None:
         return None if on_stage is None else on_stage(name, total)
 
-    m = measure(X, y, fit_intercept, scale=scale, feature_names=feature_names, on_stage=on_stage)
+    m = measure(
+        X,
+        y,
+        fit_intercept,
+        scale=scale,
+        feature_names=feature_names,
+        on_stage=on_stage,
+        max_bytes=max_bytes,
+    )
     X, Xf, X_units, exact, spread, R2, R, separability, scale = (
         m.X,
         m.Xf,

@@ -25,6 +25,7 @@ from perceptronlab.pure.geometry import separation
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
     NUMBERING,
+    check_dense_memory,
     exact_dot,
     exact_rows,
     float_matrix,
@@ -543,6 +544,7 @@ def max_margin(
     solver: Solver = "auto",
     tol: float = 1e-12,
     polish: bool = True,
+    max_bytes: Any = None,
 ) -> MaxMarginResult:
     r"""The maximum-margin (hard-margin SVM) hyperplane, its margin :math:`\rho^*` and support vectors.
 
@@ -577,6 +579,10 @@ def max_margin(
     tol : Clarabel's gap and feasibility tolerances.
     polish : bool
         Refine on the support set (KKT equations) and keep whichever ``w`` has the larger margin.
+    max_bytes : the memory the QP may take (e.g. ``"4G"``; default: half the memory this process
+        can still use). Estimated from the shape before solving: DAQP's dense Hessian is
+        (d + 1)² floats, so wide data goes to Clarabel (sparse); data too large for either is
+        refused with one line.
 
     Returns
     -------
@@ -601,15 +607,15 @@ def max_margin(
     v.check_choice("method", method, METHODS)
     if isinstance(tol, bool) or not isinstance(tol, int | float) or not 0 < tol < 1e-3:
         raise v.fail("tol", "a float in (0, 1e-3)", repr(tol), "Pass e.g. tol=1e-12.")
+    check_dense_memory(X, "max_margin (the data as floats)", max_bytes, copies=1)
     Xf = float_matrix(X)
     n, d = Xf.shape
     signs, classes = v.check_labels(y, n)
     exact = is_exact_input(X) and n * d <= EXACT_LIMIT
     _check_degenerate(Xf, signs, fit_intercept)
+    picked = _solver_for_memory(_pick_solver(solver), n, d, fit_intercept, method, max_bytes)
     try:
-        iterations, W = _working_set_loop(
-            Xf, signs, fit_intercept, method, tol, _pick_solver(solver)
-        )
+        iterations, W = _working_set_loop(Xf, signs, fit_intercept, method, tol, picked)
     except NotSeparableError:
         _explain_not_separable(Xf, fit_intercept)
         raise
@@ -691,6 +697,40 @@ def _pick_solver(solver: Solver) -> Solver:
             ) from exc
         return "clarabel"
     return "daqp"
+
+
+def _qp_bytes(solver: Solver, rows: int, variables: int) -> float:
+    """The memory of one QP on ``rows`` examples and ``variables`` unknowns, from the shape: DAQP
+    holds the dense Hessian (variables²) and the constraint matrix with its scaled copy; Clarabel a
+    sparse KKT system with the constraint matrix and its LDL factor (up to rows² fill)."""
+    if solver == "daqp":
+        return 8.0 * variables * variables + 24.0 * rows * variables
+    return 48.0 * rows * variables + 16.0 * rows * rows + 64.0 * variables
+
+
+def _solver_for_memory(
+    solver: Solver, n: int, d: int, fit_intercept: bool, method: Method, max_bytes: Any
+) -> Solver:
+    """DAQP when its dense Hessian fits the budget, else Clarabel; refuse (one line, before any
+    work) when neither fits. The working set holds at most every example."""
+    from perceptronlab._ground.memory import budget_of, check_budget
+
+    variables = d + (1 if fit_intercept else 0)
+    # the working set grows by ``add`` rows a round and rarely past a few rounds' worth
+    add = max(32, int(ADD_PER_ROUND * (variables + 1)))
+    rows = n if method == "full" else min(n, 10 * add)
+    if solver == "daqp" and method != "full":
+        if _qp_bytes("daqp", rows, variables) <= budget_of(max_bytes):
+            return solver
+    check_budget(
+        _qp_bytes("clarabel", rows, variables),
+        "max_margin (the quadratic program for the best margin ρ*)",
+        max_bytes=max_bytes,
+        detail=f"{rows:,} examples × {variables:,} unknowns",
+        subject="a quadratic program",
+        smaller="use a sample of the rows or fewer features",
+    )
+    return "clarabel"
 
 
 def _check_degenerate(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> None:

@@ -11,11 +11,15 @@ A plain ASGI middleware (:class:`Guard`) checks every HTTP request before the ap
 - every answer carries a Content Security Policy of ``'self'``, ``nosniff``, no framing and no
   referrer.
 
-Below the application, :func:`guarded_protocol` is uvicorn's HTTP protocol with two more bounds, so
+Below the application, :func:`guarded_protocol` is uvicorn's HTTP protocol with more bounds, so
 that stalled clients cannot make the server refuse everyone: a request must arrive whole (headers
-and body) within :data:`REQUEST_TIMEOUT` seconds of the connection falling idle, and each client
-address keeps at most :data:`IDLE_PER_CLIENT` idle connections (past it, its connection idle the
-longest is closed). Each such closing is logged in one line.
+and body) within :data:`REQUEST_TIMEOUT` seconds of the connection falling idle, and its body at
+:data:`MIN_BODY_RATE` bytes a second at least (after :data:`BODY_GRACE` seconds); each client
+address keeps at most :data:`IDLE_PER_CLIENT` waiting connections, idle or still sending a request
+(past it, its connection waiting the longest is closed), and near the server's connection limit the
+client holding the most waiting connections loses its oldest. A connection inside a body counts as
+waiting: a body sent one byte and then never (a "slowloris" on the body) holds no more room than
+unfinished headers. Each such closing is logged in one line.
 """
 
 from __future__ import annotations
@@ -31,8 +35,14 @@ log = logging.getLogger("perceptronlab.web")
 #: seconds from a connection falling idle (opened, or its last answer sent) to its next request
 #: having arrived whole: a client that sends its headers or body slower is disconnected
 REQUEST_TIMEOUT = 10.0
-#: idle connections (no request in progress) one client address may hold
+#: waiting connections (idle, or still sending a request's headers or body) one client address may
+#: hold
 IDLE_PER_CLIENT = 128
+#: once its headers have arrived, a request's body must arrive at this many bytes a second on
+#: average (a slow mobile uplink sends far more) ...
+MIN_BODY_RATE = 16 * 1024
+#: ... after these seconds of grace
+BODY_GRACE = 2.0
 #: an idle connection is closed to make room only once it has been idle this many seconds (a burst of
 #: fresh connections from one address, such as a load test, is not cut short)
 EVICT_AFTER = 2.0
@@ -239,6 +249,7 @@ def guarded_protocol(
     class GuardedH11Protocol(H11Protocol):
         _timer: Any = None
         _idle_since: float | None = None
+        _in_body: bool = False
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
@@ -250,6 +261,7 @@ def guarded_protocol(
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
+            self._in_body = False
             self._track()
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -269,10 +281,27 @@ def guarded_protocol(
             if state is h11.IDLE:
                 if self._idle_since is None:
                     self._become_idle()
+            elif state is h11.SEND_BODY:  # still waiting for the request: it stays evictable
+                if self._idle_since is None:
+                    self._become_idle()
+                if not self._in_body:
+                    self._in_body = True
+                    self._body_deadline()
             else:
                 self._not_idle()
                 if state in arrived:
                     self._stop_timer()
+
+        def _body_deadline(self) -> None:
+            """Bring the timer forward to the body's minimum rate, if that comes sooner."""
+            length = 0
+            for name, value in self.headers or ():
+                if name == b"content-length" and value.isdigit() and len(value) < 19:
+                    length = int(value)
+            due = self.loop.time() + BODY_GRACE + length / MIN_BODY_RATE
+            if self._timer is not None and due < self._timer.when():
+                self._timer.cancel()
+                self._timer = self.loop.call_at(due, self._too_slow)
 
         def _become_idle(self) -> None:
             now = self.loop.time()
@@ -336,9 +365,18 @@ def guarded_protocol(
 
         def _too_slow(self) -> None:
             self._timer = None
-            log.warning(
-                "%s sent no whole request within %g s: connection closed", self._address(), timeout
-            )
+            if self._in_body:
+                log.warning(
+                    "%s sent a request body slower than %d bytes a second: connection closed",
+                    self._address(),
+                    MIN_BODY_RATE,
+                )
+            else:
+                log.warning(
+                    "%s sent no whole request within %g s: connection closed",
+                    self._address(),
+                    timeout,
+                )
             self._close()
 
         def _close(self) -> None:

@@ -20,6 +20,7 @@ from datetime import date
 from fractions import Fraction
 from typing import Any
 
+from perceptronlab._ground.markup import html_text
 from perceptronlab.web.bundle import STATIC, bundle
 
 __all__ = ["recording", "snapshot_html"]
@@ -73,6 +74,6 @@ def snapshot_html(recorded: dict[str, Any], made: str | None = None) -> str:
     values = {
         "css": re.sub(r"</style", r"<\\/style", css, flags=re.IGNORECASE),
         "data": data,
-        "made": made or f"perceptronlab in Jupyter, {date.today().isoformat()}",
+        "made": html_text(made or f"perceptronlab in Jupyter, {date.today().isoformat()}"),
     }
     return re.sub(r"\{\{(\w+)\}\}", lambda match: values.get(match[1], match[0]), template)
