@@ -136,13 +136,7 @@ def open_source(
 ) -> Source:
     """A :class:`Source` for a dask array (+ dask ``y``), a dask DataFrame or a path/glob of files."""
     if isinstance(X, str | os.PathLike):
-        if y is not None:
-            raise v.fail(
-                "y",
-                "None when X is a path (the labels are a column of the files)",
-                type(y).__name__,
-                "Drop y and name the label column with label=.",
-            )
+        _refuse_y(y, "a path (the labels are a column of the files)")
         return _file_source(os.fspath(X), label=label, blocksize=blocksize)
     try:
         import dask.array as da
@@ -152,13 +146,7 @@ def open_source(
             "perceptronlab.distributed needs Dask: pip install 'perceptronlab[dask]'"
         ) from exc
     if isinstance(X, dd.DataFrame):
-        if y is not None:
-            raise v.fail(
-                "y",
-                "None when X is a dask DataFrame (the labels are one of its columns)",
-                type(y).__name__,
-                "Drop y and name the label column with label=.",
-            )
+        _refuse_y(y, "a dask DataFrame (the labels are one of its columns)")
         return _frame_source(X, label)
     if isinstance(X, da.Array):
         return _array_source(X, y)
@@ -170,6 +158,17 @@ def open_source(
         "Wrap in-memory data with dask.array.from_array(X, chunks=(rows, -1)), or use "
         "perceptronlab.perceptron for data that fits in memory.",
     )
+
+
+def _refuse_y(y: object, what_x_is: str) -> None:
+    """Labels come from X's own column when X is a path or a DataFrame: a ``y`` is one line."""
+    if y is not None:
+        raise v.fail(
+            "y",
+            f"None when X is {what_x_is}",
+            type(y).__name__,
+            "Drop y and name the label column with label=.",
+        )
 
 
 def _array_source(X: da.Array, y: Any) -> Source:
