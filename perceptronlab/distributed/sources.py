@@ -322,6 +322,23 @@ def _file_source(path: str, *, label: Hashable | None, blocksize: int) -> Source
     return Source(parts=parts, spec=Spec(kind="libsvm"), names=[p.describe() for p in parts])
 
 
+def _same_columns(
+    columns: tuple[str, ...] | None, names: tuple[str, ...], f: str, first: str, fix: str
+) -> tuple[str, ...]:
+    """The first file's columns, kept while every later file has the same; else one line naming
+    the file, ending in ``fix``."""
+    if columns is None:
+        return names
+    if names != columns:
+        raise v.fail(
+            f"the columns of {f}",
+            f"the columns of {first} ({', '.join(columns)})",
+            ", ".join(names),
+            fix,
+        )
+    return columns
+
+
 def _parquet_source(files: list[str], label: Hashable | None) -> Source:
     import pyarrow.parquet as pq
 
@@ -330,15 +347,9 @@ def _parquet_source(files: list[str], label: Hashable | None) -> Source:
     for f in files:
         meta = pq.ParquetFile(f)
         names = tuple(meta.schema_arrow.names)
-        if columns is None:
-            columns = names
-        elif names != columns:
-            raise v.fail(
-                f"the columns of {f}",
-                f"the columns of {files[0]} ({', '.join(columns)})",
-                ", ".join(names),
-                "Write every Parquet file with the same schema.",
-            )
+        columns = _same_columns(
+            columns, names, f, files[0], "Write every Parquet file with the same schema."
+        )
         parts += [Part("parquet", f, index=g) for g in range(meta.metadata.num_row_groups)]
     assert columns is not None  # expand_paths returns at least one file
     label = _pick_label(label, list(columns), files[0])
@@ -362,14 +373,10 @@ def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Sou
         has_header = not all(_is_number(c) for c in fields)
         names = tuple(fields) if has_header else tuple(str(j) for j in range(len(fields)))
         if columns is None:
-            columns, header = names, has_header
-        elif names != columns:
-            raise v.fail(
-                f"the columns of {f}",
-                f"the columns of {files[0]} ({', '.join(columns)})",
-                ", ".join(names),
-                "Write every CSV file with the same header.",
-            )
+            header = has_header
+        columns = _same_columns(
+            columns, names, f, files[0], "Write every CSV file with the same header."
+        )
         parts += _byte_ranges(f, "csv", len(first) if has_header else 0, blocksize)
     assert columns is not None  # expand_paths returns at least one file
     label = _pick_label(label, list(columns), files[0])
