@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perceptronlab._ground.files import atomic_open, atomic_write
-from perceptronlab._ground.validation import check_positive_int, fail
+from perceptronlab._ground.validation import check_positive_int, check_seed, fail
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -163,3 +163,11 @@ def trials_or(trials: Any, default: int) -> int:
     if trials is None:
         return default
     return check_positive_int("trials", trials, f"Pass e.g. trials={default}.")
+
+
+def begin(
+    seed: int | None, trials: Any, default_trials: int, progress: Progress | None
+) -> tuple[int, int, Progress]:
+    """A study's checked arguments: the seed (None: 0), the trials (None: the study's default)
+    and the progress callback (None: :func:`quiet`)."""
+    return check_seed(seed) or 0, trials_or(trials, default_trials), progress or quiet

@@ -8,14 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab._ground.validation import check_seed
 from perceptronlab.studies._result import (
     ExperimentResult,
     Progress,
+    begin,
     finish,
     novikoff_value,
-    quiet,
-    trials_or,
     value_of,
 )
 
@@ -44,9 +42,7 @@ def worst_case(
     from perceptronlab.datasets import basis
     from perceptronlab.theory.geometry import max_margin, radius
 
-    seed = check_seed(seed) or 0
-    trials = trials_or(trials, 5)
-    progress = progress or quiet
+    seed, trials, progress = begin(seed, trials, 5, progress)
     rows, runs = [], {}
     progress("dimensions", 0, len(dimensions))
     for done, n in enumerate(dimensions, start=1):
