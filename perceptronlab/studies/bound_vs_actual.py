@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from perceptronlab.core.batch import BatchResult
+    from perceptronlab.datasets import Dataset
 
 
 #: the notebook's separations ("Theoretical Bound vs. Actual Iterations")
@@ -108,7 +109,7 @@ def bound_vs_actual(
 
 def _rows(
     datasets: list[tuple[float, int, int]],
-    pairs: list[tuple[np.ndarray, np.ndarray]],
+    pairs: list[Dataset],
     batch: BatchResult,
     progress: Progress,
 ) -> list[dict[str, Any]]:
