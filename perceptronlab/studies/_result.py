@@ -147,6 +147,20 @@ def novikoff_value(R: float, rho: float) -> float:
     return value_of(novikoff(R, rho))
 
 
+def radius_margin_bound(X: Any, y: Any) -> tuple[float, float | None, float | None]:
+    """R, the exact ρ* (None when no hyperplane through the origin separates the data) and
+    Novikoff's R²/ρ*² (None without a positive ρ*) of one dataset."""
+    from perceptronlab.exceptions import NotSeparableError
+    from perceptronlab.theory.geometry import max_margin, radius
+
+    R = float(radius(X))
+    try:
+        rho: float | None = value_of(max_margin(X, y).rho)
+    except NotSeparableError:
+        rho = None
+    return R, rho, novikoff_value(R, rho) if rho else None
+
+
 def quiet(stage: str, done: int, total: int) -> None:
     """The default progress callback: nothing."""
 

@@ -17,8 +17,7 @@ from perceptronlab.studies._result import (
     Progress,
     begin,
     finish,
-    novikoff_value,
-    value_of,
+    radius_margin_bound,
 )
 
 if TYPE_CHECKING:
@@ -114,22 +113,14 @@ def _rows(
     progress: Progress,
 ) -> list[dict[str, Any]]:
     """One row per dataset: R, the exact ρ* (None when not separable), the bound, the run."""
-    from perceptronlab.exceptions import NotSeparableError
-    from perceptronlab.theory.geometry import max_margin, radius
-
     rows: list[dict[str, Any]] = []
     total = len(datasets)
     progress("datasets", 0, total)
     for done, ((separation, trial, data_seed), (X, y)) in enumerate(
         zip(datasets, pairs, strict=True), start=1
     ):
-        R = float(radius(X))
-        try:
-            rho = value_of(max_margin(X, y).rho)
-        except NotSeparableError:
-            rho = None
+        R, rho, bound = radius_margin_bound(X, y)
         mistakes = int(batch.mistakes[done - 1])
-        bound = novikoff_value(R, rho) if rho else None
         rows.append(
             dict(
                 separation=separation,

@@ -13,8 +13,7 @@ from perceptronlab.studies._result import (
     Progress,
     begin,
     finish,
-    novikoff_value,
-    value_of,
+    radius_margin_bound,
 )
 
 if TYPE_CHECKING:
@@ -40,16 +39,14 @@ def worst_case(
     """
     from perceptronlab.core.perceptron import perceptron
     from perceptronlab.datasets import basis
-    from perceptronlab.theory.geometry import max_margin, radius
 
     seed, trials, progress = begin(seed, trials, 5, progress)
     rows, runs = [], {}
     progress("dimensions", 0, len(dimensions))
     for done, n in enumerate(dimensions, start=1):
         X, y = basis(n)
-        R = float(radius(X))
-        rho = value_of(max_margin(X, y).rho)
-        bound = novikoff_value(R, rho)
+        R, rho, bound = radius_margin_bound(X, y)
+        assert rho is not None and bound is not None  # the basis vectors are separable
         run = perceptron(X, y, exact=True)
         shuffled = [
             perceptron(X, y, order="shuffle", seed=seed + t).mistakes for t in range(trials)
