@@ -278,9 +278,7 @@ def fit(
     token = uuid.uuid4().hex[:10]
     with connect(client) as cl:
         data = _load_shards(cl, source, groups, settings, token)
-        sweep_all = _ClusterSweep(
-            cl, data, _Placement(cl, data), source, groups, settings.seed, epoch_retries, token
-        )
+        sweep_all = _ClusterSweep(cl, data, source, groups, settings.seed, epoch_retries, token)
         try:
             training = settings.run(sweep_all, source.n_features, callback)
         finally:
@@ -326,14 +324,13 @@ class _ClusterSweep:
         self,
         client: Client,
         data: list[Future[Any]],
-        placement: _Placement,
         source: Source,
         groups: list[list[int]],
         seed: int | None,
         epoch_retries: int,
         token: str,
     ) -> None:
-        self.client, self.data, self.placement = client, data, placement
+        self.client, self.data, self.placement = client, data, _Placement(client, data)
         self.source, self.groups, self.seed = source, groups, seed
         self.epoch_retries, self.token = epoch_retries, token
 
