@@ -25,14 +25,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from perceptronlab._ground import validation as v
-from perceptronlab.distributed.mixing import (
-    BLOCKSIZE,
-    check_params,
-    plan_shards,
-    run_epochs,
-    shard_seed,
-    warn_outcome,
-)
+from perceptronlab.distributed.mixing import BLOCKSIZE, Settings, plan_shards, shard_seed
 from perceptronlab.distributed.shard import sweep_shards
 from perceptronlab.exceptions import PerceptronLabError
 
@@ -276,102 +269,119 @@ def fit(
     >>> model.converged, model.history.tolist(), model.predict(np.array([[3., 0]])).tolist()
     (True, [[2, 2], [1, 0], [0, 0]], [1])
     """
-    from perceptronlab.distributed.model import build_model
-    from perceptronlab.distributed.sources import open_source, summarize
+    from perceptronlab.distributed.sources import open_source
 
-    max_epochs, eta, margin, seed = check_params(
-        mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin, seed=seed
-    )
+    settings = Settings.check(mixing, max_epochs, eta, margin, fit_intercept, averaged, seed)
     epoch_retries = int(epoch_retries)
     source = open_source(X, y, label=label, blocksize=blocksize)
     groups = plan_shards(len(source), shards)
-    distributed = _need_distributed()
     token = uuid.uuid4().hex[:10]
     with connect(client) as cl:
-        raws = cl.compute([source.raw_task(i) for i in range(len(source))])
-        summaries = cl.gather(cl.map(summarize, raws, pure=False))
-        source.learn(summaries)
-        data = [
-            cl.submit(
-                _load_shard,
-                [raws[i] for i in group],
-                source.spec,
-                eta=eta,
-                margin=margin,
-                fit_intercept=fit_intercept,
-                key=f"perceptronlab-shard-{token}-{s}",
-            )
-            for s, group in enumerate(groups)
-        ]
-        with cl.as_current():
-            distributed.wait(data)
-        del raws  # the shards hold the data now; their lineage stays with the scheduler
-        placement = _Placement(cl, data)
-
-        def sweep_all(epoch: int, w: Float64Array, b: float) -> list[ShardResult]:
-            def submit(shards: list[int], where: str | None, *, attempt: int) -> Future[Any]:
-                # w travels inside each worker's task (one copy per worker an epoch): measured on 2
-                # workers, that beat client.scatter(w, broadcast=True) at d = 100 (19.0 against
-                # 22.4 ms an epoch's round trip), 10,000 (20.2 / 22.3) and 1,000,000 (43.6 / 48.7)
-                return cl.submit(
-                    sweep_shards,
-                    [data[s] for s in shards],
-                    w,
-                    b,
-                    [shard_seed(seed, epoch, s) for s in shards],
-                    key=f"perceptronlab-sweep-{token}-e{epoch}-{_shards_label(shards)}-a{attempt}",
-                    workers=None if where is None else [where],
-                    allow_other_workers=False,
-                )
-
-            lost: tuple[str, str, BaseException] | None = None
-            for attempt in range(epoch_retries + 1):
-                try:
-                    return _run_epoch(cl, placement, functools.partial(submit, attempt=attempt))
-                except _Lost as exc:
-                    shards, cause = exc.args
-                    placement.forget()  # a worker died: where the shards live is asked again
-                    them = "them" if shards is not None and len(shards) > 1 else "it"
-                    lost = (_shards_named(source, groups, shards), them, cause)
-                except _Failed as exc:
-                    shards, cause = exc.args
-                    raise ShardError(
-                        f"{_shards_named(source, groups, shards)} failed in epoch {epoch}: "
-                        f"{type(cause).__name__}: {cause}"
-                    ) from cause
-            assert lost is not None  # every attempt lost its worker (a failure raised above)
-            where, them, cause = lost
-            raise ShardError(
-                f"{where} could not be swept in epoch {epoch}: the worker sweeping {them} died in each of "
-                f"{epoch_retries + 1} attempt(s) ({type(cause).__name__}: {cause}). No weights are "
-                "returned. Check the workers' memory limits and logs, then run again."
-            ) from cause
-
+        data = _load_shards(cl, source, groups, settings, token)
+        sweep_all = _ClusterSweep(cl, data, source, groups, settings.seed, epoch_retries, token)
         try:
-            training = run_epochs(
-                sweep_all,
-                source.n_features,
-                mixing=mixing,
-                max_epochs=max_epochs,
-                detect_cycles=seed is None,
-                callback=callback,
-            )
+            training = settings.run(sweep_all, source.n_features, callback)
         finally:
             for future in data:
                 future.release()
-    if warn:
-        warn_outcome(training, max_epochs)
-    params = dict(
-        mixing=mixing,
-        max_epochs=max_epochs,
-        eta=eta,
-        margin=margin,
-        fit_intercept=bool(fit_intercept),
-        averaged=bool(averaged),
-        seed=seed,
-        shards=len(groups),
-    )
-    return build_model(training, source, groups, params)
+    return settings.model(training, source, groups, warn=warn)
+
+
+def _load_shards(
+    cl: Client, source: Source, groups: list[list[int]], settings: Settings, token: str
+) -> list[Future[Any]]:
+    """Read and check the partitions on the workers, learn the spec from their summaries, and keep
+    each shard in worker memory as the compiled engine's arrays; the shards' futures, loaded."""
+    from perceptronlab.distributed.sources import summarize
+
+    raws = cl.compute([source.raw_task(i) for i in range(len(source))])
+    summaries = cl.gather(cl.map(summarize, raws, pure=False))
+    source.learn(summaries)
+    data = [
+        cl.submit(
+            _load_shard,
+            [raws[i] for i in group],
+            source.spec,
+            eta=settings.eta,
+            margin=settings.margin,
+            fit_intercept=settings.fit_intercept,
+            key=f"perceptronlab-shard-{token}-{s}",
+        )
+        for s, group in enumerate(groups)
+    ]
+    with cl.as_current():
+        _need_distributed().wait(data)
+    del raws  # the shards hold the data now; their lineage stays with the scheduler
+    return data
+
+
+class _ClusterSweep:
+    """``sweep_all(epoch, w, b)`` on the cluster: every shard swept where its data lives, the epoch
+    submitted again (up to ``epoch_retries`` times) when a worker died, :class:`ShardError` when a
+    sweep failed or every attempt lost its worker."""
+
+    def __init__(
+        self,
+        client: Client,
+        data: list[Future[Any]],
+        source: Source,
+        groups: list[list[int]],
+        seed: int | None,
+        epoch_retries: int,
+        token: str,
+    ) -> None:
+        self.client, self.data, self.placement = client, data, _Placement(client, data)
+        self.source, self.groups, self.seed = source, groups, seed
+        self.epoch_retries, self.token = epoch_retries, token
+
+    def _submit(
+        self,
+        shards: list[int],
+        where: str | None,
+        *,
+        epoch: int,
+        w: Float64Array,
+        b: float,
+        attempt: int,
+    ) -> Future[Any]:
+        # w travels inside each worker's task (one copy per worker an epoch): measured on 2
+        # workers, that beat client.scatter(w, broadcast=True) at d = 100 (19.0 against
+        # 22.4 ms an epoch's round trip), 10,000 (20.2 / 22.3) and 1,000,000 (43.6 / 48.7)
+        return self.client.submit(
+            sweep_shards,
+            [self.data[s] for s in shards],
+            w,
+            b,
+            [shard_seed(self.seed, epoch, s) for s in shards],
+            key=f"perceptronlab-sweep-{self.token}-e{epoch}-{_shards_label(shards)}-a{attempt}",
+            workers=None if where is None else [where],
+            allow_other_workers=False,
+        )
+
+    def __call__(self, epoch: int, w: Float64Array, b: float) -> list[ShardResult]:
+        lost: tuple[str, str, BaseException] | None = None
+        for attempt in range(self.epoch_retries + 1):
+            submit = functools.partial(self._submit, epoch=epoch, w=w, b=b, attempt=attempt)
+            try:
+                return _run_epoch(self.client, self.placement, submit)
+            except _Lost as exc:
+                shards, cause = exc.args
+                self.placement.forget()  # a worker died: where the shards live is asked again
+                them = "them" if shards is not None and len(shards) > 1 else "it"
+                lost = (_shards_named(self.source, self.groups, shards), them, cause)
+            except _Failed as exc:
+                shards, cause = exc.args
+                raise ShardError(
+                    f"{_shards_named(self.source, self.groups, shards)} failed in epoch {epoch}: "
+                    f"{type(cause).__name__}: {cause}"
+                ) from cause
+        assert lost is not None  # every attempt lost its worker (a failure raised above)
+        where, them, cause = lost
+        raise ShardError(
+            f"{where} could not be swept in epoch {epoch}: the worker sweeping {them} died in each "
+            f"of {self.epoch_retries + 1} attempt(s) ({type(cause).__name__}: {cause}). No weights "
+            "are returned. Check the workers' memory limits and logs, then run again."
+        ) from cause
 
 
 class _Lost(Exception):
@@ -561,57 +571,7 @@ def train_from_cli(
     from perceptronlab.distributed.stream import stream_fit
 
     options = {k: val for k, val in dict(options or {}).items() if val is not None}
-    known = {
-        "eta",
-        "fit_intercept",
-        "max_sweeps",
-        "margin",
-        "label",
-        "out",
-        "algorithm",
-        "order",
-        "seed",
-        "exact",
-        "fmt",
-        "check",
-    }  # check: pocket's, refused with the algorithm below
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise v.fail(
-            "options",
-            f"keys among {', '.join(sorted(known))}",
-            ", ".join(unknown),
-            "Drop the unknown options.",
-        )
-    flag = "--stream" if stream else "--dask"
-    if options.get("algorithm", "perceptron") != "perceptron":
-        raise v.fail(
-            f"--algorithm with {flag}",
-            "perceptron",
-            options["algorithm"],
-            f"Drop --algorithm, or train pocket without {flag}.",
-        )
-    if options.get("exact"):
-        raise v.fail(
-            f"--exact with {flag}",
-            "floating point",
-            "--exact",
-            f"Drop --exact (exact fractions need the data in memory), or drop {flag}.",
-        )
-    order = options.get("order", "cyclic")
-    if order not in ("cyclic", "shuffle"):
-        raise v.fail(
-            f"--order with {flag}", "cyclic or shuffle", order, "Use --order cyclic or shuffle."
-        )
-    seed = (options.get("seed") or 0) if order == "shuffle" else None
-    kwargs = dict(
-        eta=options.get("eta", 1.0),
-        margin=options.get("margin", 0.0),
-        fit_intercept=bool(options.get("fit_intercept", False)),
-        max_epochs=options.get("max_sweeps", 100),
-        label=options.get("label"),
-        seed=seed,
-    )
+    kwargs = _cli_kwargs(options, "--stream" if stream else "--dask")
     data = str(data)
     errors = Console(stderr=True, highlight=False)
     if stream:
@@ -636,3 +596,61 @@ def train_from_cli(
 
         save_model(model, options["out"])
     return model
+
+
+#: the ``train`` command's options that :func:`train_from_cli` reads (``check`` is pocket's,
+#: refused with the algorithm)
+_CLI_OPTIONS = {
+    "eta",
+    "fit_intercept",
+    "max_sweeps",
+    "margin",
+    "label",
+    "out",
+    "algorithm",
+    "order",
+    "seed",
+    "exact",
+    "fmt",
+    "check",
+}
+
+
+def _cli_kwargs(options: dict[str, Any], flag: str) -> dict[str, Any]:
+    """The training keywords of the ``train`` command's options, each refusal one line naming
+    ``flag`` (``--dask`` or ``--stream``)."""
+    unknown = sorted(set(options) - _CLI_OPTIONS)
+    if unknown:
+        raise v.fail(
+            "options",
+            f"keys among {', '.join(sorted(_CLI_OPTIONS))}",
+            ", ".join(unknown),
+            "Drop the unknown options.",
+        )
+    if options.get("algorithm", "perceptron") != "perceptron":
+        raise v.fail(
+            f"--algorithm with {flag}",
+            "perceptron",
+            options["algorithm"],
+            f"Drop --algorithm, or train pocket without {flag}.",
+        )
+    if options.get("exact"):
+        raise v.fail(
+            f"--exact with {flag}",
+            "floating point",
+            "--exact",
+            f"Drop --exact (exact fractions need the data in memory), or drop {flag}.",
+        )
+    order = options.get("order", "cyclic")
+    if order not in ("cyclic", "shuffle"):
+        raise v.fail(
+            f"--order with {flag}", "cyclic or shuffle", order, "Use --order cyclic or shuffle."
+        )
+    return dict(
+        eta=options.get("eta", 1.0),
+        margin=options.get("margin", 0.0),
+        fit_intercept=bool(options.get("fit_intercept", False)),
+        max_epochs=options.get("max_sweeps", 100),
+        label=options.get("label"),
+        seed=(options.get("seed") or 0) if order == "shuffle" else None,
+    )

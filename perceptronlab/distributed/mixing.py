@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike, RealLike
     from perceptronlab.core.driver import SweepInfo
     from perceptronlab.distributed.model import MixedPerceptron
-    from perceptronlab.distributed.sources import DataSource
+    from perceptronlab.distributed.sources import DataSource, Source
 
 BLOCKSIZE = (
     64 * 2**20
@@ -307,6 +307,74 @@ def check_params(
     return max_epochs, eta, margin, seed
 
 
+@dataclass(frozen=True)
+class Settings:
+    """The checked parameters of one mixing run, shared by :func:`fit_in_process` and
+    :func:`perceptronlab.distributed.fit`: how the epochs run and what the model records."""
+
+    mixing: Mixing
+    max_epochs: int
+    eta: float
+    margin: float
+    fit_intercept: bool
+    averaged: bool
+    seed: int | None
+
+    @classmethod
+    def check(
+        cls,
+        mixing: Mixing,
+        max_epochs: int,
+        eta: RealLike,
+        margin: RealLike,
+        fit_intercept: bool,
+        averaged: bool,
+        seed: int | None,
+    ) -> Settings:
+        max_epochs, eta, margin, seed = check_params(
+            mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin, seed=seed
+        )
+        return cls(mixing, max_epochs, eta, margin, fit_intercept, averaged, seed)
+
+    def run(self, sweep_all: SweepAll, n_features: int, callback: EpochCallback | None) -> Training:
+        """The epochs (:func:`run_epochs`); a seeded run is never checked for cycles."""
+        return run_epochs(
+            sweep_all,
+            n_features,
+            mixing=self.mixing,
+            max_epochs=self.max_epochs,
+            detect_cycles=self.seed is None,
+            callback=callback,
+        )
+
+    def model(
+        self,
+        training: Training,
+        source: Source,
+        groups: list[list[int]],
+        *,
+        warn: bool,
+        stacklevel: int = 3,
+    ) -> MixedPerceptron:
+        """The model of a finished run, after its warning (``stacklevel`` counts from the caller,
+        as in :func:`warn_outcome`)."""
+        from perceptronlab.distributed.model import build_model
+
+        if warn:
+            warn_outcome(training, self.max_epochs, stacklevel=stacklevel + 1)
+        params = dict(
+            mixing=self.mixing,
+            max_epochs=self.max_epochs,
+            eta=self.eta,
+            margin=self.margin,
+            fit_intercept=bool(self.fit_intercept),
+            averaged=bool(self.averaged),
+            seed=self.seed,
+            shards=len(groups),
+        )
+        return build_model(training, source, groups, params)
+
+
 def shard_seed(seed: int | None, epoch: int, shard: int) -> tuple[int, int, int] | None:
     """The row-order entropy of one shard in one epoch (None: data order)."""
     return None if seed is None else (seed, epoch, shard)
@@ -361,12 +429,9 @@ def fit_in_process(
     progress : optional object with ``start(epoch, total_rows)``, ``advance(rows)`` and ``stop()``
         (the stream path's Rich bar).
     """
-    from perceptronlab.distributed.model import build_model
     from perceptronlab.distributed.sources import finalize, open_source, summarize
 
-    max_epochs, eta, margin, seed = check_params(
-        mixing=mixing, max_epochs=max_epochs, eta=eta, margin=margin, seed=seed
-    )
+    settings = Settings.check(mixing, max_epochs, eta, margin, fit_intercept, averaged, seed)
     source = open_source(X, y, label=label, blocksize=blocksize)
     source.learn([summarize(source.read_local(i)) for i in range(len(source))])
     groups = plan_shards(len(source), shards)
@@ -383,10 +448,10 @@ def fit_in_process(
                     [loader(i) for i in group],
                     w,
                     b,
-                    eta=eta,
-                    margin=margin,
+                    eta=settings.eta,
+                    margin=settings.margin,
                     fit_intercept=fit_intercept,
-                    seed=shard_seed(seed, epoch, s),
+                    seed=shard_seed(settings.seed, epoch, s),
                     on_partition=None if progress is None else progress.advance,
                 )
                 for s, group in enumerate(groups)
@@ -395,27 +460,8 @@ def fit_in_process(
             if progress is not None:
                 progress.stop()
 
-    training = run_epochs(
-        sweep_all,
-        source.n_features,
-        mixing=mixing,
-        max_epochs=max_epochs,
-        detect_cycles=seed is None,
-        callback=callback,
-    )
-    if warn:
-        warn_outcome(training, max_epochs)
-    params = dict(
-        mixing=mixing,
-        max_epochs=max_epochs,
-        eta=eta,
-        margin=margin,
-        fit_intercept=bool(fit_intercept),
-        averaged=bool(averaged),
-        seed=seed,
-        shards=len(groups),
-    )
-    return build_model(training, source, groups, params)
+    training = settings.run(sweep_all, source.n_features, callback)
+    return settings.model(training, source, groups, warn=warn)
 
 
 def one_shot_average(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -165,38 +165,33 @@ class MixedPerceptron:
         """⟨w, x⟩ + b per row; a dask array for dask input (computed block by block)."""
         lazy = _as_dask_array(X, self)
         if lazy is not None:
-            import dask.array as da
-
-            blocks: da.Array = da.map_blocks(
-                _block_scores,
-                lazy,
-                self.coef_[0],
-                self.b,
-                self.n_features_in_,
-                drop_axis=1,
-                dtype=np.float64,
-            )
-            return blocks
+            return self._per_block(_block_scores, lazy, dtype=np.float64)
         return _block_scores(X, self.coef_[0], self.b, self.n_features_in_)
 
     def predict(self, X: MatrixLike | da.Array | dd.DataFrame) -> NDArray[Any] | da.Array:
         """``classes_[1]`` where ⟨w, x⟩ + b > 0, else ``classes_[0]``; dask in, dask out."""
         lazy = _as_dask_array(X, self)
         if lazy is not None:
-            import dask.array as da
-
-            blocks: da.Array = da.map_blocks(
-                _block_predict,
-                lazy,
-                self.coef_[0],
-                self.b,
-                self.n_features_in_,
-                self.classes_,
-                drop_axis=1,
-                dtype=self.classes_.dtype,
-            )
-            return blocks
+            return self._per_block(_block_predict, lazy, self.classes_, dtype=self.classes_.dtype)
         return _block_predict(X, self.coef_[0], self.b, self.n_features_in_, self.classes_)
+
+    def _per_block(
+        self, function: Callable[..., Any], lazy: da.Array, *args: Any, dtype: Any
+    ) -> da.Array:
+        """``function(block, w, b, n_features, *args)`` on every row block of ``lazy``."""
+        import dask.array as da
+
+        blocks: da.Array = da.map_blocks(
+            function,
+            lazy,
+            self.coef_[0],
+            self.b,
+            self.n_features_in_,
+            *args,
+            drop_axis=1,
+            dtype=dtype,
+        )
+        return blocks
 
     def score(self, X: MatrixLike | da.Array | dd.DataFrame, y: ArrayLike | da.Array) -> float:
         """Mean accuracy (computed for dask input too)."""

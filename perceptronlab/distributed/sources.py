@@ -136,13 +136,7 @@ def open_source(
 ) -> Source:
     """A :class:`Source` for a dask array (+ dask ``y``), a dask DataFrame or a path/glob of files."""
     if isinstance(X, str | os.PathLike):
-        if y is not None:
-            raise v.fail(
-                "y",
-                "None when X is a path (the labels are a column of the files)",
-                type(y).__name__,
-                "Drop y and name the label column with label=.",
-            )
+        _refuse_y(y, "a path (the labels are a column of the files)")
         return _file_source(os.fspath(X), label=label, blocksize=blocksize)
     try:
         import dask.array as da
@@ -152,13 +146,7 @@ def open_source(
             "perceptronlab.distributed needs Dask: pip install 'perceptronlab[dask]'"
         ) from exc
     if isinstance(X, dd.DataFrame):
-        if y is not None:
-            raise v.fail(
-                "y",
-                "None when X is a dask DataFrame (the labels are one of its columns)",
-                type(y).__name__,
-                "Drop y and name the label column with label=.",
-            )
+        _refuse_y(y, "a dask DataFrame (the labels are one of its columns)")
         return _frame_source(X, label)
     if isinstance(X, da.Array):
         return _array_source(X, y)
@@ -170,6 +158,17 @@ def open_source(
         "Wrap in-memory data with dask.array.from_array(X, chunks=(rows, -1)), or use "
         "perceptronlab.perceptron for data that fits in memory.",
     )
+
+
+def _refuse_y(y: object, what_x_is: str) -> None:
+    """Labels come from X's own column when X is a path or a DataFrame: a ``y`` is one line."""
+    if y is not None:
+        raise v.fail(
+            "y",
+            f"None when X is {what_x_is}",
+            type(y).__name__,
+            "Drop y and name the label column with label=.",
+        )
 
 
 def _array_source(X: da.Array, y: Any) -> Source:
@@ -323,6 +322,23 @@ def _file_source(path: str, *, label: Hashable | None, blocksize: int) -> Source
     return Source(parts=parts, spec=Spec(kind="libsvm"), names=[p.describe() for p in parts])
 
 
+def _same_columns(
+    columns: tuple[str, ...] | None, names: tuple[str, ...], f: str, first: str, fix: str
+) -> tuple[str, ...]:
+    """The first file's columns, kept while every later file has the same; else one line naming
+    the file, ending in ``fix``."""
+    if columns is None:
+        return names
+    if names != columns:
+        raise v.fail(
+            f"the columns of {f}",
+            f"the columns of {first} ({', '.join(columns)})",
+            ", ".join(names),
+            fix,
+        )
+    return columns
+
+
 def _parquet_source(files: list[str], label: Hashable | None) -> Source:
     import pyarrow.parquet as pq
 
@@ -331,15 +347,9 @@ def _parquet_source(files: list[str], label: Hashable | None) -> Source:
     for f in files:
         meta = pq.ParquetFile(f)
         names = tuple(meta.schema_arrow.names)
-        if columns is None:
-            columns = names
-        elif names != columns:
-            raise v.fail(
-                f"the columns of {f}",
-                f"the columns of {files[0]} ({', '.join(columns)})",
-                ", ".join(names),
-                "Write every Parquet file with the same schema.",
-            )
+        columns = _same_columns(
+            columns, names, f, files[0], "Write every Parquet file with the same schema."
+        )
         parts += [Part("parquet", f, index=g) for g in range(meta.metadata.num_row_groups)]
     assert columns is not None  # expand_paths returns at least one file
     label = _pick_label(label, list(columns), files[0])
@@ -363,14 +373,10 @@ def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Sou
         has_header = not all(_is_number(c) for c in fields)
         names = tuple(fields) if has_header else tuple(str(j) for j in range(len(fields)))
         if columns is None:
-            columns, header = names, has_header
-        elif names != columns:
-            raise v.fail(
-                f"the columns of {f}",
-                f"the columns of {files[0]} ({', '.join(columns)})",
-                ", ".join(names),
-                "Write every CSV file with the same header.",
-            )
+            header = has_header
+        columns = _same_columns(
+            columns, names, f, files[0], "Write every CSV file with the same header."
+        )
         parts += _byte_ranges(f, "csv", len(first) if has_header else 0, blocksize)
     assert columns is not None  # expand_paths returns at least one file
     label = _pick_label(label, list(columns), files[0])

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perceptronlab._ground.files import atomic_open, atomic_write
-from perceptronlab._ground.validation import check_positive_int, fail
+from perceptronlab._ground.validation import check_positive_int, check_seed, fail
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -147,6 +147,20 @@ def novikoff_value(R: float, rho: float) -> float:
     return value_of(novikoff(R, rho))
 
 
+def radius_margin_bound(X: Any, y: Any) -> tuple[float, float | None, float | None]:
+    """R, the exact ρ* (None when no hyperplane through the origin separates the data) and
+    Novikoff's R²/ρ*² (None without a positive ρ*) of one dataset."""
+    from perceptronlab.exceptions import NotSeparableError
+    from perceptronlab.theory.geometry import max_margin, radius
+
+    R = float(radius(X))
+    try:
+        rho: float | None = value_of(max_margin(X, y).rho)
+    except NotSeparableError:
+        rho = None
+    return R, rho, novikoff_value(R, rho) if rho else None
+
+
 def quiet(stage: str, done: int, total: int) -> None:
     """The default progress callback: nothing."""
 
@@ -163,3 +177,11 @@ def trials_or(trials: Any, default: int) -> int:
     if trials is None:
         return default
     return check_positive_int("trials", trials, f"Pass e.g. trials={default}.")
+
+
+def begin(
+    seed: int | None, trials: Any, default_trials: int, progress: Progress | None
+) -> tuple[int, int, Progress]:
+    """A study's checked arguments: the seed (None: 0), the trials (None: the study's default)
+    and the progress callback (None: :func:`quiet`)."""
+    return check_seed(seed) or 0, trials_or(trials, default_trials), progress or quiet

@@ -12,19 +12,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab._ground.validation import check_seed
 from perceptronlab.studies._result import (
     ExperimentResult,
     Progress,
+    begin,
     finish,
-    novikoff_value,
-    quiet,
-    trials_or,
-    value_of,
+    radius_margin_bound,
 )
 
 if TYPE_CHECKING:
-    pass
+    from matplotlib.figure import Figure
+
+    from perceptronlab.core.batch import BatchResult
+    from perceptronlab.datasets import Dataset
 
 
 #: the notebook's separations ("Theoretical Bound vs. Actual Iterations")
@@ -68,15 +68,9 @@ def bound_vs_actual(
     ``trials``: datasets per separation (default 15, the notebook's).
     """
     from perceptronlab.core.batch import perceptron_batch
-    from perceptronlab.core.perceptron import perceptron
     from perceptronlab.datasets import gaussian_pair
-    from perceptronlab.exceptions import NotSeparableError
-    from perceptronlab.theory.geometry import max_margin, radius
 
-    seed = check_seed(seed) or 0
-    trials = trials_or(trials, 15)
-    progress = progress or quiet
-    total = len(separations) * trials
+    seed, trials, progress = begin(seed, trials, 15, progress)
     datasets = [
         (separation, trial, study_seed(separation, trial, seed))
         for separation in separations
@@ -90,18 +84,43 @@ def bound_vs_actual(
     batch = perceptron_batch(
         np.stack([X for X, _ in pairs]), np.stack([y for _, y in pairs]), max_sweeps=max_sweeps
     )
+    rows = _rows(datasets, pairs, batch, progress)
+    stats = _stats(rows, separations)
+    lines = _summary(stats, trials, n_per_class)
+    separable = [r for r in rows if r["separable"]]
+    figures = _figures(separable, n_per_class, max_sweeps) if separable else {}
+    result = ExperimentResult(
+        "bound-vs-actual",
+        rows,
+        "\n".join(lines),
+        stats,
+        figures,
+        dict(
+            seed=seed,
+            trials=trials,
+            n_per_class=n_per_class,
+            separations=list(separations),
+            max_sweeps=max_sweeps,
+        ),
+    )
+    return finish(result, out_dir, progress)
+
+
+def _rows(
+    datasets: list[tuple[float, int, int]],
+    pairs: list[Dataset],
+    batch: BatchResult,
+    progress: Progress,
+) -> list[dict[str, Any]]:
+    """One row per dataset: R, the exact ρ* (None when not separable), the bound, the run."""
     rows: list[dict[str, Any]] = []
+    total = len(datasets)
     progress("datasets", 0, total)
     for done, ((separation, trial, data_seed), (X, y)) in enumerate(
         zip(datasets, pairs, strict=True), start=1
     ):
-        R = float(radius(X))
-        try:
-            rho = value_of(max_margin(X, y).rho)
-        except NotSeparableError:
-            rho = None
+        R, rho, bound = radius_margin_bound(X, y)
         mistakes = int(batch.mistakes[done - 1])
-        bound = novikoff_value(R, rho) if rho else None
         rows.append(
             dict(
                 separation=separation,
@@ -121,11 +140,13 @@ def bound_vs_actual(
             )
         )
         progress("datasets", done, total)
+    return rows
 
+
+def _stats(rows: list[dict[str, Any]], separations: tuple[float, ...]) -> dict[str, Any]:
+    """The bound check over the separable datasets, overall and per separation."""
     separable = [r for r in rows if r["separable"]]
-    within = all(r["within_bound"] for r in separable)
     ratios = np.array([r["ratio"] for r in separable])
-    failed_approx = sum(1 for r in separable if r["rho_mean_diff"] <= 0)
     looser = [(r["rho"] / r["rho_mean_diff"]) ** 2 for r in separable if r["rho_mean_diff"] > 0]
     per_separation: dict[str, dict[str, Any]] = {}
     for separation in separations:
@@ -137,65 +158,65 @@ def bound_vs_actual(
                 mean_bound=float(np.mean([r["bound"] for r in group])),
                 median_ratio=float(np.median([r["ratio"] for r in group])),
             )
-    stats: dict[str, Any] = dict(
+    return dict(
         datasets=len(rows),
         separable=len(separable),
         not_separable=len(rows) - len(separable),
-        all_within_bound=within,
+        all_within_bound=all(r["within_bound"] for r in separable),
         max_fraction_of_bound=max((r["mistakes"] / r["bound"] for r in separable), default=None),
         mean_ratio=float(ratios.mean()) if len(ratios) else None,
         median_ratio=float(np.median(ratios)) if len(ratios) else None,
-        mean_difference_failed=failed_approx,
+        mean_difference_failed=sum(1 for r in separable if r["rho_mean_diff"] <= 0),
         mean_difference_bound_factor=float(np.median(looser)) if looser else None,
         per_separation=per_separation,
     )
+
+
+def _summary(stats: dict[str, Any], trials: int, n_per_class: int) -> list[str]:
+    """The study's summary lines, from its stats."""
     lines = [
-        f"bound-vs-actual: {len(rows)} Gaussian pairs ({trials} per separation, {n_per_class} points per "
-        f"class, bias column), exact max margin ρ*.",
-        f"  separable: {len(separable)}; not separable (left out): {len(rows) - len(separable)}",
-        f"  every run respected Novikoff's bound R²/ρ*²: {'yes' if within else 'NO'}",
+        f"bound-vs-actual: {stats['datasets']} Gaussian pairs ({trials} per separation, "
+        f"{n_per_class} points per class, bias column), exact max margin ρ*.",
+        f"  separable: {stats['separable']}; not separable (left out): {stats['not_separable']}",
+        "  every run respected Novikoff's bound R²/ρ*²: "
+        + ("yes" if stats["all_within_bound"] else "NO"),
     ]
-    if len(ratios):
+    if stats["mean_ratio"] is not None:
         lines.append(
-            f"  bound / actual: mean {ratios.mean():.1f}x, median {np.median(ratios):.1f}x; the largest "
-            f"share of its bound any run used: {stats['max_fraction_of_bound']:.1%}"
+            f"  bound / actual: mean {stats['mean_ratio']:.1f}x, median {stats['median_ratio']:.1f}x; "
+            f"the largest share of its bound any run used: {stats['max_fraction_of_bound']:.1%}"
         )
+    factor = stats["mean_difference_bound_factor"]
     lines.append(
-        f"  the notebook's mean-difference margin: fails (<= 0) on {failed_approx} separable datasets"
+        "  the notebook's mean-difference margin: fails (<= 0) on "
+        f"{stats['mean_difference_failed']} separable datasets"
         + (
-            f"; elsewhere its bound is a median {np.median(looser):.2f}x the exact one"
-            if looser
+            f"; elsewhere its bound is a median {factor:.2f}x the exact one"
+            if factor is not None
             else ""
         )
     )
     lines.append("  separation  datasets  mean mistakes  mean bound  median bound/actual")
-    for key, cells in per_separation.items():
+    for key, cells in stats["per_separation"].items():
         lines.append(
             f"  {key:>10}  {cells['datasets']:>8}  {cells['mean_mistakes']:>13.1f}  "
             f"{cells['mean_bound']:>10.1f}  {cells['median_ratio']:>19.1f}"
         )
-    figures: dict[str, Any] = {}
-    if separable:
-        from perceptronlab import plots
+    return lines
 
-        figures["bound-vs-actual"] = plots.bound_vs_actual(separable)
-        busiest = max(separable, key=lambda r: r["mistakes"])
-        X, y = gaussian_pair(n_per_class, busiest["separation"], seed=busiest["seed"])
-        run = perceptron(X, y, max_sweeps=max_sweeps, warn=False)
-        figures["squeeze"] = plots.squeeze(run, busiest["rho"], busiest["R"])
-        figures["bound-surface"] = plots.bound_surface()
-    result = ExperimentResult(
-        "bound-vs-actual",
-        rows,
-        "\n".join(lines),
-        stats,
-        figures,
-        dict(
-            seed=seed,
-            trials=trials,
-            n_per_class=n_per_class,
-            separations=list(separations),
-            max_sweeps=max_sweeps,
-        ),
-    )
-    return finish(result, out_dir, progress)
+
+def _figures(
+    separable: list[dict[str, Any]], n_per_class: int, max_sweeps: int
+) -> dict[str, Figure]:
+    """Mistakes against the bound, the busiest run's squeeze, and the bound's surface."""
+    from perceptronlab import plots
+    from perceptronlab.core.perceptron import perceptron
+    from perceptronlab.datasets import gaussian_pair
+
+    figures = {"bound-vs-actual": plots.bound_vs_actual(separable)}
+    busiest = max(separable, key=lambda r: r["mistakes"])
+    X, y = gaussian_pair(n_per_class, busiest["separation"], seed=busiest["seed"])
+    run = perceptron(X, y, max_sweeps=max_sweeps, warn=False)
+    figures["squeeze"] = plots.squeeze(run, busiest["rho"], busiest["R"])
+    figures["bound-surface"] = plots.bound_surface()
+    return figures

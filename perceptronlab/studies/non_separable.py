@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from perceptronlab._ground.validation import check_seed
 from perceptronlab.studies._result import (
@@ -14,7 +14,10 @@ from perceptronlab.studies._result import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from matplotlib.figure import Figure
+
+    from perceptronlab.core.run import Run
+    from perceptronlab.theory.separability import SeparabilityResult
 
 
 def non_separable(
@@ -37,15 +40,38 @@ def non_separable(
 
     ``trials``: not used (one dataset; pass ``seed`` for another).
     """
-    from perceptronlab.core.perceptron import perceptron, pocket
     from perceptronlab.datasets import nonseparable
-    from perceptronlab.theory.separability import separable
 
     checked = check_seed(seed)
     data_seed = 42 if checked is None else checked
     progress = progress or quiet
     progress("runs", 0, 4)
     X, y = nonseparable(seed=data_seed)
+    runs = _train(X, y, sweeps, data_seed, progress)
+    result = ExperimentResult(
+        "non-separable",
+        _rows(runs),
+        "\n".join(_summary(runs, X.shape[0], data_seed)),
+        _stats(runs, X.shape[0]),
+        _figures(runs, X, y),
+        dict(seed=data_seed, sweeps=sweeps),
+    )
+    return finish(result, out_dir, progress)
+
+
+class _Runs(NamedTuple):
+    """The LP's verdict, the cyclic perceptron, and Pocket checked after each sweep and update."""
+
+    verdict: SeparabilityResult
+    run: Run
+    by_sweep: Run
+    by_update: Run
+
+
+def _train(X: Any, y: Any, sweeps: int, data_seed: int, progress: Progress) -> _Runs:
+    from perceptronlab.core.perceptron import perceptron, pocket
+    from perceptronlab.theory.separability import separable
+
     verdict = separable(X, y, fit_intercept=True)
     progress("runs", 1, 4)
     run = perceptron(X, y, fit_intercept=True, max_sweeps=sweeps, warn=False)
@@ -54,12 +80,16 @@ def non_separable(
     progress("runs", 3, 4)
     by_update = pocket(X, y, fit_intercept=True, check="update", max_sweeps=sweeps, seed=data_seed)
     progress("runs", 4, 4)
-    errors = run.errors_after_sweep
-    sweep_history, update_history = by_sweep.pocket_history, by_update.pocket_history
+    return _Runs(verdict, run, by_sweep, by_update)
+
+
+def _rows(runs: _Runs) -> list[dict[str, Any]]:
+    """One row per sweep: its updates, the errors after it, and both pockets' errors by then."""
+    run, errors = runs.run, runs.run.errors_after_sweep
+    sweep_history, update_history = runs.by_sweep.pocket_history, runs.by_update.pocket_history
     assert (
         sweep_history is not None and update_history is not None
     )  # pocket runs keep their history
-    assert by_sweep.pocket_errors is not None and by_update.pocket_errors is not None
     rows: list[dict[str, Any]] = []
     for i in range(run.sweeps):
         rows.append(
@@ -71,10 +101,17 @@ def non_separable(
                 pocket_update_check=int(update_history[i]) if i < len(update_history) else None,
             )
         )
+    return rows
+
+
+def _stats(runs: _Runs, n: int) -> dict[str, Any]:
+    run, errors = runs.run, runs.run.errors_after_sweep
+    by_sweep, by_update = runs.by_sweep.pocket_errors, runs.by_update.pocket_errors
+    assert by_sweep is not None and by_update is not None  # pocket runs keep their best
     tail = errors[-20:]
-    stats = dict(
-        separable=bool(verdict.separable),
-        n=int(X.shape[0]),
+    return dict(
+        separable=bool(runs.verdict.separable),
+        n=int(n),
         sweeps=run.sweeps,
         converged=run.converged,
         cycled=run.cycled,
@@ -82,40 +119,44 @@ def non_separable(
         errors_max=int(errors.max()),
         errors_last_20_min=int(tail.min()),
         errors_last_20_max=int(tail.max()),
-        pocket_sweep_check_errors=int(by_sweep.pocket_errors),
-        pocket_update_check_errors=int(by_update.pocket_errors),
+        pocket_sweep_check_errors=int(by_sweep),
+        pocket_update_check_errors=int(by_update),
     )
+
+
+def _summary(runs: _Runs, n: int, data_seed: int) -> list[str]:
+    run, errors = runs.run, runs.run.errors_after_sweep
+    tail = errors[-20:]
     state = (
         "cycled (a start-of-sweep w repeated)"
         if run.cycled
         else ("converged" if run.converged else "never converged")
     )
-    lines = [
-        f"non-separable: {X.shape[0]} points in two overlapping clouds (seed {data_seed}), labels 0/1, "
+    return [
+        f"non-separable: {n} points in two overlapping clouds (seed {data_seed}), labels 0/1, "
         "with intercept.",
-        f"  separable (LP): {'yes' if verdict.separable else 'no'}",
+        f"  separable (LP): {'yes' if runs.verdict.separable else 'no'}",
         f"  cyclic perceptron, {run.sweeps} sweeps: {state}; errors after a sweep range over "
         f"{errors.min()}..{errors.max()} (last 20 sweeps: {tail.min()}..{tail.max()}), "
         f"{run.mistakes} updates in all",
-        f"  the perceptron's final w misclassifies {int(errors[-1])} of {X.shape[0]}",
+        f"  the perceptron's final w misclassifies {int(errors[-1])} of {n}",
         f"  pocket, checked after each sweep (the notebook “The Perceptron Convergence Theorem”): "
-        f"keeps w with {by_sweep.pocket_errors} errors",
+        f"keeps w with {runs.by_sweep.pocket_errors} errors",
         f"  pocket, checked after each update, random-mistake order (Lin's lecture 2): keeps w with "
-        f"{by_update.pocket_errors} errors",
+        f"{runs.by_update.pocket_errors} errors",
     ]
+
+
+def _figures(runs: _Runs, X: Any, y: Any) -> dict[str, Figure]:
     from perceptronlab import plots
 
-    figures = {
-        "non-separable-sweeps": plots.sweeps(run),
-        "non-separable-pocket": plots.sweeps(by_update),
+    return {
+        "non-separable-sweeps": plots.sweeps(runs.run),
+        "non-separable-pocket": plots.sweeps(runs.by_update),
         "non-separable-regions": plots.decision_regions(
-            by_update,
+            runs.by_update,
             X,
             y,
-            title=f"Pocket's line: {by_update.pocket_errors} of {X.shape[0]} misclassified",
+            title=f"Pocket's line: {runs.by_update.pocket_errors} of {X.shape[0]} misclassified",
         ),
     }
-    result = ExperimentResult(
-        "non-separable", rows, "\n".join(lines), stats, figures, dict(seed=data_seed, sweeps=sweeps)
-    )
-    return finish(result, out_dir, progress)

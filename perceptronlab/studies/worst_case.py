@@ -8,19 +8,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perceptronlab._ground.validation import check_seed
 from perceptronlab.studies._result import (
     ExperimentResult,
     Progress,
+    begin,
     finish,
-    novikoff_value,
-    quiet,
-    trials_or,
-    value_of,
+    radius_margin_bound,
 )
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from perceptronlab.core.run import Run
 
 
 def worst_case(
@@ -40,20 +39,43 @@ def worst_case(
 
     ``trials``: the number of shuffled orders per n (default 5).
     """
+    from perceptronlab import plots
+
+    seed, trials, progress = begin(seed, trials, 5, progress)
+    rows, runs = _rows(dimensions, trials, seed, progress)
+    tight = all(
+        r["attains_bound"] and r["shuffled_mistakes_min"] == r["shuffled_mistakes_max"] == r["n"]
+        for r in rows
+    )
+    figures = {"worst-case": _worst_case_figure(rows)}
+    middle = dimensions[len(dimensions) // 2]
+    figures["worst-case-squeeze"] = plots.squeeze(*runs[middle])
+    stats = dict(attains_bound=tight, dimensions=list(dimensions))
+    result = ExperimentResult(
+        "worst-case",
+        rows,
+        "\n".join(_summary(rows, trials, tight)),
+        stats,
+        figures,
+        dict(seed=seed, trials=trials, dimensions=list(dimensions)),
+    )
+    return finish(result, out_dir, progress)
+
+
+def _rows(
+    dimensions: tuple[int, ...], trials: int, seed: int, progress: Progress
+) -> tuple[list[dict[str, Any]], dict[int, tuple[Run, float, float]]]:
+    """One row per n: R, ρ*, the bound, the cyclic run's mistakes and the shuffled runs' range;
+    with each n's cyclic run, ρ* and R (for the squeeze figure)."""
     from perceptronlab.core.perceptron import perceptron
     from perceptronlab.datasets import basis
-    from perceptronlab.theory.geometry import max_margin, radius
 
-    seed = check_seed(seed) or 0
-    trials = trials_or(trials, 5)
-    progress = progress or quiet
     rows, runs = [], {}
     progress("dimensions", 0, len(dimensions))
     for done, n in enumerate(dimensions, start=1):
         X, y = basis(n)
-        R = float(radius(X))
-        rho = value_of(max_margin(X, y).rho)
-        bound = novikoff_value(R, rho)
+        R, rho, bound = radius_margin_bound(X, y)
+        assert rho is not None and bound is not None  # the basis vectors are separable
         run = perceptron(X, y, exact=True)
         shuffled = [
             perceptron(X, y, order="shuffle", seed=seed + t).mistakes for t in range(trials)
@@ -73,10 +95,10 @@ def worst_case(
         )
         runs[n] = (run, rho, R)
         progress("dimensions", done, len(dimensions))
-    tight = all(
-        r["attains_bound"] and r["shuffled_mistakes_min"] == r["shuffled_mistakes_max"] == r["n"]
-        for r in rows
-    )
+    return rows, runs
+
+
+def _summary(rows: list[dict[str, Any]], trials: int, tight: bool) -> list[str]:
     lines = [
         "worst-case: the basis vectors e₁…eₙ, all labelled +1 "
         "(the notebook “The Perceptron Convergence Theorem”, section 6.7).",
@@ -84,26 +106,11 @@ def worst_case(
         f"{'yes' if tight else 'NO'}",
         "     n    R      ρ*     bound  mistakes  shuffled",
     ]
-    lines += [
+    return lines + [
         f"  {r['n']:>4}  {r['R']:.3f}  {r['rho']:.4f}  {r['bound']:>5g}  {r['mistakes']:>8}  "
         f"{r['shuffled_mistakes_min']}..{r['shuffled_mistakes_max']}"
         for r in rows
     ]
-    from perceptronlab import plots
-
-    figures = {"worst-case": _worst_case_figure(rows)}
-    middle = dimensions[len(dimensions) // 2]
-    figures["worst-case-squeeze"] = plots.squeeze(*runs[middle])
-    stats = dict(attains_bound=tight, dimensions=list(dimensions))
-    result = ExperimentResult(
-        "worst-case",
-        rows,
-        "\n".join(lines),
-        stats,
-        figures,
-        dict(seed=seed, trials=trials, dimensions=list(dimensions)),
-    )
-    return finish(result, out_dir, progress)
 
 
 def _worst_case_figure(rows: list[dict[str, Any]]) -> Figure:
