@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 import numpy as np
 import pytest
@@ -207,3 +208,42 @@ def test_bad_column_flags_are_one_line_each(wine_csv):
     assert "--holdout" in _error(invoke("train", path, *TRAIN, "--holdout", "1.5"))
     both = _error(invoke("train", path, *TRAIN, "--features", "ash,year"))
     assert "'year'" in both
+
+
+# ---------------------------------------------------------------- the advice names --intercept
+
+
+def _write(path, X, y):
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["mass (g)", "length (mm)", "kind"])
+        writer.writerows([*(f"{v:g}" for v in x), label] for x, label in zip(X, y, strict=True))
+    return path
+
+
+def _advice(path, *flags):
+    result = invoke("train", path, "--label", "kind", *flags, "--json")
+    assert result.exit_code == 0, result.output
+    return {a["topic"]: a for a in json.loads(result.stdout)["advice"]}
+
+
+def test_the_advice_names_the_intercept_for_classes_only_an_offset_separates(tmp_path):
+    # all measurements positive: no hyperplane through the origin separates the light from the heavy
+    rng = np.random.default_rng(0)
+    light = np.column_stack([rng.uniform(30, 40, 40), rng.uniform(10, 20, 40)])
+    heavy = np.column_stack([rng.uniform(45, 55, 40), rng.uniform(10, 20, 40)])
+    X, y = np.vstack([light, heavy]), ["light"] * 40 + ["heavy"] * 40
+    advice = _advice(_write(tmp_path / "sep.csv", X, y))
+    assert "--intercept" in advice["intercept"]["fix"]
+    # one heavy bird among the light ones: no hyperplane at all, but an offset leaves one error
+    X = np.vstack([X, [[35.0, 15.0]]])
+    advice = _advice(_write(tmp_path / "noisy.csv", X, [*y, "heavy"]))["intercept"]
+    assert "--intercept" in advice["fix"]
+    # the counts measured both ways: the data is not separable (one error at least, either way),
+    # and the intercept removes at least half of the errors through the origin
+    origin = int(re.search(r"are (\d+) of 81 through the origin", advice["why"]).group(1))
+    with_b = [int(e) for e in re.findall(r"(\d+) with an intercept", advice["why"])]
+    assert len(with_b) == 2 and "scale='standard'" not in advice["why"]  # --scale standard said
+    assert "--scale standard" in advice["why"]
+    assert min(with_b) >= 1 and 2 * min(with_b) <= origin, advice["why"]
+    assert "--intercept with --scale standard" in advice["fix"]  # the better of the two named
