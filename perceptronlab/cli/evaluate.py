@@ -88,14 +88,16 @@ def print_score(record: dict, title: str) -> None:
         f"[bold]{title}[/bold]: accuracy {record['accuracy']:.2%} "
         f"({record['correct']:,} of {record['rows']:,} rows)"
     )
-    matrix = Table(title="confusion (rows: true class, columns: predicted)", title_justify="left")
+    console().print("confusion matrix (rows: the true class, columns: the predicted one)")
+    matrix = Table()
     matrix.add_column("true \\ predicted", style="bold")
     for label in labels:
         matrix.add_column(label, justify="right")
     for label, row in zip(labels, record["confusion"], strict=True):
         matrix.add_row(label, *(f"{v:,}" for v in row))
     console().print(matrix)
-    classes = Table(title="per class", title_justify="left")
+    console().print("each class")
+    classes = Table()
     for heading in ("class", "precision", "recall", "rows"):
         classes.add_column(heading, justify="left" if heading == "class" else "right")
     for label in labels:
