@@ -247,3 +247,23 @@ def test_the_advice_names_the_intercept_for_classes_only_an_offset_separates(tmp
     assert "--scale standard" in advice["why"]
     assert min(with_b) >= 1 and 2 * min(with_b) <= origin, advice["why"]
     assert "--intercept with --scale standard" in advice["fix"]  # the better of the two named
+
+
+def test_a_damaged_recipe_is_one_line_and_unlabelled_rows_are_still_predicted(wine_csv, tmp_path):
+    path, header, rows = wine_csv
+    model = tmp_path / "m.json"
+    assert invoke("train", path, *BEST, "-o", model, "-q").exit_code == 0
+    document = json.loads(model.read_text())
+    damaged = tmp_path / "damaged.json"
+    document["table"]["columns"][0]["categories"].pop()  # 2 categories, the weights expect 3
+    damaged.write_text(json.dumps(document))
+    assert "field 'table'" in _error(invoke("predict", damaged, path))
+    gaps = tmp_path / "gaps.csv"
+    with open(gaps, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows([["NA" if i % 2 else r[0], *r[1:]] for i, r in enumerate(rows)])
+    result = invoke("predict", model, gaps, "--json")
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.stdout)["predictions"]) == len(rows)
+    assert "missing cells: predicting every row" in result.stderr

@@ -119,9 +119,20 @@ def plain_label(value: Any) -> Any:
 def _table_data(recipe: dict, data: Path, fmt: str | None, max_bytes: str | None, quiet: bool):
     """A raw table made into the model's features by its recipe (columns in any order, others
     ignored), with one line for the rows dropped, the cells filled and the unseen categories."""
-    from perceptronlab.io.table import encode, read_table
+    from perceptronlab.io.table import MISSING_CELLS, encode, read_table
 
-    encoded = encode(read_table(data, fmt=fmt, max_bytes=max_bytes), recipe)
+    table = read_table(data, fmt=fmt, max_bytes=max_bytes)
+    labelled = recipe["label"] in table.header
+    if labelled and recipe["missing"] != "drop":
+        gaps = sum(cell in MISSING_CELLS for cell in table.column(recipe["label"]))
+        if gaps:  # rows to predict all the same; no labels to score against
+            info(
+                f"the label column {recipe['label']!r} has {gaps} missing cells: predicting "
+                "every row, without labels",
+                quiet=quiet,
+            )
+            labelled = False
+    encoded = encode(table, recipe, has_label=labelled)
     for line in encoding_notes(encoded, recipe):
         info(line, quiet=quiet)
     return encoded.X, encoded.y

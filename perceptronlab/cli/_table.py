@@ -233,6 +233,7 @@ def _read_table(
     # the split is drawn over the rows that the flags keep; the recipe (its means, its categories)
     # is then learnt from the training rows only, and the held-out rows are encoded by it
     kept = encode(table, fit_recipe(table, **learn), has_label=True)
+    assert kept.rows is not None  # encode says which rows it kept
     rows, held_rows = (kept.rows[part] for part in holdout_rows(kept.y, holdout, options["seed"]))
     recipe = fit_recipe(table, **learn, rows=rows)
     encoded = encode(table, recipe, has_label=True, rows=rows)

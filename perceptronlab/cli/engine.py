@@ -415,7 +415,7 @@ def train(
         if run is None:
             return
     else:
-        options["table"], options["holdout"] = request, holdout
+        options["table"], options["holdout"], options["quiet"] = request, holdout, quiet
         run, n_rows, n_features, scaler = _train_local(
             data, options, quiet or json_output, scale, max_bytes
         )
@@ -543,8 +543,8 @@ def _train_local(
 
     with Progress("train", quiet=quiet) as progress:
         progress(f"reading {data}")
-        training = read_training(
-            data, options["table"], options, max_bytes, options["holdout"], quiet
+        training = read_training(  # its lines (rows dropped, cells filled) even with --json
+            data, options["table"], options, max_bytes, options["holdout"], options["quiet"]
         )
         X, y = training.X, training.y
         units = X

@@ -134,7 +134,7 @@ def evaluate(
     from perceptronlab.cli._model import load_fitted, prediction_data
 
     fitted = load_fitted(model)
-    X, y = prediction_data(fitted, data, label, data_format, max_bytes, quiet or json_output)
+    X, y = prediction_data(fitted, data, label, data_format, max_bytes, quiet)
     if y is None:
         raise fail(
             f"DATA {str(data)!r}",

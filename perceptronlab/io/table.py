@@ -365,8 +365,8 @@ def fit_recipe(
     return {"version": RECIPE_VERSION, "label": label, "missing": missing, "columns": columns}
 
 
-def _number(name: str, value: Any) -> float:
-    value = float(value)
+def _number(name: str, fill: Any) -> float:
+    value = float(fill)
     if not math.isfinite(value):  # a column with no value at all among the rows learnt from
         raise fail(
             f"column {name!r}",

@@ -472,8 +472,8 @@ def _errors_both_ways(X: NDArray[Any], y: ArrayLike, scale: Scale | None) -> lis
     sweeps = max(1, min(ERRORS_SWEEPS, ERRORS_WORK // max(1, 3 * n * (d + 1))))
     origin = pocket_errors(X, y, scale=scale, fit_intercept=False, sweeps=sweeps)
     dense = not hasattr(X, "tocsr")  # centring a sparse matrix would fill it in
-    tried = [scale] + (["standard"] if scale != "standard" and dense else [])
-    found = [
+    tried: list[Scale | None] = [scale] + (["standard"] if scale != "standard" and dense else [])
+    found: list[dict[str, Any]] = [
         {
             "scale": s or "none",
             "fit_intercept": True,
@@ -632,7 +632,7 @@ def advise(
                 )
             )
         else:
-            advice += _errors_both_ways(X, y, scale)
+            advice += _errors_both_ways(X, y, cast("Scale | None", scale))
     if separable_data and unfinished and not run.cycled:
         per_sweep = None if not seconds or not run.sweeps else seconds / run.sweeps
         needed = min(best, float(bound)) if bound is not None else math.inf
