@@ -357,6 +357,10 @@ def train(
     Any number of classes: on more than two, one run per class (one-vs-rest) unless --algorithm
     multiclass. A run that did not converge is judged as `perceptronlab analyze` judges it (separable
     or not, by a linear program) with the same advice.
+
+    A CSV file as it comes: pick columns by name with --features or --ignore, one-hot encode text
+    columns with --categorical, fill or drop missing cells with --missing (the model file keeps
+    the recipe, and predict applies it); --holdout scores the model on rows kept out.
     """
     eta_value: Fraction | float = parse_number(eta, "--eta")
     margin_value: Fraction | float = parse_number(margin, "--margin")
