@@ -267,3 +267,16 @@ def test_a_damaged_recipe_is_one_line_and_unlabelled_rows_are_still_predicted(wi
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.stdout)["predictions"]) == len(rows)
     assert "missing cells: predicting every row" in result.stderr
+
+
+def test_evaluate_scores_a_plain_model_and_needs_labels(tmp_path):
+    data = tmp_path / "exam.csv"
+    data.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
+    model = tmp_path / "e.json"
+    assert invoke("train", data, "-o", model, "-q").exit_code == 0
+    record = json.loads(invoke("evaluate", model, data, "--json").stdout)
+    assert record["labels"] == [-1, 1] and record["confusion"] == [[2, 0], [0, 1]]
+    assert record["accuracy"] == 1.0 and record["per_class"]["1"]["recall"] == 1.0
+    unlabelled = tmp_path / "new.csv"
+    unlabelled.write_text("x1,x2\n1,0\n")
+    assert "a label column to score against" in _error(invoke("evaluate", model, unlabelled))
