@@ -218,6 +218,7 @@ def test_every_example_runs(example_files):
         "trace",
         "train",
         "predict",
+        "evaluate",
         "analyze",
         "report",
         "experiment",

@@ -52,7 +52,7 @@ def _expected_failures(estimator) -> dict:
 # Default parameters: scikit-learn's checks set random_state themselves (PocketPerceptron's
 # random-mistake order is then reproducible, as check_fit_idempotent needs).
 @parametrize_with_checks(
-    [Perceptron(), PocketPerceptron(), OnlinePerceptron()],
+    [Perceptron(shuffle=False, tol=None), PocketPerceptron(), OnlinePerceptron()],
     expected_failed_checks=_expected_failures,
 )
 def test_sklearn_estimator_checks(estimator, check):
@@ -105,7 +105,7 @@ def test_parameter_constraints_are_complete_and_enforced(estimator):
 
 def test_init_stores_parameters_unchanged_and_keyword_only():
     marker = object()
-    clf = Perceptron(eta0=marker, order="nonsense", max_iter=-3)
+    clf = Perceptron(shuffle=False, tol=None, eta0=marker, order="nonsense", max_iter=-3)
     assert clf.eta0 is marker and clf.order == "nonsense" and clf.max_iter == -3
     with pytest.raises(TypeError):
         Perceptron(1.0)
@@ -113,19 +113,19 @@ def test_init_stores_parameters_unchanged_and_keyword_only():
         eta0=1.0,
         fit_intercept=True,
         order="cyclic",
-        shuffle=False,
+        shuffle=True,  # scikit-learn's defaults: shuffle, tol and random_state
         penalty=None,
         alpha=0.0001,
         l1_ratio=0.15,
         margin=0.0,
         max_iter=1000,
-        tol=None,
+        tol=1e-3,
         early_stopping=False,
         validation_fraction=0.1,
         n_iter_no_change=5,
         class_weight=None,
         warm_start=False,
-        random_state=None,
+        random_state=0,
         n_jobs=None,
         verbose=0,
     )
@@ -149,8 +149,8 @@ def test_init_stores_parameters_unchanged_and_keyword_only():
 @pytest.mark.parametrize(
     ("make", "right"),
     [
-        (lambda: Perceptron(max_sweeps=10), "use max_iter=10"),
-        (lambda: Perceptron(eta=0.5), "use eta0=0.5"),
+        (lambda: Perceptron(shuffle=False, tol=None, max_sweeps=10), "use max_iter=10"),
+        (lambda: Perceptron(shuffle=False, tol=None, eta=0.5), "use eta0=0.5"),
         (lambda: PocketPerceptron(seed=3), "use random_state=3"),
         (lambda: perceptronlab.AveragedPerceptron(max_sweeps=7), "use max_iter=7"),
         (lambda: perceptronlab.KernelPerceptron(seed=1), "use random_state=1"),
@@ -171,15 +171,15 @@ def test_a_name_of_the_other_api_names_the_right_one(make, right):
 
 def test_set_params_with_a_functional_name_names_the_right_one():
     with pytest.raises(InputError, match=r"Invalid parameter 'max_sweeps' .* use max_iter=3"):
-        Perceptron().set_params(max_sweeps=3)
-    assert Perceptron().set_params(max_iter=3).max_iter == 3
+        Perceptron(shuffle=False, tol=None).set_params(max_sweeps=3)
+    assert Perceptron(shuffle=False, tol=None).set_params(max_iter=3).max_iter == 3
 
 
 # ---------------------------------------------------------------- the seeds' numbers
 
 
 def test_exam_task_of_the_seeds():
-    clf = Perceptron(fit_intercept=False).fit(EXAM_X, EXAM_Y)
+    clf = Perceptron(shuffle=False, tol=None, fit_intercept=False).fit(EXAM_X, EXAM_Y)
     assert clf.coef_.tolist() == [[1.0, -2.0]] and clf.intercept_.tolist() == [0.0]
     assert (clf.n_mistakes_, clf.n_sweeps_, clf.converged_) == (5, 4, True)
     assert clf.run_.mistake_indices.tolist() == [0, 1, 0, 1, 0]  # x1 x2 | x1 x2 | x1
@@ -188,8 +188,8 @@ def test_exam_task_of_the_seeds():
 
 
 def test_learning_rate_only_scales_w():
-    one = Perceptron(fit_intercept=False).fit(EXAM_X, EXAM_Y)
-    two = Perceptron(fit_intercept=False, eta0=2).fit(EXAM_X, EXAM_Y)
+    one = Perceptron(shuffle=False, tol=None, fit_intercept=False).fit(EXAM_X, EXAM_Y)
+    two = Perceptron(shuffle=False, tol=None, fit_intercept=False, eta0=2).fit(EXAM_X, EXAM_Y)
     assert two.coef_.tolist() == [[2.0, -4.0]]
     assert two.run_.mistake_indices.tolist() == one.run_.mistake_indices.tolist()
 
@@ -206,7 +206,9 @@ def _gaussian(seed, n=30, d=3):
 @pytest.mark.parametrize("order", ["cyclic", "random-mistake"])
 def test_perceptron_is_the_engine_run(order):
     X, y = _gaussian(0)
-    clf = Perceptron(order=order, random_state=3, margin=0.25, eta0=0.5).fit(X, y)
+    clf = Perceptron(
+        shuffle=False, tol=None, order=order, random_state=3, margin=0.25, eta0=0.5
+    ).fit(X, y)
     seed = clf.run_.params[
         "seed"
     ]  # the run's seed, drawn from random_state as scikit-learn draws it
@@ -221,9 +223,11 @@ def test_perceptron_is_the_engine_run(order):
 
 def test_any_two_labels_map_to_signs_with_classes_1_positive():
     X, y = _gaussian(1)
-    signs = Perceptron().fit(X, np.where(y == 1, 1, -1))
-    named = Perceptron().fit(X, np.where(y == 1, "yes", "no"))
-    flipped = Perceptron().fit(X, np.where(y == 1, "a", "b"))  # "b" > "a": now y == 0 is positive
+    signs = Perceptron(shuffle=False, tol=None).fit(X, np.where(y == 1, 1, -1))
+    named = Perceptron(shuffle=False, tol=None).fit(X, np.where(y == 1, "yes", "no"))
+    flipped = Perceptron(shuffle=False, tol=None).fit(
+        X, np.where(y == 1, "a", "b")
+    )  # "b" > "a": now y == 0 is positive
     assert named.classes_.tolist() == ["no", "yes"] and flipped.classes_.tolist() == ["a", "b"]
     assert np.array_equal(named.coef_, signs.coef_)
     assert np.array_equal(flipped.coef_, -signs.coef_)
@@ -233,7 +237,9 @@ def test_any_two_labels_map_to_signs_with_classes_1_positive():
 
 
 def test_a_tie_predicts_the_negative_class():
-    clf = Perceptron(fit_intercept=False).fit(EXAM_X, ["neg", "pos", "pos"])
+    clf = Perceptron(shuffle=False, tol=None, fit_intercept=False).fit(
+        EXAM_X, ["neg", "pos", "pos"]
+    )
     assert clf.decision_function([[0.0, 0.0]]).tolist() == [0.0]
     assert clf.predict([[0.0, 0.0]]).tolist() == ["neg"]
 
@@ -244,7 +250,7 @@ def test_one_vs_rest_runs_the_engine_once_per_class():
     y = np.repeat([0, 1, 2], 10)
     X = centers[y] + rng.normal(scale=0.5, size=(30, 2))
     labels = np.array(["red", "green", "blue"])[y]
-    clf = Perceptron(max_iter=50).fit(X, labels)
+    clf = Perceptron(shuffle=False, tol=None, max_iter=50).fit(X, labels)
     assert clf.classes_.tolist() == ["blue", "green", "red"]
     assert clf.coef_.shape == (3, 2) and clf.intercept_.shape == (3,)
     assert isinstance(clf.run_, list) and len(clf.run_) == 3
@@ -264,7 +270,7 @@ def test_one_vs_rest_runs_the_engine_once_per_class():
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: Perceptron(fit_intercept=False, max_iter=8),
+        lambda: Perceptron(shuffle=False, tol=None, fit_intercept=False, max_iter=8),
         lambda: PocketPerceptron(random_state=1, max_iter=8),
         lambda: OnlinePerceptron(margin=0.1),
     ],
@@ -307,8 +313,10 @@ def test_single_class_is_refused_as_scikit_learn_does_and_named_classes_learn_it
     # the lectures' worst case labels every basis vector +1: fit refuses one class (scikit-learn's
     # convention), a partial fit told both classes learns it
     with pytest.raises(ValueError, match="The number of classes has to be greater than one"):
-        Perceptron(fit_intercept=False).fit(np.eye(3), [1, 1, 1])
-    clf = Perceptron(fit_intercept=False).partial_fit(np.eye(3), [1, 1, 1], classes=[-1, 1])
+        Perceptron(shuffle=False, tol=None, fit_intercept=False).fit(np.eye(3), [1, 1, 1])
+    clf = Perceptron(shuffle=False, tol=None, fit_intercept=False).partial_fit(
+        np.eye(3), [1, 1, 1], classes=[-1, 1]
+    )
     assert clf.classes_.tolist() == [-1, 1]
     assert clf.coef_.tolist() == [[1.0, 1.0, 1.0]] and clf.n_mistakes_ == 3
 
@@ -318,27 +326,29 @@ def test_single_class_is_refused_as_scikit_learn_does_and_named_classes_learn_it
 
 def test_not_converged_warns_with_the_remedy():
     with pytest.warns(NotConvergedWarning, match=r"max_iter=3 sweeps.*PocketPerceptron"):
-        clf = Perceptron(max_iter=3).fit(np.array(XOR_X) + 0.1, XOR_Y)
+        clf = Perceptron(shuffle=False, tol=None, max_iter=3).fit(np.array(XOR_X) + 0.1, XOR_Y)
     assert clf.converged_ is False and clf.n_sweeps_ == 3
 
 
 def test_a_cycle_warns_that_it_never_converges():
     with pytest.warns(CycledWarning, match="never converge"):
-        clf = Perceptron(fit_intercept=True).fit(XOR_X, XOR_Y)
+        clf = Perceptron(shuffle=False, tol=None, fit_intercept=True).fit(XOR_X, XOR_Y)
     assert clf.run_.cycled and not clf.converged_ and clf.n_sweeps_ < 1000
 
 
 def test_one_vs_rest_warning_names_the_classes():
     X = [[0, 0], [0, 1], [1, 0], [1, 1], [5, 5], [6, 5]]
     with pytest.warns(UserWarning, match="'even' vs rest") as caught:
-        Perceptron(max_iter=5).fit(X, ["even", "odd", "odd", "even", "big", "big"])
+        Perceptron(shuffle=False, tol=None, max_iter=5).fit(
+            X, ["even", "odd", "odd", "even", "big", "big"]
+        )
     assert all(issubclass(w.category, perceptronlab.PerceptronLabWarning) for w in caught)
 
 
 def test_no_warning_when_converged():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        Perceptron().fit(EXAM_X, EXAM_Y)
+        Perceptron(shuffle=False, tol=None).fit(EXAM_X, EXAM_Y)
         PocketPerceptron(random_state=0).fit(
             XOR_X, XOR_Y
         )  # pocket never warns: not converging is its case
@@ -349,7 +359,7 @@ def test_no_warning_when_converged():
 
 def test_pickle_keeps_the_model_but_not_the_training_data():
     X, y = _gaussian(6)
-    clf = Perceptron(max_iter=50).fit(X, y)
+    clf = Perceptron(shuffle=False, tol=None, max_iter=50).fit(X, y)
     errors = clf.run_.errors_after_sweep.tolist()
     clone = pickle.loads(pickle.dumps(clf))
     assert clone.run_.data is None and clone.run_.checkpoints == {}
@@ -696,22 +706,22 @@ def test_online_needs_classes_for_other_labels():
 
 def test_bad_labels():
     with pytest.raises(InputError, match=r"y \(the labels\): Unknown label type: continuous"):
-        Perceptron().fit(EXAM_X, [0.5, 1.5, 2.25])
+        Perceptron(shuffle=False, tol=None).fit(EXAM_X, [0.5, 1.5, 2.25])
     with pytest.raises(InputError, match="requires y to be passed, but the target y is None"):
-        Perceptron().fit(EXAM_X, None)
+        Perceptron(shuffle=False, tol=None).fit(EXAM_X, None)
     with pytest.raises(
         InputError, match=r"y \(the labels\): expected finite labels, got NaN or inf"
     ):
-        Perceptron().fit(EXAM_X, [1.0, np.nan, 1.0])
+        Perceptron(shuffle=False, tol=None).fit(EXAM_X, [1.0, np.nan, 1.0])
 
 
 def test_boundary_errors_pickle_for_parallel_search():
     # joblib sends a worker's exception back to the parent: it must survive pickling
     errors = []
     for call in (
-        lambda: Perceptron(eta0=0).fit(EXAM_X, EXAM_Y),
-        lambda: Perceptron().predict(EXAM_X),
-        lambda: Perceptron().fit(np.array([[{}, 1]], dtype=object), [1]),
+        lambda: Perceptron(shuffle=False, tol=None, eta0=0).fit(EXAM_X, EXAM_Y),
+        lambda: Perceptron(shuffle=False, tol=None).predict(EXAM_X),
+        lambda: Perceptron(shuffle=False, tol=None).fit(np.array([[{}, 1]], dtype=object), [1]),
     ):
         with pytest.raises(PerceptronLabError) as caught:
             call()

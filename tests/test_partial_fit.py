@@ -36,7 +36,7 @@ def _same(a, b):
 @pytest.mark.parametrize(
     "make",
     [
-        lambda **k: Perceptron(**k),
+        lambda **k: Perceptron(shuffle=False, tol=None, **k),
         lambda **k: AveragedPerceptron(**k),
         lambda **k: MulticlassPerceptron(**k),
         lambda **k: MulticlassPerceptron(averaged=True, **k),
@@ -58,7 +58,7 @@ def test_batches_are_one_stream(wine, make):
 @pytest.mark.parametrize(
     "make",
     [
-        lambda **k: Perceptron(**k),
+        lambda **k: Perceptron(shuffle=False, tol=None, **k),
         lambda **k: AveragedPerceptron(**k),
         lambda **k: MulticlassPerceptron(averaged=True, **k),
         lambda **k: PocketPerceptron(order="cyclic", check="sweep", **k),

@@ -77,7 +77,7 @@ def test_refusals_in_scikit_learns_words_then_ours(call, words, fix):
 def test_one_class_of_signed_labels_is_refused_by_the_estimator_not_by_the_functional_api():
     worst_case = np.eye(3)
     with pytest.raises(ValueError, match="has to be greater than one"):
-        Perceptron(fit_intercept=False).fit(worst_case, [1, 1, 1])
+        Perceptron(shuffle=False, tol=None, fit_intercept=False).fit(worst_case, [1, 1, 1])
     run = perceptronlab.perceptron(worst_case, [1, 1, 1])  # the lectures' worst case stays a run
     assert run.converged and run.mistakes == 3
 

@@ -51,7 +51,7 @@ def _sparse(X):
 def _pair(**options):
     """(scikit-learn's, ours) with the same options; scikit-learn's fixed to the perceptron's rule."""
     theirs = SkPerceptron(shuffle=False, alpha=0.0, penalty=None, **{"tol": None, **options})
-    return theirs, Perceptron(**options)
+    return theirs, Perceptron(**{"shuffle": False, "tol": None, **options})
 
 
 def _fit_both(theirs, ours, X, y, **fit):
@@ -210,7 +210,7 @@ def test_the_stopping_rule_needs_whole_sweeps():
     with pytest.raises(
         perceptronlab.InputError, match="order: expected 'cyclic' or 'shuffle' with tol"
     ):
-        Perceptron(order="random-mistake", tol=1e-3).fit(X, y)
+        Perceptron(order="random-mistake", shuffle=False, tol=1e-3).fit(X, y)
 
 
 # ---------------------------------------------------------------- sparse input
@@ -236,8 +236,8 @@ def test_csr_with_intercept_is_the_dense_rule_not_scikit_learns_damped_one():
     Xs = _sparse(X)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        dense = Perceptron(max_iter=5).fit(Xs.toarray(), y)
-        sparse = Perceptron(max_iter=5).fit(Xs, y)
+        dense = Perceptron(shuffle=False, tol=None, max_iter=5).fit(Xs.toarray(), y)
+        sparse = Perceptron(shuffle=False, tol=None, max_iter=5).fit(Xs, y)
     assert dense.coef_.tobytes() == sparse.coef_.tobytes() and dense.intercept_ == sparse.intercept_
     sk_dense, sk_sparse = _pair(max_iter=5)[0], _pair(max_iter=5)[0]
     with warnings.catch_warnings():
@@ -258,7 +258,9 @@ def test_non_convergence_warnings_are_scikit_learns_convergence_warnings():
         warnings.filterwarnings(
             "ignore", category=ConvergenceWarning
         )  # a scikit-learn user's filter
-        Perceptron(max_iter=2).fit(X, y)  # no clean sweep in 2: NotConvergedWarning, filtered
+        Perceptron(shuffle=False, tol=None, max_iter=2).fit(
+            X, y
+        )  # no clean sweep in 2: NotConvergedWarning, filtered
         Perceptron(max_iter=3, tol=1e-9, n_iter_no_change=5).fit(X, y)
         perceptronlab.perceptron(
             [[0, 0], [1, 1], [1, 0], [0, 1]], [0, 0, 1, 1], fit_intercept=True
@@ -302,7 +304,7 @@ def test_importing_perceptronlab_does_not_import_scikit_learn():
 def test_bad_fitting_options_are_explained(fit, match):
     X, y = load_iris(return_X_y=True)
     with pytest.raises(perceptronlab.InputError, match=match):
-        Perceptron(max_iter=2).fit(X, y, **fit)
+        Perceptron(shuffle=False, tol=None, max_iter=2).fit(X, y, **fit)
 
 
 def test_bad_class_weights_and_partial_fit_misuse_are_explained():
@@ -310,20 +312,24 @@ def test_bad_class_weights_and_partial_fit_misuse_are_explained():
     with pytest.raises(
         perceptronlab.InputError, match="class_weight: expected a dict whose keys are among"
     ):
-        Perceptron(class_weight={7: 2.0}, max_iter=2).fit(X, y)
+        Perceptron(shuffle=False, tol=None, class_weight={7: 2.0}, max_iter=2).fit(X, y)
     with pytest.raises(
         perceptronlab.InputError, match="classes: expected every class label .* got None"
     ):
-        Perceptron().partial_fit(X, y)
+        Perceptron(shuffle=False, tol=None).partial_fit(X, y)
     with pytest.raises(
         perceptronlab.InputError, match="early_stopping: expected False with partial_fit"
     ):
-        Perceptron(early_stopping=True).partial_fit(X, y, classes=[0, 1, 2])
+        Perceptron(shuffle=False, tol=None, early_stopping=True).partial_fit(
+            X, y, classes=[0, 1, 2]
+        )
     with pytest.raises(
         perceptronlab.InputError, match="class_weight: expected None or a dict with partial_fit"
     ):
-        Perceptron(class_weight="balanced").partial_fit(X, y, classes=[0, 1, 2])
-    model = Perceptron().partial_fit(X[:100], y[:100], classes=[0, 1, 2])
+        Perceptron(shuffle=False, tol=None, class_weight="balanced").partial_fit(
+            X, y, classes=[0, 1, 2]
+        )
+    model = Perceptron(shuffle=False, tol=None).partial_fit(X[:100], y[:100], classes=[0, 1, 2])
     with pytest.raises(
         perceptronlab.InputError, match=r"y \(the labels\): expected labels among classes"
     ):
@@ -339,7 +345,10 @@ def test_n_jobs_does_not_change_the_result():
     X, y = load_digits(return_X_y=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        runs = [Perceptron(max_iter=5, n_jobs=n).fit(X, y) for n in (1, 2, None)]
+        runs = [
+            Perceptron(shuffle=False, tol=None, max_iter=5, n_jobs=n).fit(X, y)
+            for n in (1, 2, None)
+        ]
         pockets = [
             perceptronlab.PocketPerceptron(max_iter=2, n_jobs=n, random_state=0).fit(
                 X[:300], y[:300]

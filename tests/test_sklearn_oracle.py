@@ -40,7 +40,7 @@ def _sklearn(X, y, *, k, fit_intercept, eta=1.0):
 
 def _ours(X, y, *, k, fit_intercept, eta=1.0):
     model = perceptronlab.Perceptron(
-        order="cyclic", fit_intercept=fit_intercept, max_iter=k, eta0=eta
+        shuffle=False, tol=None, order="cyclic", fit_intercept=fit_intercept, max_iter=k, eta0=eta
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NotConvergedWarning)

@@ -119,7 +119,7 @@ def test_warm_start_and_partial_fit(dataset, dtype):
     ours, theirs = Perceptron(**options), SkPerceptron(**options)
     for _ in range(2):
         _assert_same(_fit(ours, X, y), _fit(theirs, X, y))
-    options = dict(penalty="elasticnet", alpha=0.001, shuffle=True, random_state=0)
+    options = dict(penalty="elasticnet", alpha=0.001, shuffle=True, tol=None, random_state=0)
     ours, theirs = Perceptron(**options), SkPerceptron(**options)
     for part in np.array_split(np.arange(y.shape[0]), 3):
         ours.partial_fit(X[part], y[part], classes=np.unique(y))
@@ -132,7 +132,7 @@ def test_float32_without_penalty_keeps_the_textbook_stop():
     epochs of scikit-learn's change nothing)."""
     X, y = load_iris(return_X_y=True)
     X, y = X[y != 2].astype(np.float32), y[y != 2]
-    ours = _fit(Perceptron(max_iter=50), X, y)
+    ours = _fit(Perceptron(shuffle=False, tol=None, max_iter=50), X, y)
     theirs = _fit(SkPerceptron(max_iter=50, tol=None, shuffle=False, penalty=None), X, y)
     assert ours.coef_.dtype == np.float32 and ours.coef_.tobytes() == theirs.coef_.tobytes()
     assert ours.converged_ and ours.n_iter_ < theirs.n_iter_
@@ -141,8 +141,12 @@ def test_float32_without_penalty_keeps_the_textbook_stop():
 
 def test_penalty_none_is_the_textbook_rule():
     X, y = load_wine(return_X_y=True)
-    plain = _fit(Perceptron(max_iter=20), X, y)
-    again = _fit(Perceptron(max_iter=20, penalty=None, alpha=5.0, l1_ratio=1.0), X, y)
+    plain = _fit(Perceptron(shuffle=False, tol=None, max_iter=20), X, y)
+    again = _fit(
+        Perceptron(shuffle=False, tol=None, max_iter=20, penalty=None, alpha=5.0, l1_ratio=1.0),
+        X,
+        y,
+    )
     assert (
         plain.coef_.tobytes() == again.coef_.tobytes()
     )  # alpha and l1_ratio act only with a penalty

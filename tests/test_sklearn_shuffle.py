@@ -81,14 +81,16 @@ def test_shuffled_fit_equals_scikit_learn(dataset, binary, options):
     sample_weight = np.random.default_rng(0).uniform(0.0, 2.0, size=y.shape[0])
     for fit in ({}, {"sample_weight": sample_weight}):
         theirs = _fit(_theirs(random_state=7, **options), X, y, **fit)
-        ours = _fit(Perceptron(shuffle=True, random_state=7, **options), X, y, **fit)
+        ours = _fit(
+            Perceptron(shuffle=True, random_state=7, **{"tol": None, **options}), X, y, **fit
+        )
         _assert_same(ours, theirs)
 
 
 def test_order_shuffle_is_the_same_request():
     X, y = load_iris(return_X_y=True)
-    one = _fit(Perceptron(shuffle=True, random_state=3, max_iter=9), X, y)
-    two = _fit(Perceptron(order="shuffle", random_state=3, max_iter=9), X, y)
+    one = _fit(Perceptron(shuffle=True, tol=None, random_state=3, max_iter=9), X, y)
+    two = _fit(Perceptron(order="shuffle", tol=None, random_state=3, max_iter=9), X, y)
     assert one.coef_.tobytes() == two.coef_.tobytes() and one.run_[0].params["order"] == "shuffle"
 
 
@@ -98,7 +100,9 @@ def test_a_numpy_random_state_is_drawn_from_as_scikit_learn_draws(dataset):
         theirs_state, our_state = np.random.RandomState(11), np.random.RandomState(11)
         for _ in range(2):  # the second fit goes on with the generator where the first left it
             theirs = _fit(_theirs(random_state=theirs_state, max_iter=5), X, labels)
-            ours = _fit(Perceptron(shuffle=True, random_state=our_state, max_iter=5), X, labels)
+            ours = _fit(
+                Perceptron(shuffle=True, tol=None, random_state=our_state, max_iter=5), X, labels
+            )
             _assert_same(ours, theirs)
         assert theirs_state.randint(1000) == our_state.randint(1000)
 
@@ -107,7 +111,9 @@ def test_csr_without_intercept(dataset):
     X, y = dataset
     X = sp.csr_matrix(np.where(X > np.median(X, axis=0), X, 0.0))
     theirs = _fit(_theirs(random_state=1, max_iter=12, fit_intercept=False), X, y)
-    ours = _fit(Perceptron(shuffle=True, random_state=1, max_iter=12, fit_intercept=False), X, y)
+    ours = _fit(
+        Perceptron(shuffle=True, tol=None, random_state=1, max_iter=12, fit_intercept=False), X, y
+    )
     _assert_same(ours, theirs)
 
 
@@ -117,7 +123,7 @@ def test_warm_start_and_partial_fit(dataset):
     ours = Perceptron(shuffle=True, random_state=2, tol=1e-3, warm_start=True, max_iter=6)
     for _ in range(2):
         _assert_same(_fit(ours, X, y), _fit(theirs, X, y))
-    theirs, ours = _theirs(random_state=5), Perceptron(shuffle=True, random_state=5)
+    theirs, ours = _theirs(random_state=5), Perceptron(shuffle=True, tol=None, random_state=5)
     for part in np.array_split(np.arange(y.shape[0]), 3):
         theirs.partial_fit(X[part], y[part], classes=np.unique(y))
         ours.partial_fit(X[part], y[part], classes=np.unique(y))

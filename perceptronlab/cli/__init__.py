@@ -31,7 +31,15 @@ from perceptronlab.core.interrupt import caused_by_interrupt
 from perceptronlab.exceptions import PerceptronLabError
 
 #: command-group modules under ``perceptronlab.cli``; each has ``register(app)``.
-COMMAND_MODULES: tuple[str, ...] = ("engine", "teach", "web", "exams", "theory", "quiz")
+COMMAND_MODULES: tuple[str, ...] = (
+    "engine",
+    "evaluate",
+    "teach",
+    "web",
+    "exams",
+    "theory",
+    "quiz",
+)
 #: commands that need an optional extra (:data:`perceptronlab.cli._common.EXTRAS`), checked before they start
 NEEDS_EXTRA: dict[str, str] = {"report": "plots", "experiment": "plots", "serve": "web"}
 

@@ -41,6 +41,10 @@ EXAMPLES: dict[str | None, list[tuple[str, str]]] = {
         ("perceptronlab predict model.json new.csv", "one label per line"),
         ("perceptronlab predict model.json new.csv --out predictions.csv", "as a CSV file"),
     ],
+    "evaluate": [
+        ("perceptronlab evaluate model.json data.csv", "accuracy, confusion matrix, precision"),
+        ("perceptronlab evaluate model.json data.csv --json", "the same numbers as JSON"),
+    ],
     "analyze": [
         ("perceptronlab analyze data.csv", "separable? R, ρ*, the bound, leave-one-out"),
         ("perceptronlab analyze data.csv --intercept --json", "with an intercept, as JSON"),

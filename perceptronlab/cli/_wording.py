@@ -42,6 +42,10 @@ PARAMETERS: dict[str, str] = {
     "kind": "kind",
     "max_bytes": "max_bytes",
     "scale": "scale",
+    "features": "features",
+    "ignore": "ignore",
+    "categorical": "categorical",
+    "missing": "missing",
 }
 
 #: a library call named in advice → (the command-line parameter it needs, what to say instead)

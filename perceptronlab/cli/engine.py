@@ -32,6 +32,15 @@ from perceptronlab.cli._common import (
     print_json,
     read_xy,
 )
+from perceptronlab.cli._table import (
+    CategoricalOpt,
+    FeaturesOpt,
+    HoldoutOpt,
+    IgnoreOpt,
+    Missing,
+    MissingOpt,
+    table_request,
+)
 
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
@@ -315,11 +324,18 @@ def train(
     exact: Annotated[bool, typer.Option(help="Compute with exact fractions (small data).")] = False,
     scale: ScaleOpt = Scale.none,
     label: LabelOpt = None,
+    features: FeaturesOpt = None,
+    ignore: IgnoreOpt = None,
+    categorical: CategoricalOpt = None,
+    missing: MissingOpt = Missing.error,
+    holdout: HoldoutOpt = None,
     data_format: DataFormatOpt = None,
     max_bytes: MaxBytesOpt = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Save the model (and its scaler) as JSON here."),
+        typer.Option(
+            "--out", "-o", help="Save the model (its scaler and column recipe too) as JSON here."
+        ),
     ] = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -355,6 +371,10 @@ def train(
     Any number of classes: on more than two, one run per class (one-vs-rest) unless --algorithm
     multiclass. A run that did not converge is judged as `perceptronlab analyze` judges it (separable
     or not, by a linear program) with the same advice.
+
+    A CSV file as it comes: pick columns by name with --features or --ignore, one-hot encode text
+    columns with --categorical, fill or drop missing cells with --missing (the model file keeps
+    the recipe, and predict applies it); --holdout scores the model on rows kept out.
     """
     eta_value: Fraction | float = parse_number(eta, "--eta")
     margin_value: Fraction | float = parse_number(margin, "--margin")
@@ -382,11 +402,13 @@ def train(
         fmt=data_format,
     )
     _check_options(options, scale)
-    scaler = names = label_name = None
+    request = table_request(features, ignore, categorical, missing)
+    scaler = names = label_name = recipe = held = training = None
     if dask or scheduler is not None or shards is not None or stream:
         from perceptronlab.cli._common import require_extra
 
         require_extra("dask", "--stream" if stream else "--dask")
+        _refuse_table_flags(request, holdout)
         if scale is not Scale.none:
             from perceptronlab._ground.validation import fail
 
@@ -411,11 +433,23 @@ def train(
         if run is None:
             return
     else:
+        options["table"], options["holdout"], options["quiet"] = request, holdout, quiet
         run, n_rows, n_features, scaler = _train_local(
             data, options, quiet or json_output, scale, max_bytes
         )
+        training = options.pop("training")
+        recipe, held = training.recipe, training.held
         names, label_name = column_names(data, label=label, fmt=data_format)
+        if recipe is not None:
+            names, label_name = training.names, recipe["label"]
     verdicts, advice = _judge(run, options, scale, names, max_bytes)
+    scored = None
+    if held is not None:
+        from perceptronlab.cli.evaluate import held_out_score
+
+        scored = held_out_score(run, scaler, names, label_name, recipe, held)
+        scored.update(fraction=holdout, seed=seed)
+    counts = None if recipe is None else dict(training.counts, missing=recipe["missing"])
     _report(
         run,
         n_rows,
@@ -429,7 +463,24 @@ def train(
         verdicts=verdicts,
         advice=advice,
         command=ctx.command,
+        table=recipe,
+        holdout=scored,
+        counts=counts,
     )
+
+
+def _refuse_table_flags(request: Any, holdout: float | None) -> None:
+    """--dask and --stream read a file block by block: no columns flags, no held-out part."""
+    from perceptronlab._ground.validation import fail
+
+    if request.given or holdout is not None:
+        raise fail(
+            "--features/--ignore/--categorical/--missing/--holdout",
+            "none with --dask or --stream",
+            "a columns flag" if request.given else f"--holdout {holdout}",
+            "These read the whole table in memory; prepare the file first, or train without "
+            "--dask/--stream.",
+        )
 
 
 def _check_options(options: dict, scale: Scale) -> None:
@@ -506,16 +557,14 @@ def _train_local(
 
     import perceptronlab as pl
     from perceptronlab.cli._progress import Progress
+    from perceptronlab.cli._table import read_training
 
     with Progress("train", quiet=quiet) as progress:
         progress(f"reading {data}")
-        X, y = read_xy(
-            data,
-            label=options["label"],
-            fmt=options["fmt"],
-            exact=options["exact"],
-            max_bytes=max_bytes,
+        training = read_training(  # its lines (rows dropped, cells filled) even with --json
+            data, options["table"], options, max_bytes, options["holdout"], options["quiet"]
         )
+        X, y = training.X, training.y
         units = X
         scaler = None
         if scale is not Scale.none:
@@ -529,7 +578,7 @@ def _train_local(
         started = time.perf_counter()
         run = _fit(pl, X, y, options, progress)
         options["seconds"] = time.perf_counter() - started
-    options["units"], options["y"] = units, y
+    options["units"], options["y"], options["training"] = units, y, training
     n_rows, n_features = (len(X), len(X[0])) if options["exact"] else X.shape
     return run, n_rows, n_features, scaler
 
@@ -628,6 +677,9 @@ def _report(
     verdicts: dict | None = None,
     advice: list | None = None,
     command: Any = None,
+    table: dict | None = None,
+    holdout: dict | None = None,
+    counts: dict | None = None,
 ) -> None:
     from perceptronlab.cli._wording import flags_of, to_command_line
 
@@ -639,7 +691,14 @@ def _report(
     if out is not None:
         from perceptronlab.io import save_model
 
-        save_model(run, out, scaler=scaler, feature_names=feature_names, label_name=label_name)
+        save_model(
+            run,
+            out,
+            scaler=scaler,
+            feature_names=feature_names,
+            label_name=label_name,
+            table=table,
+        )
     if json_output:
         record = _run_record(run, n_rows)
         if scaler is not None:
@@ -653,6 +712,10 @@ def _report(
         record["advice"] = [
             {"topic": a.topic, "why": wording(a.why), "fix": wording(a.fix)} for a in advice or []
         ]
+        if holdout is not None:
+            record["holdout"] = holdout
+        if counts is not None:
+            record["table"] = counts
         if out is not None:
             record["model"] = str(out)
         print_json(record)
@@ -660,6 +723,12 @@ def _report(
     _print_run(
         run, n_rows, n_features, scaler, {k: wording(v) for k, v in (verdicts or {}).items()}
     )
+    if holdout is not None:
+        from perceptronlab.cli.evaluate import print_score
+
+        print_score(
+            holdout, f"held out ({holdout['rows']:,} rows, --holdout {holdout['fraction']})"
+        )
     if advice:
         from perceptronlab.cli.theory import advice_cards
 
@@ -689,19 +758,20 @@ def predict(
 ) -> None:
     """Predict a label for every row of DATA (with or without a label column): one per line.
 
-    A model trained on a CSV file takes DATA's feature columns by name (in any order; others are ignored).
+    A model trained on a CSV file takes DATA's feature columns by name (in any order; others are ignored),
+    and applies the column recipe it was trained with (one-hot categories, fill values).
     """
     import numpy as np
 
-    from perceptronlab.io.models import check_model_document, model_source, read_model_document
+    from perceptronlab.cli._model import load_fitted, plain_label, predict_labels, prediction_data
 
     if out is not None:
         from perceptronlab._ground.files import write_target
 
         write_target(out, "--out")  # a bad --out fails before the work
-    fitted = check_model_document(read_model_document(model), model_source(model))
-    X, y = _prediction_data(fitted, data, label, data_format, max_bytes)
-    labels = [_plain_label(v) for v in _predict(fitted, X).tolist()]
+    fitted = load_fitted(model)
+    X, y = prediction_data(fitted, data, label, data_format, max_bytes, quiet)
+    labels = [plain_label(v) for v in predict_labels(fitted, X).tolist()]
     if out is not None:
         import csv
 
@@ -736,94 +806,6 @@ def predict(
                 + f", a class the model never saw (it knows {', '.join(sorted(known))}): those rows count as "
                 "wrong. Train on data with every class to predict them."
             )
-
-
-def _predict(fitted: dict, X: Any) -> Any:
-    """The model file's labels for the rows of X, through the core's one decision path (no estimator:
-    ``predict`` starts without scikit-learn's estimators)."""
-    from perceptronlab._ground.validation import check_exact_matrix, check_matrix, check_n_features
-    from perceptronlab.core.scores import labels, score_matrix, scores
-
-    if fitted["exact"]:
-        rows = check_exact_matrix(X)
-        check_n_features(len(rows[0]), fitted["n_features"], "the model")
-    else:
-        from perceptronlab.preprocessing import apply_scaler
-
-        rows = check_matrix(X)
-        check_n_features(rows.shape[1], fitted["n_features"], "the model")
-        rows = apply_scaler(fitted["scaler"], rows)
-    coef, intercept = fitted["coef"], fitted["intercept"]
-    if len(coef) == 1:
-        return labels(
-            scores(rows, coef[0] if not fitted["exact"] else list(coef[0]), intercept[0]),
-            fitted["classes"],
-        )
-    return labels(score_matrix(rows, coef, intercept), fitted["classes"])
-
-
-def _names(names: list[str], limit: int = 4) -> str:
-    """The first few names and how many there are: ``'a', 'b', 'c', … (30 in all)``."""
-    shown = ", ".join(map(repr, names[:limit]))
-    return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")
-
-
-def _prediction_data(
-    fitted: dict, data: Path, label: str | None, fmt: str | None, max_bytes: str | None
-):
-    """DATA's feature columns for the model (by name when the model knows its features' names)
-    and its labels, if it has a label column."""
-    import warnings
-
-    from perceptronlab._ground.validation import fail
-    from perceptronlab.exceptions import PerceptronLabWarning
-    from perceptronlab.io import read_columns, read_data
-
-    exact = bool(fitted["exact"])
-    names = fitted["feature_names"]
-    columns = read_columns(data, fmt=fmt)
-    if names is not None and columns is not None:
-        names = [str(n) for n in names]
-        missing = [n for n in names if n not in columns]
-        if missing:
-            raise fail(
-                f"DATA {str(data)!r}",
-                f"the model's {len(names)} features (columns {_names(names)})",
-                ("none of them" if len(missing) == len(names) else f"no column {_names(missing)}")
-                + f" among its {len(columns)} columns",
-                "Predict on a file with the columns the model was trained on (in any order; a label "
-                "column is not needed).",
-            )
-        if label is None and fitted["label_name"] in columns:
-            label = fitted["label_name"]
-        return read_data(
-            data,
-            fmt=fmt,
-            exact=exact,
-            features=names,
-            label=label,
-            has_label=label is not None,
-            max_bytes=max_bytes,
-        )
-    X, y = read_data(data, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
-    n_features = len(X[0]) if exact else X.shape[1]
-    if n_features + 1 == fitted["n_features"] and label is None:
-        # the file has no label column: every column is a feature
-        if columns is not None:
-            warnings.warn(
-                f"the model file has no feature names (saved by an older perceptronlab), so every "
-                f"column of DATA is a feature, {columns[-1]!r} included; if {columns[-1]!r} is a label, "
-                f"the model does not fit this file. Train and save the model again to store its "
-                f"feature names.",
-                PerceptronLabWarning,
-                stacklevel=2,
-            )
-        X, y = read_data(data, fmt=fmt, exact=exact, has_label=False, max_bytes=max_bytes)
-    return X, y
-
-
-def _plain_label(value: Any) -> Any:
-    return value.item() if hasattr(value, "item") else value
 
 
 # ================================================================ trace

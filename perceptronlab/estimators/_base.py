@@ -270,12 +270,29 @@ class LinearClassifier(RunClassifierBase):
         (n, n_classes), one column per one-vs-rest model."""
         self._check_fitted("decision_function")
         X = check_data(self, X, reset=False)
+        coef = self.coef_.toarray() if hasattr(self.coef_, "toarray") else self.coef_
         scores = score_matrix(
             X,
-            np.asarray(self.coef_, dtype=np.float64),
+            np.asarray(coef, dtype=np.float64),
             np.asarray(self.intercept_, dtype=np.float64),
         )
         return scores[:, 0] if scores.shape[1] == 1 else scores
+
+    def sparsify(self) -> Self:
+        """``coef_`` as a SciPy CSR matrix (scikit-learn's ``sparsify``: less memory for weights
+        that are mostly zero, e.g. after ``penalty="l1"``); predictions stay the same."""
+        import scipy.sparse as sp
+
+        self._check_fitted("sparsify")
+        self.coef_ = sp.csr_matrix(self.coef_)
+        return self
+
+    def densify(self) -> Self:
+        """``coef_`` back as a NumPy array (scikit-learn's ``densify``; the default)."""
+        self._check_fitted("densify")
+        if hasattr(self.coef_, "toarray"):
+            self.coef_ = self.coef_.toarray()
+        return self
 
     def predict(self, X: MatrixLike) -> NDArray[Any]:
         """``classes_[1]`` where the score is > 0, else ``classes_[0]`` (a tie is not positive, as

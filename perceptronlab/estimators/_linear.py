@@ -101,12 +101,13 @@ class Perceptron(LinearClassifier):
         Data order (the textbook's), scikit-learn's shuffled order (as ``shuffle=True``), or a
         uniformly random misclassified example at every step (the PLA of the Learning From Data
         course).
-    shuffle : bool, default=False
+    shuffle : bool, default=True
         Visit the rows of every sweep in scikit-learn's own permutations: its seed drawn from
         ``random_state`` and its dataset's shuffle, so that the weights, ``n_iter_`` and ``t_``
         equal scikit-learn's ``Perceptron(shuffle=True, random_state=r)`` bit for bit. The same
-        request as ``order="shuffle"``; False (the default, unlike scikit-learn's True) keeps the
-        data order unless ``order`` says otherwise.
+        request as ``order="shuffle"``. True is scikit-learn's default; False keeps the data
+        order (the lectures', and :func:`perceptronlab.perceptron`'s) unless ``order`` says
+        otherwise. ``order="random-mistake"`` has no sweeps to shuffle: pass ``shuffle=False``.
     penalty : {"l2", "l1", "elasticnet"} or None, default=None
         None: the textbook rule. Else scikit-learn's regularised SGD step, bit for bit: before each
         row, l2 shrinks w by max(0, 1 − (1 − l1_ratio)·η·α) (kept as a scale, as scikit-learn's
@@ -122,11 +123,12 @@ class Perceptron(LinearClassifier):
         ρ₀ of the margin perceptron: update while y(⟨w,x⟩ + b) ≤ ρ₀.
     max_iter : int >= 1, default=1000
         The most sweeps (scikit-learn's epochs); the run always stops here.
-    tol : float >= 0 or None, default=None
-        None: the perceptron's own stop (a clean sweep, or a proven cycle). A number: scikit-learn's
-        rule instead: stop when the sweep's mean hinge loss (with ``early_stopping``: the
-        validation accuracy) has not improved by ``tol`` for ``n_iter_no_change`` sweeps in a row.
-        (scikit-learn's default is 1e-3; pass it to reproduce scikit-learn's ``Perceptron()``.)
+    tol : float >= 0 or None, default=1e-3
+        A number (scikit-learn's default 1e-3): scikit-learn's rule: stop when the sweep's mean
+        hinge loss (with ``early_stopping``: the validation accuracy) has not improved by ``tol``
+        for ``n_iter_no_change`` sweeps in a row. None: the perceptron's own stop (a clean sweep,
+        or a proven cycle), the lectures' and :func:`perceptronlab.perceptron`'s; pass
+        ``shuffle=False, tol=None`` for the lectures' perceptron.
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the examples (scikit-learn's stratified split, seeded by
         ``random_state``) and train on the rest; with a ``tol``, stop on the held-out accuracy.
@@ -136,9 +138,10 @@ class Perceptron(LinearClassifier):
         Scales the updates on each class's examples (scikit-learn's ``compute_class_weight``).
     warm_start : bool, default=False
         ``fit`` goes on from the last fit's ``coef_`` and ``intercept_`` instead of 0.
-    random_state : None, int >= 0 or numpy RandomState, default=None
-        Seeds the shuffled order and "random-mistake" (each one-vs-rest run gets its own seed, drawn
-        as scikit-learn draws it) and the split of ``early_stopping``.
+    random_state : None, int >= 0 or numpy RandomState, default=0
+        scikit-learn's default, so that two fits are the same. Seeds the shuffled order and
+        "random-mistake" (each one-vs-rest run gets its own seed, drawn as scikit-learn draws it)
+        and the split of ``early_stopping``.
     n_jobs : int or None, default=None
         Threads of the compiled sweeps (None or -1: all cores); the result does not depend on it.
     verbose : int, default=0
@@ -183,8 +186,8 @@ class Perceptron(LinearClassifier):
     ``partial_fit``, ``early_stopping``, ``validation_fraction`` and ``n_iter_no_change``, binary
     and one-vs-rest, dense and CSR, float64 and float32: both sum ⟨w,x⟩ in feature order, add
     (η·y)·weight·x, and shuffle with scikit-learn's generator. So ``Perceptron(shuffle=True,
-    tol=1e-3, penalty=None)`` is scikit-learn's ``Perceptron()``. They differ on sparse input with
-    an intercept (scikit-learn damps sparse intercept updates by 0.01; here the rule is the same
+    tol=1e-3, penalty=None)``, the defaults, is scikit-learn's ``Perceptron()``. They differ on
+    sparse input with an intercept (scikit-learn damps sparse intercept updates by 0.01; here the rule is the same
     for every storage of X), and with ``tol=None`` and no penalty when a run converges or cycles:
     it stops there (``n_iter_`` the sweeps run), while scikit-learn goes on to ``max_iter`` (its
     later epochs change nothing after a clean one). Negative sample weights are refused. As
@@ -195,7 +198,8 @@ class Perceptron(LinearClassifier):
     The exam task of the lecture notes, without offset:
 
     >>> from perceptronlab import Perceptron
-    >>> clf = Perceptron(fit_intercept=False).fit([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
+    >>> lecture = dict(fit_intercept=False, shuffle=False, tol=None)
+    >>> clf = Perceptron(**lecture).fit([[1, 0], [1, 1], [0, 1]], [1, -1, -1])
     >>> clf.coef_, clf.n_mistakes_, clf.n_iter_, clf.converged_
     (array([[ 1., -2.]]), 5, 4, True)
     >>> clf.predict([[2, 0], [0, 2]])
@@ -210,7 +214,7 @@ class Perceptron(LinearClassifier):
 
     A sample's weight scales its updates (here the first example's weight of 2 doubles its step):
 
-    >>> Perceptron(fit_intercept=False).fit([[1, 0], [0, 1]], [1, -1], sample_weight=[2, 1]).coef_
+    >>> Perceptron(**lecture).fit([[1, 0], [0, 1]], [1, -1], sample_weight=[2, 1]).coef_
     array([[ 2., -1.]])
     """
 
@@ -241,19 +245,19 @@ class Perceptron(LinearClassifier):
         eta0: float = 1.0,
         fit_intercept: bool = True,
         order: v.Order = "cyclic",
-        shuffle: bool = False,
+        shuffle: bool = True,
         penalty: Literal["l2", "l1", "elasticnet"] | None = None,
         alpha: float = 0.0001,
         l1_ratio: float = 0.15,
         margin: float = 0.0,
         max_iter: int = 1000,
-        tol: float | None = None,
+        tol: float | None = 1e-3,
         early_stopping: bool = False,
         validation_fraction: float = 0.1,
         n_iter_no_change: int = 5,
         class_weight: dict[Any, float] | Literal["balanced"] | None = None,
         warm_start: bool = False,
-        random_state: RandomState = None,
+        random_state: RandomState = 0,
         n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
@@ -389,7 +393,8 @@ class Perceptron(LinearClassifier):
                 "False with order='random-mistake' (it picks a random mistake at every "
                 "step, there is no sweep order to shuffle)",
                 "True",
-                "Pass shuffle=False, or order='cyclic' with shuffle=True.",
+                "Pass shuffle=False, tol=None with order='random-mistake', or order='cyclic' "
+                "with shuffle=True.",
             )
         if self.order == "random-mistake" and (self.tol is not None or self.early_stopping):
             raise v.fail(
@@ -397,7 +402,8 @@ class Perceptron(LinearClassifier):
                 "'cyclic' or 'shuffle' with tol or early_stopping (the stopping rule "
                 "judges whole sweeps)",
                 "'random-mistake'",
-                "Pass order='cyclic' or 'shuffle', or tol=None and early_stopping=False.",
+                "Pass order='cyclic' or 'shuffle', or tol=None and early_stopping=False "
+                "(and shuffle=False) with order='random-mistake'.",
             )
 
     def _start_weights(
@@ -407,7 +413,8 @@ class Perceptron(LinearClassifier):
         on), else None (w = 0)."""
         k = 1 if classes.shape[0] == 2 else classes.shape[0]
         if go_on:
-            coef_init = self.coef_ if coef_init is None else coef_init
+            dense = self.coef_.toarray() if hasattr(self.coef_, "toarray") else self.coef_
+            coef_init = dense if coef_init is None else coef_init  # dense again after sparsify
             intercept_init = self.intercept_ if intercept_init is None else intercept_init
         if coef_init is None and intercept_init is None:
             return [None] * k

@@ -25,8 +25,11 @@ Model file layout (``"version": 1``)::
 Optional: ``"preprocessing"``, a fitted scaler applied before every prediction (the format of
 :mod:`perceptronlab.preprocessing`: ``{"version": 1, "scaler": "standard", "mean": [...], "scale": [...]}``);
 ``"feature_names": ["x1", "x2"]`` and ``"label_name": "y"`` (the CSV columns at training: prediction
-then takes the columns by name, so a label column is never read as a feature). Files without them
-load as before.
+then takes the columns by name, so a label column is never read as a feature); ``"table"``, the
+recipe that made a raw table's columns into the features (:mod:`perceptronlab.io.table`: the columns
+chosen, each a number or a category with its categories, and the values that fill missing cells),
+applied to a raw file by ``perceptronlab predict`` and ``evaluate``. Files without them load as
+before.
 
 ``w`` is one list for two classes and a list of lists (one row per class, one-vs-rest) for more;
 ``b`` is then a list too. Exact weights (``fractions.Fraction``) are stored as strings ``"p/q"``
@@ -238,6 +241,7 @@ def save_model(
     scaler: Any = None,
     feature_names: Sequence[str] | None = None,
     label_name: str | None = None,
+    table: dict[str, Any] | None = None,
 ) -> Path:
     """Save a run or a fitted estimator as a JSON model file (never pickle).
 
@@ -260,6 +264,9 @@ def save_model(
         Default: the estimator's ``feature_names_in_`` (set by scikit-learn-style estimators fitted
         on a DataFrame), if any.
     label_name : the name of the label column the model was trained on, if any.
+    table : the recipe of :func:`perceptronlab.io.table.fit_recipe` (the columns chosen, their
+        fill values and categories) that made a raw table into the features; stored so that
+        prediction applies it to a raw file with the same header.
 
     Returns
     -------
@@ -276,6 +283,23 @@ def save_model(
     >>> model.w, model.predict([[1, 0], [0, 1]]).tolist(), model.feature_names_in_.tolist()
     ([Fraction(1, 1), Fraction(-2, 1)], [1, -1], ['x1', 'x2'])
     """
+    document = model_document(
+        model, scaler=scaler, feature_names=feature_names, label_name=label_name, table=table
+    )
+    text = json.dumps(document, indent=2, allow_nan=False)
+    atomic_write(path, text + "\n", what="model path")
+    return Path(path)
+
+
+def model_document(
+    model: Any,
+    *,
+    scaler: Any = None,
+    feature_names: Sequence[str] | None = None,
+    label_name: str | None = None,
+    table: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON document :func:`save_model` writes (checked against the contract), without writing it."""
     from perceptronlab.preprocessing import scaler_to_document, split_pipeline
 
     piped, model = split_pipeline(model)
@@ -287,10 +311,10 @@ def save_model(
         document["feature_names"] = [str(name) for name in feature_names]
     if label_name is not None:
         document["label_name"] = str(label_name)
+    if table is not None:
+        document["table"] = table
     check_model_document(document, "the model to save")
-    text = json.dumps(document, indent=2, allow_nan=False)
-    atomic_write(path, text + "\n", what="model path")
-    return Path(path)
+    return document
 
 
 _DAMAGED = "The file is damaged or was edited by hand; save the model again."
@@ -419,7 +443,7 @@ def check_model_document(document: Any, source: str = "model document") -> dict[
         ``exact``, ``algorithm``, ``estimator``, ``params``, ``training``, ``classes`` (ndarray),
         ``n_features``, ``feature_names`` (list or None), ``label_name`` (str or None), ``coef``
         and ``intercept`` (ndarrays; Fractions in object arrays when exact), ``scaler`` (a fitted
-        scikit-learn scaler, or None).
+        scikit-learn scaler, or None), ``table`` (the recipe, or None).
 
     Raises
     ------
@@ -483,6 +507,13 @@ The file is damaged or was edited by hand; save the model again.
     scaler = (
         None if preprocessing is None else scaler_from_document(preprocessing, n_features, source)
     )
+    table = document.get("table")
+    if table is not None:
+        from perceptronlab.io.table import check_recipe
+
+        if exact:
+            raise bad("table", "no table recipe in an exact model", "a recipe")
+        table = check_recipe(table, n_features, bad)
     w, b = document.get("w"), document.get("b")
     binary = len(classes) == 2
     rows = [w] if binary else w
@@ -514,6 +545,7 @@ The file is damaged or was edited by hand; save the model again.
         "coef": coef,
         "intercept": intercept,
         "scaler": scaler,
+        "table": table,
     }
 
 

@@ -80,7 +80,7 @@ def _learners(seed: int) -> list[tuple[str, Callable[[], Any]]]:
 
     common: dict[str, Any] = dict(order="shuffle", random_state=seed, max_iter=SWEEPS)
     learners: list[tuple[str, Callable[[], Any]]] = [
-        ("last (perceptron)", lambda: Perceptron(**common)),
+        ("last (perceptron)", lambda: Perceptron(tol=None, **common)),  # the lectures' stop
         ("averaged", lambda: AveragedPerceptron(**common)),
         ("voted", lambda: VotedPerceptron(**common)),
     ]
