@@ -17,6 +17,8 @@ import perceptronlab
 PACKAGE = Path(perceptronlab.__file__).parent
 # the command line and the lab server are faces: their public API is the commands and the endpoints
 FACES = ("perceptronlab.cli", "perceptronlab.web")
+# 0.2.0's names, deprecated aliases that re-export the new modules (tests/test_aliases.py)
+ALIASES = ("perceptronlab.scale", "perceptronlab.river")
 
 
 def module_names() -> list[str]:
@@ -36,7 +38,13 @@ def is_package(name: str) -> bool:
 
 
 def public_modules() -> list[str]:
-    return [m for m in module_names() if is_public(m) and not m.startswith(FACES)]
+    return [
+        m
+        for m in module_names()
+        if is_public(m)
+        and not m.startswith(FACES)
+        and not any(m == a or m.startswith(a + ".") for a in ALIASES)
+    ]
 
 
 def exported(module) -> dict[str, object]:
