@@ -23,17 +23,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from perceptronlab.core.intrinsics import prefetch, prefetch_row
-from perceptronlab.core.rule import add_csr_row, add_row, is_mistake
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _dot(w, X, i):
-    """⟨w, X[i]⟩ summed left to right in float64 (float32 entries widened exactly), as scikit-learn."""
-    s = 0.0
-    for j in range(w.shape[0]):
-        s += w[j] * X[i, j]
-    return s
-
+from perceptronlab.core.rule import add_csr_row, add_row, is_mistake, update_csr_row, update_row
+from perceptronlab.core.rule import dot_row as _dot
 
 GROUP = 8  # rows scored together
 # Rows are prefetched this many bytes ahead of the group being scored: about what memory delivers
@@ -157,10 +148,7 @@ def _next_group(order, use_order, t, m, end, rows, flat, d, step, distance):
 @njit(cache=True, nogil=True, inline="always")
 def _take_update(X, i, w, b, step, fit_intercept, idx_out, norm_out, count):
     """The update on a mistake of row i (w += x·step, b += step) and its entry in the log; returns b."""
-    sq = add_row(X, i, w, step)
-    if fit_intercept:
-        b += step
-        sq += b * b
+    b, sq = update_row(X, i, w, b, step, fit_intercept)
     idx_out[count] = i
     norm_out[count] = math.sqrt(sq)
     return b
@@ -446,10 +434,7 @@ def _csr_take_update(
     indptr, indices, data, i, w, b, step, fit_intercept, sq, idx_out, norm_out, count
 ):
     """The update on a mistake of row i (w += x·step, b += step) and its log entry; returns (b, ‖(w, b)‖²)."""
-    sq = add_csr_row(indptr, indices, data, i, w, step, sq)
-    if fit_intercept:
-        sq += (b + step) * (b + step) - b * b
-        b += step
+    b, sq = update_csr_row(indptr, indices, data, i, w, b, step, fit_intercept, sq)
     idx_out[count] = i
     norm_out[count] = math.sqrt(max(sq, 0.0))
     return b, sq
@@ -709,10 +694,7 @@ def learn_rows_bias_first(X, y, w, b, eta, margin, fit_intercept, mistakes):
         if not abs(s) < math.inf:
             return count, b, i
         if is_mistake(y[i], s, margin):
-            step = eta * y[i]
-            add_row(X, i, w, step)
-            if fit_intercept:
-                b += step
+            b, _ = update_row(X, i, w, b, eta * y[i], fit_intercept)
             mistakes[i] = True
             count += 1
     return count, b, -1
@@ -809,10 +791,7 @@ def _sweep_rows_unlogged(X, y, w, b, eta, margin, fit_intercept):
         if not abs(s) < math.inf:
             return count, b, i
         if is_mistake(y[i], s, margin):
-            step = eta * y[i]
-            add_row(X, i, w, step)  # its ‖w‖² is not used: the compiler drops it
-            if fit_intercept:
-                b += step
+            b, _ = update_row(X, i, w, b, eta * y[i], fit_intercept)  # ‖w‖² unused: dropped
             count += 1
     return count, b, -1
 

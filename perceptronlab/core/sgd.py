@@ -19,7 +19,14 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit
 
-from perceptronlab.core.rule import add_csr_row, add_row
+from perceptronlab.core.rule import (
+    add_entry,
+    add_intercept,
+    check_row,
+    dot_row,
+    update_csr_row,
+    update_row,
+)
 
 __all__ = ["sweep_dense_weighted", "sweep_csr_weighted", "sgd_shuffle", "sgd_permutations"]
 
@@ -65,25 +72,6 @@ def sgd_permutations(n: int, seed: int) -> Iterator[np.ndarray]:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _weighted_check(y_i, s, margin, eta, scale_i):
-    """(z, loss, c) of a row with score s: z = y·s; the hinge loss margin − z and the update step
-    c = (η·y)·scale for a mistake (z ≤ margin), else 0 and 0."""
-    z = y_i * s
-    if z <= margin:
-        return z, margin - z, (eta * y_i) * scale_i
-    return z, 0.0, 0.0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _dense_dot(w, X, i):
-    """⟨w, X[i]⟩ summed in feature order (scikit-learn's ``WeightVector.dot``)."""
-    s = 0.0
-    for j in range(w.shape[0]):
-        s += w[j] * X[i, j]
-    return s
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _csr_row_dot(indptr, indices, data, w, i):
     """⟨w, x_i⟩ over the row's stored entries, in their order."""
     s = 0.0
@@ -113,16 +101,13 @@ def sweep_dense_weighted(
     loss = 0.0
     for t in range(steps):
         i = order[t] if use_order else t
-        s = _dense_dot(w, X, i) + b
+        s = dot_row(w, X, i) + b
         if not abs(s) < math.inf:
             return count, b, i, loss
-        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        z, lost, c = check_row(y[i], s, margin, eta, scale[i])
         loss += lost
         if c != 0.0:
-            sq = add_row(X, i, w, c)
-            if fit_intercept:
-                b += c
-                sq += b * b
+            b, sq = update_row(X, i, w, b, c, fit_intercept)
             idx_out[count] = i
             norm_out[count] = math.sqrt(sq)
             margin_out[count] = z
@@ -162,13 +147,10 @@ def sweep_csr_weighted(
         s = _csr_row_dot(indptr, indices, data, w, i) + b
         if not abs(s) < math.inf:
             return count, b, i, loss
-        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        z, lost, c = check_row(y[i], s, margin, eta, scale[i])
         loss += lost
         if c != 0.0:
-            sq = add_csr_row(indptr, indices, data, i, w, c, sq)
-            if fit_intercept:
-                sq += (b + c) * (b + c) - b * b
-                b += c
+            b, sq = update_csr_row(indptr, indices, data, i, w, b, c, fit_intercept, sq)
             idx_out[count] = i
             norm_out[count] = math.sqrt(max(sq, 0.0))
             margin_out[count] = z
@@ -307,11 +289,8 @@ def sweep_dense_sgd(
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
-        z = y[i] * p
-        c = 0.0
-        if z <= margin:
-            objective += margin - z
-            c = (eta * y[i]) * scale[i]
+        z, lost, c = check_row(y[i], p, margin, eta, scale[i])
+        objective += lost
         objective += _objective_penalty(
             penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
         )
@@ -324,13 +303,12 @@ def sweep_dense_sgd(
             sq = 0.0
             absolute = 0.0
             for j in range(d):
-                w[j] = w[j] + X[i, j] * step
+                add_entry(w, j, X[i, j], step)
                 sq += _single(w[j] * w[j], single)
                 absolute += abs(w[j])
             state[STATE_SQ_NORM] = sq * _single(scale_now * scale_now, single)
             state[STATE_L1_NORM] = absolute * scale_now
-            if fit_intercept:
-                b += c
+            b = add_intercept(b, c, fit_intercept)
         if penalty == L1 or penalty == ELASTICNET:
             state[STATE_U] += l1_ratio * eta * alpha
             for j in range(d):
@@ -381,11 +359,8 @@ def sweep_csr_sgd(
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
-        z = y[i] * p
-        c = 0.0
-        if z <= margin:
-            objective += margin - z
-            c = (eta * y[i]) * scale[i]
+        z, lost, c = check_row(y[i], p, margin, eta, scale[i])
+        objective += lost
         objective += _objective_penalty(
             penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
         )
@@ -399,13 +374,12 @@ def sweep_csr_sgd(
             absolute = 0.0
             for k in range(indptr[i], indptr[i + 1]):
                 j = indices[k]
-                w[j] = w[j] + data[k] * step
+                add_entry(w, j, data[k], step)
                 sq += _single(w[j] * w[j], single)
                 absolute += abs(w[j])
             state[STATE_SQ_NORM] = sq * _single(scale_now * scale_now, single)
             state[STATE_L1_NORM] = absolute * scale_now
-            if fit_intercept:
-                b += c
+            b = add_intercept(b, c, fit_intercept)
         if penalty == L1 or penalty == ELASTICNET:
             state[STATE_U] += l1_ratio * eta * alpha
             for k in range(indptr[i], indptr[i + 1]):

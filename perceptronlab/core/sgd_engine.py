@@ -2,7 +2,7 @@
 
 :class:`SGDEngine` runs the sweeps of :mod:`perceptronlab.core.sgd` (``sweep_dense_sgd``,
 ``sweep_csr_sgd``): scikit-learn's ``_plain_sgd`` with a penalty (l2, l1, elasticnet) and/or in
-float32. Without a penalty, in float64, :class:`~perceptronlab.core.engines.WeightedEngine` is the
+float32. Without a penalty, in float64, :class:`~perceptronlab.core.engines.CompiledEngine` with a ``scale`` is the
 same rule (and the faster); the estimators pick this one only when they need it.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from perceptronlab._ground.validation import not_finite_error
 from perceptronlab.core import sgd
-from perceptronlab.core.engines import WeightedEngine, weights_key
+from perceptronlab.core.engines import CompiledEngine, weights_key
 from perceptronlab.core.scores import count_errors, margins
 
 __all__ = ["SGDEngine", "PENALTIES"]
@@ -24,8 +24,9 @@ PENALTIES = {None: sgd.NO_PENALTY, "l1": sgd.L1, "l2": sgd.L2, "elasticnet": sgd
 _NO_ORDER = np.empty(0, dtype=np.int64)
 
 
-class SGDEngine(WeightedEngine):
-    """:class:`~perceptronlab.core.engines.WeightedEngine` with scikit-learn's penalties and dtypes.
+class SGDEngine(CompiledEngine):
+    """:class:`~perceptronlab.core.engines.CompiledEngine` (per-row factors) with scikit-learn's
+    penalties and dtypes.
 
     Parameters
     ----------
@@ -53,7 +54,7 @@ class SGDEngine(WeightedEngine):
         single: bool = False,
         **kwargs: Any,
     ) -> None:
-        super().__init__(X, y, **kwargs)
+        super().__init__(X, y, track_loss=True, **kwargs)
         self.penalty = PENALTIES[penalty]
         self.alpha = float(alpha)
         self.l1_ratio = {sgd.L2: 0.0, sgd.L1: 1.0}.get(self.penalty, float(l1_ratio))
