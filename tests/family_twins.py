@@ -235,26 +235,10 @@ def multiclass_sweep_csr(
 # ---------------------------------------------------------------- kernel perceptron (dual form)
 
 
-def kernel_column(
-    source,
-    G,
-    X,
-    indptr,
-    indices,
-    data,
-    sqn,
-    i,
-    kind,
-    degree,
-    gamma,
-    coef0,
-    buf,
-    slots,
-    C,
-    used,
-    out,
-) -> None:
+def kernel_column(columns, buffers, i) -> None:
     """Twin of :func:`perceptronlab.family._kernels.kernel_column`."""
+    source, G, X, indptr, indices, data, sqn, kind, degree, gamma, coef0 = columns
+    out, buf, slots, C, used = buffers
     n = out.shape[0]
     if source == FROM_GRAM:
         out[:] = G[i, :n]
@@ -283,63 +267,16 @@ def kernel_column(
         used[0] += 1
 
 
-def kernel_sweep(
-    source,
-    G,
-    X,
-    indptr,
-    indices,
-    data,
-    sqn,
-    kind,
-    degree,
-    gamma,
-    coef0,
-    y,
-    order,
-    use_order,
-    scores,
-    alpha,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    budget,
-    ring,
-    n_entries,
-    fsq,
-    step,
-    entry_idx_out,
-    entry_step_out,
-    norm_out,
-    col,
-    buf,
-    slots,
-    C,
-    used,
-):
+def kernel_sweep(columns, buffers, dual, rule, order, use_order, state, log):
     """Twin of :func:`perceptronlab.family._kernels.kernel_sweep`."""
+    scores, alpha, budget, ring = dual
+    y, eta, margin, fit_intercept = rule
+    b, fsq, step, n_entries = state
+    entry_idx_out, entry_step_out, norm_out = log
+    col = buffers.out
 
     def column(i):
-        kernel_column(
-            source,
-            G,
-            X,
-            indptr,
-            indices,
-            data,
-            sqn,
-            i,
-            kind,
-            degree,
-            gamma,
-            coef0,
-            buf,
-            slots,
-            C,
-            used,
-            col,
-        )
+        kernel_column(columns, buffers, i)
 
     count = 0
     steps = order.shape[0] if use_order else y.shape[0]

@@ -6,6 +6,7 @@ The layers themselves are import-linter's contracts in pyproject.toml (``make li
 import ast
 import functools
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -161,11 +162,6 @@ def test_no_private_name_is_imported_across_packages():
 RULE_ALLOW_LIST = {
     ("core/online.py", "learn"): "one online round over dict weights keyed by feature name "
     "(they cannot enter compiled code)",
-    ("core/sgd.py", "sweep_dense_sgd"): "scikit-learn's SGD semantics (penalties, its weight "
-    "scale, float32), dense",
-    ("core/sgd.py", "sweep_csr_sgd"): "the same, CSR",
-    ("family/_reference.py", "kernel_sweep"): "the dual sweep's NumPy twin, the oracle of the "
-    "compiled dual sweep (written apart on purpose)",
 }
 
 # calls that multiply (a product, a dot product), that sum, and that add into an array
@@ -574,3 +570,33 @@ def test_the_docs_explain_every_allow_list_entry():
         if f"`{path}`" not in section or f"`{function}`" not in section
     ]
     assert missing == []
+
+
+# ---------------------------------------------------------------- the docs name what exists
+ROOT = PACKAGE.parent
+_DOCS = ("README.md", "CONTRIBUTING.md", "docs/architecture.md")
+
+
+def _named_paths(text: str) -> set[str]:
+    """``perceptronlab/…`` paths anywhere, and backticked paths of the package's folders
+    (``core/rule.py``, ``family/``) or of the repository (``tests/family_twins.py``)."""
+    paths = {m.rstrip(".,:;)") for m in re.findall(r"perceptronlab/[\w./-]*", text)}
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir()} | {"tests", "docs", "benchmarks"}
+    for token in re.findall(r"`([\w./-]+)`", text):
+        head = token.split("/")[0]
+        if "/" in token and head in folders and "*" not in token:
+            paths.add(token)
+    return paths
+
+
+@pytest.mark.parametrize("doc", _DOCS)
+def test_every_path_the_docs_name_exists(doc):
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    missing = sorted(
+        path
+        for path in _named_paths(text)
+        if not (ROOT / path).exists() and not (PACKAGE / path).exists()
+    )
+    assert missing == [], f"{doc} names paths that do not exist"
+    generated = sorted(path for path in _named_paths(text) if "__pycache__" in path)
+    assert generated == [], f"{doc} names a machine's generated file (a cache), not the tree"

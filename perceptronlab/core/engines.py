@@ -125,7 +125,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self._margin_buf = np.empty(self.n if self.weighted else 0)
         self.update_margins = self._margin_buf[:0]
 
-    def _rule(self) -> tuple:
+    def _rule(self) -> tuple[np.ndarray, float, float, float, bool, np.ndarray, np.ndarray]:
         """The arguments every compiled loop takes after its rows: the weights, the rule's
         setting and the update log's buffers (w, b, η, ρ₀, fit_intercept, indices, norms)."""
         return (
@@ -155,8 +155,9 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             self.sweep_loss = float(loss)
             self.update_margins = self._margin_buf[:count].copy()
         elif self.sparse:
+            X = self.X
             count, self.b, stopped = kernels.sweep_csr(
-                *rows, order, use_order, *self._rule(), self._csr_loop
+                X.indptr, X.indices, X.data, self.y, order, use_order, *self._rule(), self._csr_loop
             )
         elif self._use_parallel():
             block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here

@@ -113,7 +113,8 @@ class SGDEngine(CompiledEngine):
     def margins(self) -> np.ndarray:
         w, b = self.snapshot()
         values = margins(self.X, self.y, w.astype(np.float64), b)
-        values[self.eta * self.y * self.scale == 0.0] = np.inf
+        if self.scale is not None:  # always, here: the engine keeps the loss
+            values[self.eta * self.y * self.scale == 0.0] = np.inf
         return values
 
     def errors(self, state=None) -> int:
