@@ -239,34 +239,45 @@ def _scaled_norm(w, wscale, b, fit_intercept):
     return math.sqrt(sq)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _check_and_shrink(y_i, p, scale_i, w, state, rule, pen, factor):
+    """A row's test and its penalty before the update: (z, loss, the penalty's term of the
+    objective, the step c); with l2 or elasticnet the scale shrinks after the term is read."""
+    eta, margin, _ = rule
+    code, alpha, l1_ratio, single = pen
+    z, lost, c = check_row(y_i, p, margin, eta, scale_i)
+    term = _objective_penalty(
+        code, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
+    )
+    if code >= L2:
+        _shrink(w, state, factor, single)
+    return z, lost, term, c
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep_norms(state, sq, absolute, scale_now, single):
+    """The squared l2 and the l1 norm of w·scale after an update, as ``WeightVector`` keeps them."""
+    state[STATE_SQ_NORM] = sq * _single(scale_now * scale_now, single)
+    state[STATE_L1_NORM] = absolute * scale_now
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _log_update(log, count, i, w, wscale, b, fit_intercept, z):
+    idx_out, norm_out, margin_out = log
+    idx_out[count] = i
+    norm_out[count] = _scaled_norm(w, wscale, b, fit_intercept)
+    margin_out[count] = z
+
+
 @njit(cache=True, nogil=True)
-def sweep_dense_sgd(
-    X,
-    y,
-    scale,
-    order,
-    use_order,
-    w,
-    q,
-    state,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    penalty,
-    alpha,
-    l1_ratio,
-    single,
-    idx_out,
-    norm_out,
-    margin_out,
-):
+def sweep_dense_sgd(X, y, scale, order, use_order, model, b, rule, pen, log):
     """One epoch of scikit-learn's ``_plain_sgd`` (hinge loss at ``margin``, constant η) over dense rows.
 
-    ``w`` is float64 or float32 (then ``single`` is True and every operation is scikit-learn's
-    float32 one); ``state``
-    (float64, see ``STATE_*``) carries w's scale and the l1 penalty between epochs, ``q`` the l1
-    penalty each weight has had; the true weights are w·scale. Per row: the score
+    ``model`` is (w, q, state): ``w`` is float64 or float32 (then ``single`` is True and every
+    operation is scikit-learn's float32 one); ``state`` (float64, see ``STATE_*``) carries w's
+    scale and the l1 penalty between epochs, ``q`` the l1 penalty each weight has had; the true
+    weights are w·scale. ``rule`` is (η, margin, fit_intercept), ``pen`` (penalty, α, l1_ratio,
+    single), ``log`` (idx_out, norm_out, margin_out). Per row: the score
     p = ⟨w, x⟩·scale + b; the objective (hinge loss plus the penalty's term); with l2 or
     elasticnet the scale shrinks by max(0, 1 − (1 − l1_ratio)·η·α); a mistake (y·p ≤ margin)
     adds x·c/scale to w and c to b, c = (η·y)·scale_i; with l1 or elasticnet every weight of the
@@ -276,6 +287,9 @@ def sweep_dense_sgd(
     Returns (updates, b, stopped_at, objective) as :func:`sweep_dense_weighted` (the objective is
     the loss plus, with a penalty, the penalty's term at every row).
     """
+    w, q, state = model
+    eta, _, fit_intercept = rule
+    code, alpha, l1_ratio, single = pen
     d = w.shape[0]
     factor = _single(_positive_part(1.0 - ((1.0 - l1_ratio) * eta * alpha)), single)
     steps = order.shape[0] if use_order else X.shape[0]
@@ -289,13 +303,9 @@ def sweep_dense_sgd(
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
-        z, lost, c = check_row(y[i], p, margin, eta, scale[i])
+        z, lost, term, c = _check_and_shrink(y[i], p, scale[i], w, state, rule, pen, factor)
         objective += lost
-        objective += _objective_penalty(
-            penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
-        )
-        if penalty >= L2:
-            _shrink(w, state, factor, single)
+        objective += term
         wscale = state[STATE_SCALE]
         if c != 0.0:
             scale_now = _single(wscale, single)
@@ -306,47 +316,25 @@ def sweep_dense_sgd(
                 add_entry(w, j, X[i, j], step)
                 sq += _single(w[j] * w[j], single)
                 absolute += abs(w[j])
-            state[STATE_SQ_NORM] = sq * _single(scale_now * scale_now, single)
-            state[STATE_L1_NORM] = absolute * scale_now
+            _keep_norms(state, sq, absolute, scale_now, single)
             b = add_intercept(b, c, fit_intercept)
-        if penalty == L1 or penalty == ELASTICNET:
+        if code == L1 or code == ELASTICNET:
             state[STATE_U] += l1_ratio * eta * alpha
             for j in range(d):
                 _l1_truncate(w, q, j, wscale, state[STATE_U])
         if c != 0.0:
-            idx_out[count] = i
-            norm_out[count] = _scaled_norm(w, wscale, b, fit_intercept)
-            margin_out[count] = z
+            _log_update(log, count, i, w, wscale, b, fit_intercept, z)
             count += 1
     return count, b, -1, objective
 
 
 @njit(cache=True, nogil=True)
-def sweep_csr_sgd(
-    indptr,
-    indices,
-    data,
-    y,
-    scale,
-    order,
-    use_order,
-    w,
-    q,
-    state,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    penalty,
-    alpha,
-    l1_ratio,
-    single,
-    idx_out,
-    norm_out,
-    margin_out,
-):
+def sweep_csr_sgd(indptr, indices, data, y, scale, order, use_order, model, b, rule, pen, log):
     """:func:`sweep_dense_sgd` over CSR rows: the row's stored entries are the ones scored, added
     and truncated (scikit-learn's sparse rows); the norms kept for the objective are its too."""
+    w, q, state = model
+    eta, _, fit_intercept = rule
+    code, alpha, l1_ratio, single = pen
     factor = _single(_positive_part(1.0 - ((1.0 - l1_ratio) * eta * alpha)), single)
     steps = order.shape[0] if use_order else indptr.shape[0] - 1
     count = 0
@@ -359,13 +347,9 @@ def sweep_csr_sgd(
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
-        z, lost, c = check_row(y[i], p, margin, eta, scale[i])
+        z, lost, term, c = _check_and_shrink(y[i], p, scale[i], w, state, rule, pen, factor)
         objective += lost
-        objective += _objective_penalty(
-            penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
-        )
-        if penalty >= L2:
-            _shrink(w, state, factor, single)
+        objective += term
         wscale = state[STATE_SCALE]
         if c != 0.0:
             scale_now = _single(wscale, single)
@@ -377,16 +361,13 @@ def sweep_csr_sgd(
                 add_entry(w, j, data[k], step)
                 sq += _single(w[j] * w[j], single)
                 absolute += abs(w[j])
-            state[STATE_SQ_NORM] = sq * _single(scale_now * scale_now, single)
-            state[STATE_L1_NORM] = absolute * scale_now
+            _keep_norms(state, sq, absolute, scale_now, single)
             b = add_intercept(b, c, fit_intercept)
-        if penalty == L1 or penalty == ELASTICNET:
+        if code == L1 or code == ELASTICNET:
             state[STATE_U] += l1_ratio * eta * alpha
             for k in range(indptr[i], indptr[i + 1]):
                 _l1_truncate(w, q, indices[k], wscale, state[STATE_U])
         if c != 0.0:
-            idx_out[count] = i
-            norm_out[count] = _scaled_norm(w, wscale, b, fit_intercept)
-            margin_out[count] = z
+            _log_update(log, count, i, w, wscale, b, fit_intercept, z)
             count += 1
     return count, b, -1, objective

@@ -69,31 +69,14 @@ class SGDEngine(CompiledEngine):
     def sweep(self, order, sweep: int) -> int:
         use_order = order is not None
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
-        options = (
-            self.w,
-            self.q,
-            self.state,
-            self.b,
-            self.eta,
-            self.margin,
-            self.fit_intercept,
-            self.penalty,
-            self.alpha,
-            self.l1_ratio,
-            self.w.dtype == np.float32,
-            self._idx_buf,
-            self._norm_buf,
-            self._margin_buf,
+        model = (self.w, self.q, self.state)
+        rule = (self.eta, self.margin, self.fit_intercept)
+        pen = (self.penalty, self.alpha, self.l1_ratio, self.w.dtype == np.float32)
+        log = (self._idx_buf, self._norm_buf, self._margin_buf)
+        sweep_sgd = sgd.sweep_csr_sgd if self.sparse else sgd.sweep_dense_sgd
+        count, self.b, stopped, loss = sweep_sgd(
+            *self._rows(), self.y, self.scale, order, use_order, model, self.b, rule, pen, log
         )
-        if self.sparse:
-            X = self.X
-            count, self.b, stopped, loss = sgd.sweep_csr_sgd(
-                X.indptr, X.indices, X.data, self.y, self.scale, order, use_order, *options
-            )
-        else:
-            count, self.b, stopped, loss = sgd.sweep_dense_sgd(
-                self.X, self.y, self.scale, order, use_order, *options
-            )
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
         self.sweep_loss = float(loss)
