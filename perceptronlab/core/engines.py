@@ -150,7 +150,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         if self.weighted:  # the per-row-factor loops, with the sweep's loss and update margins
             sweep_weighted = sgd.sweep_csr_weighted if self.sparse else sgd.sweep_dense_weighted
             count, self.b, stopped, loss = sweep_weighted(
-                *rows, self.scale, order, use_order, *self._rule(), self._margin_buf
+                *rows, self.scale, order, use_order, self._rule(), self._margin_buf
             )
             self.sweep_loss = float(loss)
             self.update_margins = self._margin_buf[:count].copy()

@@ -81,10 +81,10 @@ def _csr_row_dot(indptr, indices, data, w, i):
 
 
 @njit(cache=True, nogil=True)
-def sweep_dense_weighted(
-    X, y, scale, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out, margin_out
-):
+def sweep_dense_weighted(X, y, scale, order, use_order, rule, margin_out):
     """One sweep over dense rows, row by row, with a per-row update scale and the sweep's loss.
+
+    ``rule`` is the compiled engine's record: (w, b, η, margin, fit_intercept, idx_out, norm_out).
 
     A mistake on row i (y(⟨w,x⟩ + b) ≤ margin) updates w += x·c, b += c with c = (η·y_i)·scale_i,
     scikit-learn's ``update *= class_weight * sample_weight``; c = 0 (a zero weight) is no update,
@@ -96,6 +96,7 @@ def sweep_dense_weighted(
     checked, each with the weights it was checked with, unweighted and summed in row order
     (scikit-learn's per-epoch objective for its ``tol``).
     """
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     steps = order.shape[0] if use_order else X.shape[0]
     count = 0
     loss = 0.0
@@ -116,24 +117,9 @@ def sweep_dense_weighted(
 
 
 @njit(cache=True, nogil=True)
-def sweep_csr_weighted(
-    indptr,
-    indices,
-    data,
-    y,
-    scale,
-    order,
-    use_order,
-    w,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    idx_out,
-    norm_out,
-    margin_out,
-):
+def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, rule, margin_out):
     """:func:`sweep_dense_weighted` over CSR rows (each row's sum in its stored order)."""
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     sq = 0.0
     for j in range(w.shape[0]):
         sq += w[j] * w[j]
