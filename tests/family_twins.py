@@ -108,24 +108,11 @@ def _multiclass_update(W, B, U, BU, c, eta, fit_intercept, sq, true, rival, colu
     return sq
 
 
-def _multiclass_sweep(
-    rows,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    c,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
-):
+def _multiclass_sweep(rows, labels, order, use_order, model, rule, state, buffers):
+    W, B, U, BU = model
+    eta, margin, fit_intercept = rule
+    c, sq = state
+    scores, idx_out, norm_out = buffers
     count = 0
     steps = order.shape[0] if use_order else len(rows)
     for t in range(steps):
@@ -146,90 +133,22 @@ def _multiclass_sweep(
     return count, c, sq
 
 
-def multiclass_sweep_dense(
-    X,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    c,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
-):
+def multiclass_sweep_dense(X, labels, order, use_order, model, rule, state, buffers):
     """Twin of :func:`perceptronlab.family._kernels.multiclass_sweep_dense`."""
     columns = np.arange(X.shape[1])
     rows = [(columns, X[i]) for i in range(X.shape[0])]
-    return _multiclass_sweep(
-        rows,
-        labels,
-        order,
-        use_order,
-        W,
-        B,
-        U,
-        BU,
-        c,
-        eta,
-        margin,
-        fit_intercept,
-        sq,
-        scores,
-        idx_out,
-        norm_out,
-    )
+    return _multiclass_sweep(rows, labels, order, use_order, model, rule, state, buffers)
 
 
 def multiclass_sweep_csr(
-    indptr,
-    indices,
-    data,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    c,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
+    indptr, indices, data, labels, order, use_order, model, rule, state, buffers
 ):
     """Twin of :func:`perceptronlab.family._kernels.multiclass_sweep_csr`."""
     rows = [
         (indices[indptr[i] : indptr[i + 1]], data[indptr[i] : indptr[i + 1]])
         for i in range(indptr.shape[0] - 1)
     ]
-    return _multiclass_sweep(
-        rows,
-        labels,
-        order,
-        use_order,
-        W,
-        B,
-        U,
-        BU,
-        c,
-        eta,
-        margin,
-        fit_intercept,
-        sq,
-        scores,
-        idx_out,
-        norm_out,
-    )
+    return _multiclass_sweep(rows, labels, order, use_order, model, rule, state, buffers)
 
 
 # ---------------------------------------------------------------- kernel perceptron (dual form)

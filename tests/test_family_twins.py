@@ -81,18 +81,10 @@ def test_multiclass_sweeps(sparse, fit_intercept, margin):
                     labels,
                     order,
                     use_order,
-                    W,
-                    B,
-                    U,
-                    BU,
-                    c,
-                    0.7,
-                    margin,
-                    fit_intercept,
-                    sq,
-                    scores,
-                    idx,
-                    norms,
+                    (W, B, U, BU),
+                    (0.7, margin, fit_intercept),
+                    (c, sq),
+                    (scores, idx, norms),
                 )
                 if sparse:
                     M = sp.csr_matrix(X)

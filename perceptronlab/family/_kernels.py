@@ -112,31 +112,20 @@ def _multiclass_add(w_true, w_rival, u_true, u_rival, j_true, j_rival, x, eta, w
 
 
 @njit(cache=True, nogil=True)
-def multiclass_sweep_dense(
-    X,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    steps,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
-):
+def multiclass_sweep_dense(X, labels, order, use_order, model, rule, state, buffers):
     """One multiclass sweep: a mistake when s_true − max_{k≠true} s_k ≤ margin (ties count).
 
     On a mistake W[true] += η·x and W[rival] −= η·x (rival = best other class); U accumulates
     (step − 1)·ΔW for the average, the lazy average of
     :func:`~perceptronlab.family._kernels.accumulate_dense`, with ``steps`` the steps taken so far
-    (a float). ``sq`` is ‖(W, B)‖²_F. Returns (updates, steps, sq).
+    (a float). ``sq`` is ‖(W, B)‖²_F. ``model`` is (W, B, U, BU), ``rule`` (η, margin,
+    fit_intercept), ``state`` (steps, sq), ``buffers`` (scores: one per class, idx_out, norm_out).
+    Returns (updates, steps, sq).
     """
+    W, B, U, BU = model
+    eta, margin, fit_intercept = rule
+    steps, sq = state
+    scores, idx_out, norm_out = buffers
     n, d = X.shape
     n_classes = W.shape[0]
     count = 0
@@ -168,26 +157,13 @@ def multiclass_sweep_dense(
 
 @njit(cache=True, nogil=True)
 def multiclass_sweep_csr(
-    indptr,
-    indices,
-    data,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    steps,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
+    indptr, indices, data, labels, order, use_order, model, rule, state, buffers
 ):
     """CSR twin of :func:`multiclass_sweep_dense`. Returns (updates, steps, sq)."""
+    W, B, U, BU = model
+    eta, margin, fit_intercept = rule
+    steps, sq = state
+    scores, idx_out, norm_out = buffers
     n = indptr.shape[0] - 1
     n_classes = W.shape[0]
     count = 0
