@@ -157,7 +157,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         elif self.sparse:
             X = self.X
             count, self.b, stopped = kernels.sweep_csr(
-                X.indptr, X.indices, X.data, self.y, order, use_order, *self._rule(), self._csr_loop
+                X.indptr, X.indices, X.data, self.y, order, use_order, self._rule(), self._csr_loop
             )
         elif self._use_parallel():
             block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here
@@ -166,7 +166,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
                     self._row_sq = kernels.row_squared_norms(self.X, np.empty(self.n))
                 start = time.perf_counter()
                 count, self.b, stopped = kernels.sweep_dense_blocked(
-                    *rows, order, use_order, *self._rule(), block, np.empty(block), self._row_sq
+                    *rows, order, use_order, self._rule(), block, np.empty(block), self._row_sq
                 )
                 self._judge_parallel(time.perf_counter() - start)
         else:
@@ -196,7 +196,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             run,
             target,
             updates_left,
-            *self._rule(),
+            self._rule(),
         )
         self.log_sweep(count)
         if stopped >= 0:

@@ -211,7 +211,7 @@ class OnlineState:
         if v.is_sparse(X):
             loop = choice.csr_loop(X.indptr, X.indices, X.shape[1])
             count, b, stopped = kernels.sweep_csr(
-                X.indptr, X.indices, X.data, signs, no_order, False, *rule, loop
+                X.indptr, X.indices, X.data, signs, no_order, False, rule, loop
             )
         else:
             count, b, stopped = kernels.sweep_dense(X, signs, no_order, False, *rule)
