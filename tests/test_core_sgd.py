@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 
 from perceptronlab.core.driver import drive
-from perceptronlab.core.engines import CompiledEngine, WeightedEngine
+from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.sgd import sgd_permutations
 from perceptronlab.core.sgd_engine import SGDEngine
 
@@ -34,7 +34,7 @@ def test_without_a_penalty_the_sgd_sweeps_are_the_textbook_sweeps(sparse):
     options = dict(eta=0.5, margin=0.0, fit_intercept=not sparse, n_jobs=1)
     engines = [
         CompiledEngine(X, y, **options),
-        WeightedEngine(X, y, **options),
+        CompiledEngine(X, y, track_loss=True, **options),
         SGDEngine(X, y, **options),
     ]
     for engine in engines:

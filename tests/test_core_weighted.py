@@ -1,5 +1,5 @@
 """The weighted sweeps (scikit-learn's sample and class weights, the hinge loss of tol) and their
-NumPy twin: the compiled WeightedEngine and the ReferenceEngine give the same bits."""
+NumPy twin: the compiled CompiledEngine with per-row factors and the ReferenceEngine give the same bits."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 from perceptronlab.core.driver import drive, finish
-from perceptronlab.core.engines import CompiledEngine, WeightedEngine
+from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.reference import ReferenceEngine
 
 
@@ -40,7 +40,7 @@ def test_compiled_weighted_sweeps_equal_the_numpy_twin(sparse, order, fit_interc
     X, y, scale = _problem(1, sparse=sparse)
     w0, b0 = np.random.default_rng(9).normal(size=X.shape[1]), 0.25
     options = dict(eta=0.7, margin=0.1, fit_intercept=fit_intercept, w0=w0, b0=b0)
-    compiled = WeightedEngine(X, y, scale=scale, n_jobs=1, **options)
+    compiled = CompiledEngine(X, y, track_loss=True, scale=scale, n_jobs=1, **options)
     twin = ReferenceEngine(X, y, scale=scale, **options)
     assert _sweeps(compiled, order) == _sweeps(twin, order)  # the loss of every sweep, same bits
     assert compiled.w.tobytes() == twin.w.tobytes() and compiled.b == twin.b
@@ -54,8 +54,14 @@ def test_compiled_weighted_sweeps_equal_the_numpy_twin(sparse, order, fit_interc
 def test_the_update_is_eta_y_times_the_scale_and_the_loss_is_the_hinge():
     X = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
     y = np.array([1.0, -1.0, 1.0])
-    engine = WeightedEngine(
-        X, y, scale=np.array([2.0, 0.5, 0.0]), eta=0.5, margin=0.0, fit_intercept=True
+    engine = CompiledEngine(
+        X,
+        y,
+        track_loss=True,
+        scale=np.array([2.0, 0.5, 0.0]),
+        eta=0.5,
+        margin=0.0,
+        fit_intercept=True,
     )
     assert engine.sweep(None, 1) == 2
     # row 0: tie, c = (0.5·1)·2 = 1; row 1: score 1·0 + 1 = 1, y·s = -1, c = (0.5·-1)·0.5 = -0.25;
@@ -68,7 +74,7 @@ def test_the_update_is_eta_y_times_the_scale_and_the_loss_is_the_hinge():
 def test_scales_of_one_give_the_plain_sweeps_bits(sparse):
     X, y, _ = _problem(2, n=300, d=9, sparse=sparse)
     plain = CompiledEngine(X, y, eta=1.3, margin=0.0, fit_intercept=True)
-    weighted = WeightedEngine(X, y, eta=1.3, margin=0.0, fit_intercept=True)
+    weighted = CompiledEngine(X, y, track_loss=True, eta=1.3, margin=0.0, fit_intercept=True)
     for sweep in range(1, 6):
         assert plain.sweep(None, sweep) == weighted.sweep(None, sweep)
     assert plain.w.tobytes() == weighted.w.tobytes() and plain.b == weighted.b
@@ -79,7 +85,9 @@ def test_scales_of_one_give_the_plain_sweeps_bits(sparse):
 
 def test_random_mistake_order_never_picks_a_zero_weight():
     X, y, scale = _problem(3, n=30, d=3)
-    engine = WeightedEngine(X, y, scale=scale, eta=1.0, margin=0.0, fit_intercept=True)
+    engine = CompiledEngine(
+        X, y, track_loss=True, scale=scale, eta=1.0, margin=0.0, fit_intercept=True
+    )
     twin = ReferenceEngine(X, y, scale=scale, eta=1.0, margin=0.0, fit_intercept=True)
     runs = []
     for each in (engine, twin):
@@ -103,7 +111,7 @@ def test_random_mistake_order_never_picks_a_zero_weight():
 def test_without_stopping_at_a_clean_sweep_the_driver_runs_to_the_limit():
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     y = np.array([1.0, -1.0])
-    engine = WeightedEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False)
+    engine = CompiledEngine(X, y, track_loss=True, eta=1.0, margin=0.0, fit_intercept=False)
     outcome = drive(engine, max_sweeps=5, stop_when_clean=False, cycles=False)
     assert (
         outcome.log.updates_per_sweep == [2, 0, 0, 0, 0]
@@ -111,7 +119,7 @@ def test_without_stopping_at_a_clean_sweep_the_driver_runs_to_the_limit():
         and not outcome.stopped
     )
     stopped = drive(
-        WeightedEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False),
+        CompiledEngine(X, y, track_loss=True, eta=1.0, margin=0.0, fit_intercept=False),
         max_sweeps=5,
         stop_when_clean=False,
         cycles=False,

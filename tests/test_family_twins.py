@@ -1,11 +1,11 @@
 """The family's compiled loops against their pure-Python twins, bit for bit (as core/'s kernels are)."""
 
+import family_twins as twin
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
 from perceptronlab.family import _kernels as compiled
-from perceptronlab.family import _reference as twin
 from perceptronlab.family.kernel import ColumnCache, KernelSpec, row_sq_norms
 
 NO_ORDER = np.empty(0, dtype=np.int64)
@@ -81,18 +81,10 @@ def test_multiclass_sweeps(sparse, fit_intercept, margin):
                     labels,
                     order,
                     use_order,
-                    W,
-                    B,
-                    U,
-                    BU,
-                    c,
-                    0.7,
-                    margin,
-                    fit_intercept,
-                    sq,
-                    scores,
-                    idx,
-                    norms,
+                    (W, B, U, BU),
+                    (0.7, margin, fit_intercept),
+                    (c, sq),
+                    (scores, idx, norms),
                 )
                 if sparse:
                     M = sp.csr_matrix(X)
@@ -140,40 +132,21 @@ def _sweeps(module, source, X, y, kind, degree, budget, fit_intercept, order, us
     log = []
     for _ in range(4):
         idx, steps, norms = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n)
+        columns = compiled.Columns(
+            source, G, dense, indptr, indices, values, row_sq_norms(X), kind, degree, 0.25, 1.0
+        )
+        buffers = compiled.Buffers(
+            np.zeros(n), np.zeros(X.shape[1]), cache.slots, cache.C, cache.used
+        )
         count, b, fsq, step, entries = module.kernel_sweep(
-            source,
-            G,
-            dense,
-            indptr,
-            indices,
-            values,
-            row_sq_norms(X),
-            kind,
-            degree,
-            0.25,
-            1.0,
-            y,
+            columns,
+            buffers,
+            compiled.Dual(scores, alpha, budget, ring),
+            compiled.Rule(y, 0.5, 0.0, fit_intercept),
             order,
             use_order,
-            scores,
-            alpha,
-            b,
-            0.5,
-            0.0,
-            fit_intercept,
-            budget,
-            ring,
-            entries,
-            fsq,
-            step,
-            idx,
-            steps,
-            norms,
-            np.zeros(n),
-            np.zeros(X.shape[1]),
-            cache.slots,
-            cache.C,
-            cache.used,
+            (b, fsq, step, entries),
+            compiled.Log(idx, steps, norms),
         )
         log.append((count, idx[:count].copy(), steps[:count].copy(), norms[:count].copy()))
     return scores, alpha, b, fsq, step, entries, ring, cache.slots, cache.C[: cache.n_columns], log

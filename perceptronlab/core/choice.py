@@ -91,13 +91,7 @@ def _time_loops() -> dict[str, float]:
                 y,
                 no_order,
                 False,
-                weights,
-                0.0,
-                1.0,
-                0.0,
-                False,
-                idx,
-                norms,
+                (weights, 0.0, 1.0, 0.0, False, idx, norms),
                 name,
             )
             if round_:

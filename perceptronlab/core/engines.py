@@ -24,7 +24,6 @@ from perceptronlab.exceptions import SCALE_FIX
 
 __all__ = [
     "CompiledEngine",
-    "WeightedEngine",
     "make_engine",
     "parallel_block",
     "weights_key",
@@ -67,6 +66,15 @@ class CompiledEngine(UpdateLog, SteppingEngine):
     """The perceptron rule in compiled loops over dense float32/float64 or CSR input.
 
     ``w0``/``b0`` start the weights elsewhere than 0 (streams, mixing, resumed runs).
+
+    ``scale`` is a per-row factor of the step (scikit-learn's sample weight times class weight): a
+    mistake on row i updates by c = (η·y_i)·scale_i, scikit-learn's order of the product, and a row
+    whose c is 0 (a zero weight) is never updated on, so it never counts as a mistake. With a
+    ``scale``, or with ``track_loss``, the sweeps are the row-by-row loops of
+    :mod:`perceptronlab.core.sgd` (the same step of :mod:`perceptronlab.core.rule`; with every
+    factor 1.0 they give the plain loops' bits), and each sweep keeps its hinge loss
+    (:attr:`sweep_loss`, for ``tol``) and y(⟨w,x⟩ + b) before each of its updates
+    (:attr:`update_margins`).
     """
 
     exact = False
@@ -84,6 +92,8 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         w0: Any = None,
         b0: Any = 0.0,
         n_jobs: int | None = None,
+        scale: Any = None,
+        track_loss: bool = False,
     ) -> None:
         self.sparse = is_sparse(X)
         self.X: Any = X if self.sparse else np.ascontiguousarray(X)
@@ -105,67 +115,63 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self._margins = np.empty(self.n)
         self._count_order: np.ndarray | None = None
         self.steps = None
+        self.weighted = scale is not None or track_loss
+        self.scale: np.ndarray | None = None
+        if self.weighted:
+            self.scale = (
+                np.ones(self.n) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
+            )
+        self.sweep_loss = 0.0
+        self._margin_buf = np.empty(self.n if self.weighted else 0)
+        self.update_margins = self._margin_buf[:0]
+
+    def _rule(self) -> tuple[np.ndarray, float, float, float, bool, np.ndarray, np.ndarray]:
+        """The arguments every compiled loop takes after its rows: the weights, the rule's
+        setting and the update log's buffers (w, b, η, ρ₀, fit_intercept, indices, norms)."""
+        return (
+            self.w,
+            self.b,
+            self.eta,
+            self.margin,
+            self.fit_intercept,
+            self._idx_buf,
+            self._norm_buf,
+        )
+
+    def _rows(self) -> tuple:
+        """The rows as the compiled loops take them: X, or CSR's three arrays."""
+        X = self.X
+        return (X.indptr, X.indices, X.data) if self.sparse else (X,)
 
     def sweep(self, order, sweep: int) -> int:
         use_order = order is not None
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
-        if self.sparse:
+        rows = (*self._rows(), self.y)
+        if self.weighted:  # the per-row-factor loops, with the sweep's loss and update margins
+            sweep_weighted = sgd.sweep_csr_weighted if self.sparse else sgd.sweep_dense_weighted
+            count, self.b, stopped, loss = sweep_weighted(
+                *rows, self.scale, order, use_order, self._rule(), self._margin_buf
+            )
+            self.sweep_loss = float(loss)
+            self.update_margins = self._margin_buf[:count].copy()
+        elif self.sparse:
             X = self.X
             count, self.b, stopped = kernels.sweep_csr(
-                X.indptr,
-                X.indices,
-                X.data,
-                self.y,
-                order,
-                use_order,
-                self.w,
-                self.b,
-                self.eta,
-                self.margin,
-                self.fit_intercept,
-                self._idx_buf,
-                self._norm_buf,
-                self._csr_loop,
+                X.indptr, X.indices, X.data, self.y, order, use_order, self._rule(), self._csr_loop
             )
         elif self._use_parallel():
             block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here
-            scores = np.empty(block)
             with numba_threads(self.n_jobs):
                 if self._row_sq is None:  # the rows' norms bound the stale scores: once per fit
                     self._row_sq = kernels.row_squared_norms(self.X, np.empty(self.n))
                 start = time.perf_counter()
                 count, self.b, stopped = kernels.sweep_dense_blocked(
-                    self.X,
-                    self.y,
-                    order,
-                    use_order,
-                    self.w,
-                    self.b,
-                    self.eta,
-                    self.margin,
-                    self.fit_intercept,
-                    self._idx_buf,
-                    self._norm_buf,
-                    block,
-                    scores,
-                    self._row_sq,
+                    *rows, order, use_order, self._rule(), block, np.empty(block), self._row_sq
                 )
                 self._judge_parallel(time.perf_counter() - start)
         else:
             start = time.perf_counter()
-            count, self.b, stopped = kernels.sweep_dense(
-                self.X,
-                self.y,
-                order,
-                use_order,
-                self.w,
-                self.b,
-                self.eta,
-                self.margin,
-                self.fit_intercept,
-                self._idx_buf,
-                self._norm_buf,
-            )
+            count, self.b, stopped = kernels.sweep_dense(*rows, order, use_order, *self._rule())
             self._one_core_seconds = time.perf_counter() - start
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
@@ -190,13 +196,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             run,
             target,
             updates_left,
-            self.w,
-            self.b,
-            self.eta,
-            self.margin,
-            self.fit_intercept,
-            self._idx_buf,
-            self._norm_buf,
+            self._rule(),
         )
         self.log_sweep(count)
         if stopped >= 0:
@@ -267,10 +267,13 @@ class CompiledEngine(UpdateLog, SteppingEngine):
                 values = margins(self.X, self.y, self.w, self.b, out=self._margins)
         if not np.isfinite(values).all():
             raise not_finite_error(self.X, int(np.flatnonzero(~np.isfinite(values))[0]), None)
+        if self.scale is not None:  # rows never updated on (a zero factor): +inf
+            values[self.eta * self.y * self.scale == 0.0] = np.inf
         return values
 
     def update(self, i: int, sweep: int, score: float) -> None:
-        self._add(i, self.eta * self.y[i])
+        c = self.eta * self.y[i]
+        self._add(i, c if self.scale is None else c * self.scale[i])
 
     def _add(self, i: int, c: float) -> None:
         """w += x_i·c (b += c with an intercept), logged as an update."""
@@ -338,83 +341,6 @@ class CompiledEngine(UpdateLog, SteppingEngine):
 
     def finite(self) -> bool:
         return bool(np.isfinite(self.w).all() and math.isfinite(self.b))
-
-
-class WeightedEngine(CompiledEngine):
-    """The compiled engine with scikit-learn's fitting options: a per-row update scale (sample weight
-    times class weight) and each sweep's hinge loss (:attr:`sweep_loss`, for ``tol``).
-
-    A mistake on row i updates by c = (η·y_i)·scale_i, scikit-learn's order of the product; a row
-    whose c is 0 (a zero weight) is never updated on, so it never counts as a mistake. Its sweeps
-    are the kernels :func:`~perceptronlab.core.sgd.sweep_dense_weighted` and
-    :func:`~perceptronlab.core.sgd.sweep_csr_weighted`, row by row; with ``scale`` None (all
-    1.0) they give :class:`CompiledEngine`'s bits. ``update_margins`` holds y(⟨w,x⟩ + b) before
-    each update of the last sweep.
-    """
-
-    def __init__(self, X: Any, y: Any, *, scale: Any = None, **kwargs: Any) -> None:
-        super().__init__(X, y, **kwargs)
-        self.scale = (
-            np.ones(self.n) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
-        )
-        self.sweep_loss = 0.0
-        self._margin_buf = np.empty(self.n)
-        self.update_margins = self._margin_buf[:0]
-
-    def sweep(self, order, sweep: int) -> int:
-        use_order = order is not None
-        order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
-        if self.sparse:
-            X = self.X
-            count, self.b, stopped, loss = sgd.sweep_csr_weighted(
-                X.indptr,
-                X.indices,
-                X.data,
-                self.y,
-                self.scale,
-                order,
-                use_order,
-                self.w,
-                self.b,
-                self.eta,
-                self.margin,
-                self.fit_intercept,
-                self._idx_buf,
-                self._norm_buf,
-                self._margin_buf,
-            )
-        else:
-            count, self.b, stopped, loss = sgd.sweep_dense_weighted(
-                self.X,
-                self.y,
-                self.scale,
-                order,
-                use_order,
-                self.w,
-                self.b,
-                self.eta,
-                self.margin,
-                self.fit_intercept,
-                self._idx_buf,
-                self._norm_buf,
-                self._margin_buf,
-            )
-        if stopped >= 0:
-            raise not_finite_error(self.X, int(stopped), sweep)
-        self.sweep_loss = float(loss)
-        self.update_margins = self._margin_buf[:count].copy()
-        self._last_updates = int(count)
-        self.log_sweep(count)
-        return int(count)
-
-    def margins(self) -> np.ndarray:
-        """y(⟨w,x⟩ + b) of every row; +inf for rows that are never updated on (a zero scale)."""
-        values = super().margins()
-        values[self.eta * self.y * self.scale == 0.0] = np.inf
-        return values
-
-    def update(self, i: int, sweep: int, score: float) -> None:
-        self._add(i, (self.eta * self.y[i]) * self.scale[i])
 
 
 def make_engine(

@@ -23,17 +23,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from perceptronlab.core.intrinsics import prefetch, prefetch_row
-from perceptronlab.core.rule import add_csr_row, add_row, is_mistake
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _dot(w, X, i):
-    """⟨w, X[i]⟩ summed left to right in float64 (float32 entries widened exactly), as scikit-learn."""
-    s = 0.0
-    for j in range(w.shape[0]):
-        s += w[j] * X[i, j]
-    return s
-
+from perceptronlab.core.rule import add_csr_row, add_row, is_mistake, update_csr_row, update_row
+from perceptronlab.core.rule import dot_row as _dot
 
 GROUP = 8  # rows scored together
 # Rows are prefetched this many bytes ahead of the group being scored: about what memory delivers
@@ -157,10 +148,7 @@ def _next_group(order, use_order, t, m, end, rows, flat, d, step, distance):
 @njit(cache=True, nogil=True, inline="always")
 def _take_update(X, i, w, b, step, fit_intercept, idx_out, norm_out, count):
     """The update on a mistake of row i (w += x·step, b += step) and its entry in the log; returns b."""
-    sq = add_row(X, i, w, step)
-    if fit_intercept:
-        b += step
-        sq += b * b
+    b, sq = update_row(X, i, w, b, step, fit_intercept)
     idx_out[count] = i
     norm_out[count] = math.sqrt(sq)
     return b
@@ -278,22 +266,7 @@ BLOCK_RESCORE_AFTER = 64
 
 
 @njit(cache=True, nogil=True)
-def sweep_dense_blocked(
-    X,
-    y,
-    order,
-    use_order,
-    w,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    idx_out,
-    norm_out,
-    block,
-    scores,
-    row_sq,
-):
+def sweep_dense_blocked(X, y, order, use_order, rule, block, scores, row_sq):
     """:func:`sweep_dense` on several cores, same bits: score a block in parallel, walk it in order.
 
     The block is scored with the weights (w₀, b₀) it starts with. Until the first update those
@@ -309,8 +282,10 @@ def sweep_dense_blocked(
     the updates and every bit of w, are the sequential sweep's. After :data:`BLOCK_RESCORE_AFTER`
     such rows the rest of the block is scored again in parallel. Late sweeps, with few updates,
     run at the bandwidth of all cores with one parallel pass per block. ``row_sq``: the rows' squared
-    norms from :func:`row_squared_norms`, computed once per fit (they do not change).
+    norms from :func:`row_squared_norms`, computed once per fit (they do not change). ``rule`` is
+    the compiled engine's record (w, b, η, margin, fit_intercept, idx_out, norm_out).
     """
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     steps = order.shape[0] if use_order else X.shape[0]
     d = X.shape[1]
     gamma = (d + 2) * _U_ROUND / (1.0 - (d + 2) * _U_ROUND)
@@ -446,31 +421,13 @@ def _csr_take_update(
     indptr, indices, data, i, w, b, step, fit_intercept, sq, idx_out, norm_out, count
 ):
     """The update on a mistake of row i (w += x·step, b += step) and its log entry; returns (b, ‖(w, b)‖²)."""
-    sq = add_csr_row(indptr, indices, data, i, w, step, sq)
-    if fit_intercept:
-        sq += (b + step) * (b + step) - b * b
-        b += step
+    b, sq = update_csr_row(indptr, indices, data, i, w, b, step, fit_intercept, sq)
     idx_out[count] = i
     norm_out[count] = math.sqrt(max(sq, 0.0))
     return b, sq
 
 
-def sweep_csr(
-    indptr,
-    indices,
-    data,
-    y,
-    order,
-    use_order,
-    w,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    idx_out,
-    norm_out,
-    loop,
-):
+def sweep_csr(indptr, indices, data, y, order, use_order, rule, loop):
     """One sweep over CSR rows; same rule, order and result as :func:`sweep_dense`.
 
     Row by row (each row's sum in its stored order), as scikit-learn does. On matrices whose
@@ -480,23 +437,10 @@ def sweep_csr(
     two rows at a time, prefetching too ("paired"). Every loop gives the same bits. (Chosen here, in
     Python: compiled into one function, the loops run slower than each on its own.) ``loop``: a name
     of :data:`CSR_LOOPS`, the choice of :func:`perceptronlab.core.choice.csr_loop` for this matrix,
-    which the caller keeps.
+    which the caller keeps. ``rule``: the compiled engine's record (w, b, η, margin,
+    fit_intercept, idx_out, norm_out).
     """
-    return _CSR_LOOP_FUNCTIONS[loop](
-        indptr,
-        indices,
-        data,
-        y,
-        order,
-        use_order,
-        w,
-        b,
-        eta,
-        margin,
-        fit_intercept,
-        idx_out,
-        norm_out,
-    )
+    return _CSR_LOOP_FUNCTIONS[loop](indptr, indices, data, y, order, use_order, rule)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -517,10 +461,9 @@ def _csr_row(
 
 
 @njit(cache=True, nogil=True)
-def _sweep_csr_rows(
-    indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out
-):
+def _sweep_csr_rows(indptr, indices, data, y, order, use_order, rule):
     """:func:`sweep_csr` row by row."""
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     sq = _squared_weights(w, b, fit_intercept)
     steps = order.shape[0] if use_order else indptr.shape[0] - 1
     count = 0
@@ -548,10 +491,9 @@ def _sweep_csr_rows(
 
 
 @njit(cache=True, nogil=True)
-def _sweep_csr_prefetched(
-    indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out
-):
+def _sweep_csr_prefetched(indptr, indices, data, y, order, use_order, rule):
     """:func:`sweep_csr` row by row, prefetching the weights of the row :data:`CSR_PREFETCH_ROWS` ahead."""
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     sq = _squared_weights(w, b, fit_intercept)
     steps = order.shape[0] if use_order else indptr.shape[0] - 1
     count = 0
@@ -583,10 +525,9 @@ def _sweep_csr_prefetched(
 
 
 @njit(cache=True, nogil=True)
-def _sweep_csr_paired(
-    indptr, indices, data, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out
-):
+def _sweep_csr_paired(indptr, indices, data, y, order, use_order, rule):
     """:func:`sweep_csr` two rows at a time (two chains), prefetching the weights of the rows ahead."""
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     n = indptr.shape[0] - 1
     count = 0
     sq = _squared_weights(w, b, fit_intercept)
@@ -709,10 +650,7 @@ def learn_rows_bias_first(X, y, w, b, eta, margin, fit_intercept, mistakes):
         if not abs(s) < math.inf:
             return count, b, i
         if is_mistake(y[i], s, margin):
-            step = eta * y[i]
-            add_row(X, i, w, step)
-            if fit_intercept:
-                b += step
+            b, _ = update_row(X, i, w, b, eta * y[i], fit_intercept)
             mistakes[i] = True
             count += 1
     return count, b, -1
@@ -809,10 +747,7 @@ def _sweep_rows_unlogged(X, y, w, b, eta, margin, fit_intercept):
         if not abs(s) < math.inf:
             return count, b, i
         if is_mistake(y[i], s, margin):
-            step = eta * y[i]
-            add_row(X, i, w, step)  # its ‖w‖² is not used: the compiler drops it
-            if fit_intercept:
-                b += step
+            b, _ = update_row(X, i, w, b, eta * y[i], fit_intercept)  # ‖w‖² unused: dropped
             count += 1
     return count, b, -1
 

@@ -207,38 +207,14 @@ class OnlineState:
         v.check_n_features(X.shape[1], self._w.shape[0], "this online learner")
         idx, norms = np.empty(X.shape[0], dtype=np.int64), np.empty(X.shape[0])
         no_order = np.empty(0, dtype=np.int64)
+        rule = (self._w, self.b, self.eta, self.margin, self.fit_intercept, idx, norms)
         if v.is_sparse(X):
             loop = choice.csr_loop(X.indptr, X.indices, X.shape[1])
             count, b, stopped = kernels.sweep_csr(
-                X.indptr,
-                X.indices,
-                X.data,
-                signs,
-                no_order,
-                False,
-                self._w,
-                self.b,
-                self.eta,
-                self.margin,
-                self.fit_intercept,
-                idx,
-                norms,
-                loop,
+                X.indptr, X.indices, X.data, signs, no_order, False, rule, loop
             )
         else:
-            count, b, stopped = kernels.sweep_dense(
-                X,
-                signs,
-                no_order,
-                False,
-                self._w,
-                self.b,
-                self.eta,
-                self.margin,
-                self.fit_intercept,
-                idx,
-                norms,
-            )
+            count, b, stopped = kernels.sweep_dense(X, signs, no_order, False, *rule)
         return self._finish_batch(X, count, b, stopped, idx)
 
     def _learn_frame(self, frame: Any, y_signs: Any) -> np.ndarray:

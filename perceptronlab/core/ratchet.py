@@ -32,26 +32,7 @@ COUNT_BLOCK = 256
 
 
 @njit(cache=True, nogil=True)
-def walk(
-    X,
-    indptr,
-    indices,
-    data,
-    sparse,
-    y,
-    picks,
-    start,
-    run,
-    target,
-    updates_left,
-    w,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    idx_out,
-    norm_out,
-):
+def walk(X, indptr, indices, data, sparse, y, picks, start, run, target, updates_left, rule):
     """Check the rows ``picks[start:]`` in turn: y(⟨w,x⟩ + b) ≤ margin updates w += x·(eta·y) and
     sets the run to 0, else the run grows by one. The rows are those of the dense ``X``, or with
     ``sparse`` of the CSR arrays (``indptr``, ``indices``, ``data``): the other is a placeholder.
@@ -60,8 +41,10 @@ def walk(
     ``updates_left`` updates, or at the end of the picks. Returns (position after the last pick
     checked, run, updates, reached, b, stopped_at): ``reached`` says that the run reached
     ``target``; ``stopped_at`` is -1, or the row whose score was not finite (the walk stopped there,
-    before it).
+    before it). ``rule`` is the compiled engine's record (w, b, η, margin, fit_intercept,
+    idx_out, norm_out).
     """
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     sq = (
         _squared_weights(w, b, fit_intercept) if sparse else 0.0
     )  # the CSR update keeps ‖(w, b)‖² current

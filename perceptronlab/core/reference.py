@@ -143,7 +143,7 @@ class ReferenceEngine(StepwiseEngine):
     """The perceptron rule in plain NumPy/Python, one example at a time.
 
     ``scale`` (per-row update scales: sample weight times class weight) and ``w0``/``b0`` (start
-    weights) are the twins of :class:`~perceptronlab.core.engines.WeightedEngine`'s: a mistake on
+    weights) are the twins of :class:`~perceptronlab.core.engines.CompiledEngine`'s (with a ``scale``): a mistake on
     row i updates by (η·y_i)·scale_i, and not at all when that is 0.
     """
 

@@ -19,7 +19,14 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit
 
-from perceptronlab.core.rule import add_csr_row, add_row
+from perceptronlab.core.rule import (
+    add_entry,
+    add_intercept,
+    check_row,
+    dot_row,
+    update_csr_row,
+    update_row,
+)
 
 __all__ = ["sweep_dense_weighted", "sweep_csr_weighted", "sgd_shuffle", "sgd_permutations"]
 
@@ -65,25 +72,6 @@ def sgd_permutations(n: int, seed: int) -> Iterator[np.ndarray]:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _weighted_check(y_i, s, margin, eta, scale_i):
-    """(z, loss, c) of a row with score s: z = y·s; the hinge loss margin − z and the update step
-    c = (η·y)·scale for a mistake (z ≤ margin), else 0 and 0."""
-    z = y_i * s
-    if z <= margin:
-        return z, margin - z, (eta * y_i) * scale_i
-    return z, 0.0, 0.0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _dense_dot(w, X, i):
-    """⟨w, X[i]⟩ summed in feature order (scikit-learn's ``WeightVector.dot``)."""
-    s = 0.0
-    for j in range(w.shape[0]):
-        s += w[j] * X[i, j]
-    return s
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _csr_row_dot(indptr, indices, data, w, i):
     """⟨w, x_i⟩ over the row's stored entries, in their order."""
     s = 0.0
@@ -93,10 +81,10 @@ def _csr_row_dot(indptr, indices, data, w, i):
 
 
 @njit(cache=True, nogil=True)
-def sweep_dense_weighted(
-    X, y, scale, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out, margin_out
-):
+def sweep_dense_weighted(X, y, scale, order, use_order, rule, margin_out):
     """One sweep over dense rows, row by row, with a per-row update scale and the sweep's loss.
+
+    ``rule`` is the compiled engine's record: (w, b, η, margin, fit_intercept, idx_out, norm_out).
 
     A mistake on row i (y(⟨w,x⟩ + b) ≤ margin) updates w += x·c, b += c with c = (η·y_i)·scale_i,
     scikit-learn's ``update *= class_weight * sample_weight``; c = 0 (a zero weight) is no update,
@@ -108,21 +96,19 @@ def sweep_dense_weighted(
     checked, each with the weights it was checked with, unweighted and summed in row order
     (scikit-learn's per-epoch objective for its ``tol``).
     """
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     steps = order.shape[0] if use_order else X.shape[0]
     count = 0
     loss = 0.0
     for t in range(steps):
         i = order[t] if use_order else t
-        s = _dense_dot(w, X, i) + b
+        s = dot_row(w, X, i) + b
         if not abs(s) < math.inf:
             return count, b, i, loss
-        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        z, lost, c = check_row(y[i], s, margin, eta, scale[i])
         loss += lost
         if c != 0.0:
-            sq = add_row(X, i, w, c)
-            if fit_intercept:
-                b += c
-                sq += b * b
+            b, sq = update_row(X, i, w, b, c, fit_intercept)
             idx_out[count] = i
             norm_out[count] = math.sqrt(sq)
             margin_out[count] = z
@@ -131,24 +117,9 @@ def sweep_dense_weighted(
 
 
 @njit(cache=True, nogil=True)
-def sweep_csr_weighted(
-    indptr,
-    indices,
-    data,
-    y,
-    scale,
-    order,
-    use_order,
-    w,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    idx_out,
-    norm_out,
-    margin_out,
-):
+def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, rule, margin_out):
     """:func:`sweep_dense_weighted` over CSR rows (each row's sum in its stored order)."""
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     sq = 0.0
     for j in range(w.shape[0]):
         sq += w[j] * w[j]
@@ -162,13 +133,10 @@ def sweep_csr_weighted(
         s = _csr_row_dot(indptr, indices, data, w, i) + b
         if not abs(s) < math.inf:
             return count, b, i, loss
-        z, lost, c = _weighted_check(y[i], s, margin, eta, scale[i])
+        z, lost, c = check_row(y[i], s, margin, eta, scale[i])
         loss += lost
         if c != 0.0:
-            sq = add_csr_row(indptr, indices, data, i, w, c, sq)
-            if fit_intercept:
-                sq += (b + c) * (b + c) - b * b
-                b += c
+            b, sq = update_csr_row(indptr, indices, data, i, w, b, c, fit_intercept, sq)
             idx_out[count] = i
             norm_out[count] = math.sqrt(max(sq, 0.0))
             margin_out[count] = z
@@ -257,34 +225,45 @@ def _scaled_norm(w, wscale, b, fit_intercept):
     return math.sqrt(sq)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _check_and_shrink(y_i, p, scale_i, w, state, rule, pen, factor):
+    """A row's test and its penalty before the update: (z, loss, the penalty's term of the
+    objective, the step c); with l2 or elasticnet the scale shrinks after the term is read."""
+    eta, margin, _ = rule
+    code, alpha, l1_ratio, single = pen
+    z, lost, c = check_row(y_i, p, margin, eta, scale_i)
+    term = _objective_penalty(
+        code, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
+    )
+    if code >= L2:
+        _shrink(w, state, factor, single)
+    return z, lost, term, c
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep_norms(state, sq, absolute, scale_now, single):
+    """The squared l2 and the l1 norm of w·scale after an update, as ``WeightVector`` keeps them."""
+    state[STATE_SQ_NORM] = sq * _single(scale_now * scale_now, single)
+    state[STATE_L1_NORM] = absolute * scale_now
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _log_update(log, count, i, w, wscale, b, fit_intercept, z):
+    idx_out, norm_out, margin_out = log
+    idx_out[count] = i
+    norm_out[count] = _scaled_norm(w, wscale, b, fit_intercept)
+    margin_out[count] = z
+
+
 @njit(cache=True, nogil=True)
-def sweep_dense_sgd(
-    X,
-    y,
-    scale,
-    order,
-    use_order,
-    w,
-    q,
-    state,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    penalty,
-    alpha,
-    l1_ratio,
-    single,
-    idx_out,
-    norm_out,
-    margin_out,
-):
+def sweep_dense_sgd(X, y, scale, order, use_order, model, b, rule, pen, log):
     """One epoch of scikit-learn's ``_plain_sgd`` (hinge loss at ``margin``, constant η) over dense rows.
 
-    ``w`` is float64 or float32 (then ``single`` is True and every operation is scikit-learn's
-    float32 one); ``state``
-    (float64, see ``STATE_*``) carries w's scale and the l1 penalty between epochs, ``q`` the l1
-    penalty each weight has had; the true weights are w·scale. Per row: the score
+    ``model`` is (w, q, state): ``w`` is float64 or float32 (then ``single`` is True and every
+    operation is scikit-learn's float32 one); ``state`` (float64, see ``STATE_*``) carries w's
+    scale and the l1 penalty between epochs, ``q`` the l1 penalty each weight has had; the true
+    weights are w·scale. ``rule`` is (η, margin, fit_intercept), ``pen`` (penalty, α, l1_ratio,
+    single), ``log`` (idx_out, norm_out, margin_out). Per row: the score
     p = ⟨w, x⟩·scale + b; the objective (hinge loss plus the penalty's term); with l2 or
     elasticnet the scale shrinks by max(0, 1 − (1 − l1_ratio)·η·α); a mistake (y·p ≤ margin)
     adds x·c/scale to w and c to b, c = (η·y)·scale_i; with l1 or elasticnet every weight of the
@@ -294,6 +273,9 @@ def sweep_dense_sgd(
     Returns (updates, b, stopped_at, objective) as :func:`sweep_dense_weighted` (the objective is
     the loss plus, with a penalty, the penalty's term at every row).
     """
+    w, q, state = model
+    eta, _, fit_intercept = rule
+    code, alpha, l1_ratio, single = pen
     d = w.shape[0]
     factor = _single(_positive_part(1.0 - ((1.0 - l1_ratio) * eta * alpha)), single)
     steps = order.shape[0] if use_order else X.shape[0]
@@ -307,16 +289,9 @@ def sweep_dense_sgd(
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
-        z = y[i] * p
-        c = 0.0
-        if z <= margin:
-            objective += margin - z
-            c = (eta * y[i]) * scale[i]
-        objective += _objective_penalty(
-            penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
-        )
-        if penalty >= L2:
-            _shrink(w, state, factor, single)
+        z, lost, term, c = _check_and_shrink(y[i], p, scale[i], w, state, rule, pen, factor)
+        objective += lost
+        objective += term
         wscale = state[STATE_SCALE]
         if c != 0.0:
             scale_now = _single(wscale, single)
@@ -324,51 +299,28 @@ def sweep_dense_sgd(
             sq = 0.0
             absolute = 0.0
             for j in range(d):
-                w[j] = w[j] + X[i, j] * step
+                add_entry(w, j, X[i, j], step)
                 sq += _single(w[j] * w[j], single)
                 absolute += abs(w[j])
-            state[STATE_SQ_NORM] = sq * _single(scale_now * scale_now, single)
-            state[STATE_L1_NORM] = absolute * scale_now
-            if fit_intercept:
-                b += c
-        if penalty == L1 or penalty == ELASTICNET:
+            _keep_norms(state, sq, absolute, scale_now, single)
+            b = add_intercept(b, c, fit_intercept)
+        if code == L1 or code == ELASTICNET:
             state[STATE_U] += l1_ratio * eta * alpha
             for j in range(d):
                 _l1_truncate(w, q, j, wscale, state[STATE_U])
         if c != 0.0:
-            idx_out[count] = i
-            norm_out[count] = _scaled_norm(w, wscale, b, fit_intercept)
-            margin_out[count] = z
+            _log_update(log, count, i, w, wscale, b, fit_intercept, z)
             count += 1
     return count, b, -1, objective
 
 
 @njit(cache=True, nogil=True)
-def sweep_csr_sgd(
-    indptr,
-    indices,
-    data,
-    y,
-    scale,
-    order,
-    use_order,
-    w,
-    q,
-    state,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    penalty,
-    alpha,
-    l1_ratio,
-    single,
-    idx_out,
-    norm_out,
-    margin_out,
-):
+def sweep_csr_sgd(indptr, indices, data, y, scale, order, use_order, model, b, rule, pen, log):
     """:func:`sweep_dense_sgd` over CSR rows: the row's stored entries are the ones scored, added
     and truncated (scikit-learn's sparse rows); the norms kept for the objective are its too."""
+    w, q, state = model
+    eta, _, fit_intercept = rule
+    code, alpha, l1_ratio, single = pen
     factor = _single(_positive_part(1.0 - ((1.0 - l1_ratio) * eta * alpha)), single)
     steps = order.shape[0] if use_order else indptr.shape[0] - 1
     count = 0
@@ -381,16 +333,9 @@ def sweep_csr_sgd(
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
-        z = y[i] * p
-        c = 0.0
-        if z <= margin:
-            objective += margin - z
-            c = (eta * y[i]) * scale[i]
-        objective += _objective_penalty(
-            penalty, alpha, l1_ratio, state[STATE_SQ_NORM], state[STATE_L1_NORM], single
-        )
-        if penalty >= L2:
-            _shrink(w, state, factor, single)
+        z, lost, term, c = _check_and_shrink(y[i], p, scale[i], w, state, rule, pen, factor)
+        objective += lost
+        objective += term
         wscale = state[STATE_SCALE]
         if c != 0.0:
             scale_now = _single(wscale, single)
@@ -399,20 +344,16 @@ def sweep_csr_sgd(
             absolute = 0.0
             for k in range(indptr[i], indptr[i + 1]):
                 j = indices[k]
-                w[j] = w[j] + data[k] * step
+                add_entry(w, j, data[k], step)
                 sq += _single(w[j] * w[j], single)
                 absolute += abs(w[j])
-            state[STATE_SQ_NORM] = sq * _single(scale_now * scale_now, single)
-            state[STATE_L1_NORM] = absolute * scale_now
-            if fit_intercept:
-                b += c
-        if penalty == L1 or penalty == ELASTICNET:
+            _keep_norms(state, sq, absolute, scale_now, single)
+            b = add_intercept(b, c, fit_intercept)
+        if code == L1 or code == ELASTICNET:
             state[STATE_U] += l1_ratio * eta * alpha
             for k in range(indptr[i], indptr[i + 1]):
                 _l1_truncate(w, q, indices[k], wscale, state[STATE_U])
         if c != 0.0:
-            idx_out[count] = i
-            norm_out[count] = _scaled_norm(w, wscale, b, fit_intercept)
-            margin_out[count] = z
+            _log_update(log, count, i, w, wscale, b, fit_intercept, z)
             count += 1
     return count, b, -1, objective

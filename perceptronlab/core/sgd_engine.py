@@ -2,7 +2,7 @@
 
 :class:`SGDEngine` runs the sweeps of :mod:`perceptronlab.core.sgd` (``sweep_dense_sgd``,
 ``sweep_csr_sgd``): scikit-learn's ``_plain_sgd`` with a penalty (l2, l1, elasticnet) and/or in
-float32. Without a penalty, in float64, :class:`~perceptronlab.core.engines.WeightedEngine` is the
+float32. Without a penalty, in float64, :class:`~perceptronlab.core.engines.CompiledEngine` with a ``scale`` is the
 same rule (and the faster); the estimators pick this one only when they need it.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from perceptronlab._ground.validation import not_finite_error
 from perceptronlab.core import sgd
-from perceptronlab.core.engines import WeightedEngine, weights_key
+from perceptronlab.core.engines import CompiledEngine, weights_key
 from perceptronlab.core.scores import count_errors, margins
 
 __all__ = ["SGDEngine", "PENALTIES"]
@@ -24,8 +24,9 @@ PENALTIES = {None: sgd.NO_PENALTY, "l1": sgd.L1, "l2": sgd.L2, "elasticnet": sgd
 _NO_ORDER = np.empty(0, dtype=np.int64)
 
 
-class SGDEngine(WeightedEngine):
-    """:class:`~perceptronlab.core.engines.WeightedEngine` with scikit-learn's penalties and dtypes.
+class SGDEngine(CompiledEngine):
+    """:class:`~perceptronlab.core.engines.CompiledEngine` (per-row factors) with scikit-learn's
+    penalties and dtypes.
 
     Parameters
     ----------
@@ -53,7 +54,7 @@ class SGDEngine(WeightedEngine):
         single: bool = False,
         **kwargs: Any,
     ) -> None:
-        super().__init__(X, y, **kwargs)
+        super().__init__(X, y, track_loss=True, **kwargs)
         self.penalty = PENALTIES[penalty]
         self.alpha = float(alpha)
         self.l1_ratio = {sgd.L2: 0.0, sgd.L1: 1.0}.get(self.penalty, float(l1_ratio))
@@ -68,31 +69,14 @@ class SGDEngine(WeightedEngine):
     def sweep(self, order, sweep: int) -> int:
         use_order = order is not None
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
-        options = (
-            self.w,
-            self.q,
-            self.state,
-            self.b,
-            self.eta,
-            self.margin,
-            self.fit_intercept,
-            self.penalty,
-            self.alpha,
-            self.l1_ratio,
-            self.w.dtype == np.float32,
-            self._idx_buf,
-            self._norm_buf,
-            self._margin_buf,
+        model = (self.w, self.q, self.state)
+        rule = (self.eta, self.margin, self.fit_intercept)
+        pen = (self.penalty, self.alpha, self.l1_ratio, self.w.dtype == np.float32)
+        log = (self._idx_buf, self._norm_buf, self._margin_buf)
+        sweep_sgd = sgd.sweep_csr_sgd if self.sparse else sgd.sweep_dense_sgd
+        count, self.b, stopped, loss = sweep_sgd(
+            *self._rows(), self.y, self.scale, order, use_order, model, self.b, rule, pen, log
         )
-        if self.sparse:
-            X = self.X
-            count, self.b, stopped, loss = sgd.sweep_csr_sgd(
-                X.indptr, X.indices, X.data, self.y, self.scale, order, use_order, *options
-            )
-        else:
-            count, self.b, stopped, loss = sgd.sweep_dense_sgd(
-                self.X, self.y, self.scale, order, use_order, *options
-            )
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)
         self.sweep_loss = float(loss)
@@ -112,7 +96,8 @@ class SGDEngine(WeightedEngine):
     def margins(self) -> np.ndarray:
         w, b = self.snapshot()
         values = margins(self.X, self.y, w.astype(np.float64), b)
-        values[self.eta * self.y * self.scale == 0.0] = np.inf
+        if self.scale is not None:  # always, here: the engine keeps the loss
+            values[self.eta * self.y * self.scale == 0.0] = np.inf
         return values
 
     def errors(self, state=None) -> int:

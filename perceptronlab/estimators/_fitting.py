@@ -214,7 +214,7 @@ class StoppingRule:
     far − ``tol``. ``n_iter_no_change`` failures in a row stop the run. ``tol`` None never stops
     (the perceptron's own stop is then the driver's). With ``verbose`` a line per sweep.
 
-    ``engine`` is a :class:`~perceptronlab.core.engines.WeightedEngine` (it keeps the sweep's loss).
+    ``engine`` is a :class:`~perceptronlab.core.engines.CompiledEngine` with ``track_loss`` (it keeps the sweep's loss).
     """
 
     def __init__(

@@ -21,7 +21,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import Pocket, drive, drive_pocket, finish
-from perceptronlab.core.engines import CompiledEngine, WeightedEngine
+from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.scores import count_errors
 from perceptronlab.core.sgd import sgd_permutations
 from perceptronlab.core.sgd_engine import SGDEngine
@@ -536,7 +536,7 @@ class Perceptron(LinearClassifier):
             )  # the plain sweep, as perceptronlab.perceptron
             hook = None
         else:
-            engine = WeightedEngine(X, signs, scale=scale, **options)
+            engine = CompiledEngine(X, signs, scale=scale, track_loss=True, **options)
             hook = StoppingRule(
                 engine,
                 tol=self.tol,

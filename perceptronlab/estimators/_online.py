@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import Interval
 
 from perceptronlab._ground import validation as v
-from perceptronlab.core.engines import WeightedEngine
+from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.online import OnlineState
 from perceptronlab.core.scores import labels, scores
 from perceptronlab.estimators._data import check_data
@@ -254,7 +254,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
         X = check_data(self, X, reset=False)
         signs = signs_of(np.asarray(y), self.classes_)
         w0, b0 = (None, 0.0) if start is None or start[0].shape[0] == 0 else start
-        engine = WeightedEngine(
+        engine = CompiledEngine(
             X,
             signs,
             eta=self.eta0,
@@ -263,6 +263,7 @@ class OnlinePerceptron(EstimatorNames, ClassifierMixin, BaseEstimator):
             w0=w0,
             b0=b0,
             n_jobs=1,
+            track_loss=True,
         )
         engine.sweep(None, 1)
         margins = engine.update_margins

@@ -2,22 +2,25 @@
 sweep.
 
 Same contract as :mod:`perceptronlab.core.kernels`: contiguous arrays and scalars in, plain tuples
-out, no validation, no objects; :mod:`perceptronlab.family._reference` holds their pure-Python
-twins, which the tests hold them to bit for bit. The averaged and voted perceptrons run the engine's own sweep
-(:mod:`perceptronlab.core.kernels`) and only add bookkeeping; the dual sweep uses the rule's mistake
-test (:func:`perceptronlab.core.rule.is_mistake`); the multiclass sweeps have their own test and
-update, each written once (:func:`_multiclass_mistake`, :func:`_multiclass_add`) for dense and CSR
-rows (dot product summed in feature order, intercept added last).
+out, no validation, no objects; their pure-Python twins (``tests/family_twins.py``) hold them to
+bit for bit. The averaged and voted perceptrons run the engine's own sweep
+(:mod:`perceptronlab.core.kernels`) and only add bookkeeping, the average's accumulators with the
+rule's update (:func:`perceptronlab.core.rule.add_row`); the dual sweep uses the rule's mistake
+test (:func:`perceptronlab.core.rule.is_mistake`); the multiclass sweeps' test (the true class
+against the best rival) and update of one coordinate are the rule's too
+(:func:`_multiclass_mistake`, :func:`_multiclass_add`), for dense and CSR rows (dot product summed
+in feature order, intercept added last).
 """
 
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 from numba import njit
 
 from perceptronlab.core.intrinsics import prefetch, prefetch_row
-from perceptronlab.core.rule import is_mistake
+from perceptronlab.core.rule import add_csr_row, add_entry, add_intercept, add_row, is_mistake
 
 # kernel codes understood by the dual sweep
 LINEAR, POLY, RBF = 0, 1, 2
@@ -50,9 +53,8 @@ def accumulate_dense(X, idx, steps_before, y, eta, u):
             prefetch_row(flat, idx[k + AHEAD], d, line)
         i = idx[k]
         gc = eta * y[i] * steps_before[k]
-        for j in range(d):
-            u[j] += X[i, j] * gc
-        bu += gc
+        add_row(X, i, u, gc)  # its ‖u‖² is not used: the compiler drops it
+        bu = add_intercept(bu, gc, True)
     return bu
 
 
@@ -72,9 +74,8 @@ def accumulate_csr(indptr, indices, data, idx, steps_before, y, eta, u):
                 prefetch(indices, p)
         i = idx[k]
         gc = eta * y[i] * steps_before[k]
-        for p in range(indptr[i], indptr[i + 1]):
-            u[indices[p]] += data[p] * gc
-        bu += gc
+        add_csr_row(indptr, indices, data, i, u, gc, 0.0)
+        bu = add_intercept(bu, gc, True)
     return bu
 
 
@@ -91,7 +92,7 @@ def _multiclass_mistake(scores, true, margin):
         if k != true and (rival < 0 or scores[k] > rival_score):
             rival = k
             rival_score = scores[k]
-    return scores[true] - rival_score <= margin, rival
+    return is_mistake(1.0, scores[true] - rival_score, margin), rival
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -101,41 +102,30 @@ def _multiclass_add(w_true, w_rival, u_true, u_rival, j_true, j_rival, x, eta, w
     kept up to date from ``sq``. A feature passes the class rows of W and U and its column twice; the
     intercept passes B and BU, the two classes, and x = 1."""
     a, r = w_true[j_true], w_rival[j_rival]
-    w_true[j_true] = a + x * eta
-    w_rival[j_rival] = r - x * eta
-    u_true[j_true] += x * weighted_step
-    u_rival[j_rival] -= x * weighted_step
+    add_entry(w_true, j_true, x, eta)
+    add_entry(w_rival, j_rival, x, -eta)  # r + x·(−η) is r − x·η, bit for bit
+    add_entry(u_true, j_true, x, weighted_step)
+    add_entry(u_rival, j_rival, x, -weighted_step)
     return sq + (
         w_true[j_true] * w_true[j_true] - a * a + w_rival[j_rival] * w_rival[j_rival] - r * r
     )
 
 
 @njit(cache=True, nogil=True)
-def multiclass_sweep_dense(
-    X,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    steps,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
-):
+def multiclass_sweep_dense(X, labels, order, use_order, model, rule, state, buffers):
     """One multiclass sweep: a mistake when s_true − max_{k≠true} s_k ≤ margin (ties count).
 
     On a mistake W[true] += η·x and W[rival] −= η·x (rival = best other class); U accumulates
     (step − 1)·ΔW for the average, the lazy average of
     :func:`~perceptronlab.family._kernels.accumulate_dense`, with ``steps`` the steps taken so far
-    (a float). ``sq`` is ‖(W, B)‖²_F. Returns (updates, steps, sq).
+    (a float). ``sq`` is ‖(W, B)‖²_F. ``model`` is (W, B, U, BU), ``rule`` (η, margin,
+    fit_intercept), ``state`` (steps, sq), ``buffers`` (scores: one per class, idx_out, norm_out).
+    Returns (updates, steps, sq).
     """
+    W, B, U, BU = model
+    eta, margin, fit_intercept = rule
+    steps, sq = state
+    scores, idx_out, norm_out = buffers
     n, d = X.shape
     n_classes = W.shape[0]
     count = 0
@@ -167,26 +157,13 @@ def multiclass_sweep_dense(
 
 @njit(cache=True, nogil=True)
 def multiclass_sweep_csr(
-    indptr,
-    indices,
-    data,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    steps,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
+    indptr, indices, data, labels, order, use_order, model, rule, state, buffers
 ):
     """CSR twin of :func:`multiclass_sweep_dense`. Returns (updates, steps, sq)."""
+    W, B, U, BU = model
+    eta, margin, fit_intercept = rule
+    steps, sq = state
+    scores, idx_out, norm_out = buffers
     n = indptr.shape[0] - 1
     n_classes = W.shape[0]
     count = 0
@@ -230,32 +207,33 @@ def _apply_kernel(kind, dot, sq_a, sq_b, degree, gamma, coef0):
     return math.exp(-gamma * max(dist, 0.0))
 
 
+#: how a kernel column is made: from the Gram matrix G, dense rows X or CSR rows, with the rows'
+#: squared norms and the kernel's kind and parameters
+Columns = namedtuple(
+    "Columns",
+    "source G X indptr indices data sqn kind degree gamma coef0",
+)
+#: the column buffers: the column ``out``, a dense scratch row ``buf`` (CSR), and the column cache
+#: (``slots[i]``: the row of C that holds column i, or -1; ``used[0]``: rows of C taken)
+Buffers = namedtuple("Buffers", "out buf slots C used")
+#: the dual sweep's state: f(x_r) − b of every row, the support counts, the budget's FIFO ring
+Dual = namedtuple("Dual", "scores alpha budget ring")
+#: the rule's setting: the labels, η, ρ₀, whether the intercept is fitted
+Rule = namedtuple("Rule", "y eta margin fit_intercept")
+#: the update log: the entry's row, its step, ‖f‖ after it
+Log = namedtuple("Log", "idx step norm")
+
+
 @njit(cache=True, nogil=True)
-def kernel_column(
-    source,
-    G,
-    X,
-    indptr,
-    indices,
-    data,
-    sqn,
-    i,
-    kind,
-    degree,
-    gamma,
-    coef0,
-    buf,
-    slots,
-    C,
-    used,
-    out,
-):
+def kernel_column(columns, buffers, i):
     """out[r] = K(x_r, x_i) for every training row r.
 
     From the full Gram matrix G, or from the column cache (``slots[i]`` ≥ 0: row ``slots[i]`` of
     C), or computed now (n kernel evaluations) and kept in the next free row of C while there is
     one (``used[0]`` rows are taken).
     """
+    source, G, X, indptr, indices, data, sqn, kind, degree, gamma, coef0 = columns
+    out, buf, slots, C, used = buffers
     n = out.shape[0]
     if source == FROM_GRAM:
         for r in range(n):
@@ -291,53 +269,33 @@ def kernel_column(
         used[0] = slot + 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _enter(columns, buffers, scores, i, c, fsq):
+    """scores += c·K_i (one kernel column, entry by entry: s_r + K_ri·c); returns ‖f − b‖² after."""
+    kernel_column(columns, buffers, i)
+    col = buffers.out
+    fsq += 2.0 * c * scores[i] + c * c * col[i]
+    for r in range(scores.shape[0]):
+        add_entry(scores, r, col[r], c)
+    return fsq
+
+
 @njit(cache=True, nogil=True)
-def kernel_sweep(
-    source,
-    G,
-    X,
-    indptr,
-    indices,
-    data,
-    sqn,
-    kind,
-    degree,
-    gamma,
-    coef0,
-    y,
-    order,
-    use_order,
-    scores,
-    alpha,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    budget,
-    ring,
-    n_entries,
-    fsq,
-    step,
-    entry_idx_out,
-    entry_step_out,
-    norm_out,
-    col,
-    buf,
-    slots,
-    C,
-    used,
-):
+def kernel_sweep(columns, buffers, dual, rule, order, use_order, state, log):
     """One sweep of the dual perceptron f(x) = η Σ_k y_k K(x_k, x) + b over its support entries.
 
-    ``scores[r]`` holds f(x_r) − b for every training row, so a check is O(1) and a mistake on
+    ``dual.scores[r]`` holds f(x_r) − b for every training row, so a check is O(1) and a mistake on
     x_i costs one kernel column (see :func:`kernel_column`): scores += η y_i K_i.
-    Every mistake adds a support entry; with ``budget`` > 0 the entries form a FIFO ring and the
-    oldest leaves (scores −= η y_j K_j) before a new one enters a full ring. ``fsq`` tracks the RKHS
-    norm ‖f − b‖² incrementally. Returns (updates, b, fsq, step, n_entries).
+    Every mistake adds a support entry; with ``dual.budget`` > 0 the entries form a FIFO ring and
+    the oldest leaves (scores −= η y_j K_j) before a new one enters a full ring. ``fsq`` tracks the
+    RKHS norm ‖f − b‖² incrementally. ``state`` is (b, fsq, step, n_entries); returns (updates, b,
+    fsq, step, n_entries).
     """
-    n = y.shape[0]
+    scores, alpha, budget, ring = dual
+    y, eta, margin, fit_intercept = rule
+    b, fsq, step, n_entries = state
     count = 0
-    steps = order.shape[0] if use_order else n
+    steps = order.shape[0] if use_order else y.shape[0]
     for t in range(steps):
         i = order[t] if use_order else t
         step += 1
@@ -345,62 +303,19 @@ def kernel_sweep(
             if budget > 0 and n_entries >= budget:
                 j = ring[n_entries % budget]
                 cj = eta * y[j]
-                kernel_column(
-                    source,
-                    G,
-                    X,
-                    indptr,
-                    indices,
-                    data,
-                    sqn,
-                    j,
-                    kind,
-                    degree,
-                    gamma,
-                    coef0,
-                    buf,
-                    slots,
-                    C,
-                    used,
-                    col,
-                )
-                fsq += -2.0 * cj * scores[j] + cj * cj * col[j]
-                for r in range(n):
-                    scores[r] -= cj * col[r]
+                # −c_j: s_r + K_rj·(−c_j) is s_r − c_j·K_rj, bit for bit
+                fsq = _enter(columns, buffers, scores, j, -cj, fsq)
                 alpha[j] -= 1
-                if fit_intercept:
-                    b -= cj
+                b = add_intercept(b, -cj, fit_intercept)
             g = eta * y[i]
-            kernel_column(
-                source,
-                G,
-                X,
-                indptr,
-                indices,
-                data,
-                sqn,
-                i,
-                kind,
-                degree,
-                gamma,
-                coef0,
-                buf,
-                slots,
-                C,
-                used,
-                col,
-            )
-            fsq += 2.0 * g * scores[i] + g * g * col[i]
-            for r in range(n):
-                scores[r] += g * col[r]
+            fsq = _enter(columns, buffers, scores, i, g, fsq)
             alpha[i] += 1
-            if fit_intercept:
-                b += g
+            b = add_intercept(b, g, fit_intercept)
             if budget > 0:
                 ring[n_entries % budget] = i
             n_entries += 1
-            entry_idx_out[count] = i
-            entry_step_out[count] = step
-            norm_out[count] = math.sqrt(max(fsq + b * b, 0.0))
+            log.idx[count] = i
+            log.step[count] = step
+            log.norm[count] = math.sqrt(max(fsq + b * b, 0.0))
             count += 1
     return count, b, fsq, step, n_entries

@@ -267,7 +267,7 @@ class KernelEngine(UpdateLog, Engine):
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
         indptr, indices, data = self._csr
         spec = self.spec
-        (count, self.b, self.fsq, self.step, self.n_entries) = _kernels.kernel_sweep(
+        columns = _kernels.Columns(
             self.source,
             self._G,
             self._X,
@@ -279,28 +279,16 @@ class KernelEngine(UpdateLog, Engine):
             spec.degree,
             spec.gamma,
             spec.coef0,
-            self.y,
-            order,
-            use_order,
-            self.scores,
-            self.alpha,
-            self.b,
-            self.eta,
-            self.margin,
-            self.fit_intercept,
-            self.budget,
-            self.ring,
-            self.n_entries,
-            self.fsq,
-            self.step,
-            self._idx_buf,
-            self._step_buf,
-            self._norm_buf,
-            self._col,
-            self._buf,
-            self.columns.slots,
-            self.columns.C,
-            self.columns.used,
+        )
+        buffers = _kernels.Buffers(
+            self._col, self._buf, self.columns.slots, self.columns.C, self.columns.used
+        )
+        dual = _kernels.Dual(self.scores, self.alpha, self.budget, self.ring)
+        rule = _kernels.Rule(self.y, self.eta, self.margin, self.fit_intercept)
+        log = _kernels.Log(self._idx_buf, self._step_buf, self._norm_buf)
+        state = (self.b, self.fsq, self.step, self.n_entries)
+        (count, self.b, self.fsq, self.step, self.n_entries) = _kernels.kernel_sweep(
+            columns, buffers, dual, rule, order, use_order, state, log
         )
         self.log_sweep(count)
         if count:

@@ -110,18 +110,10 @@ class MulticlassEngine(UpdateLog, Engine):
         use_order = order is not None
         order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
         common = (
-            self.W,
-            self.B,
-            self.U,
-            self.BU,
-            self.c,
-            self.eta,
-            self.margin,
-            self.fit_intercept,
-            self.sq,
-            self._scores,
-            self._idx_buf,
-            self._norm_buf,
+            (self.W, self.B, self.U, self.BU),
+            (self.eta, self.margin, self.fit_intercept),
+            (self.c, self.sq),
+            (self._scores, self._idx_buf, self._norm_buf),
         )
         if self.sparse:
             X = self.X

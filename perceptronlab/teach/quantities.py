@@ -69,16 +69,18 @@ def quick_run(X, y, max_sweeps: int) -> tuple[bool, int, int, list[int]]:
     ``(converged, sweeps, mistakes, scores)``, every step's y⟨w,x⟩. Only a pre-check that lets a
     task's rejection sampling skip draws fast: the engine's exact run, which the key is built on,
     decides (:func:`perceptronlab.teach.kinds.trace.trace_draw` checks that the two agree)."""
+    from perceptronlab.pure.rule import exact_score, exact_update
+
     w = [0] * len(X[0])
     scores: list[int] = []
     mistakes = 0
     for sweep in range(1, max_sweeps + 1):
         updates = 0
         for x, label in zip(X, y, strict=True):
-            score = label * sum(a * b for a, b in zip(w, x, strict=True))
+            score = exact_score(w, 0, x, label)
             scores.append(score)
             if score <= 0:
-                w = [a + label * b for a, b in zip(w, x, strict=True)]
+                w, _ = exact_update(w, 0, x, label, 1, False)
                 updates += 1
         mistakes += updates
         if updates == 0:

@@ -1,5 +1,7 @@
 """The pure-Python twins of the family's compiled loops (:mod:`perceptronlab.family._kernels`).
 
+Only the tests use them, so they live with the tests (``tests/test_family_twins.py``).
+
 The same rule, the same operations in the same order, no compiler: each twin takes the same
 arguments as its compiled loop, changes the same arrays and returns the same tuple, so tests hold
 the compiled loops against it bit for bit (as :mod:`perceptronlab.core.reference` is for
@@ -106,24 +108,11 @@ def _multiclass_update(W, B, U, BU, c, eta, fit_intercept, sq, true, rival, colu
     return sq
 
 
-def _multiclass_sweep(
-    rows,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    c,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
-):
+def _multiclass_sweep(rows, labels, order, use_order, model, rule, state, buffers):
+    W, B, U, BU = model
+    eta, margin, fit_intercept = rule
+    c, sq = state
+    scores, idx_out, norm_out = buffers
     count = 0
     steps = order.shape[0] if use_order else len(rows)
     for t in range(steps):
@@ -144,115 +133,31 @@ def _multiclass_sweep(
     return count, c, sq
 
 
-def multiclass_sweep_dense(
-    X,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    c,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
-):
+def multiclass_sweep_dense(X, labels, order, use_order, model, rule, state, buffers):
     """Twin of :func:`perceptronlab.family._kernels.multiclass_sweep_dense`."""
     columns = np.arange(X.shape[1])
     rows = [(columns, X[i]) for i in range(X.shape[0])]
-    return _multiclass_sweep(
-        rows,
-        labels,
-        order,
-        use_order,
-        W,
-        B,
-        U,
-        BU,
-        c,
-        eta,
-        margin,
-        fit_intercept,
-        sq,
-        scores,
-        idx_out,
-        norm_out,
-    )
+    return _multiclass_sweep(rows, labels, order, use_order, model, rule, state, buffers)
 
 
 def multiclass_sweep_csr(
-    indptr,
-    indices,
-    data,
-    labels,
-    order,
-    use_order,
-    W,
-    B,
-    U,
-    BU,
-    c,
-    eta,
-    margin,
-    fit_intercept,
-    sq,
-    scores,
-    idx_out,
-    norm_out,
+    indptr, indices, data, labels, order, use_order, model, rule, state, buffers
 ):
     """Twin of :func:`perceptronlab.family._kernels.multiclass_sweep_csr`."""
     rows = [
         (indices[indptr[i] : indptr[i + 1]], data[indptr[i] : indptr[i + 1]])
         for i in range(indptr.shape[0] - 1)
     ]
-    return _multiclass_sweep(
-        rows,
-        labels,
-        order,
-        use_order,
-        W,
-        B,
-        U,
-        BU,
-        c,
-        eta,
-        margin,
-        fit_intercept,
-        sq,
-        scores,
-        idx_out,
-        norm_out,
-    )
+    return _multiclass_sweep(rows, labels, order, use_order, model, rule, state, buffers)
 
 
 # ---------------------------------------------------------------- kernel perceptron (dual form)
 
 
-def kernel_column(
-    source,
-    G,
-    X,
-    indptr,
-    indices,
-    data,
-    sqn,
-    i,
-    kind,
-    degree,
-    gamma,
-    coef0,
-    buf,
-    slots,
-    C,
-    used,
-    out,
-) -> None:
+def kernel_column(columns, buffers, i) -> None:
     """Twin of :func:`perceptronlab.family._kernels.kernel_column`."""
+    source, G, X, indptr, indices, data, sqn, kind, degree, gamma, coef0 = columns
+    out, buf, slots, C, used = buffers
     n = out.shape[0]
     if source == FROM_GRAM:
         out[:] = G[i, :n]
@@ -281,63 +186,16 @@ def kernel_column(
         used[0] += 1
 
 
-def kernel_sweep(
-    source,
-    G,
-    X,
-    indptr,
-    indices,
-    data,
-    sqn,
-    kind,
-    degree,
-    gamma,
-    coef0,
-    y,
-    order,
-    use_order,
-    scores,
-    alpha,
-    b,
-    eta,
-    margin,
-    fit_intercept,
-    budget,
-    ring,
-    n_entries,
-    fsq,
-    step,
-    entry_idx_out,
-    entry_step_out,
-    norm_out,
-    col,
-    buf,
-    slots,
-    C,
-    used,
-):
+def kernel_sweep(columns, buffers, dual, rule, order, use_order, state, log):
     """Twin of :func:`perceptronlab.family._kernels.kernel_sweep`."""
+    scores, alpha, budget, ring = dual
+    y, eta, margin, fit_intercept = rule
+    b, fsq, step, n_entries = state
+    entry_idx_out, entry_step_out, norm_out = log
+    col = buffers.out
 
     def column(i):
-        kernel_column(
-            source,
-            G,
-            X,
-            indptr,
-            indices,
-            data,
-            sqn,
-            i,
-            kind,
-            degree,
-            gamma,
-            coef0,
-            buf,
-            slots,
-            C,
-            used,
-            col,
-        )
+        kernel_column(columns, buffers, i)
 
     count = 0
     steps = order.shape[0] if use_order else y.shape[0]
