@@ -387,7 +387,7 @@ def train(
 
         eta_value, margin_value = to_float(eta_value, "--eta"), to_float(margin_value, "--margin")
     name = algorithm.value
-    options = dict(
+    options: dict[str, Any] = dict(
         algorithm=name,
         order=order.value if order else None,
         eta=eta_value,
@@ -449,7 +449,11 @@ def train(
 
         scored = held_out_score(run, scaler, names, label_name, recipe, held)
         scored.update(fraction=holdout, seed=seed)
-    counts = None if recipe is None else dict(training.counts, missing=recipe["missing"])
+    counts = (
+        None
+        if recipe is None or training is None
+        else dict(training.counts, missing=recipe["missing"])
+    )
     _report(
         run,
         n_rows,

@@ -131,7 +131,10 @@ def choices() -> dict[str, Any]:
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(found, dict) and found.get("csr_loop") in kernels.CSR_LOOPS:
-            return {**found, "source": f"measured earlier on this machine ({path.name}, beside Numba's cache)"}
+            return {
+                **found,
+                "source": f"measured earlier on this machine ({path.name}, beside Numba's cache)",
+            }
     except (OSError, ValueError):
         pass
     measured = measure()

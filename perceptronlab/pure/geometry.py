@@ -68,12 +68,16 @@ def lifted(rows: list[list[Fraction]]) -> list[list[Fraction]]:
     return [[Fraction(1), *row] for row in rows]
 
 
-def novikoff_squared(r_squared, rho_squared):
+def novikoff_squared(
+    r_squared: Fraction | float, rho_squared: Fraction | float
+) -> Fraction | float:
     """Novikoff's mistake bound R²/ρ*² (Novikoff 1962)."""
     return r_squared / rho_squared
 
 
-def margin_bound_squared(r_squared, rho_squared, rho0):
+def margin_bound_squared(
+    r_squared: Fraction | float, rho_squared: Fraction | float, rho0: Fraction | float
+) -> Fraction | float:
     """The margin perceptron's bound (R² + 2ρ₀)/ρ*² (ρ₀ with step η = 1; ρ₀/η otherwise)."""
     return (r_squared + 2 * rho0) / rho_squared
 

@@ -64,15 +64,15 @@ def sample_size(R2: Fraction, rho2: Fraction, epsilon: Fraction) -> int:
     return sample_size(R2, rho2, epsilon, squared=True)
 
 
-def quick_run(X, y, max_sweeps: int) -> tuple[bool, int, int, list[int]]:
+def quick_run(X, y, max_sweeps: int) -> tuple[bool, int, int, list[Fraction]]:
     """The cyclic perceptron (w = 0, η = 1, no offset) on small integer points in plain integers:
     ``(converged, sweeps, mistakes, scores)``, every step's y⟨w,x⟩. Only a pre-check that lets a
     task's rejection sampling skip draws fast: the engine's exact run, which the key is built on,
     decides (:func:`perceptronlab.teach.kinds.trace.trace_draw` checks that the two agree)."""
     from perceptronlab.pure.rule import exact_score, exact_update
 
-    w = [0] * len(X[0])
-    scores: list[int] = []
+    w: list[Fraction] = [Fraction(0)] * len(X[0])
+    scores: list[Fraction] = []
     mistakes = 0
     for sweep in range(1, max_sweeps + 1):
         updates = 0
@@ -80,7 +80,7 @@ def quick_run(X, y, max_sweeps: int) -> tuple[bool, int, int, list[int]]:
             score = exact_score(w, 0, x, label)
             scores.append(score)
             if score <= 0:
-                w, _ = exact_update(w, 0, x, label, 1, False)
+                w, _ = exact_update(w, Fraction(0), x, label, Fraction(1), False)
                 updates += 1
         mistakes += updates
         if updates == 0:
