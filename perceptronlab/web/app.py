@@ -119,13 +119,28 @@ def create_app(
     (200, 5)
     """
     from perceptronlab import __version__
-    from perceptronlab.web import api
 
     size = available_cores() if workers is None else int(workers)
     waiting = QUEUE_PER_WORKER * size if queue is None else int(queue)
     pool = WorkerPool(
         size, waiting, float(deadline)
     )  # checks the numbers now; starts with the lifespan
+    app = fastapi.FastAPI(
+        title="perceptronlab lab",
+        version=__version__,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=_lifespan(pool),
+    )
+    app.add_middleware(Guard, hosts=allowed_hosts(allow_hosts, bind_host))
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _add_routes(app, pool, __version__)
+    return app
+
+
+def _lifespan(pool: WorkerPool):
+    """The application's lifespan: the pool's workers start with it and stop after it."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -136,23 +151,20 @@ def create_app(
         finally:
             await pool.close()
 
-    app = fastapi.FastAPI(
-        title="perceptronlab lab",
-        version=__version__,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
-        lifespan=lifespan,
-    )
-    app.add_middleware(Guard, hosts=allowed_hosts(allow_hosts, bind_host))
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return lifespan
 
-    def problem(status: int, message: str, headers: dict | None = None) -> JSONResponse:
-        return JSONResponse(
-            {"detail": message},
-            status_code=status,
-            headers={"Cache-Control": "no-store", **(headers or {})},
-        )
+
+def _problem(status: int, message: str, headers: dict | None = None) -> JSONResponse:
+    """An answer ``{"detail": message}`` with ``status``, never cached."""
+    return JSONResponse(
+        {"detail": message},
+        status_code=status,
+        headers={"Cache-Control": "no-store", **(headers or {})},
+    )
+
+
+def _add_routes(app: fastapi.FastAPI, pool: WorkerPool, version: str) -> None:
+    """The page, the server's state, the self-test's questions and the run, on ``app``."""
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -161,98 +173,116 @@ def create_app(
     @app.get("/api/health")
     async def health() -> JSONResponse:
         return JSONResponse(
-            {"ok": True, "version": __version__, **pool.stats()},
+            {"ok": True, "version": version, **pool.stats()},
             headers={"Cache-Control": "no-store"},
         )
 
     @app.get("/api/quiz")
     async def quiz(request: Request) -> Response:
         """The self-test's questions (:func:`perceptronlab.teach.quiz.quiz_document`) for the page's panel."""
-        from perceptronlab._ground.validation import check_int_between
-        from perceptronlab.exceptions import InputError
-        from perceptronlab.teach.quiz import quiz_document
-
-        try:
-            seed = check_int_between(
-                "seed", _query_int(request, "seed", 0), 0, 2**32 - 1, "Ask e.g. api/quiz?seed=7."
-            )
-            count = check_int_between(
-                "count",
-                _query_int(request, "count", QUIZ_COUNT),
-                1,
-                MAX_QUIZ_COUNT,
-                f"Ask e.g. api/quiz?count={QUIZ_COUNT}.",
-            )
-            document = await asyncio.to_thread(quiz_document, seed, count)
-        except InputError as exc:
-            return problem(422, str(exc))
-        return JSONResponse(document, headers={"Cache-Control": "no-store"})
+        return await _quiz_answer(request)
 
     @app.post("/api/run")
     async def run(request: Request) -> Response:
-        declared = request.headers.get("content-length", "")
-        too_big = (
-            f"request: expected at most {api.MAX_BODY_BYTES:,} bytes, got {{}} bytes. "
-            f"Send at most {api.MAX_POINTS:,} points."
+        body = await _read_body(request)
+        if isinstance(body, Response):
+            return body
+        return await _run_answer(request, pool, body)
+
+
+async def _quiz_answer(request: Request) -> Response:
+    """``GET /api/quiz?seed=&count=``: the questions, or 422 with one line on a bad number."""
+    from perceptronlab._ground.validation import check_int_between
+    from perceptronlab.exceptions import InputError
+    from perceptronlab.teach.quiz import quiz_document
+
+    try:
+        seed = check_int_between(
+            "seed", _query_int(request, "seed", 0), 0, 2**32 - 1, "Ask e.g. api/quiz?seed=7."
         )
-        if declared.isdigit() and int(declared) > api.MAX_BODY_BYTES:
-            return problem(413, too_big.format(f"{int(declared):,}"))
-        body = bytearray()
-        try:
-            async for chunk in request.stream():
-                body.extend(chunk)
-                if len(body) > api.MAX_BODY_BYTES:
-                    return problem(413, too_big.format(f"more than {api.MAX_BODY_BYTES:,}"))
-        except ClientDisconnect:  # a half-sent request abandoned: one line, not a traceback
-            client = request.client.host if request.client else "a client"
-            log.info(
-                "%s left before its request was sent whole (%s bytes of %s)",
-                client,
-                f"{len(body):,}",
-                declared or "an unknown length",
-            )
-            return Response(status_code=499)
-        gone = asyncio.Event()
+        count = check_int_between(
+            "count",
+            _query_int(request, "count", QUIZ_COUNT),
+            1,
+            MAX_QUIZ_COUNT,
+            f"Ask e.g. api/quiz?count={QUIZ_COUNT}.",
+        )
+        document = await asyncio.to_thread(quiz_document, seed, count)
+    except InputError as exc:
+        return _problem(422, str(exc))
+    return JSONResponse(document, headers={"Cache-Control": "no-store"})
 
-        async def watch_the_client() -> None:
-            while (await request.receive())["type"] != "http.disconnect":
-                pass
-            gone.set()
 
-        watcher = asyncio.create_task(watch_the_client())
-        try:
-            answer = await pool.compute(bytes(body), gone)
-        except Busy as exc:
-            return problem(
-                503,
-                f"The lab server is busy: {exc}. Try again in {exc.retry_after} s.",
-                headers={"Retry-After": str(exc.retry_after)},
-            )
-        except DeadlineExceeded:
-            return problem(
-                422,
-                f"request: expected work the lab finishes within {pool.deadline:g} s (its "
-                f"deadline), got a run still computing after {pool.deadline:g} s. Send fewer "
-                "points or sweeps, or choose float arithmetic.",
-            )
-        except ClientGone:
-            return Response(status_code=499)  # nobody reads it: the client has left
-        except WorkerFailed as exc:
-            log.error("a lab worker failed: %s", exc)
-            return problem(
-                500,
-                f"The lab could not compute this request ({exc}). Please report it with the "
-                "link of the page.",
-            )
-        finally:
-            watcher.cancel()
-        if answer.kind == "ok":
-            return Response(
-                answer.payload, media_type="application/json", headers={"Cache-Control": "no-store"}
-            )
-        return problem(422, answer.payload.decode("utf-8", "replace"))
+async def _read_body(request: Request) -> bytes | Response:
+    """The request's body, at most :data:`api.MAX_BODY_BYTES` (else 413); 499 if the client left."""
+    from perceptronlab.web import api
 
-    return app
+    declared = request.headers.get("content-length", "")
+    too_big = (
+        f"request: expected at most {api.MAX_BODY_BYTES:,} bytes, got {{}} bytes. "
+        f"Send at most {api.MAX_POINTS:,} points."
+    )
+    if declared.isdigit() and int(declared) > api.MAX_BODY_BYTES:
+        return _problem(413, too_big.format(f"{int(declared):,}"))
+    body = bytearray()
+    try:
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > api.MAX_BODY_BYTES:
+                return _problem(413, too_big.format(f"more than {api.MAX_BODY_BYTES:,}"))
+    except ClientDisconnect:  # a half-sent request abandoned: one line, not a traceback
+        client = request.client.host if request.client else "a client"
+        log.info(
+            "%s left before its request was sent whole (%s bytes of %s)",
+            client,
+            f"{len(body):,}",
+            declared or "an unknown length",
+        )
+        return Response(status_code=499)
+    return bytes(body)
+
+
+async def _run_answer(request: Request, pool: WorkerPool, body: bytes) -> Response:
+    """``body`` computed in the pool while the client is watched: the run, or one line and a status."""
+    gone = asyncio.Event()
+
+    async def watch_the_client() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+        gone.set()
+
+    watcher = asyncio.create_task(watch_the_client())
+    try:
+        answer = await pool.compute(body, gone)
+    except Busy as exc:
+        return _problem(
+            503,
+            f"The lab server is busy: {exc}. Try again in {exc.retry_after} s.",
+            headers={"Retry-After": str(exc.retry_after)},
+        )
+    except DeadlineExceeded:
+        return _problem(
+            422,
+            f"request: expected work the lab finishes within {pool.deadline:g} s (its "
+            f"deadline), got a run still computing after {pool.deadline:g} s. Send fewer "
+            "points or sweeps, or choose float arithmetic.",
+        )
+    except ClientGone:
+        return Response(status_code=499)  # nobody reads it: the client has left
+    except WorkerFailed as exc:
+        log.error("a lab worker failed: %s", exc)
+        return _problem(
+            500,
+            f"The lab could not compute this request ({exc}). Please report it with the "
+            "link of the page.",
+        )
+    finally:
+        watcher.cancel()
+    if answer.kind == "ok":
+        return Response(
+            answer.payload, media_type="application/json", headers={"Cache-Control": "no-store"}
+        )
+    return _problem(422, answer.payload.decode("utf-8", "replace"))
 
 
 def bind(host: str, port: int) -> socket.socket:

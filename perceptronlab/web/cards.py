@@ -37,14 +37,26 @@ def theory_cards(
     """
     if exact:
         return exact_cards(points.rows(True), signs, fit_intercept, eta, margin, proof)
-    from perceptronlab import bounds
-    from perceptronlab.theory.geometry import max_margin, radius, radius_squared
-    from perceptronlab.theory.separability import separable
+    from perceptronlab.theory.geometry import radius, radius_squared
 
     X = points.rows(exact)
     y = np.asarray(signs, dtype=np.int64)
-    r_value = float(radius(X, fit_intercept=fit_intercept))
     r_square = radius_squared(X, fit_intercept=fit_intercept)
+    card_r = _radius_card(float(radius(X, fit_intercept=fit_intercept)), r_square, fit_intercept)
+    card_sep = _separability_card(points, X, y, fit_intercept, proof)
+    card_rho, card_bound, mm = _margin_cards(
+        (points, exact, X),
+        y,
+        fit_intercept,
+        eta,
+        margin,
+        r_square if card_sep["separable"] else None,
+    )
+    return {"R": card_r, "rho": card_rho, "bound": card_bound, "separable": card_sep}, mm
+
+
+def _radius_card(r_value: float, r_square, fit_intercept: bool) -> dict[str, Any]:
+    """The card R: exact as a square root when R² is a Fraction, else a decimal."""
     aug = " of (1, x)" if fit_intercept else ""
     if isinstance(r_square, Fraction):
         card_r: dict[str, Any] = {
@@ -54,16 +66,20 @@ def theory_cards(
         }
         if math.isqrt(r_square.numerator) ** 2 != r_square.numerator or r_square.denominator != 1:
             card_r["detail"] += f" · R ≈ {decimal(r_value)}"
-    else:
-        card_r = {
-            "value": r_value,
-            "text": decimal(r_value),
-            "detail": f"R² = {decimal(float(r_square))}: the largest ‖x‖²{aug}",
-        }
+        return card_r
+    return {
+        "value": r_value,
+        "text": decimal(r_value),
+        "detail": f"R² = {decimal(float(r_square))}: the largest ‖x‖²{aug}",
+    }
+
+
+def _separability_card(points: Points, X, y, fit_intercept: bool, proof) -> dict[str, Any]:
+    """The card separability: settled by a converged run, else by the linear program (Gordan)."""
+    from perceptronlab.theory.separability import separable
 
     if proof is not None:
-        is_separable = True
-        card_sep = {
+        return {
             "separable": True,
             "text": "separable",
             "detail": f"the run's final w = {w_text(proof.w, proof.b, fit_intercept)} puts every "
@@ -71,29 +87,35 @@ def theory_cards(
             "certificate": [],
             "certificate_weights": [],
         }
-    else:
-        sep = separable(X, y, fit_intercept=fit_intercept)
-        is_separable = bool(sep.separable)
-        support = _indices(sep.support)
-        weights = []
-        if not sep.separable and sep.certificate is not None:
-            weights = [
-                format_number(sep.certificate[i])
-                if sep.exact
-                else decimal(float(sep.certificate[i]))
-                for i in support
-            ]
-        card_sep = {
-            "separable": is_separable,
-            "text": "separable" if is_separable else "not separable",
-            "detail": str(sep.message)
-            if is_separable
-            else gordan_text(points.float_rows, support, weights, fit_intercept, sep.exact),
-            "certificate": [] if is_separable else support,
-            "certificate_weights": weights,
-        }
-        if not is_separable:
-            card_sep["remedy"] = "Switch on pocket: it keeps the best weights seen."
+    sep = separable(X, y, fit_intercept=fit_intercept)
+    is_separable = bool(sep.separable)
+    support = _indices(sep.support)
+    weights = []
+    if not sep.separable and sep.certificate is not None:
+        weights = [
+            format_number(sep.certificate[i]) if sep.exact else decimal(float(sep.certificate[i]))
+            for i in support
+        ]
+    card_sep: dict[str, Any] = {
+        "separable": is_separable,
+        "text": "separable" if is_separable else "not separable",
+        "detail": str(sep.message)
+        if is_separable
+        else gordan_text(points.float_rows, support, weights, fit_intercept, sep.exact),
+        "certificate": [] if is_separable else support,
+        "certificate_weights": weights,
+    }
+    if not is_separable:
+        card_sep["remedy"] = "Switch on pocket: it keeps the best weights seen."
+    return card_sep
+
+
+def _margin_cards(data, y, fit_intercept: bool, eta: Fraction, margin: Fraction, r_square):
+    """The cards ρ* and the bound, and the max-margin line (``r_square`` None: not separable).
+
+    ``data`` is ``(points, exact, X)``: the points are lifted to (1, x) only when needed.
+    """
+    from perceptronlab.theory.geometry import max_margin
 
     where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
     card_rho: dict[str, Any] = {
@@ -106,64 +128,65 @@ def theory_cards(
         "text": "∞",
         "detail": "no mistake bound: the data is not separable",
     }
-    mm = None
-    if is_separable:
-        lifted = points.rows(exact, lift=True) if fit_intercept else X
-        try:
-            best = max_margin(lifted, y)
-        except NotSeparableError:
-            best = None
-        if best is not None and best.rho > 0:
-            rho = float(best.rho)
-            rho_square = best.rho_squared
-            w_star = vector_text(best.w[1:] if fit_intercept else best.w)
-            if fit_intercept:
-                w_star += f", b* = {decimal(float(best.w[0]))}"
-            exact_square = (
-                rho_square
-                if isinstance(rho_square, Fraction) and isinstance(r_square, Fraction)
-                else None
-            )
-            exact_pair = exact_square is not None
-            card_rho = {
-                "value": rho,
-                "text": sqrt_text(exact_square) if exact_square is not None else decimal(rho),
-                "detail": (
-                    f"ρ*² = {format_number(rho_square)} · ρ* ≈ {decimal(rho)}"
-                    if exact_pair
-                    else f"ρ*² ≈ {decimal(rho * rho)}"
-                )
-                + f" · unit w* = {w_star}",
-            }
-            if not exact_pair:
-                rho_square, r_square = float(rho_square), float(r_square)
-            bound = bounds.novikoff(r_square, rho_square, squared=True)
-            card_bound = {
-                "value": float(bound),
-                "text": card_number(bound),
-                "detail": approx(bound) + "Novikoff (1962): at most R²/ρ*² mistakes, in any order",
-            }
-            if margin > 0:
-                # updates while y⟨w,x⟩ ≤ ρ₀ with step η: the same as ρ₀/η with step 1
-                rho0 = margin / eta if exact_pair else float(margin) / float(eta)
-                margin_bound = bounds.margin_perceptron(r_square, rho_square, rho0, squared=True)
-                card_bound.update(
-                    value=float(margin_bound),
-                    text=card_number(margin_bound),
-                    detail=approx(margin_bound)
-                    + f"margin perceptron, ρ₀ = {format_number(margin)}: "
-                    "at most (R² + 2ρ₀/η)/ρ*² updates",
-                )
-            w_line = [float(c) for c in (best.w[1:] if fit_intercept else best.w)]
-            b_line = float(best.w[0]) if fit_intercept else 0.0
-            mm = {
-                "w": w_line,
-                "b": b_line,
-                "band": rho,
-                "rho": rho,
-                "support": _indices(best.support),
-            }
-    return {"R": card_r, "rho": card_rho, "bound": card_bound, "separable": card_sep}, mm
+    if r_square is None:
+        return card_rho, card_bound, None
+    points, exact, X = data
+    lifted = points.rows(exact, lift=True) if fit_intercept else X
+    try:
+        best = max_margin(lifted, y)
+    except NotSeparableError:
+        return card_rho, card_bound, None
+    if not best.rho > 0:
+        return card_rho, card_bound, None
+    rho = float(best.rho)
+    rho_square = best.rho_squared
+    w_star = vector_text(best.w[1:] if fit_intercept else best.w)
+    if fit_intercept:
+        w_star += f", b* = {decimal(float(best.w[0]))}"
+    exact_pair = isinstance(rho_square, Fraction) and isinstance(r_square, Fraction)
+    card_rho = {
+        "value": rho,
+        "text": sqrt_text(rho_square) if exact_pair else decimal(rho),
+        "detail": (
+            f"ρ*² = {format_number(rho_square)} · ρ* ≈ {decimal(rho)}"
+            if exact_pair
+            else f"ρ*² ≈ {decimal(rho * rho)}"
+        )
+        + f" · unit w* = {w_star}",
+    }
+    if not exact_pair:
+        rho_square, r_square = float(rho_square), float(r_square)
+    card_bound = _bound_card(r_square, rho_square, exact_pair, eta, margin)
+    mm = {
+        "w": [float(c) for c in (best.w[1:] if fit_intercept else best.w)],
+        "b": float(best.w[0]) if fit_intercept else 0.0,
+        "band": rho,
+        "rho": rho,
+        "support": _indices(best.support),
+    }
+    return card_rho, card_bound, mm
+
+
+def _bound_card(r_square, rho_square, exact_pair: bool, eta: Fraction, margin: Fraction):
+    """The card bound: Novikoff's R²/ρ*², or the margin perceptron's when ρ₀ > 0."""
+    from perceptronlab import bounds
+
+    if margin > 0:
+        # updates while y⟨w,x⟩ ≤ ρ₀ with step η: the same as ρ₀/η with step 1
+        rho0 = margin / eta if exact_pair else float(margin) / float(eta)
+        margin_bound = bounds.margin_perceptron(r_square, rho_square, rho0, squared=True)
+        return {
+            "value": float(margin_bound),
+            "text": card_number(margin_bound),
+            "detail": approx(margin_bound) + f"margin perceptron, ρ₀ = {format_number(margin)}: "
+            "at most (R² + 2ρ₀/η)/ρ*² updates",
+        }
+    bound = bounds.novikoff(r_square, rho_square, squared=True)
+    return {
+        "value": float(bound),
+        "text": card_number(bound),
+        "detail": approx(bound) + "Novikoff (1962): at most R²/ρ*² mistakes, in any order",
+    }
 
 
 def _indices(value: Any) -> list[int]:

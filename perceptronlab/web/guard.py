@@ -241,147 +241,171 @@ def guarded_protocol(
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    idle: dict[
-        str, dict[Any, float]
-    ] = {}  # client address -> {connection: idle since}, oldest first
-    arrived = (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR, h11.SWITCHED_PROTOCOL)
+    settings = {
+        "_h11": h11,
+        "_arrived": (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR, h11.SWITCHED_PROTOCOL),
+        "_request_timeout": timeout,
+        "_cap": cap,
+        "_idle_table": {},  # client address -> {connection: idle since}, oldest first
+    }
+    return type("GuardedH11Protocol", (_IdleGuard, H11Protocol), settings)
 
-    class GuardedH11Protocol(H11Protocol):
-        _timer: Any = None
-        _idle_since: float | None = None
-        _in_body: bool = False
 
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self._track()
+class _IdleGuard:
+    """The bounds of :func:`guarded_protocol`, mixed in before uvicorn's ``H11Protocol``; the class
+    that function makes sets ``_h11``, ``_arrived``, ``_request_timeout``, ``_cap`` and
+    ``_idle_table`` (its own per server)."""
 
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            self._track()
+    _h11: Any
+    _arrived: tuple
+    _request_timeout: float
+    _cap: int
+    _idle_table: dict[str, dict[Any, float]]
+    _timer: Any = None
+    _idle_since: float | None = None
+    _in_body: bool = False
+    # set by uvicorn's H11Protocol
+    client: Any
+    conn: Any
+    connections: Any
+    headers: Any
+    limit_concurrency: int | None
+    loop: Any
+    transport: Any
 
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._in_body = False
-            self._track()
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        self._track()
 
-        def connection_lost(self, exc: Exception | None) -> None:
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)  # type: ignore[misc]
+        self._track()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # type: ignore[misc]
+        self._in_body = False
+        self._track()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_timer()
+        self._not_idle()
+        super().connection_lost(exc)  # type: ignore[misc]
+
+    def _address(self) -> str:
+        return str(self.client[0]) if self.client else "an unknown address"
+
+    def _track(self) -> None:
+        if self.transport.is_closing():
             self._stop_timer()
             self._not_idle()
-            super().connection_lost(exc)
-
-        def _address(self) -> str:
-            return str(self.client[0]) if self.client else "an unknown address"
-
-        def _track(self) -> None:
-            if self.transport.is_closing():
-                self._stop_timer()
-                self._not_idle()
-                return
-            state = self.conn.their_state
-            if state is h11.IDLE:
-                if self._idle_since is None:
-                    self._become_idle()
-            elif state is h11.SEND_BODY:  # still waiting for the request: it stays evictable
-                if self._idle_since is None:
-                    self._become_idle()
-                if not self._in_body:
-                    self._in_body = True
-                    self._body_deadline()
-            else:
-                self._not_idle()
-                if state in arrived:
-                    self._stop_timer()
-
-        def _body_deadline(self) -> None:
-            """Bring the timer forward to the body's minimum rate, if that comes sooner."""
-            length = 0
-            for name, value in self.headers or ():
-                if name == b"content-length" and value.isdigit() and len(value) < 19:
-                    length = int(value)
-            due = self.loop.time() + BODY_GRACE + length / MIN_BODY_RATE
-            if self._timer is not None and due < self._timer.when():
-                self._timer.cancel()
-                self._timer = self.loop.call_at(due, self._too_slow)
-
-        def _become_idle(self) -> None:
-            now = self.loop.time()
-            self._idle_since = now
-            self._stop_timer()
-            self._timer = self.loop.call_later(timeout, self._too_slow)
-            mine = idle.setdefault(self._address(), {})
-            mine[self] = now
-            closed = 0
-            while len(mine) > cap and self._evict(mine, now):
-                closed += 1
-            if closed:
-                log.warning(
-                    "%s held more than %d idle connections: closed its %d idle longest",
-                    self._address(),
-                    cap,
-                    closed,
-                )
-            limit = self.limit_concurrency
-            if (
-                limit is not None and len(self.connections) >= limit - 1
-            ):  # near the server's limit: room
-                closed = 0  # for this one from the client that holds the most idle connections
-                while (
-                    len(self.connections) - closed >= limit - 1 and idle
-                ):  # (closing ends them soon after)
-                    if not self._evict(max(idle.values(), key=len), now):
-                        break
-                    closed += 1
-                if closed:
-                    log.warning(
-                        "%d connections open (the limit is %d): closed %d idle ones of the client "
-                        "holding the most",
-                        len(self.connections),
-                        limit,
-                        closed,
-                    )
-
-        def _evict(self, connections: dict[Any, float], now: float) -> bool:
-            """Close the connection idle the longest of ``connections`` if it has been idle at least
-            :data:`EVICT_AFTER` seconds (and is not this one); whether one was closed."""
-            oldest, since = next(iter(connections.items()))
-            if oldest is self or now - since < EVICT_AFTER:
-                return False
-            oldest._close()
-            return True
-
-        def _not_idle(self) -> None:
+            return
+        h11 = self._h11
+        state = self.conn.their_state
+        if state is h11.IDLE:
             if self._idle_since is None:
-                return
-            self._idle_since = None
-            mine = idle.get(self._address(), {})
-            mine.pop(self, None)
-            if not mine:
-                idle.pop(self._address(), None)
-
-        def _stop_timer(self) -> None:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
-
-        def _too_slow(self) -> None:
-            self._timer = None
-            if self._in_body:
-                log.warning(
-                    "%s sent a request body slower than %d bytes a second: connection closed",
-                    self._address(),
-                    MIN_BODY_RATE,
-                )
-            else:
-                log.warning(
-                    "%s sent no whole request within %g s: connection closed",
-                    self._address(),
-                    timeout,
-                )
-            self._close()
-
-        def _close(self) -> None:
-            self._stop_timer()
+                self._become_idle()
+        elif state is h11.SEND_BODY:  # still waiting for the request: it stays evictable
+            if self._idle_since is None:
+                self._become_idle()
+            if not self._in_body:
+                self._in_body = True
+                self._body_deadline()
+        else:
             self._not_idle()
-            self.transport.close()
+            if state in self._arrived:
+                self._stop_timer()
 
-    return GuardedH11Protocol
+    def _body_deadline(self) -> None:
+        """Bring the timer forward to the body's minimum rate, if that comes sooner."""
+        length = 0
+        for name, value in self.headers or ():
+            if name == b"content-length" and value.isdigit() and len(value) < 19:
+                length = int(value)
+        due = self.loop.time() + BODY_GRACE + length / MIN_BODY_RATE
+        if self._timer is not None and due < self._timer.when():
+            self._timer.cancel()
+            self._timer = self.loop.call_at(due, self._too_slow)
+
+    def _become_idle(self) -> None:
+        now = self.loop.time()
+        self._idle_since = now
+        self._stop_timer()
+        self._timer = self.loop.call_later(self._request_timeout, self._too_slow)
+        mine = self._idle_table.setdefault(self._address(), {})
+        mine[self] = now
+        closed = 0
+        while len(mine) > self._cap and self._evict(mine, now):
+            closed += 1
+        if closed:
+            log.warning(
+                "%s held more than %d idle connections: closed its %d idle longest",
+                self._address(),
+                self._cap,
+                closed,
+            )
+        self._make_room(now)
+
+    def _make_room(self, now: float) -> None:
+        """Near the server's limit: room for this connection from the client that holds the most
+        idle connections (closing ends them soon after)."""
+        limit = self.limit_concurrency
+        idle = self._idle_table
+        if limit is None or len(self.connections) < limit - 1:
+            return
+        closed = 0
+        while len(self.connections) - closed >= limit - 1 and idle:
+            if not self._evict(max(idle.values(), key=len), now):
+                break
+            closed += 1
+        if closed:
+            log.warning(
+                "%d connections open (the limit is %d): closed %d idle ones of the client "
+                "holding the most",
+                len(self.connections),
+                limit,
+                closed,
+            )
+
+    def _evict(self, connections: dict[Any, float], now: float) -> bool:
+        """Close the connection idle the longest of ``connections`` if it has been idle at least
+        :data:`EVICT_AFTER` seconds (and is not this one); whether one was closed."""
+        oldest, since = next(iter(connections.items()))
+        if oldest is self or now - since < EVICT_AFTER:
+            return False
+        oldest._close()
+        return True
+
+    def _not_idle(self) -> None:
+        if self._idle_since is None:
+            return
+        self._idle_since = None
+        mine = self._idle_table.get(self._address(), {})
+        mine.pop(self, None)
+        if not mine:
+            self._idle_table.pop(self._address(), None)
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        if self._in_body:
+            log.warning(
+                "%s sent a request body slower than %d bytes a second: connection closed",
+                self._address(),
+                MIN_BODY_RATE,
+            )
+        else:
+            log.warning(
+                "%s sent no whole request within %g s: connection closed",
+                self._address(),
+                self._request_timeout,
+            )
+        self._close()
+
+    def _close(self) -> None:
+        self._stop_timer()
+        self._not_idle()
+        self.transport.close()

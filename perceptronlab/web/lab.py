@@ -98,34 +98,9 @@ def compute(payload: Any) -> dict:
     if traced is not None:
         columns, weights, history_w, history_b = trace_columns(traced, sequence, fit, d)
     else:
-        columns = {
-            "count": 0,
-            "sweep": [],
-            "index": [],
-            "score": [],
-            "score_text": [],
-            "mistake": [],
-            "updates": [],
-        }
-        history_w, history_b = [(0.0, 0.0)], [0.0]
-        weights = {"w": [[0.0, 0.0]], "b": [0.0], "text": [w_text((0, 0), 0, fit)]}
+        columns, weights, history_w, history_b = _empty_trace(fit)
     rows = points.rows(exact) if exact or not pure else _float_rows(points, None)
     weights["wrong"] = wrong_lists(rows, signs, history_w, history_b, exact, pure)
-
-    if whole.algorithm == "pocket":
-        state = (
-            "found weights with 0 errors"
-            if whole.converged
-            else f"the pocket keeps the best weights seen: {format_count(whole.pocket_errors, 'error')}"
-        )
-    else:
-        state = (
-            "converged"
-            if whole.converged
-            else "cycled: the weights repeat, it never converges"
-            if whole.cycled
-            else "stopped at the sweep limit"
-        )
     proof = whole if whole.converged and whole.algorithm == "perceptron" else None
     if pure:
         fractions = points.rows(True) if exact else [[Fraction(c) for c in r] for r in rows]
@@ -134,38 +109,7 @@ def compute(payload: Any) -> dict:
         from perceptronlab.web.cards import theory_cards
 
         cards, mm = theory_cards(points, signs, exact, fit, opts["eta"], opts["margin"], proof)
-    mistakes = int(whole.mistakes)
-    bound = cards["bound"]["value"]
-    within = None if bound is None else mistakes <= bound * (1 + 1e-12)
-    cards["mistakes"] = {
-        "value": mistakes,
-        "bound": bound,
-        "within": within,
-        "text": str(mistakes),
-        "detail": (
-            "no bound: not separable"
-            if bound is None
-            else f"≤ {cards['bound']['text'].split(' ≈')[0]}, within the bound"
-            if within
-            else f"above {cards['bound']['text'].split(' ≈')[0]}"
-        ),
-    }
-    if whole.algorithm == "pocket":
-        cards["mistakes"]["detail"] = (
-            f"updates; the pocket's weights make {format_count(whole.pocket_errors, 'error')}"
-        )
-
-    norms = [float(value) for value in traced.norms] if traced is not None else []
-    r_value, rho_value = cards["R"]["value"], cards["rho"]["value"]
-    eta, margin = float(opts["eta"]), float(opts["margin"])
-    ks = [float(k) for k in range(len(norms) + 1)]
-    squeeze = {
-        "norms": [0.0, *norms],
-        # ‖w_k‖² ≤ k(η²R² + 2ηρ₀) and ‖w_k‖ ≥ ⟨w*, w_k⟩ ≥ kηρ* (Novikoff's two steps)
-        "upper": [math.sqrt(k * (eta * eta * r_value * r_value + 2 * eta * margin)) for k in ks],
-        "lower": [k * eta * rho_value for k in ks] if rho_value else None,
-        "bound": bound,
-    }
+    cards["mistakes"] = _mistakes_card(whole, cards["bound"])
     return {
         "n": n,
         "exact": exact,
@@ -175,33 +119,111 @@ def compute(payload: Any) -> dict:
             "margin": format_number(opts["margin"]),
         },
         "visit_order": sequence,
-        "run": {
-            "algorithm": whole.algorithm,
-            "mistakes": mistakes,
-            "sweeps": int(whole.sweeps),
-            "converged": bool(whole.converged),
-            "cycled": bool(whole.cycled),
-            "state": state,
-            "summary": whole.summary(),
-            "w": [float(c) for c in whole.w],
-            "b": float(whole.b),
-            "w_text": w_text(whole.w, whole.b, fit),
-            "pocket_errors": None if whole.pocket_errors is None else int(whole.pocket_errors),
-            "steps": columns,
-            "weights": weights,
-            "log": log_tail(traced, columns)
-            if complete
-            else {"collapse_from": None, "final_row": None},
-            "complete": complete,
-        },
+        "run": _run_record(whole, traced, columns, weights, fit),
         "cards": cards,
         "max_margin": mm,
         "plots": {
-            "squeeze": squeeze,
+            "squeeze": _squeeze(traced, cards, opts),
             "errors": [int(e) for e in whole.errors_after_sweep],
             "pocket": None
             if whole.pocket_history is None
             else [int(e) for e in whole.pocket_history],
         },
         "limits": {"traced_steps": columns["count"], "complete": complete, "note": note},
+    }
+
+
+def _empty_trace(fit: bool) -> tuple[dict, dict, list, list]:
+    """The trace's columns, weights and history when no run was traced (w = 0 only)."""
+    columns = {
+        "count": 0,
+        "sweep": [],
+        "index": [],
+        "score": [],
+        "score_text": [],
+        "mistake": [],
+        "updates": [],
+    }
+    weights = {"w": [[0.0, 0.0]], "b": [0.0], "text": [w_text((0, 0), 0, fit)]}
+    return columns, weights, [(0.0, 0.0)], [0.0]
+
+
+def _state_text(whole) -> str:
+    """How the run ended, in words."""
+    if whole.algorithm == "pocket":
+        return (
+            "found weights with 0 errors"
+            if whole.converged
+            else f"the pocket keeps the best weights seen: {format_count(whole.pocket_errors, 'error')}"
+        )
+    return (
+        "converged"
+        if whole.converged
+        else "cycled: the weights repeat, it never converges"
+        if whole.cycled
+        else "stopped at the sweep limit"
+    )
+
+
+def _mistakes_card(whole, card_bound: dict) -> dict:
+    """The card mistakes: the run's count held against the bound's card."""
+    mistakes = int(whole.mistakes)
+    bound = card_bound["value"]
+    within = None if bound is None else mistakes <= bound * (1 + 1e-12)
+    card = {
+        "value": mistakes,
+        "bound": bound,
+        "within": within,
+        "text": str(mistakes),
+        "detail": (
+            "no bound: not separable"
+            if bound is None
+            else f"≤ {card_bound['text'].split(' ≈')[0]}, within the bound"
+            if within
+            else f"above {card_bound['text'].split(' ≈')[0]}"
+        ),
+    }
+    if whole.algorithm == "pocket":
+        card["detail"] = (
+            f"updates; the pocket's weights make {format_count(whole.pocket_errors, 'error')}"
+        )
+    return card
+
+
+def _squeeze(traced, cards: dict, opts: dict) -> dict:
+    """The squeeze plot: ‖w_k‖ between Novikoff's two bounds."""
+    norms = [float(value) for value in traced.norms] if traced is not None else []
+    r_value, rho_value = cards["R"]["value"], cards["rho"]["value"]
+    eta, margin = float(opts["eta"]), float(opts["margin"])
+    ks = [float(k) for k in range(len(norms) + 1)]
+    return {
+        "norms": [0.0, *norms],
+        # ‖w_k‖² ≤ k(η²R² + 2ηρ₀) and ‖w_k‖ ≥ ⟨w*, w_k⟩ ≥ kηρ* (Novikoff's two steps)
+        "upper": [math.sqrt(k * (eta * eta * r_value * r_value + 2 * eta * margin)) for k in ks],
+        "lower": [k * eta * rho_value for k in ks] if rho_value else None,
+        "bound": cards["bound"]["value"],
+    }
+
+
+def _run_record(whole, traced, columns: dict, weights: dict, fit: bool) -> dict:
+    """The answer's ``run``: the whole run's result and its traced steps."""
+    complete = traced is whole
+    return {
+        "algorithm": whole.algorithm,
+        "mistakes": int(whole.mistakes),
+        "sweeps": int(whole.sweeps),
+        "converged": bool(whole.converged),
+        "cycled": bool(whole.cycled),
+        "state": _state_text(whole),
+        "summary": whole.summary(),
+        "w": [float(c) for c in whole.w],
+        "b": float(whole.b),
+        "w_text": w_text(whole.w, whole.b, fit),
+        "pocket_errors": None if whole.pocket_errors is None else int(whole.pocket_errors),
+        "steps": columns,
+        "weights": weights,
+        "log": log_tail(traced, columns)
+        if complete
+        else {"collapse_from": None, "final_row": None},
+        "complete": complete,
     }

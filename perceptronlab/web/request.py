@@ -334,6 +334,21 @@ def parse_options(options: Any, n_points: int) -> dict:
             "Remove it or fix its spelling.",
         )
     opts = {**OPTION_DEFAULTS, **options}
+    _check_choices(opts)
+    _check_numbers(opts)
+    opts["sequence"] = _checked_sequence(opts["sequence"], n_points)
+    if opts["arithmetic"] == "exact" and n_points > EXACT_MAX_POINTS:
+        raise fail(
+            "options.arithmetic",
+            f"'exact' with at most {EXACT_MAX_POINTS} points",
+            f"{n_points} points",
+            'Choose auto or float arithmetic ("arithmetic": "auto").',
+        )
+    return opts
+
+
+def _check_choices(opts: dict) -> None:
+    """The options chosen from a list (order, check, arithmetic) and the flags (in place)."""
     if opts["order"] not in ORDERS:
         raise fail(
             "options.order",
@@ -359,6 +374,10 @@ def parse_options(options: Any, n_points: int) -> dict:
         opts[name] = check_flag(
             f"options.{name}", opts[name], f"Send {name}: false or {name}: true."
         )
+
+
+def _check_numbers(opts: dict) -> None:
+    """η and ρ₀ as exact numbers, the sweeps and the seed as integers in range (in place)."""
     _within_range(opts["eta"], "options.eta")
     opts["eta"] = _exact_number(opts["eta"], "options.eta")
     if opts["eta"] <= 0:
@@ -387,7 +406,10 @@ def parse_options(options: Any, n_points: int) -> dict:
     opts["seed"] = check_int_between(
         "options.seed", _json_int(opts["seed"]), 0, 2**32 - 1, "Send e.g. seed: 0."
     )
-    sequence = opts["sequence"]
+
+
+def _checked_sequence(sequence: Any, n_points: int) -> list[int]:
+    """The user's order: a list of distinct indices of existing points."""
     if not isinstance(sequence, list):
         raise fail(
             "options.sequence",
@@ -416,15 +438,7 @@ def parse_options(options: Any, n_points: int) -> dict:
                 "Remove the repeated index.",
             )
         seen.add(int(index))
-    opts["sequence"] = [int(i) for i in sequence]
-    if opts["arithmetic"] == "exact" and n_points > EXACT_MAX_POINTS:
-        raise fail(
-            "options.arithmetic",
-            f"'exact' with at most {EXACT_MAX_POINTS} points",
-            f"{n_points} points",
-            'Choose auto or float arithmetic ("arithmetic": "auto").',
-        )
-    return opts
+    return [int(i) for i in sequence]
 
 
 def use_exact(points: Points, opts: dict) -> bool:
