@@ -4,7 +4,11 @@
 // export (anywidget's {render}); a snapshot file calls mountSnapshot. The modules:
 //   state.js      the one state object and the pure functions that read it (the cursor, the view)
 //   hash.js       URL state: the lab in the page's hash, both ways
-//   view.js       the lab's controls wired to the state, and its render
+//   view.js       the lab: the state's actions, wired to the controls, the pointer and the hash
+//   controls.js   the lab's DOM, each control wired to an action   pointer.js  editing on the plane
+//   lab-render.js drawing the state into the controls (reads it, never writes it)
+//   edits.js      editing and loading points (pure)    cursor.js  the cursor and the player (pure)
+//   hints.js      the texts about the controls (pure)
 //   plane.js      drawing the plane        geometry.js  the plane's pure geometry
 //   worksheet.js  the trace as a table and a CSV        plots.js  the squeeze and errors plots
 //   backends.js   where answers come from: the lab server, the Jupyter kernel, a recorded run

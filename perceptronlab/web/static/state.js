@@ -3,7 +3,8 @@
 // Input (what the back end computes from): points, options, sequence. View: snap, showMargin,
 // hidden, preset, newLabel, extent. The answer: result (the whole run, every step), error,
 // errorKind, pending, waiting. The cursor: step, pendingStep, followEnd. The player: playing, speed.
-// Only the lab (view.js) writes it; drawing, the worksheet and the plots read it.
+// Only the lab (view.js, through edits.js and cursor.js) writes it; drawing, the worksheet and the
+// plots read it.
 // Pure functions: unit-tested with node --test (tests/js/state.test.mjs).
 
 import { DEFAULT_OPTIONS } from "./hash.js";
