@@ -143,10 +143,13 @@ def _margin_cards(data, y, fit_intercept: bool, eta: Fraction, margin: Fraction,
     w_star = vector_text(best.w[1:] if fit_intercept else best.w)
     if fit_intercept:
         w_star += f", b* = {decimal(float(best.w[0]))}"
-    exact_pair = isinstance(rho_square, Fraction) and isinstance(r_square, Fraction)
+    exact_square = (
+        rho_square if isinstance(rho_square, Fraction) and isinstance(r_square, Fraction) else None
+    )
+    exact_pair = exact_square is not None
     card_rho = {
         "value": rho,
-        "text": sqrt_text(rho_square) if exact_pair else decimal(rho),
+        "text": sqrt_text(exact_square) if exact_square is not None else decimal(rho),
         "detail": (
             f"ρ*² = {format_number(rho_square)} · ρ* ≈ {decimal(rho)}"
             if exact_pair
