@@ -181,6 +181,14 @@ def parse_request(payload: Any) -> tuple[Points, list[int], dict]:
     >>> [[str(c) for c in p] for p in points.fractions()], points.on_grid, labels, options["order"]
     ([['1', '0'], ['1/2', '1']], True, [1, -1], 'cyclic')
     """
+    points, labels = _points_and_labels(payload)
+    _check_pairs(points)
+    signs = _signs(labels)
+    return Points(points), signs, parse_options(payload.get("options") or {}, len(points))
+
+
+def _points_and_labels(payload: Any) -> tuple[list, list]:
+    """The request's points and labels: lists of the same length, within :data:`MAX_POINTS`."""
     if not isinstance(payload, Mapping):
         raise fail(
             "request",
@@ -225,6 +233,11 @@ def parse_request(payload: Any) -> tuple[Points, list[int], dict]:
             f"{len(labels)}",
             "Send one label (1 or -1) per point.",
         )
+    return points, labels
+
+
+def _check_pairs(points: list) -> None:
+    """Every point a pair [x, y]."""
     if not all(type(point) is list and len(point) == 2 for point in points):
         for i, point in enumerate(points):
             if not isinstance(point, list | tuple) or len(point) != 2:
@@ -237,21 +250,22 @@ def parse_request(payload: Any) -> tuple[Points, list[int], dict]:
                     got,
                     "The lab works in the plane: send two coordinates.",
                 )
+
+
+def _signs(labels: list) -> list[int]:
+    """The labels as ints in {-1, +1} (1.0 and Decimal 1 count as 1)."""
     if all(type(label) is int and (label == 1 or label == -1) for label in labels):
-        signs = list(labels)
-    else:
-        signs = []
-        for i, label in enumerate(labels):
-            if (
-                isinstance(label, bool)
-                or not isinstance(label, numbers.Real | Decimal)
-                or label not in (1, -1)
-            ):
-                raise fail(
-                    f"labels[{i}]", "1 or -1", repr(label)[:40], "Label every point +1 or -1."
-                )
-            signs.append(1 if label == 1 else -1)
-    return Points(points), signs, parse_options(payload.get("options") or {}, len(points))
+        return list(labels)
+    signs = []
+    for i, label in enumerate(labels):
+        if (
+            isinstance(label, bool)
+            or not isinstance(label, numbers.Real | Decimal)
+            or label not in (1, -1)
+        ):
+            raise fail(f"labels[{i}]", "1 or -1", repr(label)[:40], "Label every point +1 or -1.")
+        signs.append(1 if label == 1 else -1)
+    return signs
 
 
 def _exact_cell(value: Any, i: int, j: int) -> Fraction:
