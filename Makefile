@@ -29,8 +29,10 @@ node_modules/.installed-stamp: package.json
 	touch $@
 
 # pytest on every core (pytest-xdist; WORKERS=1 for one process), the kernels compiled into Numba's
-# cache first so that the workers load them instead of each compiling them; modules with a costly
-# set-up (a browser, JupyterLab, the docs site) keep their tests on one worker (conftest.py).
+# cache first so that the workers load them instead of each compiling them; each test module runs
+# on one worker (--dist loadfile), so that a module's costly set-up (a browser, JupyterLab, the docs
+# site's build, the installed wheel) is done once. (--dist loadgroup would spread the cheap modules
+# finer, but with pytest 9.2 it ignores its groups: pytest-xdist issue 1386.)
 WORKERS ?= auto
 # `make test`'s start, for the wall time it prints at the end (set when make reads this file)
 TEST_START := $(shell date +%s)
@@ -38,7 +40,7 @@ TEST_START := $(shell date +%s)
 test: setup browser lint
 	node --test tests/js/
 	$(PY) -m perceptronlab.cli._warm
-	$(PY) -m pytest -q -n $(WORKERS) --dist loadgroup --cov --cov-report=; status=$$?; \
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --cov --cov-report=; status=$$?; \
 	echo "Test coverage: $$($(PY) -m coverage report --format=total)% of perceptronlab's lines ('make coverage' lists them by module)."; \
 	echo "make test took $$(( $$(date +%s) - $(TEST_START) )) s on $$(nproc) cores."; exit $$status
 
@@ -47,7 +49,7 @@ coverage:
 	$(PY) -m coverage report --skip-covered --sort=cover
 
 test-fast: setup
-	$(PY) -m pytest -q -n $(WORKERS) --dist loadgroup -m "not browser and not slow"
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile -m "not browser and not slow"
 
 bench: setup
 	$(PY) -m benchmarks --passes 2

@@ -93,26 +93,3 @@ def browser():
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
-
-
-# `make test` runs pytest on every core (pytest-xdist, `--dist loadgroup`): tests are dealt to the
-# workers one by one, except those of the modules below, whose module-scoped set-up is costly (a
-# browser, JupyterLab, the documentation site's build, an installed wheel, a Dask cluster): each
-# such module runs on one worker, so that its set-up is done once rather than once per worker.
-ONE_WORKER_MODULES = {
-    "test_docs.py",
-    "test_jupyterlab_widget.py",
-    "test_readme_story.py",
-    "test_scale_cluster.py",
-    "test_truth.py",
-    "test_web_bench.py",
-    "test_web_browser.py",
-    "test_wheel.py",
-    "test_widget.py",
-}
-
-
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        if item.path.name in ONE_WORKER_MODULES:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
