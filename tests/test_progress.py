@@ -31,7 +31,9 @@ HIDE_CURSOR = "\x1b[?25l"  # Rich's live display starts by hiding the cursor
 
 
 def _env() -> dict:
-    env = dict(os.environ, TERM="xterm-256color", COLUMNS="140", LINES="40")
+    # wide enough that a row's numbers stay on one line whatever the data file's folder (the bar's
+    # columns are as wide as the widest stage, "reading <path>"; pytest-xdist's folders are longer)
+    env = dict(os.environ, TERM="xterm-256color", COLUMNS="220", LINES="40")
     for name in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "CI"):
         env.pop(name, None)
     return env
