@@ -28,17 +28,28 @@ node_modules/.installed-stamp: package.json
 	npm install --no-audit --no-fund --silent
 	touch $@
 
+# pytest on every core (pytest-xdist; WORKERS=1 for one process), the kernels compiled into Numba's
+# cache first so that the workers load them instead of each compiling them; each test module runs
+# on one worker (--dist loadfile), so that a module's costly set-up (a browser, JupyterLab, the docs
+# site's build, the installed wheel) is done once. (--dist loadgroup would spread the cheap modules
+# finer, but with pytest 9.2 it ignores its groups: pytest-xdist issue 1386.)
+WORKERS ?= auto
+# `make test`'s start, for the wall time it prints at the end (set when make reads this file)
+TEST_START := $(shell date +%s)
+
 test: setup browser lint
 	node --test tests/js/
-	$(PY) -m pytest -q --cov --cov-report=
-	@echo "Test coverage: $$($(PY) -m coverage report --format=total)% of perceptronlab's lines ('make coverage' lists them by module)."
+	$(PY) -m perceptronlab.cli._warm
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --cov --cov-report=; status=$$?; \
+	echo "Test coverage: $$($(PY) -m coverage report --format=total)% of perceptronlab's lines ('make coverage' lists them by module)."; \
+	echo "make test took $$(( $$(date +%s) - $(TEST_START) )) s on $$(nproc) cores."; exit $$status
 
 # The coverage of the last `make test`, module by module.
 coverage:
 	$(PY) -m coverage report --skip-covered --sort=cover
 
 test-fast: setup
-	$(PY) -m pytest -q -m "not browser and not slow"
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile -m "not browser and not slow"
 
 bench: setup
 	$(PY) -m benchmarks --passes 2

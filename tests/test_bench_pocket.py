@@ -9,6 +9,9 @@ import pytest
 from benchmarks import __main__ as runner
 from benchmarks import _timing, bench_pocket
 
+#: the smoke size: digits' 300 rows, 200 updates a task (each benchmark's floor)
+SMOKE_SCALE = 0.001
+
 
 def recomputed_verdict(item: dict):
     """The verdict from the row's own median, target and checks, computed here."""
@@ -36,7 +39,7 @@ def test_the_runner_finds_the_pocket_benchmarks():
 
 
 def test_the_default_row_is_the_issue_s_target(two_rounds):
-    item = bench_pocket.bench_pocket_default_on_digits(scale=0.005)
+    item = bench_pocket.bench_pocket_default_on_digits(scale=SMOKE_SCALE)
     check_arithmetic(item)
     assert item["bound"] == {"op": "<=", "value": 5.0} and item["checks"] == {
         "the kept errors recount": True
@@ -48,7 +51,7 @@ def test_the_default_row_is_the_issue_s_target(two_rounds):
     "bench", [bench_pocket.bench_pocket_quality_digits, bench_pocket.bench_pocket_quality_gaussian]
 )
 def test_quality_rows_show_each_check_s_errors_next_to_its_time(bench, two_rounds):
-    rows = bench(scale=0.005)
+    rows = bench(scale=SMOKE_SCALE)
     assert [r["case"].split('check="')[1].split('"')[0] for r in rows] == [
         "update",
         "sweep",

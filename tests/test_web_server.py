@@ -253,6 +253,9 @@ def start_serve(*args: str) -> tuple[subprocess.Popen, str]:
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     line = server.stdout.readline()  # printed once the port is bound
     match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not match:
+        server.kill()
+        server.communicate()
     assert match, (line, server.poll())
     return server, match.group()
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import email
 import json
 import os
-import socket
+import re
 import subprocess
 import sys
 import sysconfig
@@ -251,21 +251,14 @@ print(len(compiled))
     assert int(compiled) >= 1  # Numba compiled at least one kernel for this call
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _get(url: str) -> tuple[int, bytes]:
     with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 - loopback only
         return response.status, response.read()
 
 
 def test_serve_answers_the_page_and_every_static_file(installed):
-    port = _free_port()
     server = subprocess.Popen(
-        [str(installed["script"]), "serve", "--port", str(port)],
+        [str(installed["script"]), "serve", "--port", "0"],  # the system picks a free port
         cwd=installed["work"],
         env=installed["env"],
         stdout=subprocess.PIPE,
@@ -273,6 +266,10 @@ def test_serve_answers_the_page_and_every_static_file(installed):
         text=True,
     )
     try:
+        line = server.stdout.readline()  # printed once the port is bound
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found, (line, server.poll())
+        port = found.group(1)
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -290,4 +287,8 @@ def test_serve_answers_the_page_and_every_static_file(installed):
             assert status == 200 and body == (STATIC / name).read_bytes(), name
     finally:
         server.terminate()
-        server.communicate(timeout=30)
+        try:
+            server.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.communicate()
