@@ -93,3 +93,14 @@ def browser():
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_progress_lines_in_process(request, monkeypatch):
+    """Commands run in this process print no progress lines, however loaded the machine: a test
+    that reads stderr for one error line must not see a stage's log line because the work took
+    more than a second here (tests/test_progress.py sets its own clock)."""
+    if request.module.__name__.rsplit(".", 1)[-1] != "test_progress":
+        from perceptronlab.cli import _progress
+
+        monkeypatch.setattr(_progress, "SHOW_AFTER", 1e9)
