@@ -184,6 +184,8 @@ def test_cli_report_missing_file_is_exit_1(tmp_path):
 def test_the_report_computes_each_quantity_once(monkeypatch, data, fit_intercept, solved):
     """The report draws from the analysis: one separability LP, one max-margin QP (none when not
     separable), whatever the plots show."""
+    import perceptronlab.theory._advice as advice
+    import perceptronlab.theory._measure as measured
     import perceptronlab.theory.analysis as analysis
     import perceptronlab.theory.geometry as geometry
 
@@ -196,9 +198,12 @@ def test_the_report_computes_each_quantity_once(monkeypatch, data, fit_intercept
 
         return call
 
-    for module in (analysis, geometry):
-        monkeypatch.setattr(module, "max_margin", counted("max_margin", geometry.max_margin))
-    monkeypatch.setattr(analysis, "separable", counted("separable", analysis.separable))
+    # every module that looks the two up: the analysis' measurement and its advice, the plots'
+    solve, split = geometry.max_margin, analysis.separable
+    for module in (analysis, geometry, measured, advice):
+        monkeypatch.setattr(module, "max_margin", counted("max_margin", solve))
+    for module in (analysis, measured, advice):
+        monkeypatch.setattr(module, "separable", counted("separable", split))
     X, y = data
     page = build_report(X, y, fit_intercept=fit_intercept)
     # one LP for the verdict; non-separable data without an intercept gets one more, the advice's check

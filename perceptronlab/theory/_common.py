@@ -17,8 +17,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
+from perceptronlab._ground.numbers import format_display, parse_exact, to_float
 from perceptronlab._ground.numbers import format_short as fmt
-from perceptronlab._ground.numbers import parse_exact, to_float
 from perceptronlab.pure.geometry import solve_exact  # noqa: F401 - Gauss–Jordan in Fractions
 from perceptronlab.pure.rule import exact_dot  # noqa: F401 - the theory modules' exact ⟨a, b⟩
 
@@ -156,3 +156,9 @@ def fmt_vector(values: Any, digits: int = 6, limit: int = 8) -> str:
         fmt(value, digits) for value in itertools.islice(iter(values), limit)
     )  # never a full copy
     return "(" + shown + (f", ... ({count} entries)" if count > limit else "") + ")"
+
+
+def equals(value: Any, digits: int = 6) -> str:
+    """``= 10`` for a value shown exactly, ``≈ 3.53 × 10¹⁰`` for one shown rounded."""
+    text = format_display(value, digits)
+    return text if text.startswith("≈") else f"= {text}"

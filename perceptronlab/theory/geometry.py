@@ -3,25 +3,24 @@ r"""Geometry of a labelled sample: radius, distance, margin and the maximum marg
 The quantities of Novikoff's theorem (“Perceptron Mistake Bound”): the radius :math:`R = \max_i \lVert x_i\rVert`,
 the signed distance :math:`y\langle w, x\rangle / \lVert w\rVert`, the margin of a given ``w``
 (:math:`\min_i y_i\langle w, x_i\rangle / \lVert w\rVert`), and the best margin :math:`\rho^*`
-over all ``w``, computed by a quadratic program (Clarabel) on a working set and then certified.
+over all ``w``, computed by a quadratic program on a working set (:mod:`perceptronlab.theory._qp`)
+and then certified (exactly for exact input: :mod:`perceptronlab.theory._certify`).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
 from perceptronlab._ground.numbers import format_display, sqrt_float
-from perceptronlab.exceptions import NotSeparableError, PerceptronLabError
-from perceptronlab.pure.geometry import separation
+from perceptronlab.exceptions import NotSeparableError
+from perceptronlab.theory._certify import _exact_answers
 from perceptronlab.theory._common import (
     EXACT_LIMIT,
     NUMBERING,
@@ -32,8 +31,18 @@ from perceptronlab.theory._common import (
     fmt,
     fmt_vector,
     is_exact_input,
-    solve_exact,
     to_fraction,
+)
+from perceptronlab.theory._qp import METHODS as METHODS
+from perceptronlab.theory._qp import SOLVERS as SOLVERS
+from perceptronlab.theory._qp import (
+    Method,
+    Solver,
+    _not_separable,
+    _pick_solver,
+    _polish,
+    _solver_for_memory,
+    _working_set_loop,
 )
 
 if TYPE_CHECKING:
@@ -41,12 +50,6 @@ if TYPE_CHECKING:
 
     from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike, VectorLike
 
-#: how max_margin solves: a working set of examples grown until none is violated, or one full QP
-Method = Literal["working-set", "full"]
-METHODS: tuple[Method, ...] = get_args(Method)
-#: the QP solver of the working set ("auto": DAQP when installed, else Clarabel)
-Solver = Literal["auto", "daqp", "clarabel"]
-SOLVERS: tuple[Solver, ...] = get_args(Solver)
 
 # ---------------------------------------------------------------- radius
 
@@ -343,196 +346,9 @@ class MaxMarginResult:
         }
 
 
-def _not_separable(detail: str = "") -> NotSeparableError:
-    return NotSeparableError(
-        "max_margin: expected linearly separable data (some w with y_i(<w,x_i> + b) > 0 for every i), "
-        f"got data that no hyperplane separates{detail}, so there is no maximum margin. Call "
-        "perceptronlab.separable(X, y) for a certificate naming the examples that prevent it, or "
-        "perceptronlab.pocket for the best weights."
-    )
-
-
-def _clarabel_settings(tol: float) -> Any:
-    import clarabel
-
-    settings = clarabel.DefaultSettings()
-    settings.verbose = False
-    settings.tol_gap_abs = tol
-    settings.tol_gap_rel = tol
-    settings.tol_feas = tol
-    settings.tol_ktratio = 1e-10
-    settings.max_iter = 200
-    return settings
-
-
-def _solve_qp(
-    Xw: Float64Array, yw: Float64Array, fit_intercept: bool, tol: float
-) -> tuple[Float64Array, float, Float64Array] | None:
-    """min ½‖w‖² s.t. yᵢ(⟨w,xᵢ⟩ + b) ≥ 1 on the rows given. Returns (w, b, dual) or None if infeasible."""
-    import clarabel
-
-    m, d = Xw.shape
-    Z = Xw * yw[:, None]
-    blocks = [Z, yw[:, None]] if fit_intercept else [Z]
-    A = sp.csc_matrix(-np.hstack(blocks))
-    k = d + (1 if fit_intercept else 0)
-    P = sp.diags(np.r_[np.ones(d), np.zeros(k - d)], format="csc")
-    solver = clarabel.DefaultSolver(
-        P, np.zeros(k), A, -np.ones(m), [clarabel.NonnegativeConeT(m)], _clarabel_settings(tol)
-    )
-    solution = solver.solve()
-    status = solution.status
-    if status in (
-        clarabel.SolverStatus.PrimalInfeasible,
-        clarabel.SolverStatus.AlmostPrimalInfeasible,
-    ):
-        return None
-    if status not in (clarabel.SolverStatus.Solved, clarabel.SolverStatus.AlmostSolved):
-        raise PerceptronLabError(
-            f"max_margin: the QP solver (Clarabel) stopped with status {status}; expected Solved. "
-            "Rescale the data (e.g. StandardScaler) or call perceptronlab.separable(X, y) first."
-        )
-    x = np.asarray(solution.x)
-    return x[:d], (float(x[d]) if fit_intercept else 0.0), np.asarray(solution.z)
-
-
-def _initial_working_set(
-    X: Float64Array, signs: Float64Array, fit_intercept: bool, size: int
-) -> Int64Array:
-    """The examples closest to the hyperplane of the class-mean direction (from a sample of rows)."""
-    n = X.shape[0]
-    step = max(1, n // 50_000)
-    rows = np.arange(0, n, step)
-    Xs, ys = X[::step], signs[::step]
-    if fit_intercept:
-        direction = Xs[ys > 0].mean(axis=0) - Xs[ys < 0].mean(axis=0)
-        projected = Xs @ direction
-        # distance to the midpoint between the class means, signed with the label
-        scores = ys * (projected - (projected[ys > 0].mean() + projected[ys < 0].mean()) / 2)
-        half = max(1, size // 2)
-        pos, neg = np.flatnonzero(ys > 0), np.flatnonzero(ys < 0)
-        take = np.r_[pos[np.argsort(scores[pos])[:half]], neg[np.argsort(scores[neg])[:half]]]
-        return np.unique(rows[take])
-    direction = Xs.T @ ys
-    scores = ys * (Xs @ direction)
-    if size >= scores.shape[0]:
-        return rows
-    return np.sort(rows[np.argpartition(scores, size - 1)[:size]])
-
-
 def _best_intercept(w: NDArray[Any], X: NDArray[Any], signs: NDArray[Any]) -> float:
     scores = X @ w
     return float(-(scores[signs > 0].min() + scores[signs < 0].max()) / 2.0)
-
-
-def _kkt_system(Z: Float64Array, groups: NDArray[Any]) -> tuple[Float64Array, Float64Array]:
-    """Least-norm point of the affine hulls (one per group) of the rows of Z: Gc = Σ μ_g 1_g, 1_gᵀc = 1."""
-    m = Z.shape[0]
-    labels = sorted(set(groups.tolist()))
-    G = Z @ Z.T
-    K = np.zeros((m + len(labels), m + len(labels)))
-    K[:m, :m] = G
-    rhs = np.zeros(m + len(labels))
-    for j, g in enumerate(labels):
-        member = (groups == g).astype(np.float64)
-        K[:m, m + j] = -member
-        K[m + j, :m] = member
-        rhs[m + j] = 1.0
-    return K, rhs
-
-
-def _polish(
-    X: Float64Array, signs: Float64Array, support: Int64Array, fit_intercept: bool
-) -> Float64Array | None:
-    """Solve the KKT equations on the support set; returns a unit w (or None if not consistent)."""
-    Z = X[support] * signs[support, None]
-    groups = signs[support] if fit_intercept else np.zeros(len(support))
-    K, rhs = _kkt_system(Z, groups)
-    try:
-        sol = np.linalg.solve(K, rhs)
-    except np.linalg.LinAlgError:
-        sol, *_ = np.linalg.lstsq(K, rhs, rcond=None)
-    c = sol[: len(support)]
-    if np.any(c < -1e-9):
-        return None
-    p = Z.T @ c
-    norm = np.linalg.norm(p)
-    if not np.isfinite(norm) or norm == 0:
-        return None
-    unit: Float64Array = p / norm
-    return unit
-
-
-def _exact_certificate(
-    rows: list[list[Fraction]], signs: Float64Array, candidates: list[int], fit_intercept: bool
-) -> tuple[Fraction, list[Fraction]] | None:
-    """ρ*² as a Fraction from the support set, with the optimality certificate checked exactly.
-
-    p = Σ cᵢ zᵢ (zᵢ = yᵢxᵢ, c ≥ 0, c summing to 1 over each group) is the nearest point of the
-    convex hull(s) to the origin when ⟨p, zₘ⟩ ≥ μ_g(m) for every example m; then ρ*² = ‖p‖²
-    (‖p‖²/4 with an intercept: half the distance between the two hulls).
-    """
-    Z = [[int(s) * value for value in row] for s, row in zip(signs, rows, strict=True)]
-    groups_all = [int(s) if fit_intercept else 0 for s in signs]
-    S = list(candidates)
-    labels = sorted({groups_all[i] for i in S})
-    if fit_intercept and len(labels) < 2:
-        return None
-    m, k = len(S), len(labels)
-    A: list[list[Any]] = [
-        [exact_dot(Z[i], Z[j]) for j in S] + [-(1 if groups_all[i] == g else 0) for g in labels]
-        for i in S
-    ]
-    A += [[Fraction(1 if groups_all[j] == g else 0) for j in S] + [Fraction(0)] * k for g in labels]
-    rhs = [Fraction(0)] * m + [Fraction(1)] * k
-    sol = solve_exact(A, rhs)
-    if sol is None:
-        return None
-    c, mu = sol[:m], dict(zip(labels, sol[m:], strict=True))
-    if any(value < 0 for value in c):
-        return None
-    d = len(Z[0])
-    p = [sum((c[t] * Z[i][j] for t, i in enumerate(S)), Fraction(0)) for j in range(d)]
-    p_sq = exact_dot(p, p)
-    if p_sq <= 0:
-        return None
-    if any(exact_dot(p, Z[i]) < mu[groups_all[i]] for i in range(len(Z))):
-        return None
-    return (p_sq / 4 if fit_intercept else p_sq), p
-
-
-def _exact_answers(
-    rows: list[list[Fraction]],
-    signs: Any,
-    active: Any,
-    near: Any,
-    d: int,
-    fit_intercept: bool,
-) -> Iterator[tuple[Fraction, list[Fraction]] | None]:
-    """(ρ*², p) candidates in exact arithmetic: without an intercept in at most 3 dimensions, the
-    nearest point of the hull of the yᵢxᵢ (:func:`perceptronlab.pure.geometry.separation`, the
-    lab's own); else the support sets near the float optimum, each checked exactly."""
-    if not fit_intercept and d <= 3:
-        found = separation(rows, [int(s) for s in signs])
-        yield (found.rho_squared, found.p) if found.separable else None
-        return
-    for subset in _exact_candidate_sets(active, near, d + (1 if fit_intercept else 0)):
-        yield _exact_certificate(rows, signs, [int(i) for i in subset], fit_intercept)
-
-
-def _exact_candidate_sets(
-    support: NDArray[Any], near: NDArray[Any] | list[Any], d: int
-) -> Iterator[tuple[Any, ...]]:
-    yield tuple(support)
-    yield tuple(near)
-    near = list(near)[:12]
-    tried = 0
-    for size in range(1, min(len(near), d) + 1):
-        for subset in itertools.combinations(near, size):
-            tried += 1
-            if tried > 2000:
-                return
-            yield subset
 
 
 def max_margin(
@@ -604,32 +420,95 @@ def max_margin(
     >>> result.support.tolist()
     [0, 1]
     """
-    v.check_choice("method", method, METHODS)
-    if isinstance(tol, bool) or not isinstance(tol, int | float) or not 0 < tol < 1e-3:
-        raise v.fail("tol", "a float in (0, 1e-3)", repr(tol), "Pass e.g. tol=1e-12.")
-    check_dense_memory(X, "max_margin (the data as floats)", max_bytes, copies=1)
+    _check_options(X, method, tol, max_bytes)
     Xf = float_matrix(X)
     n, d = Xf.shape
     signs, classes = v.check_labels(y, n)
     exact = is_exact_input(X) and n * d <= EXACT_LIMIT
+    iterations, solved = _solve_float(Xf, signs, fit_intercept, method, tol, solver, max_bytes)
+    w_raw, _, dual, W, last_projection = solved
+    active = W[dual > 1e-7 * max(dual.max(), 1e-300)]
+    best = _best_candidate(Xf, signs, w_raw, last_projection, active, fit_intercept, polish)
+    if exact:
+        best = _exact_optimum(X, Xf, signs, active, best, fit_intercept) or best
+    if best.rho <= 0:
+        raise _not_separable()
+    return MaxMarginResult(
+        w=best.w,
+        b=float(best.b),
+        rho=float(best.rho),
+        rho_squared=best.rho_squared,
+        support=best.support,
+        exact=best.exact,
+        fit_intercept=bool(fit_intercept),
+        iterations=iterations,
+        working_set_size=len(W),
+        classes=classes,
+    )
+
+
+def _check_options(X: MatrixLike, method: Method, tol: float, max_bytes: Any) -> None:
+    """max_margin's settings, and the memory of the data as floats, before any work."""
+    v.check_choice("method", method, METHODS)
+    if isinstance(tol, bool) or not isinstance(tol, int | float) or not 0 < tol < 1e-3:
+        raise v.fail("tol", "a float in (0, 1e-3)", repr(tol), "Pass e.g. tol=1e-12.")
+    check_dense_memory(X, "max_margin (the data as floats)", max_bytes, copies=1)
+
+
+def _solve_float(
+    Xf: Float64Array,
+    signs: Float64Array,
+    fit_intercept: bool,
+    method: Method,
+    tol: float,
+    solver: Solver,
+    max_bytes: Any,
+) -> tuple[int, tuple[Any, ...]]:
+    """The QP in floats (:mod:`perceptronlab.theory._qp`) with the solver that fits the memory:
+    (rounds, (w, b, multipliers, working set, the last projection X·w or None)); data that no
+    hyperplane separates is refused naming its degenerate cases."""
+    n, d = Xf.shape
     _check_degenerate(Xf, signs, fit_intercept)
     picked = _solver_for_memory(_pick_solver(solver), n, d, fit_intercept, method, max_bytes)
     try:
-        iterations, W = _working_set_loop(Xf, signs, fit_intercept, method, tol, picked)
+        return _working_set_loop(Xf, signs, fit_intercept, method, tol, picked)
     except NotSeparableError:
         _explain_not_separable(Xf, fit_intercept)
         raise
-    w_raw, b_raw, dual, W, last_projection = W
+
+
+class _Optimum(NamedTuple):
+    """The best separator found: unit w, b, its margin ρ (checked on every example), ρ², the
+    support vectors, the examples' scores yᵢ(⟨w,xᵢ⟩ + b), and whether ρ² is exact."""
+
+    w: Any
+    b: float
+    rho: float
+    rho_squared: Any
+    support: Int64Array
+    scores: Float64Array
+    exact: bool = False
+
+
+def _best_candidate(
+    Xf: Float64Array,
+    signs: Float64Array,
+    w_raw: Float64Array,
+    last_projection: Float64Array | None,
+    active: Int64Array,
+    fit_intercept: bool,
+    polish: bool,
+) -> _Optimum:
+    """The QP's w and, with ``polish``, its refinement on the support set (the KKT equations):
+    every candidate's margin is checked on every example, and the larger margin is kept."""
     norm = np.linalg.norm(w_raw)
     candidates = [w_raw / norm]
     projections = [last_projection / norm if last_projection is not None else Xf @ candidates[0]]
-    active = W[dual > 1e-7 * max(dual.max(), 1e-300)]
     if polish and len(active):
         polished = _polish(Xf, signs, active, fit_intercept)
         if polished is not None:
             candidates.append(polished)
             projections.append(Xf @ polished)
-    # Every candidate's margin is checked on every example; keep the one with the larger margin.
     best_w: Any = None
     best_b, best_rho, scores = 0.0, -np.inf, np.empty(0)
     for w_unit, column in zip(candidates, projections, strict=True):
@@ -642,95 +521,39 @@ def max_margin(
         rho = float(cand_scores.min())
         if rho > best_rho:
             best_w, best_b, best_rho, scores = w_unit, b, rho, cand_scores
-    near = np.flatnonzero(scores <= best_rho * (1 + 1e-7) + 1e-12)
     support = np.flatnonzero(scores <= best_rho * (1 + 1e-9) + 1e-15)
-    rho_squared: Any = best_rho * best_rho
-    is_exact = False
-    if exact:
-        rows = exact_rows(X)
-        near_sorted = near[np.argsort(scores[near])]
-        for found in _exact_answers(rows, signs, active, near_sorted, d, fit_intercept):
-            if found is not None:
-                rho_squared, p = found
-                is_exact = True
-                largest = max(abs(value) for value in p) or Fraction(
-                    1
-                )  # a direction: scaled exactly
-                p_float = np.array(
-                    [float(value / largest) for value in p]
-                )  # to at most 1, never past a float
-                best_w = p_float / np.linalg.norm(p_float)
-                best_b = _best_intercept(best_w, Xf, signs) if fit_intercept else 0.0
-                best_rho = sqrt_float(rho_squared)
-                scores = signs * (Xf @ best_w + best_b)
-                support = np.flatnonzero(scores <= best_rho * (1 + 1e-9) + 1e-15)
-                break
-    if best_rho <= 0:
-        raise _not_separable()
-    return MaxMarginResult(
-        w=best_w,
-        b=float(best_b),
-        rho=float(best_rho),
-        rho_squared=rho_squared,
-        support=support,
-        exact=is_exact,
-        fit_intercept=bool(fit_intercept),
-        iterations=iterations,
-        working_set_size=len(W),
-        classes=classes,
-    )
+    return _Optimum(best_w, best_b, best_rho, best_rho * best_rho, support, scores)
 
 
-def _pick_solver(solver: Solver) -> Solver:
-    v.check_choice("solver", solver, SOLVERS)
-    if solver == "clarabel":
-        return solver
-    try:
-        import daqp  # noqa: F401
-    except ImportError as exc:
-        if solver == "daqp":
-            raise v.fail(
-                "solver",
-                "an installed solver",
-                "'daqp' (not installed)",
-                "pip install daqp, or pass solver='clarabel'.",
-            ) from exc
-        return "clarabel"
-    return "daqp"
-
-
-def _qp_bytes(solver: Solver, rows: int, variables: int) -> float:
-    """The memory of one QP on ``rows`` examples and ``variables`` unknowns, from the shape: DAQP
-    holds the dense Hessian (variables²) and the constraint matrix with its scaled copy; Clarabel a
-    sparse KKT system with the constraint matrix and its LDL factor (up to rows² fill)."""
-    if solver == "daqp":
-        return 8.0 * variables * variables + 24.0 * rows * variables
-    return 48.0 * rows * variables + 16.0 * rows * rows + 64.0 * variables
-
-
-def _solver_for_memory(
-    solver: Solver, n: int, d: int, fit_intercept: bool, method: Method, max_bytes: Any
-) -> Solver:
-    """DAQP when its dense Hessian fits the budget, else Clarabel; refuse (one line, before any
-    work) when neither fits. The working set holds at most every example."""
-    from perceptronlab._ground.memory import budget_of, check_budget
-
-    variables = d + (1 if fit_intercept else 0)
-    # the working set grows by ``add`` rows a round and rarely past a few rounds' worth
-    add = max(32, int(ADD_PER_ROUND * (variables + 1)))
-    rows = n if method == "full" else min(n, 10 * add)
-    if solver == "daqp" and method != "full":
-        if _qp_bytes("daqp", rows, variables) <= budget_of(max_bytes):
-            return solver
-    check_budget(
-        _qp_bytes("clarabel", rows, variables),
-        "max_margin (the quadratic program for the best margin ρ*)",
-        max_bytes=max_bytes,
-        detail=f"{rows:,} examples × {variables:,} unknowns",
-        subject="a quadratic program",
-        smaller="use a sample of the rows or fewer features",
-    )
-    return "clarabel"
+def _exact_optimum(
+    X: MatrixLike,
+    Xf: Float64Array,
+    signs: Float64Array,
+    active: Int64Array,
+    best: _Optimum,
+    fit_intercept: bool,
+) -> _Optimum | None:
+    """The optimum of exact input in rational arithmetic (:mod:`perceptronlab.theory._certify`),
+    from the support sets near the float optimum ``best`` (closest first); None when no
+    candidate's certificate holds."""
+    scores = best.scores
+    near = np.flatnonzero(scores <= best.rho * (1 + 1e-7) + 1e-12)
+    near_sorted = near[np.argsort(scores[near])]
+    rows = exact_rows(X)
+    for found in _exact_answers(rows, signs, active, near_sorted, Xf.shape[1], fit_intercept):
+        if found is not None:
+            rho_squared, p = found
+            largest = max(abs(value) for value in p) or Fraction(1)  # a direction: scaled exactly
+            p_float = np.array(
+                [float(value / largest) for value in p]
+            )  # to at most 1, never past a float
+            w = p_float / np.linalg.norm(p_float)
+            b = _best_intercept(w, Xf, signs) if fit_intercept else 0.0
+            rho = sqrt_float(rho_squared)
+            scores = signs * (Xf @ w + b)
+            support = np.flatnonzero(scores <= rho * (1 + 1e-9) + 1e-15)
+            return _Optimum(w, b, rho, rho_squared, support, scores, exact=True)
+    return None
 
 
 def _check_degenerate(X: Float64Array, signs: Float64Array, fit_intercept: bool) -> None:
@@ -754,123 +577,3 @@ def _explain_not_separable(X: Float64Array, fit_intercept: bool) -> None:
             f" (example {zero + 1} is the zero vector: every hyperplane through the origin "
             "contains it)"
         )
-
-
-#: Working-set tuning: examples added per round and the initial size (multiples of d + 1).
-ADD_PER_ROUND = 2.0
-INITIAL_SIZE = 2.0
-MAX_ROUNDS = 500
-
-
-def _solve_qp_daqp(
-    Xw: Float64Array, yw: Float64Array, fit_intercept: bool, active: Int64Array | None = None
-) -> tuple[Float64Array, float, Float64Array] | Literal["failed"] | None:
-    """The working-set QP with DAQP (a dense dual active-set solver, Arnström et al. 2022).
-
-    Returns (w, b, multipliers), None when DAQP reports infeasibility, or "failed" otherwise (the
-    caller then asks Clarabel).
-    """
-    import daqp
-
-    m, d = Xw.shape
-    Z = Xw * yw[:, None]
-    A = np.ascontiguousarray(np.hstack([Z, yw[:, None]]) if fit_intercept else Z)
-    k = A.shape[1]
-    H = np.diag(np.r_[np.ones(d), np.zeros(k - d)])
-    sense = np.zeros(m, dtype=np.intc)
-    if active is not None:
-        sense[active] = 3  # DAQP: ACTIVE | LOWER, the previous round's support as a warm start
-    x, _, flag, info = daqp.solve(
-        H, np.zeros(k), A, np.full(m, 1e30), np.ones(m), sense, primal_tol=1e-12, iter_limit=100_000
-    )
-    if flag == -1:
-        return None
-    if flag not in (1, 2):
-        return "failed"
-    x = np.asarray(x)
-    return x[:d], (float(x[d]) if fit_intercept else 0.0), np.abs(np.asarray(info["lam"])[-m:])
-
-
-def _solve_subproblem(
-    Xw: Float64Array,
-    yw: Float64Array,
-    fit_intercept: bool,
-    tol: float,
-    solver: Solver,
-    active: Int64Array | None = None,
-) -> tuple[Float64Array, float, Float64Array] | None:
-    if solver == "daqp":
-        solved = _solve_qp_daqp(Xw, yw, fit_intercept, active)
-        if not isinstance(solved, str):
-            return solved
-    return _solve_qp(Xw, yw, fit_intercept, tol)
-
-
-def _working_set_loop(
-    X: Float64Array,
-    signs: Float64Array,
-    fit_intercept: bool,
-    method: Method,
-    tol: float,
-    solver: Solver,
-) -> tuple[int, tuple[Any, ...]]:
-    """Solve on a working set W, add the most violated examples, repeat until none is violated.
-
-    The optimum on W is a lower bound for the full problem; once no example outside W violates
-    its constraint, it is the full optimum. Violations are looked for first in a pool of the
-    examples closest to the last full pass's hyperplane; the full data is scanned only when the
-    pool has none left (and always at the end).
-    """
-    n, d = X.shape
-    k = d + (2 if fit_intercept else 1)
-    add = max(32, int(ADD_PER_ROUND * k))
-    if method == "full":
-        solved = _solve_qp(X, signs, fit_intercept, tol)
-        if solved is None:
-            raise _not_separable()
-        return 1, (*solved, np.arange(n), None)
-    if n <= 4 * add:
-        W = np.arange(n)
-    else:
-        W = _initial_working_set(X, signs, fit_intercept, max(64, int(INITIAL_SIZE * k)))
-    pool: Any = None
-    X_pool: Any = None
-    y_pool: Any = None
-    pool_size = min(n, max(20 * k, 20_000))
-    rounds = 0
-    active = None
-    while True:
-        rounds += 1
-        if rounds > MAX_ROUNDS:  # numerical trouble: one interior-point solve of everything
-            return _working_set_loop(X, signs, fit_intercept, "full", tol, "clarabel")
-        solved = _solve_subproblem(X[W], signs[W], fit_intercept, tol, solver, active)
-        if solved is None and solver == "daqp":
-            solved = _solve_qp(X[W], signs[W], fit_intercept, tol)  # confirm infeasibility
-        if solved is None:
-            raise _not_separable()
-        w, b, dual = solved
-        if W.shape[0] == n:
-            return rounds, (w, b, dual, W, None)
-        chosen = None
-        if pool is not None:
-            pool_scores = y_pool * (X_pool @ w + b)
-            pool_scores[np.isin(pool, W, assume_unique=True)] = np.inf
-            hits = np.flatnonzero(pool_scores < 1 - 1e-9)
-            if hits.shape[0]:
-                chosen = pool[hits[np.argsort(pool_scores[hits])[:add]]]
-        if chosen is None:
-            projection = X @ w
-            scores = signs * (projection + b)
-            scores[W] = np.inf
-            violated = np.flatnonzero(scores < 1 - 1e-9)
-            if violated.shape[0] == 0:
-                return rounds, (w, b, dual, W, projection)
-            if pool_size < n:
-                pool = np.sort(np.argpartition(scores, pool_size - 1)[:pool_size])
-                X_pool, y_pool = X[pool], signs[pool]
-            else:
-                pool, X_pool, y_pool = np.arange(n), X, signs
-            chosen = violated[np.argsort(scores[violated])[:add]]
-        supported = W[dual > 0]
-        W = np.union1d(W, chosen)
-        active = np.searchsorted(W, supported)
