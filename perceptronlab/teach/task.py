@@ -40,6 +40,33 @@ class Part:
     grading: str = ""
 
 
+#: the letters and levels of a kind's three parts, in order
+LEVELS = (("a", "easy"), ("b", "harder"), ("c", "transfer"))
+
+#: the grading note of a worksheet part (a) worth 2 points
+HALVES_GRADING = "(2 points: 1 point for the first half of the steps, 1 point for the rest)"
+
+
+def three_parts(
+    points: tuple, questions: tuple, solutions: tuple, grading_a: str = ""
+) -> list[Part]:
+    """A kind's parts (a) easy, (b) harder and (c) transfer: their ``points``, their questions (a
+    paragraph's text, or a list of blocks), their solutions (lists of blocks) and the grading note
+    of (a)'s solution."""
+    gradings = (grading_a, "", "")
+    return [
+        Part(letter, Fraction(p), level, [("p", q)] if isinstance(q, str) else q, s, g)
+        for (letter, level), p, q, s, g in zip(
+            LEVELS, points, questions, solutions, gradings, strict=True
+        )
+    ]
+
+
+def exact_points(X) -> list[tuple[Fraction, ...]]:
+    """The points as tuples of Fractions (a task's ``data["X"]``)."""
+    return [tuple(Fraction(c) for c in x) for x in X]
+
+
 @dataclass
 class ExamTask:
     """A generated exam task with its answer key.
