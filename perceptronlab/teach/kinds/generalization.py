@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
-from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import MAX_DRAWS, ExamTask, three_parts
 
 _RADII = (Fraction(1), Fraction(2), Fraction(3), Fraction(4), Fraction(5), Fraction(3, 2))
 _MARGINS = (Fraction(1, 10), Fraction(1, 5), Fraction(1, 4), Fraction(1, 2), Fraction(1))
@@ -104,28 +104,14 @@ def generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> E
             f"${need(ratio_c, n_min_c)}$. (1.5 points)",
         )
     ]
-    parts = [
-        Part("a", Fraction(1), "easy", [("p", f"Bound the test error for $n={n}$.")], solution_a),
-        Part(
-            "b",
-            Fraction(3, 2),
-            "harder",
-            [("p", f"How many training points guarantee a test error of at most ${eps_pct}\\%$?")],
-            solution_b,
-        ),
-        Part(
-            "c",
-            Fraction(3, 2),
-            "transfer",
-            [
-                (
-                    "p",
-                    f"The same problem is embedded in $\\mathbb{{R}}^{{{d_large}}}$ instead of "
-                    f"$\\mathbb{{R}}^{{{d_small}}}$ (extra coordinates are 0), and separately {change_q}. How do "
-                    "the answers of (b) change?",
-                )
-            ],
-            solution_c,
-        ),
-    ]
+    questions = (
+        f"Bound the test error for $n={n}$.",
+        f"How many training points guarantee a test error of at most ${eps_pct}\\%$?",
+        f"The same problem is embedded in $\\mathbb{{R}}^{{{d_large}}}$ instead of "
+        f"$\\mathbb{{R}}^{{{d_small}}}$ (extra coordinates are 0), and separately {change_q}. How do "
+        "the answers of (b) change?",
+    )
+    parts = three_parts(
+        (1, Fraction(3, 2), Fraction(3, 2)), questions, (solution_a, solution_b, solution_c)
+    )
     return ExamTask("generalization", seed, "generalization bound", intro, parts, data, answers)
