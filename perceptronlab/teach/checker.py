@@ -674,98 +674,126 @@ class _Walk:
         )
 
     def step_row(self, row: _Row, k: int) -> CheckResult | None:
+        """The first thing wrong with the row of step ``k``: its place, its score, its mistake
+        mark, its w after (``None`` when it is right)."""
         assert row.point is not None  # the stop row ("all") is check()'s
-        step = self.steps[k]
         expected = self.expected_cells(k)
-        if (row.sweep, row.point) != (step.sweep, step.index):
-            return self.fail(
-                row.number,
-                "layout",
-                f"The next check is sweep {step.sweep}, x{step.index + 1}, not sweep {row.sweep}, "
-                f"x{row.point + 1}.",
-                expected,
-                row.cells,
-            )
+        for verdict in (self.place_verdict, self.score_verdict, self.mark_verdict, self.w_verdict):
+            result = verdict(row, k, expected)
+            if result is not None:
+                return result
+        return None
+
+    def place_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+        """The row is not the next check's sweep and point."""
+        step = self.steps[k]
+        if (row.sweep, row.point) == (step.sweep, step.index):
+            return None
+        assert row.point is not None  # the stop row ("all") is check()'s
+        return self.fail(
+            row.number,
+            "layout",
+            f"The next check is sweep {step.sweep}, x{step.index + 1}, not sweep {row.sweep}, "
+            f"x{row.point + 1}.",
+            expected,
+            row.cells,
+        )
+
+    def score_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+        """A wrong y<w,x>: the label used before the prediction, or plain arithmetic."""
+        step = self.steps[k]
+        if row.score == step.score:
+            return None
         w, b = self.state_before(k)
         x, label = self.X[step.index], self.signs[step.index]
         name = f"x{step.index + 1}"
-        if row.score != step.score:
-            # the score after this step's update: the label used before the prediction
-            early = exact_score(
-                *exact_update(w, b, x, label, self.eta, self.fit_intercept), x, label
+        # the score after this step's update: the label used before the prediction
+        early = exact_score(*exact_update(w, b, x, label, self.eta, self.fit_intercept), x, label)
+        if step.mistake and row.score == early:
+            return self.fail(
+                row.number,
+                "label-before-prediction",
+                f"y<w,x> of {name} is computed with w = {self.w_text(w, b)} from before this step: "
+                f"{format_number(step.score)}. Your {format_number(row.score)} is the score of "
+                f"w + eta*y*x, i.e. the label was used to update w before the prediction.",
+                expected,
+                row.cells,
             )
-            if step.mistake and row.score == early:
-                return self.fail(
-                    row.number,
-                    "label-before-prediction",
-                    f"y<w,x> of {name} is computed with w = {self.w_text(w, b)} from before this step: "
-                    f"{format_number(step.score)}. Your {format_number(row.score)} is the score of "
-                    f"w + eta*y*x, i.e. the label was used to update w before the prediction.",
-                    expected,
-                    row.cells,
-                )
-            unsigned = label * step.score
-            hint = (
-                " (this is <w,x> without the label y)"
-                if row.score == unsigned and label == -1 and unsigned != 0
-                else ""
+        unsigned = label * step.score
+        hint = (
+            " (this is <w,x> without the label y)"
+            if row.score == unsigned and label == -1 and unsigned != 0
+            else ""
+        )
+        return self.fail(
+            row.number,
+            "arithmetic",
+            f"y<w,x> of {name} with w = {self.w_text(w, b)} is {format_number(step.score)}, not "
+            f"{format_number(row.score)}{hint}.",
+            expected,
+            row.cells,
+        )
+
+    def mark_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+        """A wrong mistake mark: a tie taken as correct, a missed mistake, an update not due."""
+        step = self.steps[k]
+        if row.mistake == step.mistake:
+            return None
+        name = f"x{step.index + 1}"
+        if step.mistake and step.score == 0:
+            return self.fail(
+                row.number,
+                "tie-as-correct",
+                f"y<w,x> of {name} is 0, a tie: it counts as a mistake and w must be updated.",
+                expected,
+                row.cells,
             )
+        if step.mistake:
             return self.fail(
                 row.number,
                 "arithmetic",
-                f"y<w,x> of {name} with w = {self.w_text(w, b)} is {format_number(step.score)}, not "
-                f"{format_number(row.score)}{hint}.",
+                f"y<w,x> of {name} is {format_number(step.score)} < 0: a mistake, so w must be "
+                "updated.",
                 expected,
                 row.cells,
             )
-        if row.mistake != step.mistake:
-            if step.mistake and step.score == 0:
-                return self.fail(
-                    row.number,
-                    "tie-as-correct",
-                    f"y<w,x> of {name} is 0, a tie: it counts as a mistake and w must be updated.",
-                    expected,
-                    row.cells,
-                )
-            if step.mistake:
-                return self.fail(
-                    row.number,
-                    "arithmetic",
-                    f"y<w,x> of {name} is {format_number(step.score)} < 0: a mistake, so w must be "
-                    "updated.",
-                    expected,
-                    row.cells,
-                )
-            return self.fail(
-                row.number,
-                "update-not-due",
-                f"y<w,x> of {name} is {format_number(step.score)} > 0: correctly classified, so no "
-                f"update; w stays {self.w_text(w, b)}.",
-                expected,
-                row.cells,
-            )
+        return self.fail(
+            row.number,
+            "update-not-due",
+            f"y<w,x> of {name} is {format_number(step.score)} > 0: correctly classified, so no "
+            f"update; w stays {self.w_text(*self.state_before(k))}.",
+            expected,
+            row.cells,
+        )
+
+    def w_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+        """A wrong w after: an update where none is due, a missing one, or a wrong rule."""
+        step = self.steps[k]
         got_w, got_b = row.w, (row.b if self.fit_intercept else Fraction(0))
         if got_w == tuple(step.w) and got_b == step.b:
             return None
-        if not step.mistake:
-            updated = tuple(exact_update(w, b, x, label, self.eta, self.fit_intercept)[0])
-            if got_w == updated:
-                return self.fail(
-                    row.number,
-                    "update-not-due",
-                    f"{name} is marked as no mistake (y<w,x> = {format_number(step.score)} > 0), yet w "
-                    f"was updated; it stays {self.w_text(w, b)}.",
-                    expected,
-                    row.cells,
-                )
+        if step.mistake:
+            return self.wrong_update(row, k, expected)
+        w, b = self.state_before(k)
+        x, label = self.X[step.index], self.signs[step.index]
+        name = f"x{step.index + 1}"
+        updated = tuple(exact_update(w, b, x, label, self.eta, self.fit_intercept)[0])
+        if got_w == updated:
             return self.fail(
                 row.number,
-                "arithmetic",
-                f"No update at {name}: w stays {self.w_text(w, b)}.",
+                "update-not-due",
+                f"{name} is marked as no mistake (y<w,x> = {format_number(step.score)} > 0), yet w "
+                f"was updated; it stays {self.w_text(w, b)}.",
                 expected,
                 row.cells,
             )
-        return self.wrong_update(row, k, expected)
+        return self.fail(
+            row.number,
+            "arithmetic",
+            f"No update at {name}: w stays {self.w_text(w, b)}.",
+            expected,
+            row.cells,
+        )
 
     def wrong_update(self, row: _Row, k: int, expected: tuple) -> CheckResult:
         """A mistake's row whose w after is not w + eta*y*x: which wrong rule gives it."""
