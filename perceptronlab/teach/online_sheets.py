@@ -27,6 +27,7 @@ from typing import Any
 
 from perceptronlab._ground import validation as v
 from perceptronlab.online import SOA, FiniteClass, Halving, WeightedMajority, Winnow
+from perceptronlab.teach.task import rows_table
 
 __all__ = ["SHEET_KINDS", "OnlineSheet", "online_sheet"]
 
@@ -99,12 +100,7 @@ class OnlineSheet:
         )
 
     def markdown(self) -> str:
-        lines = [
-            "| " + " | ".join(self.header) + " |",
-            "| " + " | ".join("---" for _ in self.header) + " |",
-        ]
-        lines += ["| " + " | ".join(row) + " |" for row in self.rows]
-        return "\n".join(lines)
+        return rows_table(self.header, self.rows, "md")
 
     def csv(self) -> str:
         buffer = io.StringIO()

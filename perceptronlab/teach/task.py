@@ -1,8 +1,9 @@
 """The exam task and its rendering: parts with points, Markdown, LaTeX, Typst and PDF.
 
 An :class:`ExamTask` holds its text as blocks (paragraphs with $…$ math, display math, the
-worksheet table) and renders them in every format; :mod:`perceptronlab.teach.exams` makes the
-tasks, one module of :mod:`perceptronlab.teach.kinds` per kind.
+worksheet table, a table of text cells) and renders them in every format;
+:mod:`perceptronlab.teach.exams` makes the tasks, one module of :mod:`perceptronlab.teach.kinds`
+per kind, and :mod:`perceptronlab.teach.online_exams` those of the online-learning chapter.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ MAX_DRAWS = 200_000
 
 @dataclass
 class Part:
-    """One sub-task: (a), (b) or (c)."""
+    """One sub-task: (a), (b) or (c); a part with the letter ``""`` gets no heading (its text
+    carries its own label, as the online-learning chapter's tasks do)."""
 
     letter: str
     points: Fraction
@@ -238,6 +240,8 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
         kind = block[0]
         if kind == "part":
             _, letter, note = block
+            if not letter:  # a part whose text carries its own label
+                continue
             note = typeset.text_to_typst(note) if fmt == "typst" else text_of(note)
             head = {
                 "md": f"**({letter})**",
@@ -264,6 +268,8 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
             ]
         elif kind == "grid":
             out += [blank_grid(block[1], fmt), ""]
+        elif kind == "rows":
+            out += [rows_table(block[1], block[2], fmt), ""]
         elif kind == "table":
             run = block[1]
             if fmt == "typst":
@@ -281,6 +287,20 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
     if head:
         out += [head, ""]
     return out
+
+
+def rows_table(header, rows, fmt: str) -> str:
+    """A table of text cells (a class's matrix, an online-learning worksheet) in ``fmt``."""
+    from perceptronlab.teach import typeset
+
+    if fmt == "typst":
+        return typeset.table(list(header), [list(row) for row in rows])
+    if fmt == "latex":
+        head, *body = [" & ".join(latex_text(c) for c in row) + " \\\\" for row in [header, *rows]]
+        begin = "\\begin{tabular}{" + "l" * len(header) + "}"
+        return "\n".join([begin, head, "\\hline", *body, "\\end{tabular}"])
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def blank_grid(rows: int, fmt: str) -> str:
