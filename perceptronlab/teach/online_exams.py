@@ -42,7 +42,7 @@ from perceptronlab._ground import validation as v
 from perceptronlab.online import FiniteClass, littlestone_dimension, vc_dimension
 from perceptronlab.teach import tex as t
 from perceptronlab.teach.online_sheets import OnlineSheet, online_sheet
-from perceptronlab.teach.task import ExamTask, Part
+from perceptronlab.teach.task import ExamTask, Part, required_seed
 
 __all__ = ["ONLINE_KINDS", "OnlineExamTask", "generate_online"]
 
@@ -109,14 +109,7 @@ def generate_online(kind: str, seed: int) -> OnlineExamTask:
     ('round', 'x', 'score')
     """
     v.check_choice("kind", kind, ONLINE_KINDS)
-    checked = v.check_seed(seed)
-    if checked is None:
-        raise v.fail(
-            "seed",
-            "an integer >= 0",
-            "None",
-            "Pass e.g. seed=0; the same seed gives the same task.",
-        )
+    checked = required_seed(seed)
     rng = random.Random(f"perceptronlab-online-exam-{kind}-{checked}")
     if kind == "ldim":
         return _ldim_task(rng, checked)

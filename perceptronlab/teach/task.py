@@ -64,6 +64,15 @@ def three_parts(
     ]
 
 
+def required_seed(seed, fix: str = "Pass e.g. seed=0; the same seed gives the same task.") -> int:
+    """A generator's seed: an integer >= 0; ``None`` (which elsewhere means "fresh") is refused in
+    one line that ends with ``fix``."""
+    checked = v.check_seed(seed)
+    if checked is None:
+        raise v.fail("seed", "an integer >= 0", "None", fix)
+    return checked
+
+
 def exact_points(X) -> list[tuple[Fraction, ...]]:
     """The points as tuples of Fractions (a task's ``data["X"]``)."""
     return [tuple(Fraction(c) for c in x) for x in X]
