@@ -104,25 +104,30 @@ class ExamTask:
     def points(self) -> Fraction:
         return sum((p.points for p in self.parts), Fraction(0))
 
+    def _question_lines(self, fmt: str) -> list[str]:
+        """The intro and every part's question (its heading with points and level) in ``fmt``."""
+        out = render_blocks(self.intro, fmt)
+        for part in self.parts:
+            head = ("part", part.letter, f"({t.points_text(part.points)}, {part.level})")
+            out += render_blocks([head] + part.question, fmt)
+        return out
+
+    def _solution_lines(self, fmt: str) -> list[str]:
+        """Every part's solution (its heading with the grading note) in ``fmt``."""
+        out: list[str] = []
+        for part in self.parts:
+            out += render_blocks([("part", part.letter, part.grading)] + part.solution, fmt)
+        return out
+
     def markdown(self, solution: bool = False) -> str:
         """The task in Markdown with $…$ math (the solution appended when ``solution``)."""
         out = [f"### Exam-style task: {self.title} ({t.points_text(self.points)})", ""]
-        out += render_blocks(self.intro, "md")
-        for part in self.parts:
-            out += render_blocks(
-                [("part", part.letter, f"({t.points_text(part.points)}, {part.level})")]
-                + part.question,
-                "md",
-            )
-        text = "\n".join(out).rstrip() + "\n"
+        text = "\n".join(out + self._question_lines("md")).rstrip() + "\n"
         return text + "\n" + self.solution_markdown() if solution else text
 
     def solution_markdown(self) -> str:
         """The worked solution in Markdown."""
-        out = ["#### Solution", ""]
-        for part in self.parts:
-            out += render_blocks([("part", part.letter, part.grading)] + part.solution, "md")
-        return "\n".join(out).rstrip() + "\n"
+        return "\n".join(["#### Solution", ""] + self._solution_lines("md")).rstrip() + "\n"
 
     def latex(self, solution: bool = False, standalone: bool = False) -> str:
         """The task in LaTeX (a fragment for ``\\input``; needs amsmath, amssymb)."""
@@ -130,14 +135,7 @@ class ExamTask:
             f"\\subsection*{{Exam-style task: {self.title} ({t.points_text(self.points)})}}",
             "",
         ]
-        out += render_blocks(self.intro, "latex")
-        for part in self.parts:
-            out += render_blocks(
-                [("part", part.letter, f"({t.points_text(part.points)}, {part.level})")]
-                + part.question,
-                "latex",
-            )
-        text = "\n".join(out).rstrip() + "\n"
+        text = "\n".join(out + self._question_lines("latex")).rstrip() + "\n"
         if solution:
             text += "\n" + self.solution_latex()
         if standalone:
@@ -150,10 +148,8 @@ class ExamTask:
 
     def solution_latex(self) -> str:
         """The worked solution in LaTeX."""
-        out = ["\\subsubsection*{Solution}", ""]
-        for part in self.parts:
-            out += render_blocks([("part", part.letter, part.grading)] + part.solution, "latex")
-        return "\n".join(out).rstrip() + "\n"
+        lines = ["\\subsubsection*{Solution}", ""] + self._solution_lines("latex")
+        return "\n".join(lines).rstrip() + "\n"
 
     def typst(self, solution: bool = False) -> str:
         """The task as a Typst document (an A4 page; the solution after a page break when ``solution``)."""
@@ -164,17 +160,9 @@ class ExamTask:
             f"= Exam-style task: {typeset.text_to_typst(self.title)} ({t.points_text(self.points)})",
             "",
         ]
-        out += render_blocks(self.intro, "typst")
-        for part in self.parts:
-            out += render_blocks(
-                [("part", part.letter, f"({t.points_text(part.points)}, {part.level})")]
-                + part.question,
-                "typst",
-            )
+        out += self._question_lines("typst")
         if solution:
-            out += ["#pagebreak()", "== Solution", ""]
-            for part in self.parts:
-                out += render_blocks([("part", part.letter, part.grading)] + part.solution, "typst")
+            out += ["#pagebreak()", "== Solution", ""] + self._solution_lines("typst")
         return "\n".join(out).rstrip() + "\n"
 
     def pdf(self, solution: bool = False) -> bytes:
