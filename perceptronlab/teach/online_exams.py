@@ -130,6 +130,21 @@ def _ldim_task(rng: random.Random, seed: int) -> OnlineExamTask:
         ),
         _class_table(H),
     ]
+    parts = _ldim_parts(H, ldim, vc, halving)
+    answers = {
+        "vc": vc.value,
+        "shattered": vc.shattered,
+        "ldim": ldim.value,
+        "tree": ldim.tree.levels(),
+        "halving_bound": halving,
+    }
+    title = "the Littlestone dimension of a small class"
+    return OnlineExamTask("ldim", seed, title, intro, parts, {"matrix": H.matrix.tolist()}, answers)
+
+
+def _ldim_parts(H: FiniteClass, ldim: Any, vc: Any, halving: int) -> list[Part]:
+    """The ldim task's parts: (a) the VC dimension, (b) the Littlestone dimension with a shattered
+    tree and its paths, (c) the mistake bounds of Halving and SOA."""
     paths = []
     for path in ldim.paths():
         realising = [h for h in range(len(H)) if all(H.matrix[h, x] == y for x, y in path)]
@@ -150,7 +165,7 @@ def _ldim_task(rng: random.Random, seed: int) -> OnlineExamTask:
         + "; ".join(", ".join(f"x{x}" for x in level) for level in ldim.tree.levels())
         + "."
     )
-    parts = [
+    return [
         _part(
             2,
             [
@@ -193,15 +208,6 @@ def _ldim_task(rng: random.Random, seed: int) -> OnlineExamTask:
             ],
         ),
     ]
-    answers = {
-        "vc": vc.value,
-        "shattered": vc.shattered,
-        "ldim": ldim.value,
-        "tree": ldim.tree.levels(),
-        "halving_bound": halving,
-    }
-    title = "the Littlestone dimension of a small class"
-    return OnlineExamTask("ldim", seed, title, intro, parts, {"matrix": H.matrix.tolist()}, answers)
 
 
 def _run_task(kind: str, rng: random.Random, seed: int) -> OnlineExamTask:
