@@ -72,17 +72,17 @@ def _label(letter: str, points: int) -> str:
     return f"({letter}) ({t.points_text(Fraction(points))})"
 
 
-def _part(points: int, question: list, solution: list) -> Part:
+def _part(points: int, question: list[Any], solution: list[Any]) -> Part:
     """A part whose question and solution carry their own labels."""
     return Part("", Fraction(points), "", question, solution)
 
 
-def _sheet_rows(sheet: OnlineSheet) -> tuple:
+def _sheet_rows(sheet: OnlineSheet) -> tuple[Any, ...]:
     """A worksheet as a block of text cells."""
     return ("rows", list(sheet.header), [list(row) for row in sheet.rows])
 
 
-def _class_table(H: FiniteClass) -> tuple:
+def _class_table(H: FiniteClass) -> tuple[Any, ...]:
     header = ["", *(f"x{x}" for x in range(H.n_points))]
     return "rows", header, [[f"h{h}", *(str(int(c)) for c in H.matrix[h])] for h in range(len(H))]
 
