@@ -431,13 +431,7 @@ def _qti_choice(
     for k, option in enumerate(question.options):
         _material(_q(choices, "response_label", ident=f"{ident}-{k + 1}"), option.text)
     for k in range(len(question.options)):
-        condition = _q(processing, "respcondition", **{"continue": "Yes"})
-        _q(
-            _q(condition, "conditionvar"),
-            "varequal",
-            f"{ident}-{k + 1}",
-            respident="response1",
-        )
+        condition = _when_chosen(processing, f"{ident}-{k + 1}", "Yes")
         _q(
             condition,
             "displayfeedback",
@@ -445,14 +439,16 @@ def _qti_choice(
             linkrefid=f"{ident}-{k + 1}_fb",
         )
     key = next(k for k, option in enumerate(question.options) if option.correct)
-    condition = _q(processing, "respcondition", **{"continue": "No"})
-    _q(
-        _q(condition, "conditionvar"),
-        "varequal",
-        f"{ident}-{key + 1}",
-        respident="response1",
-    )
+    condition = _when_chosen(processing, f"{ident}-{key + 1}", "No")
     _q(condition, "setvar", "100", action="Set", varname="SCORE")
+
+
+def _when_chosen(processing: ET.Element, answer: str, go_on: str) -> ET.Element:
+    """A response condition: the option ``answer`` chosen (``go_on``: Yes or No, whether later
+    conditions are still tried)."""
+    condition = _q(processing, "respcondition", **{"continue": go_on})
+    _q(_q(condition, "conditionvar"), "varequal", answer, respident="response1")
+    return condition
 
 
 def _qti_numeric(presentation: ET.Element, processing: ET.Element, question: Question) -> None:
