@@ -67,14 +67,11 @@ class OnlineExamTask(ExamTask):
     sheet: OnlineSheet | None = field(default=None, repr=False)
 
 
-def _label(letter: str, points: int) -> str:
-    """A part's label in its text: ``(a) (2 points)``."""
-    return f"({letter}) ({t.points_text(Fraction(points))})"
-
-
-def _part(points: int, question: list[Any], solution: list[Any]) -> Part:
-    """A part whose question and solution carry their own labels."""
-    return Part("", Fraction(points), "", question, solution)
+def _part(letter: str, points: int, text: str, solution: list[Any], *more: Any) -> Part:
+    """A part whose question (``text`` after its label "(a) (2 points)", then the blocks ``more``)
+    and ``solution`` carry their own labels."""
+    label = f"({letter}) ({t.points_text(Fraction(points))})"
+    return Part("", Fraction(points), "", [("p", f"{label} {text}"), *more], solution)
 
 
 def _sheet_rows(sheet: OnlineSheet) -> tuple[Any, ...]:
@@ -165,48 +162,30 @@ def _ldim_parts(H: FiniteClass, ldim: Any, vc: Any, halving: int) -> list[Part]:
         + "; ".join(", ".join(f"x{x}" for x in level) for level in ldim.tree.levels())
         + "."
     )
+    questions = (
+        "Give the VC dimension of H and a set of points of that size that H shatters.",
+        "Give the Littlestone dimension of H and draw a mistake tree of that depth that H shatters; "
+        "for each path, name a hypothesis that realises it.",
+        "How many mistakes can Halving and SOA make at most on a sequence labelled by a hypothesis "
+        "of H?",
+    )
+    bounds_text = (
+        f"(c) Halving: at most ⌊log₂ {len(H)}⌋ = {halving}; SOA: at most Ldim(H) = {ldim.value}."
+    )
+    solutions = (
+        [("p", vc_text)],
+        [
+            ("p", tree_text),
+            ("rows", ["path (point = label)", "realised by"], paths),
+            ("p", no_deeper),
+        ],
+        [("p", bounds_text)],
+    )
     return [
-        _part(
-            2,
-            [
-                (
-                    "p",
-                    f"{_label('a', 2)} Give the VC dimension of H and a set of points of that size that H shatters.",
-                )
-            ],
-            [("p", vc_text)],
-        ),
-        _part(
-            3,
-            [
-                (
-                    "p",
-                    f"{_label('b', 3)} Give the Littlestone dimension of H and draw a mistake tree of that depth "
-                    "that H shatters; for each path, name a hypothesis that realises it.",
-                )
-            ],
-            [
-                ("p", tree_text),
-                ("rows", ["path (point = label)", "realised by"], paths),
-                ("p", no_deeper),
-            ],
-        ),
-        _part(
-            1,
-            [
-                (
-                    "p",
-                    f"{_label('c', 1)} How many mistakes can Halving and SOA make at most on a sequence "
-                    "labelled by a hypothesis of H?",
-                )
-            ],
-            [
-                (
-                    "p",
-                    f"(c) Halving: at most ⌊log₂ {len(H)}⌋ = {halving}; SOA: at most Ldim(H) = {ldim.value}.",
-                )
-            ],
-        ),
+        _part(letter, points, question, solution)
+        for letter, points, question, solution in zip(
+            "abc", (2, 3, 1), questions, solutions, strict=True
+        )
     ]
 
 
@@ -260,10 +239,8 @@ def _worksheet_parts(sheet: OnlineSheet, fill: str, ask: str, key: str) -> list[
     """(a) the worksheet (4 points: the blank sheet asked, the worked one its solution) and (b)
     the mistakes against the bound (1 point: ``ask`` and its ``key``)."""
     return [
-        _part(
-            4, [("p", f"{_label('a', 4)} {fill}"), _sheet_rows(sheet.blank())], [_sheet_rows(sheet)]
-        ),
-        _part(1, [("p", f"{_label('b', 1)} {ask}")], [("p", key)]),
+        _part("a", 4, fill, [_sheet_rows(sheet)], _sheet_rows(sheet.blank())),
+        _part("b", 1, ask, [("p", key)]),
     ]
 
 
