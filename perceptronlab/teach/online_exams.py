@@ -172,7 +172,7 @@ def _ldim_parts(H: FiniteClass, ldim: Any, vc: Any, halving: int) -> list[Part]:
     bounds_text = (
         f"(c) Halving: at most ⌊log₂ {len(H)}⌋ = {halving}; SOA: at most Ldim(H) = {ldim.value}."
     )
-    solutions = (
+    solutions: tuple[list[Any], ...] = (
         [("p", vc_text)],
         [
             ("p", tree_text),
