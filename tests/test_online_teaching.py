@@ -71,6 +71,31 @@ def test_exam_keys_agree_with_the_library_and_the_seed_fixes_the_task(kind, seed
         assert all(weights[i] >= 1 for i in relevant)  # a relevant weight is never halved
 
 
+@pytest.mark.parametrize("kind", ONLINE_KINDS)
+def test_online_tasks_render_through_the_exam_tasks_renderers_typst_and_pdf_included(kind):
+    import io
+
+    import pypdf
+
+    task = generate_online(kind, 2)
+    source = task.typst(solution=True)
+    assert source == task.render("typst", solution=True)
+    assert f"= Exam-style task: {task.title} ({task.points} points)" in source
+    # ldim: the class and the tree's paths; winnow: the blank and the worked sheet; the others:
+    # the class as well
+    assert source.count("#table(") == {"ldim": 2, "winnow": 2}.get(kind, 3)
+    assert "#pagebreak()" in source and "#pagebreak()" not in task.typst()
+    # the worked worksheet's cells and the key's mistakes reach the printed page
+    reader = pypdf.PdfReader(io.BytesIO(task.pdf(solution=True)))
+    text = " ".join(page.extract_text() for page in reader.pages)
+    assert len(reader.pages) >= 2 and "Solution" in text
+    if task.sheet is not None:
+        assert f"{task.answers['mistakes']} mistakes" in text
+        assert all(cell in text for cell in task.sheet.rows[-1] if cell)
+    else:
+        assert f"Ldim(H) = {task.answers['ldim']}" in text
+
+
 def test_bad_inputs_get_one_line():
     for call, words in [
         (lambda: online_sheet("perceptron", FiniteClass.thresholds(2), [(0, 1)]), "kind"),

@@ -355,6 +355,34 @@ def littlestone(
     >>> [str(r.t) for r in proof.rounds[:2]]
     ['1/2', '3/4']
     """
+    rounds, d, classes, as_dict = _checked_game(learner, rounds, d, feed, classes, as_dict)
+    adversary = ThresholdAdversary()
+    played: list[Round] = []
+    for number in range(1, rounds + 1):
+        t = adversary.point()
+        x = (t, Fraction(1)) + (Fraction(0),) * (d - 2)
+        values = [float(c) for c in x] if feed == "float" else list(x)
+        fed = {f"x{j + 1}": value for j, value in enumerate(values)} if as_dict else values
+        prediction = learner.predict_one(fed)
+        predicted_sign = _predicted_sign(prediction, classes, number)
+        label = 1 if adversary.label(1 if predicted_sign == 1 else 0) == 1 else -1
+        learner.learn_one(fed, classes[1] if label == 1 else classes[0])
+        played.append(
+            Round(number, t, x, fed, prediction, predicted_sign, label, adversary.interval)
+        )
+    return LittlestoneResult(rounds=played, a=adversary.midpoint, d=d, feed=feed, classes=classes)
+
+
+def _checked_game(
+    learner: Any,
+    rounds: int,
+    d: int,
+    feed: str,
+    classes: tuple[Any, Any] | None,
+    as_dict: bool | None,
+) -> tuple[int, int, tuple[Any, ...], bool]:
+    """:func:`littlestone`'s arguments checked (one line for each bad one), with the defaults of
+    ``classes`` and ``as_dict`` filled in for the learner."""
     for method in ("predict_one", "learn_one"):
         if not callable(getattr(learner, method, None)):
             raise v.fail(
@@ -385,22 +413,7 @@ def littlestone(
             "Pass e.g. classes=(-1, 1).",
         )
     as_dict = river_like if as_dict is None else bool(as_dict)
-
-    adversary = ThresholdAdversary()
-    played: list[Round] = []
-    for number in range(1, rounds + 1):
-        t = adversary.point()
-        x = (t, Fraction(1)) + (Fraction(0),) * (d - 2)
-        values = [float(c) for c in x] if feed == "float" else list(x)
-        fed = {f"x{j + 1}": value for j, value in enumerate(values)} if as_dict else values
-        prediction = learner.predict_one(fed)
-        predicted_sign = _predicted_sign(prediction, classes, number)
-        label = 1 if adversary.label(1 if predicted_sign == 1 else 0) == 1 else -1
-        learner.learn_one(fed, classes[1] if label == 1 else classes[0])
-        played.append(
-            Round(number, t, x, fed, prediction, predicted_sign, label, adversary.interval)
-        )
-    return LittlestoneResult(rounds=played, a=adversary.midpoint, d=d, feed=feed, classes=classes)
+    return rounds, d, classes, as_dict
 
 
 def _predicted_sign(prediction: Any, classes: tuple[Any, ...], number: int) -> int:

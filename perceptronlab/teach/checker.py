@@ -467,6 +467,10 @@ class _Walk:
             False, row_number, slip, f"{message} Fix: {SLIPS[slip][1]}", expected, got, self.run
         )
 
+    def row_fail(self, row: _Row, slip: str, message: str, expected: tuple) -> CheckResult:
+        """:meth:`fail` at ``row``, with what it should hold and what it holds."""
+        return self.fail(row.number, slip, message, expected, row.cells)
+
     def expected_cells(self, k: int) -> tuple:
         step = self.steps[k]
         w_after = format_vector(step.w) + (
@@ -549,42 +553,38 @@ class _Walk:
         done = k - first
         wanted = [s.score for s in self.steps[first:]]
         if row.sweep != self.final:
-            return self.fail(
-                row.number,
+            return self.row_fail(
+                row,
                 "layout",
                 f"The stop row belongs to sweep {self.final}, not {row.sweep}.",
                 expected,
-                row.cells,
             )
         got_scores = row.score
         if len(got_scores) not in (len(wanted), len(wanted) - done):
-            return self.fail(
-                row.number,
+            return self.row_fail(
+                row,
                 "layout",
                 f"The stop row lists {len(got_scores)} scores; sweep {self.final} checks {self.n} "
                 "points.",
                 expected,
-                row.cells,
             )
         offset = 0 if len(got_scores) == len(wanted) else done
         for j, (got, want) in enumerate(zip(got_scores, wanted[offset:], strict=True)):
             if got != want:
                 index = self.steps[first + offset + j].index
-                return self.fail(
-                    row.number,
+                return self.row_fail(
+                    row,
                     "arithmetic",
                     f"In the clean sweep {self.final}, x{index + 1} has y<w,x> = {format_number(want)}, "
                     f"not {format_number(got)}.",
                     expected,
-                    row.cells,
                 )
         if row.mistake:
-            return self.fail(
-                row.number,
+            return self.row_fail(
+                row,
                 "layout",
                 "The stop row has no mistake: mark it 'no'.",
                 expected,
-                row.cells,
             )
         return self.finish(position + 1, written_out=False)
 
@@ -674,98 +674,118 @@ class _Walk:
         )
 
     def step_row(self, row: _Row, k: int) -> CheckResult | None:
+        """The first thing wrong with the row of step ``k``: its place, its score, its mistake
+        mark, its w after (``None`` when it is right)."""
         assert row.point is not None  # the stop row ("all") is check()'s
-        step = self.steps[k]
         expected = self.expected_cells(k)
-        if (row.sweep, row.point) != (step.sweep, step.index):
-            return self.fail(
-                row.number,
-                "layout",
-                f"The next check is sweep {step.sweep}, x{step.index + 1}, not sweep {row.sweep}, "
-                f"x{row.point + 1}.",
-                expected,
-                row.cells,
-            )
+        for verdict in (self.place_verdict, self.score_verdict, self.mark_verdict, self.w_verdict):
+            result = verdict(row, k, expected)
+            if result is not None:
+                return result
+        return None
+
+    def place_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+        """The row is not the next check's sweep and point."""
+        step = self.steps[k]
+        if (row.sweep, row.point) == (step.sweep, step.index):
+            return None
+        assert row.point is not None  # the stop row ("all") is check()'s
+        return self.row_fail(
+            row,
+            "layout",
+            f"The next check is sweep {step.sweep}, x{step.index + 1}, not sweep {row.sweep}, "
+            f"x{row.point + 1}.",
+            expected,
+        )
+
+    def score_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+        """A wrong y<w,x>: the label used before the prediction, or plain arithmetic."""
+        step = self.steps[k]
+        if row.score == step.score:
+            return None
         w, b = self.state_before(k)
         x, label = self.X[step.index], self.signs[step.index]
         name = f"x{step.index + 1}"
-        if row.score != step.score:
-            # the score after this step's update: the label used before the prediction
-            early = exact_score(
-                *exact_update(w, b, x, label, self.eta, self.fit_intercept), x, label
+        # the score after this step's update: the label used before the prediction
+        early = exact_score(*exact_update(w, b, x, label, self.eta, self.fit_intercept), x, label)
+        if step.mistake and row.score == early:
+            return self.row_fail(
+                row,
+                "label-before-prediction",
+                f"y<w,x> of {name} is computed with w = {self.w_text(w, b)} from before this step: "
+                f"{format_number(step.score)}. Your {format_number(row.score)} is the score of "
+                f"w + eta*y*x, i.e. the label was used to update w before the prediction.",
+                expected,
             )
-            if step.mistake and row.score == early:
-                return self.fail(
-                    row.number,
-                    "label-before-prediction",
-                    f"y<w,x> of {name} is computed with w = {self.w_text(w, b)} from before this step: "
-                    f"{format_number(step.score)}. Your {format_number(row.score)} is the score of "
-                    f"w + eta*y*x, i.e. the label was used to update w before the prediction.",
-                    expected,
-                    row.cells,
-                )
-            unsigned = label * step.score
-            hint = (
-                " (this is <w,x> without the label y)"
-                if row.score == unsigned and label == -1 and unsigned != 0
-                else ""
+        unsigned = label * step.score
+        hint = (
+            " (this is <w,x> without the label y)"
+            if row.score == unsigned and label == -1 and unsigned != 0
+            else ""
+        )
+        return self.row_fail(
+            row,
+            "arithmetic",
+            f"y<w,x> of {name} with w = {self.w_text(w, b)} is {format_number(step.score)}, not "
+            f"{format_number(row.score)}{hint}.",
+            expected,
+        )
+
+    def mark_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+        """A wrong mistake mark: a tie taken as correct, a missed mistake, an update not due."""
+        step = self.steps[k]
+        if row.mistake == step.mistake:
+            return None
+        name = f"x{step.index + 1}"
+        if step.mistake and step.score == 0:
+            return self.row_fail(
+                row,
+                "tie-as-correct",
+                f"y<w,x> of {name} is 0, a tie: it counts as a mistake and w must be updated.",
+                expected,
             )
-            return self.fail(
-                row.number,
+        if step.mistake:
+            return self.row_fail(
+                row,
                 "arithmetic",
-                f"y<w,x> of {name} with w = {self.w_text(w, b)} is {format_number(step.score)}, not "
-                f"{format_number(row.score)}{hint}.",
+                f"y<w,x> of {name} is {format_number(step.score)} < 0: a mistake, so w must be "
+                "updated.",
                 expected,
-                row.cells,
             )
-        if row.mistake != step.mistake:
-            if step.mistake and step.score == 0:
-                return self.fail(
-                    row.number,
-                    "tie-as-correct",
-                    f"y<w,x> of {name} is 0, a tie: it counts as a mistake and w must be updated.",
-                    expected,
-                    row.cells,
-                )
-            if step.mistake:
-                return self.fail(
-                    row.number,
-                    "arithmetic",
-                    f"y<w,x> of {name} is {format_number(step.score)} < 0: a mistake, so w must be "
-                    "updated.",
-                    expected,
-                    row.cells,
-                )
-            return self.fail(
-                row.number,
-                "update-not-due",
-                f"y<w,x> of {name} is {format_number(step.score)} > 0: correctly classified, so no "
-                f"update; w stays {self.w_text(w, b)}.",
-                expected,
-                row.cells,
-            )
+        return self.row_fail(
+            row,
+            "update-not-due",
+            f"y<w,x> of {name} is {format_number(step.score)} > 0: correctly classified, so no "
+            f"update; w stays {self.w_text(*self.state_before(k))}.",
+            expected,
+        )
+
+    def w_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+        """A wrong w after: an update where none is due, a missing one, or a wrong rule."""
+        step = self.steps[k]
         got_w, got_b = row.w, (row.b if self.fit_intercept else Fraction(0))
         if got_w == tuple(step.w) and got_b == step.b:
             return None
-        if not step.mistake:
-            updated = tuple(exact_update(w, b, x, label, self.eta, self.fit_intercept)[0])
-            if got_w == updated:
-                return self.fail(
-                    row.number,
-                    "update-not-due",
-                    f"{name} is marked as no mistake (y<w,x> = {format_number(step.score)} > 0), yet w "
-                    f"was updated; it stays {self.w_text(w, b)}.",
-                    expected,
-                    row.cells,
-                )
-            return self.fail(
-                row.number,
-                "arithmetic",
-                f"No update at {name}: w stays {self.w_text(w, b)}.",
+        if step.mistake:
+            return self.wrong_update(row, k, expected)
+        w, b = self.state_before(k)
+        x, label = self.X[step.index], self.signs[step.index]
+        name = f"x{step.index + 1}"
+        updated = tuple(exact_update(w, b, x, label, self.eta, self.fit_intercept)[0])
+        if got_w == updated:
+            return self.row_fail(
+                row,
+                "update-not-due",
+                f"{name} is marked as no mistake (y<w,x> = {format_number(step.score)} > 0), yet w "
+                f"was updated; it stays {self.w_text(w, b)}.",
                 expected,
-                row.cells,
             )
-        return self.wrong_update(row, k, expected)
+        return self.row_fail(
+            row,
+            "arithmetic",
+            f"No update at {name}: w stays {self.w_text(w, b)}.",
+            expected,
+        )
 
     def wrong_update(self, row: _Row, k: int, expected: tuple) -> CheckResult:
         """A mistake's row whose w after is not w + eta*y*x: which wrong rule gives it."""
@@ -775,30 +795,27 @@ class _Walk:
         plus_x = tuple(exact_update(w, b, x, 1, self.eta, self.fit_intercept)[0])  # as if y were +1
         subtracted = tuple(exact_update(w, b, x, -label, self.eta, self.fit_intercept)[0])
         if label == 1 and got_w == subtracted:
-            return self.fail(
-                row.number,
+            return self.row_fail(
+                row,
                 "update-subtracted",
                 f"{name} has label y = +1, so the update is w + eta*y*x = "
                 f"{self.w_text(step.w, step.b)}; {format_vector(got_w)} is w - eta*y*x.",
                 expected,
-                row.cells,
             )
         if label == -1 and got_w == plus_x:
-            return self.fail(
-                row.number,
+            return self.row_fail(
+                row,
                 "x-instead-of-yx",
                 f"{name} has label y = -1, so the update is w - eta*x = {self.w_text(step.w, step.b)}; "
                 f"{format_vector(got_w)} adds x.",
                 expected,
-                row.cells,
             )
-        return self.fail(
-            row.number,
+        return self.row_fail(
+            row,
             "arithmetic",
             f"The update at {name} gives w + eta*y*x = {self.w_text(step.w, step.b)}, not "
             f"{self.w_text(got_w, got_b)}.",
             expected,
-            row.cells,
         )
 
 

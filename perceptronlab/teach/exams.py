@@ -52,7 +52,7 @@ from perceptronlab.teach.kinds.margin_perceptron import margin_perceptron_task
 from perceptronlab.teach.kinds.online import online_task
 from perceptronlab.teach.kinds.pocket import pocket_task
 from perceptronlab.teach.kinds.trace import trace_task
-from perceptronlab.teach.task import ExamTask
+from perceptronlab.teach.task import ExamTask, required_seed
 
 __all__ = ["Kind", "KINDS", "GENERATORS", "generate"]
 
@@ -98,15 +98,7 @@ def generate(kind: Kind, seed: int) -> ExamTask:
     True
     """
     v.check_choice("kind", kind, KINDS)
-    if seed is None:
-        raise v.fail(
-            "seed",
-            "an integer >= 0",
-            "None",
-            "Pass e.g. seed=0; the same seed gives the same task.",
-        )
-    checked = v.check_seed(seed)
-    assert checked is not None  # None is refused above
+    checked = required_seed(seed)
     return GENERATORS[kind](task_rng(kind, checked), checked)
 
 

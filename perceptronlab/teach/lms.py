@@ -295,26 +295,14 @@ def _qti_worksheet(section: ET.Element, name: str, ident: str, intro: str, run: 
         lambda value: blank(key_text(Fraction(value))),
         lambda f: blank("yes" if f else "no"),
     )
-    item = _q(section, "item", ident=ident, title=name)
-    fields = _q(_q(item, "itemmetadata"), "qtimetadata")
-    for field_label, entry in (
-        ("question_type", "fill_in_multiple_blanks_question"),
-        ("points_possible", "2"),
-    ):
-        field = _q(fields, "qtimetadatafield")
-        _q(field, "fieldlabel", field_label)
-        _q(field, "fieldentry", entry)
-    presentation = _q(item, "presentation")
-    _q(_q(presentation, "material"), "mattext", html, texttype="text/html")
-    processing = _q(item, "resprocessing")
-    _q(
-        _q(processing, "outcomes"),
-        "decvar",
-        maxvalue="100",
-        minvalue="0",
-        varname="SCORE",
-        vartype="Decimal",
+    item, presentation = _qti_item_start(
+        section,
+        ident,
+        name,
+        (("question_type", "fill_in_multiple_blanks_question"), ("points_possible", "2")),
     )
+    _q(_q(presentation, "material"), "mattext", html, texttype="text/html")
+    processing = _score_processing(item)
     share = f"{100 / len(keys):.4f}"
     for k, key in enumerate(keys, start=1):
         response = _q(presentation, "response_lid", ident=f"response_b{k}")
@@ -376,20 +364,21 @@ _QTI_TYPES = {
 }
 
 
-def _qti_item(section: ET.Element, question: Question, ident: str, essay: bool) -> None:
-    item = _q(section, "item", ident=ident, title=question.id)
+def _qti_item_start(
+    section: ET.Element, ident: str, title: str, metadata: tuple[tuple[str, str], ...]
+) -> tuple[ET.Element, ET.Element]:
+    """A new item of ``section`` with Canvas's ``metadata`` fields, and its presentation."""
+    item = _q(section, "item", ident=ident, title=title)
     fields = _q(_q(item, "itemmetadata"), "qtimetadata")
-    essay = essay and question.kind == "card"
-    for label, entry in (
-        ("question_type", "essay_question" if essay else _QTI_TYPES[question.kind]),
-        ("points_possible", "0" if question.kind == "card" and not essay else "1"),
-        ("topic", question.topic),
-    ):
+    for label, entry in metadata:
         field = _q(fields, "qtimetadatafield")
         _q(field, "fieldlabel", label)
         _q(field, "fieldentry", entry)
-    presentation = _q(item, "presentation")
-    _material(presentation, question.prompt)
+    return item, _q(item, "presentation")
+
+
+def _score_processing(item: ET.Element) -> ET.Element:
+    """The item's response processing, with its SCORE from 0 to 100."""
     processing = _q(item, "resprocessing")
     _q(
         _q(processing, "outcomes"),
@@ -399,49 +388,30 @@ def _qti_item(section: ET.Element, question: Question, ident: str, essay: bool) 
         varname="SCORE",
         vartype="Decimal",
     )
+    return processing
+
+
+def _qti_item(section: ET.Element, question: Question, ident: str, essay: bool) -> None:
+    essay = essay and question.kind == "card"
+    item, presentation = _qti_item_start(
+        section,
+        ident,
+        question.id,
+        (
+            ("question_type", "essay_question" if essay else _QTI_TYPES[question.kind]),
+            ("points_possible", "0" if question.kind == "card" and not essay else "1"),
+            ("topic", question.topic),
+        ),
+    )
+    _material(presentation, question.prompt)
+    processing = _score_processing(item)
     general = _q(processing, "respcondition", **{"continue": "Yes"})
     _q(_q(general, "conditionvar"), "other")
     _q(general, "displayfeedback", feedbacktype="Response", linkrefid="general_fb")
     if question.kind == "choice":
-        response = _q(presentation, "response_lid", ident="response1", rcardinality="Single")
-        choices = _q(response, "render_choice")
-        for k, option in enumerate(question.options):
-            _material(_q(choices, "response_label", ident=f"{ident}-{k + 1}"), option.text)
-        for k in range(len(question.options)):
-            condition = _q(processing, "respcondition", **{"continue": "Yes"})
-            _q(
-                _q(condition, "conditionvar"),
-                "varequal",
-                f"{ident}-{k + 1}",
-                respident="response1",
-            )
-            _q(
-                condition,
-                "displayfeedback",
-                feedbacktype="Response",
-                linkrefid=f"{ident}-{k + 1}_fb",
-            )
-        key = next(k for k, option in enumerate(question.options) if option.correct)
-        condition = _q(processing, "respcondition", **{"continue": "No"})
-        _q(
-            _q(condition, "conditionvar"),
-            "varequal",
-            f"{ident}-{key + 1}",
-            respident="response1",
-        )
-        _q(condition, "setvar", "100", action="Set", varname="SCORE")
+        _qti_choice(presentation, processing, question, ident)
     elif question.kind == "numeric":
-        assert question.value is not None
-        response = _q(presentation, "response_str", ident="response1", rcardinality="Single")
-        _q(_q(response, "render_fib", fibtype="Decimal"), "response_label", ident="answer1")
-        tolerance = _tolerance(question)
-        condition = _q(processing, "respcondition", **{"continue": "No"})
-        either = _q(_q(condition, "conditionvar"), "or")
-        _q(either, "varequal", key_text(question.value), respident="response1")
-        inside = _q(either, "and")
-        _q(inside, "vargte", key_text(question.value - tolerance), respident="response1")
-        _q(inside, "varlte", key_text(question.value + tolerance), respident="response1")
-        _q(condition, "setvar", "100", action="Set", varname="SCORE")
+        _qti_numeric(presentation, processing, question)
     elif essay:
         response = _q(presentation, "response_str", ident="response1", rcardinality="Single")
         _q(_q(response, "render_fib"), "response_label", ident="answer1", rshuffle="No")
@@ -450,6 +420,50 @@ def _qti_item(section: ET.Element, question: Question, ident: str, essay: bool) 
     )
     for k, option in enumerate(question.options):
         _feedback(item, f"{ident}-{k + 1}_fb", option_feedback(option.why, option.slip))
+
+
+def _qti_choice(
+    presentation: ET.Element, processing: ET.Element, question: Question, ident: str
+) -> None:
+    """A multiple-choice question's options, each with its feedback, and its key (SCORE 100)."""
+    response = _q(presentation, "response_lid", ident="response1", rcardinality="Single")
+    choices = _q(response, "render_choice")
+    for k, option in enumerate(question.options):
+        _material(_q(choices, "response_label", ident=f"{ident}-{k + 1}"), option.text)
+    for k in range(len(question.options)):
+        condition = _when_chosen(processing, f"{ident}-{k + 1}", "Yes")
+        _q(
+            condition,
+            "displayfeedback",
+            feedbacktype="Response",
+            linkrefid=f"{ident}-{k + 1}_fb",
+        )
+    key = next(k for k, option in enumerate(question.options) if option.correct)
+    condition = _when_chosen(processing, f"{ident}-{key + 1}", "No")
+    _q(condition, "setvar", "100", action="Set", varname="SCORE")
+
+
+def _when_chosen(processing: ET.Element, answer: str, go_on: str) -> ET.Element:
+    """A response condition: the option ``answer`` chosen (``go_on``: Yes or No, whether later
+    conditions are still tried)."""
+    condition = _q(processing, "respcondition", **{"continue": go_on})
+    _q(_q(condition, "conditionvar"), "varequal", answer, respident="response1")
+    return condition
+
+
+def _qti_numeric(presentation: ET.Element, processing: ET.Element, question: Question) -> None:
+    """A numerical question's field and its key: the exact value or within the tolerance."""
+    assert question.value is not None
+    response = _q(presentation, "response_str", ident="response1", rcardinality="Single")
+    _q(_q(response, "render_fib", fibtype="Decimal"), "response_label", ident="answer1")
+    tolerance = _tolerance(question)
+    condition = _q(processing, "respcondition", **{"continue": "No"})
+    either = _q(_q(condition, "conditionvar"), "or")
+    _q(either, "varequal", key_text(question.value), respident="response1")
+    inside = _q(either, "and")
+    _q(inside, "vargte", key_text(question.value - tolerance), respident="response1")
+    _q(inside, "varlte", key_text(question.value + tolerance), respident="response1")
+    _q(condition, "setvar", "100", action="Set", varname="SCORE")
 
 
 def qti_manifest(assessment_file: str, ident: str) -> str:

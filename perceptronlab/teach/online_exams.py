@@ -15,7 +15,9 @@ Kinds (:data:`ONLINE_KINDS`):
   variables; (a) the worksheet with the exact weights, (b) the mistakes against Littlestone's bound.
 
 The same kind and seed give the same task; every number of the key comes from
-:mod:`perceptronlab.online` and :mod:`perceptronlab.bounds`.
+:mod:`perceptronlab.online` and :mod:`perceptronlab.bounds`. A task is an
+:class:`~perceptronlab.teach.task.ExamTask` (with the worked worksheet as ``sheet``), so it renders
+through the same renderers as the lecture notes' kinds: Markdown, LaTeX, Typst and PDF.
 
 Examples
 --------
@@ -24,6 +26,8 @@ Examples
 (True, True)
 >>> print(task.markdown().splitlines()[0])
 ### Exam-style task: the Littlestone dimension of a small class (6 points)
+>>> print(task.typst().splitlines()[5])
+= Exam-style task: the Littlestone dimension of a small class (6 points)
 """
 
 from __future__ import annotations
@@ -36,104 +40,48 @@ from typing import Any
 from perceptronlab import bounds
 from perceptronlab._ground import validation as v
 from perceptronlab.online import FiniteClass, littlestone_dimension, vc_dimension
+from perceptronlab.teach import tex as t
 from perceptronlab.teach.online_sheets import OnlineSheet, online_sheet
+from perceptronlab.teach.task import ExamTask, Part, required_seed
 
 __all__ = ["ONLINE_KINDS", "OnlineExamTask", "generate_online"]
 
 ONLINE_KINDS = ("ldim", "halving", "weighted-majority", "winnow")
+#: the formats the command line writes for these tasks (the task itself renders every format of
+#: :data:`perceptronlab.teach.task.FORMATS`, and a PDF)
 ONLINE_FORMATS = ("md", "latex")
 #: the most classes drawn in search of an interesting one
 _MAX_DRAWS = 10_000
 
 
 @dataclass
-class OnlineExamTask:
-    """A generated task with its key.
+class OnlineExamTask(ExamTask):
+    """A generated task of the online-learning chapter with its key: an :class:`ExamTask` whose
+    parts carry their own labels ("(a) (2 points) ...").
 
     Attributes
     ----------
-    kind, seed : what :func:`generate_online` was called with.
-    title : the heading.
-    question, solution : lists of blocks: a paragraph (str) or a table (header, rows).
-    data : the inputs (the class's matrix, the sequence, ...).
-    answers : every number of the key, exact.
     sheet : the worked worksheet (``halving``, ``weighted-majority`` and ``winnow`` tasks).
     """
 
-    kind: str
-    seed: int
-    title: str
-    points: int
-    question: list[Any]
-    solution: list[Any]
-    data: dict[str, Any]
-    answers: dict[str, Any]
     sheet: OnlineSheet | None = field(default=None, repr=False)
 
-    def markdown(self, solution: bool = False) -> str:
-        """The task in Markdown (the key appended when ``solution``)."""
-        out = [f"### Exam-style task: {self.title} ({self.points} points)", ""] + _md(self.question)
-        if solution:
-            out += ["#### Solution", ""] + _md(self.solution)
-        return "\n".join(out).rstrip() + "\n"
 
-    def latex(self, solution: bool = False) -> str:
-        """The task as a LaTeX fragment (the key appended when ``solution``)."""
-        out = [
-            f"\\subsection*{{Exam-style task: {_tex(self.title)} ({self.points} points)}}",
-            "",
-        ] + _latex(self.question)
-        if solution:
-            out += ["\\subsubsection*{Solution}", ""] + _latex(self.solution)
-        return "\n".join(out).rstrip() + "\n"
-
-    def render(self, fmt: str = "md", solution: bool = False) -> str:
-        """``markdown`` or ``latex`` by name (``fmt`` in md, latex)."""
-        v.check_choice("fmt", fmt, ONLINE_FORMATS)
-        return self.markdown(solution) if fmt == "md" else self.latex(solution)
+def _part(letter: str, points: int, text: str, solution: list[Any], *more: Any) -> Part:
+    """A part whose question (``text`` after its label "(a) (2 points)", then the blocks ``more``)
+    and ``solution`` carry their own labels."""
+    label = f"({letter}) ({t.points_text(Fraction(points))})"
+    return Part("", Fraction(points), "", [("p", f"{label} {text}"), *more], solution)
 
 
-def _md(blocks: list[Any]) -> list[str]:
-    out: list[str] = []
-    for block in blocks:
-        if isinstance(block, str):
-            out += [block, ""]
-        else:
-            header, rows = block
-            out += [
-                "| " + " | ".join(header) + " |",
-                "| " + " | ".join("---" for _ in header) + " |",
-            ]
-            out += ["| " + " | ".join(row) + " |" for row in rows] + [""]
-    return out
+def _sheet_rows(sheet: OnlineSheet) -> tuple[Any, ...]:
+    """A worksheet as a block of text cells."""
+    return ("rows", list(sheet.header), [list(row) for row in sheet.rows])
 
 
-def _tex(text: str) -> str:
-    for plain, escaped in (("_", "\\_"), ("%", "\\%"), ("#", "\\#"), ("&", "\\&")):
-        text = text.replace(plain, escaped)
-    return text
-
-
-def _latex(blocks: list[Any]) -> list[str]:
-    out: list[str] = []
-    for block in blocks:
-        if isinstance(block, str):
-            out += [_tex(block), ""]
-        else:
-            header, rows = block
-            out += [
-                "\\begin{tabular}{" + "l" * len(header) + "}",
-                " & ".join(_tex(h) for h in header) + " \\\\",
-                "\\hline",
-            ]
-            out += [" & ".join(_tex(cell) for cell in row) + " \\\\" for row in rows]
-            out += ["\\end{tabular}", ""]
-    return out
-
-
-def _class_table(H: FiniteClass) -> tuple[list[str], list[list[str]]]:
+def _class_table(H: FiniteClass) -> tuple[Any, ...]:
     header = ["", *(f"x{x}" for x in range(H.n_points))]
-    return header, [[f"h{h}", *(str(int(c)) for c in H.matrix[h])] for h in range(len(H))]
+    return "rows", header, [[f"h{h}", *(str(int(c)) for c in H.matrix[h])] for h in range(len(H))]
 
 
 def _small_class(rng: random.Random, least_ldim: int) -> FiniteClass:
@@ -158,14 +106,7 @@ def generate_online(kind: str, seed: int) -> OnlineExamTask:
     ('round', 'x', 'score')
     """
     v.check_choice("kind", kind, ONLINE_KINDS)
-    checked = v.check_seed(seed)
-    if checked is None:
-        raise v.fail(
-            "seed",
-            "an integer >= 0",
-            "None",
-            "Pass e.g. seed=0; the same seed gives the same task.",
-        )
+    checked = required_seed(seed)
     rng = random.Random(f"perceptronlab-online-exam-{kind}-{checked}")
     if kind == "ldim":
         return _ldim_task(rng, checked)
@@ -178,51 +119,74 @@ def _ldim_task(rng: random.Random, seed: int) -> OnlineExamTask:
     H = _small_class(rng, 2)
     ldim, vc = littlestone_dimension(H), vc_dimension(H)
     halving = bounds.halving(len(H))
-    question = [
-        f"The class H below has {len(H)} hypotheses on the points x0, …, x3 (rows: hypotheses, entries: labels).",
+    intro = [
+        (
+            "p",
+            f"The class H below has {len(H)} hypotheses on the points x0, …, x3 (rows: hypotheses, "
+            "entries: labels).",
+        ),
         _class_table(H),
-        "(a) (2 points) Give the VC dimension of H and a set of points of that size that H shatters.",
-        "(b) (3 points) Give the Littlestone dimension of H and draw a mistake tree of that depth that H "
-        "shatters; for each path, name a hypothesis that realises it.",
-        "(c) (1 point) How many mistakes can Halving and SOA make at most on a sequence labelled by a "
-        "hypothesis of H?",
     ]
+    parts = _ldim_parts(H, ldim, vc, halving)
+    answers = {
+        "vc": vc.value,
+        "shattered": vc.shattered,
+        "ldim": ldim.value,
+        "tree": ldim.tree.levels(),
+        "halving_bound": halving,
+    }
+    title = "the Littlestone dimension of a small class"
+    return OnlineExamTask("ldim", seed, title, intro, parts, {"matrix": H.matrix.tolist()}, answers)
+
+
+def _ldim_parts(H: FiniteClass, ldim: Any, vc: Any, halving: int) -> list[Part]:
+    """The ldim task's parts: (a) the VC dimension, (b) the Littlestone dimension with a shattered
+    tree and its paths, (c) the mistake bounds of Halving and SOA."""
     paths = []
     for path in ldim.paths():
         realising = [h for h in range(len(H)) if all(H.matrix[h, x] == y for x, y in path)]
         paths.append([" → ".join(f"x{x} = {y}" for x, y in path), f"h{realising[0]}"])
-    solution = [
+    no_deeper = (
+        f"No tree of depth {ldim.value + 1}: it would need 2^{ldim.value + 1} = {2 ** (ldim.value + 1)} "
+        f"hypotheses, and H has {len(H)}."
+        if len(H) < 2 ** (ldim.value + 1)
+        else f"No tree of depth {ldim.value + 1}: no point splits H into two parts that each shatter a tree of "
+        f"depth {ldim.value}."
+    )
+    vc_text = (
         f"(a) VCdim(H) = {vc.value}: H labels {{{', '.join(f'x{x}' for x in vc.shattered)}}} in all "
-        f"{2**vc.value} ways" + (", and no larger set." if vc.value else "."),
+        f"{2**vc.value} ways" + (", and no larger set." if vc.value else ".")
+    )
+    tree_text = (
         f"(b) Ldim(H) = {ldim.value}. A shattered tree, level by level (left: after label 0): "
         + "; ".join(", ".join(f"x{x}" for x in level) for level in ldim.tree.levels())
-        + ".",
-        (["path (point = label)", "realised by"], paths),
-        (
-            f"No tree of depth {ldim.value + 1}: it would need 2^{ldim.value + 1} = {2 ** (ldim.value + 1)} "
-            f"hypotheses, and H has {len(H)}."
-            if len(H) < 2 ** (ldim.value + 1)
-            else f"No tree of depth {ldim.value + 1}: no point splits H into two parts that each shatter a tree of "
-            f"depth {ldim.value}."
-        ),
-        f"(c) Halving: at most ⌊log₂ {len(H)}⌋ = {halving}; SOA: at most Ldim(H) = {ldim.value}.",
-    ]
-    return OnlineExamTask(
-        "ldim",
-        seed,
-        "the Littlestone dimension of a small class",
-        6,
-        question,
-        solution,
-        {"matrix": H.matrix.tolist()},
-        {
-            "vc": vc.value,
-            "shattered": vc.shattered,
-            "ldim": ldim.value,
-            "tree": ldim.tree.levels(),
-            "halving_bound": halving,
-        },
+        + "."
     )
+    questions = (
+        "Give the VC dimension of H and a set of points of that size that H shatters.",
+        "Give the Littlestone dimension of H and draw a mistake tree of that depth that H shatters; "
+        "for each path, name a hypothesis that realises it.",
+        "How many mistakes can Halving and SOA make at most on a sequence labelled by a hypothesis "
+        "of H?",
+    )
+    bounds_text = (
+        f"(c) Halving: at most ⌊log₂ {len(H)}⌋ = {halving}; SOA: at most Ldim(H) = {ldim.value}."
+    )
+    solutions: tuple[list[Any], ...] = (
+        [("p", vc_text)],
+        [
+            ("p", tree_text),
+            ("rows", ["path (point = label)", "realised by"], paths),
+            ("p", no_deeper),
+        ],
+        [("p", bounds_text)],
+    )
+    return [
+        _part(letter, points, question, solution)
+        for letter, points, question, solution in zip(
+            "abc", (2, 3, 1), questions, solutions, strict=True
+        )
+    ]
 
 
 def _run_task(kind: str, rng: random.Random, seed: int) -> OnlineExamTask:
@@ -240,7 +204,6 @@ def _run_task(kind: str, rng: random.Random, seed: int) -> OnlineExamTask:
         mistakes = sum(row[6] == "yes" for row in sheet.rows)
         if mistakes:
             break
-    blank = sheet.blank()
     if kind == "halving":
         bound: Any = bounds.halving(len(H))
         title, bound_text = "Halving by hand", f"⌊log₂ {len(H)}⌋ = {bound}"
@@ -257,28 +220,28 @@ def _run_task(kind: str, rng: random.Random, seed: int) -> OnlineExamTask:
             "Weighted Majority with β = 1/2: every expert starts with weight 1; predict the label of the "
             "larger total weight (a tie predicts 1); after the label, halve the weight of every wrong expert."
         )
-    question = [
-        f"The class H below has {len(H)} hypotheses on the points x0, …, x3. {rule}",
+    intro = [
+        ("p", f"The class H below has {len(H)} hypotheses on the points x0, …, x3. {rule}"),
         _class_table(H),
-        "(a) (4 points) Fill in the worksheet for the sequence given by the point and label columns.",
-        (list(blank.header), [list(row) for row in blank.rows]),
-        "(b) (1 point) How many mistakes did the learner make, and what does the theory allow?",
     ]
-    solution = [
-        (list(sheet.header), [list(row) for row in sheet.rows]),
-        f"(b) {mistakes} mistakes; the bound is {bound_text}.",
-    ]
-    return OnlineExamTask(
-        kind,
-        seed,
-        title,
-        5,
-        question,
-        solution,
-        {"matrix": H.matrix.tolist(), "sequence": pairs},
-        {"mistakes": mistakes, "bound": bound},
+    parts = _worksheet_parts(
         sheet,
+        "Fill in the worksheet for the sequence given by the point and label columns.",
+        "How many mistakes did the learner make, and what does the theory allow?",
+        f"(b) {mistakes} mistakes; the bound is {bound_text}.",
     )
+    data = {"matrix": H.matrix.tolist(), "sequence": pairs}
+    answers = {"mistakes": mistakes, "bound": bound}
+    return OnlineExamTask(kind, seed, title, intro, parts, data, answers, sheet=sheet)
+
+
+def _worksheet_parts(sheet: OnlineSheet, fill: str, ask: str, key: str) -> list[Part]:
+    """(a) the worksheet (4 points: the blank sheet asked, the worked one its solution) and (b)
+    the mistakes against the bound (1 point: ``ask`` and its ``key``)."""
+    return [
+        _part("a", 4, fill, [_sheet_rows(sheet)], _sheet_rows(sheet.blank())),
+        _part("b", 1, ask, [("p", key)]),
+    ]
 
 
 def _winnow_task(rng: random.Random, seed: int) -> OnlineExamTask:
@@ -293,29 +256,24 @@ def _winnow_task(rng: random.Random, seed: int) -> OnlineExamTask:
     mistakes = sum(row[6] == "yes" for row in sheet.rows)
     bound = bounds.winnow(n, 2)
     names = " ∨ ".join(f"x{i + 1}" for i in relevant)
-    blank = sheet.blank()
-    question = [
-        f"Winnow (Littlestone 1988) learns a disjunction of n = {n} variables: weights start at 1, it predicts "
-        "1 when Σ wᵢxᵢ > θ = 3; on a missed 1 it doubles the weights of the active variables, on a false 1 it "
-        "halves them (α = 2).",
-        "(a) (4 points) Fill in the worksheet.",
-        (list(blank.header), [list(row) for row in blank.rows]),
-        "(b) (1 point) How many mistakes did Winnow make, and what does Littlestone's bound allow for a "
-        "disjunction of 2 variables?",
+    intro = [
+        (
+            "p",
+            f"Winnow (Littlestone 1988) learns a disjunction of n = {n} variables: weights start at 1, it "
+            "predicts 1 when Σ wᵢxᵢ > θ = 3; on a missed 1 it doubles the weights of the active variables, "
+            "on a false 1 it halves them (α = 2).",
+        )
     ]
-    solution = [
-        (list(sheet.header), [list(row) for row in sheet.rows]),
+    parts = _worksheet_parts(
+        sheet,
+        "Fill in the worksheet.",
+        "How many mistakes did Winnow make, and what does Littlestone's bound allow for a "
+        "disjunction of 2 variables?",
         f"(b) {mistakes} mistakes (the labels come from {names}); the bound "
         f"α/(α−1)·n/θ + (α+1)·k·(log_α θ + 1) = 2·2 + 3·2·(log₂ 3 + 1) ≈ {bound:.4g}.",
-    ]
+    )
+    data = {"n": n, "sequence": pairs, "relevant": relevant}
+    answers = {"mistakes": mistakes, "bound": bound, "weights": sheet.rows[-1][-1]}
     return OnlineExamTask(
-        "winnow",
-        seed,
-        "Winnow by hand",
-        5,
-        question,
-        solution,
-        {"n": n, "sequence": pairs, "relevant": relevant},
-        {"mistakes": mistakes, "bound": bound, "weights": sheet.rows[-1][-1]},
-        sheet,
+        "winnow", seed, "Winnow by hand", intro, parts, data, answers, sheet=sheet
     )

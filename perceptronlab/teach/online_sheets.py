@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from perceptronlab._ground import validation as v
 from perceptronlab.online import SOA, FiniteClass, Halving, WeightedMajority, Winnow
+from perceptronlab.teach.task import rows_table
 
 __all__ = ["SHEET_KINDS", "OnlineSheet", "online_sheet"]
 
@@ -99,12 +100,7 @@ class OnlineSheet:
         )
 
     def markdown(self) -> str:
-        lines = [
-            "| " + " | ".join(self.header) + " |",
-            "| " + " | ".join("---" for _ in self.header) + " |",
-        ]
-        lines += ["| " + " | ".join(row) + " |" for row in self.rows]
-        return "\n".join(lines)
+        return rows_table(self.header, self.rows, "md")
 
     def csv(self) -> str:
         buffer = io.StringIO()
@@ -152,62 +148,45 @@ def online_sheet(
         raise v.fail(
             "target", "a FiniteClass", type(target).__name__, "Pass e.g. FiniteClass.thresholds(3)."
         )
-    rows: list[tuple[str, ...]] = []
     if kind == "halving":
         halving = Halving(target)
-        for number, (x, y) in enumerate(pairs, start=1):
-            zero, one = halving.side_sizes(x)
-            prediction = halving.predict_one(x)
-            halving.learn_one(x, y)
-            rows.append(
-                (
-                    str(number),
-                    f"x{x}",
-                    str(zero),
-                    str(one),
-                    str(prediction),
-                    str(y),
-                    "yes" if prediction != y else "no",
-                    _names(halving.alive),
-                )
-            )
+        rows = _class_rows(halving, pairs, halving.side_sizes, lambda: _names(halving.alive))
     elif kind == "soa":
         soa = SOA(target)
-        for number, (x, y) in enumerate(pairs, start=1):
-            zero, one = soa.side_dimensions(x)
-            prediction = soa.predict_one(x)
-            soa.learn_one(x, y)
-            rows.append(
-                (
-                    str(number),
-                    f"x{x}",
-                    str(zero),
-                    str(one),
-                    str(prediction),
-                    str(y),
-                    "yes" if prediction != y else "no",
-                    _names(soa.alive),
-                )
-            )
+        rows = _class_rows(soa, pairs, soa.side_dimensions, lambda: _names(soa.alive))
     else:
         wm = WeightedMajority(target, **options)
-        for number, (x, y) in enumerate(pairs, start=1):
-            w0, w1 = wm.votes(x)
-            prediction = wm.predict_one(x)
-            wm.learn_one(x, y)
-            rows.append(
-                (
-                    str(number),
-                    f"x{x}",
-                    str(w0),
-                    str(w1),
-                    str(prediction),
-                    str(y),
-                    "yes" if prediction != y else "no",
-                    _vector(wm.weights),
-                )
-            )
+        rows = _class_rows(wm, pairs, wm.votes, lambda: _vector(wm.weights))
     return OnlineSheet(kind, _HEADERS[kind], rows)
+
+
+def _class_rows(
+    learner: Any,
+    pairs: list[tuple[Any, int]],
+    columns: Callable[[Any], tuple[Any, Any]],
+    state: Callable[[], str],
+) -> list[tuple[str, ...]]:
+    """One row per round of a learner on a finite class: the round, the point, the learner's two
+    ``columns`` for the point (side sizes, side dimensions or votes), its prediction, the label,
+    the mistake and its ``state`` after learning the label."""
+    rows: list[tuple[str, ...]] = []
+    for number, (x, y) in enumerate(pairs, start=1):
+        left, right = columns(x)
+        prediction = learner.predict_one(x)
+        learner.learn_one(x, y)
+        rows.append(
+            (
+                str(number),
+                f"x{x}",
+                str(left),
+                str(right),
+                str(prediction),
+                str(y),
+                "yes" if prediction != y else "no",
+                state(),
+            )
+        )
+    return rows
 
 
 def _winnow(learner: Winnow, pairs: list[tuple[Any, int]]) -> OnlineSheet:

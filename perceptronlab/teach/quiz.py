@@ -35,6 +35,7 @@ from perceptronlab._ground import validation as v
 from perceptronlab.teach.questions import Question
 from perceptronlab.teach.quiz_bank import CARDS, CHOICES
 from perceptronlab.teach.quiz_generated import GENERATORS
+from perceptronlab.teach.task import required_seed
 
 __all__ = ["MAX_QUESTIONS", "quiz", "quiz_document"]
 
@@ -57,15 +58,7 @@ def quiz(seed: int = 0, count: int = 12, *, cards: bool = True) -> list[Question
     list[Question]
         Every generated question's key computed exactly; every wrong option a named slip.
     """
-    if seed is None:
-        raise v.fail(
-            "seed",
-            "an integer >= 0",
-            "None",
-            "Pass e.g. seed=0; the same seed gives the same quiz.",
-        )
-    checked = v.check_seed(seed)
-    assert checked is not None  # None is refused above
+    checked = required_seed(seed, "Pass e.g. seed=0; the same seed gives the same quiz.")
     count = v.check_positive_int("count", count, "Ask for e.g. 12 questions.")
     if count > MAX_QUESTIONS:
         raise v.fail(

@@ -1,8 +1,9 @@
 """The exam task and its rendering: parts with points, Markdown, LaTeX, Typst and PDF.
 
 An :class:`ExamTask` holds its text as blocks (paragraphs with $…$ math, display math, the
-worksheet table) and renders them in every format; :mod:`perceptronlab.teach.exams` makes the
-tasks, one module of :mod:`perceptronlab.teach.kinds` per kind.
+worksheet table, a table of text cells) and renders them in every format;
+:mod:`perceptronlab.teach.exams` makes the tasks, one module of :mod:`perceptronlab.teach.kinds`
+per kind, and :mod:`perceptronlab.teach.online_exams` those of the online-learning chapter.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ MAX_DRAWS = 200_000
 
 @dataclass
 class Part:
-    """One sub-task: (a), (b) or (c)."""
+    """One sub-task: (a), (b) or (c); a part with the letter ``""`` gets no heading (its text
+    carries its own label, as the online-learning chapter's tasks do)."""
 
     letter: str
     points: Fraction
@@ -38,6 +40,42 @@ class Part:
     question: list
     solution: list
     grading: str = ""
+
+
+#: the letters and levels of a kind's three parts, in order
+LEVELS = (("a", "easy"), ("b", "harder"), ("c", "transfer"))
+
+#: the grading note of a worksheet part (a) worth 2 points
+HALVES_GRADING = "(2 points: 1 point for the first half of the steps, 1 point for the rest)"
+
+
+def three_parts(
+    points: tuple, questions: tuple, solutions: tuple, grading_a: str = ""
+) -> list[Part]:
+    """A kind's parts (a) easy, (b) harder and (c) transfer: their ``points``, their questions (a
+    paragraph's text, or a list of blocks), their solutions (lists of blocks) and the grading note
+    of (a)'s solution."""
+    gradings = (grading_a, "", "")
+    return [
+        Part(letter, Fraction(p), level, [("p", q)] if isinstance(q, str) else q, s, g)
+        for (letter, level), p, q, s, g in zip(
+            LEVELS, points, questions, solutions, gradings, strict=True
+        )
+    ]
+
+
+def required_seed(seed, fix: str = "Pass e.g. seed=0; the same seed gives the same task.") -> int:
+    """A generator's seed: an integer >= 0; ``None`` (which elsewhere means "fresh") is refused in
+    one line that ends with ``fix``."""
+    checked = v.check_seed(seed)
+    if checked is None:
+        raise v.fail("seed", "an integer >= 0", "None", fix)
+    return checked
+
+
+def exact_points(X) -> list[tuple[Fraction, ...]]:
+    """The points as tuples of Fractions (a task's ``data["X"]``)."""
+    return [tuple(Fraction(c) for c in x) for x in X]
 
 
 @dataclass
@@ -66,25 +104,30 @@ class ExamTask:
     def points(self) -> Fraction:
         return sum((p.points for p in self.parts), Fraction(0))
 
+    def _question_lines(self, fmt: str) -> list[str]:
+        """The intro and every part's question (its heading with points and level) in ``fmt``."""
+        out = render_blocks(self.intro, fmt)
+        for part in self.parts:
+            head = ("part", part.letter, f"({t.points_text(part.points)}, {part.level})")
+            out += render_blocks([head] + part.question, fmt)
+        return out
+
+    def _solution_lines(self, fmt: str) -> list[str]:
+        """Every part's solution (its heading with the grading note) in ``fmt``."""
+        out: list[str] = []
+        for part in self.parts:
+            out += render_blocks([("part", part.letter, part.grading)] + part.solution, fmt)
+        return out
+
     def markdown(self, solution: bool = False) -> str:
         """The task in Markdown with $…$ math (the solution appended when ``solution``)."""
         out = [f"### Exam-style task: {self.title} ({t.points_text(self.points)})", ""]
-        out += render_blocks(self.intro, "md")
-        for part in self.parts:
-            out += render_blocks(
-                [("part", part.letter, f"({t.points_text(part.points)}, {part.level})")]
-                + part.question,
-                "md",
-            )
-        text = "\n".join(out).rstrip() + "\n"
+        text = "\n".join(out + self._question_lines("md")).rstrip() + "\n"
         return text + "\n" + self.solution_markdown() if solution else text
 
     def solution_markdown(self) -> str:
         """The worked solution in Markdown."""
-        out = ["#### Solution", ""]
-        for part in self.parts:
-            out += render_blocks([("part", part.letter, part.grading)] + part.solution, "md")
-        return "\n".join(out).rstrip() + "\n"
+        return "\n".join(["#### Solution", ""] + self._solution_lines("md")).rstrip() + "\n"
 
     def latex(self, solution: bool = False, standalone: bool = False) -> str:
         """The task in LaTeX (a fragment for ``\\input``; needs amsmath, amssymb)."""
@@ -92,14 +135,7 @@ class ExamTask:
             f"\\subsection*{{Exam-style task: {self.title} ({t.points_text(self.points)})}}",
             "",
         ]
-        out += render_blocks(self.intro, "latex")
-        for part in self.parts:
-            out += render_blocks(
-                [("part", part.letter, f"({t.points_text(part.points)}, {part.level})")]
-                + part.question,
-                "latex",
-            )
-        text = "\n".join(out).rstrip() + "\n"
+        text = "\n".join(out + self._question_lines("latex")).rstrip() + "\n"
         if solution:
             text += "\n" + self.solution_latex()
         if standalone:
@@ -112,10 +148,8 @@ class ExamTask:
 
     def solution_latex(self) -> str:
         """The worked solution in LaTeX."""
-        out = ["\\subsubsection*{Solution}", ""]
-        for part in self.parts:
-            out += render_blocks([("part", part.letter, part.grading)] + part.solution, "latex")
-        return "\n".join(out).rstrip() + "\n"
+        lines = ["\\subsubsection*{Solution}", ""] + self._solution_lines("latex")
+        return "\n".join(lines).rstrip() + "\n"
 
     def typst(self, solution: bool = False) -> str:
         """The task as a Typst document (an A4 page; the solution after a page break when ``solution``)."""
@@ -126,17 +160,9 @@ class ExamTask:
             f"= Exam-style task: {typeset.text_to_typst(self.title)} ({t.points_text(self.points)})",
             "",
         ]
-        out += render_blocks(self.intro, "typst")
-        for part in self.parts:
-            out += render_blocks(
-                [("part", part.letter, f"({t.points_text(part.points)}, {part.level})")]
-                + part.question,
-                "typst",
-            )
+        out += self._question_lines("typst")
         if solution:
-            out += ["#pagebreak()", "== Solution", ""]
-            for part in self.parts:
-                out += render_blocks([("part", part.letter, part.grading)] + part.solution, "typst")
+            out += ["#pagebreak()", "== Solution", ""] + self._solution_lines("typst")
         return "\n".join(out).rstrip() + "\n"
 
     def pdf(self, solution: bool = False) -> bytes:
@@ -211,6 +237,8 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
         kind = block[0]
         if kind == "part":
             _, letter, note = block
+            if not letter:  # a part whose text carries its own label
+                continue
             note = typeset.text_to_typst(note) if fmt == "typst" else text_of(note)
             head = {
                 "md": f"**({letter})**",
@@ -237,6 +265,8 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
             ]
         elif kind == "grid":
             out += [blank_grid(block[1], fmt), ""]
+        elif kind == "rows":
+            out += [rows_table(block[1], block[2], fmt), ""]
         elif kind == "table":
             run = block[1]
             if fmt == "typst":
@@ -254,6 +284,20 @@ def render_blocks(blocks: list, fmt: str) -> list[str]:
     if head:
         out += [head, ""]
     return out
+
+
+def rows_table(header, rows, fmt: str) -> str:
+    """A table of text cells (a class's matrix, an online-learning worksheet) in ``fmt``."""
+    from perceptronlab.teach import typeset
+
+    if fmt == "typst":
+        return typeset.table(list(header), [list(row) for row in rows])
+    if fmt == "latex":
+        head, *body = [" & ".join(latex_text(c) for c in row) + " \\\\" for row in [header, *rows]]
+        begin = "\\begin{tabular}{" + "l" * len(header) + "}"
+        return "\n".join([begin, head, "\\hline", *body, "\\end{tabular}"])
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def blank_grid(rows: int, fmt: str) -> str:

@@ -80,6 +80,11 @@ def approx(value: Any, digits: int = 4) -> str:
     return ("=" if Fraction(text) == Fraction(value) else "\\approx ") + text
 
 
+def tex_exact(value: Fraction) -> str:
+    """An exact number in TeX, then its decimal unless it is an integer: ``\\tfrac{9}{2}=4.5``."""
+    return tex_num(value) + ("" if value.denominator == 1 else approx(value))
+
+
 def sweeps_text(first: int, last: int) -> str:
     return f"sweep {first}" if first == last else f"sweeps {first}–{last}"
 

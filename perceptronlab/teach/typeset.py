@@ -214,7 +214,7 @@ def string(value: str) -> str:
 def table(header: list[str], rows: list[list[str]]) -> str:
     """A Typst table of text cells, the header row bold."""
     cells = ", ".join(string(c) for row in rows for c in row)
-    head = ", ".join(f"[*{text_to_typst(c)}*]" for c in header)
+    head = ", ".join(f"[*{text_to_typst(c)}*]" if c else "[]" for c in header)
     return (
         f"#table(columns: {len(header)}, align: left, stroke: 0.5pt + gray,\n"
         f"  table.header({head}),\n  {cells})"

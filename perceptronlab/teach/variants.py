@@ -35,7 +35,7 @@ from perceptronlab.teach.difficulty import (
     seed_profile,
 )
 from perceptronlab.teach.exams import Kind, generate
-from perceptronlab.teach.task import ExamTask
+from perceptronlab.teach.task import ExamTask, required_seed
 
 #: the most students of one class (each gets a file)
 MAX_STUDENTS = 5000
@@ -158,14 +158,7 @@ def class_variants(
     same difficulty: :func:`class_ranges` (the same points, mistakes and sweeps, or the
     instructor's ``ranges`` of them, e.g. ``{"mistakes": (4, 5)}``). Each variant's seed alone
     gives its task again (``generate(kind, variant.seed)``)."""
-    checked = v.check_seed(seed)
-    if checked is None:
-        raise v.fail(
-            "seed",
-            "an integer >= 0",
-            "None",
-            "Pass e.g. seed=0: the class's variants follow from it.",
-        )
+    checked = required_seed(seed, "Pass e.g. seed=0: the class's variants follow from it.")
     students = check_students(list(students))
     shared = class_ranges(kind, checked, ranges or {})
     seen: set[str] = set()

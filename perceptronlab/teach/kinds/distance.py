@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
-from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import MAX_DRAWS, ExamTask, exact_points, three_parts
 
 #: normal vectors with small entries and an integer length: every distance is a fraction
 NORMALS = tuple(
@@ -52,7 +52,7 @@ def distance_from(w, X, y, factor: int, seed: int) -> ExamTask:
         scaled_scores=[factor * s for s in scores],
         rho_scaled=distances[closest],
     )
-    data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), w=tuple(w), factor=factor)
+    data = dict(X=exact_points(X), y=list(y), w=tuple(w), factor=factor)
     intro = [
         (
             "p",
@@ -88,44 +88,14 @@ def distance_from(w, X, y, factor: int, seed: int) -> ExamTask:
             "$\\|w\\|$: it belongs to the hyperplane, not to the length of its normal vector. (1.5 points)",
         )
     ]
-    parts = [
-        Part(
-            "a",
-            Fraction(1),
-            "easy",
-            [
-                (
-                    "p",
-                    "Compute the signed distance $y_1\\langle w,x_1\\rangle/\\|w\\|$ of $x_1$ to $H_w$.",
-                )
-            ],
-            solution_a,
-        ),
-        Part(
-            "b",
-            Fraction(3, 2),
-            "harder",
-            [
-                (
-                    "p",
-                    "Does $w$ separate the points? Compute the margin $\\rho$ of $w$ and name the point that "
-                    "attains it.",
-                )
-            ],
-            solution_b,
-        ),
-        Part(
-            "c",
-            Fraction(3, 2),
-            "transfer",
-            [
-                (
-                    "p",
-                    f"Replace $w$ by ${factor}w$. Which numbers of (a) and (b) change, and which do not? Why is the "
-                    "margin defined with $\\|w\\|$?",
-                )
-            ],
-            solution_c,
-        ),
-    ]
+    questions = (
+        "Compute the signed distance $y_1\\langle w,x_1\\rangle/\\|w\\|$ of $x_1$ to $H_w$.",
+        "Does $w$ separate the points? Compute the margin $\\rho$ of $w$ and name the point that "
+        "attains it.",
+        f"Replace $w$ by ${factor}w$. Which numbers of (a) and (b) change, and which do not? Why is the "
+        "margin defined with $\\|w\\|$?",
+    )
+    parts = three_parts(
+        (1, Fraction(3, 2), Fraction(3, 2)), questions, (solution_a, solution_b, solution_c)
+    )
     return ExamTask("distance", seed, "distance and margin", intro, parts, data, answers)

@@ -9,7 +9,7 @@ from fractions import Fraction
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.teach import tex as t
 from perceptronlab.teach.quantities import quick_run
-from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import HALVES_GRADING, MAX_DRAWS, ExamTask, exact_points, three_parts
 
 ETAS = (Fraction(1, 2), Fraction(2), Fraction(3))
 
@@ -63,7 +63,7 @@ def eta_from(X, y, eta: Fraction, seed: int) -> ExamTask:
         unit_margin_mistakes=unit_margin.mistakes,
         unit_margin_w=tuple(unit_margin.w),
     )
-    data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), eta=eta)
+    data = dict(X=exact_points(X), y=list(y), eta=eta)
     intro = [
         (
             "p",
@@ -95,46 +95,13 @@ def eta_from(X, y, eta: Fraction, seed: int) -> ExamTask:
             "for the margin perceptron. (1 point)",
         )
     ]
-    parts = [
-        Part(
-            "a",
-            Fraction(2),
-            "easy",
-            [
-                (
-                    "p",
-                    "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a mistake, "
-                    "and $w$ afterwards.",
-                )
-            ],
-            solution_a,
-            "(2 points: 1 point for the first half of the steps, 1 point for the rest)",
-        ),
-        Part(
-            "b",
-            Fraction(1),
-            "harder",
-            [
-                (
-                    "p",
-                    "Without a new table: what do the mistakes and the final $w$ of the run with $\\eta=1$ look "
-                    "like? Prove it.",
-                )
-            ],
-            solution_b,
-        ),
-        Part(
-            "c",
-            Fraction(1),
-            "transfer",
-            [
-                (
-                    "p",
-                    f"Now update while $y_i\\langle w,x_i\\rangle\\le\\rho_0=1$ (the margin perceptron). Run it "
-                    f"with $\\eta={t.tex_num(eta)}$ and with $\\eta=1$. Does the learning rate still not matter?",
-                )
-            ],
-            solution_c,
-        ),
-    ]
+    questions = (
+        "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a mistake, "
+        "and $w$ afterwards.",
+        "Without a new table: what do the mistakes and the final $w$ of the run with $\\eta=1$ look "
+        "like? Prove it.",
+        f"Now update while $y_i\\langle w,x_i\\rangle\\le\\rho_0=1$ (the margin perceptron). Run it "
+        f"with $\\eta={t.tex_num(eta)}$ and with $\\eta=1$. Does the learning rate still not matter?",
+    )
+    parts = three_parts((2, 1, 1), questions, (solution_a, solution_b, solution_c), HALVES_GRADING)
     return ExamTask("eta", seed, "the learning rate", intro, parts, data, answers, run=run)

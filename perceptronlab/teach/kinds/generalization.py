@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
-from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import MAX_DRAWS, ExamTask, three_parts
 
 _RADII = (Fraction(1), Fraction(2), Fraction(3), Fraction(4), Fraction(5), Fraction(3, 2))
 _MARGINS = (Fraction(1, 10), Fraction(1, 5), Fraction(1, 4), Fraction(1, 2), Fraction(1))
@@ -43,17 +43,7 @@ def generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> E
     ratio = q.novikoff(R2, rho2)
     error = q.test_error_bound(R2, rho2, n)
     n_min = q.sample_size(R2, rho2, epsilon)
-    what, factor = change
-    if what == "margin":
-        R2_c, rho2_c = R2, rho2 / (factor * factor)
-        change_q = "the margin is halved" if factor == 2 else f"the margin is divided by {factor}"
-        change_a = "Halving the margin" if factor == 2 else f"Dividing the margin by {factor}"
-    else:
-        R2_c, rho2_c = R2 * factor * factor, rho2
-        change_q = (
-            "the radius is doubled" if factor == 2 else f"the radius grows by a factor {factor}"
-        )
-        change_a = "Doubling the radius" if factor == 2 else f"Growing the radius by {factor}"
+    R2_c, rho2_c, change_q, change_a = _changed(R2, rho2, change)
     ratio_c = q.novikoff(R2_c, rho2_c)
     n_min_c = q.sample_size(R2_c, rho2_c, epsilon)
     answers = dict(
@@ -66,12 +56,6 @@ def generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> E
     )
     data = dict(R=R, rho=rho, n=n, epsilon=epsilon, dimensions=(d_small, d_large), change=change)
     eps_pct = t.decimal(epsilon * 100)
-
-    def need(r: Fraction, n_needed: int) -> str:
-        bound = r / epsilon
-        if bound.denominator == 1:
-            return f"n+1\\ge {t.tex_num(bound)}\\iff n\\ge {n_needed}"
-        return f"n+1\\ge {t.tex_num(bound)}{t.approx(bound)}\\iff n\\ge {n_needed}"
 
     intro = [
         (
@@ -92,7 +76,7 @@ def generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> E
     solution_b = [
         (
             "p",
-            f"$\\frac{{{t.tex_num(ratio)}}}{{n+1}}\\le {t.decimal(epsilon)}\\iff {need(ratio, n_min)}$. "
+            f"$\\frac{{{t.tex_num(ratio)}}}{{n+1}}\\le {t.decimal(epsilon)}\\iff {_need(ratio / epsilon, n_min)}$. "
             "(1.5 points)",
         )
     ]
@@ -101,31 +85,35 @@ def generalization_from(R, rho, n, epsilon, change, d_small, d_large, seed) -> E
             "p",
             f"The dimension does not appear in the bound: still $n\\ge {n_min}$. {change_a} "
             f"multiplies $R^2/\\rho^2$ by {t.tex_num(ratio_c / ratio)}, so one needs "
-            f"${need(ratio_c, n_min_c)}$. (1.5 points)",
+            f"${_need(ratio_c / epsilon, n_min_c)}$. (1.5 points)",
         )
     ]
-    parts = [
-        Part("a", Fraction(1), "easy", [("p", f"Bound the test error for $n={n}$.")], solution_a),
-        Part(
-            "b",
-            Fraction(3, 2),
-            "harder",
-            [("p", f"How many training points guarantee a test error of at most ${eps_pct}\\%$?")],
-            solution_b,
-        ),
-        Part(
-            "c",
-            Fraction(3, 2),
-            "transfer",
-            [
-                (
-                    "p",
-                    f"The same problem is embedded in $\\mathbb{{R}}^{{{d_large}}}$ instead of "
-                    f"$\\mathbb{{R}}^{{{d_small}}}$ (extra coordinates are 0), and separately {change_q}. How do "
-                    "the answers of (b) change?",
-                )
-            ],
-            solution_c,
-        ),
-    ]
+    questions = (
+        f"Bound the test error for $n={n}$.",
+        f"How many training points guarantee a test error of at most ${eps_pct}\\%$?",
+        f"The same problem is embedded in $\\mathbb{{R}}^{{{d_large}}}$ instead of "
+        f"$\\mathbb{{R}}^{{{d_small}}}$ (extra coordinates are 0), and separately {change_q}. How do "
+        "the answers of (b) change?",
+    )
+    parts = three_parts(
+        (1, Fraction(3, 2), Fraction(3, 2)), questions, (solution_a, solution_b, solution_c)
+    )
     return ExamTask("generalization", seed, "generalization bound", intro, parts, data, answers)
+
+
+def _changed(R2: Fraction, rho2: Fraction, change: tuple[str, int]) -> tuple:
+    """(c)'s changed problem: R², ρ² with the margin divided or the radius multiplied by the
+    change's factor, and the change in words for the question and for the answer."""
+    what, factor = change
+    if what == "margin":
+        change_q = "the margin is halved" if factor == 2 else f"the margin is divided by {factor}"
+        change_a = "Halving the margin" if factor == 2 else f"Dividing the margin by {factor}"
+        return R2, rho2 / (factor * factor), change_q, change_a
+    change_q = "the radius is doubled" if factor == 2 else f"the radius grows by a factor {factor}"
+    change_a = "Doubling the radius" if factor == 2 else f"Growing the radius by {factor}"
+    return R2 * factor * factor, rho2, change_q, change_a
+
+
+def _need(bound: Fraction, n_needed: int) -> str:
+    """The sample size in TeX: n + 1 ≥ (R²/ρ²)/ε, i.e. n ≥ ``n_needed``."""
+    return f"n+1\\ge {t.tex_exact(bound)}\\iff n\\ge {n_needed}"

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
-from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import MAX_DRAWS, ExamTask, exact_points, three_parts
 
 
 def margin_task(rng: random.Random, seed: int) -> ExamTask:
@@ -51,35 +51,9 @@ def margin_task(rng: random.Random, seed: int) -> ExamTask:
 def margin_from(X, y, w_a, w_b, x5, y5, seed) -> ExamTask:
     """The margin task for four points, two separating candidates and the extra point (x5, y5)."""
     w = {"A": w_a, "B": w_b}
-    rho2 = {name: q.margin2(w[name], X, y) for name in "AB"}
-    better = "A" if rho2["A"] > rho2["B"] else "B"
-    worse = "B" if better == "A" else "A"
-    R2 = q.radius2(X)
-    score5 = q.scores(w[better], [x5], [y5])[0]
-    rho2_new = q.margin2(w[better], list(X) + [x5], list(y) + [y5])
-    scores = {name: q.scores(w[name], X, y) for name in "AB"}
-    R_index = max(range(4), key=lambda i: (q.norm2(X[i]), -i))
-    bounds = {name: q.novikoff(R2, rho2[name]) for name in "AB"}
-    R2_new = q.radius2(list(X) + [x5])
-    bound_new = q.novikoff(R2_new, rho2_new)
-    label5 = "+1" if y5 > 0 else "-1"
-    answers = dict(
-        scores=scores,
-        rho2=rho2,
-        better=better,
-        worse=worse,
-        R2=R2,
-        bounds=bounds,
-        best_bound=bounds[better],
-        score5=score5,
-        still_separated=True,
-        rho2_new=rho2_new,
-        R2_new=R2_new,
-        bound_new=bound_new,
-    )
-    data = dict(
-        X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), w_A=w_a, w_B=w_b, x5=x5, y5=y5
-    )
+    answers = _margin_answers(X, y, w, x5, y5)
+    better, worse = answers["better"], answers["worse"]
+    data = dict(X=exact_points(X), y=list(y), w_A=w_a, w_B=w_b, x5=x5, y5=y5)
     intro = [
         (
             "p",
@@ -88,73 +62,85 @@ def margin_from(X, y, w_a, w_b, x5, y5, seed) -> ExamTask:
             f"vectors: $w_A={t.tex_vec(w_a)}$ and $w_B={t.tex_vec(w_b)}$.",
         )
     ]
-
-    def margin_sentence(name: str) -> str:
-        norm2 = q.norm2(w[name])
-        low = min(scores[name])
-        return (
-            f"$w_{name}$, $\\|w_{name}\\|={t.tex_sqrt(norm2)}$: $y_i\\langle w_{name},x_i\\rangle="
-            f"{t.tex_list(scores[name])}$, so $\\rho_{name}{t.ratio_text(low, norm2)}$, "
-            f"$\\rho_{name}^2={t.tex_num(rho2[name])}$."
-        )
-
-    def bound_text(r2: Fraction, p2: Fraction) -> str:
-        value = r2 / p2
-        return f"{t.tex_num(r2)}/{t.paren(p2)}={t.tex_num(value)}" + (
-            "" if value.denominator == 1 else t.approx(value)
-        )
-
-    solution_a = [("p", f"{margin_sentence('A')} {margin_sentence('B')} (1 point)")]
+    label5 = "+1" if y5 > 0 else "-1"
+    questions = (
+        "Compute the margin of $w_A$ and of $w_B$ on the data.",
+        "Compute $R$ and the best mistake bound you can derive from $w_A$ or $w_B$.",
+        f"A new point $x_5={t.tex_vec(x5)}$ with label ${label5}$ is added. Is the data still "
+        f"separated by $w_{better}$? What happens to the bound, and why can a single point make "
+        "it much worse?",
+    )
+    R_index = max(range(4), key=lambda i: (q.norm2(X[i]), -i))
+    R2, rho2 = answers["R2"], answers["rho2"]
+    solution_a = [
+        ("p", f"{_margin_sentence(w, answers, 'A')} {_margin_sentence(w, answers, 'B')} (1 point)")
+    ]
     solution_b = [
         (
             "p",
             f"$R=\\max\\|x_i\\|=\\|x_{{{R_index + 1}}}\\|={t.tex_sqrt(R2)}$. The larger margin gives "
-            f"the better bound: $R^2/\\rho_{better}^2={bound_text(R2, rho2[better])}$ mistakes. "
-            f"(With $w_{worse}$: ${bound_text(R2, rho2[worse])}$.) (1.5 points)",
+            f"the better bound: $R^2/\\rho_{better}^2={_bound_text(R2, rho2[better])}$ mistakes. "
+            f"(With $w_{worse}$: ${_bound_text(R2, rho2[worse])}$.) (1.5 points)",
         )
     ]
-    w_best = w[better]
-    solution_c = [
+    solution_c = _new_point_solution(w[better], better, answers)
+    parts = three_parts(
+        (1, Fraction(3, 2), Fraction(3, 2)), questions, (solution_a, solution_b, solution_c)
+    )
+    return ExamTask("margin", seed, "margin and mistake bound", intro, parts, data, answers)
+
+
+def _margin_answers(X, y, w: dict, x5, y5) -> dict:
+    """The margin task's key: both candidates' scores, margins and bounds, and the better one's
+    after the extra point (x5, y5)."""
+    rho2 = {name: q.margin2(w[name], X, y) for name in "AB"}
+    better = "A" if rho2["A"] > rho2["B"] else "B"
+    R2 = q.radius2(X)
+    bounds = {name: q.novikoff(R2, rho2[name]) for name in "AB"}
+    rho2_new = q.margin2(w[better], list(X) + [x5], list(y) + [y5])
+    R2_new = q.radius2(list(X) + [x5])
+    return dict(
+        scores={name: q.scores(w[name], X, y) for name in "AB"},
+        rho2=rho2,
+        better=better,
+        worse="B" if better == "A" else "A",
+        R2=R2,
+        bounds=bounds,
+        best_bound=bounds[better],
+        score5=q.scores(w[better], [x5], [y5])[0],
+        still_separated=True,
+        rho2_new=rho2_new,
+        R2_new=R2_new,
+        bound_new=q.novikoff(R2_new, rho2_new),
+    )
+
+
+def _margin_sentence(w: dict, answers: dict, name: str) -> str:
+    norm2 = q.norm2(w[name])
+    scores = answers["scores"][name]
+    return (
+        f"$w_{name}$, $\\|w_{name}\\|={t.tex_sqrt(norm2)}$: $y_i\\langle w_{name},x_i\\rangle="
+        f"{t.tex_list(scores)}$, so $\\rho_{name}{t.ratio_text(min(scores), norm2)}$, "
+        f"$\\rho_{name}^2={t.tex_num(answers['rho2'][name])}$."
+    )
+
+
+def _bound_text(r2: Fraction, p2: Fraction) -> str:
+    return f"{t.tex_num(r2)}/{t.paren(p2)}={t.tex_exact(r2 / p2)}"
+
+
+def _new_point_solution(w_best, better: str, answers: dict) -> list:
+    """(c): the extra point keeps the better w separating, shrinks its margin and grows R."""
+    score5, rho2_new, R2_new = answers["score5"], answers["rho2_new"], answers["R2_new"]
+    return [
         (
             "p",
             f"$y_5\\langle w_{better},x_5\\rangle={t.tex_num(score5)}>0$: still separated, but the "
             f"distance is only ${t.ratio_text(score5, q.norm2(w_best))[1:]}$, so $\\rho_{better}$ drops to "
             f"${t.sqrt_text(rho2_new)}$ ($\\rho_{better}^2={t.tex_num(rho2_new)}$). Also $R$ "
             f"grows to $\\|x_5\\|={t.tex_sqrt(R2_new)}$. The bound becomes "
-            f"${bound_text(R2_new, rho2_new)}$ instead of ${t.tex_num(bounds[better])}"
-            f"{'' if bounds[better].denominator == 1 else t.approx(bounds[better])}$. The bound depends "
-            "on the worst point twice: through the largest norm and through the smallest distance. "
-            "(1.5 points)",
+            f"${_bound_text(R2_new, rho2_new)}$ instead of ${t.tex_exact(answers['best_bound'])}$. "
+            "The bound depends on the worst point twice: through the largest norm and through the "
+            "smallest distance. (1.5 points)",
         )
     ]
-    parts = [
-        Part(
-            "a",
-            Fraction(1),
-            "easy",
-            [("p", "Compute the margin of $w_A$ and of $w_B$ on the data.")],
-            solution_a,
-        ),
-        Part(
-            "b",
-            Fraction(3, 2),
-            "harder",
-            [("p", "Compute $R$ and the best mistake bound you can derive from $w_A$ or $w_B$.")],
-            solution_b,
-        ),
-        Part(
-            "c",
-            Fraction(3, 2),
-            "transfer",
-            [
-                (
-                    "p",
-                    f"A new point $x_5={t.tex_vec(x5)}$ with label ${label5}$ is added. Is the data still "
-                    f"separated by $w_{better}$? What happens to the bound, and why can a single point make "
-                    "it much worse?",
-                )
-            ],
-            solution_c,
-        ),
-    ]
-    return ExamTask("margin", seed, "margin and mistake bound", intro, parts, data, answers)

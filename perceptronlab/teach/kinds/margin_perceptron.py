@@ -11,7 +11,7 @@ from perceptronlab.core.run import Run
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
 from perceptronlab.teach.kinds.trace import best_small_separator
-from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import HALVES_GRADING, MAX_DRAWS, ExamTask, exact_points, three_parts
 
 
 def margin_perceptron_task(rng: random.Random, seed: int) -> ExamTask:
@@ -45,13 +45,42 @@ def margin_perceptron_draw(rng: random.Random, seed: int) -> tuple[list, list, F
 def margin_perceptron_from(X, y, rho0: Fraction, seed: int) -> ExamTask:
     run = perceptron(X, y, margin=rho0, exact=True, trace=True, max_sweeps=20, warn=False)
     plain = perceptron(X, y, exact=True, max_sweeps=20, warn=False)
+    answers = _margin_perceptron_answers(X, y, rho0, run, plain)
+    w_star = answers["w_star"]
+    data = dict(X=exact_points(X), y=list(y), rho0=rho0, w_star=w_star)
+    intro = [
+        (
+            "p",
+            f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. The margin perceptron starts at "
+            f"$w=(0,0)$, sweeps in the order $x_1,x_2,x_3$ and sets $w\\leftarrow w+y_i x_i$ whenever "
+            f"$y_i\\langle w,x_i\\rangle\\le\\rho_0$ with $\\rho_0={t.tex_num(rho0)}$, until a sweep makes no "
+            "update.",
+        )
+    ]
+    questions = (
+        "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it updates, and $w$ "
+        "afterwards.",
+        f"$w^*={t.tex_vec(w_star)}$ separates the data. Compute $R^2$, $\\rho^2$ of $w^*$ and the bound "
+        "$(R^2+2\\rho_0)/\\rho^2$ on the number of updates. Is your run consistent with it?",
+        "The plain perceptron ($\\rho_0=0$) on the same points: how many updates, which final $w$? "
+        "Which final $w$ has the larger margin?",
+    )
+    solutions = _margin_perceptron_solutions(rho0, run, plain, answers)
+    parts = three_parts((2, 1, 1), questions, solutions, HALVES_GRADING)
+    return ExamTask(
+        "margin-perceptron", seed, "the margin perceptron", intro, parts, data, answers, run=run
+    )
+
+
+def _margin_perceptron_answers(X, y, rho0: Fraction, run: Run, plain: Run) -> dict:
+    """The key: the margin run, the bound (R² + 2ρ₀)/ρ² of the best small separator and both
+    runs' margins."""
     w_star, rho2 = best_small_separator(X, y)
     R2 = q.radius2(X)
     bound = (R2 + 2 * rho0) / rho2
     if bound < run.mistakes:  # pragma: no cover - the theorem
         raise AssertionError("the margin perceptron's bound failed")
-    rho2_margin, rho2_plain = q.margin2(run.w, X, y), q.margin2(plain.w, X, y)
-    answers = dict(
+    return dict(
         mistakes=run.mistakes,
         sweeps=run.sweeps,
         final_w=tuple(run.w),
@@ -62,19 +91,15 @@ def margin_perceptron_from(X, y, rho0: Fraction, seed: int) -> ExamTask:
         bound=bound,
         plain_mistakes=plain.mistakes,
         plain_w=tuple(plain.w),
-        rho2_margin=rho2_margin,
-        rho2_plain=rho2_plain,
+        rho2_margin=q.margin2(run.w, X, y),
+        rho2_plain=q.margin2(plain.w, X, y),
     )
-    data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), rho0=rho0, w_star=w_star)
-    intro = [
-        (
-            "p",
-            f"Points in $\\mathbb{{R}}^2$, no offset: {t.data_text(X, y)}. The margin perceptron starts at "
-            f"$w=(0,0)$, sweeps in the order $x_1,x_2,x_3$ and sets $w\\leftarrow w+y_i x_i$ whenever "
-            f"$y_i\\langle w,x_i\\rangle\\le\\rho_0$ with $\\rho_0={t.tex_num(rho0)}$, until a sweep makes no "
-            "update.",
-        )
-    ]
+
+
+def _margin_perceptron_solutions(rho0: Fraction, run: Run, plain: Run, answers: dict) -> tuple:
+    """The worked solutions of (a), (b) and (c)."""
+    R2, rho2, bound = answers["R2"], answers["rho2"], answers["bound"]
+    rho2_margin, rho2_plain = answers["rho2_margin"], answers["rho2_plain"]
     better = "the margin perceptron's" if rho2_margin > rho2_plain else "the plain perceptron's"
     solution_a = [
         ("table", run),
@@ -87,9 +112,9 @@ def margin_perceptron_from(X, y, rho0: Fraction, seed: int) -> ExamTask:
     solution_b = [
         (
             "p",
-            f"$R^2={t.tex_num(R2)}$; $w^*={t.tex_vec(w_star)}$ has $\\rho^2={t.tex_num(rho2)}$. Bound "
-            f"$(R^2+2\\rho_0)/\\rho^2=({t.tex_num(R2)}+{t.tex_num(2 * rho0)})/{t.paren(rho2)}"
-            f"={t.tex_num(bound)}{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ "
+            f"$R^2={t.tex_num(R2)}$; $w^*={t.tex_vec(answers['w_star'])}$ has $\\rho^2={t.tex_num(rho2)}$. "
+            f"Bound $(R^2+2\\rho_0)/\\rho^2=({t.tex_num(R2)}+{t.tex_num(2 * rho0)})/{t.paren(rho2)}"
+            f"={t.tex_exact(bound)}\\ge {run.mistakes}$ "
             "✓. With $\\rho_0=0$ it is Novikoff's $R^2/\\rho^2$. (1 point)",
         )
     ]
@@ -102,48 +127,4 @@ def margin_perceptron_from(X, y, rho0: Fraction, seed: int) -> ExamTask:
             "every point a functional margin above $\\rho_0$. (1 point)",
         )
     ]
-    parts = [
-        Part(
-            "a",
-            Fraction(2),
-            "easy",
-            [
-                (
-                    "p",
-                    "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it updates, and $w$ "
-                    "afterwards.",
-                )
-            ],
-            solution_a,
-            "(2 points: 1 point for the first half of the steps, 1 point for the rest)",
-        ),
-        Part(
-            "b",
-            Fraction(1),
-            "harder",
-            [
-                (
-                    "p",
-                    f"$w^*={t.tex_vec(w_star)}$ separates the data. Compute $R^2$, $\\rho^2$ of $w^*$ and the bound "
-                    "$(R^2+2\\rho_0)/\\rho^2$ on the number of updates. Is your run consistent with it?",
-                )
-            ],
-            solution_b,
-        ),
-        Part(
-            "c",
-            Fraction(1),
-            "transfer",
-            [
-                (
-                    "p",
-                    "The plain perceptron ($\\rho_0=0$) on the same points: how many updates, which final $w$? "
-                    "Which final $w$ has the larger margin?",
-                )
-            ],
-            solution_c,
-        ),
-    ]
-    return ExamTask(
-        "margin-perceptron", seed, "the margin perceptron", intro, parts, data, answers, run=run
-    )
+    return solution_a, solution_b, solution_c

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
-from perceptronlab.teach.task import MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import MAX_DRAWS, ExamTask, exact_points, three_parts
 
 #: how many updates the task follows
 UPDATES = 4
@@ -60,7 +59,7 @@ def pocket_from(X, y, seed: int) -> ExamTask:
         last_errors=counts[-1],
         places=[(s.sweep, s.index) for s in updates],
     )
-    data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y))
+    data = dict(X=exact_points(X), y=list(y))
     n = len(X)
     intro = [
         (
@@ -94,38 +93,11 @@ def pocket_from(X, y, seed: int) -> ExamTask:
             "pass over the data per update to keep the best. (1 point)",
         )
     ]
-    parts = [
-        Part(
-            "a",
-            Fraction(2),
-            "easy",
-            [
-                (
-                    "p",
-                    f"Carry out the perceptron until its {UPDATES}th update; give $w$ after each update.",
-                )
-            ],
-            solution_a,
-        ),
-        Part(
-            "b",
-            Fraction(1),
-            "harder",
-            [("p", "Count the training errors of each of these $w$. Which $w$ is in the pocket?")],
-            solution_b,
-        ),
-        Part(
-            "c",
-            Fraction(1),
-            "transfer",
-            [
-                (
-                    "p",
-                    "The plain perceptron is stopped after the same updates. What does it return, and how does "
-                    "that compare with the pocket? Why?",
-                )
-            ],
-            solution_c,
-        ),
-    ]
+    questions = (
+        f"Carry out the perceptron until its {UPDATES}th update; give $w$ after each update.",
+        "Count the training errors of each of these $w$. Which $w$ is in the pocket?",
+        "The plain perceptron is stopped after the same updates. What does it return, and how does "
+        "that compare with the pocket? Why?",
+    )
+    parts = three_parts((2, 1, 1), questions, (solution_a, solution_b, solution_c))
     return ExamTask("pocket", seed, "the pocket algorithm", intro, parts, data, answers, run=run)

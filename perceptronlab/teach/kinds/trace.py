@@ -11,7 +11,7 @@ from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.run import Run
 from perceptronlab.teach import quantities as q
 from perceptronlab.teach import tex as t
-from perceptronlab.teach.task import GRID_ROWS, MAX_DRAWS, ExamTask, Part
+from perceptronlab.teach.task import GRID_ROWS, MAX_DRAWS, ExamTask, exact_points, three_parts
 
 
 def trace_task(rng: random.Random, seed: int) -> ExamTask:
@@ -77,8 +77,10 @@ def trace_from(
 ) -> ExamTask:
     """The trace task for data whose run is known; ``w_star``/``eta`` default to the best small
     integer separator and a seeded choice among 2, 3 and 1/2 (the lecture notes use w* = (1, −2), η = 2)."""
-    n = len(X)
-    names = ",".join(f"x_{{{i + 1}}}" for i in range(n))
+    answers = _trace_answers(X, y, run, ties, rng, w_star, eta)
+    w_star, eta = answers["w_star"], answers["eta"]
+    data = dict(X=exact_points(X), y=list(y), w_star=w_star, eta=eta)
+    names = ",".join(f"x_{{{i + 1}}}" for i in range(len(X)))
     intro = [
         (
             "p",
@@ -88,14 +90,39 @@ def trace_from(
             "$w\\leftarrow w+y_i x_i$.",
         )
     ]
+    half = run.sweeps // 2
+    grading_a = (
+        f"(2 points: 1 point for {t.sweeps_text(1, half)}, 1 point for {t.sweeps_text(half + 1, run.sweeps)} "
+        "and the stop)"
+    )
+    questions = (
+        [
+            (
+                "p",
+                "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a "
+                "mistake, and $w$ afterwards (one row per step; the last, clean sweep in one row "
+                "that ends with stop).",
+            ),
+            ("grid", GRID_ROWS),
+        ],
+        f"$w^*={t.tex_vec(w_star)}$ separates the data. Compute $R$, the margin $\\rho$ of $w^*$ "
+        "and the mistake bound. Is your run consistent with it?",
+        f"Run the update $w\\leftarrow w+\\eta y_i x_i$ with $\\eta={t.tex_num(eta)}$ instead. How "
+        "many mistakes are made, and what is the final $w$?",
+    )
+    solutions = (_trace_solution_a(run, ties), _bound_solution(X, answers), _eta_solution(answers))
+    parts = three_parts((2, 1, 1), questions, solutions, grading_a)
+    return ExamTask("trace", seed, "the perceptron by hand", intro, parts, data, answers, run=run)
+
+
+def _trace_answers(X, y, run: Run, ties, rng: random.Random, w_star, eta) -> dict:
+    """The trace task's key: the run, the bound of ``w_star`` and the run with learning rate ``eta``
+    (each drawn when ``None``; ``rng`` draws η after w* is fixed)."""
     if w_star is None:
         w_star, rho2 = best_small_separator(X, y)
     else:
         w_star, rho2 = tuple(w_star), q.margin2(w_star, X, y)
     R2 = q.radius2(X)
-    R_index = max(range(n), key=lambda i: (q.norm2(X[i]), -i))
-    star_scores = q.scores(w_star, X, y)
-    bound = q.novikoff(R2, rho2)
     eta = (
         rng.choice((Fraction(2), Fraction(3), Fraction(1, 2)))
         if eta is None
@@ -107,112 +134,75 @@ def trace_from(
             "eta-invariance failed: the engine disagrees with the learning-rate task (c) "
             "of the lecture notes “Perceptron Mistake Bound”"
         )  # pragma: no cover
-    final_w = tuple(run.w)
-    tie_places = [(s.sweep, s.index) for s in ties]
-    answers = dict(
+    return dict(
         mistakes=run.mistakes,
         sweeps=run.sweeps,
         converged=run.converged,
-        final_w=final_w,
+        final_w=tuple(run.w),
         worksheet=run.worksheet_rows(),
-        ties=tie_places,
+        ties=[(s.sweep, s.index) for s in ties],
         w_star=w_star,
-        star_scores=star_scores,
+        star_scores=q.scores(w_star, X, y),
         R2=R2,
         rho2=rho2,
-        bound=bound,
+        bound=q.novikoff(R2, rho2),
         eta=eta,
         mistakes_eta=run_eta.mistakes,
         final_w_eta=tuple(run_eta.w),
     )
-    data = dict(X=[tuple(Fraction(c) for c in x) for x in X], y=list(y), w_star=w_star, eta=eta)
 
-    # (a)
-    half = run.sweeps // 2
-    grading_a = (
-        f"(2 points: 1 point for {t.sweeps_text(1, half)}, 1 point for {t.sweeps_text(half + 1, run.sweeps)} "
-        "and the stop)"
-    )
+
+def _trace_solution_a(run: Run, ties) -> list:
+    """(a): the worked worksheet, the count and the ties, named by sweep."""
     by_sweep: dict[int, list[str]] = {}
-    for sweep, index in tie_places:
-        by_sweep.setdefault(sweep, []).append(f"$x_{{{index + 1}}}$")
+    for s in ties:
+        by_sweep.setdefault(s.sweep, []).append(f"$x_{{{s.index + 1}}}$")
     tie_text = t.join(
         [f"at {t.join(points)} in sweep {sweep}" for sweep, points in by_sweep.items()]
     )
-    solution_a = [
+    return [
         ("table", run),
         (
             "p",
-            f"{run.mistakes} mistakes, final $w={t.tex_vec(final_w)}$. Watch the "
+            f"{run.mistakes} mistakes, final $w={t.tex_vec(run.w)}$. Watch the "
             f"tie{'s' if len(ties) > 1 else ''}: {tie_text}, $y\\langle w,x\\rangle=0$ counts as a "
             "mistake.",
         ),
     ]
-    # (b)
-    w2 = q.norm2(w_star)
-    consistent = "✓" if bound >= run.mistakes else "✗ (impossible: Novikoff's theorem)"
-    solution_b = [
+
+
+def _bound_solution(X, answers: dict) -> list:
+    """(b): R, the margin of w* and Novikoff's bound against the run's mistakes."""
+    R2, rho2, bound, mistakes = (
+        answers["R2"],
+        answers["rho2"],
+        answers["bound"],
+        answers["mistakes"],
+    )
+    star_scores = answers["star_scores"]
+    R_index = max(range(len(X)), key=lambda i: (q.norm2(X[i]), -i))
+    w2 = q.norm2(answers["w_star"])
+    consistent = "✓" if bound >= mistakes else "✗ (impossible: Novikoff's theorem)"
+    return [
         (
             "p",
             f"$R=\\max_i\\|x_i\\|=\\|x_{{{R_index + 1}}}\\|={t.tex_sqrt(R2)}$. With "
             f"$\\|w^*\\|={t.tex_sqrt(w2)}$: $y_i\\langle w^*,x_i\\rangle={t.tex_list(star_scores)}$, so "
             f"$\\rho{t.ratio_text(min(star_scores), w2)}$, $\\rho^2={t.tex_num(rho2)}$. Bound "
-            f"$R^2/\\rho^2={t.tex_num(R2)}/{t.paren(rho2)}={t.tex_num(bound)}"
-            f"{'' if bound.denominator == 1 else t.approx(bound)}\\ge {run.mistakes}$ {consistent}. (1 point)",
+            f"$R^2/\\rho^2={t.tex_num(R2)}/{t.paren(rho2)}={t.tex_exact(bound)}"
+            f"\\ge {mistakes}$ {consistent}. (1 point)",
         )
     ]
-    # (c)
-    solution_c = [
+
+
+def _eta_solution(answers: dict) -> list:
+    """(c): the run with η ≠ 1, the same signs by η-invariance."""
+    return [
         (
             "p",
             f"With $w_0=0$, every $w_t$ is exactly $\\eta$ times the $w_t$ of the run with "
             "$\\eta=1$, so all signs $y_i\\langle w,x_i\\rangle$ are the same: again "
-            f"{run_eta.mistakes} mistakes, final $w={t.tex_vec(run_eta.w)}$. The learning rate does "
-            "not matter for the perceptron started at 0. (1 point)",
+            f"{answers['mistakes_eta']} mistakes, final $w={t.tex_vec(answers['final_w_eta'])}$. The "
+            "learning rate does not matter for the perceptron started at 0. (1 point)",
         )
     ]
-    parts = [
-        Part(
-            "a",
-            Fraction(2),
-            "easy",
-            [
-                (
-                    "p",
-                    "Carry out the run: for each step give $y_i\\langle w,x_i\\rangle$, whether it is a "
-                    "mistake, and $w$ afterwards (one row per step; the last, clean sweep in one row "
-                    "that ends with stop).",
-                ),
-                ("grid", GRID_ROWS),
-            ],
-            solution_a,
-            grading_a,
-        ),
-        Part(
-            "b",
-            Fraction(1),
-            "harder",
-            [
-                (
-                    "p",
-                    f"$w^*={t.tex_vec(w_star)}$ separates the data. Compute $R$, the margin $\\rho$ of $w^*$ "
-                    "and the mistake bound. Is your run consistent with it?",
-                )
-            ],
-            solution_b,
-        ),
-        Part(
-            "c",
-            Fraction(1),
-            "transfer",
-            [
-                (
-                    "p",
-                    f"Run the update $w\\leftarrow w+\\eta y_i x_i$ with $\\eta={t.tex_num(eta)}$ instead. How "
-                    "many mistakes are made, and what is the final $w$?",
-                )
-            ],
-            solution_c,
-        ),
-    ]
-    return ExamTask("trace", seed, "the perceptron by hand", intro, parts, data, answers, run=run)
