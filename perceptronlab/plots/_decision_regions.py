@@ -75,9 +75,7 @@ def decision_regions(
     True
     """
     w, b, intercept, points, signs, classes = _plane(fitted, X, y)
-    pad = 0.15 * max(np.ptp(points[:, 0]), np.ptp(points[:, 1]), 1.0)
-    xlim = (float(points[:, 0].min() - pad), float(points[:, 0].max() + pad))
-    ylim = (float(points[:, 1].min() - pad), float(points[:, 1].max() + pad))
+    xlim, ylim = _view(points)
     fig = new_figure(9.5, 6.2)
     ax = fig.subplots()
     _draw_line(ax, w, b, xlim, ylim)
@@ -87,16 +85,31 @@ def decision_regions(
         )
     _draw_w(ax, w, b, xlim, ylim)
     wrong = _draw_points(ax, points, signs, classes, signs * (points @ w + b) <= 0)
+    _finish(
+        ax, xlim, ylim, title or f"w = ({w[0]:.4g}, {w[1]:.4g}), b = {b:.4g}; {wrong} misclassified"
+    )
+    return fig
+
+
+def _view(points: Float64Array) -> tuple[Limits, Limits]:
+    """The view's limits: the points with a margin of 15 % of their wider spread (at least 0.15)."""
+    pad = 0.15 * max(np.ptp(points[:, 0]), np.ptp(points[:, 1]), 1.0)
+    xlim = (float(points[:, 0].min() - pad), float(points[:, 0].max() + pad))
+    ylim = (float(points[:, 1].min() - pad), float(points[:, 1].max() + pad))
+    return xlim, ylim
+
+
+def _finish(ax: Axes, xlim: Limits, ylim: Limits, title: str) -> None:
+    """The view, equal scales, the labels, the title, the legend beside the axes and the grid."""
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     ax.set_aspect("equal", adjustable="box")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.set_title(title or f"w = ({w[0]:.4g}, {w[1]:.4g}), b = {b:.4g}; {wrong} misclassified")
+    ax.set_title(title)
     # outside the axes: a legend inside would hide points
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=9, borderaxespad=0)
     ax.grid(True, alpha=0.3)
-    return fig
 
 
 def _plane(
