@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import datetime as _dt
+import functools
 import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -501,44 +502,23 @@ def build_report(
     fit_intercept = bool(fit_intercept)
     wording = wording or (lambda text: text)
     title = title or "perceptronlab report"
+    sections_of = functools.partial(
+        _sections,
+        X,
+        Xf,
+        fit_intercept=fit_intercept,
+        trace_points=trace_points,
+        max_sweeps=max_sweeps,
+        scale=scale,
+        feature_names=feature_names,
+        on_stage=on_stage,
+        wording=wording,
+    )
     labels = np.asarray(y)
     if labels.ndim == 1 and labels.shape[0] == n and len(np.unique(labels)) > 2:
-        # k > 2 classes: one binary analysis per class, that class (+1) against the rest (−1)
-        sections = [
-            f'<div class="verdict note">{len(np.unique(labels))} classes: one analysis per class, that class '
-            "(+1) against the rest (−1), as the one-vs-rest model that `perceptronlab train` fits.</div>"
-        ]
-        for label in np.unique(labels):
-            part = _sections(
-                X,
-                Xf,
-                np.where(labels == label, 1, -1),
-                fit_intercept=fit_intercept,
-                trace_points=trace_points,
-                max_sweeps=max_sweeps,
-                scale=scale,
-                feature_names=feature_names,
-                on_stage=on_stage,
-                wording=wording,
-                class_names=("the rest", str(label)),
-            )
-            sections.append(
-                f"<h2>Class {html_text(label)} against the rest</h2>"
-                + "".join(part).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
-            )
+        sections = _one_vs_rest(labels, sections_of)
     else:
-        sections = _sections(
-            X,
-            Xf,
-            y,
-            fit_intercept=fit_intercept,
-            trace_points=trace_points,
-            max_sweeps=max_sweeps,
-            scale=scale,
-            feature_names=feature_names,
-            on_stage=on_stage,
-            wording=wording,
-        )
+        sections = sections_of(y)
 
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{html_text(source)} · " if source else ""
@@ -553,6 +533,21 @@ def build_report(
         + f"\n<footer>perceptronlab {html_text(__version__)}: every number computed by the engine and the "
         "theory toolkit.</footer>\n</main>\n</body>\n</html>\n"
     )
+
+
+def _one_vs_rest(labels: Any, sections_of: Callable[..., list[str]]) -> list[str]:
+    """k > 2 classes: one binary analysis per class, that class (+1) against the rest (−1)."""
+    sections = [
+        f'<div class="verdict note">{len(np.unique(labels))} classes: one analysis per class, that class '
+        "(+1) against the rest (−1), as the one-vs-rest model that `perceptronlab train` fits.</div>"
+    ]
+    for label in np.unique(labels):
+        part = sections_of(np.where(labels == label, 1, -1), class_names=("the rest", str(label)))
+        sections.append(
+            f"<h2>Class {html_text(label)} against the rest</h2>"
+            + "".join(part).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
+        )
+    return sections
 
 
 def write_report(
