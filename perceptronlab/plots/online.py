@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from perceptronlab._ground.validation import fail
+from perceptronlab.plots._common import new_figure
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -29,16 +30,6 @@ __all__ = ["ldim_growth", "mistake_tree", "mistakes_against_bound"]
 
 #: the deepest tree drawn (2^depth leaves)
 MAX_DRAWN_DEPTH = 7
-
-
-def _figure(width: float, height: float) -> Figure:
-    try:
-        from perceptronlab.plots.figure import PlotFigure
-    except ImportError as exc:  # pragma: no cover - matplotlib is in the test environment
-        raise ImportError(
-            "perceptronlab.plots needs matplotlib: pip install 'perceptronlab[plots]'"
-        ) from exc
-    return PlotFigure(figsize=(width, height), layout="constrained")
 
 
 def _point_text(H: FiniteClass | None, point: int) -> str:
@@ -66,7 +57,7 @@ def mistake_tree(result: LittlestoneDimension, H: FiniteClass | None = None) -> 
             f"depth {depth}",
             "Draw the tree of a smaller class, or read it with result.tree.levels().",
         )
-    fig = _figure(max(5.0, 1.0 * 2 ** max(depth - 1, 0)), 1.2 + 1.1 * max(depth, 1))
+    fig = new_figure(max(5.0, 1.0 * 2 ** max(depth - 1, 0)), 1.2 + 1.1 * max(depth, 1))
     ax = fig.subplots()
     ax.set_axis_off()
 
@@ -103,7 +94,7 @@ def ldim_growth(series: Mapping[str, Sequence[tuple[int, int]]]) -> Figure:
     ----------
     series : class name → [(points, Ldim), …].
     """
-    fig = _figure(6.5, 4.0)
+    fig = new_figure(6.5, 4.0)
     ax = fig.subplots()
     for name, pairs in series.items():
         ax.plot([p for p, _ in pairs], [value for _, value in pairs], "o-", label=name)
@@ -133,7 +124,7 @@ def mistakes_against_bound(table: Sequence[Mapping[str, Any]]) -> Figure:
         worst[key] = (max(mistakes, old[0]), max(bound, old[1]))
     classes = list(dict.fromkeys(key[0] for key in worst))
     learners = list(dict.fromkeys(key[1] for key in worst))
-    fig = _figure(max(7.0, 1.6 * len(classes) + 2), 4.5)
+    fig = new_figure(max(7.0, 1.6 * len(classes) + 2), 4.5)
     ax = fig.subplots()
     width = 0.8 / max(len(learners), 1)
     for j, learner in enumerate(learners):

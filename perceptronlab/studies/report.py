@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import datetime as _dt
+import functools
 import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
     from perceptronlab._ground.types import Float64Array, MatrixLike
     from perceptronlab.core.driver import OnStage
+    from perceptronlab.core.run import Run
     from perceptronlab.preprocessing import Scale
     from perceptronlab.theory.analysis import Analysis
     from perceptronlab.theory.geometry import MaxMarginResult
@@ -327,9 +329,7 @@ def _sections(
     class_names: tuple[str, str] | None = None,
 ) -> list[str]:
     """The report's sections for two classes: analysis, advice, the run, plots, worksheet."""
-    from perceptronlab import plots
-    from perceptronlab.preprocessing import describe_scaler
-    from perceptronlab.theory.analysis import EXACT_RUN_LIMIT, analyze
+    from perceptronlab.theory.analysis import analyze
 
     n, d = Xf.shape
     signs, classes = check_labels(y, n)
@@ -350,51 +350,56 @@ def _sections(
     )
     if analysis.scale:  # the plots show the data the run saw: the scaled features
         Xf = np.asarray(analysis.run.data[0], dtype=np.float64)
-    sections: list[str] = []
-    facts = [
-        ("points", n),
-        ("features", d),
+    sections = [_analysis_section(analysis, (n, d), classes, fit_intercept, wording)]
+    if analysis.advice:
+        sections.append(_advice_html(analysis, wording))
+    sections.append("".join(_run_section(analysis)))
+    if on_stage is not None:
+        on_stage("plots", None)
+    sections.append(_plots_section(analysis, Xf, y, d))
+    sections.append(_worksheet_section(analysis.run, n, small, trace_points))
+    return sections
+
+
+def _analysis_section(
+    analysis: Analysis,
+    shape: tuple[int, int],
+    classes: Any,
+    fit_intercept: bool,
+    wording: Callable[[str], str],
+) -> str:
+    """The data's facts and the analysis' cards, and its separability told in words."""
+    from perceptronlab.preprocessing import describe_scaler
+
+    facts: list[Card] = [
+        ("points", shape[0]),
+        ("features", shape[1]),
         ("classes (−1, +1)", f"{classes[0]}, {classes[1]}"),
         ("intercept", fit_intercept),
     ]
     if analysis.scale:
         facts.append(("features scaled", describe_scaler(analysis.scale)))
-    sections.append(
+    return (
         "<h2>Analysis</h2>"
         + _cards(facts)
         + _cards(_analysis_cards(analysis))
         + f"<pre>{html_text(wording(str(analysis.separability)))}</pre>"
     )
-    if analysis.advice:
-        sections.append(_advice_html(analysis, wording))
-    sections.append("".join(_run_section(analysis)))
 
-    if on_stage is not None:
-        on_stage("plots", None)
+
+def _plots_section(analysis: Analysis, Xf: Float64Array, y: ArrayLike, d: int) -> str:
+    """The figures that apply: the plane (``d`` = 2 features, or the bias trick's 3), the squeeze,
+    the sweeps, the bound surface."""
+    from perceptronlab import plots
+
     run, kept, R = analysis.run, analysis.pocket, float(analysis.R)
     rho = (
         float(analysis.rho) if analysis.separable and analysis.rho is not None else None
     )  # separable data's ρ*
-    separable_data = rho is not None
     figures = ["<h2>Plots</h2>"]
-    plane = d == 2 or (d == 3 and bool(np.all(Xf[:, 0] == 1.0)))
-    shown = kept if kept is not None else run
-    if plane and np.any(np.asarray(shown.w, dtype=np.float64)):
-        # the analysis' own maximum margin: one computation of ρ* for the cards and the band
-        band: bool | MaxMarginResult = False
-        if separable_data:
-            band = analysis.max_margin if analysis.max_margin is not None else True
-        figures.append(
-            _figure_html(
-                plots.decision_regions(shown, Xf, y, max_margin=band),
-                "The plane: both classes, the learned line and w"
-                + (
-                    ", the max-margin band."
-                    if separable_data
-                    else " (pocket's weights); misclassified points circled."
-                ),
-            )
-        )
+    plane = _plane_figure(analysis, Xf, y, d, separable_data=rho is not None)
+    if plane is not None:
+        figures.append(plane)
     if rho is not None and run.mistakes and run.log_complete:
         figures.append(
             _figure_html(
@@ -402,7 +407,7 @@ def _sections(
                 "The squeeze of Novikoff's proof: kρ* ≤ ‖w_k‖ ≤ √k·R, so k ≤ R²/ρ*².",
             )
         )
-    elif separable_data and run.mistakes:
+    elif rho is not None and run.mistakes:
         figures.append(
             '<div class="verdict note">The squeeze of Novikoff\'s proof needs ‖w_k‖ after every '
             f"update; this run of {run.mistakes:,} updates logged the first "
@@ -420,23 +425,51 @@ def _sections(
                 "Novikoff's bound R²/ρ² over (R, ρ), with this dataset marked.",
             )
         )
-    sections.append("".join(figures))
+    return "".join(figures)
+
+
+def _plane_figure(
+    analysis: Analysis, Xf: Float64Array, y: ArrayLike, d: int, separable_data: bool
+) -> str | None:
+    """The decision regions of 2-D data (or of the bias trick's (1, x)), with the max-margin band
+    when the data is separable; None for other data or a zero w."""
+    from perceptronlab import plots
+
+    plane = d == 2 or (d == 3 and bool(np.all(Xf[:, 0] == 1.0)))
+    shown = analysis.pocket if analysis.pocket is not None else analysis.run
+    if not (plane and np.any(np.asarray(shown.w, dtype=np.float64))):
+        return None
+    # the analysis' own maximum margin: one computation of ρ* for the cards and the band
+    band: bool | MaxMarginResult = False
+    if separable_data:
+        band = analysis.max_margin if analysis.max_margin is not None else True
+    return _figure_html(
+        plots.decision_regions(shown, Xf, y, max_margin=band),
+        "The plane: both classes, the learned line and w"
+        + (
+            ", the max-margin band."
+            if separable_data
+            else " (pocket's weights); misclassified points circled."
+        ),
+    )
+
+
+def _worksheet_section(run: Run, n: int, small: bool, trace_points: int) -> str:
+    """The exact worksheet trace when the run kept one, or a note saying why not."""
+    from perceptronlab.theory.analysis import EXACT_RUN_LIMIT
 
     if run.steps is not None:
-        sections.append("<h2>Worksheet (exact arithmetic)</h2>" + run.table("html"))
-    elif small:
-        sections.append(
+        return "<h2>Worksheet (exact arithmetic)</h2>" + run.table("html")
+    if small:
+        return (
             '<h2>Worksheet</h2><div class="verdict note">The worksheet is shown for runs in exact '
             f"arithmetic of separable data with a bound R²/ρ*² of at most {EXACT_RUN_LIMIT:,} mistakes; this run "
             "was computed in floating point.</div>"
         )
-    else:
-        sections.append(
-            f'<h2>Worksheet</h2><div class="verdict note">{n} points: the step-by-step trace is '
-            f"shown for at most {trace_points} points.</div>"
-        )
-
-    return sections
+    return (
+        f'<h2>Worksheet</h2><div class="verdict note">{n} points: the step-by-step trace is '
+        f"shown for at most {trace_points} points.</div>"
+    )
 
 
 def build_report(
@@ -469,44 +502,23 @@ def build_report(
     fit_intercept = bool(fit_intercept)
     wording = wording or (lambda text: text)
     title = title or "perceptronlab report"
+    sections_of = functools.partial(
+        _sections,
+        X,
+        Xf,
+        fit_intercept=fit_intercept,
+        trace_points=trace_points,
+        max_sweeps=max_sweeps,
+        scale=scale,
+        feature_names=feature_names,
+        on_stage=on_stage,
+        wording=wording,
+    )
     labels = np.asarray(y)
     if labels.ndim == 1 and labels.shape[0] == n and len(np.unique(labels)) > 2:
-        # k > 2 classes: one binary analysis per class, that class (+1) against the rest (−1)
-        sections = [
-            f'<div class="verdict note">{len(np.unique(labels))} classes: one analysis per class, that class '
-            "(+1) against the rest (−1), as the one-vs-rest model that `perceptronlab train` fits.</div>"
-        ]
-        for label in np.unique(labels):
-            part = _sections(
-                X,
-                Xf,
-                np.where(labels == label, 1, -1),
-                fit_intercept=fit_intercept,
-                trace_points=trace_points,
-                max_sweeps=max_sweeps,
-                scale=scale,
-                feature_names=feature_names,
-                on_stage=on_stage,
-                wording=wording,
-                class_names=("the rest", str(label)),
-            )
-            sections.append(
-                f"<h2>Class {html_text(label)} against the rest</h2>"
-                + "".join(part).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
-            )
+        sections = _one_vs_rest(labels, sections_of)
     else:
-        sections = _sections(
-            X,
-            Xf,
-            y,
-            fit_intercept=fit_intercept,
-            trace_points=trace_points,
-            max_sweeps=max_sweeps,
-            scale=scale,
-            feature_names=feature_names,
-            on_stage=on_stage,
-            wording=wording,
-        )
+        sections = sections_of(y)
 
     stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     meta = f"{html_text(source)} · " if source else ""
@@ -521,6 +533,21 @@ def build_report(
         + f"\n<footer>perceptronlab {html_text(__version__)}: every number computed by the engine and the "
         "theory toolkit.</footer>\n</main>\n</body>\n</html>\n"
     )
+
+
+def _one_vs_rest(labels: Any, sections_of: Callable[..., list[str]]) -> list[str]:
+    """k > 2 classes: one binary analysis per class, that class (+1) against the rest (−1)."""
+    sections = [
+        f'<div class="verdict note">{len(np.unique(labels))} classes: one analysis per class, that class '
+        "(+1) against the rest (−1), as the one-vs-rest model that `perceptronlab train` fits.</div>"
+    ]
+    for label in np.unique(labels):
+        part = sections_of(np.where(labels == label, 1, -1), class_names=("the rest", str(label)))
+        sections.append(
+            f"<h2>Class {html_text(label)} against the rest</h2>"
+            + "".join(part).replace("<h2>", "<h3>").replace("</h2>", "</h3>")
+        )
+    return sections
 
 
 def write_report(
