@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "teach",
     "web",
     "exams",
+    "check",
     "theory",
     "quiz",
 )
