@@ -45,55 +45,62 @@ RosterOpt = Annotated[
 ]
 
 
+SheetArg = Annotated[
+    Path,
+    typer.Argument(
+        metavar="SHEET",
+        help="The student's sheet as CSV: sweep,point,score,mistake,"
+        "w_after (the layout of `perceptronlab trace DATA -f csv`); a sheet "
+        "from `exam --sheet-out` carries its data in '#' lines. A folder or a "
+        "zip of such sheets grades a class (see --gradebook).",
+    ),
+]
+SheetDataOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data",
+        "-d",
+        help="The sheet's dataset. Needed unless the "
+        "sheet carries its data; if it does, the two must agree.",
+    ),
+]
+SheetInterceptOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--intercept/--no-intercept",
+        help="The sheet has an intercept: w cells read '(w1, w2), b = v'. Default: the sheet's '# intercept:' "
+        "line, else no.",
+        show_default=False,
+    ),
+]
+SheetEtaOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--eta",
+        metavar="NUMBER",
+        help="The sheet's learning rate, exact: 1, 2, 0.5 or 1/2. Default: the sheet's '# eta:' "
+        "line, else 1.",
+    ),
+]
+GradebookOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--gradebook",
+        help="For a folder or zip of sheets: write the gradebook CSV here (a row per student: "
+        "points, first wrong row, slip, status, flag); the most common slips are printed.",
+    ),
+]
+
+
 def check(
-    worksheet: Annotated[
-        Path,
-        typer.Argument(
-            metavar="SHEET",
-            help="The student's sheet as CSV: sweep,point,score,mistake,"
-            "w_after (the layout of `perceptronlab trace DATA -f csv`); a sheet "
-            "from `exam --sheet-out` carries its data in '#' lines. A folder or a "
-            "zip of such sheets grades a class (see --gradebook).",
-        ),
-    ],
-    data: Annotated[
-        Path | None,
-        typer.Option(
-            "--data",
-            "-d",
-            help="The sheet's dataset. Needed unless the "
-            "sheet carries its data; if it does, the two must agree.",
-        ),
-    ] = None,
-    intercept: Annotated[
-        bool | None,
-        typer.Option(
-            "--intercept/--no-intercept",
-            help="The sheet has an intercept: w cells read '(w1, w2), b = v'. Default: the sheet's '# intercept:' "
-            "line, else no.",
-            show_default=False,
-        ),
-    ] = None,
-    eta: Annotated[
-        str | None,
-        typer.Option(
-            "--eta",
-            metavar="NUMBER",
-            help="The sheet's learning rate, exact: 1, 2, 0.5 or 1/2. Default: the sheet's '# eta:' "
-            "line, else 1.",
-        ),
-    ] = None,
+    worksheet: SheetArg,
+    data: SheetDataOpt = None,
+    intercept: SheetInterceptOpt = None,
+    eta: SheetEtaOpt = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
     max_bytes: MaxBytesOpt = None,
-    gradebook: Annotated[
-        Path | None,
-        typer.Option(
-            "--gradebook",
-            help="For a folder or zip of sheets: write the gradebook CSV here (a row per student: "
-            "points, first wrong row, slip, status, flag); the most common slips are printed.",
-        ),
-    ] = None,
+    gradebook: GradebookOpt = None,
     class_variants: VariantsFileOpt = None,
     class_roster: RosterOpt = None,
     json_output: JsonOpt = False,

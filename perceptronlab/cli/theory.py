@@ -184,6 +184,19 @@ def advice_cards(result: Any, wording=None) -> list:
     ]
 
 
+LooOpt = Annotated[
+    bool, typer.Option("--loo/--no-loo", help="Compute the exact leave-one-out error.")
+]
+ExactCellsOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--exact/--no-exact",
+        help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files "
+        "(never with --scale).",
+    ),
+]
+
+
 def analyze(
     ctx: typer.Context,
     data: DataArg,
@@ -192,17 +205,8 @@ def analyze(
     max_sweeps: AnalysisSweepsOpt = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
-    loo: Annotated[
-        bool, typer.Option("--loo/--no-loo", help="Compute the exact leave-one-out error.")
-    ] = True,
-    exact: Annotated[
-        bool | None,
-        typer.Option(
-            "--exact/--no-exact",
-            help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files "
-            "(never with --scale).",
-        ),
-    ] = None,
+    loo: LooOpt = True,
+    exact: ExactCellsOpt = None,
     max_bytes: MaxBytesOpt = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -261,21 +265,27 @@ def analyze(
         return to_command_line(text, flags)
 
     if json_output:
-        records = [analysis_record(result, wording) for result in results]
-        if tasks[0][0] is None:
-            print_json(records[0])
-        else:
-            print_json(
-                {
-                    "multiclass": "one-vs-rest",
-                    "classes": [c for c, _ in tasks],
-                    "per_class": [
-                        {"class": c, **record}
-                        for (c, _), record in zip(tasks, records, strict=True)
-                    ],
-                }
-            )
+        print_json(_json_analyses(tasks, results, wording))
         return
+    _print_analyses(tasks, results, wording)
+
+
+def _json_analyses(tasks: list, results: list, wording: Any) -> dict:
+    """What ``analyze --json`` prints: one record, or one per class (one-vs-rest)."""
+    records = [analysis_record(result, wording) for result in results]
+    if tasks[0][0] is None:
+        return records[0]
+    return {
+        "multiclass": "one-vs-rest",
+        "classes": [c for c, _ in tasks],
+        "per_class": [
+            {"class": c, **record} for (c, _), record in zip(tasks, records, strict=True)
+        ],
+    }
+
+
+def _print_analyses(tasks: list, results: list, wording: Any) -> None:
+    """The analysis for a terminal: each class's cards, its separability and the advice."""
     from rich.columns import Columns
     from rich.rule import Rule
 
