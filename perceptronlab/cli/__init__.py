@@ -32,11 +32,15 @@ from perceptronlab.exceptions import PerceptronLabError
 
 #: command-group modules under ``perceptronlab.cli``; each has ``register(app)``.
 COMMAND_MODULES: tuple[str, ...] = (
-    "engine",
+    "train",
+    "predict",
+    "trace",
+    "demo",
     "evaluate",
     "teach",
     "web",
     "exams",
+    "check",
     "theory",
     "quiz",
 )

@@ -1,16 +1,16 @@
-"""Teaching commands: ``exam`` (a generated exam task with its key) and ``check`` (a worksheet verdict).
+"""``exam``: a generated exam task with its key, or a whole class's variants (a folder).
 
-The commands parse, call :func:`perceptronlab.teach.exams.generate` and
-:func:`perceptronlab.teach.sheets.check_sheet`, and format. ``exam --data-out`` and ``--sheet-out``
-hand out the task's data and a blank worksheet that carries it, so that ``check SHEET`` needs no
-``--data``; a sheet without its data and without ``--data`` is refused (exit 1).
+The command parses, calls :func:`perceptronlab.teach.exams.generate` (or
+:func:`perceptronlab.teach.variants.class_variants`), and formats. ``exam --data-out`` and
+``--sheet-out`` hand out the task's data and a blank worksheet that carries it, so that ``check
+SHEET`` (:mod:`perceptronlab.cli.check`) needs no ``--data``.
 """
 
 from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,15 +18,8 @@ if TYPE_CHECKING:
     from perceptronlab.teach.exams import Kind as LectureKind
 
 from perceptronlab.cli._common import (
-    DataFormatOpt,
-    JsonOpt,
-    LabelOpt,
-    MaxBytesOpt,
     QuietOpt,
     info,
-    parse_number,
-    print_json,
-    read_xy,
 )
 
 
@@ -66,25 +59,6 @@ ForceOpt = Annotated[
         "(a class folder written before is replaced without it).",
     ),
 ]
-VariantsFileOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--variants",
-        metavar="FILE",
-        help="For a folder or zip of sheets: the class's variants.csv (from `exam --variants/"
-        "--students --out DIR`), when it is not in the folder; each sheet is then checked "
-        "against its student's own variant, and missing students are listed.",
-    ),
-]
-RosterOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--students",
-        metavar="FILE",
-        help="For a folder or zip of sheets: grade only these students of the class (a "
-        "roster, one identifier per line).",
-    ),
-]
 
 
 def _lecture_kind(kind: Kind) -> LectureKind:
@@ -100,138 +74,140 @@ def _write(path: Path, content: str | bytes, flag: str) -> None:
     atomic_write(path, content, what=flag)
 
 
+KindOpt = Annotated[
+    Kind,
+    typer.Option(
+        "--kind",
+        "-k",
+        help="The task: trace (the perceptron by hand), "
+        "margin (margin and mistake bound), generalization (test-error bound), "
+        "distance (distance and margin of a given w), margin-perceptron, eta "
+        "(the learning rate), pocket (non-separable points), online (predict "
+        "before the label); from the online-learning chapter: ldim (the "
+        "Littlestone dimension of a small class, with its tree), halving, "
+        "weighted-majority or winnow (run by hand).",
+    ),
+]
+ExamSeedOpt = Annotated[
+    int, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same task.")
+]
+ExamFormatOpt = Annotated[
+    ExamFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        help="Markdown (md), LaTeX, Typst source, or a printable PDF (pdf: needs --out; "
+        "typeset by Typst, the pdf extra).",
+    ),
+]
+SolutionOpt = Annotated[
+    bool,
+    typer.Option("--solution/--no-solution", help="Append the worked solution (the answer key)."),
+]
+StandaloneOpt = Annotated[
+    bool, typer.Option("--standalone", help="LaTeX: a whole document, not a fragment.")
+]
+ExamOutOpt = Annotated[
+    Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
+]
+DataOutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--data-out", help="Also write the task's dataset as CSV (trace and margin tasks)."
+    ),
+]
+SheetOutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--sheet-out",
+        help="Also write a blank worksheet for part (a) that carries the data, so that "
+        "`perceptronlab check SHEET` needs no --data (trace tasks).",
+    ),
+]
+VariantsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--variants",
+        min=1,
+        max=5000,
+        help="A whole class: this many different variants of equal difficulty, one "
+        "per student (student-001, ...), each from --seed and the student's "
+        "identifier; --out names a folder that gets one file per student, "
+        "_key/key.md or _key/key.pdf with every variant, variants.csv and the trace kind's "
+        "sheets (built beside it and swapped in when complete).",
+    ),
+]
+StudentsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--students",
+        help="A roster instead of --variants: one student identifier per line (e.g. the "
+        "matriculation number); a variant each.",
+    ),
+]
+PointsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--points",
+        help="With --variants/--students: every variant's number of data points, a count or a "
+        "range (e.g. 3 or 3-4); by default all variants share one.",
+    ),
+]
+MistakesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--mistakes",
+        help="With --variants/--students: every variant's number of mistakes (updates), e.g. "
+        "4-5 (kinds with a run: trace, margin-perceptron, eta, online); by default all share one.",
+    ),
+]
+SweepsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--sweeps",
+        help="With --variants/--students: every variant's number of sweeps, the clean one "
+        "included, e.g. 3-4 (trace, margin-perceptron); by default all share one.",
+    ),
+]
+ExportOpt = Annotated[
+    ExportFormat | None,
+    typer.Option(
+        "--export",
+        help="Also write the task (every variant with --variants) for a learning-management system: "
+        "moodle (Moodle XML: every number of the key a graded numerical question, the worksheet "
+        "as cloze, written parts as essays) or qti (a QTI 1.2 zip for Canvas); alone it writes "
+        "to --out, with --variants into the folder.",
+    ),
+]
+
+
 def exam(
-    kind: Annotated[
-        Kind,
-        typer.Option(
-            "--kind",
-            "-k",
-            help="The task: trace (the perceptron by hand), "
-            "margin (margin and mistake bound), generalization (test-error bound), "
-            "distance (distance and margin of a given w), margin-perceptron, eta "
-            "(the learning rate), pocket (non-separable points), online (predict "
-            "before the label); from the online-learning chapter: ldim (the "
-            "Littlestone dimension of a small class, with its tree), halving, "
-            "weighted-majority or winnow (run by hand).",
-        ),
-    ],
-    seed: Annotated[
-        int, typer.Option("--seed", "-s", min=0, help="Seed: the same seed gives the same task.")
-    ] = 0,
-    fmt: Annotated[
-        ExamFormat,
-        typer.Option(
-            "--format",
-            "-f",
-            help="Markdown (md), LaTeX, Typst source, or a printable PDF (pdf: needs --out; "
-            "typeset by Typst, the pdf extra).",
-        ),
-    ] = ExamFormat.md,
-    solution: Annotated[
-        bool,
-        typer.Option(
-            "--solution/--no-solution", help="Append the worked solution (the answer key)."
-        ),
-    ] = False,
-    standalone: Annotated[
-        bool, typer.Option("--standalone", help="LaTeX: a whole document, not a fragment.")
-    ] = False,
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write to this file instead of stdout.")
-    ] = None,
-    data_out: Annotated[
-        Path | None,
-        typer.Option(
-            "--data-out", help="Also write the task's dataset as CSV (trace and margin tasks)."
-        ),
-    ] = None,
-    sheet_out: Annotated[
-        Path | None,
-        typer.Option(
-            "--sheet-out",
-            help="Also write a blank worksheet for part (a) that carries the data, so that "
-            "`perceptronlab check SHEET` needs no --data (trace tasks).",
-        ),
-    ] = None,
-    variants: Annotated[
-        int | None,
-        typer.Option(
-            "--variants",
-            min=1,
-            max=5000,
-            help="A whole class: this many different variants of equal difficulty, one "
-            "per student (student-001, ...), each from --seed and the student's "
-            "identifier; --out names a folder that gets one file per student, "
-            "_key/key.md or _key/key.pdf with every variant, variants.csv and the trace kind's "
-            "sheets (built beside it and swapped in when complete).",
-        ),
-    ] = None,
-    students: Annotated[
-        Path | None,
-        typer.Option(
-            "--students",
-            help="A roster instead of --variants: one student identifier per line (e.g. the "
-            "matriculation number); a variant each.",
-        ),
-    ] = None,
-    points: Annotated[
-        str | None,
-        typer.Option(
-            "--points",
-            help="With --variants/--students: every variant's number of data points, a count or a "
-            "range (e.g. 3 or 3-4); by default all variants share one.",
-        ),
-    ] = None,
-    mistakes: Annotated[
-        str | None,
-        typer.Option(
-            "--mistakes",
-            help="With --variants/--students: every variant's number of mistakes (updates), e.g. "
-            "4-5 (kinds with a run: trace, margin-perceptron, eta, online); by default all share one.",
-        ),
-    ] = None,
-    sweeps: Annotated[
-        str | None,
-        typer.Option(
-            "--sweeps",
-            help="With --variants/--students: every variant's number of sweeps, the clean one "
-            "included, e.g. 3-4 (trace, margin-perceptron); by default all share one.",
-        ),
-    ] = None,
-    export: Annotated[
-        ExportFormat | None,
-        typer.Option(
-            "--export",
-            help="Also write the task (every variant with --variants) for a learning-management system: "
-            "moodle (Moodle XML: every number of the key a graded numerical question, the worksheet "
-            "as cloze, written parts as essays) or qti (a QTI 1.2 zip for Canvas); alone it writes "
-            "to --out, with --variants into the folder.",
-        ),
-    ] = None,
+    kind: KindOpt,
+    seed: ExamSeedOpt = 0,
+    fmt: ExamFormatOpt = ExamFormat.md,
+    solution: SolutionOpt = False,
+    standalone: StandaloneOpt = False,
+    out: ExamOutOpt = None,
+    data_out: DataOutOpt = None,
+    sheet_out: SheetOutOpt = None,
+    variants: VariantsOpt = None,
+    students: StudentsOpt = None,
+    points: PointsOpt = None,
+    mistakes: MistakesOpt = None,
+    sweeps: SweepsOpt = None,
+    export: ExportOpt = None,
     force: ForceOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Generate an exam task in the style of the lecture notes "Perceptron Mistake Bound", with its key
     computed by the engine; or, with --variants or --students, one variant per student and one key."""
-    from perceptronlab._ground.files import write_target
     from perceptronlab._ground.validation import fail
-    from perceptronlab.teach.difficulty import parse_range
-    from perceptronlab.teach.exams import generate
     from perceptronlab.teach.online_exams import ONLINE_KINDS
 
-    given = {"points": points, "mistakes": mistakes, "sweeps": sweeps}
-    ranges = {
-        name: span
-        for name, text in given.items()
-        if (span := parse_range(f"--{name}", text)) is not None
-    }
-    if ranges and variants is None and students is None:
-        raise fail(
-            " / ".join(f"--{name}" for name in ranges),
-            "--variants N or --students FILE (a class whose variants share it)",
-            "a single task",
-            "Add --variants, or drop the range (a seed gives one task as it is).",
-        )
+    ranges = _ranges(
+        {"points": points, "mistakes": mistakes, "sweeps": sweeps},
+        variants is not None or students is not None,
+    )
     if kind.value in ONLINE_KINDS:
         _online_exam(
             kind,
@@ -264,27 +240,74 @@ def exam(
         )
         return
     if export is not None:
-        from perceptronlab.teach.lms_exams import export_tasks
-
-        if out is None:
-            raise fail(
-                "--export",
-                "--out FILE",
-                "no --out",
-                "Add e.g. --out exam.xml (moodle) or --out exam.zip (qti).",
-            )
-        task = generate(_lecture_kind(kind), seed)
-        _write(
-            out,
-            export_tasks(
-                [(f"{kind.value}-{seed}", task)],
-                export.value,
-                title=f"perceptronlab exam {kind.value}, seed {seed}",
-            ),
-            "--out",
-        )
-        info(f"wrote {out} ({kind.value} task, seed {seed}, {export.value})", quiet=quiet)
+        _export_exam(kind, seed, export, out, quiet)
         return
+    _single_exam(kind, seed, fmt, (solution, standalone), (out, data_out, sheet_out), quiet)
+
+
+def _ranges(given: dict[str, str | None], for_a_class: bool) -> dict:
+    """--points, --mistakes and --sweeps as ranges (only those given); refused without a class."""
+    from perceptronlab._ground.validation import fail
+    from perceptronlab.teach.difficulty import parse_range
+
+    ranges = {
+        name: span
+        for name, text in given.items()
+        if (span := parse_range(f"--{name}", text)) is not None
+    }
+    if ranges and not for_a_class:
+        raise fail(
+            " / ".join(f"--{name}" for name in ranges),
+            "--variants N or --students FILE (a class whose variants share it)",
+            "a single task",
+            "Add --variants, or drop the range (a seed gives one task as it is).",
+        )
+    return ranges
+
+
+def _export_exam(
+    kind: Kind, seed: int, export: ExportFormat, out: Path | None, quiet: bool
+) -> None:
+    """``exam --export``: one task for a learning-management system, written to --out."""
+    from perceptronlab._ground.validation import fail
+    from perceptronlab.teach.exams import generate
+    from perceptronlab.teach.lms_exams import export_tasks
+
+    if out is None:
+        raise fail(
+            "--export",
+            "--out FILE",
+            "no --out",
+            "Add e.g. --out exam.xml (moodle) or --out exam.zip (qti).",
+        )
+    task = generate(_lecture_kind(kind), seed)
+    _write(
+        out,
+        export_tasks(
+            [(f"{kind.value}-{seed}", task)],
+            export.value,
+            title=f"perceptronlab exam {kind.value}, seed {seed}",
+        ),
+        "--out",
+    )
+    info(f"wrote {out} ({kind.value} task, seed {seed}, {export.value})", quiet=quiet)
+
+
+def _single_exam(
+    kind: Kind,
+    seed: int,
+    fmt: ExamFormat,
+    parts: tuple[bool, bool],
+    targets: tuple[Path | None, Path | None, Path | None],
+    quiet: bool,
+) -> None:
+    """One task (``parts``: --solution, --standalone) to stdout or --out, and its dataset and blank
+    worksheet (``targets``: --out, --data-out, --sheet-out), every target checked first."""
+    from perceptronlab._ground.files import write_target
+    from perceptronlab._ground.validation import fail
+    from perceptronlab.teach.exams import generate
+
+    (solution, standalone), (out, data_out, sheet_out) = parts, targets
     if fmt is ExamFormat.pdf and out is None:
         raise fail(
             "--format pdf",
@@ -296,6 +319,33 @@ def exam(
         _ = path and write_target(path, flag)  # every target checked before any file is written
     task = generate(_lecture_kind(kind), seed)
     # the extra files first: a task that has no dataset or worksheet refuses before anything is written
+    extras = _extra_files(task, kind, data_out, sheet_out)
+    if fmt is ExamFormat.pdf:
+        content: str | bytes = task.pdf(solution)
+    elif fmt is ExamFormat.latex:
+        content = task.latex(solution, standalone=standalone)
+    else:
+        content = task.render(fmt.value, solution)
+    if out is None:
+        typer.echo(content, nl=False)
+    else:
+        _write(out, content, "--out")
+        info(
+            f"wrote {out} ({kind.value} task, seed {seed}{', with solution' if solution else ''})",
+            quiet=quiet,
+        )
+    for path, text, flag, what in extras:
+        _write(path, text, flag)
+        info(f"wrote {path} (the {what})", quiet=quiet)
+
+
+def _extra_files(
+    task: Any, kind: Kind, data_out: Path | None, sheet_out: Path | None
+) -> list[tuple[Path, str, str, str]]:
+    """(path, content, flag, what) of --data-out and --sheet-out; refused for a task without a
+    dataset or a worksheet."""
+    from perceptronlab._ground.validation import fail
+
     extras = []
     if data_out is not None:
         if "X" not in task.data:
@@ -315,23 +365,7 @@ def exam(
                 "Drop --sheet-out, or use --kind trace.",
             )
         extras.append((sheet_out, task.worksheet_csv(), "--sheet-out", "blank worksheet"))
-    if fmt is ExamFormat.pdf:
-        content: str | bytes = task.pdf(solution)
-    elif fmt is ExamFormat.latex:
-        content = task.latex(solution, standalone=standalone)
-    else:
-        content = task.render(fmt.value, solution)
-    if out is None:
-        typer.echo(content, nl=False)
-    else:
-        _write(out, content, "--out")
-        info(
-            f"wrote {out} ({kind.value} task, seed {seed}{', with solution' if solution else ''})",
-            quiet=quiet,
-        )
-    for path, text, flag, what in extras:
-        _write(path, text, flag)
-        info(f"wrote {path} (the {what})", quiet=quiet)
+    return extras
 
 
 def _online_exam(
@@ -488,220 +522,6 @@ def _class_files(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, variant
         yield bank, export_tasks([(v.student, v.task) for v in variants], export.value, title=title)
 
 
-def check(
-    worksheet: Annotated[
-        Path,
-        typer.Argument(
-            metavar="SHEET",
-            help="The student's sheet as CSV: sweep,point,score,mistake,"
-            "w_after (the layout of `perceptronlab trace DATA -f csv`); a sheet "
-            "from `exam --sheet-out` carries its data in '#' lines. A folder or a "
-            "zip of such sheets grades a class (see --gradebook).",
-        ),
-    ],
-    data: Annotated[
-        Path | None,
-        typer.Option(
-            "--data",
-            "-d",
-            help="The sheet's dataset. Needed unless the "
-            "sheet carries its data; if it does, the two must agree.",
-        ),
-    ] = None,
-    intercept: Annotated[
-        bool | None,
-        typer.Option(
-            "--intercept/--no-intercept",
-            help="The sheet has an intercept: w cells read '(w1, w2), b = v'. Default: the sheet's '# intercept:' "
-            "line, else no.",
-            show_default=False,
-        ),
-    ] = None,
-    eta: Annotated[
-        str | None,
-        typer.Option(
-            "--eta",
-            metavar="NUMBER",
-            help="The sheet's learning rate, exact: 1, 2, 0.5 or 1/2. Default: the sheet's '# eta:' "
-            "line, else 1.",
-        ),
-    ] = None,
-    label: LabelOpt = None,
-    data_format: DataFormatOpt = None,
-    max_bytes: MaxBytesOpt = None,
-    gradebook: Annotated[
-        Path | None,
-        typer.Option(
-            "--gradebook",
-            help="For a folder or zip of sheets: write the gradebook CSV here (a row per student: "
-            "points, first wrong row, slip, status, flag); the most common slips are printed.",
-        ),
-    ] = None,
-    class_variants: VariantsFileOpt = None,
-    class_roster: RosterOpt = None,
-    json_output: JsonOpt = False,
-) -> None:
-    """Check a worksheet against the exact run: the first wrong row and the slip. Exit 0 only if all correct.
-
-    Given a folder or a zip of sheets, grade the class: one gradebook row per sheet, and a summary of the
-    most common slips.
-    """
-    from perceptronlab.teach.sheets import check_sheet
-
-    is_class = worksheet.is_dir() or (worksheet.is_file() and worksheet.suffix.lower() == ".zip")
-    _check_flags(
-        worksheet,
-        is_class,
-        {"--data": data, "--eta": eta, "--intercept": intercept},
-        {"--gradebook": gradebook, "--variants": class_variants, "--students": class_roster},
-    )
-    if is_class:
-        _grade_class(worksheet, gradebook, json_output, class_variants, class_roster)
-        return
-    X = y = None
-    if data is not None:
-        X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
-    result = check_sheet(
-        worksheet,
-        X,
-        y,
-        eta=None if eta is None else parse_number(eta, "--eta"),
-        fit_intercept=intercept,
-    )
-    if json_output:
-        print_json(
-            {
-                "ok": result.ok,
-                "first_wrong_row": result.first_wrong_row,
-                "slip": result.slip,
-                "slip_name": result.slip_name,
-                "message": result.message,
-                "expected": result.expected,
-                "got": result.got,
-            }
-        )
-    else:
-        typer.echo(result.verdict())
-    if not result.ok:
-        raise typer.Exit(1)
-
-
-def _check_flags(
-    worksheet: Path, is_class: bool, sheet_flags: dict[str, object], class_flags: dict[str, object]
-) -> None:
-    """Refuse the flags of one sheet for a class (each sheet carries its own), and the reverse."""
-    from perceptronlab._ground.validation import fail
-
-    if is_class and any(value is not None for value in sheet_flags.values()):
-        raise fail(
-            "--data",
-            "no --data, --eta or --intercept for a class (each sheet carries its own)",
-            "one of them",
-            "Drop it; grade sheets written by `perceptronlab exam --sheet-out`.",
-        )
-    for flag, value in class_flags.items():
-        if value is not None and not is_class:
-            raise fail(
-                flag,
-                "a folder or a zip of sheets as SHEET",
-                f"{str(worksheet)!r}, one sheet",
-                f"Pass the folder of the class's sheets, or drop {flag}.",
-            )
-
-
-def _grade_class(
-    source: Path,
-    gradebook: Path | None,
-    json_output: bool,
-    variants: Path | None = None,
-    roster: Path | None = None,
-) -> None:
-    from perceptronlab.teach.gradebook import grade_book, gradebook_csv, slip_summary
-    from perceptronlab.teach.variants import read_students
-
-    book = grade_book(source, variants, read_students(roster) if roster is not None else None)
-    if not book.sheets and not any(g.status == "missing" for g in book.grades):
-        from perceptronlab._ground.validation import fail
-
-        raise fail(
-            "worksheets",
-            "at least one worksheet (a .csv file with the columns sweep,point,...)",
-            f"{len(book.grades)} files, none a worksheet",
-            "Put the filled sheets (from `perceptronlab exam --sheet-out`) there.",
-        )
-    summary = slip_summary(book.sheets)
-    if gradebook is not None:
-        _write(gradebook, gradebook_csv(book), "--gradebook")
-    if json_output:
-        print_json(
-            {
-                "sheets": len(book.sheets),
-                "correct": sum(g.ok for g in book.sheets),
-                "grades": [
-                    {
-                        "student": g.student,
-                        "file": g.file,
-                        "points": str(g.points),
-                        "ok": g.ok,
-                        "first_wrong_row": g.first_wrong_row,
-                        "slip": g.slip,
-                        "status": g.status,
-                        "flag": g.flag,
-                        "message": g.message,
-                    }
-                    for g in book.grades
-                ],
-                "slips": [
-                    {"slip": slip, "name": name, "sheets": count} for slip, name, count in summary
-                ],
-                "notes": book.notes,
-            }
-        )
-        return
-    for line in _class_lines(book, gradebook, summary):
-        typer.echo(line)
-
-
-def _class_lines(book, gradebook: Path | None, summary: list[tuple[str, str, int]]) -> list[str]:
-    """The class's grading for a terminal: the counts, the flags, the most common slips, the notes."""
-    from perceptronlab._ground.numbers import format_count
-    from perceptronlab.teach.gradebook import SHEET_POINTS
-
-    sheets = book.sheets
-    status = {s: [g for g in book.grades if g.status == s] for s in ("missing", "skipped")}
-    scored = [g for g in book.grades if g.status in ("graded", "duplicate", "missing")]
-    mean = sum(g.points for g in scored) / max(1, len(scored))
-    lines = [
-        f"{format_count(len(sheets), 'sheet')}: {sum(g.ok for g in sheets)} fully correct; mean "
-        f"{float(mean):.2g} of {SHEET_POINTS} points"
-        + (f" ({len(status['missing'])} missing, 0 points)" if status["missing"] else "")
-        + "."
-        + (f" Gradebook: {gradebook}." if gradebook is not None else "")
-    ]
-    if summary:
-        lines.append("Most common first slips:")
-        lines += [f"  {format_count(c, 'sheet'):>10}  {name} [{slip}]" for slip, name, c in summary]
-    if status["missing"]:
-        names = [g.student for g in status["missing"]]
-        more = f" and {len(names) - 10} more" if len(names) > 10 else ""
-        lines.append(f"Missing (no sheet, 0 points): {', '.join(names[:10])}{more}.")
-    flagged = [g for g in book.grades if g.flag or g.status == "unmatched"]
-    if flagged:
-        lines.append("To look at:")
-        lines += [
-            f"  {g.status:<9}  {g.student or g.file}: {g.flag or g.message}" for g in flagged[:50]
-        ]
-        if len(flagged) > 50:
-            lines.append(f"  ... and {len(flagged) - 50} more (see the gradebook)")
-    if status["skipped"]:
-        lines.append(
-            f"{format_count(len(status['skipped']), 'file')} skipped (listed in the gradebook "
-            f"with why), e.g. {status['skipped'][0].file}: {status['skipped'][0].message}"
-        )
-    return lines + book.notes
-
-
 def register(app: typer.Typer) -> None:
-    """Add ``exam`` and ``check`` to ``app``."""
+    """Add ``exam`` to ``app``."""
     app.command("exam")(exam)
-    app.command("check")(check)

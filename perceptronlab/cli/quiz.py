@@ -132,8 +132,6 @@ def quiz(
     it is right, or which slip the option you chose makes; the score comes at the end (question
     cards are read and judged by yourself, not scored).
     """
-    from perceptronlab._ground.numbers import format_percent
-    from perceptronlab._ground.validation import fail
     from perceptronlab.teach.quiz import quiz as make_quiz
     from perceptronlab.teach.quiz import quiz_document
 
@@ -151,26 +149,43 @@ def quiz(
         return
     questions = make_quiz(seed, count, cards=cards)
     if export is not None:
-        if out is None:
-            raise fail(
-                "--export",
-                "--out FILE",
-                "no --out",
-                "Add e.g. --out quiz.xml (moodle) or --out quiz.zip (qti).",
-            )
-        from perceptronlab._ground.files import atomic_write
-        from perceptronlab.teach.lms import moodle_xml, qti_package
-
-        content: str | bytes = (
-            moodle_xml(questions, essay_cards=essay_cards)
-            if export is ExportFormat.moodle
-            else qti_package(
-                questions, title=f"perceptronlab self-test, seed {seed}", essay_cards=essay_cards
-            )
-        )
-        atomic_write(out, content, what="--out")
-        info(f"wrote {out} ({len(questions)} questions, seed {seed}, {export.value})", quiet=quiet)
+        _export_quiz(questions, seed, export, out, essay_cards, quiet)
         return
+    _ask_all(questions, seed)
+
+
+def _export_quiz(
+    questions: list, seed: int, export: ExportFormat, out: Path | None, essays: bool, quiet: bool
+) -> None:
+    """``quiz --export``: the questions as Moodle XML or a QTI zip, written to --out."""
+    from perceptronlab._ground.validation import fail
+
+    if out is None:
+        raise fail(
+            "--export",
+            "--out FILE",
+            "no --out",
+            "Add e.g. --out quiz.xml (moodle) or --out quiz.zip (qti).",
+        )
+    from perceptronlab._ground.files import atomic_write
+    from perceptronlab.teach.lms import moodle_xml, qti_package
+
+    content: str | bytes = (
+        moodle_xml(questions, essay_cards=essays)
+        if export is ExportFormat.moodle
+        else qti_package(
+            questions, title=f"perceptronlab self-test, seed {seed}", essay_cards=essays
+        )
+    )
+    atomic_write(out, content, what="--out")
+    info(f"wrote {out} ({len(questions)} questions, seed {seed}, {export.value})", quiet=quiet)
+
+
+def _ask_all(questions: list, seed: int) -> None:
+    """Ask every question in turn (until the input ends), then the score, the question cards known
+    and the topics to review."""
+    from perceptronlab._ground.numbers import format_percent
+
     typer.echo(
         f"Self-test, seed {seed} (`perceptronlab quiz --seed {seed}` gives the same questions)."
     )

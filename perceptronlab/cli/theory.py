@@ -74,10 +74,16 @@ def _list(indices: Any, limit: int = 8) -> str:
 
 def run_cards(result: Any) -> list:
     """The Rich cards of an :class:`~perceptronlab.theory.analysis.Analysis` (one run, told as it ended)."""
-    from perceptronlab._ground.numbers import format_count, format_percent
+    cards = [_data_card(result)]
+    if result.separability.separable:
+        return cards + _separable_cards(result)
+    return cards + _non_separable_cards(result)
+
+
+def _data_card(result: Any):
+    """The data: n, d, the intercept, the scaler, R and the spread of the feature scales."""
     from perceptronlab.preprocessing import describe_scaler
 
-    run = result.run
     data = [
         ("n", str(result.n)),
         ("d", str(result.d)),
@@ -88,86 +94,98 @@ def run_cards(result: Any) -> list:
     data += [("R", _num(result.R)), ("R²", _exact_pair(result.R_squared))]
     if result.spread is not None:
         data.append(("feature scales", f"differ {_num(result.spread.ratio, 2)}×"))
-    cards = [_card("data", data)]
-    sep = result.separability
-    state = result.run_state()
-    if sep.separable:
-        cards.append(
-            _card(
-                "separable",
-                [
-                    ("verdict", "yes: the perceptron converges"),
-                    ("min y(⟨w,x⟩+b)", _num(sep.residual)),
-                ],
-                "green",
-            )
+    return _card("data", data)
+
+
+def _separable_cards(result: Any) -> list:
+    """Separable data: the verdict, the best margin, the mistakes against the bound, generalization."""
+    from perceptronlab._ground.numbers import format_count, format_percent
+
+    run, sep, state = result.run, result.separability, result.run_state()
+    cards = []
+    cards.append(
+        _card(
+            "separable",
+            [
+                ("verdict", "yes: the perceptron converges"),
+                ("min y(⟨w,x⟩+b)", _num(sep.residual)),
+            ],
+            "green",
         )
-        cards.append(
-            _card(
-                "best margin",
-                [
-                    ("ρ*", _num(result.rho)),
-                    ("ρ*²", _exact_pair(result.rho_squared)),
-                    ("support vectors", "examples " + _list(result.max_margin.support)),
-                ],
-            )
+    )
+    cards.append(
+        _card(
+            "best margin",
+            [
+                ("ρ*", _num(result.rho)),
+                ("ρ*²", _exact_pair(result.rho_squared)),
+                ("support vectors", "examples " + _list(result.max_margin.support)),
+            ],
         )
-        cards.append(
-            _card(
-                "mistakes",
-                [
-                    ("bound R²/ρ*²", _exact_pair(result.bound)),
-                    (
-                        "perceptron",
-                        f"{format_count(run.mistakes, 'mistake')}, "
-                        f"{format_count(run.sweeps, 'sweep')}",
-                    ),
-                    ("run", state),
-                    ("mistakes / bound", format_percent(result.ratio)),
-                ],
-                "cyan" if run.converged else "red",
-            )
+    )
+    cards.append(
+        _card(
+            "mistakes",
+            [
+                ("bound R²/ρ*²", _exact_pair(result.bound)),
+                (
+                    "perceptron",
+                    f"{format_count(run.mistakes, 'mistake')}, {format_count(run.sweeps, 'sweep')}",
+                ),
+                ("run", state),
+                ("mistakes / bound", format_percent(result.ratio)),
+            ],
+            "cyan" if run.converged else "red",
         )
-        bound = _exact_pair(result.test_error_bound) + "  = R²/ρ*²/(n+1)"
-        if result.test_error_bound_vacuous:
-            bound += "\nvacuous: a bound ≥ 1 on an error probability says nothing"
-        rows = [("test-error bound", bound)]
-        if result.loo is not None:
-            loo = result.loo
-            rows.insert(
-                0, ("leave-one-out", f"{loo.errors}/{loo.n} = {format_percent(loo.error_rate)}")
-            )
-            rows.insert(1, ("retrainings", f"{loo.retrainings} (mistake set) instead of {loo.n}"))
-        elif not run.converged:
-            rows.insert(0, ("leave-one-out", "not computed: the run did not converge"))
-        cards.append(
-            _card("generalization", rows, "yellow" if result.test_error_bound_vacuous else "cyan")
+    )
+    bound = _exact_pair(result.test_error_bound) + "  = R²/ρ*²/(n+1)"
+    if result.test_error_bound_vacuous:
+        bound += "\nvacuous: a bound ≥ 1 on an error probability says nothing"
+    rows = [("test-error bound", bound)]
+    if result.loo is not None:
+        loo = result.loo
+        rows.insert(
+            0, ("leave-one-out", f"{loo.errors}/{loo.n} = {format_percent(loo.error_rate)}")
         )
-    else:
-        cards.append(
-            _card(
-                "not separable",
-                [
-                    ("verdict", "no hyperplane separates: the perceptron never converges"),
-                    ("certificate", "examples " + _list(sep.support)),
-                    ("checked", "exactly" if sep.exact else f"residual {sep.residual:.1e}"),
-                ],
-                "red",
-            )
+        rows.insert(1, ("retrainings", f"{loo.retrainings} (mistake set) instead of {loo.n}"))
+    elif not run.converged:
+        rows.insert(0, ("leave-one-out", "not computed: the run did not converge"))
+    cards.append(
+        _card("generalization", rows, "yellow" if result.test_error_bound_vacuous else "cyan")
+    )
+    return cards
+
+
+def _non_separable_cards(result: Any) -> list:
+    """Non-separable data: the certificate, the run, the pocket and Freund–Schapire's bound."""
+    from perceptronlab._ground.numbers import format_count
+
+    run, sep, state = result.run, result.separability, result.run_state()
+    cards = []
+    cards.append(
+        _card(
+            "not separable",
+            [
+                ("verdict", "no hyperplane separates: the perceptron never converges"),
+                ("certificate", "examples " + _list(sep.support)),
+                ("checked", "exactly" if sep.exact else f"residual {sep.residual:.1e}"),
+            ],
+            "red",
         )
-        rows = [
-            (
-                "perceptron",
-                f"{format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}",
-            ),
-            ("run", state),
-        ]
-        if result.pocket is not None:
-            rows.append(("pocket errors", f"{result.pocket.pocket_errors}/{result.n}"))
-        if result.freund_schapire is not None:
-            rows.append(("Freund–Schapire", f"(R + D)²/ρ² = {_num(result.freund_schapire)}"))
-            rows.append(("first sweep", f"{int(run.updates_per_sweep[0])} mistakes"))
-        cards.append(_card("non-separable", rows, "yellow"))
+    )
+    rows = [
+        (
+            "perceptron",
+            f"{format_count(run.mistakes, 'mistake')} in {format_count(run.sweeps, 'sweep')}",
+        ),
+        ("run", state),
+    ]
+    if result.pocket is not None:
+        rows.append(("pocket errors", f"{result.pocket.pocket_errors}/{result.n}"))
+    if result.freund_schapire is not None:
+        rows.append(("Freund–Schapire", f"(R + D)²/ρ² = {_num(result.freund_schapire)}"))
+        rows.append(("first sweep", f"{int(run.updates_per_sweep[0])} mistakes"))
+    cards.append(_card("non-separable", rows, "yellow"))
     return cards
 
 
@@ -184,6 +202,19 @@ def advice_cards(result: Any, wording=None) -> list:
     ]
 
 
+LooOpt = Annotated[
+    bool, typer.Option("--loo/--no-loo", help="Compute the exact leave-one-out error.")
+]
+ExactCellsOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--exact/--no-exact",
+        help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files "
+        "(never with --scale).",
+    ),
+]
+
+
 def analyze(
     ctx: typer.Context,
     data: DataArg,
@@ -192,17 +223,8 @@ def analyze(
     max_sweeps: AnalysisSweepsOpt = None,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,
-    loo: Annotated[
-        bool, typer.Option("--loo/--no-loo", help="Compute the exact leave-one-out error.")
-    ] = True,
-    exact: Annotated[
-        bool | None,
-        typer.Option(
-            "--exact/--no-exact",
-            help="Read the cells exactly (0.1 = 1/10) for exact R², ρ*² and bound. Default: for small files "
-            "(never with --scale).",
-        ),
-    ] = None,
+    loo: LooOpt = True,
+    exact: ExactCellsOpt = None,
     max_bytes: MaxBytesOpt = None,
     json_output: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -261,21 +283,27 @@ def analyze(
         return to_command_line(text, flags)
 
     if json_output:
-        records = [analysis_record(result, wording) for result in results]
-        if tasks[0][0] is None:
-            print_json(records[0])
-        else:
-            print_json(
-                {
-                    "multiclass": "one-vs-rest",
-                    "classes": [c for c, _ in tasks],
-                    "per_class": [
-                        {"class": c, **record}
-                        for (c, _), record in zip(tasks, records, strict=True)
-                    ],
-                }
-            )
+        print_json(_json_analyses(tasks, results, wording))
         return
+    _print_analyses(tasks, results, wording)
+
+
+def _json_analyses(tasks: list, results: list, wording: Any) -> dict:
+    """What ``analyze --json`` prints: one record, or one per class (one-vs-rest)."""
+    records = [analysis_record(result, wording) for result in results]
+    if tasks[0][0] is None:
+        return records[0]
+    return {
+        "multiclass": "one-vs-rest",
+        "classes": [c for c, _ in tasks],
+        "per_class": [
+            {"class": c, **record} for (c, _), record in zip(tasks, records, strict=True)
+        ],
+    }
+
+
+def _print_analyses(tasks: list, results: list, wording: Any) -> None:
+    """The analysis for a terminal: each class's cards, its separability and the advice."""
     from rich.columns import Columns
     from rich.rule import Rule
 
