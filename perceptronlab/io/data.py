@@ -397,7 +397,7 @@ def _read_csv(
             + (" (tab-separated files need .tsv)" if delimiter == "," else "")
             + ".",
         )
-    if all(_is_number(c) for c in header):
+    if all(is_number(c) for c in header):
         raise fail(
             where,
             f"a header row of column names on line {header_line}",
@@ -599,7 +599,8 @@ def _float_cell(text: str, where: str, line: int, column: str) -> float:
     return value
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
+    """Whether ``float`` reads the text (a header's cells are not all numbers)."""
     try:
         float(text)
     except ValueError:
