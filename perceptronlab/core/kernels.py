@@ -635,27 +635,6 @@ def dot_in_order(w, x):
     return s
 
 
-@njit(cache=True, nogil=True)
-def learn_rows_bias_first(X, y, w, b, eta, margin, fit_intercept, mistakes):
-    """The online rounds of dict examples over the rows of X: the score starts at b and adds the
-    features in column order (a dict's order); a mistake sets w[j] = w[j] + x[j]·(η y) for every
-    column. Returns (updates, b, stopped_at): -1, or the row whose score was not finite (the
-    rounds before it are learned)."""
-    n, d = X.shape
-    count = 0
-    for i in range(n):
-        s = b
-        for j in range(d):
-            s += w[j] * X[i, j]
-        if not abs(s) < math.inf:
-            return count, b, i
-        if is_mistake(y[i], s, margin):
-            b, _ = update_row(X, i, w, b, eta * y[i], fit_intercept)
-            mistakes[i] = True
-            count += 1
-    return count, b, -1
-
-
 _NO_ORDER_INDEX = np.empty(0, dtype=np.int64)
 
 
