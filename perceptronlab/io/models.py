@@ -540,11 +540,11 @@ def _check_header(document: dict[str, Any], bad: _Bad) -> tuple[bool, str, str]:
     return exact, algorithm, estimator
 
 
-def _check_params(params: Any, exact: bool, bad: _Bad) -> dict[str, Any]:
+def _check_params(document_params: Any, exact: bool, bad: _Bad) -> dict[str, Any]:
     """The training's parameters (an exact model's η and ρ₀ as Fractions where they parse)."""
-    if not isinstance(params, dict):
-        raise bad("params", "an object", type(params).__name__)
-    params = dict(params)
+    if not isinstance(document_params, dict):
+        raise bad("params", "an object", type(document_params).__name__)
+    params: dict[str, Any] = dict(document_params)
     if exact:
         for key in ("eta", "margin"):
             if isinstance(params.get(key), str):
