@@ -6,8 +6,8 @@ receives y_t; y_t(⟨w,x_t⟩ + b) ≤ ρ₀ is a mistake (ties included) and tr
 
 A mini-batch (:meth:`OnlineState.learn_many`) runs the same rounds in one compiled loop, with the
 same bits as learning its rows one at a time: vectors sum ⟨w,x⟩ in feature order and add b last
-(the compiled sweep's order), dicts start from b and add the features in the dict's order (a
-pandas row's column order).
+(the compiled sweep's order), and so do dicts, in the dict's order (a pandas row's column order:
+:func:`~perceptronlab.core.scores.dict_score`, River's order).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core import choice, kernels
-from perceptronlab.core.scores import score_one
+from perceptronlab.core.scores import dict_score, score_one
 
 _NAN = float("nan")
 
@@ -78,7 +78,7 @@ class OnlineState:
             self.weights = {}
         weights = self.weights
         try:
-            score = self.b + sum([weights.get(name, 0.0) * value for name, value in x.items()])
+            score = dict_score(weights, x, self.b)
         except TypeError:
             score = float("nan")
         if not math.isfinite(score):  # only now look at each value, to name the bad one
@@ -125,19 +125,9 @@ class OnlineState:
         """Predict first (from w and x alone), then use y_sign; returns whether it was a mistake."""
         weights: Any = self.weights  # used as the dict of weights only when ``known``
         known = type(x) is dict and weights is not None  # the hot path of a stream of dicts
-        if known:
-            # written out: a few dict operations per feature (a subscript while every name is
-            # known, get(name, 0.0) from the start once one is not)
-            score = self.b
+        if known:  # the hot path: the score without _dict_score's checks of the input's kind
             try:
-                try:
-                    for name, value in x.items():
-                        score += weights[name] * value
-                except KeyError:
-                    get = weights.get
-                    score = self.b
-                    for name, value in x.items():
-                        score += get(name, 0.0) * value
+                score = dict_score(weights, x, self.b)
             except TypeError:
                 score = _NAN
             if score - score != 0.0:  # NaN or inf (or not a number): name the bad value
@@ -247,16 +237,20 @@ class OnlineState:
         signs = _check_signs(y_signs, X.shape[0])
         weights = self.weights
         w = np.array([weights.get(name, 0.0) for name in names], dtype=np.float64)
-        mistakes = np.zeros(X.shape[0], dtype=np.bool_)
-        count, b, stopped = kernels.learn_rows_bias_first(
-            X, signs, w, self.b, self.eta, self.margin, self.fit_intercept, mistakes
-        )
+        idx, norms = np.empty(X.shape[0], dtype=np.int64), np.empty(X.shape[0])
+        no_order = np.empty(0, dtype=np.int64)
+        rule = (w, self.b, self.eta, self.margin, self.fit_intercept, idx, norms)
+        count, b, stopped = kernels.sweep_dense(
+            X, signs, no_order, False, *rule
+        )  # dict_score's sums
         if count:  # a mistake writes every feature of its row, in the row's order (as learn does)
             for name, value in zip(names, w.tolist(), strict=True):
                 weights[name] = value
         self._count_batch(X.shape[0], int(count), float(b), int(stopped))
         if stopped >= 0:  # names the bad value (or the overflow), as learn would on that row
             self._dict_score(dict(zip(names, X[stopped].tolist(), strict=True)))
+        mistakes = np.zeros(X.shape[0], dtype=np.bool_)
+        mistakes[idx[:count]] = True
         return mistakes
 
     def _count_batch(self, n: int, count: int, b: float, stopped: int) -> None:

@@ -13,6 +13,7 @@ from typing import Any, cast
 import numpy as np
 
 from perceptronlab.core.online import OnlineState
+from perceptronlab.core.scores import dict_score
 
 __all__ = ["AveragedOnlineState"]
 
@@ -75,7 +76,4 @@ class AveragedOnlineState(OnlineState):
         weights = (
             cast("dict[Any, float]", self.average_weights()) if self.weights is not None else {}
         )  # none yet: w̄ = 0
-        score = self.average_intercept()
-        for name, value in x.items():
-            score += weights.get(name, 0.0) * value
-        return score
+        return dict_score(weights, x, self.average_intercept())

@@ -9,7 +9,7 @@ when a start-of-sweep weight vector repeats (cycled: proof that it never converg
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -27,6 +27,17 @@ if TYPE_CHECKING:
 __all__ = ["perceptron", "pocket"]
 
 
+class _Setup(NamedTuple):
+    """A run's checked data, its engine and the parameters every run records first."""
+
+    X: Any
+    signs: Float64Array
+    classes: NDArray[Any]
+    engine: Any
+    margin: Any  # ρ₀ (a Fraction in exact runs)
+    params: dict[str, Any]
+
+
 def _prepare(
     X: MatrixLike,
     y: ArrayLike,
@@ -35,8 +46,13 @@ def _prepare(
     margin: RealLike,
     exact: bool,
     order: str,
+    fit_intercept: bool,
+    trace: bool,
     compiled: bool = True,
-) -> tuple[Any, Float64Array, NDArray[Any], Any, Any]:
+    **engine_options: Any,
+) -> _Setup:
+    """Check the rule's settings and the data, and make the engine (``engine_options``:
+    :func:`~perceptronlab.core.engines.make_engine`'s ``backend``, ``n_jobs``)."""
     v.check_choice("order", order, v.ORDERS)
     v.check_eta(eta)
     v.check_margin(margin)
@@ -44,7 +60,18 @@ def _prepare(
     Xc, signs, classes = v.check_Xy(X, y, exact=exact, check_finite=not compiled)
     if exact:
         eta, margin = Fraction(eta), Fraction(margin)
-    return Xc, signs, classes, eta, margin
+    engine = make_engine(
+        Xc,
+        signs,
+        exact=exact,
+        eta=eta,
+        margin=margin,
+        fit_intercept=bool(fit_intercept),
+        trace=trace,
+        **engine_options,
+    )
+    params = dict(eta=eta, fit_intercept=bool(fit_intercept), order=order)
+    return _Setup(Xc, signs, classes, engine, margin, params)
 
 
 @v.seeds_names
@@ -100,51 +127,60 @@ def perceptron(
     seed = v.check_seed(seed)
     v.check_choice("backend", backend, v.BACKENDS)
     compiled = not (exact or trace or backend == "reference")
-    Xc, signs, classes, eta, margin = _prepare(
-        X, y, eta=eta, margin=margin, exact=exact, order=order, compiled=compiled
-    )
-    engine = make_engine(
-        Xc,
-        signs,
-        exact=exact,
+    setup = _prepare(
+        X,
+        y,
         eta=eta,
         margin=margin,
-        fit_intercept=bool(fit_intercept),
+        exact=exact,
+        order=order,
+        fit_intercept=fit_intercept,
         trace=trace,
+        compiled=compiled,
         backend=backend,
         n_jobs=n_jobs,
     )
-    params = dict(
-        eta=eta,
-        fit_intercept=bool(fit_intercept),
+    params = dict(setup.params, margin=setup.margin, max_sweeps=max_sweeps, seed=seed)
+    outcome = drive(
+        setup.engine,
         order=order,
-        margin=margin,
         max_sweeps=max_sweeps,
         seed=seed,
-    )
-    outcome = drive(
-        engine, order=order, max_sweeps=max_sweeps, seed=seed, margin=margin, on_sweep=on_sweep
+        margin=setup.margin,
+        on_sweep=on_sweep,
     )
     run = finish(
-        engine, outcome, algorithm="perceptron", params=params, X=Xc, signs=signs, classes=classes
+        setup.engine,
+        outcome,
+        algorithm="perceptron",
+        params=params,
+        X=setup.X,
+        signs=setup.signs,
+        classes=setup.classes,
     )
-    if warn and run.cycled:
+    if warn:
+        _warn_unfinished(run, max_sweeps)
+    return run
+
+
+def _warn_unfinished(run: Run, max_sweeps: int) -> None:
+    """The warning for a run that cycled, or ended without a clean sweep (not stopped by a hook)."""
+    if run.cycled:
         _warn(
             "CycledWarning",
             f"The weights at the start of sweep {run.sweeps + 1} repeat an earlier sweep's: the "
             "cyclic perceptron will never converge on this data. Use perceptronlab.pocket for the best "
             "weights, or perceptronlab.separable(X, y) to confirm.",
-            stacklevel=2,
+            stacklevel=3,
         )
-    elif warn and not run.converged and not run.stopped:
+    elif not run.converged and not run.stopped:
         _warn(
             "NotConvergedWarning",
             f"No clean sweep within max_sweeps={max_sweeps} ({run.mistakes} mistakes). "
             "The data may not be separable (check perceptronlab.separable(X, y)); raise max_sweeps or use "
             "perceptronlab.pocket.",
-            stacklevel=2,
+            stacklevel=3,
         )
-    return run
 
 
 @v.seeds_names
@@ -210,36 +246,23 @@ def pocket(
     )
     seed = v.check_seed(seed)
     # the ratchet's picks need not meet every row before its first count: X is checked here
-    Xc, signs, classes, eta, margin = _prepare(
+    setup = _prepare(
         X,
         y,
         eta=eta,
         margin=0,
         exact=exact,
         order=order,
-        compiled=not (exact or trace or check == "ratchet"),
-    )
-    engine = make_engine(
-        Xc,
-        signs,
-        exact=exact,
-        eta=eta,
-        margin=margin,
-        fit_intercept=bool(fit_intercept),
+        fit_intercept=fit_intercept,
         trace=trace,
+        compiled=not (exact or trace or check == "ratchet"),
         n_jobs=n_jobs,
     )
     params = dict(
-        eta=eta,
-        fit_intercept=bool(fit_intercept),
-        order=order,
-        check=check,
-        max_updates=max_updates,
-        max_sweeps=max_sweeps,
-        seed=seed,
+        setup.params, check=check, max_updates=max_updates, max_sweeps=max_sweeps, seed=seed
     )
     outcome = drive_pocket(
-        engine,
+        setup.engine,
         order=order,
         check=check,
         max_sweeps=max_sweeps,
@@ -247,15 +270,20 @@ def pocket(
         seed=seed,
         on_sweep=on_sweep,
     )
+    return _pocket_run(setup, outcome, params)
+
+
+def _pocket_run(setup: _Setup, outcome: Any, params: dict[str, Any]) -> Run:
+    """The Run of a pocket: the pocket's weights, error count and history."""
     kept = cast(Pocket, outcome.pocket)  # drive_pocket's outcome has one
     return finish(
-        engine,
+        setup.engine,
         outcome,
         algorithm="pocket",
         params=params,
-        X=Xc,
-        signs=signs,
-        classes=classes,
+        X=setup.X,
+        signs=setup.signs,
+        classes=setup.classes,
         w=kept.w,
         b=kept.b,
         pocket_errors=kept.errors,

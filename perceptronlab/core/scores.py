@@ -14,6 +14,7 @@ scores bit for bit like the run that made it, and a saved-then-loaded model like
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -83,6 +84,23 @@ def score_one(x: np.ndarray, w: np.ndarray, b: float) -> float:
     from perceptronlab.core import kernels
 
     return kernels.dot_in_order(w, x) + b
+
+
+def dict_score(weights: Mapping[Any, float], x: Mapping[Any, Any], b: float) -> float:
+    """⟨w, x⟩ + b for dict weights and a dict example: the products summed in x's order from 0.0,
+    then b added (River's order, its linear models' ``weights.dot(x) + intercept``, and the compiled
+    sweep's: a pandas row scores as its vector). A name without a weight counts 0; a value that is
+    not a number raises TypeError (the caller names it)."""
+    s = 0.0
+    try:  # a subscript while every name has a weight (the stream's usual round), get after
+        for name, value in x.items():
+            s += weights[name] * value
+    except KeyError:
+        get = weights.get
+        s = 0.0
+        for name, value in x.items():
+            s += get(name, 0.0) * value
+    return s + b
 
 
 def scores(X, w, b) -> np.ndarray:

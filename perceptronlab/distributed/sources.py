@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
+from perceptronlab.io.data import is_number
 
 if TYPE_CHECKING:
     import dask.array as da
@@ -370,7 +371,7 @@ def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Sou
         with open(f, "rb") as fh:
             first = fh.readline()
         fields = [c.strip().strip('"') for c in first.decode("utf-8-sig").strip().split(",")]
-        has_header = not all(_is_number(c) for c in fields)
+        has_header = not all(is_number(c) for c in fields)
         names = tuple(fields) if has_header else tuple(str(j) for j in range(len(fields)))
         if columns is None:
             header = has_header
@@ -387,14 +388,6 @@ def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Sou
         names=[p.describe() for p in parts],
         feature_names=[c for c in columns if c != label],
     )
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _byte_ranges(path: str, kind: str, begin: int, blocksize: int) -> list[Part]:

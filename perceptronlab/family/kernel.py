@@ -549,30 +549,6 @@ def fit_kernel(
         engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
     )
     n_steps = len(outcome.log.updates_per_sweep) * n
-    entries, steps = engine.indices, engine.entry_steps
-    counts = survival_counts(steps, n_steps)
-    eta_f = float(eta)
-    if variant == "averaged":
-        # entry k is in f for steps t_k … r_k − 1, r_k = t_{k+budget} (its removal) or T + 1
-        ends = np.full(entries.shape[0], n_steps + 1, dtype=np.int64)
-        if budget and entries.shape[0] > budget:
-            ends[:-budget] = steps[budget:]
-        weights = (ends - steps) / max(n_steps, 1)
-        per_example = np.bincount(entries, weights=weights, minlength=n)
-        coef_all = eta_f * signs * per_example
-        b = float(eta_f * np.dot(signs[entries], weights)) if fit_intercept else 0.0
-    else:
-        coef_all = eta_f * signs * engine.alpha
-        b = engine.b
-    support = (
-        np.unique(entries) if variant == "voted" else np.flatnonzero(coef_all != 0).astype(np.int64)
-    )
-    dual_coef = coef_all[support]
-    support_vectors = Xc[support]
-    if spec.kernel == "linear" and variant != "voted":
-        w = np.asarray(support_vectors.T @ dual_coef, dtype=np.float64).ravel()
-    else:
-        w = np.empty(0)
     params = dict(
         eta=eta,
         fit_intercept=bool(fit_intercept),
@@ -597,9 +573,37 @@ def fit_kernel(
         X=Xc,
         signs=signs,
         classes=classes,
+        variant=variant,
+        kernel_spec=spec,
+        budget=budget,
+        **_dual_fields(
+            engine, Xc, signs, spec, variant, budget, float(eta), fit_intercept, n_steps
+        ),
+    )
+    warn_not_converged(run, warn, max_sweeps, "kernel perceptron's " + variant + " hypothesis")
+    return run
+
+
+def _dual_fields(
+    engine: KernelEngine,
+    Xc: Any,
+    signs: Float64Array,
+    spec: KernelSpec,
+    variant: Variant,
+    budget: int | None,
+    eta: float,
+    fit_intercept: bool,
+    n_steps: int,
+) -> dict[str, Any]:
+    """A finished run's dual hypothesis and record, as :class:`KernelRun`'s fields: w and b, the
+    coefficients and their support, the entries with their steps and survival counts, the cache."""
+    entries, steps = engine.indices, engine.entry_steps
+    counts = survival_counts(steps, n_steps)
+    coef_all, b = _coefficients(engine, signs, variant, budget, eta, fit_intercept, n_steps)
+    support, dual_coef, support_vectors, w = _support(Xc, entries, coef_all, variant, spec)
+    return dict(
         w=w,
         b=b,
-        variant=variant,
         alpha=engine.alpha.copy(),
         support=support,
         support_vectors=support_vectors,
@@ -609,15 +613,55 @@ def fit_kernel(
         counts=counts,
         entry_signs=signs[entries],
         n_steps=n_steps,
-        kernel_spec=spec,
-        budget=budget,
-        cache="full"
-        if engine.source == _kernels.FROM_GRAM
-        else "columns"
-        if engine.columns.C.shape[0]
-        else "none",
+        cache=_cache_used(engine),
         cached_columns=engine.columns.n_columns,
         n_features=Xc.shape[1],
     )
-    warn_not_converged(run, warn, max_sweeps, "kernel perceptron's " + variant + " hypothesis")
-    return run
+
+
+def _coefficients(
+    engine: KernelEngine,
+    signs: Float64Array,
+    variant: Variant,
+    budget: int | None,
+    eta: float,
+    fit_intercept: bool,
+    n_steps: int,
+) -> tuple[Float64Array, float]:
+    """Every example's dual coefficient and b: the average's over the n_steps steps, or the last
+    iterate's (the perceptron's and, entry by entry, the voted one's)."""
+    if variant != "averaged":
+        return eta * signs * engine.alpha, engine.b
+    entries, steps = engine.indices, engine.entry_steps
+    # entry k is in f for steps t_k … r_k − 1, r_k = t_{k+budget} (its removal) or T + 1
+    ends = np.full(entries.shape[0], n_steps + 1, dtype=np.int64)
+    if budget and entries.shape[0] > budget:
+        ends[:-budget] = steps[budget:]
+    weights = (ends - steps) / max(n_steps, 1)
+    per_example = np.bincount(entries, weights=weights, minlength=signs.shape[0])
+    b = float(eta * np.dot(signs[entries], weights)) if fit_intercept else 0.0
+    return eta * signs * per_example, b
+
+
+def _support(
+    Xc: Any, entries: np.ndarray, coef_all: Float64Array, variant: Variant, spec: KernelSpec
+) -> tuple[np.ndarray, Float64Array, Any, Float64Array]:
+    """The support (every entry's example for the voted hypothesis, else the nonzero
+    coefficients), its coefficients and vectors, and w for a linear kernel (else empty)."""
+    support = (
+        np.unique(entries) if variant == "voted" else np.flatnonzero(coef_all != 0).astype(np.int64)
+    )
+    dual_coef = coef_all[support]
+    support_vectors = Xc[support]
+    if spec.kernel == "linear" and variant != "voted":
+        w = np.asarray(support_vectors.T @ dual_coef, dtype=np.float64).ravel()
+    else:
+        w = np.empty(0)
+    return support, dual_coef, support_vectors, w
+
+
+def _cache_used(engine: KernelEngine) -> str:
+    """How the run read the kernel: the full Gram matrix, cached columns, or none."""
+    if engine.source == _kernels.FROM_GRAM:
+        return "full"
+    return "columns" if engine.columns.C.shape[0] else "none"

@@ -349,10 +349,6 @@ def voted_perceptron(
     outcome = drive(
         engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
     )
-    n_steps = len(outcome.log.updates_per_sweep) * engine.n
-    engine.build_vote()
-    vote = engine.vote
-    vectors, intercepts, counts = vote.close(n_steps)
     params = dict(
         eta=eta,
         fit_intercept=bool(fit_intercept),
@@ -362,7 +358,25 @@ def voted_perceptron(
         max_vectors=max_vectors,
         seed=seed,
     )
-    run = finish(
+    run = _voted_run(engine, outcome, params, Xc, signs, classes)
+    warn_not_converged(run, warn, max_sweeps, "vote")
+    return run
+
+
+def _voted_run(
+    engine: VotedEngine,
+    outcome: Any,
+    params: dict[str, Any],
+    Xc: Any,
+    signs: Float64Array,
+    classes: NDArray[Any],
+) -> VotedRun:
+    """The finished run's vote: every kept vector with its survival count, and what was dropped."""
+    n_steps = len(outcome.log.updates_per_sweep) * engine.n
+    engine.build_vote()
+    vote = engine.vote
+    vectors, intercepts, counts = vote.close(n_steps)
+    return finish(
         engine,
         outcome,
         run_class=VotedRun,
@@ -379,5 +393,3 @@ def voted_perceptron(
         dropped_vectors=vote.made - counts.shape[0],
         dropped_votes=vote.votes - int(counts.sum()),
     )
-    warn_not_converged(run, warn, max_sweeps, "vote")
-    return run

@@ -187,6 +187,24 @@ def read_data(
     check_readable_file(path)
     if max_bytes is not None:
         max_bytes = parse_bytes(max_bytes)
+    _check_columns(kind, label, features, has_label)
+    if kind in ("csv", "tsv"):
+        return _read_csv(
+            path,
+            label=label,
+            delimiter="," if kind == "csv" else "\t",
+            exact=exact,
+            has_label=has_label,
+            features=features,
+            max_bytes=max_bytes,
+        )
+    return _read_arrays(path, kind, has_label, exact, max_bytes)
+
+
+def _check_columns(
+    kind: str, label: str | None, features: Sequence[str] | None, has_label: bool
+) -> None:
+    """``label`` and ``features`` name CSV columns only, and a label only where there is one."""
     if label is not None and not has_label:
         raise fail(
             "label", "no label column with has_label=False", repr(label), "Drop one of the two."
@@ -200,16 +218,10 @@ def read_data(
             "Only CSV files have named columns; .npy uses the last column, .npz the array 'y', "
             "LIBSVM the first field of each line.",
         )
-    if kind in ("csv", "tsv"):
-        return _read_csv(
-            path,
-            label=label,
-            delimiter="," if kind == "csv" else "\t",
-            exact=exact,
-            has_label=has_label,
-            features=features,
-            max_bytes=max_bytes,
-        )
+
+
+def _read_arrays(path: Path, kind: str, has_label: bool, exact: bool, max_bytes: Any) -> _Data:
+    """A LIBSVM, .npy or .npz file as (X, y) (y None without labels; X in Fractions if exact)."""
     if kind == "libsvm":
         X, y = _read_libsvm(path, exact, max_bytes)
     elif kind == "npy":
@@ -397,7 +409,7 @@ def _read_csv(
             + (" (tab-separated files need .tsv)" if delimiter == "," else "")
             + ".",
         )
-    if all(_is_number(c) for c in header):
+    if all(is_number(c) for c in header):
         raise fail(
             where,
             f"a header row of column names on line {header_line}",
@@ -599,7 +611,8 @@ def _float_cell(text: str, where: str, line: int, column: str) -> float:
     return value
 
 
-def _is_number(text: str) -> bool:
+def is_number(text: str) -> bool:
+    """Whether ``float`` reads the text (a header's cells are not all numbers)."""
     try:
         float(text)
     except ValueError:

@@ -46,7 +46,7 @@ import os
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import numpy as np
 
@@ -125,65 +125,24 @@ def _plain(value: Any) -> Any:
     return repr(value)
 
 
+class _Saved(NamedTuple):
+    """What a model file records of a model, before it is written as JSON."""
+
+    rows: list[Any]
+    intercepts: list[Any]
+    classes: list[Any]
+    algorithm: Any
+    estimator: str
+    params: dict[str, Any]
+    exact: bool
+    training: dict[str, Any]
+
+
 def _model_document(model: Any) -> dict[str, Any]:
     if isinstance(model, Run):
-        w = model.w
-        classes = list(model.classes) if getattr(model, "classes", None) is not None else [-1, 1]
-        if np.ndim(w) == 2 and len(w) == 2 == len(classes):
-            # the multiclass perceptron on two classes: classes[1] wins where ⟨w₁ − w₀, x⟩ + b₁ − b₀ > 0,
-            # which is the binary file's one row
-            rows, intercepts = [(w[1] - w[0]).tolist()], [model.b[1] - model.b[0]]
-        elif (
-            np.ndim(w) == 2
-        ):  # the multiclass perceptron: one row per class, the highest score wins
-            rows, intercepts = [row.tolist() for row in w], list(np.asarray(model.b).tolist())
-        else:
-            rows, intercepts = [w.tolist()], [model.b]
-        algorithm, estimator, params, exact = (
-            model.algorithm,
-            "perceptronlab.Run",
-            dict(model.params),
-            bool(model.exact),
-        )
-        training = {
-            "mistakes": int(model.mistakes),
-            "sweeps": int(model.sweeps),
-            "converged": bool(model.converged),
-            "cycled": bool(model.cycled),
-        }
-        if model.pocket_errors is not None:
-            training["pocket_errors"] = int(model.pocket_errors)
+        saved = _saved_run(model)
     elif hasattr(model, "coef_") and hasattr(model, "classes_"):
-        coef = np.asarray(model.coef_) if not isinstance(model.coef_, np.ndarray) else model.coef_
-        if coef.ndim == 1:
-            coef = coef.reshape(1, -1)
-        intercept = np.atleast_1d(np.asarray(getattr(model, "intercept_", np.zeros(coef.shape[0]))))
-        rows = [r.tolist() for r in coef]
-        intercepts = intercept.tolist()
-        classes = list(np.asarray(model.classes_).tolist())
-        estimator = f"{type(model).__module__}.{type(model).__qualname__}"
-        name = type(model).__name__
-        algorithm = getattr(model, "algorithm", None) or (
-            "pocket" if "Pocket" in name else "online" if "Online" in name else "perceptron"
-        )
-        params = (
-            model.get_params(deep=False)
-            if hasattr(model, "get_params")
-            else dict(getattr(model, "params", None) or {})
-        )
-        exact = bool(getattr(model, "exact", False)) or coef.dtype.kind == "O"
-        training = {}
-        for name, key in (
-            ("n_mistakes_", "mistakes"),
-            ("n_sweeps_", "sweeps"),
-            ("converged_", "converged"),
-            ("pocket_errors_", "pocket_errors"),
-        ):
-            if hasattr(model, name):
-                try:
-                    training[key] = _plain(getattr(model, name))
-                except Exception:  # pragma: no cover - exotic attribute types are just left out
-                    pass
+        saved = _saved_estimator(model)
     else:
         raise fail(
             "model",
@@ -191,25 +150,8 @@ def _model_document(model: Any) -> dict[str, Any]:
             type(model).__name__,
             "Pass the result of perceptronlab.perceptron/pocket or a fitted estimator.",
         )
-    if len(rows) != len(intercepts):
-        raise fail(
-            "model",
-            "one intercept per weight row",
-            f"{len(rows)} rows, {len(intercepts)} intercepts",
-            "Fit the model again.",
-        )
-    n_features = len(rows[0])
-    if len(classes) == 2 and len(rows) != 1:
-        raise fail(
-            "model", "one weight row for two classes", f"{len(rows)} rows", "Fit the model again."
-        )
-    if len(classes) > 2 and len(rows) != len(classes):
-        raise fail(
-            "model",
-            f"one weight row per class ({len(classes)})",
-            f"{len(rows)} rows",
-            "Fit the model again.",
-        )
+    rows, intercepts, classes, algorithm, estimator, params, exact, training = saved
+    n_features = _check_rows(rows, intercepts, classes)
     w_json = [[_number_to_json(v) for v in row] for row in rows]
     b_json = [_number_to_json(v) for v in intercepts]
     params = {k: _plain(v) for k, v in params.items() if not callable(v)}
@@ -232,6 +174,94 @@ def _model_document(model: Any) -> dict[str, Any]:
     if names is not None:
         document["feature_names"] = [str(name) for name in np.asarray(names).tolist()]
     return document
+
+
+def _saved_run(model: Run) -> _Saved:
+    """A Run's rows (a two-class multiclass run as the binary file's one row), classes and record."""
+    w = model.w
+    classes = list(model.classes) if getattr(model, "classes", None) is not None else [-1, 1]
+    if np.ndim(w) == 2 and len(w) == 2 == len(classes):
+        # the multiclass perceptron on two classes: classes[1] wins where ⟨w₁ − w₀, x⟩ + b₁ − b₀ > 0,
+        # which is the binary file's one row
+        rows, intercepts = [(w[1] - w[0]).tolist()], [model.b[1] - model.b[0]]
+    elif np.ndim(w) == 2:  # the multiclass perceptron: one row per class, the highest score wins
+        rows, intercepts = [row.tolist() for row in w], list(np.asarray(model.b).tolist())
+    else:
+        rows, intercepts = [w.tolist()], [model.b]
+    algorithm, estimator, params, exact = (
+        model.algorithm,
+        "perceptronlab.Run",
+        dict(model.params),
+        bool(model.exact),
+    )
+    training = {
+        "mistakes": int(model.mistakes),
+        "sweeps": int(model.sweeps),
+        "converged": bool(model.converged),
+        "cycled": bool(model.cycled),
+    }
+    if model.pocket_errors is not None:
+        training["pocket_errors"] = int(model.pocket_errors)
+    return _Saved(rows, intercepts, classes, algorithm, estimator, params, exact, training)
+
+
+def _saved_estimator(model: Any) -> _Saved:
+    """A fitted estimator's rows, classes, parameters and training counts (those it has)."""
+    coef = np.asarray(model.coef_) if not isinstance(model.coef_, np.ndarray) else model.coef_
+    if coef.ndim == 1:
+        coef = coef.reshape(1, -1)
+    intercept = np.atleast_1d(np.asarray(getattr(model, "intercept_", np.zeros(coef.shape[0]))))
+    rows = [r.tolist() for r in coef]
+    intercepts = intercept.tolist()
+    classes = list(np.asarray(model.classes_).tolist())
+    estimator = f"{type(model).__module__}.{type(model).__qualname__}"
+    name = type(model).__name__
+    algorithm = getattr(model, "algorithm", None) or (
+        "pocket" if "Pocket" in name else "online" if "Online" in name else "perceptron"
+    )
+    params = (
+        model.get_params(deep=False)
+        if hasattr(model, "get_params")
+        else dict(getattr(model, "params", None) or {})
+    )
+    exact = bool(getattr(model, "exact", False)) or coef.dtype.kind == "O"
+    training = {}
+    for name, key in (
+        ("n_mistakes_", "mistakes"),
+        ("n_sweeps_", "sweeps"),
+        ("converged_", "converged"),
+        ("pocket_errors_", "pocket_errors"),
+    ):
+        if hasattr(model, name):
+            try:
+                training[key] = _plain(getattr(model, name))
+            except Exception:  # pragma: no cover - exotic attribute types are just left out
+                pass
+    return _Saved(rows, intercepts, classes, algorithm, estimator, params, exact, training)
+
+
+def _check_rows(rows: list[Any], intercepts: list[Any], classes: list[Any]) -> int:
+    """One intercept per row; one row for two classes, else one per class. Returns n_features."""
+    if len(rows) != len(intercepts):
+        raise fail(
+            "model",
+            "one intercept per weight row",
+            f"{len(rows)} rows, {len(intercepts)} intercepts",
+            "Fit the model again.",
+        )
+    n_features = len(rows[0])
+    if len(classes) == 2 and len(rows) != 1:
+        raise fail(
+            "model", "one weight row for two classes", f"{len(rows)} rows", "Fit the model again."
+        )
+    if len(classes) > 2 and len(rows) != len(classes):
+        raise fail(
+            "model",
+            f"one weight row per class ({len(classes)})",
+            f"{len(rows)} rows",
+            "Fit the model again.",
+        )
+    return n_features
 
 
 def save_model(
@@ -469,6 +499,35 @@ The file is damaged or was edited by hand; save the model again.
 
     if not isinstance(document, dict):
         raise fail(source, "a JSON object", type(document).__name__, "Save the model again.")
+    exact, algorithm, estimator = _check_header(document, bad)
+    params = _check_params(document.get("params", {}), exact, bad)
+    training = _check_training(document.get("training", {}), bad)
+    classes = _check_classes(document.get("classes"), bad)
+    n_features = document.get("n_features")
+    if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
+        raise bad("n_features", "an integer >= 1", _shown(n_features))
+    feature_names, label_name = _check_names(document, n_features, bad)
+    scaler, table = _check_inputs(document, exact, n_features, source, bad)
+    coef, intercept = _check_weights(document, len(classes), n_features, exact, source, bad)
+    return {
+        "exact": exact,
+        "algorithm": algorithm,
+        "estimator": estimator,
+        "params": params,
+        "training": training,
+        "classes": np.asarray(classes),
+        "n_features": n_features,
+        "feature_names": feature_names,
+        "label_name": label_name,
+        "coef": coef,
+        "intercept": intercept,
+        "scaler": scaler,
+        "table": table,
+    }
+
+
+def _check_header(document: dict[str, Any], bad: _Bad) -> tuple[bool, str, str]:
+    """The document's ``exact`` flag, ``algorithm`` and ``estimator``."""
     exact = document.get("exact", False)
     if not isinstance(exact, bool):
         raise bad("exact", "true or false", _shown(exact))
@@ -478,10 +537,14 @@ The file is damaged or was edited by hand; save the model again.
     estimator = document.get("estimator", "perceptronlab.Run")
     if not isinstance(estimator, str):
         raise bad("estimator", "a string (the class that was saved)", _shown(estimator))
-    params = document.get("params", {})
-    if not isinstance(params, dict):
-        raise bad("params", "an object", type(params).__name__)
-    params = dict(params)
+    return exact, algorithm, estimator
+
+
+def _check_params(document_params: Any, exact: bool, bad: _Bad) -> dict[str, Any]:
+    """The training's parameters (an exact model's η and ρ₀ as Fractions where they parse)."""
+    if not isinstance(document_params, dict):
+        raise bad("params", "an object", type(document_params).__name__)
+    params: dict[str, Any] = dict(document_params)
     if exact:
         for key in ("eta", "margin"):
             if isinstance(params.get(key), str):
@@ -489,12 +552,13 @@ The file is damaged or was edited by hand; save the model again.
                     params[key] = parse_exact(params[key], f"params.{key}")
                 except InputError:
                     pass  # a parameter is a record of the training, not needed to predict
-    training = _check_training(document.get("training", {}), bad)
-    classes = _check_classes(document.get("classes"), bad)
-    n_features = document.get("n_features")
-    if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1:
-        raise bad("n_features", "an integer >= 1", _shown(n_features))
-    feature_names, label_name = _check_names(document, n_features, bad)
+    return params
+
+
+def _check_inputs(
+    document: dict[str, Any], exact: bool, n_features: int, source: str, bad: _Bad
+) -> tuple[Any, Any]:
+    """The optional ``preprocessing`` scaler (fitted) and ``table`` recipe: float models only."""
     preprocessing = document.get("preprocessing")
     if preprocessing is not None and exact:
         raise bad(
@@ -514,16 +578,24 @@ The file is damaged or was edited by hand; save the model again.
         if exact:
             raise bad("table", "no table recipe in an exact model", "a recipe")
         table = check_recipe(table, n_features, bad)
+    return scaler, table
+
+
+def _check_weights(
+    document: dict[str, Any], n_classes: int, n_features: int, exact: bool, source: str, bad: _Bad
+) -> tuple[np.ndarray, np.ndarray]:
+    """``w`` and ``b`` as arrays (one row per class, or one for two classes): the right shape, and
+    finite numbers (exact strings in an exact model)."""
     w, b = document.get("w"), document.get("b")
-    binary = len(classes) == 2
+    binary = n_classes == 2
     rows = [w] if binary else w
     intercepts = [b] if binary else b
     if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
         raise bad(
             "w", "a list of numbers" if binary else "a list of rows, one per class", _shown(w)
         )
-    if not binary and len(rows) != len(classes):
-        raise bad("w", f"{len(classes)} rows (one per class)", f"{len(rows)} rows")
+    if not binary and len(rows) != n_classes:
+        raise bad("w", f"{n_classes} rows (one per class)", f"{len(rows)} rows")
     if any(len(r) != n_features for r in rows):
         lengths = ", ".join(str(len(r)) for r in rows[:10]) + (", ..." if len(rows) > 10 else "")
         raise bad("w", f"{n_features} weights per row (n_features)", lengths)
@@ -532,21 +604,7 @@ The file is damaged or was edited by hand; save the model again.
     dtype = object if exact else np.float64
     coef = np.array([[_parse_weight(v, "w", exact, source) for v in r] for r in rows], dtype=dtype)
     intercept = np.array([_parse_weight(v, "b", exact, source) for v in intercepts], dtype=dtype)
-    return {
-        "exact": exact,
-        "algorithm": algorithm,
-        "estimator": estimator,
-        "params": params,
-        "training": training,
-        "classes": np.asarray(classes),
-        "n_features": n_features,
-        "feature_names": feature_names,
-        "label_name": label_name,
-        "coef": coef,
-        "intercept": intercept,
-        "scaler": scaler,
-        "table": table,
-    }
+    return coef, intercept
 
 
 #: the scaler's numbers of a model file lie within these magnitudes (a scale of 1e-320 would blow

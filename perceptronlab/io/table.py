@@ -54,6 +54,7 @@ from perceptronlab.io.data import (
     _csv_rows,
     _data_format,
     _tidy_labels,
+    is_number,
 )
 
 if TYPE_CHECKING:
@@ -203,18 +204,10 @@ def _feature_names(
     return chosen
 
 
-def _is_number(cell: str) -> bool:
-    try:
-        float(cell)
-    except ValueError:
-        return False
-    return True
-
-
 def _first_text(cells: list[str]) -> int | None:
     """The row of the first cell that is neither missing nor a number."""
     for i, cell in enumerate(cells):
-        if cell not in MISSING_CELLS and not _is_number(cell):
+        if cell not in MISSING_CELLS and not is_number(cell):
             return i
     return None
 
@@ -474,7 +467,7 @@ def _check_numbers(table: Table, name: str, rows: NDArray[np.intp]) -> None:
     cells = table.column(name)
     for i in rows:
         cell = cells[i]
-        if cell not in MISSING_CELLS and not _is_number(cell):
+        if cell not in MISSING_CELLS and not is_number(cell):
             raise fail(
                 f"{table.where}, column {name!r}",
                 "a number (the model learnt this column as numbers)",
