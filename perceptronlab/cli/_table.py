@@ -188,6 +188,8 @@ def _diagnosed(data: Path, options: dict, max_bytes: str | None, error: Exceptio
     from perceptronlab.io.data import read_columns
     from perceptronlab.io.table import fit_recipe, read_table
 
+    if options["exact"]:  # the columns flags do not go with --exact: the exact reader's line
+        return error
     try:
         if read_columns(data, fmt=options["fmt"]) is None:
             return error
