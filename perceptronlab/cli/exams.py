@@ -181,7 +181,7 @@ ExportOpt = Annotated[
 ]
 
 
-def exam(
+def exam(  # noqa: PLR0913 (the command's flags)
     kind: KindOpt,
     seed: ExamSeedOpt = 0,
     fmt: ExamFormatOpt = ExamFormat.md,

@@ -35,7 +35,7 @@ class TableFormat(str, enum.Enum):
 TRACE_MAX_STEPS = 10_000
 
 
-def trace(
+def trace(  # noqa: PLR0913 (the command's flags)
     data: DataArg,
     fmt: Annotated[
         TableFormat, typer.Option("--format", "-f", help="Table format.")

@@ -122,7 +122,7 @@ StreamOpt = Annotated[
 ]
 
 
-def train(
+def train(  # noqa: PLR0913 (the command's flags)
     ctx: typer.Context,
     data: DataArg,
     algorithm: AlgorithmOpt = Algorithm.perceptron,

@@ -444,7 +444,7 @@ def sweep_csr(indptr, indices, data, y, order, use_order, rule, loop):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _csr_row(
+def _csr_row(  # noqa: PLR0913 (a compiled row step: scalars, inlined into the loop)
     indptr, indices, data, y, i, w, b, eta, margin, fit_intercept, sq, idx_out, norm_out, count
 ):
     """Row i of a row-by-row CSR sweep: scored in its stored order, updated on a mistake. Returns

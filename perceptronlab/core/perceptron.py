@@ -75,7 +75,7 @@ def _prepare(
 
 
 @v.seeds_names
-def perceptron(
+def perceptron(  # noqa: PLR0913 (the public keyword arguments)
     X: MatrixLike,
     y: ArrayLike,
     *,
@@ -184,7 +184,7 @@ def _warn_unfinished(run: Run, max_sweeps: int) -> None:
 
 
 @v.seeds_names
-def pocket(
+def pocket(  # noqa: PLR0913 (the public keyword arguments)
     X: MatrixLike,
     y: ArrayLike,
     *,

@@ -191,7 +191,7 @@ def _load_shard(
     )
 
 
-def fit(
+def fit(  # noqa: PLR0913 (the public keyword arguments)
     X: DataSource,
     y: ArrayLike | None = None,
     *,

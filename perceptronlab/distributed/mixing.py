@@ -400,7 +400,7 @@ def warn_outcome(training: Training, max_epochs: int, stacklevel: int = 3) -> No
 # ---------------------------------------------------------------- in process
 
 
-def fit_in_process(
+def fit_in_process(  # noqa: PLR0913 (the public keyword arguments)
     X: DataSource,
     y: ArrayLike | None = None,
     *,

@@ -69,7 +69,7 @@ class _SweepBar:
             self._progress = None
 
 
-def stream_fit(
+def stream_fit(  # noqa: PLR0913 (the public keyword arguments)
     path_or_glob: DataSource,
     y: ArrayLike | None = None,
     *,

@@ -319,7 +319,7 @@ class KernelPerceptron(RunClassifier):
         "cache": [StrOptions(set(CACHE_MODES))],
     }
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (scikit-learn's parameters, stored as given)
         self,
         *,
         kernel: Kernel | KernelFunction = "rbf",

@@ -239,7 +239,7 @@ class Perceptron(LinearClassifier):
         "verbose": ["verbose"],
     }
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (scikit-learn's parameters, stored as given)
         self,
         *,
         eta0: float = 1.0,

@@ -408,7 +408,7 @@ def _window(prefix: NDArray[Any], budget: int) -> NDArray[Any]:
 
 
 @v.seeds_names
-def kernel_perceptron(
+def kernel_perceptron(  # noqa: PLR0913 (the public keyword arguments)
     X: MatrixLike,
     y: ArrayLike,
     *,
@@ -507,7 +507,7 @@ def use_gram(spec: KernelSpec, cache: CacheMode) -> bool:
     return callable(spec.kernel) or cache == "full"
 
 
-def fit_kernel(
+def fit_kernel(  # noqa: PLR0913 (the public keyword arguments)
     Xc: Any,
     signs: Float64Array,
     classes: NDArray[Any],

@@ -550,7 +550,7 @@ def _one_vs_rest(labels: Any, sections_of: Callable[..., list[str]]) -> list[str
     return sections
 
 
-def write_report(
+def write_report(  # noqa: PLR0913 (the public keyword arguments)
     X: MatrixLike,
     y: ArrayLike,
     out_dir: Path | str,
