@@ -252,10 +252,10 @@ def vc_dimension(
     """The exact VC dimension of a finite class, with a shattered set of that size.
 
     Shattered sets are closed under subsets, so the search grows them level by level: a set
-    S ∪ {x} (x after the points of S) is shattered when x splits each of the 2^|S| cells of S (the
-    hypotheses giving S one labelling, held as a bit set); it stops at the first empty level or at
-    ⌊log₂|H|⌋. The cells of the deepest level the class allows (up to 2^⌊log₂|H|⌋ bit sets of |H|
-    bits) must fit ``max_bytes`` (default: half the memory this process can still use), checked
+    S ∪ {x} (x after the points of S) is shattered when x splits each of the ``2^|S|`` cells of S
+    (the hypotheses giving S one labelling, held as a bit set); it stops at the first empty level or
+    at ``⌊log₂|H|⌋``. The cells of the deepest level the class allows (up to ``2^⌊log₂|H|⌋`` bit sets
+    of ``|H|`` bits) must fit ``max_bytes`` (default: half the memory this process can still use), checked
     before any work; ``budget`` bounds the candidate sets tested.
 
     Examples
