@@ -40,7 +40,7 @@ TEST_START := $(shell date +%s)
 test: setup browser lint
 	node --test tests/js/
 	$(PY) -m perceptronlab.cli._warm
-	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --cov --cov-report=; status=$$?; \
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --durations=25 --cov --cov-report=; status=$$?; \
 	echo "Test coverage: $$($(PY) -m coverage report --format=total)% of perceptronlab's lines ('make coverage' lists them by module)."; \
 	echo "make test took $$(( $$(date +%s) - $(TEST_START) )) s on $$(nproc) cores."; exit $$status
 
