@@ -12,7 +12,7 @@ import numpy as np
 from perceptronlab._ground.numbers import format_number
 from perceptronlab._ground.numbers import format_sqrt as sqrt_text
 from perceptronlab.exceptions import NotSeparableError
-from perceptronlab.web.exact_cards import exact_cards, gordan_text
+from perceptronlab.web.exact_cards import exact_cards, gordan_text, unseparated_cards
 from perceptronlab.web.request import Points
 from perceptronlab.web.texts import approx, card_number, decimal, vector_text, w_text
 
@@ -117,17 +117,7 @@ def _margin_cards(data, y, fit_intercept: bool, eta: Fraction, margin: Fraction,
     """
     from perceptronlab.theory.geometry import max_margin
 
-    where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
-    card_rho: dict[str, Any] = {
-        "value": None,
-        "text": "none",
-        "detail": f"no {where} separates the data",
-    }
-    card_bound: dict[str, Any] = {
-        "value": None,
-        "text": "∞",
-        "detail": "no mistake bound: the data is not separable",
-    }
+    card_rho, card_bound = unseparated_cards(fit_intercept)
     if r_square is None:
         return card_rho, card_bound, None
     points, exact, X = data

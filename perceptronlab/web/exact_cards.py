@@ -55,7 +55,6 @@ def exact_cards(
     number = format_number if exact else (lambda value: decimal(float(value)))
     r_square = radius_squared(lifted(rows) if fit_intercept else rows)
     found = separation(rows, signs, fit_intercept)
-    where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
     if proof is not None:
         card_sep: dict[str, Any] = {
             "separable": True,
@@ -90,16 +89,7 @@ def exact_cards(
             "certificate_weights": weights,
             "remedy": "Switch on pocket: it keeps the best weights seen.",
         }
-    card_rho: dict[str, Any] = {
-        "value": None,
-        "text": "none",
-        "detail": f"no {where} separates the data",
-    }
-    card_bound: dict[str, Any] = {
-        "value": None,
-        "text": "∞",
-        "detail": "no mistake bound: the data is not separable",
-    }
+    card_rho, card_bound = unseparated_cards(fit_intercept)
     mm = None
     if found.separable:
         card_rho, card_bound, mm = _margin_cards(found, r_square, fit_intercept, eta, margin, exact)
@@ -152,11 +142,32 @@ def _margin_cards(found, r_square: Fraction, fit_intercept: bool, eta, margin, e
     return card_rho, card_bound, mm
 
 
+def separator_name(fit_intercept: bool) -> str:
+    """What separates in the lab's plane: a line through the origin, or a plane through the origin
+    of (1, x) with the bias trick."""
+    return "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
+
+
+def unseparated_cards(fit_intercept: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The margin and bound cards before any separator is known (and when there is none)."""
+    card_rho: dict[str, Any] = {
+        "value": None,
+        "text": "none",
+        "detail": f"no {separator_name(fit_intercept)} separates the data",
+    }
+    card_bound: dict[str, Any] = {
+        "value": None,
+        "text": "∞",
+        "detail": "no mistake bound: the data is not separable",
+    }
+    return card_rho, card_bound
+
+
 def gordan_text(
     rows, support: list[int], weights: list[str], fit_intercept: bool, exact: bool = True
 ) -> str:
     """Gordan's certificate in the page's words: the points by their x-names, the weights, the verdict."""
-    where = "plane through the origin of (1, x)" if fit_intercept else "line through the origin"
+    where = separator_name(fit_intercept)
     if len(support) == 1 and not fit_intercept and not any(rows[support[0]]):
         return (
             f"{names(support)} is the origin: every line through the origin passes through it, so none "
