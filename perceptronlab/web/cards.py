@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -12,7 +11,12 @@ import numpy as np
 from perceptronlab._ground.numbers import format_number
 from perceptronlab._ground.numbers import format_sqrt as sqrt_text
 from perceptronlab.exceptions import NotSeparableError
-from perceptronlab.web.exact_cards import exact_cards, gordan_text, unseparated_cards
+from perceptronlab.web.exact_cards import (
+    exact_cards,
+    gordan_text,
+    radius_card,
+    unseparated_cards,
+)
 from perceptronlab.web.request import Points
 from perceptronlab.web.texts import approx, card_number, decimal, vector_text, w_text
 
@@ -57,21 +61,7 @@ def theory_cards(
 
 def _radius_card(r_value: float, r_square, fit_intercept: bool) -> dict[str, Any]:
     """The card R: exact as a square root when R² is a Fraction, else a decimal."""
-    aug = " of (1, x)" if fit_intercept else ""
-    if isinstance(r_square, Fraction):
-        card_r: dict[str, Any] = {
-            "value": r_value,
-            "text": sqrt_text(r_square),
-            "detail": f"R² = {format_number(r_square)}: the largest ‖x‖²{aug}",
-        }
-        if math.isqrt(r_square.numerator) ** 2 != r_square.numerator or r_square.denominator != 1:
-            card_r["detail"] += f" · R ≈ {decimal(r_value)}"
-        return card_r
-    return {
-        "value": r_value,
-        "text": decimal(r_value),
-        "detail": f"R² = {decimal(float(r_square))}: the largest ‖x‖²{aug}",
-    }
+    return radius_card(r_square, fit_intercept, isinstance(r_square, Fraction), r_value)
 
 
 def _separability_card(points: Points, X, y, fit_intercept: bool, proof) -> dict[str, Any]:

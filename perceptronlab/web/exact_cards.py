@@ -26,9 +26,12 @@ from perceptronlab.pure.geometry import (
 from perceptronlab.web.texts import approx, card_number, decimal, names, vector_text, w_text
 
 
-def radius_card(r_square: Fraction, fit_intercept: bool, exact: bool = True) -> dict[str, Any]:
-    """The R card: R = √(largest ‖x‖²), exactly."""
-    r_value = sqrt_float(r_square)
+def radius_card(
+    r_square, fit_intercept: bool, exact: bool = True, r_value: float | None = None
+) -> dict[str, Any]:
+    """The R card: R = √(largest ‖x‖²), exactly (a float R² with ``exact=False`` is written as a
+    decimal); ``r_value`` is R as a float when the caller has it already (else √R²)."""
+    r_value = sqrt_float(r_square) if r_value is None else r_value
     aug = " of (1, x)" if fit_intercept else ""
     if not exact:
         return {
