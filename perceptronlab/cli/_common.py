@@ -73,6 +73,10 @@ DataArg = Annotated[
         metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz."
     ),
 ]
+ModelArg = Annotated[
+    Path,
+    typer.Argument(metavar="MODEL", help="Model file (JSON) from `perceptronlab train --out`."),
+]
 
 
 class Scale(str, enum.Enum):
