@@ -14,11 +14,12 @@ from perceptronlab.exceptions import NotSeparableError
 from perceptronlab.web.exact_cards import (
     exact_cards,
     gordan_text,
+    proof_card,
     radius_card,
     unseparated_cards,
 )
 from perceptronlab.web.request import Points
-from perceptronlab.web.texts import approx, card_number, decimal, vector_text, w_text
+from perceptronlab.web.texts import approx, card_number, decimal, vector_text
 
 
 def theory_cards(
@@ -69,14 +70,7 @@ def _separability_card(points: Points, X, y, fit_intercept: bool, proof) -> dict
     from perceptronlab.theory.separability import separable
 
     if proof is not None:
-        return {
-            "separable": True,
-            "text": "separable",
-            "detail": f"the run's final w = {w_text(proof.w, proof.b, fit_intercept)} puts every "
-            "point strictly on its side",
-            "certificate": [],
-            "certificate_weights": [],
-        }
+        return proof_card(proof, fit_intercept)
     sep = separable(X, y, fit_intercept=fit_intercept)
     is_separable = bool(sep.separable)
     support = _indices(sep.support)

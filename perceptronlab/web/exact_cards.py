@@ -49,6 +49,18 @@ def radius_card(
     return card
 
 
+def proof_card(proof: Any, fit_intercept: bool) -> dict[str, Any]:
+    """The separability card of a run that converged: its final w is the proof."""
+    return {
+        "separable": True,
+        "text": "separable",
+        "detail": f"the run's final w = {w_text(proof.w, proof.b, fit_intercept)} puts every "
+        "point strictly on its side",
+        "certificate": [],
+        "certificate_weights": [],
+    }
+
+
 def exact_cards(
     rows, signs, fit_intercept: bool, eta: Fraction, margin: Fraction, proof=None, exact=True
 ):
@@ -58,15 +70,9 @@ def exact_cards(
     number = format_number if exact else (lambda value: decimal(float(value)))
     r_square = radius_squared(lifted(rows) if fit_intercept else rows)
     found = separation(rows, signs, fit_intercept)
+    card_sep: dict[str, Any]
     if proof is not None:
-        card_sep: dict[str, Any] = {
-            "separable": True,
-            "text": "separable",
-            "detail": f"the run's final w = {w_text(proof.w, proof.b, fit_intercept)} puts every "
-            "point strictly on its side",
-            "certificate": [],
-            "certificate_weights": [],
-        }
+        card_sep = proof_card(proof, fit_intercept)
     elif found.separable:
         p = found.p
         shown = "w = (" + ", ".join(number(c) for c in (p[1:] if fit_intercept else p)) + ")"
