@@ -421,19 +421,13 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
         self.warm_start = warm_start
         self.random_state = random_state
 
-    def _train_tasks(
-        self,
-        X: Any,
-        y: NDArray[Any],
-        classes: NDArray[Any],
-        *,
-        go_on: bool,
-        sweeps: int | None = None,
-        partial: bool = False,
-    ) -> list[Run]:
-        """All the classes in one run (no one-vs-rest), for ``fit`` and ``partial_fit``."""
-        sweeps = self.max_iter if sweeps is None else sweeps
-        return [self._learn(X, y, classes, go_on=go_on, sweeps=sweeps, partial=partial)]
+    def _train_tasks(self, X: Any, y: NDArray[Any], classes: NDArray[Any], **how: Any) -> list[Run]:
+        """All the classes in one run (no one-vs-rest), for ``fit`` and ``partial_fit`` (``how``:
+        ``go_on``, and ``sweeps`` and ``partial`` as in the base's)."""
+        sweeps = how.pop("sweeps", None)
+        return [
+            self._learn(X, y, classes, sweeps=self.max_iter if sweeps is None else sweeps, **how)
+        ]
 
     last_coef_: Float64Array
     last_intercept_: Float64Array
