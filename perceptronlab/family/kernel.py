@@ -495,7 +495,7 @@ def use_gram(spec: KernelSpec, cache: CacheMode) -> bool:
     return callable(spec.kernel) or cache == "full"
 
 
-def fit_kernel(  # noqa: PLR0913 (the data, the kernel and the run's settings)
+def fit_kernel(
     Xc: Any,
     signs: Float64Array,
     classes: NDArray[Any],

@@ -50,7 +50,7 @@ class RunSettings:
 _RECORDED = ("eta", "fit_intercept", "order", "margin", "max_sweeps", "seed")
 
 
-def check_run_options(  # noqa: PLR0913 (the family functions' shared keyword arguments)
+def check_run_options(
     eta: Any,
     fit_intercept: Any,
     order: Any,
