@@ -93,6 +93,11 @@ class KernelSpec:
     gamma: float
     coef0: float
 
+    @property
+    def params(self) -> dict[str, Any]:
+        """The kernel's settings, as a run records them."""
+        return dict(kernel=self.kernel, degree=self.degree, gamma=self.gamma, coef0=self.coef0)
+
     def __call__(self, A: Any, B: Any) -> Float64Array:
         """The Gram block K(A, B) of shape (len(A), len(B))."""
         if callable(self.kernel):
@@ -520,15 +525,7 @@ def fit_kernel(
     )
     outcome = settings.drive(engine)
     n_steps = len(outcome.log.updates_per_sweep) * n
-    params = settings.params(
-        kernel=spec.kernel,
-        degree=spec.degree,
-        gamma=spec.gamma,
-        coef0=spec.coef0,
-        variant=variant,
-        budget=budget,
-        cache=cache,
-    )
+    params = settings.params(**spec.params, variant=variant, budget=budget, cache=cache)
     eta, fit_intercept = float(settings.eta), settings.fit_intercept
     run = finish(
         engine,
