@@ -23,10 +23,11 @@ NO_ORDER = np.empty(0, dtype=np.int64)
 AVX512_REGISTERS = re.compile(r"%zmm\d+|%[xy]mm(?:1[6-9]|2\d|3[01])\b")
 
 
-def _key(w, b, count, idx) -> str:
+def _key(w, b, total, last) -> str:
+    """(w, b, the updates of every sweep, the rows the last sweep updated) as a hex digest."""
     digest = hashlib.sha256(np.ascontiguousarray(w).tobytes())
-    digest.update(np.float64(b).tobytes() + np.int64(count).tobytes())
-    digest.update(np.ascontiguousarray(idx[:count]).tobytes())
+    digest.update(np.float64(b).tobytes() + np.int64(total).tobytes())
+    digest.update(np.ascontiguousarray(last).tobytes())
     return digest.hexdigest()[:24]
 
 
@@ -54,7 +55,7 @@ def fingerprints(sweeps: int = 3) -> dict[str, str]:
                 rule = (w, b, 0.7, margin, intercept, idx, norms)
                 count, b, _ = kernels.sweep_dense_loop(X, y, order, use_order, rule, loop)
                 total += count
-            found[f"dense {loop} | {case}"] = _key(w, b, total, idx)
+            found[f"dense {loop} | {case}"] = _key(w, b, total, idx[:count])
     rng = np.random.default_rng(38)
     X = sp.random(1500, 4000, density=0.01, format="csr", random_state=rng)
     y = np.where(X @ rng.normal(size=4000) > 0, 1.0, -1.0)
@@ -66,16 +67,19 @@ def fingerprints(sweeps: int = 3) -> dict[str, str]:
                 X.indptr, X.indices, X.data, y, NO_ORDER, False, rule, loop
             )
             total += count
-        found[f"CSR {loop}"] = _key(w, b, total, idx)
+        found[f"CSR {loop}"] = _key(w, b, total, idx[:count])
     return found
 
 
-def avx512_registers() -> list[str]:
-    """The AVX-512-only registers named in the machine code of the 8-row dense sweep (float64)."""
+def avx512_registers() -> tuple[list[str], int]:
+    """The AVX-512-only registers named in the machine code of the 8-row dense sweep (float64), and
+    how many SIMD instructions that code has (none where Numba loaded it from its cache: Numba shows
+    no machine code then, so run this with an empty ``NUMBA_CACHE_DIR``)."""
     from perceptronlab.core import kernels
 
     asm = "\n".join(kernels._sweep_dense_8_prefetched.inspect_asm().values())
-    return sorted(set(AVX512_REGISTERS.findall(asm)))
+    simd = re.findall(r"^\s+v[a-z0-9]+\s", asm, re.MULTILINE)
+    return sorted(set(AVX512_REGISTERS.findall(asm))), len(simd)
 
 
 def small_choice() -> dict:
