@@ -34,7 +34,8 @@ def run_for_cpu(name: str, module: str, argv: list[str]) -> int:
     status. ``argv`` without ``--cpu``."""
     if not name.replace("-", "").replace("_", "").isalnum():
         print(
-            f"--cpu: expected an LLVM CPU name such as haswell or znver3, got {name!r}",
+            f"--cpu: expected an LLVM CPU name such as haswell or znver3, got {name!r} "
+            "(`llc -mcpu=help` lists them)",
             file=sys.stderr,
         )
         return 2

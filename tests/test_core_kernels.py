@@ -567,3 +567,20 @@ def test_a_build_for_a_cpu_without_avx512_gives_the_same_bits_and_chooses(tmp_pa
     assert len(by_case) == 4 and all(len(values) == 1 for values in by_case.values())
     assert len(set.union(*by_case.values())) == 4  # (the cases themselves differ)
     assert len({v for k, v in native.items() if k.startswith("CSR ")}) == 1
+
+
+def test_a_build_for_another_cpu_is_named_and_keeps_its_own_choices(monkeypatch):
+    import numba
+
+    from perceptronlab.core import choice, cpu
+
+    host_file = choice.cache_file()
+    monkeypatch.setattr(numba.config, "CPU_NAME", "haswell")
+    monkeypatch.setattr(numba.config, "CPU_FEATURES", "")
+    assert choice.compiled_for() == "haswell (NUMBA_CPU_NAME)"
+    assert choice.cache_file() != host_file  # never the native build's measurements
+    monkeypatch.setattr(numba.config, "CPU_NAME", None)
+    assert choice.compiled_for() == "host" and choice.cache_file() == host_file
+    size, source = cpu.l3_cache()
+    assert size >= 2**20 and source  # what the dense choice sizes its matrix by
+    assert choice._dense_bytes() <= choice.DENSE_MAX_BYTES
