@@ -174,7 +174,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         else:
             start = time.perf_counter()
             count, self.b, stopped = kernels.sweep_dense_loop(
-                *rows, order, use_order, self._rule(), self._dense_loop
+                self.X, self.y, order, use_order, self._rule(), self._dense_loop
             )
             self._one_core_seconds = time.perf_counter() - start
         if stopped >= 0:
