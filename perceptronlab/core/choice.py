@@ -113,7 +113,8 @@ def _winner(best: dict[str, float]) -> str:
 
 
 def measure() -> dict[str, Any]:
-    """Time the variants now (no cache): the choices, and the milliseconds each variant took.
+    """Time the variants now (no cache): the choices, and the milliseconds each variant took (the
+    dense sweeps': :func:`measure_dense`).
 
     A loop other than row by row is chosen only when a second, independent measurement agrees: a
     moment of other work on the machine during the first must not fix the choice for good."""

@@ -10,6 +10,9 @@ parallel kernels give the same bits as the sequential ones. Speed comes from wha
 that order: scoring eight rows at a time in SIMD registers (one lane per row, so each row is still
 one chain in feature order), software prefetch of the rows ahead (a sweep is a stream over X), and,
 on several cores, scoring blocks of rows in parallel with the current w and walking them in order.
+Which dense loop is fastest (eight or four rows in the lanes, prefetching or not, or one row at a
+time: :data:`DENSE_SWEEPS`, the same bits) depends on the CPU, and is measured on it
+(:mod:`perceptronlab.core.choice`), as is the CSR loop.
 """
 
 from __future__ import annotations
