@@ -9,7 +9,7 @@ sweep can be on one core. Every sweep row of ``make bench`` is reported against 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from benchmarks._timing import Case, clock
 
@@ -49,26 +49,13 @@ def gather_csr(indices, data, w):
     return s
 
 
-@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
-def _read_flat(part):
-    """Σ of a 1-D array (float32 widened), reassociated: vector adds, as in :func:`read_dense`
-    (indexed from 0, so that the compiler knows no index is negative and vectorizes the loop)."""
-    s = 0.0
-    for k in range(part.shape[0]):
-        s += np.float64(part[k])
-    return s
-
-
-@njit(cache=True, nogil=True, parallel=True)
 def read_dense_parallel(flat, chunks):
     """:func:`read_dense` of a C-ordered matrix's flat view, split into ``chunks`` contiguous parts
-    read at once, one per thread (each part summed by :func:`_read_flat`, a separate function so
-    that its loop is vectorized as one thread's read is)."""
-    n = flat.shape[0]
-    parts = np.zeros(chunks)
-    for c in prange(chunks):
-        parts[c] = _read_flat(flat[c * n // chunks : (c + 1) * n // chunks])
-    return parts.sum()
+    read at once, one per thread: the kernel the package measures its thread choice with
+    (:func:`perceptronlab.core.kernels.streaming_read`), so that both read alike."""
+    from perceptronlab.core.kernels import streaming_read
+
+    return streaming_read(flat, chunks)
 
 
 def gathers(X, times: int = 5) -> Case:

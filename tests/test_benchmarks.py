@@ -275,11 +275,12 @@ def test_every_results_row_reads_as_the_runner_writes_it():
 
 def test_the_l3_size_is_read_as_the_machine_reports_it():
     from benchmarks import _machine
+    from perceptronlab.core import cpu
 
-    assert _machine._size("32 MiB (1 instance)") == 32 * 2**20  # lscpu
-    assert _machine._size("32768K") == 32 * 2**20  # sysfs
-    assert _machine._size("1.5 MiB") == int(1.5 * 2**20)
-    assert _machine._size("unknown") is None
+    assert cpu._size("32 MiB (1 instance)") == 32 * 2**20  # lscpu
+    assert cpu._size("32768K") == 32 * 2**20  # sysfs
+    assert cpu._size("1.5 MiB") == int(1.5 * 2**20)
+    assert cpu._size("unknown") is None
     size, source = _machine.l3_cache()
     assert size >= 2**20 and source
     assert _machine.l3_text().startswith(f"L3 {size / 2**20:.0f} MiB")
