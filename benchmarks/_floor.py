@@ -8,6 +8,8 @@ sweep can be on one core. Every sweep row of ``make bench`` is reported against 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -123,3 +125,55 @@ def read_bytes(X) -> int:
     if hasattr(X, "indptr"):
         return int(X.indptr.nbytes + X.indices.nbytes + X.data.nbytes)
     return int(X.nbytes)
+
+
+#: the gather ceiling's matrix: the issue's sparse case (200,000 rows × 2^18 columns, 60 a row)
+GATHER_ROWS, GATHER_COLUMNS, GATHER_ROW_NNZ = 200_000, 2**18, 60
+
+
+@functools.lru_cache(maxsize=4)
+def ceilings(scale: float = 1.0) -> dict:
+    """This machine's ceilings, measured once per run (every floor row quotes the same figures) in
+    interleaved rounds: a streaming read of a slice twice the L3 on one thread and on two (wall
+    time, :func:`parallel_reads`), and a pass that only gathers w at CSR indices (uniformly random
+    columns, :func:`gather_csr`; CPU time). Returns the seconds of each round and the sizes."""
+    from benchmarks._machine import l3_bytes
+    from benchmarks._timing import interleave
+
+    slice_ = np.full(max(2**16, int(2 * l3_bytes() * scale) // 8), 1.0)
+    nnz = max(10_000, int(GATHER_ROWS * scale)) * GATHER_ROW_NNZ
+    rng = np.random.default_rng(0)
+    indices = rng.integers(0, GATHER_COLUMNS, size=nnz).astype(np.int32)
+    data = rng.standard_normal(nnz)
+    w = rng.standard_normal(GATHER_COLUMNS)
+    now = clock(cpu=True)
+    gather_csr(indices, data, w)
+
+    def gather() -> float:
+        start = now()
+        gather_csr(indices, data, w)
+        return now() - start
+
+    seconds = interleave(
+        {
+            "read, 1 thread": parallel_reads(slice_, 1),
+            "read, 2 threads": parallel_reads(slice_, 2),
+            "gather": gather,
+        },
+        settle=0.1,
+    )
+    return {"seconds": seconds, "read_bytes": slice_.nbytes, "gather_nnz": nnz}
+
+
+def ceilings_text(scale: float = 1.0) -> str:
+    """The ceilings of :func:`ceilings` in one phrase, for a floor row's detail and the machine line."""
+    found = ceilings(scale)
+    seconds = found["seconds"]
+    one = found["read_bytes"] / float(np.median(seconds["read, 1 thread"])) / 1e9
+    two = found["read_bytes"] / float(np.median(seconds["read, 2 threads"])) / 1e9
+    gather = float(np.median(seconds["gather"])) / found["gather_nnz"] * 1e9
+    return (
+        f"this machine's ceilings in this run: streaming read {one:.1f} GB/s on one thread, "
+        f"{two:.1f} GB/s on two ({two / one:.2f}×; {found['read_bytes'] / 2**20:.0f} MiB), "
+        f"gathers of w {gather:.2f} ns a stored entry (2^18 weights, random columns)"
+    )
