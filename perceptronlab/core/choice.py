@@ -234,12 +234,18 @@ def _late_cases(X, y, w, threads: int) -> dict[str, Any]:
             return time.perf_counter() - start
 
     def fork(times=64):
-        out = np.empty(32)
+        """A fork/join as a sweep meets it: after a stretch of one-thread work (a block's walk, while
+        the other threads wait, spinning or asleep), so that waking them is counted too."""
+        out, walk = np.empty(32), np.empty(1024)
+        took = 0.0
         with numba_threads(threads):
-            start = time.perf_counter()
-            for _ in range(times):
+            for k in range(times):
+                rows = 1024 * (k % 8)
+                kernels._score_span(X, no_order, False, w, rows, rows + 1024, walk, rows)
+                start = time.perf_counter()
                 kernels._score_rows(X, no_order, False, w, 0, 32, out)
-            return (time.perf_counter() - start) / times
+                took += time.perf_counter() - start
+        return took / times
 
     # the blocks: the engine's length for this machine's fork/join, from a first measurement of both
     fork(), sweep_one()  # compiled (or loaded) and warmed up
