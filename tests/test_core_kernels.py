@@ -116,7 +116,7 @@ def test_late_sweeps_stay_on_one_core_where_two_threads_were_measured_not_to_pay
 
 
 def test_the_parallel_block_balances_fork_joins_against_thrown_away_scores():
-    from perceptronlab.core.engines import PARALLEL_BLOCK_ROWS, parallel_block
+    from perceptronlab.core.choice import PARALLEL_BLOCK_ROWS, parallel_block
 
     low, high = PARALLEL_BLOCK_ROWS
     # √(n·F/(k + 1)): a million rows, 11 updates, a fork/join worth 300 rows: √(10⁶·300/12) = 5,000

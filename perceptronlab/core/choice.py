@@ -15,6 +15,9 @@ Choices so far:
   the rows ahead prefetched ("prefetched"), or two rows at a time, prefetching ("paired"); a variant
   must beat the row-by-row loop by 3 %, in two measurements one after the other, to be chosen. On
   other matrices the row-by-row loop is always taken.
+- ``threads_choice`` (a file of its own, ``late-sweep-threads-<key>.json``): whether late sweeps take
+  two threads (the late sweep and a streaming read of a slice beyond the L3 timed on one thread and
+  on two), and what a fork/join of the threads costs, which sets the parallel blocks' length.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -33,7 +37,16 @@ from perceptronlab.core import kernels
 from perceptronlab.core.cpu import cpu_text
 from perceptronlab.exceptions import InputError
 
-__all__ = ["choices", "csr_loop", "cache_file", "measure"]
+__all__ = [
+    "choices",
+    "csr_loop",
+    "cache_file",
+    "measure",
+    "threads_choice",
+    "two_threads_pay",
+    "fork_rows",
+    "parallel_block",
+]
 
 #: a variant must be this much faster than the simpler one to be chosen
 MARGIN = 0.97
@@ -170,9 +183,26 @@ THREADS_SLICE_BYTES = (64 * 2**20, 512 * 2**20)
 FORK_ROWS_DEFAULT = 512.0
 _THREADS_ROUNDS = 3
 _SLICE_D = 100
-_SLICE_FLIP_EVERY = (
-    65_536  # one label in this many flipped: the slice's late sweep has a few updates
-)
+# one label in this many flipped: the slice's late sweep has a few updates
+_SLICE_FLIP_EVERY = 65_536
+
+
+#: the parallel blocks' length stays within these (:func:`parallel_block`)
+PARALLEL_BLOCK_ROWS = (1024, 65_536)
+
+
+def parallel_block(n_rows: int, last_updates: int, fork_rows: float) -> int:
+    """Rows scored per parallel block: the length that makes the two costs of the blocks least.
+
+    Each block costs a fork/join of the threads (``fork_rows``: its time in rows of a one-thread
+    sweep, measured per machine, :func:`perceptronlab.core.choice.fork_rows`), so n/B blocks cost
+    n·F/B; each update throws away the scores of the rest of its block and scores a new one, about
+    a block's work (measured: the one-thread blocked sweep's excess grows with B as k·B), so k
+    updates cost k·B. The sum is least at B = √(n·F/k), with k the last sweep's updates (+1).
+    (Until 0.3 the block was n/(k + 1) clipped to 2,048–16,384: on a late sweep of a million rows
+    with 11 updates, 16,384 rows, whose thrown-away scores cost a fifth of a sweep.)"""
+    best = math.sqrt(n_rows * max(fork_rows, 1.0) / (last_updates + 1))
+    return int(np.clip(round(best), PARALLEL_BLOCK_ROWS[0], PARALLEL_BLOCK_ROWS[1]))
 
 
 def threads_cache_file() -> Path:
@@ -202,7 +232,6 @@ def _late_cases(X, y, w, threads: int) -> dict[str, Any]:
     """The four measurements, each returning wall seconds: a streaming read of the slice on one thread
     and on ``threads``, its late sweep on one thread (:func:`kernels.sweep_dense`) and on ``threads``
     (:func:`kernels.sweep_dense_blocked`, the blocks the engine would take); and a fork/join."""
-    from perceptronlab.core.engines import parallel_block
     from perceptronlab.core.threads import numba_threads
 
     n = X.shape[0]

@@ -15,6 +15,7 @@ import scipy.sparse as sp
 
 from perceptronlab._ground.validation import is_sparse, not_finite_error
 from perceptronlab.core import choice, kernels, ratchet, sgd
+from perceptronlab.core.choice import parallel_block
 from perceptronlab.core.driver import SteppingEngine, UpdateLog
 from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.reference import ReferenceEngine
@@ -25,7 +26,6 @@ from perceptronlab.exceptions import SCALE_FIX
 __all__ = [
     "CompiledEngine",
     "make_engine",
-    "parallel_block",
     "weights_key",
     "PARALLEL_MIN_ROWS",
     "PARALLEL_MAX_UPDATE_RATE",
@@ -44,24 +44,8 @@ PARALLEL_MAX_UPDATE_RATE = 1 / 2048
 # row that do not (the first one loads the threads, so one is forgiven), the fit stays on one core
 PARALLEL_MIN_GAIN = 0.95
 PARALLEL_GIVE_UP_AFTER = 2
-# the parallel blocks' length stays within these (:func:`parallel_block`)
-PARALLEL_BLOCK_ROWS = (1024, 65_536)
 # updates are replayed in blocks of this many rows
 _REPLAY_BLOCK = 4096
-
-
-def parallel_block(n_rows: int, last_updates: int, fork_rows: float) -> int:
-    """Rows scored per parallel block: the length that makes the two costs of the blocks least.
-
-    Each block costs a fork/join of the threads (``fork_rows``: its time in rows of a one-thread
-    sweep, measured per machine, :func:`perceptronlab.core.choice.fork_rows`), so n/B blocks cost
-    n·F/B; each update throws away the scores of the rest of its block and scores a new one, about
-    a block's work (measured: the one-thread blocked sweep's excess grows with B as k·B), so k
-    updates cost k·B. The sum is least at B = √(n·F/k), with k the last sweep's updates (+1).
-    (Until 0.3 the block was n/(k + 1) clipped to 2,048–16,384: on a late sweep of a million rows
-    with 11 updates, 16,384 rows, whose thrown-away scores cost a fifth of a sweep.)"""
-    best = math.sqrt(n_rows * max(fork_rows, 1.0) / (last_updates + 1))
-    return int(np.clip(round(best), PARALLEL_BLOCK_ROWS[0], PARALLEL_BLOCK_ROWS[1]))
 
 
 def weights_key(w: np.ndarray, b: float) -> tuple[int, int]:
@@ -174,7 +158,8 @@ class CompiledEngine(UpdateLog, SteppingEngine):
                 X.indptr, X.indices, X.data, self.y, order, use_order, self._rule(), self._csr_loop
             )
         elif self._use_parallel():
-            block = parallel_block(self.n, self._last_updates, choice.fork_rows())  # type: ignore[arg-type]
+            updates = self._last_updates or 0  # not None here (_use_parallel)
+            block = parallel_block(self.n, updates, choice.fork_rows())
             with numba_threads(self.n_jobs):
                 if self._row_sq is None:  # the rows' norms bound the stale scores: once per fit
                     self._row_sq = kernels.row_squared_norms(self.X, np.empty(self.n))
