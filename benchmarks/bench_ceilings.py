@@ -16,7 +16,7 @@ def bench_machine_ceilings(scale: float = 1.0):
     found = ceilings(scale)
     seconds, size = found["seconds"], found["read_bytes"]
     nnz = found["gather_nnz"]
-    where = f"a slice of {size / 2**20:.0f} MiB (twice the L3), float64"
+    where = f"a slice of {size / 2**20:.0f} MiB (twice the L3 at full scale), float64, read five times a round"
     return [
         result_row(
             "machine ceiling: streaming read on one thread (GB/s)",
