@@ -220,7 +220,10 @@ def _late_slice(nbytes: int, seed: int = 0):
     w = rng.standard_normal(_SLICE_D)
     cosine = block @ w / (np.linalg.norm(block, axis=1) * np.linalg.norm(w))
     block = block[np.abs(cosine) > 0.05]
-    w *= 1e4  # an update moves w by about ‖x‖ ≈ 10: no row but the flipped ones changes side
+    # ‖w‖ ≈ 500 and every score ≥ 250 in size: the k updates of a sweep (each moves a score by about
+    # N(0, 10)) change no other row's side, but their bound (about 100·k) soon exceeds a score's distance
+    # to the margin, so rows are scored again after updates, as in the late sweeps of a fit
+    w *= 50.0
     reps = max(1, nbytes // block.nbytes)
     X = np.tile(block, (reps, 1))
     y = np.tile(np.where(block @ w > 0, 1.0, -1.0), reps)
