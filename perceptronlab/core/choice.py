@@ -268,14 +268,16 @@ def _late_cases(X, y, w, threads: int) -> dict[str, Any]:
     def fork(times=64):
         """A fork/join as a sweep meets it: after a stretch of one-thread work (a block's walk, while
         the other threads wait, spinning or asleep), so that waking them is counted too."""
-        out, walk = np.empty(32), np.empty(1024)
+        span = min(1024, n)  # rows of one-thread work between two forks, within X
+        head = min(32, n)
+        out, walk = np.empty(head), np.empty(span)
         took = 0.0
         with numba_threads(threads):
             for k in range(times):
-                rows = 1024 * (k % 8)
-                kernels._score_span(X, no_order, False, w, rows, rows + 1024, walk, rows)
+                first = (k * span) % (n - span + 1)
+                kernels._score_span(X, no_order, False, w, first, first + span, walk, first)
                 start = time.perf_counter()
-                kernels._score_rows(X, no_order, False, w, 0, 32, out)
+                kernels._score_rows(X, no_order, False, w, 0, head, out)
                 took += time.perf_counter() - start
         return took / times
 
