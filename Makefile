@@ -39,9 +39,13 @@ WORKERS ?= auto
 # `make test`'s start, for the wall time it prints at the end (set when make reads this file)
 TEST_START := $(shell date +%s)
 
-test: setup browser lint
+# The kernels compile into Numba's cache while lint runs (one core each), then the JavaScript and
+# Python tests.
+test: setup browser js
+	@$(PY) -m perceptronlab.cli._warm & warm=$$!; \
+	$(MAKE) --no-print-directory lint; linted=$$?; wait $$warm; warmed=$$?; \
+	test $$linted -eq 0 -a $$warmed -eq 0
 	node --test tests/js/
-	$(PY) -m perceptronlab.cli._warm
 	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --durations=25; status=$$?; \
 	echo "make test took $$(( $$(date +%s) - $(TEST_START) )) s on $$(nproc) cores."; exit $$status
 
