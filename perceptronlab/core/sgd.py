@@ -19,11 +19,11 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit
 
+from perceptronlab.core.kernels import GROUP, _next_group, _prefetch_distance, _score_group
 from perceptronlab.core.rule import (
     add_entry,
     add_intercept,
     check_row,
-    dot_row,
     update_csr_row,
     update_row,
 )
@@ -82,7 +82,7 @@ def _csr_row_dot(indptr, indices, data, w, i):
 
 @njit(cache=True, nogil=True)
 def sweep_dense_weighted(X, y, scale, order, use_order, rule, margin_out):
-    """One sweep over dense rows, row by row, with a per-row update scale and the sweep's loss.
+    """One sweep over dense rows, with a per-row update scale and the sweep's loss.
 
     ``rule`` is the compiled engine's record: (w, b, η, margin, fit_intercept, idx_out, norm_out).
 
@@ -95,24 +95,44 @@ def sweep_dense_weighted(X, y, scale, order, use_order, rule, margin_out):
     (the sweep stops there), else -1; ``loss`` is Σ max(0, margin − y(⟨w,x⟩ + b)) over the rows
     checked, each with the weights it was checked with, unweighted and summed in row order
     (scikit-learn's per-epoch objective for its ``tol``).
+
+    The rows are scored as :func:`perceptronlab.core.kernels.sweep_dense` scores them: a group of
+    rows at a time with the current w (each row's sum in feature order, the one-row loop's bits),
+    the rows ahead prefetched; after an update the next group starts at the row after it. So the
+    sweep, its loss included, is one pass over X at the plain sweep's speed.
     """
     w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
-    steps = order.shape[0] if use_order else X.shape[0]
+    n, d = X.shape
+    flat = X.reshape(-1)
+    line = max(1, 64 // X.itemsize)
+    distance = _prefetch_distance(X)
+    steps = order.shape[0] if use_order else n
+    rows = np.empty(GROUP, dtype=np.int64)
+    scores = np.empty(GROUP)
     count = 0
     loss = 0.0
-    for t in range(steps):
-        i = order[t] if use_order else t
-        s = dot_row(w, X, i) + b
-        if not abs(s) < math.inf:
-            return count, b, i, loss
-        z, lost, c = check_row(y[i], s, margin, eta, scale[i])
-        loss += lost
-        if c != 0.0:
-            b, sq = update_row(X, i, w, b, c, fit_intercept)
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(sq)
-            margin_out[count] = z
-            count += 1
+    t = 0
+    while t < steps:
+        m = min(GROUP, steps - t)
+        _next_group(order, use_order, t, m, steps, rows, flat, d, line, distance)
+        _score_group(w, X, rows, scores)
+        walked = m
+        for k in range(m):
+            i = rows[k]
+            s = scores[k] + b
+            if not abs(s) < math.inf:
+                return count, b, i, loss
+            z, lost, c = check_row(y[i], s, margin, eta, scale[i])
+            loss += lost
+            if c != 0.0:
+                b, sq = update_row(X, i, w, b, c, fit_intercept)
+                idx_out[count] = i
+                norm_out[count] = math.sqrt(sq)
+                margin_out[count] = z
+                count += 1
+                walked = k + 1  # the next group starts after the update, scored with the new w
+                break
+        t += walked
     return count, b, -1, loss
 
 
