@@ -72,6 +72,13 @@ def sgd_permutations(n: int, seed: int) -> Iterator[np.ndarray]:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _factor(scale, i):
+    """Row i's update factor: ``scale[i]``, or 1.0 for every row when ``scale`` is empty (no
+    weights: (η·y)·1.0 is η·y, and the sweep reads no array of ones)."""
+    return scale[i] if scale.shape[0] else 1.0
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _csr_row_dot(indptr, indices, data, w, i):
     """⟨w, x_i⟩ over the row's stored entries, in their order."""
     s = 0.0
@@ -88,8 +95,9 @@ def sweep_dense_weighted(X, y, scale, order, use_order, rule, margin_out):
 
     A mistake on row i (y(⟨w,x⟩ + b) ≤ margin) updates w += x·c, b += c with c = (η·y_i)·scale_i,
     scikit-learn's ``update *= class_weight * sample_weight``; c = 0 (a zero weight) is no update,
-    as scikit-learn skips it. ``idx_out[k]``, ``norm_out[k]`` and ``margin_out[k]`` get the row,
-    ‖(w, b)‖ after, and y(⟨w,x⟩ + b) before the k-th update.
+    as scikit-learn skips it; an empty ``scale`` is 1.0 for every row. ``idx_out[k]``,
+    ``norm_out[k]`` and ``margin_out[k]`` get the row, ‖(w, b)‖ after, and y(⟨w,x⟩ + b) before
+    the k-th update.
 
     Returns (updates, b, stopped_at, loss): ``stopped_at`` is the row whose score was not finite
     (the sweep stops there), else -1; ``loss`` is Σ max(0, margin − y(⟨w,x⟩ + b)) over the rows
@@ -122,7 +130,7 @@ def sweep_dense_weighted(X, y, scale, order, use_order, rule, margin_out):
             s = scores[k] + b
             if not abs(s) < math.inf:
                 return count, b, i, loss
-            z, lost, c = check_row(y[i], s, margin, eta, scale[i])
+            z, lost, c = check_row(y[i], s, margin, eta, _factor(scale, i))
             loss += lost
             if c != 0.0:
                 b, sq = update_row(X, i, w, b, c, fit_intercept)
@@ -153,7 +161,7 @@ def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, rule, 
         s = _csr_row_dot(indptr, indices, data, w, i) + b
         if not abs(s) < math.inf:
             return count, b, i, loss
-        z, lost, c = check_row(y[i], s, margin, eta, scale[i])
+        z, lost, c = check_row(y[i], s, margin, eta, _factor(scale, i))
         loss += lost
         if c != 0.0:
             b, sq = update_csr_row(indptr, indices, data, i, w, b, c, fit_intercept, sq)
@@ -309,7 +317,9 @@ def sweep_dense_sgd(X, y, scale, order, use_order, model, b, rule, pen, log):
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
-        z, lost, term, c = _check_and_shrink(y[i], p, scale[i], w, state, rule, pen, factor)
+        z, lost, term, c = _check_and_shrink(
+            y[i], p, _factor(scale, i), w, state, rule, pen, factor
+        )
         objective += lost
         objective += term
         wscale = state[STATE_SCALE]
@@ -353,7 +363,9 @@ def sweep_csr_sgd(indptr, indices, data, y, scale, order, use_order, model, b, r
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
-        z, lost, term, c = _check_and_shrink(y[i], p, scale[i], w, state, rule, pen, factor)
+        z, lost, term, c = _check_and_shrink(
+            y[i], p, _factor(scale, i), w, state, rule, pen, factor
+        )
         objective += lost
         objective += term
         wscale = state[STATE_SCALE]
