@@ -50,6 +50,18 @@ def gather_csr(indices, data, w):
 
 
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def read_rows(X, order):
+    """Σ of every entry of a C-ordered matrix, its rows read in ``order`` (a shuffled sweep's
+    floor: every row once, in the permutation's order), each row's entries in any order."""
+    s = 0.0
+    for t in range(order.shape[0]):
+        row = X[order[t]]
+        for j in range(row.shape[0]):
+            s += np.float64(row[j])
+    return s
+
+
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def _read_flat(part):
     """Σ of a 1-D array (float32 widened), reassociated: vector adds, as in :func:`read_dense`
     (indexed from 0, so that the compiler knows no index is negative and vectorizes the loop)."""
