@@ -48,6 +48,8 @@ class OnlineState:
         self.b = 0.0
         self.mistakes = 0
         self.seen = 0
+        # the last DataFrame columns learned and their names (the Index is immutable)
+        self._columns: tuple[Any, list[Any]] | None = None
 
     @property
     def feature_names(self) -> dict[Any, int] | None:
@@ -217,14 +219,8 @@ class OnlineState:
                     "Use one input kind per learner (pass frame.to_numpy()).",
                 )
             self.weights = {}
-        names = list(frame.columns)
-        if len(set(names)) != len(names):
-            raise v.fail(
-                "X",
-                "distinct column names (they are the feature names)",
-                f"columns {names}",
-                "Rename or drop the repeated columns.",
-            )
+        names = _column_names(frame, self._columns)
+        self._columns = (frame.columns, names)
         try:
             X = np.ascontiguousarray(frame.to_numpy(dtype=np.float64))
         except (TypeError, ValueError) as exc:
@@ -279,6 +275,27 @@ class OnlineState:
 def _is_data_frame(X: Any) -> bool:
     """A pandas DataFrame (or one like it), told without importing pandas."""
     return hasattr(X, "columns") and hasattr(X, "to_numpy") and getattr(X, "ndim", 0) == 2
+
+
+def _column_names(frame: Any, known: tuple[Any, list[Any]] | None) -> list[Any]:
+    """A DataFrame's column names, the feature names, checked to be distinct; ``known`` is the
+    last (Index, names) listed, reused when the frame's columns are that Index or equal to it (of
+    its dtype): the batches of a stream share their columns, and listing them, a Python object per
+    name, cost more than a batch's compiled loop."""
+    columns = frame.columns
+    if known is not None and (
+        known[0] is columns or (known[0].dtype == columns.dtype and known[0].equals(columns))
+    ):
+        return known[1]
+    names = columns.tolist()
+    if len(set(names)) != len(names):
+        raise v.fail(
+            "X",
+            "distinct column names (they are the feature names)",
+            f"columns {names}",
+            "Rename or drop the repeated columns.",
+        )
+    return names
 
 
 def _check_signs(y_signs: Any, n: int) -> np.ndarray:
