@@ -301,65 +301,56 @@ def sweep_dense_sgd(X, y, scale, order, use_order, model, b, rule, pen, log):
     Returns (updates, b, stopped_at, objective) as :func:`sweep_dense_weighted` (the objective is
     the loss plus, with a penalty, the penalty's term at every row).
     """
-    w, q, state = model
-    eta, _, fit_intercept = rule
-    code, alpha, l1_ratio, single = pen
-    d = w.shape[0]
-    factor = _single(_positive_part(1.0 - ((1.0 - l1_ratio) * eta * alpha)), single)
-    steps = order.shape[0] if use_order else X.shape[0]
-    count = 0
-    objective = 0.0
-    for t in range(steps):
-        i = order[t] if use_order else t
-        s = 0.0
-        for j in range(d):
-            s += _single(w[j] * X[i, j], single)
-        p = _single(s * state[STATE_SCALE], single) + b
-        if not abs(p) < math.inf:
-            return count, b, i, objective
-        z, lost, term, c = _check_and_shrink(
-            y[i], p, _factor(scale, i), w, state, rule, pen, factor
-        )
-        objective += lost
-        objective += term
-        wscale = state[STATE_SCALE]
-        if c != 0.0:
-            scale_now = _single(wscale, single)
-            step = _single(_single(c, single) / scale_now, single)
-            sq = 0.0
-            absolute = 0.0
-            for j in range(d):
-                add_entry(w, j, X[i, j], step)
-                sq += _single(w[j] * w[j], single)
-                absolute += abs(w[j])
-            _keep_norms(state, sq, absolute, scale_now, single)
-            b = add_intercept(b, c, fit_intercept)
-        if code == L1 or code == ELASTICNET:
-            state[STATE_U] += l1_ratio * eta * alpha
-            for j in range(d):
-                _l1_truncate(w, q, j, wscale, state[STATE_U])
-        if c != 0.0:
-            _log_update(log, count, i, w, wscale, b, fit_intercept, z)
-            count += 1
-    return count, b, -1, objective
+    rows = (X, np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, X.dtype))
+    return _sweep_sgd(rows, False, y, scale, order, use_order, model, b, rule, pen, log)
 
 
 @njit(cache=True, nogil=True)
 def sweep_csr_sgd(indptr, indices, data, y, scale, order, use_order, model, b, rule, pen, log):
     """:func:`sweep_dense_sgd` over CSR rows: the row's stored entries are the ones scored, added
     and truncated (scikit-learn's sparse rows); the norms kept for the objective are its too."""
+    rows = (np.empty((0, 0), data.dtype), indptr, indices, data)
+    return _sweep_sgd(rows, True, y, scale, order, use_order, model, b, rule, pen, log)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _span(indptr, i, d, sparse):
+    """The positions of row i's entries: its stored entries (CSR), else its d columns."""
+    if sparse:
+        return np.int64(indptr[i]), np.int64(indptr[i + 1])
+    return np.int64(0), np.int64(d)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _entry(rows, i, k, sparse):
+    """(column, value) of the entry at position k of row i (see :func:`_span`)."""
+    X, _, indices, data = rows
+    if sparse:
+        return np.int64(indices[k]), data[k]
+    return k, X[i, k]
+
+
+@njit(cache=True, nogil=True)
+def _sweep_sgd(rows, sparse, y, scale, order, use_order, model, b, rule, pen, log):
+    """The epoch of :func:`sweep_dense_sgd` and :func:`sweep_csr_sgd`: ``rows`` is (X, indptr,
+    indices, data), dense X or CSR's arrays as ``sparse`` says (the other a placeholder); each row
+    is its entries in order, each read, added and truncated as that sweep says."""
     w, q, state = model
     eta, _, fit_intercept = rule
     code, alpha, l1_ratio, single = pen
+    indptr = rows[1]
+    d = w.shape[0]
     factor = _single(_positive_part(1.0 - ((1.0 - l1_ratio) * eta * alpha)), single)
-    steps = order.shape[0] if use_order else indptr.shape[0] - 1
+    steps = order.shape[0] if use_order else (indptr.shape[0] - 1 if sparse else rows[0].shape[0])
     count = 0
     objective = 0.0
     for t in range(steps):
         i = order[t] if use_order else t
+        lo, hi = _span(indptr, i, d, sparse)
         s = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
-            s += _single(w[indices[k]] * data[k], single)
+        for k in range(lo, hi):
+            j, x = _entry(rows, i, k, sparse)
+            s += _single(w[j] * x, single)
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
@@ -374,17 +365,18 @@ def sweep_csr_sgd(indptr, indices, data, y, scale, order, use_order, model, b, r
             step = _single(_single(c, single) / scale_now, single)
             sq = 0.0
             absolute = 0.0
-            for k in range(indptr[i], indptr[i + 1]):
-                j = indices[k]
-                add_entry(w, j, data[k], step)
+            for k in range(lo, hi):
+                j, x = _entry(rows, i, k, sparse)
+                add_entry(w, j, x, step)
                 sq += _single(w[j] * w[j], single)
                 absolute += abs(w[j])
             _keep_norms(state, sq, absolute, scale_now, single)
             b = add_intercept(b, c, fit_intercept)
         if code == L1 or code == ELASTICNET:
             state[STATE_U] += l1_ratio * eta * alpha
-            for k in range(indptr[i], indptr[i + 1]):
-                _l1_truncate(w, q, indices[k], wscale, state[STATE_U])
+            for k in range(lo, hi):
+                j, _ = _entry(rows, i, k, sparse)
+                _l1_truncate(w, q, j, wscale, state[STATE_U])
         if c != 0.0:
             _log_update(log, count, i, w, wscale, b, fit_intercept, z)
             count += 1
