@@ -329,10 +329,9 @@ class Perceptron(LinearClassifier):
             error = non_finite_error(X)  # refused first, as the boundary's own look would
             if error is None:
                 raise
-            if features is None:  # left as a refusal at the boundary leaves it
-                del self.n_features_in_
-            else:
-                self.n_features_in_ = features
+            self.__dict__.pop("n_features_in_", None)  # as a refusal at the boundary leaves it
+            if features is not None:
+                self.__dict__["n_features_in_"] = features
             raise error from None
         self.t_ = 1.0 + self.n_iter_ * X.shape[0]
         self._warn(runs)
