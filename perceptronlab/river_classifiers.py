@@ -71,7 +71,7 @@ def _signs(y: Any) -> np.ndarray:
         labels = np.asarray(y if hasattr(type(y), "__array__") else list(y))
     if labels.dtype == np.bool_:
         return np.where(labels, 1.0, -1.0)
-    if labels.dtype.kind in "iuf" and np.isin(labels, (1, 0, -1)).all():
+    if labels.dtype.kind in "iuf" and ((labels == 1) | (labels == 0) | (labels == -1)).all():
         return np.where(labels == 1, 1.0, -1.0)
     return np.array([_sign(label) for label in labels.tolist()], dtype=np.float64)
 
