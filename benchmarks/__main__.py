@@ -4,8 +4,9 @@
 them (``make bench`` uses 2): the median of the passes' medians, and the smallest and largest round of
 any pass, so that a row's spread shows how much it moves between runs on this machine, not only within
 one. ``--quick`` is a smoke run (small data, 3 rounds) that writes nothing; ``--only`` picks benchmarks
-by name. A benchmark that fails (a missing optional package included) is a FAILED row, its
-traceback goes to stderr and the run exits with status 1.
+by name; ``--cpu haswell`` runs them compiled for another CPU (:mod:`benchmarks._target`). A
+benchmark that fails (a missing optional package included) is a FAILED row, its traceback goes to
+stderr and the run exits with status 1.
 """
 
 from __future__ import annotations
@@ -185,6 +186,19 @@ def combine_passes(passes: list[list[dict]]) -> list[dict]:
     return combined
 
 
+def _without_cpu(argv: list[str]) -> list[str]:
+    """The arguments without ``--cpu NAME`` (or ``--cpu=NAME``) and ``--out``'s (given again)."""
+    rest, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--cpu", "--out"):
+            skip = True
+        elif not arg.startswith(("--cpu=", "--out=")):
+            rest.append(arg)
+    return rest
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", help="run benchmarks whose name contains this text")
@@ -198,8 +212,20 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--passes", type=int, default=1, help="run the whole suite this many times (make bench: 2)"
     )
-    parser.add_argument("--out", default=str(HERE / "RESULTS.md"))
+    parser.add_argument("--out", help="where to write the table (default benchmarks/RESULTS.md)")
+    parser.add_argument(
+        "--cpu",
+        help="run compiled for this CPU (haswell, znver3: LLVM's names), with a Numba cache of its "
+        "own; writes benchmarks/RESULTS-<cpu>.md unless --out says otherwise",
+    )
     args = parser.parse_args(argv)
+    if args.cpu:
+        from benchmarks._target import run_for_cpu
+
+        rest = _without_cpu(sys.argv[1:] if argv is None else list(argv))
+        out = args.out or str(HERE / f"RESULTS-{args.cpu}.md")
+        return run_for_cpu(args.cpu, "benchmarks", [*rest, "--out", out])
+    args.out = args.out or str(HERE / "RESULTS.md")
     from benchmarks import _timing
     from benchmarks._timing import check_row
 

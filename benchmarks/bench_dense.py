@@ -319,3 +319,59 @@ def _read_floor_rows(d: int, scale: float) -> list[dict]:
             )
         )
     return rows
+
+
+def _loop_sweeps(X, y, count: int, loop: str, w0=None, updates: list | None = None):
+    """Seconds per sweep over ``count`` sweeps of the dense loop ``loop`` (a name of
+    :data:`perceptronlab.core.kernels.DENSE_SWEEPS`) from ``w0`` (w = 0 when None), a fresh engine
+    every round; the updates of each sweep go to ``updates``. CPU time on one core."""
+
+    def setup():
+        eng = engine(X, y, w0=w0)
+        eng._dense_loop = loop  # what the engine would run had this machine chosen it
+        return eng
+
+    def run(eng):
+        made = [eng.sweep(None, s) for s in range(1, count + 1)]
+        if updates is not None:
+            updates[:] = made
+
+    case = timed(run, setup=setup, cpu=True)
+    return lambda: case() / count
+
+
+def bench_dense_loops(scale: float = 1.0):
+    """Every dense loop the machine chooses from (issue 37.1), out of cache, float64: the first five
+    sweeps from w = 0 (updates interrupt the row groups) and a late sweep (from the w of ten sweeps),
+    each against a streaming read of X. No targets: the rows say which loop this CPU (or, with
+    ``--cpu``, this build) favours, beside the choice in the machine line."""
+    from perceptronlab.core import kernels
+
+    n = out_of_cache_rows(scale)
+    X, y = separable_dense(n, D)
+    late = engine(X, y)
+    for sweep in range(1, 11):
+        late.sweep(None, sweep)
+    w_late = late.w.copy()
+    updates: dict[str, list[int]] = {}
+    cases = {"read": streaming_reads(X, times=5)}
+    for loop in kernels.DENSE_SWEEPS:
+        updates[loop], updates[f"{loop} late"] = [], []
+        cases[loop] = _loop_sweeps(X, y, 5, loop, updates=updates[loop])
+        cases[f"{loop} late"] = _loop_sweeps(X, y, 1, loop, w_late, updates[f"{loop} late"])
+    seconds = interleave(cases, n_rounds=5)
+    where = {"X at least twice the L3": X.nbytes >= 2 * l3_bytes() or scale < 1}
+    rows = []
+    for loop in kernels.DENSE_SWEEPS:
+        for key, what in ((loop, "first five sweeps from w = 0"), (f"{loop} late", "a late sweep")):
+            rows.append(
+                result_row(
+                    f"dense loop '{loop}', float64, out of cache, {what}: sweep / streaming read of X",
+                    Stat.ratio(seconds[key], seconds["read"]),
+                    None,
+                    f"{_sizes(n, with32=False)}; updates {updates[key]}; sweep "
+                    f"{median_ms(seconds[key])}, streaming read {median_ms(seconds['read'])}",
+                    where,
+                )
+            )
+    return rows

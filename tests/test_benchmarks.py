@@ -276,11 +276,44 @@ def test_every_results_row_reads_as_the_runner_writes_it():
 
 def test_the_l3_size_is_read_as_the_machine_reports_it():
     from benchmarks import _machine
+    from perceptronlab.core import cpu
 
-    assert _machine._size("32 MiB (1 instance)") == 32 * 2**20  # lscpu
-    assert _machine._size("32768K") == 32 * 2**20  # sysfs
-    assert _machine._size("1.5 MiB") == int(1.5 * 2**20)
-    assert _machine._size("unknown") is None
+    assert cpu._size("32 MiB (1 instance)") == 32 * 2**20  # lscpu
+    assert cpu._size("32768K") == 32 * 2**20  # sysfs
+    assert cpu._size("1.5 MiB") == int(1.5 * 2**20)
+    assert cpu._size("unknown") is None
     size, source = _machine.l3_cache()
     assert size >= 2**20 and source
     assert _machine.l3_text().startswith(f"L3 {size / 2**20:.0f} MiB")
+
+
+def test_the_runner_runs_again_compiled_for_another_cpu(monkeypatch, capsys):
+    import sys
+
+    from benchmarks import _target
+
+    calls = []
+    monkeypatch.setattr(
+        _target.subprocess, "call", lambda command, env: calls.append((command, env)) or 0
+    )
+    assert runner.main(["--only", "dense_loops", "--cpu", "haswell", "--quick"]) == 0
+    command, env = calls.pop()
+    out = str(runner.HERE / "RESULTS-haswell.md")  # never the native table
+    assert command == [
+        sys.executable,
+        "-m",
+        "benchmarks",
+        "--only",
+        "dense_loops",
+        "--quick",
+        "--out",
+        out,
+    ]
+    assert env["NUMBA_CPU_NAME"] == "haswell" and env["NUMBA_CPU_FEATURES"] == ""
+    assert Path(env["NUMBA_CACHE_DIR"]).name == "numba-haswell"  # a cache of its own
+    assert runner.main(["--cpu=znver3", "--out", "x.md"]) == 0
+    command, env = calls.pop()
+    assert command == [sys.executable, "-m", "benchmarks", "--out", "x.md"]
+    assert env["NUMBA_CPU_NAME"] == "znver3"
+    assert runner.main(["--cpu", "haswell; rm -rf /"]) == 2
+    assert "--cpu: expected an LLVM CPU name" in capsys.readouterr().err

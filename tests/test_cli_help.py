@@ -107,7 +107,9 @@ def test_version_verbose_names_the_processor_and_the_kernels(order):
     assert result.exit_code == 0 and lines[0] == f"perceptronlab {pl.__version__}"
     assert f"CPU: {cpu_text()}" in lines
     assert any(line.startswith("CSR sweep: ") and "measured:" in line for line in lines)
-    assert any(line.startswith("dense sweep: ") for line in lines)
+    assert any(line.startswith("dense sweep: ") and "measured (" in line for line in lines)
+    compiled = "host" if "NUMBA_CPU_NAME" not in os.environ else os.environ["NUMBA_CPU_NAME"]
+    assert any(line.startswith(f"compiled for: {compiled}") for line in lines)
 
 
 def test_verbose_alone_says_what_it_goes_with():

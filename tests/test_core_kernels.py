@@ -8,7 +8,7 @@ from perceptronlab import perceptron
 from perceptronlab.core import kernels
 from perceptronlab.core.batch import perceptron_batch
 from perceptronlab.core.engines import CompiledEngine
-from perceptronlab.core.reference import ordered_dot
+from perceptronlab.core.reference import ordered_dot, reference_update
 from perceptronlab.core.scores import margins
 
 NO_ORDER = np.empty(0, dtype=np.int64)
@@ -316,6 +316,7 @@ def test_a_csr_loop_other_than_row_by_row_needs_a_second_measurement_to_agree(mo
     ):
         calls = iter(sequence)
         monkeypatch.setattr(choice, "_time_loops", lambda calls=calls: dict(next(calls)))
+        monkeypatch.setattr(choice, "measure_dense", lambda: {"dense_sweep": "8 rows"})
         found = choice.measure()
         assert found["csr_loop"] == chosen and next(calls, None) is None
         assert ("confirmed_ms" in found) == (len(sequence) == 2)
@@ -333,6 +334,7 @@ def test_the_csr_loop_choice_is_measured_once_and_kept(monkeypatch, tmp_path):
     # what is tested is that the measurement is made once and kept, not what it finds
     small = functools.partial(choice._paired_problem, n=512, nnz=16, d=2**14)
     monkeypatch.setattr(choice, "_paired_problem", small)
+    monkeypatch.setattr(choice, "_dense_bytes", lambda: 2**20)
     choice.choices.cache_clear()
     try:
         first = choice.choices()
@@ -373,3 +375,212 @@ def test_the_csr_loop_choice_is_measured_once_and_kept(monkeypatch, tmp_path):
         assert "measured now" in choice.choices()["source"]
     finally:
         choice.choices.cache_clear()
+
+
+def _one_row_oracle(X, y, order, w, b, eta, margin, fit_intercept):
+    """The rule one row at a time in Python (the NumPy twin's dot product and update): the bits
+    every dense loop must give. Returns (w, b, rows updated)."""
+    updated = []
+    for i in order:
+        step = eta * y[i]
+        if y[i] * (ordered_dot(w, X[i]) + b) <= margin:
+            w = reference_update(w, X[i], step)
+            b = b + step if fit_intercept else b
+            updated.append(int(i))
+    return w, b, updated
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize(
+    ("d", "use_order", "margin", "fit_intercept"),
+    [(13, False, 0.0, True), (3, True, 0.0, False), (20, True, 0.5, True), (1, False, 0.5, False)],
+)
+def test_every_dense_loop_gives_the_bits_of_the_one_row_rule(
+    dtype, d, use_order, margin, fit_intercept
+):
+    """Eight or four rows in SIMD lanes, prefetching or not, or one row at a time: whichever loop this
+    CPU chose, the same w, b and updates, bit for bit, as the rule run one row at a time in Python,
+    in early sweeps (updates interrupt the groups) and later ones."""
+    rng = np.random.default_rng(d)
+    n = 301  # not a multiple of a group: the last group is short
+    X = rng.normal(size=(n, d)).astype(dtype)
+    y = np.where(X.astype(np.float64) @ rng.normal(size=d) + 0.05 > 0, 1.0, -1.0)
+    order = rng.permutation(n) if use_order else NO_ORDER
+    expected_w, expected_b, expected_rows = np.zeros(d), 0.25, []
+    for _ in range(3):
+        expected_w, expected_b, rows = _one_row_oracle(
+            X,
+            y,
+            order if use_order else range(n),
+            expected_w,
+            expected_b,
+            0.7,
+            margin,
+            fit_intercept,
+        )
+        expected_rows.append(rows)
+    assert len(expected_rows[0]) > 20 and kernels.DEFAULT_DENSE_SWEEP in kernels.DENSE_SWEEPS
+    assert set(kernels.DENSE_SWEEPS) == {
+        "8 rows, prefetched",
+        "8 rows",
+        "4 rows, prefetched",
+        "4 rows",
+        "row by row",
+    }
+    logs = []
+    for loop in kernels.DENSE_SWEEPS:
+        w, b = np.zeros(d), 0.25
+        idx, norms = np.empty(n, np.int64), np.empty(n)
+        for sweep in range(3):
+            count, b, stopped = kernels.sweep_dense_loop(
+                X, y, order, use_order, (w, b, 0.7, margin, fit_intercept, idx, norms), loop
+            )
+            assert stopped == -1 and idx[:count].tolist() == expected_rows[sweep], loop
+        assert np.array_equal(w, expected_w) and b == expected_b, loop
+        logs.append(norms[:count].tobytes())
+    assert len(set(logs)) == 1  # the norms logged, too
+
+
+def test_every_dense_loop_stops_at_the_first_row_that_is_not_finite():
+    X, y = problem(5, n=200, d=9)
+    X[77, 4] = np.nan
+    for loop in kernels.DENSE_SWEEPS:
+        rule = (np.zeros(9), 0.0, 1.0, 0.0, True, np.empty(200, np.int64), np.empty(200))
+        count, _, stopped = kernels.sweep_dense_loop(X, y, NO_ORDER, False, rule, loop)
+        assert stopped == 77, loop
+
+
+def test_a_dense_loop_other_than_the_default_needs_a_second_measurement_to_agree(monkeypatch):
+    from perceptronlab.core import choice
+
+    problem_seen = {"rows": 10, "columns": 100, "MiB": 1, "updates": {"from w = 0": 5, "late": 1}}
+    default = {name: [1.0, 1.0] for name in kernels.DENSE_SWEEPS}
+    fours_win = {**default, "4 rows": [0.9, 0.9]}
+    close = {**default, "row by row": [0.99, 0.99]}  # 1 % faster: not enough
+    early_only = {**default, "row by row": [0.5, 1.6]}  # the sum of both sweeps decides
+    for sequence, chosen in (
+        ([fours_win, default], "8 rows, prefetched"),  # a disturbed first measurement is not kept
+        ([fours_win, fours_win], "4 rows"),
+        ([close], "8 rows, prefetched"),  # the default needs no second measurement
+        ([early_only], "8 rows, prefetched"),
+    ):
+        calls = iter(sequence)
+        monkeypatch.setattr(
+            choice, "_time_dense_sweeps", lambda calls=calls: (dict(next(calls)), problem_seen)
+        )
+        found = choice.measure_dense()
+        assert found["dense_sweep"] == chosen and next(calls, None) is None
+        assert ("dense_confirmed_ms" in found) == (len(sequence) == 2)
+
+
+def test_the_dense_loop_choice_is_measured_once_kept_and_taken_by_the_engine(monkeypatch, tmp_path):
+    import functools
+    import json
+
+    from perceptronlab.core import choice
+
+    path = tmp_path / "kernel-choices-test.json"
+    monkeypatch.setattr(choice, "cache_file", lambda: path)
+    monkeypatch.setattr(choice, "_dense_bytes", lambda: 2**20)  # the loops, not the sizes
+    small = functools.partial(choice._paired_problem, n=512, nnz=16, d=2**14)
+    monkeypatch.setattr(choice, "_paired_problem", small)
+    choice.choices.cache_clear()
+    try:
+        first = choice.choices()
+        assert set(first["dense_measured_ms"]) == set(kernels.DENSE_SWEEPS)
+        assert first["dense_problem"]["rows"] * 100 * 8 <= 2**20
+        assert first["dense_problem"]["updates"]["from w = 0"] > 100
+        total = {name: sum(ms) for name, ms in first["dense_measured_ms"].items()}
+        fastest = min(total, key=total.__getitem__)
+        if "dense_confirmed_ms" not in first:  # one measurement: the default, unless beaten by 3 %
+            assert first["dense_sweep"] == kernels.DEFAULT_DENSE_SWEEP
+            assert total[fastest] >= choice.MARGIN * total[kernels.DEFAULT_DENSE_SWEEP] * 0.9999
+        kept = json.loads(path.read_text())
+        assert kept["dense_sweep"] == first["dense_sweep"]
+        kept["dense_sweep"] = "4 rows"  # what the file says is what is used
+        path.write_text(json.dumps(kept))
+        choice.choices.cache_clear()
+        X, y = problem(7, n=4000, d=40)
+        assert choice.dense_sweep(X) == kernels.DEFAULT_DENSE_SWEEP  # in the L3: the default
+        monkeypatch.setattr(choice, "l3_cache", lambda: (2**16, "test"))  # X beyond the "L3"
+        assert choice.dense_sweep(X) == "4 rows"
+        engine = CompiledEngine(X, y, eta=1.0, margin=0.0, fit_intercept=True, n_jobs=1)
+        assert engine._dense_loop == "4 rows"
+        taken = []
+        real = kernels.sweep_dense_loop
+        monkeypatch.setattr(kernels, "sweep_dense_loop", lambda *a: taken.append(a[-1]) or real(*a))
+        fit = perceptron(X, y, max_sweeps=3, n_jobs=1, warn=False)
+        monkeypatch.undo()
+        assert taken == ["4 rows"] * 3
+        assert np.array_equal(fit.w, perceptron(X, y, max_sweeps=3, n_jobs=1, warn=False).w)
+        monkeypatch.setattr(choice, "cache_file", lambda: path)
+        del kept["dense_sweep"]  # an older version's file, without the dense choice: measured again
+        path.write_text(json.dumps(kept))
+        choice.choices.cache_clear()
+        monkeypatch.setattr(choice, "_dense_bytes", lambda: 2**20)
+        monkeypatch.setattr(choice, "_paired_problem", small)
+        assert "measured now" in choice.choices()["source"]
+    finally:
+        choice.choices.cache_clear()
+
+
+@pytest.mark.slow
+def test_a_build_for_a_cpu_without_avx512_gives_the_same_bits_and_chooses(tmp_path):
+    """The kernels compiled for Haswell (AVX2, no AVX-512: ``NUMBA_CPU_NAME=haswell``, in its own
+    Numba cache) give every dense and CSR loop's bits of this process's native build, and the
+    kernel choice runs there."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import other_cpu
+
+    import perceptronlab
+
+    env = {
+        **os.environ,
+        "NUMBA_CPU_NAME": "haswell",
+        "NUMBA_CPU_FEATURES": "",  # the features of the CPU named, not of this one
+        "NUMBA_CACHE_DIR": str(tmp_path / "numba-haswell"),
+        "PYTHONPATH": os.pathsep.join(
+            [str(Path(perceptronlab.__file__).parents[1]), os.environ.get("PYTHONPATH", "")]
+        ),
+    }
+    done = subprocess.run(
+        [sys.executable, other_cpu.__file__], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    haswell = json.loads(done.stdout)
+    assert haswell["compiled_for"].startswith("haswell")
+    registers, simd_instructions = haswell["avx512_registers"]
+    assert registers == [] and simd_instructions > 50  # compiled there, and AVX-512-free
+    assert haswell["choice"]["dense_sweep"] in kernels.DENSE_SWEEPS
+    assert haswell["choice"]["csr_loop"] in kernels.CSR_LOOPS
+    native = other_cpu.fingerprints()
+    assert haswell["fingerprints"] == native
+    by_case: dict[str, set[str]] = {}  # and within a build, every dense loop gives the same bits
+    for key, value in native.items():
+        if key.startswith("dense "):
+            by_case.setdefault(key.split(" | ")[1], set()).add(value)
+    assert len(by_case) == 4 and all(len(values) == 1 for values in by_case.values())
+    assert len(set.union(*by_case.values())) == 4  # (the cases themselves differ)
+    assert len({v for k, v in native.items() if k.startswith("CSR ")}) == 1
+
+
+def test_a_build_for_another_cpu_is_named_and_keeps_its_own_choices(monkeypatch):
+    import numba
+
+    from perceptronlab.core import choice, cpu
+
+    host_file = choice.cache_file()
+    monkeypatch.setattr(numba.config, "CPU_NAME", "haswell")
+    monkeypatch.setattr(numba.config, "CPU_FEATURES", "")
+    assert choice.compiled_for() == "haswell (NUMBA_CPU_NAME)"
+    assert choice.cache_file() != host_file  # never the native build's measurements
+    monkeypatch.setattr(numba.config, "CPU_NAME", None)
+    assert choice.compiled_for() == "host" and choice.cache_file() == host_file
+    size, source = cpu.l3_cache()
+    assert size >= 2**20 and source  # what the dense choice sizes its matrix by
+    assert choice._dense_bytes() <= choice.DENSE_MAX_BYTES

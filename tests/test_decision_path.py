@@ -160,3 +160,31 @@ def test_small_dense_scores_are_the_kernels_bits(dtype, shape):
     compiled = kernels.margins_dense(X, y, w, b, np.empty(shape[0]))
     small = margins(X, y, w, b)
     assert small.tobytes() == compiled.tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_errors_of_many_weights_at_once_are_each_ones_count(dtype):
+    """A long run's end-of-sweep errors are counted a block of (w, b) at a time: the counts of
+    ``count_errors`` for each pair, ties (a score of exactly 0 is an error), overflow and NaN
+    included, and across the block boundary."""
+    from perceptronlab.core.scores import SMALL_ELEMENTS, count_errors, count_errors_each
+
+    rng = np.random.default_rng(7)
+    X = rng.integers(-3, 4, size=(40, 5)).astype(dtype)  # small integers: many exact ties
+    X[0, 0] = np.finfo(dtype).max
+    y = rng.choice([-1, 1], 40)
+    weights = [
+        (rng.integers(-2, 3, size=5).astype(dtype), float(rng.integers(-1, 2))) for _ in range(3000)
+    ]
+    weights[1] = (np.zeros(5, dtype), 0.0)  # every score a tie: every row an error
+    weights[2] = (np.array([1e308, 1e308, 0, 0, 0]), 0.0)  # inf and NaN scores
+    weights[3] = (np.full(5, np.nan), 1.0)
+    assert len(weights) * X.shape[0] > SMALL_ELEMENTS  # more than one block
+    each = count_errors_each(X, y, weights)
+    assert each == [count_errors(X, y, w, b) for w, b in weights]
+    assert each[1] == 40
+    written_out = [
+        int(np.count_nonzero(y * ordered(X.astype(np.float64), w.astype(np.float64), b) <= 0))
+        for w, b in weights[:50]
+    ]
+    assert each[:50] == written_out

@@ -142,3 +142,15 @@ def test_site_without_the_runtime_says_what_to_do_in_one_line(tmp_path):
     assert done.returncode == 1 and len(lines) == 1, lines
     assert "--pyodide" in lines[0] and "npm install" in lines[0] and "Traceback" not in lines[0]
     assert not (tmp_path / "out").exists()
+
+
+def test_the_site_page_is_the_served_page_run_by_site_js():
+    from perceptronlab.web.site import STATIC, site_page
+
+    served = (STATIC / "index.html").read_text(encoding="utf-8")
+    page = site_page().decode("utf-8")
+    assert 'src="static/site.js"' in page and "static/page.js" not in page
+    assert page.count('data-testid="runtime"') == 1 and "running in this page" in page
+    # the rest is the served page line for line: one header line changed, one added
+    assert len(page.splitlines()) == len(served.splitlines()) + 1
+    assert served.splitlines()[:12] == page.splitlines()[:12]

@@ -73,6 +73,10 @@ DataArg = Annotated[
         metavar="DATA", help="Data file: .csv/.tsv (header), .libsvm/.svm/.svmlight, .npy or .npz."
     ),
 ]
+ModelArg = Annotated[
+    Path,
+    typer.Argument(metavar="MODEL", help="Model file (JSON) from `perceptronlab train --out`."),
+]
 
 
 class Scale(str, enum.Enum):
@@ -90,6 +94,31 @@ ScaleOpt = Annotated[
         "predict applies it.",
     ),
 ]
+
+
+class ExportFormat(str, enum.Enum):
+    """``--export`` of ``exam`` and ``quiz``: Moodle XML or a QTI 1.2 zip."""
+
+    moodle = "moodle"
+    qti = "qti"
+
+
+def export_out(out: Path | None, stem: str) -> Path:
+    """The file ``--export`` writes: ``--out``, or one line saying it is missing.
+
+    >>> export_out(Path("quiz.xml"), "quiz")
+    PosixPath('quiz.xml')
+    """
+    from perceptronlab._ground.validation import fail
+
+    if out is None:
+        raise fail(
+            "--export",
+            "--out FILE",
+            "no --out",
+            f"Add e.g. --out {stem}.xml (moodle) or --out {stem}.zip (qti).",
+        )
+    return out
 
 
 #: the optional extras the commands need: extra → the modules it brings (checked, not imported)

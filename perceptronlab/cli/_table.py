@@ -142,22 +142,16 @@ def holdout_rows(y: Any, fraction: float, seed: int | None) -> tuple[Any, Any]:
     return np.sort(train), np.sort(held)
 
 
-def read_training(
-    data: Path,
-    request: TableRequest,
-    options: dict,
-    max_bytes: str | None,
-    holdout: float | None,
-    quiet: bool,
-) -> Training:
+def read_training(data: Path, options: dict, max_bytes: str | None) -> Training:
     """The data of ``train``: by the table reader when columns flags are given (the recipe learnt
     from the training rows only), else by :func:`perceptronlab.io.read_data`; a held-out part kept
-    out when ``--holdout`` is given."""
+    out when ``--holdout`` is given. ``options`` holds the flags: ``table`` (the columns flags'
+    :class:`TableRequest`), ``holdout``, ``quiet``, ``label``, ``fmt``, ``exact`` and ``seed``."""
     from perceptronlab.cli._common import read_xy
     from perceptronlab.exceptions import InputError
 
-    if request.given:
-        return _read_table(data, request, options, max_bytes, holdout, quiet)
+    if options["table"].given:
+        return _read_table(data, options, max_bytes)
     try:
         X, y = read_xy(
             data,
@@ -168,9 +162,9 @@ def read_training(
         )
     except InputError as error:
         raise _diagnosed(data, options, max_bytes, error) from None
-    if holdout is None:
+    if options["holdout"] is None:
         return Training(X, y)
-    train, held = holdout_rows(y, holdout, options["seed"])
+    train, held = holdout_rows(y, options["holdout"], options["seed"])
     pick = _rows_picker(X)
     return Training(pick(train), y[train], (pick(held), y[held]))
 
@@ -201,14 +195,7 @@ def _diagnosed(data: Path, options: dict, max_bytes: str | None, error: Exceptio
     return error
 
 
-def _read_table(
-    data: Path,
-    request: TableRequest,
-    options: dict,
-    max_bytes: str | None,
-    holdout: float | None,
-    quiet: bool,
-) -> Training:
+def _read_table(data: Path, options: dict, max_bytes: str | None) -> Training:
     from perceptronlab._ground.validation import fail
     from perceptronlab.io.table import encode, fit_recipe, read_table
 
@@ -220,6 +207,7 @@ def _read_table(
             "The table's encoding computes in floating point; drop --exact.",
         )
     table = read_table(data, fmt=options["fmt"], max_bytes=max_bytes)
+    request, holdout, quiet = options["table"], options["holdout"], options["quiet"]
     learn = dict(
         label=options["label"],
         features=request.features,

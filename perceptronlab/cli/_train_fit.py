@@ -56,9 +56,8 @@ def _train_local(
 
     with Progress("train", quiet=quiet) as progress:
         progress(f"reading {data}")
-        training = read_training(  # its lines (rows dropped, cells filled) even with --json
-            data, options["table"], options, max_bytes, options["holdout"], options["quiet"]
-        )
+        # its lines (rows dropped, cells filled) even with --json
+        training = read_training(data, options, max_bytes)
         X, y = training.X, training.y
         units = X
         scaler = None

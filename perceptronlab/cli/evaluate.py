@@ -8,8 +8,7 @@ rows it kept out (:func:`held_out_score`).
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
@@ -19,6 +18,7 @@ from perceptronlab.cli._common import (
     JsonOpt,
     LabelOpt,
     MaxBytesOpt,
+    ModelArg,
     QuietOpt,
     console,
     print_json,
@@ -114,10 +114,7 @@ def print_score(record: dict, title: str) -> None:
 
 
 def evaluate(
-    model: Annotated[
-        Path,
-        typer.Argument(metavar="MODEL", help="Model file (JSON) from `perceptronlab train --out`."),
-    ],
+    model: ModelArg,
     data: DataArg,
     label: LabelOpt = None,
     data_format: DataFormatOpt = None,

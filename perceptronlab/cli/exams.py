@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from perceptronlab.teach.exams import Kind as LectureKind
 
 from perceptronlab.cli._common import (
+    ExportFormat,
     QuietOpt,
+    export_out,
     info,
 )
 
@@ -37,11 +39,6 @@ class Kind(str, enum.Enum):
     halving = "halving"
     weighted_majority = "weighted-majority"
     winnow = "winnow"
-
-
-class ExportFormat(str, enum.Enum):
-    moodle = "moodle"
-    qti = "qti"
 
 
 class ExamFormat(str, enum.Enum):
@@ -269,17 +266,10 @@ def _export_exam(
     kind: Kind, seed: int, export: ExportFormat, out: Path | None, quiet: bool
 ) -> None:
     """``exam --export``: one task for a learning-management system, written to --out."""
-    from perceptronlab._ground.validation import fail
     from perceptronlab.teach.exams import generate
     from perceptronlab.teach.lms_exams import export_tasks
 
-    if out is None:
-        raise fail(
-            "--export",
-            "--out FILE",
-            "no --out",
-            "Add e.g. --out exam.xml (moodle) or --out exam.zip (qti).",
-        )
+    out = export_out(out, "exam")
     task = generate(_lecture_kind(kind), seed)
     _write(
         out,
@@ -326,17 +316,21 @@ def _single_exam(
         content = task.latex(solution, standalone=standalone)
     else:
         content = task.render(fmt.value, solution)
+    _print_task(content, out, f"{kind.value} task, seed {seed}", solution, quiet)
+    for path, text, flag, what in extras:
+        _write(path, text, flag)
+        info(f"wrote {path} (the {what})", quiet=quiet)
+
+
+def _print_task(
+    content: str | bytes, out: Path | None, what: str, solution: bool, quiet: bool
+) -> None:
+    """The task on stdout, or written to --out with a line saying so."""
     if out is None:
         typer.echo(content, nl=False)
     else:
         _write(out, content, "--out")
-        info(
-            f"wrote {out} ({kind.value} task, seed {seed}{', with solution' if solution else ''})",
-            quiet=quiet,
-        )
-    for path, text, flag, what in extras:
-        _write(path, text, flag)
-        info(f"wrote {path} (the {what})", quiet=quiet)
+        info(f"wrote {out} ({what}{', with solution' if solution else ''})", quiet=quiet)
 
 
 def _extra_files(
@@ -397,14 +391,7 @@ def _online_exam(
             "Use --format md or --format latex.",
         )
     content = generate_online(kind.value, seed).render(fmt.value, solution)
-    if out is None:
-        typer.echo(content, nl=False)
-    else:
-        _write(out, content, "--out")
-        info(
-            f"wrote {out} ({kind.value} task, seed {seed}{', with solution' if solution else ''})",
-            quiet=quiet,
-        )
+    _print_task(content, out, f"{kind.value} task, seed {seed}", solution, quiet)
 
 
 def _class_exam(

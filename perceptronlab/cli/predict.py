@@ -13,6 +13,7 @@ from perceptronlab.cli._common import (
     JsonOpt,
     LabelOpt,
     MaxBytesOpt,
+    ModelArg,
     QuietOpt,
     info,
     print_json,
@@ -20,10 +21,7 @@ from perceptronlab.cli._common import (
 
 
 def predict(
-    model: Annotated[
-        Path,
-        typer.Argument(metavar="MODEL", help="Model file (JSON) from `perceptronlab train --out`."),
-    ],
+    model: ModelArg,
     data: DataArg,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the predictions as CSV here.")

@@ -7,7 +7,6 @@ so a test (or a script) can pipe them in; the end of input ends the quiz with th
 
 from __future__ import annotations
 
-import enum
 import secrets
 import sys
 from pathlib import Path
@@ -15,18 +14,20 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from perceptronlab.cli._common import JsonOpt, QuietOpt, info, print_json
+from perceptronlab.cli._common import (
+    ExportFormat,
+    JsonOpt,
+    QuietOpt,
+    export_out,
+    info,
+    print_json,
+)
 
 if TYPE_CHECKING:
     from perceptronlab.teach.questions import Question
 
 #: a reply that is not an answer is asked again this many times, then the question counts as skipped
 TRIES = 3
-
-
-class ExportFormat(str, enum.Enum):
-    moodle = "moodle"
-    qti = "qti"
 
 
 def _read() -> str | None:
@@ -158,15 +159,7 @@ def _export_quiz(
     questions: list, seed: int, export: ExportFormat, out: Path | None, essays: bool, quiet: bool
 ) -> None:
     """``quiz --export``: the questions as Moodle XML or a QTI zip, written to --out."""
-    from perceptronlab._ground.validation import fail
-
-    if out is None:
-        raise fail(
-            "--export",
-            "--out FILE",
-            "no --out",
-            "Add e.g. --out quiz.xml (moodle) or --out quiz.zip (qti).",
-        )
+    out = export_out(out, "quiz")
     from perceptronlab._ground.files import atomic_write
     from perceptronlab.teach.lms import moodle_xml, qti_package
 

@@ -279,26 +279,23 @@ def _refuse_table_flags(request: Any, holdout: float | None) -> None:
         )
 
 
+#: train's flags for pocket only (the options' key, the fix of a value given to another learner)
+_POCKET_ONLY = (
+    ("max_updates", "It limits pocket only; use --max-sweeps, or --algorithm pocket."),
+    ("check", "It applies to pocket only; drop --check, or use --algorithm pocket."),
+)
+
+
 def _check_options(options: dict, scale: Scale) -> None:
     """The flags that do not go together, refused before any work (one line each)."""
     from perceptronlab._ground.validation import fail
 
     algorithm = options["algorithm"]
     if algorithm != "pocket":
-        if options["max_updates"] is not None:
-            raise fail(
-                "--max-updates",
-                f"no value for --algorithm {algorithm}",
-                options["max_updates"],
-                "It limits pocket only; use --max-sweeps, or --algorithm pocket.",
-            )
-        if options["check"] is not None:
-            raise fail(
-                "--check",
-                f"no value for --algorithm {algorithm}",
-                options["check"],
-                "It applies to pocket only; drop --check, or use --algorithm pocket.",
-            )
+        for key, fix in _POCKET_ONLY:
+            if options[key] is not None:
+                flag = "--" + key.replace("_", "-")
+                raise fail(flag, f"no value for --algorithm {algorithm}", options[key], fix)
     elif options["margin"]:
         raise fail(
             "--margin",

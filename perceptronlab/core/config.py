@@ -20,20 +20,17 @@ def kernel_choices() -> dict[str, str]:
     """Which loop each kind of sweep takes here, and why, in words."""
     import numba
 
-    from perceptronlab.core import engines, kernels
+    from perceptronlab.core import engines
 
     return {
-        "dense sweep": (
-            f"{kernels.GROUP} rows scored at a time in SIMD lanes, each in feature order; rows prefetched "
-            f"{kernels.PREFETCH_BYTES // 1024} KiB ahead, or one group ahead when a group spans "
-            f"{kernels.LONG_GROUP_BYTES // 1024} KiB or more"
-        ),
+        "dense sweep": dense_text(),
         "CSR sweep": csr_text(),
         "several cores": (
             f"late sweeps (≤ 1 update in {round(1 / engines.PARALLEL_MAX_UPDATE_RATE):,} rows, "
             f"≥ {engines.PARALLEL_MIN_ROWS:,} rows) scored in parallel blocks; Numba threads: "
             f"{numba.config.NUMBA_NUM_THREADS} ({numba.threading_layer() if _layer_known() else 'not yet loaded'})"
         ),
+        "compiled for": compiled_text(),
     }
 
 
@@ -59,6 +56,59 @@ def csr_text() -> str:
     )
     loop += "; else row by row" if found["csr_loop"] != "row by row" else ""
     return f"{loop}; measured: {timings}; {found['source']}"
+
+
+def _dense_loop_text(name: str) -> str:
+    from perceptronlab.core import kernels
+
+    if name == "row by row":
+        return "one row at a time, in feature order"
+    rows, _, prefetched = name.partition(", ")
+    text = f"{rows} scored at a time in SIMD lanes, each in feature order"
+    if prefetched:
+        text += (
+            f", the rows {kernels.PREFETCH_BYTES // 1024} KiB ahead prefetched (one group ahead "
+            f"when a group spans {kernels.LONG_GROUP_BYTES // 1024} KiB or more)"
+        )
+    return text
+
+
+def dense_text() -> str:
+    """The dense sweep chosen, and the measurement that chose it (:mod:`perceptronlab.core.choice`)."""
+    from perceptronlab.core import choice, kernels
+    from perceptronlab.core.cpu import l3_cache
+
+    found = choice.choices()
+    l3 = f"{l3_cache()[0] / 2**20:.0f} MiB"
+    chosen, default = found["dense_sweep"], kernels.DEFAULT_DENSE_SWEEP
+    loop = f"{_dense_loop_text(chosen)} on matrices larger than the L3 ({l3})"
+    loop += f"; else {_dense_loop_text(default)}" if chosen != default else ", and on smaller ones"
+
+    def timings(ms: dict) -> str:
+        return ", ".join(f"{name} {t[0]} + {t[1]} ms" for name, t in ms.items())
+
+    problem = found.get("dense_problem") or {}
+    updates = problem.get("updates") or {}
+    measured = (
+        f"measured (the first sweep from w = 0 + a late sweep, {_count(problem.get('rows'))} × "
+        f"{problem.get('columns')} float64, {problem.get('MiB')} MiB, updates "
+        f"{_count(updates.get('from w = 0'))} + {_count(updates.get('late'))}): "
+        f"{timings(found['dense_measured_ms'])}"
+    )
+    if isinstance(found.get("dense_confirmed_ms"), dict):
+        measured += f"; measured again: {timings(found['dense_confirmed_ms'])}"
+    return f"{loop}; {measured}; {found['source']}"
+
+
+def _count(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def compiled_text() -> str:
+    """The CPU the kernels are compiled for (``host``, or ``NUMBA_CPU_NAME``'s)."""
+    from perceptronlab.core import choice
+
+    return choice.compiled_for()
 
 
 def _layer_known() -> bool:

@@ -2,17 +2,23 @@
 
 :func:`cpu` reads its vendor, family, model, model name and whether it has AVX-512 (Linux;
 elsewhere what :mod:`platform` knows); the kernel choices are kept per processor
-(:mod:`perceptronlab.core.choice`) and the benchmarks' machine line names it.
+(:mod:`perceptronlab.core.choice`) and the benchmarks' machine line names it. :func:`l3_cache`: its
+last-level cache, the size beyond which a sweep streams X from memory.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import platform
+import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
-__all__ = ["cpu", "cpu_text"]
+__all__ = ["cpu", "cpu_text", "l3_cache"]
+
+_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
 
 @functools.lru_cache(maxsize=1)
@@ -63,3 +69,47 @@ def cpu_text() -> str:
     if simd:
         parts.append(simd)
     return f"{name} ({', '.join(parts)})" if parts else name
+
+
+def _size(text: str) -> int | None:
+    match = re.match(r"\s*([\d.]+)\s*([KMG]?)i?B?", text.strip(), re.IGNORECASE)
+    if not match:
+        return None
+    return int(float(match.group(1)) * _UNITS[match.group(2).upper()])
+
+
+def _lscpu_l3() -> list[tuple[int, str]]:
+    try:
+        out = subprocess.run(
+            ["lscpu"], capture_output=True, text=True, timeout=10, env={**os.environ, "LC_ALL": "C"}
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    found = []
+    for line in out.splitlines():
+        if line.strip().startswith("L3 cache:"):
+            size = _size(line.split(":", 1)[1])
+            if size:
+                found.append((size, f"lscpu: {line.split(':', 1)[1].strip()}"))
+    return found
+
+
+@functools.lru_cache(maxsize=1)
+def l3_cache() -> tuple[int, str]:
+    """(bytes, where the figure came from): the larger of lscpu's total L3 and sysfs's per-instance
+    L3 (the larger, so that data sized "twice the L3" is out of cache whichever one applies); 32 MiB
+    where neither reports one."""
+    found = _lscpu_l3()
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            if (index / "level").read_text().strip() == "3":
+                size = _size((index / "size").read_text())
+                if size:
+                    found.append(
+                        (size, f"sysfs {index.name}: {(index / 'size').read_text().strip()}")
+                    )
+        except OSError:
+            continue
+    if not found:
+        return 32 * 2**20, "not reported; 32 MiB assumed"
+    return max(found)

@@ -100,6 +100,8 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.X: Any = X if self.sparse else np.ascontiguousarray(X)
         # the CSR loop suits the matrix, not the sweep: chosen once
         self._csr_loop = choice.csr_loop(X.indptr, X.indices, X.shape[1]) if self.sparse else False
+        # and the dense sweep (measured on this CPU where X is larger than the L3): chosen once too
+        self._dense_loop = None if self.sparse else choice.dense_sweep(self.X)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.n_jobs = resolve_n_jobs(n_jobs)
         self._last_updates: int | None = None
@@ -174,7 +176,9 @@ class CompiledEngine(UpdateLog, SteppingEngine):
                 self._judge_parallel(time.perf_counter() - start)
         else:
             start = time.perf_counter()
-            count, self.b, stopped = kernels.sweep_dense(*rows, order, use_order, *self._rule())
+            count, self.b, stopped = kernels.sweep_dense_loop(
+                self.X, self.y, order, use_order, self._rule(), self._dense_loop
+            )
             self._one_core_seconds = time.perf_counter() - start
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)

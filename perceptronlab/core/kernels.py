@@ -10,6 +10,9 @@ parallel kernels give the same bits as the sequential ones. Speed comes from wha
 that order: scoring eight rows at a time in SIMD registers (one lane per row, so each row is still
 one chain in feature order), software prefetch of the rows ahead (a sweep is a stream over X), and,
 on several cores, scoring blocks of rows in parallel with the current w and walking them in order.
+Which dense loop is fastest (eight or four rows in the lanes, prefetching or not, or one row at a
+time: :data:`DENSE_SWEEPS`, the same bits) depends on the CPU, and is measured on it
+(:mod:`perceptronlab.core.choice`), as is the CSR loop.
 """
 
 from __future__ import annotations
@@ -37,16 +40,24 @@ PREFETCH_BYTES = 12 * 1024
 LONG_GROUP_BYTES = 5 * 1024
 
 
-@intrinsic
-def _rows8(typingctx, w, X, rows, out):
-    """out[k] = Σ_{j < 4⌊d/4⌋} w[j]·X[rows[k], j] for eight rows, each summed left to right.
+def _rows_intrinsic(quads):
+    """The intrinsic that scores 4·``quads`` rows at once (:func:`_rows8`, :func:`_rows4`)."""
 
-    Eight running sums in two <4 x double> registers; four columns of four rows at a time come
-    into the lanes by a 4×4 transpose of the rows' vector loads. Each lane does exactly what the
-    scalar loop does (a product, then a sum, in feature order), so the bits are the same; written as
-    LLVM vector IR because that keeps the order while using the CPU's SIMD units.
+    def rows_in_lanes(typingctx, w, X, rows, out):
+        return types.void(w, X, rows, out), _rows_codegen(quads)
+
+    rows_in_lanes.__name__ = rows_in_lanes.__qualname__ = f"_rows{4 * quads}"
+    return intrinsic(rows_in_lanes)
+
+
+def _rows_codegen(quads):
+    """out[k] = Σ_{j < 4⌊d/4⌋} w[j]·X[rows[k], j] for 4·``quads`` rows, each summed left to right.
+
+    One running sum a row, four rows to a <4 x double> register; four columns of four rows at a
+    time come into the lanes by a 4×4 transpose of the rows' vector loads. Each lane does exactly
+    what the scalar loop does (a product, then a sum, in feature order), so the bits are the same;
+    written as LLVM vector IR because that keeps the order while using the CPU's SIMD units.
     """
-    signature = types.void(w, X, rows, out)
 
     def codegen(context, builder, sig, args):
         w_arr = context.make_array(sig.args[0])(context, builder, args[0])
@@ -74,10 +85,10 @@ def _rows8(typingctx, w, X, rows, out):
                 x_arr.data,
                 [builder.mul(builder.load(builder.gep(r_arr.data, [ir.Constant(i64, k)])), d)],
             )
-            for k in range(8)
+            for k in range(4 * quads)
         ]
         accumulators = [
-            cgutils.alloca_once_value(builder, ir.Constant(f64x4, [0.0] * 4)) for _ in range(2)
+            cgutils.alloca_once_value(builder, ir.Constant(f64x4, [0.0] * 4)) for _ in range(quads)
         ]
         with cgutils.for_range(builder, builder.udiv(d, ir.Constant(d.type, 4))) as loop:
             j = builder.mul(loop.index, ir.Constant(d.type, 4))
@@ -85,7 +96,9 @@ def _rows8(typingctx, w, X, rows, out):
                 builder.bitcast(builder.gep(w_arr.data, [j]), f64x4.as_pointer()), align=8
             )
             splat = [builder.shuffle_vector(wv, wv, mask(q, q, q, q)) for q in range(4)]
-            for acc, group in zip(accumulators, (bases[:4], bases[4:]), strict=True):
+            for acc, group in zip(
+                accumulators, [bases[4 * q : 4 * q + 4] for q in range(quads)], strict=True
+            ):
                 v = [load_row(builder.gep(base, [j])) for base in group]
                 t0 = builder.shuffle_vector(v[0], v[1], mask(0, 4, 2, 6))
                 t1 = builder.shuffle_vector(v[0], v[1], mask(1, 5, 3, 7))
@@ -110,15 +123,23 @@ def _rows8(typingctx, w, X, rows, out):
                 )
         return context.get_dummy_value()
 
-    return signature, codegen
+    return codegen
+
+
+_rows8 = _rows_intrinsic(2)  # eight rows in two <4 x double> registers
+_rows4 = _rows_intrinsic(1)  # four rows in one: AVX2's four double lanes
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _score_group(w, X, rows, out):
-    """out[k] = ⟨w, X[rows[k]]⟩ for the GROUP rows in ``rows``, each summed in feature order."""
-    _rows8(w, X, rows, out)
+def _score_lanes(w, X, rows, out, group):
+    """out[k] = ⟨w, X[rows[k]]⟩ for the ``group`` (8 or 4, a constant where it is inlined) rows in
+    ``rows``, each summed in feature order."""
+    if group == 8:
+        _rows8(w, X, rows, out)
+    else:
+        _rows4(w, X, rows, out)
     d = w.shape[0]
-    for k in range(GROUP):
+    for k in range(group):
         s = out[k]
         for j in range(d - d % 4, d):  # the last columns, continuing each row's sum in order
             s += w[j] * X[rows[k], j]
@@ -126,23 +147,42 @@ def _score_group(w, X, rows, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _prefetch_distance(X):
-    """Rows between a group and the rows prefetched for it: :data:`PREFETCH_BYTES` ahead, or one
-    group ahead when a group spans :data:`LONG_GROUP_BYTES` or more."""
+def _score_group(w, X, rows, out):
+    """out[k] = ⟨w, X[rows[k]]⟩ for the GROUP rows in ``rows``, each summed in feature order."""
+    _score_lanes(w, X, rows, out, GROUP)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rows_ahead(X, group):
+    """Rows between a group of ``group`` rows and the rows prefetched for it:
+    :data:`PREFETCH_BYTES` ahead, or one group ahead when a group spans :data:`LONG_GROUP_BYTES` or more."""
     row_bytes = max(1, X.shape[1] * X.itemsize)
-    if GROUP * row_bytes >= LONG_GROUP_BYTES:
-        return GROUP
-    return max(GROUP, PREFETCH_BYTES // row_bytes)
+    if group * row_bytes >= LONG_GROUP_BYTES:
+        return group
+    return max(group, PREFETCH_BYTES // row_bytes)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_distance(X):
+    """:func:`_rows_ahead` for groups of GROUP rows."""
+    return _rows_ahead(X, GROUP)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_rows(order, use_order, t, m, end, rows, flat, d, step, distance, group, prefetched):
+    """rows = the m rows from position t (padded with the first), ``group`` of them; with
+    ``prefetched``, the rows ``distance`` ahead prefetched."""
+    for k in range(group):
+        rows[k] = (order[t + k] if use_order else t + k) if k < m else rows[0]
+        ahead = t + distance + k
+        if prefetched and ahead < end:
+            prefetch_row(flat, order[ahead] if use_order else ahead, d, step)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _next_group(order, use_order, t, m, end, rows, flat, d, step, distance):
     """rows = the m rows from position t (padded with the first); the rows ``distance`` ahead prefetched."""
-    for k in range(GROUP):
-        rows[k] = (order[t + k] if use_order else t + k) if k < m else rows[0]
-        ahead = t + distance + k
-        if ahead < end:
-            prefetch_row(flat, order[ahead] if use_order else ahead, d, step)
+    _next_rows(order, use_order, t, m, end, rows, flat, d, step, distance, GROUP, True)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -154,31 +194,26 @@ def _take_update(X, i, w, b, step, fit_intercept, idx_out, norm_out, count):
     return b
 
 
-@njit(cache=True, nogil=True)
-def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
-    """One sweep over dense rows: test y(⟨w,x⟩+b) ≤ margin, update w += x·(eta·y).
-
-    Returns (updates, b, stopped_at): ``stopped_at`` is -1, or the row whose score was not finite
-    (NaN or inf in the row, or weights that overflowed), where the sweep stopped. That check costs
-    nothing here, so the boundary need not make its own pass over X.
-
-    Rows are scored GROUP at a time with the current w, the next group prefetched; after an update
-    the next group starts at the row after it, scored with the new w, so the result is that of the
-    one-row loop.
-    """
+@njit(cache=True, nogil=True, inline="always")
+def _sweep_groups(X, y, order, use_order, rule, group, prefetched):
+    """The body of every grouped dense sweep (:data:`DENSE_SWEEPS`): rows scored ``group`` (8 or 4)
+    at a time with the current w, the rows ahead prefetched or not; after an update the next group
+    starts at the row after it, scored with the new w, so the result is that of the one-row loop.
+    Inlined with constant ``group`` and ``prefetched``, so each sweep compiles to its own loop."""
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
     n, d = X.shape
     flat = X.reshape(-1)
     step = max(1, 64 // X.itemsize)
-    distance = _prefetch_distance(X)
+    distance = _rows_ahead(X, group)
     steps = order.shape[0] if use_order else n
-    rows = np.empty(GROUP, dtype=np.int64)
-    scores = np.empty(GROUP)
+    rows = np.empty(group, dtype=np.int64)
+    scores = np.empty(group)
     count = 0
     t = 0
     while t < steps:
-        m = min(GROUP, steps - t)
-        _next_group(order, use_order, t, m, steps, rows, flat, d, step, distance)
-        _score_group(w, X, rows, scores)
+        m = min(group, steps - t)
+        _next_rows(order, use_order, t, m, steps, rows, flat, d, step, distance, group, prefetched)
+        _score_lanes(w, X, rows, scores, group)
         walked = m
         for k in range(m):
             i = rows[k]
@@ -196,6 +231,86 @@ def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_ou
                 break
         t += walked
     return count, b, -1
+
+
+@njit(cache=True, nogil=True)
+def sweep_dense(X, y, order, use_order, w, b, eta, margin, fit_intercept, idx_out, norm_out):
+    """One sweep over dense rows: test y(⟨w,x⟩+b) ≤ margin, update w += x·(eta·y).
+
+    Returns (updates, b, stopped_at): ``stopped_at`` is -1, or the row whose score was not finite
+    (NaN or inf in the row, or weights that overflowed), where the sweep stopped. That check costs
+    nothing here, so the boundary need not make its own pass over X.
+
+    Rows are scored GROUP at a time with the current w, the next group prefetched; after an update
+    the next group starts at the row after it, scored with the new w, so the result is that of the
+    one-row loop. This is the "8 rows, prefetched" loop of :data:`DENSE_SWEEPS`; the engine runs the
+    one measured fastest on this CPU (:func:`sweep_dense_loop`).
+    """
+    rule = (w, b, eta, margin, fit_intercept, idx_out, norm_out)
+    return _sweep_groups(X, y, order, use_order, rule, GROUP, True)
+
+
+@njit(cache=True, nogil=True)
+def _sweep_dense_8(X, y, order, use_order, rule):
+    """:func:`sweep_dense`, eight rows at a time, nothing prefetched."""
+    return _sweep_groups(X, y, order, use_order, rule, 8, False)
+
+
+@njit(cache=True, nogil=True)
+def _sweep_dense_4_prefetched(X, y, order, use_order, rule):
+    """:func:`sweep_dense`, four rows at a time (one <4 x double> register), prefetching."""
+    return _sweep_groups(X, y, order, use_order, rule, 4, True)
+
+
+@njit(cache=True, nogil=True)
+def _sweep_dense_4(X, y, order, use_order, rule):
+    """:func:`sweep_dense`, four rows at a time, nothing prefetched."""
+    return _sweep_groups(X, y, order, use_order, rule, 4, False)
+
+
+@njit(cache=True, nogil=True)
+def _sweep_dense_rows(X, y, order, use_order, rule):
+    """:func:`sweep_dense` one row at a time, each scored by the rule's ``dot_row``."""
+    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
+    steps = order.shape[0] if use_order else X.shape[0]
+    count = 0
+    for t in range(steps):
+        i = order[t] if use_order else t
+        s = _dot(w, X, i) + b
+        if not abs(s) < math.inf:
+            return count, b, i
+        if is_mistake(y[i], s, margin):
+            b = _take_update(X, i, w, b, eta * y[i], fit_intercept, idx_out, norm_out, count)
+            count += 1
+    return count, b, -1
+
+
+@njit(cache=True, nogil=True)
+def _sweep_dense_8_prefetched(X, y, order, use_order, rule):
+    """:func:`sweep_dense` taking the record ``rule`` as the other loops do."""
+    return _sweep_groups(X, y, order, use_order, rule, GROUP, True)
+
+
+#: the dense sweeps by name: every one gives the same bits (each row's sum in feature order, the
+#: same decisions); :mod:`perceptronlab.core.choice` measures which is fastest on this CPU
+_DENSE_SWEEP_FUNCTIONS = {
+    "8 rows, prefetched": _sweep_dense_8_prefetched,
+    "8 rows": _sweep_dense_8,
+    "4 rows, prefetched": _sweep_dense_4_prefetched,
+    "4 rows": _sweep_dense_4,
+    "row by row": _sweep_dense_rows,
+}
+DENSE_SWEEPS = tuple(_DENSE_SWEEP_FUNCTIONS)
+#: the dense sweep where nothing was measured (X in cache): the one tuned first, on an AVX-512 Xeon
+DEFAULT_DENSE_SWEEP = "8 rows, prefetched"
+
+
+def sweep_dense_loop(X, y, order, use_order, rule, loop):
+    """:func:`sweep_dense` by the loop named ``loop`` (a name of :data:`DENSE_SWEEPS`, the choice of
+    :func:`perceptronlab.core.choice.dense_sweep` for this matrix, which the caller keeps); every
+    loop gives the same bits. ``rule``: the compiled engine's record (w, b, η, margin,
+    fit_intercept, idx_out, norm_out). Chosen here, in Python, as :func:`sweep_csr` is."""
+    return _DENSE_SWEEP_FUNCTIONS[loop](X, y, order, use_order, rule)
 
 
 @njit(cache=True, nogil=True)

@@ -68,17 +68,17 @@ class OnlineState:
         self._w = value
 
     # ------------------------------------------------------------ dicts
-    def _dict_score(self, x: Mapping) -> float:
+    def _start_dict(self, name: str, kind: str, got: str, fix: str) -> dict[Any, float]:
+        """The dict of weights; on the first named input (a dict, a DataFrame) a new one, unless
+        the learner has seen vectors of ``kind`` before (one input kind per learner)."""
         if self.weights is None:
             if self._w.shape[0] or self.seen:
-                raise v.fail(
-                    "x",
-                    "a vector, as in earlier rounds",
-                    "a dict",
-                    "Use one input kind per learner.",
-                )
+                raise v.fail(name, f"{kind}, as in earlier rounds", got, fix)
             self.weights = {}
-        weights = self.weights
+        return self.weights
+
+    def _dict_score(self, x: Mapping) -> float:
+        weights = self._start_dict("x", "a vector", "a dict", "Use one input kind per learner.")
         try:
             score = dict_score(weights, x, self.b)
         except TypeError:
@@ -210,15 +210,8 @@ class OnlineState:
         return self._finish_batch(X, count, b, stopped, idx)
 
     def _learn_frame(self, frame: Any, y_signs: Any) -> np.ndarray:
-        if self.weights is None:
-            if self._w.shape[0] or self.seen:
-                raise v.fail(
-                    "X",
-                    "a matrix, as in earlier rounds",
-                    "a pandas DataFrame",
-                    "Use one input kind per learner (pass frame.to_numpy()).",
-                )
-            self.weights = {}
+        fix = "Use one input kind per learner (pass frame.to_numpy())."
+        weights = self._start_dict("X", "a matrix", "a pandas DataFrame", fix)
         names = _column_names(frame, self._columns)
         self._columns = (frame.columns, names)
         try:
@@ -231,7 +224,6 @@ class OnlineState:
                 "Fix or drop non-numeric columns (e.g. with pandas.to_numeric).",
             ) from exc
         signs = _check_signs(y_signs, X.shape[0])
-        weights = self.weights
         w = np.array([weights.get(name, 0.0) for name in names], dtype=np.float64)
         idx, norms = np.empty(X.shape[0], dtype=np.int64), np.empty(X.shape[0])
         no_order = np.empty(0, dtype=np.int64)

@@ -38,21 +38,23 @@ class _Setup(NamedTuple):
     params: dict[str, Any]
 
 
+class _Rule(NamedTuple):
+    """A run's rule settings as given: η, ρ₀, the arithmetic, the order, the intercept, the trace."""
+
+    eta: RealLike
+    margin: RealLike
+    exact: bool
+    order: str
+    fit_intercept: bool
+    trace: bool
+
+
 def _prepare(
-    X: MatrixLike,
-    y: ArrayLike,
-    *,
-    eta: RealLike,
-    margin: RealLike,
-    exact: bool,
-    order: str,
-    fit_intercept: bool,
-    trace: bool,
-    compiled: bool = True,
-    **engine_options: Any,
+    X: MatrixLike, y: ArrayLike, rule: _Rule, *, compiled: bool = True, **engine_options: Any
 ) -> _Setup:
     """Check the rule's settings and the data, and make the engine (``engine_options``:
     :func:`~perceptronlab.core.engines.make_engine`'s ``backend``, ``n_jobs``)."""
+    eta, margin, exact, order, fit_intercept, trace = rule
     v.check_choice("order", order, v.ORDERS)
     v.check_eta(eta)
     v.check_margin(margin)
@@ -127,19 +129,8 @@ def perceptron(  # noqa: PLR0913 (the public keyword arguments)
     seed = v.check_seed(seed)
     v.check_choice("backend", backend, v.BACKENDS)
     compiled = not (exact or trace or backend == "reference")
-    setup = _prepare(
-        X,
-        y,
-        eta=eta,
-        margin=margin,
-        exact=exact,
-        order=order,
-        fit_intercept=fit_intercept,
-        trace=trace,
-        compiled=compiled,
-        backend=backend,
-        n_jobs=n_jobs,
-    )
+    rule = _Rule(eta, margin, exact, order, fit_intercept, trace)
+    setup = _prepare(X, y, rule, compiled=compiled, backend=backend, n_jobs=n_jobs)
     params = dict(setup.params, margin=setup.margin, max_sweeps=max_sweeps, seed=seed)
     outcome = drive(
         setup.engine,
@@ -246,18 +237,8 @@ def pocket(  # noqa: PLR0913 (the public keyword arguments)
     )
     seed = v.check_seed(seed)
     # the ratchet's picks need not meet every row before its first count: X is checked here
-    setup = _prepare(
-        X,
-        y,
-        eta=eta,
-        margin=0,
-        exact=exact,
-        order=order,
-        fit_intercept=fit_intercept,
-        trace=trace,
-        compiled=not (exact or trace or check == "ratchet"),
-        n_jobs=n_jobs,
-    )
+    rule = _Rule(eta, 0, exact, order, fit_intercept, trace)
+    setup = _prepare(X, y, rule, compiled=not (exact or trace or check == "ratchet"), n_jobs=n_jobs)
     params = dict(
         setup.params, check=check, max_updates=max_updates, max_sweeps=max_sweeps, seed=seed
     )

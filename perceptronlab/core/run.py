@@ -18,7 +18,7 @@ from perceptronlab._ground.numbers import (
     format_vector,
 )
 from perceptronlab._ground.validation import check_choice, fail
-from perceptronlab.core.scores import count_errors
+from perceptronlab.core.scores import count_errors_each
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -129,9 +129,9 @@ class Run:
         """Training errors of the end-of-sweep weights, computed on first access from checkpoints."""
         if len(self.errors_after_sweep_known) < self.sweeps and self.data is not None:
             X, y = self.data
-            for sweep, (w, b) in self.checkpoints.items():
-                if sweep not in self.errors_after_sweep_known:
-                    self.errors_after_sweep_known[sweep] = count_errors(X, y, w, b)
+            todo = [s for s in self.checkpoints if s not in self.errors_after_sweep_known]
+            counts = count_errors_each(X, y, [self.checkpoints[s] for s in todo])
+            self.errors_after_sweep_known.update(zip(todo, counts, strict=True))
             self.checkpoints.clear()
         return np.array(
             [self.errors_after_sweep_known[s] for s in sorted(self.errors_after_sweep_known)],

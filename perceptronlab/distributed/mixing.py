@@ -429,10 +429,27 @@ def fit_in_process(  # noqa: PLR0913 (the public keyword arguments)
     progress : optional object with ``start(epoch, total_rows)``, ``advance(rows)`` and ``stop()``
         (the stream path's Rich bar).
     """
-    from perceptronlab.distributed.sources import finalize, open_source, summarize
+    from perceptronlab.distributed.sources import open_source
 
     settings = Settings.check(mixing, max_epochs, eta, margin, fit_intercept, averaged, seed)
     source = open_source(X, y, label=label, blocksize=blocksize)
+    return mix_in_process(source, settings, shards, callback, progress, warn=warn, stacklevel=4)
+
+
+def mix_in_process(
+    source: Source,
+    settings: Settings,
+    shards: int | None,
+    callback: EpochCallback | None,
+    progress: Progress | None,
+    *,
+    warn: bool,
+    stacklevel: int,
+) -> MixedPerceptron:
+    """:func:`fit_in_process` on an opened source with checked settings (``stacklevel``: where the
+    warning points, as in :meth:`Settings.model`, counted from this function)."""
+    from perceptronlab.distributed.sources import finalize, summarize
+
     source.learn([summarize(source.read_local(i)) for i in range(len(source))])
     groups = plan_shards(len(source), shards)
 
@@ -450,7 +467,7 @@ def fit_in_process(  # noqa: PLR0913 (the public keyword arguments)
                     b,
                     eta=settings.eta,
                     margin=settings.margin,
-                    fit_intercept=fit_intercept,
+                    fit_intercept=settings.fit_intercept,
                     seed=shard_seed(settings.seed, epoch, s),
                     on_partition=None if progress is None else progress.advance,
                 )
@@ -461,7 +478,7 @@ def fit_in_process(  # noqa: PLR0913 (the public keyword arguments)
                 progress.stop()
 
     training = settings.run(sweep_all, source.n_features, callback)
-    return settings.model(training, source, groups, warn=warn)
+    return settings.model(training, source, groups, warn=warn, stacklevel=stacklevel)
 
 
 def one_shot_average(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from perceptronlab.distributed.mixing import BLOCKSIZE, fit_in_process
+from perceptronlab.distributed.mixing import BLOCKSIZE, Settings, mix_in_process
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -119,20 +119,10 @@ def stream_fit(  # noqa: PLR0913 (the public keyword arguments)
     >>> model.w.tolist(), model.history[:, 0].tolist()
     ([1.0, -2.0], [2, 2, 1, 0])
     """
-    return fit_in_process(
-        path_or_glob,
-        y,
-        mixing="uniform",
-        max_epochs=max_epochs,
-        eta=eta,
-        margin=margin,
-        fit_intercept=fit_intercept,
-        averaged=averaged,
-        seed=seed,
-        callback=callback,
-        label=label,
-        shards=1,
-        blocksize=blocksize,
-        progress=_SweepBar() if progress else None,
-        warn=warn,
-    )
+    from perceptronlab.distributed.sources import open_source
+
+    bar = _SweepBar() if progress else None
+    settings = Settings.check("uniform", max_epochs, eta, margin, fit_intercept, averaged, seed)
+    source = open_source(path_or_glob, y, label=label, blocksize=blocksize)
+    # one shard; the warning points here, as it did through fit_in_process
+    return mix_in_process(source, settings, 1, callback, bar, warn=warn, stacklevel=3)

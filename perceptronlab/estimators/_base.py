@@ -107,12 +107,13 @@ class RunClassifierBase(EstimatorNames, ClassifierMixin, BaseEstimator):
 
     def fit(self, X: MatrixLike, y: ArrayLike, **fit_params: Any) -> Self:
         """Fit on (X, y): one engine run for two classes (``classes_[1]`` is +1), one run per class
-        (``classes_[k]`` against the rest) otherwise.
+        (``classes_[k]`` against the rest) otherwise, or one run for all the classes where the
+        estimator learns them at once (:class:`~perceptronlab.MulticlassPerceptron`).
 
         Parameters
         ----------
         X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,); any labels.
+        y : array-like of shape (n_samples,); any labels (two classes or more).
         **fit_params
             None is taken: scikit-learn's ``sample_weight``, ``coef_init`` and ``intercept_init``
             are refused with the reason (a TypeError).

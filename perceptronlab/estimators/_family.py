@@ -22,12 +22,9 @@ from perceptronlab._ground import validation as v
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.estimators._base import LinearClassifier, PartialFit, RunClassifierBase
 from perceptronlab.estimators._data import check_data
-from perceptronlab.estimators._labels import check_targets, classes_for_training
 from perceptronlab.estimators._params import (
     FAMILY_CONSTRAINTS,
     WARM_CONSTRAINTS,
-    check_estimator_params,
-    refuse_fit_params,
     seed_of,
 )
 from perceptronlab.family.averaged import AveragedEngine, drive_averaged
@@ -41,11 +38,11 @@ from perceptronlab.family.kernel import (
     use_gram,
 )
 from perceptronlab.family.multiclass import MulticlassEngine, drive_multiclass
+from perceptronlab.family.settings import RunSettings
 from perceptronlab.family.voted import voted_perceptron
 
 if TYPE_CHECKING:
-    from numpy.typing import ArrayLike, NDArray
-    from typing_extensions import Self
+    from numpy.typing import NDArray
 
     from perceptronlab._ground.types import Float64Array, MatrixLike, RandomState
     from perceptronlab.core.run import Run
@@ -61,17 +58,10 @@ _FIXED_SWEEPS_ADVICE = (
 _SIGNS = np.array([-1, 1])
 
 
-def _family_params(estimator: Any, sweeps: int, seed: int | None, **more: Any) -> dict[str, Any]:
-    """A run's parameters, in the functional API's names (a run is the functional API's result)."""
-    return dict(
-        eta=estimator.eta0,
-        fit_intercept=bool(estimator.fit_intercept),
-        order=estimator.order,
-        margin=estimator.margin,
-        max_sweeps=sweeps,
-        seed=seed,
-        **more,
-    )
+def _family_settings(estimator: Any, sweeps: int) -> RunSettings:
+    """A run's settings, in the functional API's names (a run is the functional API's result)."""
+    e, seed = estimator, seed_of(estimator.random_state)
+    return RunSettings(e.eta0, bool(e.fit_intercept), e.order, e.margin, sweeps, seed)
 
 
 class AveragedPerceptron(PartialFit, LinearClassifier):
@@ -144,22 +134,11 @@ class AveragedPerceptron(PartialFit, LinearClassifier):
         self, X: Any, signs: Float64Array, start: Any = None, sweeps: int | None = None
     ) -> tuple[Run, Any]:
         X = v.check_matrix(X, check_finite=False)
-        engine = AveragedEngine(
-            X, signs, eta=self.eta0, margin=self.margin, fit_intercept=bool(self.fit_intercept)
-        )
+        settings = _family_settings(self, self.max_iter if sweeps is None else sweeps)
+        engine = AveragedEngine(X, signs, **settings.rule)
         if start is not None:
             engine.resume(start)
-        seed = seed_of(self.random_state)
-        sweeps = self.max_iter if sweeps is None else sweeps
-        run = drive_averaged(
-            engine,
-            order=self.order,
-            max_sweeps=sweeps,
-            seed=seed,
-            on_sweep=None,
-            params=_family_params(self, sweeps, seed),
-            classes=_SIGNS,
-        )
+        run = drive_averaged(engine, settings, settings.params(), _SIGNS)
         return run, engine.state()
 
     last_coef_: Float64Array
@@ -364,14 +343,9 @@ class KernelPerceptron(RunClassifier):
                 signs,
                 np.array([-1, 1]),
                 spec,
+                _family_settings(self, self.max_iter),
                 variant=self.variant,
                 budget=self.budget,
-                eta=self.eta0,
-                fit_intercept=self.fit_intercept,
-                order=self.order,
-                margin=self.margin,
-                max_sweeps=self.max_iter,
-                seed=seed_of(self.random_state),
                 cache=self.cache,
                 warn=False,
                 gram=gram,
@@ -447,30 +421,13 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
         self.warm_start = warm_start
         self.random_state = random_state
 
-    def fit(self, X: MatrixLike, y: ArrayLike, **fit_params: Any) -> Self:
-        """Learn one weight vector per class in one run.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix (CSR) of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,); two classes or more.
-        **fit_params
-            None is taken: scikit-learn's ``sample_weight``, ``coef_init`` and ``intercept_init``
-            are refused with the reason (a TypeError).
-
-        Returns
-        -------
-        self
-        """
-        refuse_fit_params(self, "fit", fit_params)
-        check_estimator_params(self)
-        X, y = check_data(self, X, y, reset=True)
-        classes = classes_for_training(check_targets(y, binary_only=False))
-        self._warn([self._learn(X, y, classes, go_on=self._warm(classes), sweeps=self.max_iter)])
-        return self
-
-    def _sweep_once(self, X: Any, y: NDArray[Any], classes: NDArray[Any], *, go_on: bool) -> None:
-        self._learn(X, y, classes, go_on=go_on, sweeps=1, partial=True)
+    def _train_tasks(self, X: Any, y: NDArray[Any], classes: NDArray[Any], **how: Any) -> list[Run]:
+        """All the classes in one run (no one-vs-rest), for ``fit`` and ``partial_fit`` (``how``:
+        ``go_on``, and ``sweeps`` and ``partial`` as in the base's)."""
+        sweeps = how.pop("sweeps", None)
+        return [
+            self._learn(X, y, classes, sweeps=self.max_iter if sweeps is None else sweeps, **how)
+        ]
 
     last_coef_: Float64Array
     last_intercept_: Float64Array
@@ -488,27 +445,13 @@ class MulticlassPerceptron(PartialFit, RunClassifierBase):
     ) -> Run:
         X = v.check_matrix(X, check_finite=False)
         codes = np.searchsorted(classes, y).astype(np.int64)
-        engine = MulticlassEngine(
-            X,
-            codes,
-            classes.shape[0],
-            eta=self.eta0,
-            margin=self.margin,
-            fit_intercept=bool(self.fit_intercept),
-        )
+        settings = _family_settings(self, sweeps)
+        engine = MulticlassEngine(X, codes, classes.shape[0], **settings.rule)
         if go_on:
             engine.resume(self._state)
-        seed = seed_of(self.random_state)
-        run = drive_multiclass(
-            engine,
-            order=self.order,
-            max_sweeps=sweeps,
-            seed=seed,
-            on_sweep=None,
-            params=_family_params(self, sweeps, seed, averaged=bool(self.averaged)),
-            classes=classes,
-            averaged=bool(self.averaged),
-        )
+        averaged = bool(self.averaged)
+        params = settings.params(averaged=averaged)
+        run = drive_multiclass(engine, settings, params, classes, averaged=averaged)
         self._keep_runs(classes, [run], partial=partial)
         self.coef_ = np.asarray(run.w, dtype=np.float64)
         self.intercept_ = np.asarray(run.b, dtype=np.float64)

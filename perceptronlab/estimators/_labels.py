@@ -101,16 +101,26 @@ def two_classes(classes: Any) -> NDArray[Any]:
 
 def signs_of(y: NDArray[Any], classes: NDArray[Any]) -> NDArray[Any]:
     """+1 for ``classes[1]``, -1 for ``classes[0]``; labels outside ``classes`` are refused."""
+    refuse_unknown(
+        y,
+        classes,
+        "classes_",
+        "Pass both labels of the stream before the first example: OnlinePerceptron(classes=[...]) or "
+        "partial_fit(X, y, classes=[...]) (a binary learner has two).",
+    )
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
+def refuse_unknown(y: NDArray[Any], classes: NDArray[Any], among: str, fix: str) -> None:
+    """Refuse the first label of ``y`` outside ``classes`` (called ``among`` in the message)."""
     unknown = ~np.isin(y, classes)
     if unknown.any():
         raise v.fail(
             "y (the labels)",
-            f"labels among classes_ {classes.tolist()}",
+            f"labels among {among} {classes.tolist()}",
             f"{python_label(y[unknown][0])!r}",
-            "Pass both labels of the stream before the first example: OnlinePerceptron(classes=[...]) or "
-            "partial_fit(X, y, classes=[...]) (a binary learner has two).",
+            fix,
         )
-    return np.where(y == classes[1], 1.0, -1.0)
 
 
 def task_signs(y: NDArray[Any], classes: NDArray[Any]) -> list[NDArray[Any]]:
@@ -148,12 +158,6 @@ def partial_classes(estimator: Any, classes: Any, y: NDArray[Any], first: bool) 
                 f"{np.asarray(classes).tolist()}",
                 "Pass classes only on the first call, or call fit to start over.",
             )
-    unknown = ~np.isin(y, known)
-    if unknown.any():
-        raise v.fail(
-            "y (the labels)",
-            f"labels among classes {known.tolist()}",
-            f"{python_label(y[unknown][0])!r}",
-            "Pass every label of the stream in classes=[...] on the first call to partial_fit.",
-        )
+    fix = "Pass every label of the stream in classes=[...] on the first call to partial_fit."
+    refuse_unknown(y, known, "classes", fix)
     return known

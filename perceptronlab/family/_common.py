@@ -1,4 +1,4 @@
-"""What the family's learners share: their parameter checks, their orders, where an update fell in
+"""What the family's learners share: where an update fell in
 its sweep, and their warning. The rule's control flow is the core's driver
 (:func:`perceptronlab.core.driver.drive`); each member implements the Engine protocol for its
 update and lets the driver run it.
@@ -16,17 +16,6 @@ from perceptronlab.exceptions import warn as _warn
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-
-def check_run_options(
-    *, eta: Any, margin: Any, order: Any, max_sweeps: Any, seed: Any
-) -> tuple[int, int | None]:
-    """The engine's parameter checks, with the family's orders. Returns (max_sweeps, seed)."""
-    v.check_choice("order", order, v.FAMILY_ORDERS)
-    v.check_eta(eta)
-    v.check_margin(margin)
-    max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=100.")
-    return max_sweeps, v.check_seed(seed)
 
 
 def sweep_positions(order: NDArray[Any] | None, idx: NDArray[Any], n: int) -> NDArray[Any]:

@@ -25,17 +25,17 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perceptronlab._ground import validation as v
-from perceptronlab.core.driver import OnSweep, drive, finish
+from perceptronlab.core.driver import OnSweep, finish
 from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, scores
 from perceptronlab.family import _kernels
 from perceptronlab.family._common import (
     check_predict_X,
-    check_run_options,
     sweep_positions,
     warn_not_converged,
 )
+from perceptronlab.family.settings import RunSettings, check_run_options
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -170,48 +170,20 @@ def averaged_perceptron(
     >>> (run.w * run.n_steps).round(9).tolist()
     [8.0, -19.0]
     """
-    max_sweeps, seed = check_run_options(
-        eta=eta, margin=margin, order=order, max_sweeps=max_sweeps, seed=seed
-    )
+    settings = check_run_options(eta, fit_intercept, order, margin, max_sweeps, seed, on_sweep)
     Xc, signs, classes = v.check_Xy(X, y)
-    engine = AveragedEngine(Xc, signs, eta=eta, margin=margin, fit_intercept=bool(fit_intercept))
-    params = dict(
-        eta=eta,
-        fit_intercept=bool(fit_intercept),
-        order=order,
-        margin=margin,
-        max_sweeps=max_sweeps,
-        seed=seed,
-    )
-    run = drive_averaged(
-        engine,
-        order=order,
-        max_sweeps=max_sweeps,
-        seed=seed,
-        on_sweep=on_sweep,
-        params=params,
-        classes=classes,
-    )
-    warn_not_converged(run, warn, max_sweeps, "average")
+    engine = AveragedEngine(Xc, signs, **settings.rule)
+    run = drive_averaged(engine, settings, settings.params(), classes)
+    warn_not_converged(run, warn, settings.max_sweeps, "average")
     return run
 
 
 def drive_averaged(
-    engine: AveragedEngine,
-    *,
-    order: str,
-    max_sweeps: int,
-    seed: int | None,
-    on_sweep: OnSweep | None,
-    params: dict[str, Any],
-    classes: NDArray[Any],
+    engine: AveragedEngine, settings: RunSettings, params: dict[str, Any], classes: NDArray[Any]
 ) -> AveragedRun:
     """Drive an :class:`AveragedEngine` (from w = 0, or from the state a run left, for one that goes on)
     and return its :class:`AveragedRun`."""
-    # no cycle test: the average keeps moving while the iterates cycle
-    outcome = drive(
-        engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
-    )
+    outcome = settings.drive(engine)
     w_avg, b_avg = engine.average()
     return finish(
         engine,

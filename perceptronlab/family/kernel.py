@@ -45,11 +45,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
-from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, drive, finish
+from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, finish
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
 from perceptronlab.family import _kernels
-from perceptronlab.family._common import check_predict_X, check_run_options, warn_not_converged
+from perceptronlab.family._common import (
+    check_predict_X,
+    warn_not_converged,
+)
+from perceptronlab.family.settings import RunSettings, check_run_options
 from perceptronlab.family.voted import survival_counts
 
 if TYPE_CHECKING:
@@ -88,6 +92,11 @@ class KernelSpec:
     degree: int
     gamma: float
     coef0: float
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The kernel's settings, as a run records them."""
+        return dict(kernel=self.kernel, degree=self.degree, gamma=self.gamma, coef0=self.coef0)
 
     def __call__(self, A: Any, B: Any) -> Float64Array:
         """The Gram block K(A, B) of shape (len(A), len(B))."""
@@ -467,9 +476,7 @@ def kernel_perceptron(  # noqa: PLR0913 (the public keyword arguments)
     >>> run.converged, run.alpha.tolist(), run.predict(X).tolist()
     (True, [1, 1, 1, 1], [1, 1, -1, -1])
     """
-    max_sweeps, seed = check_run_options(
-        eta=eta, margin=margin, order=order, max_sweeps=max_sweeps, seed=seed
-    )
+    settings = check_run_options(eta, fit_intercept, order, margin, max_sweeps, seed, on_sweep)
     v.check_choice("variant", variant, VARIANTS)
     budget = v.check_optional_positive_int(
         "budget", budget, "Pass e.g. budget=500, or None for no limit."
@@ -484,21 +491,7 @@ def kernel_perceptron(  # noqa: PLR0913 (the public keyword arguments)
     Xc, signs, classes = v.check_Xy(X, y)
     spec = resolve_kernel(Xc, kernel, degree, gamma, coef0)
     return fit_kernel(
-        Xc,
-        signs,
-        classes,
-        spec,
-        variant=variant,
-        budget=budget,
-        eta=eta,
-        fit_intercept=fit_intercept,
-        order=order,
-        margin=margin,
-        max_sweeps=max_sweeps,
-        seed=seed,
-        cache=cache,
-        warn=warn,
-        on_sweep=on_sweep,
+        Xc, signs, classes, spec, settings, variant=variant, budget=budget, cache=cache, warn=warn
     )
 
 
@@ -507,25 +500,19 @@ def use_gram(spec: KernelSpec, cache: CacheMode) -> bool:
     return callable(spec.kernel) or cache == "full"
 
 
-def fit_kernel(  # noqa: PLR0913 (the public keyword arguments)
+def fit_kernel(
     Xc: Any,
     signs: Float64Array,
     classes: NDArray[Any],
     spec: KernelSpec,
+    settings: RunSettings,
     *,
     variant: Variant,
     budget: int | None,
-    eta: Any,
-    fit_intercept: bool,
-    order: str,
-    margin: Any,
-    max_sweeps: int,
-    seed: int | None,
     cache: CacheMode,
     warn: bool,
     gram: Float64Array | None = None,
     columns: ColumnCache | None = None,
-    on_sweep: OnSweep | None = None,
 ) -> KernelRun:
     """The learner on validated input; one-vs-rest passes one ``gram`` or ``columns`` cache to all."""
     n = Xc.shape[0]
@@ -534,36 +521,12 @@ def fit_kernel(  # noqa: PLR0913 (the public keyword arguments)
     if gram is None and columns is None:
         columns = ColumnCache(n, enabled=cache == "auto")
     engine = KernelEngine(
-        Xc,
-        signs,
-        spec,
-        eta=eta,
-        margin=margin,
-        fit_intercept=bool(fit_intercept),
-        budget=budget,
-        gram=gram,
-        columns=columns,
+        Xc, signs, spec, **settings.rule, budget=budget, gram=gram, columns=columns
     )
-    # no cycle test: the averaged and voted hypotheses keep changing while the iterates cycle
-    outcome = drive(
-        engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
-    )
+    outcome = settings.drive(engine)
     n_steps = len(outcome.log.updates_per_sweep) * n
-    params = dict(
-        eta=eta,
-        fit_intercept=bool(fit_intercept),
-        order=order,
-        margin=margin,
-        max_sweeps=max_sweeps,
-        seed=seed,
-        kernel=spec.kernel,
-        degree=spec.degree,
-        gamma=spec.gamma,
-        coef0=spec.coef0,
-        variant=variant,
-        budget=budget,
-        cache=cache,
-    )
+    params = settings.params(**spec.params, variant=variant, budget=budget, cache=cache)
+    eta, fit_intercept = float(settings.eta), settings.fit_intercept
     run = finish(
         engine,
         outcome,
@@ -576,11 +539,10 @@ def fit_kernel(  # noqa: PLR0913 (the public keyword arguments)
         variant=variant,
         kernel_spec=spec,
         budget=budget,
-        **_dual_fields(
-            engine, Xc, signs, spec, variant, budget, float(eta), fit_intercept, n_steps
-        ),
+        **_dual_fields(engine, Xc, signs, spec, variant, budget, eta, fit_intercept, n_steps),
     )
-    warn_not_converged(run, warn, max_sweeps, "kernel perceptron's " + variant + " hypothesis")
+    what = "kernel perceptron's " + variant + " hypothesis"
+    warn_not_converged(run, warn, settings.max_sweeps, what)
     return run
 
 

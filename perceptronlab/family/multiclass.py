@@ -30,12 +30,16 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
-from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, drive, finish
+from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, finish
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.exceptions import SCALE_FIX
 from perceptronlab.family import _kernels
-from perceptronlab.family._common import check_predict_X, check_run_options, warn_not_converged
+from perceptronlab.family._common import (
+    check_predict_X,
+    warn_not_converged,
+)
+from perceptronlab.family.settings import RunSettings, check_run_options
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -260,53 +264,27 @@ def multiclass_perceptron(
     >>> run.converged, int(run.errors_after_sweep[-1]), run.predict([[5, 0], [0, 5]]).tolist()
     (True, 0, ['a', 'b'])
     """
-    max_sweeps, seed = check_run_options(
-        eta=eta, margin=margin, order=order, max_sweeps=max_sweeps, seed=seed
-    )
+    settings = check_run_options(eta, fit_intercept, order, margin, max_sweeps, seed, on_sweep)
     Xc = v.check_matrix(X)
     codes, classes = encode_labels(y, Xc.shape[0])
-    engine = MulticlassEngine(
-        Xc, codes, len(classes), eta=eta, margin=margin, fit_intercept=bool(fit_intercept)
-    )
-    params = dict(
-        eta=eta,
-        fit_intercept=bool(fit_intercept),
-        order=order,
-        margin=margin,
-        max_sweeps=max_sweeps,
-        seed=seed,
-        averaged=bool(averaged),
-    )
-    run = drive_multiclass(
-        engine,
-        order=order,
-        max_sweeps=max_sweeps,
-        seed=seed,
-        on_sweep=on_sweep,
-        params=params,
-        classes=classes,
-        averaged=averaged,
-    )
-    warn_not_converged(run, warn, max_sweeps, "multiclass perceptron")
+    engine = MulticlassEngine(Xc, codes, len(classes), **settings.rule)
+    params = settings.params(averaged=bool(averaged))
+    run = drive_multiclass(engine, settings, params, classes, averaged=averaged)
+    warn_not_converged(run, warn, settings.max_sweeps, "multiclass perceptron")
     return run
 
 
 def drive_multiclass(
     engine: MulticlassEngine,
-    *,
-    order: str,
-    max_sweeps: int,
-    seed: int | None,
-    on_sweep: OnSweep | None,
+    settings: RunSettings,
     params: dict[str, Any],
     classes: NDArray[Any],
+    *,
     averaged: bool,
 ) -> MulticlassRun:
     """Drive a :class:`MulticlassEngine` (from W = 0, or from the state a run left, for one that goes on)
     and return its :class:`MulticlassRun`."""
-    outcome = drive(
-        engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
-    )
+    outcome = settings.drive(engine)
     W, B = engine.average() if averaged else engine.snapshot()
     return finish(
         engine,

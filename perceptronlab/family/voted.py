@@ -35,16 +35,16 @@ import numpy as np
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core import driver
-from perceptronlab.core.driver import OnSweep, drive, finish
+from perceptronlab.core.driver import OnSweep, finish
 from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
 from perceptronlab.family._common import (
     check_predict_X,
-    check_run_options,
     sweep_positions,
     warn_not_converged,
 )
+from perceptronlab.family.settings import check_run_options
 
 # the updates replayed into the vote at a time (fewer at the end of the run)
 VOTE_BATCH = 65_536
@@ -330,36 +330,17 @@ def voted_perceptron(
     >>> float(run.decision_function([[3, 1]])[0] * run.n_steps)  # 1 - 2 + 1 - 2 + 6
     4.0
     """
-    max_sweeps, seed = check_run_options(
-        eta=eta, margin=margin, order=order, max_sweeps=max_sweeps, seed=seed
-    )
+    settings = check_run_options(eta, fit_intercept, order, margin, max_sweeps, seed, on_sweep)
     max_vectors = v.check_optional_positive_int(
         "max_vectors", max_vectors, "Pass e.g. max_vectors=1000, or None to keep all."
     )
     Xc, signs, classes = v.check_Xy(X, y)
-    engine = VotedEngine(
-        Xc,
-        signs,
-        eta=eta,
-        margin=margin,
-        fit_intercept=bool(fit_intercept),
-        max_vectors=max_vectors,
-    )
-    # no cycle test: the vote keeps changing while the iterates cycle
-    outcome = drive(
-        engine, order=order, max_sweeps=max_sweeps, seed=seed, cycles=False, on_sweep=on_sweep
-    )
-    params = dict(
-        eta=eta,
-        fit_intercept=bool(fit_intercept),
-        order=order,
-        margin=margin,
-        max_sweeps=max_sweeps,
-        max_vectors=max_vectors,
-        seed=seed,
-    )
+    engine = VotedEngine(Xc, signs, **settings.rule, max_vectors=max_vectors)
+    outcome = settings.drive(engine)
+    params = settings.params(max_vectors=max_vectors)
+    params["seed"] = params.pop("seed")  # recorded after max_vectors
     run = _voted_run(engine, outcome, params, Xc, signs, classes)
-    warn_not_converged(run, warn, max_sweeps, "vote")
+    warn_not_converged(run, warn, settings.max_sweeps, "vote")
     return run
 
 

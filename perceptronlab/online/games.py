@@ -246,6 +246,18 @@ def _prediction01(prediction: Any) -> int:
     )
 
 
+def check_learner(learner: Any, fix: str) -> None:
+    """One line, ending in ``fix``, unless ``learner`` has ``predict_one`` and ``learn_one``."""
+    for method in ("predict_one", "learn_one"):
+        if not callable(getattr(learner, method, None)):
+            raise v.fail(
+                "learner",
+                "an online learner with predict_one(x) and learn_one(x, y)",
+                f"{type(learner).__name__} without {method}",
+                fix,
+            )
+
+
 def play(learner: Any, adversary: Adversary, rounds: int | None = None) -> GameResult:
     """Play the online game: each round the adversary asks a point, the learner predicts, the label comes.
 
@@ -269,14 +281,7 @@ def play(learner: Any, adversary: Adversary, rounds: int | None = None) -> GameR
     >>> play(SOA(H), LdimAdversary(H)).mistakes
     4
     """
-    for method in ("predict_one", "learn_one"):
-        if not callable(getattr(learner, method, None)):
-            raise v.fail(
-                "learner",
-                "an online learner with predict_one(x) and learn_one(x, y)",
-                f"{type(learner).__name__} without {method}",
-                "Pass e.g. Halving(H).",
-            )
+    check_learner(learner, "Pass e.g. Halving(H).")
     if not isinstance(adversary, Adversary):
         raise v.fail(
             "adversary", "an Adversary", type(adversary).__name__, "Pass e.g. LdimAdversary(H)."

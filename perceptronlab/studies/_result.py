@@ -77,16 +77,7 @@ class ExperimentResult:
 
         check_choice("image_format", image_format, IMAGE_FORMATS)
         progress = progress or quiet
-        out = Path(out_dir)
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise fail(
-                "out_dir",
-                "a writable directory",
-                f"{out} ({exc.strerror})",
-                "Pass --out with a directory you can write to.",
-            ) from None
+        out = make_out_dir(out_dir)
         written = []
         table_path = out / f"{self.name}.csv"
         columns = list(dict.fromkeys(key for row in self.table for key in row))
@@ -185,3 +176,18 @@ def begin(
     """A study's checked arguments: the seed (None: 0), the trials (None: the study's default)
     and the progress callback (None: :func:`quiet`)."""
     return check_seed(seed) or 0, trials_or(trials, default_trials), progress or quiet
+
+
+def make_out_dir(out_dir: Path | str) -> Path:
+    """``out_dir`` made (with its parents), or one line saying it cannot be written to."""
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise fail(
+            "out_dir",
+            "a writable directory",
+            f"{out} ({exc.strerror})",
+            "Pass --out with a directory you can write to.",
+        ) from None
+    return out

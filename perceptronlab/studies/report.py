@@ -31,6 +31,7 @@ from perceptronlab._ground.files import atomic_write
 from perceptronlab._ground.markup import html_text
 from perceptronlab._ground.validation import check_labels, fail
 from perceptronlab._version import __version__
+from perceptronlab.studies._result import make_out_dir
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -601,10 +602,7 @@ def write_report(  # noqa: PLR0913 (the public keyword arguments)
             repr(filename),
             "Put the directory in out_dir.",
         )
-    out = Path(out_dir)
-    _writable(
-        out.mkdir, out, parents=True, exist_ok=True
-    )  # before the work: a bad --out fails at once
+    out = make_out_dir(out_dir)  # before the work: a bad --out fails at once
     page = build_report(
         X,
         y,
@@ -623,15 +621,3 @@ def write_report(  # noqa: PLR0913 (the public keyword arguments)
     path = out / filename
     atomic_write(path, page, what="report")
     return path
-
-
-def _writable(action: Callable[..., object], out: Path, *args: Any, **kwargs: Any) -> None:
-    try:
-        action(*args, **kwargs)
-    except OSError as exc:
-        raise fail(
-            "out_dir",
-            "a writable directory",
-            f"{out} ({exc.strerror})",
-            "Pass --out with a directory you can write to.",
-        ) from None

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from perceptronlab._ground import validation as v
 from perceptronlab.online import LdimAdversary
+from perceptronlab.online.games import check_learner
 
 if TYPE_CHECKING:
     from perceptronlab._ground.types import Float64Array
@@ -383,14 +384,9 @@ def _checked_game(
 ) -> tuple[int, int, tuple[Any, ...], bool]:
     """:func:`littlestone`'s arguments checked (one line for each bad one), with the defaults of
     ``classes`` and ``as_dict`` filled in for the learner."""
-    for method in ("predict_one", "learn_one"):
-        if not callable(getattr(learner, method, None)):
-            raise v.fail(
-                "learner",
-                "an online learner with predict_one(x) and learn_one(x, y)",
-                f"{type(learner).__name__} without {method}",
-                "Wrap scikit-learn estimators in perceptronlab.adversary.SklearnAdapter.",
-            )
+    check_learner(
+        learner, "Wrap scikit-learn estimators in perceptronlab.adversary.SklearnAdapter."
+    )
     rounds = v.check_positive_int("rounds", rounds, "Pass e.g. rounds=100.")
     if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 2:
         raise v.fail(

@@ -28,17 +28,6 @@ if TYPE_CHECKING:
 
     from perceptronlab._ground.types import Int64Array
 
-__all__ = [
-    "Dataset",
-    "basis",
-    "exam_task",
-    "gaussian_pair",
-    "label_by",
-    "lfd",
-    "margin_task",
-    "nonseparable",
-]
-
 
 @dataclass(frozen=True, eq=False)
 class Dataset:

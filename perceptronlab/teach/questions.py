@@ -240,15 +240,19 @@ def choice(
     key: tuple[str, str],
     wrong: list[tuple[str, str, str]],
     explanation: str,
-    rng: random.Random,
-    data: dict,
+    rng: random.Random | None = None,
+    data: dict | None = None,
 ) -> Question:
-    """A choice question from the key (text, why) and the wrong options (text, slip, why), shuffled."""
+    """A choice question from the key (text, why) and the wrong options (text, slip, why), shuffled
+    by ``rng`` (without it, in this order: the key first; a quiz shuffles them when it asks)."""
     options = [Option(key[0], True, key[1])] + [
         Option(text, False, why, slip) for text, slip, why in wrong
     ]
-    rng.shuffle(options)
-    return Question(qid, topic, "choice", prompt, key[0], explanation, tuple(options), data=data)
+    if rng is not None:
+        rng.shuffle(options)
+    return Question(
+        qid, topic, "choice", prompt, key[0], explanation, tuple(options), data=data or {}
+    )
 
 
 def distinct(candidates: list[tuple[Any, str, str]], key: Any) -> list[tuple[Any, str, str]]:

@@ -3,7 +3,7 @@ questions, the facts of the lecture notes' self-test and of Lin's quizzes in the
 
 from __future__ import annotations
 
-from perceptronlab.teach.questions import Option, Question
+from perceptronlab.teach.questions import Question, choice
 
 
 def _card(qid: str, topic: str, prompt: str, answer: str) -> Question:
@@ -96,23 +96,9 @@ CARDS: tuple[Question, ...] = (
 )
 
 
-def _fixed(
-    qid: str,
-    topic: str,
-    prompt: str,
-    key: tuple[str, str],
-    wrong: list[tuple[str, str, str]],
-    explanation: str,
-) -> Question:
-    options = (Option(key[0], True, key[1]),) + tuple(
-        Option(t, False, why, slip) for t, slip, why in wrong
-    )
-    return Question(qid, topic, "choice", prompt, key[0], explanation, options)
-
-
 #: the conceptual multiple-choice questions (options shuffled per quiz)
 CHOICES: tuple[Question, ...] = (
-    _fixed(
+    choice(
         "choice-loss",
         "sgd",
         "The perceptron is SGD with step size 1 on which loss?",
@@ -140,7 +126,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "On a mistake the linear loss has gradient −yx; a step of size 1 is w + yx.",
     ),
-    _fixed(
+    choice(
         "choice-depends",
         "theorem 1",
         "The mistake bound R²/ρ² depends on",
@@ -167,7 +153,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "R²/ρ² holds for every order, dimension and learning rate.",
     ),
-    _fixed(
+    choice(
         "choice-rate",
         "theorem 2",
         "With margin ρ* and radius R*, the perceptron's test error decays like",
@@ -179,7 +165,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "Theorem 2: at most R*²/ρ*²/(n + 1).",
     ),
-    _fixed(
+    choice(
         "choice-eta",
         "learning rate",
         "Started at w = 0 with w ← w + ηyx and η = 5 instead of 1, the perceptron",
@@ -206,7 +192,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "η-invariance: w_t(η) = η·w_t(1).",
     ),
-    _fixed(
+    choice(
         "choice-tie",
         "ties",
         "Why must y⟨w,x⟩ = 0 count as a mistake?",
@@ -234,7 +220,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "Ties count (≤, not <), or the run could not start.",
     ),
-    _fixed(
+    choice(
         "choice-loo",
         "leave-one-out",
         "Which statement about leave-one-out is true?",
@@ -262,7 +248,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "Leave-one-out on n + 1 points estimates the test error after n, without bias.",
     ),
-    _fixed(
+    choice(
         "choice-pocket",
         "pocket",
         "On data that is not linearly separable, the pocket algorithm returns",
@@ -289,7 +275,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "Pocket (Lin): keep the best w seen so far, by training errors.",
     ),
-    _fixed(
+    choice(
         "choice-update-grows",
         "update",
         "After the update w' = w + yx on a mistake at (x, y), which statement always holds?",
@@ -313,7 +299,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "y⟨w + yx, x⟩ = y⟨w,x⟩ + y²‖x‖² = y⟨w,x⟩ + ‖x‖².",
     ),
-    _fixed(
+    choice(
         "choice-pocket-separable",
         "pocket",
         "On data that is linearly separable, how does the pocket algorithm "
@@ -343,7 +329,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "Lin's lecture 2: pocket and PLA agree on separable data; pocket pays for its error counts.",
     ),
-    _fixed(
+    choice(
         "choice-online",
         "online",
         "In the online protocol, when does the learner see the label y_t?",
@@ -371,7 +357,7 @@ CHOICES: tuple[Question, ...] = (
         ],
         "Online: predict with w, then see y_t, then update on a mistake.",
     ),
-    _fixed(
+    choice(
         "choice-spam",
         "features",
         "A perceptron flags spam: each email is described by how often each of some keywords occurs "

@@ -64,6 +64,23 @@ def _step(w, x, label: int, eta: Fraction) -> tuple[Fraction, ...]:
     return tuple(exact_update([Fraction(c) for c in w], Fraction(0), rows, label, eta, False)[0])
 
 
+def _value_choice(
+    qid: str,
+    topic: str,
+    prompt: str,
+    key: tuple,
+    wrong: list,
+    rng: random.Random,
+    data: dict,
+    text: Callable = str,
+) -> Question:
+    """A choice question on a value: the key (value, why) and the wrong (value, slip, words), each
+    option written by ``text``, a wrong one followed by the words that say what it is."""
+    value, why = key
+    options = [(text(v), slip, f"{text(v)} {words}") for v, slip, words in wrong]
+    return choice(qid, topic, prompt, (text(value), why), options, why, rng, data)
+
+
 def update_question(rng: random.Random, qid: str) -> Question:
     """One perceptron step on a mistake: w after the update, the slips as wrong options."""
     for _ in range(MAX_DRAWS):
@@ -103,10 +120,9 @@ def update_question(rng: random.Random, qid: str) -> Question:
                 "subtracts ηyx; the update adds it, to turn w towards yx.",
             ),
         ]
-        wrong = distinct(candidates, key)
+        wrong = distinct(candidates, key)[:3]
         if len(wrong) < 3:
             continue
-        wrong = wrong[:3]
         prompt = (
             f"The perceptron has w = {vec(w)} and meets x = {vec(x)} with label y = {signed(label)}; "
             f"the learning rate is η = {number_text(eta)}. What is w after this step?"
@@ -115,16 +131,8 @@ def update_question(rng: random.Random, qid: str) -> Question:
             f"y⟨w,x⟩ = {number_text(score)} ≤ 0 is a mistake, so w ← w + ηyx = {vec(w)} + "
             f"({number_text(eta * label)})·{vec(x)} = {vec(key)}."
         )
-        return choice(
-            qid,
-            "update",
-            prompt,
-            (vec(key), why),
-            [(vec(value), slip, f"{vec(value)} {text}") for value, slip, text in wrong],
-            why,
-            rng,
-            {"w": w, "x": x, "y": label, "eta": eta, "key": key},
-        )
+        data = {"w": w, "x": x, "y": label, "eta": eta, "key": key}
+        return _value_choice(qid, "update", prompt, (key, why), wrong, rng, data, vec)
     raise RuntimeError("no update question found")  # pragma: no cover
 
 
@@ -310,10 +318,9 @@ def bound_question(rng: random.Random, qid: str) -> Question:
             (math.ceil(ratio), "rounded-up", "rounds R²/ρ² up; a count at most R²/ρ² rounds down."),
             (key + 1, "rounded-up", "is one more than the bound allows."),
         ]
-        wrong = distinct(candidates, key)
+        wrong = distinct(candidates, key)[:3]
         if len(wrong) < 3:
             continue
-        wrong = wrong[:3]
         prompt = (
             f"All points satisfy ‖x‖ ≤ R = {number_text(R)}, and some w* separates them with margin "
             f"ρ = {number_text(rho)}. At most how many mistakes does the perceptron make (Theorem 1)?"
@@ -322,16 +329,8 @@ def bound_question(rng: random.Random, qid: str) -> Question:
             f"R²/ρ² = {number_text(R * R)}/{number_text(rho * rho)} = {number_text(ratio)}, for any "
             f"order and dimension; a number of mistakes is whole, so at most {key}."
         )
-        return choice(
-            qid,
-            "theorem 1",
-            prompt,
-            (str(key), why),
-            [(str(value), slip, f"{value} {text}") for value, slip, text in wrong],
-            why,
-            rng,
-            {"R": R, "rho": rho, "key": key},
-        )
+        data = {"R": R, "rho": rho, "key": key}
+        return _value_choice(qid, "theorem 1", prompt, (key, why), wrong, rng, data)
     raise RuntimeError("no bound question found")  # pragma: no cover
 
 
@@ -356,10 +355,9 @@ def error_bound_question(rng: random.Random, qid: str) -> Question:
             ((R / rho) / (n + 1), "forgot-squares", "is R/ρ/(n+1): the bound squares both."),
             (1 / ratio / (n + 1), "inverted-ratio", "is ρ²/R²/(n+1): a larger margin must help."),
         ]
-        wrong = distinct(candidates, key)
+        wrong = distinct(candidates, key)[:3]
         if len(wrong) < 3:
             continue
-        wrong = wrong[:3]
         texts = same_format([key] + [value for value, _, _ in wrong])
         prompt = (
             f"The data lies in a ball of radius R* = {number_text(R)} and is separable with margin "

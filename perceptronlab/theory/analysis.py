@@ -314,8 +314,6 @@ def _analyze_separable(
 ) -> Analysis:
     """Separable data: the run against Novikoff's bound (exact for small exact input), leave-one-out
     when it converged, and the test-error bound."""
-    from perceptronlab.core.perceptron import perceptron
-
     n, d = m.Xf.shape
     # separable: the margin, ρ*² and the bound are set
     margin, rho2, bound = (
@@ -328,16 +326,7 @@ def _analyze_separable(
     exact_run = m.exact and n * d <= EXACT_RUN_LIMIT and float(bound) <= EXACT_RUN_LIMIT
     X_run = m.X if exact_run else m.Xf
     started = time.perf_counter()
-    run = perceptron(
-        X_run,
-        y,
-        fit_intercept=fit_intercept,
-        exact=exact_run,
-        trace=trace and exact_run,
-        max_sweeps=sweeps,
-        warn=False,
-        on_sweep=stage("perceptron", sweeps),
-    )
+    run = _perceptron_run(X_run, y, fit_intercept, stage, sweeps, exact_run, trace and exact_run)
     seconds = time.perf_counter() - started
     loo_result = None
     if loo and run.converged:
@@ -345,25 +334,20 @@ def _analyze_separable(
         loo_result = loo_error(
             X_run, y, fit_intercept=fit_intercept, exact=exact_run, max_sweeps=sweeps
         )
-    return Analysis(
-        n=n,
-        d=d,
-        fit_intercept=fit_intercept,
-        R=m.R,
-        R_squared=m.R_squared,
-        separability=m.separability,
+    return _analysis(
+        m,
+        y,
+        fit_intercept,
+        run,
+        sweeps,
+        seconds,
         max_margin=margin,
         rho=margin.rho,
         rho_squared=rho2,
         bound=bound,
-        run=run,
         ratio=run.mistakes / float(bound),
         loo=loo_result,
         test_error_bound=bounds.test_error(m.R_squared, rho2, n, squared=True),
-        max_sweeps=sweeps,
-        scale=m.scale,
-        spread=m.spread,
-        advice=_advice_for(m, y, run, sweeps, fit_intercept, seconds),
     )
 
 
@@ -377,51 +361,84 @@ def _analyze_not_separable(
 ) -> Analysis:
     """Non-separable data: the run that never converges, the Pocket run's weights and the best
     Freund–Schapire bound for them."""
-    from perceptronlab.core.perceptron import perceptron
-
     Xf = m.Xf
-    n, d = Xf.shape
     sweeps = 100 if max_sweeps is None else max_sweeps
-    run = perceptron(
-        Xf,
-        y,
-        fit_intercept=fit_intercept,
-        max_sweeps=sweeps,
-        warn=False,
-        on_sweep=stage("perceptron", sweeps),
-    )
+    run = _perceptron_run(Xf, y, fit_intercept, stage, sweeps)
     pocket_run = _pocket_run(Xf, y, fit_intercept, stage, seed)
     fs = fs_rho = None
     w_pocket = np.asarray(pocket_run.w, dtype=np.float64)
     w_aug = np.r_[float(pocket_run.b), w_pocket] if fit_intercept else w_pocket
     if np.any(w_aug) and float(m.R_squared) > 0:
         stage("Freund–Schapire bound")
-        signs, _ = v.check_labels(y, n)
+        signs, _ = v.check_labels(y, Xf.shape[0])
         fs, fs_rho = bounds.best_freund_schapire(
             w_aug, augment(Xf) if fit_intercept else Xf, signs, R=m.R
         )
+    # no margin, so no bound, ratio, leave-one-out or test-error bound
+    nothing = ("max_margin", "rho", "rho_squared", "bound", "ratio", "loo", "test_error_bound")
+    return _analysis(
+        m,
+        y,
+        fit_intercept,
+        run,
+        sweeps,
+        **dict.fromkeys(nothing),
+        pocket=pocket_run,
+        freund_schapire=fs,
+        freund_schapire_rho=fs_rho,
+    )
+
+
+def _perceptron_run(
+    X: Any,
+    y: ArrayLike,
+    fit_intercept: bool,
+    stage: Stage,
+    sweeps: int,
+    exact: bool = False,
+    trace: bool = False,
+) -> Run:
+    """The analysis' perceptron run: cyclic, from w = 0, at most ``sweeps`` sweeps, no warning."""
+    from perceptronlab.core.perceptron import perceptron
+
+    hook = stage("perceptron", sweeps)
+    return perceptron(
+        X,
+        y,
+        fit_intercept=fit_intercept,
+        exact=exact,
+        trace=trace,
+        max_sweeps=sweeps,
+        warn=False,
+        on_sweep=hook,
+    )
+
+
+def _analysis(
+    m: Measured,
+    y: ArrayLike,
+    fit_intercept: bool,
+    run: Run,
+    sweeps: int,
+    seconds: float | None = None,
+    **results: Any,
+) -> Analysis:
+    """The Analysis of what :func:`measure` found, the run on it and ``results`` (what the path for
+    separable or non-separable data found), with the advice on them."""
+    n, d = m.Xf.shape
+    advice = _advice_for(m, y, run, sweeps, fit_intercept, seconds)
+    measured = {
+        name: getattr(m, name) for name in ("R", "R_squared", "separability", "scale", "spread")
+    }
     return Analysis(
         n=n,
         d=d,
         fit_intercept=fit_intercept,
-        R=m.R,
-        R_squared=m.R_squared,
-        separability=m.separability,
-        max_margin=None,
-        rho=None,
-        rho_squared=None,
-        bound=None,
         run=run,
-        ratio=None,
-        loo=None,
-        test_error_bound=None,
-        pocket=pocket_run,
-        freund_schapire=fs,
-        freund_schapire_rho=fs_rho,
         max_sweeps=sweeps,
-        scale=m.scale,
-        spread=m.spread,
-        advice=_advice_for(m, y, run, sweeps, fit_intercept),
+        advice=advice,
+        **measured,
+        **results,
     )
 
 

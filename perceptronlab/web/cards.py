@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -12,9 +11,15 @@ import numpy as np
 from perceptronlab._ground.numbers import format_number
 from perceptronlab._ground.numbers import format_sqrt as sqrt_text
 from perceptronlab.exceptions import NotSeparableError
-from perceptronlab.web.exact_cards import exact_cards, gordan_text, unseparated_cards
+from perceptronlab.web.exact_cards import (
+    exact_cards,
+    gordan_text,
+    proof_card,
+    radius_card,
+    unseparated_cards,
+)
 from perceptronlab.web.request import Points
-from perceptronlab.web.texts import approx, card_number, decimal, vector_text, w_text
+from perceptronlab.web.texts import approx, card_number, decimal, vector_text
 
 
 def theory_cards(
@@ -57,21 +62,7 @@ def theory_cards(
 
 def _radius_card(r_value: float, r_square, fit_intercept: bool) -> dict[str, Any]:
     """The card R: exact as a square root when R² is a Fraction, else a decimal."""
-    aug = " of (1, x)" if fit_intercept else ""
-    if isinstance(r_square, Fraction):
-        card_r: dict[str, Any] = {
-            "value": r_value,
-            "text": sqrt_text(r_square),
-            "detail": f"R² = {format_number(r_square)}: the largest ‖x‖²{aug}",
-        }
-        if math.isqrt(r_square.numerator) ** 2 != r_square.numerator or r_square.denominator != 1:
-            card_r["detail"] += f" · R ≈ {decimal(r_value)}"
-        return card_r
-    return {
-        "value": r_value,
-        "text": decimal(r_value),
-        "detail": f"R² = {decimal(float(r_square))}: the largest ‖x‖²{aug}",
-    }
+    return radius_card(r_square, fit_intercept, isinstance(r_square, Fraction), r_value)
 
 
 def _separability_card(points: Points, X, y, fit_intercept: bool, proof) -> dict[str, Any]:
@@ -79,14 +70,7 @@ def _separability_card(points: Points, X, y, fit_intercept: bool, proof) -> dict
     from perceptronlab.theory.separability import separable
 
     if proof is not None:
-        return {
-            "separable": True,
-            "text": "separable",
-            "detail": f"the run's final w = {w_text(proof.w, proof.b, fit_intercept)} puts every "
-            "point strictly on its side",
-            "certificate": [],
-            "certificate_weights": [],
-        }
+        return proof_card(proof, fit_intercept)
     sep = separable(X, y, fit_intercept=fit_intercept)
     is_separable = bool(sep.separable)
     support = _indices(sep.support)

@@ -26,9 +26,12 @@ from perceptronlab.pure.geometry import (
 from perceptronlab.web.texts import approx, card_number, decimal, names, vector_text, w_text
 
 
-def radius_card(r_square: Fraction, fit_intercept: bool, exact: bool = True) -> dict[str, Any]:
-    """The R card: R = √(largest ‖x‖²), exactly."""
-    r_value = sqrt_float(r_square)
+def radius_card(
+    r_square, fit_intercept: bool, exact: bool = True, r_value: float | None = None
+) -> dict[str, Any]:
+    """The R card: R = √(largest ‖x‖²), exactly (a float R² with ``exact=False`` is written as a
+    decimal); ``r_value`` is R as a float when the caller has it already (else √R²)."""
+    r_value = sqrt_float(r_square) if r_value is None else r_value
     aug = " of (1, x)" if fit_intercept else ""
     if not exact:
         return {
@@ -46,6 +49,18 @@ def radius_card(r_square: Fraction, fit_intercept: bool, exact: bool = True) -> 
     return card
 
 
+def proof_card(proof: Any, fit_intercept: bool) -> dict[str, Any]:
+    """The separability card of a run that converged: its final w is the proof."""
+    return {
+        "separable": True,
+        "text": "separable",
+        "detail": f"the run's final w = {w_text(proof.w, proof.b, fit_intercept)} puts every "
+        "point strictly on its side",
+        "certificate": [],
+        "certificate_weights": [],
+    }
+
+
 def exact_cards(
     rows, signs, fit_intercept: bool, eta: Fraction, margin: Fraction, proof=None, exact=True
 ):
@@ -55,15 +70,9 @@ def exact_cards(
     number = format_number if exact else (lambda value: decimal(float(value)))
     r_square = radius_squared(lifted(rows) if fit_intercept else rows)
     found = separation(rows, signs, fit_intercept)
+    card_sep: dict[str, Any]
     if proof is not None:
-        card_sep: dict[str, Any] = {
-            "separable": True,
-            "text": "separable",
-            "detail": f"the run's final w = {w_text(proof.w, proof.b, fit_intercept)} puts every "
-            "point strictly on its side",
-            "certificate": [],
-            "certificate_weights": [],
-        }
+        card_sep = proof_card(proof, fit_intercept)
     elif found.separable:
         p = found.p
         shown = "w = (" + ", ".join(number(c) for c in (p[1:] if fit_intercept else p)) + ")"

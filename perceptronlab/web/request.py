@@ -363,27 +363,18 @@ def parse_options(options: Any, n_points: int) -> dict:
 
 def _check_choices(opts: dict) -> None:
     """The options chosen from a list (order, check, arithmetic) and the flags (in place)."""
-    if opts["order"] not in ORDERS:
-        raise fail(
-            "options.order",
-            "one of " + ", ".join(repr(o) for o in ORDERS),
-            repr(opts["order"])[:40],
-            'Send "order": "cyclic".',
-        )
-    if opts["check"] not in POCKET_CHECKS:
-        raise fail(
-            "options.check",
-            "one of " + ", ".join(repr(c) for c in POCKET_CHECKS),
-            repr(opts["check"])[:40],
-            'Send "check": "update".',
-        )
-    if opts["arithmetic"] not in ARITHMETIC:
-        raise fail(
-            "options.arithmetic",
-            "one of " + ", ".join(repr(a) for a in ARITHMETIC),
-            repr(opts["arithmetic"])[:40],
-            'Send "arithmetic": "auto".',
-        )
+    for key, allowed, example in (
+        ("order", ORDERS, "cyclic"),
+        ("check", POCKET_CHECKS, "update"),
+        ("arithmetic", ARITHMETIC, "auto"),
+    ):
+        if opts[key] not in allowed:
+            raise fail(
+                f"options.{key}",
+                "one of " + ", ".join(repr(a) for a in allowed),
+                repr(opts[key])[:40],
+                f'Send "{key}": "{example}".',
+            )
     for name in ("fit_intercept", "pocket"):
         opts[name] = check_flag(
             f"options.{name}", opts[name], f"Send {name}: false or {name}: true."

@@ -2,7 +2,7 @@
 
 ``perceptronlab site DIR`` writes::
 
-    DIR/index.html            the page (static/site.html)
+    DIR/index.html            the page (static/index.html, as :func:`site_page` changes it)
     DIR/static/               the page's ES modules and CSS (the served page's own files)
     DIR/pyodide/              CPython in WebAssembly, from the npm package ``pyodide`` 314
     DIR/python/perceptronlab/ the Python files the browser runs (:data:`BROWSER_FILES`), copied byte
@@ -58,6 +58,31 @@ PYODIDE_FILES = (
 _SERVER_ONLY = ("index.html", "page.js")
 
 
+#: what the site's page says otherwise than the served page (static/index.html): the engine runs in
+#: the page (a status line under the header tells the runtime's progress), started by site.js
+_SITE_CHANGES = (
+    (
+        "perceptronlab's engine: exact",
+        "perceptronlab's own engine, running in this page: exact",
+    ),
+    (
+        "</p>\n  </header>",
+        '</p>\n    <p class="plab-runtime" data-testid="runtime" role="status"></p>\n  </header>',
+    ),
+    ('src="static/page.js"', 'src="static/site.js"'),
+)
+
+
+def site_page() -> bytes:
+    """The site's index.html: the served page with :data:`_SITE_CHANGES` made, one place each."""
+    page = (STATIC / "index.html").read_bytes().decode("utf-8")
+    for old, new in _SITE_CHANGES:
+        if page.count(old) != 1:  # the served page changed: _SITE_CHANGES must follow it
+            raise RuntimeError(f"static/index.html holds {old!r} {page.count(old)} times, not once")
+        page = page.replace(old, new)
+    return page.encode("utf-8")
+
+
 def default_pyodide() -> Path:
     """Where the runtime is looked up: the project's node_modules/pyodide (``npm install`` in a
     checkout), else the working directory's node_modules/pyodide."""
@@ -96,7 +121,7 @@ def build_site(directory: Path, pyodide: Path | None = None) -> dict:
         raise fail("DIR", "a folder for the site", f"the file {directory}", "Name a folder.")
     (directory / "static").mkdir(parents=True, exist_ok=True)
     (directory / "pyodide").mkdir(exist_ok=True)
-    shutil.copyfile(STATIC / "site.html", directory / "index.html")
+    (directory / "index.html").write_bytes(site_page())
     for source in sorted(STATIC.iterdir()):
         if source.is_file() and source.name not in _SERVER_ONLY:
             shutil.copyfile(source, directory / "static" / source.name)
