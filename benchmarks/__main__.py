@@ -36,12 +36,13 @@ HEADER = (
 )
 
 
-def machine_line() -> str:
+def machine_line(scale: float = 1.0) -> str:
     import numba
     import numpy
     import scipy
     import sklearn
 
+    from benchmarks._floor import ceilings_text
     from benchmarks._machine import blas_text, l3_text
     from perceptronlab.core.config import cpu_text, kernel_choices
 
@@ -50,7 +51,7 @@ def machine_line() -> str:
     return (
         f"{os.cpu_count()} cores, {cpu}, {l3_text()}; BLAS: {blas_text()}; Python {platform.python_version()}, "
         f"NumPy {numpy.__version__}, SciPy {scipy.__version__}, Numba {numba.__version__}, "
-        f"scikit-learn {sklearn.__version__}; kernels chosen: {kernels}"
+        f"scikit-learn {sklearn.__version__}; {ceilings_text(scale)}; kernels chosen: {kernels}"
     )
 
 
@@ -245,7 +246,7 @@ def main(argv=None) -> int:
     for item in rows:
         if not item.get("failed"):
             check_row(item)
-    machine = machine_line()
+    machine = machine_line(scale)
     table_text = table(rows)
     text = f"# Benchmark results\n\n{NOTE}\n\nMachine: {machine}\n\n{table_text}\n"
     print(text)

@@ -8,8 +8,10 @@ sweep can be on one core. Every sweep row of ``make bench`` is reported against 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from benchmarks._timing import Case, clock
 
@@ -61,26 +63,13 @@ def read_rows(X, order):
     return s
 
 
-@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
-def _read_flat(part):
-    """Σ of a 1-D array (float32 widened), reassociated: vector adds, as in :func:`read_dense`
-    (indexed from 0, so that the compiler knows no index is negative and vectorizes the loop)."""
-    s = 0.0
-    for k in range(part.shape[0]):
-        s += np.float64(part[k])
-    return s
-
-
-@njit(cache=True, nogil=True, parallel=True)
 def read_dense_parallel(flat, chunks):
     """:func:`read_dense` of a C-ordered matrix's flat view, split into ``chunks`` contiguous parts
-    read at once, one per thread (each part summed by :func:`_read_flat`, a separate function so
-    that its loop is vectorized as one thread's read is)."""
-    n = flat.shape[0]
-    parts = np.zeros(chunks)
-    for c in prange(chunks):
-        parts[c] = _read_flat(flat[c * n // chunks : (c + 1) * n // chunks])
-    return parts.sum()
+    read at once, one per thread: the kernel the package measures its thread choice with
+    (:func:`perceptronlab.core.kernels.streaming_read`), so that both read alike."""
+    from perceptronlab.core.kernels import streaming_read
+
+    return streaming_read(flat, chunks)
 
 
 def gathers(X, times: int = 5) -> Case:
@@ -148,3 +137,56 @@ def read_bytes(X) -> int:
     if hasattr(X, "indptr"):
         return int(X.indptr.nbytes + X.indices.nbytes + X.data.nbytes)
     return int(X.nbytes)
+
+
+#: the gather ceiling's matrix: the issue's sparse case (200,000 rows × 2^18 columns, 60 a row)
+GATHER_ROWS, GATHER_COLUMNS, GATHER_ROW_NNZ = 200_000, 2**18, 60
+
+
+@functools.lru_cache(maxsize=4)
+def ceilings(scale: float = 1.0) -> dict:
+    """This machine's ceilings, measured once per run (every floor row quotes the same figures) in
+    interleaved rounds: a streaming read of a slice twice the L3 on one thread and on two (wall
+    time, :func:`parallel_reads`), and a pass that only gathers w at CSR indices (uniformly random
+    columns, :func:`gather_csr`; CPU time). Returns the seconds of each round and the sizes."""
+    from benchmarks._machine import l3_bytes
+    from benchmarks._timing import interleave
+
+    slice_ = np.full(max(2**16, int(2 * l3_bytes() * scale) // 8), 1.0)
+    nnz = max(10_000, int(GATHER_ROWS * scale)) * GATHER_ROW_NNZ
+    rng = np.random.default_rng(0)
+    indices = rng.integers(0, GATHER_COLUMNS, size=nnz).astype(np.int32)
+    data = rng.standard_normal(nnz)
+    w = rng.standard_normal(GATHER_COLUMNS)
+    now = clock(cpu=True)
+    gather_csr(indices, data, w)
+
+    def gather() -> float:
+        start = now()
+        gather_csr(indices, data, w)
+        return now() - start
+
+    seconds = interleave(
+        {
+            # five reads in a row each: the threads woken once (after the settling sleep) per five
+            "read, 1 thread": parallel_reads(slice_, 1, times=5),
+            "read, 2 threads": parallel_reads(slice_, 2, times=5),
+            "gather": gather,
+        },
+        settle=0.1,
+    )
+    return {"seconds": seconds, "read_bytes": slice_.nbytes, "gather_nnz": nnz}
+
+
+def ceilings_text(scale: float = 1.0) -> str:
+    """The ceilings of :func:`ceilings` in one phrase, for a floor row's detail and the machine line."""
+    found = ceilings(scale)
+    seconds = found["seconds"]
+    one = found["read_bytes"] / float(np.median(seconds["read, 1 thread"])) / 1e9
+    two = found["read_bytes"] / float(np.median(seconds["read, 2 threads"])) / 1e9
+    gather = float(np.median(seconds["gather"])) / found["gather_nnz"] * 1e9
+    return (
+        f"this machine's ceilings in this run: streaming read {one:.1f} GB/s on one thread, "
+        f"{two:.1f} GB/s on two ({two / one:.2f}×; {found['read_bytes'] / 2**20:.0f} MiB), "
+        f"gathers of w {gather:.2f} ns a stored entry (2^18 weights, random columns)"
+    )

@@ -8,12 +8,12 @@ scikit-learn in turn.
 from __future__ import annotations
 
 from benchmarks._data import random_csr, text_like
-from benchmarks._floor import gathers, read_bytes, streaming_reads
+from benchmarks._floor import ceilings_text, gathers, read_bytes, streaming_reads
 from benchmarks._runs import kernel_calls, products, public_calls, same_weights_as_sklearn, sweeps
 from benchmarks._timing import Stat, at_least, at_most, interleave, median_ms, result_row
 
 
-def _rows(X, y, label: str) -> list[dict]:
+def _rows(X, y, label: str, scale: float) -> list[dict]:
     updates: list[int] = []
     cases = {
         "sweep": sweeps(X, y, 5, updates=updates),
@@ -32,7 +32,7 @@ def _rows(X, y, label: str) -> list[dict]:
             Stat.ratio(seconds["sweep"], seconds["read"]),
             at_most(1.5),
             f"{shape}; data, indices and indptr {read_bytes(X) / 2**20:.0f} MiB; sweep {median_ms(seconds['sweep'])}, "
-            f"streaming read {median_ms(seconds['read'])}",
+            f"streaming read {median_ms(seconds['read'])}; {ceilings_text(scale)}",
         ),
         result_row(
             f"sparse sweep, {label}: first five sweeps / the arrays read and w gathered (any order)",
@@ -40,7 +40,8 @@ def _rows(X, y, label: str) -> list[dict]:
             None,
             f"Σ w[indices]·data over every entry, reassociated (the floor when the gathers are the cost, "
             f"as for every sweep and SpMV): {median_ms(seconds['gather'])}; sweep {median_ms(seconds['sweep'])}; "
-            f"the gathers alone cost {Stat.ratio(seconds['gather'], seconds['read']).median:.2g} × the streaming read",
+            f"the gathers alone cost {Stat.ratio(seconds['gather'], seconds['read']).median:.2g} × the streaming read; "
+            f"{ceilings_text(scale)}",
         ),
         result_row(
             f"sparse sweep, {label}: first five sweeps / one SpMV",
@@ -69,9 +70,9 @@ def _rows(X, y, label: str) -> list[dict]:
 
 def bench_sparse_random(scale: float = 1.0):
     X, y = random_csr(max(1000, int(200_000 * scale)), 2**18, 60)
-    return _rows(X, y, "random columns")
+    return _rows(X, y, "random columns", scale)
 
 
 def bench_sparse_text(scale: float = 1.0):
     X, y = text_like(max(1000, int(200_000 * scale)))
-    return _rows(X, y, "text-like (power-law columns, tf-idf)")
+    return _rows(X, y, "text-like (power-law columns, tf-idf)", scale)

@@ -20,6 +20,25 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "test"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def thread_choice_small(tmp_path_factory):
+    """The thread choice (:func:`perceptronlab.core.choice.threads_choice`) measured on a small slice
+    and kept in the session's own folder: a test that reaches it (a long fit on two cores,
+    ``show_config``) measures in a fraction of a second, and the checkout's cache (the real
+    measurement, on a slice beyond the L3) is left alone. Yields the unpatched cache-file function."""
+    from perceptronlab.core import choice
+
+    original = choice.threads_cache_file
+    folder = tmp_path_factory.mktemp("thread-choice")
+    patch = pytest.MonkeyPatch()
+    patch.setattr(choice, "threads_cache_file", lambda: folder / "late-sweep-threads-test.json")
+    patch.setattr(choice, "THREADS_SLICE_BYTES", (4 * 2**20, 4 * 2**20))
+    choice.threads_choice.cache_clear()
+    yield original
+    patch.undo()
+    choice.threads_choice.cache_clear()
+
+
 @pytest.fixture(scope="session")
 def bc200_csv(tmp_path_factory):
     """A user's own unscaled data (issue 14): the first 200 rows of scikit-learn's breast cancer as a

@@ -81,6 +81,8 @@ def test_the_issue_rows_are_all_benchmarked():
         "bench_ldim.bench_ldim_halfspaces_64",
         "bench_ldim.bench_ldim_against_plain_recursion_intervals",
         "bench_dense.bench_dense_read_floor",
+        # this machine's ceilings beside the floor rows (issue 37.5)
+        "bench_ceilings.bench_machine_ceilings",
     ):
         assert wanted in names
 
@@ -212,15 +214,35 @@ def test_a_failing_benchmark_is_a_failed_row_and_the_run_fails(
 
 @pytest.mark.slow
 def test_the_runner_prints_a_table_and_names_the_machine(capsys, two_rounds):
-    assert runner.main(["--only", "bench_engine.bench_startup", "--scale", "0.01"]) == 0
+    # the cheapest benchmark (the others' rows are smoked above): the table and machine line are the point
+    assert runner.main(["--only", "bench_progress.bench_progress_overhead", "--scale", "0.01"]) == 0
     out = capsys.readouterr().out
     assert (
         "Machine:" in out
         and "L3" in out
         and "BLAS:" in out
         and runner.HEADER in out
-        and "start-up" in out
+        and "progress display / none" in out
     )
+
+
+def test_the_machine_line_names_the_cpu_and_this_runs_ceilings(two_rounds):
+    from benchmarks import _floor
+    from perceptronlab.core import cpu
+
+    scale = 0.001  # the smallest slice and gather pass: what is tested is what the line says
+    line = runner.machine_line(scale)
+    info = cpu.cpu()
+    assert cpu.cpu_text() in line and "L3 " in line
+    if info["family"] is not None:  # Linux: the family and model, and AVX-512 or not, named
+        assert f"family {info['family']} model {info['model']}" in line
+        assert ("AVX-512" in line) and (("no AVX-512" in line) is (info["avx512"] is False))
+    found = _floor.ceilings(scale)
+    assert set(found["seconds"]) == {"read, 1 thread", "read, 2 threads", "gather"}
+    one = found["read_bytes"] / float(np.median(found["seconds"]["read, 1 thread"])) / 1e9
+    assert f"streaming read {one:.1f} GB/s on one thread" in line
+    assert "GB/s on two (" in line and "ns a stored entry" in line
+    assert _floor.ceilings(scale) is found  # measured once per run: every row quotes the same
 
 
 # ---------------------------------------------------------------- machine paths

@@ -55,7 +55,18 @@ def test_blocked_parallel_sweep_equals_sequential_bits(dtype, block, use_order):
             assert np.array_equal(outs[0][:c1], outs[2][:c2])
 
 
-def test_engine_switches_to_the_parallel_sweep_in_late_sweeps_with_identical_weights():
+@pytest.fixture
+def two_threads_pay(monkeypatch):
+    """This machine's thread choice said yes (whatever its own measurement found: the path under
+    test is the parallel one), with the fork/join of a measured machine."""
+    from perceptronlab.core import choice
+
+    monkeypatch.setattr(choice, "threads_choice", lambda: {"two_threads": True, "fork_rows": 300.0})
+
+
+def test_engine_switches_to_the_parallel_sweep_in_late_sweeps_with_identical_weights(
+    two_threads_pay,
+):
     X, y = problem(3, n=40_000, d=8)
     one = perceptron(X, y, max_sweeps=12, n_jobs=1, warn=False)
     two = perceptron(X, y, max_sweeps=12, n_jobs=2, warn=False)
@@ -68,7 +79,7 @@ def test_engine_switches_to_the_parallel_sweep_in_late_sweeps_with_identical_wei
     assert engine._use_parallel()
 
 
-def test_the_engine_leaves_two_cores_that_do_not_pay_with_the_same_weights():
+def test_the_engine_leaves_two_cores_that_do_not_pay_with_the_same_weights(two_threads_pay):
     X, y = problem(3, n=40_000, d=8)
     one = perceptron(X, y, max_sweeps=12, n_jobs=1, warn=False)
     engine = CompiledEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False, n_jobs=2)
@@ -87,6 +98,124 @@ def test_the_engine_leaves_two_cores_that_do_not_pay_with_the_same_weights():
     assert (
         np.array_equal(engine.w, one.w) and engine.indices.tolist() == one.mistake_indices.tolist()
     )
+
+
+def test_late_sweeps_stay_on_one_core_where_two_threads_were_measured_not_to_pay(monkeypatch):
+    from perceptronlab.core import choice
+
+    X, y = problem(3, n=40_000, d=8)
+    one = perceptron(X, y, max_sweeps=12, n_jobs=1, warn=False)
+    monkeypatch.setattr(choice, "threads_choice", lambda: {"two_threads": False})
+    engine = CompiledEngine(X, y, eta=1.0, margin=0.0, fit_intercept=False, n_jobs=2)
+    for sweep in range(1, 13):
+        engine._last_updates = 0 if sweep > 1 else None  # every sweep after the first a late one
+        assert not engine._use_parallel()
+        engine.sweep(None, sweep)
+    assert engine._row_sq is None  # the parallel path never ran (it computes the rows' norms)
+    assert np.array_equal(engine.w, one.w)
+
+
+def test_the_parallel_block_balances_fork_joins_against_thrown_away_scores():
+    from perceptronlab.core.choice import PARALLEL_BLOCK_ROWS, parallel_block
+
+    low, high = PARALLEL_BLOCK_ROWS
+    # √(n·F/(k + 1)): a million rows, 11 updates, a fork/join worth 300 rows: √(10⁶·300/12) = 5,000
+    assert parallel_block(1_000_000, 11, 300.0) == 5000
+    assert parallel_block(1_000_000, 0, 300.0) == round((1_000_000 * 300) ** 0.5)
+    assert parallel_block(10**9, 0, 10_000.0) == high and parallel_block(20_000, 50, 1.0) == low
+    lengths = [parallel_block(1_000_000, k, 300.0) for k in (0, 1, 10, 100, 1000)]
+    assert lengths == sorted(lengths, reverse=True)  # more updates, shorter blocks
+    assert parallel_block(1_000_000, 11, 0.0) == parallel_block(1_000_000, 11, 1.0)
+
+
+def test_the_thread_choices_slice_has_a_late_sweep_with_exactly_its_flipped_labels_updating():
+    from perceptronlab.core import choice
+
+    X, y, w = choice._late_slice(3 * choice._SLICE_FLIP_EVERY * 8 * choice._SLICE_D)
+    n = X.shape[0]
+    assert X.shape[1] == choice._SLICE_D and n > 2 * choice._SLICE_FLIP_EVERY  # three flips or more
+    idx, norms = np.empty(n, dtype=np.int64), np.empty(n)
+    count, _, stopped = kernels.sweep_dense(
+        X, y, NO_ORDER, False, w.copy(), 0.0, 1.0, 0.0, False, idx, norms
+    )
+    assert stopped == -1
+    assert idx[:count].tolist() == list(range(0, n, choice._SLICE_FLIP_EVERY))
+
+
+@pytest.mark.skipif(
+    __import__("numba").config.NUMBA_NUM_THREADS < 2, reason="needs two threads for Numba"
+)
+def test_the_thread_choice_follows_its_measured_gain(monkeypatch):
+    from perceptronlab.core import choice
+
+    # a small slice (in cache: what is tested is the measurement's arithmetic, not what it finds)
+    found = choice.measure_threads(nbytes=2**20, rounds=2)
+    ms = found["measured_ms"]
+    assert set(ms) == {
+        "read, 1 thread",
+        "read, 2 threads",
+        "late sweep, 1 thread",
+        "late sweep, 2 threads",
+        "fork/join",
+    }
+    assert all(value > 0 for value in ms.values()) and found["fork_rows"] > 0
+    assert found["two_threads"] is (found["gain"] >= choice.THREADS_MIN_GAIN)
+    if not found["two_threads"]:
+        assert found["measured_twice"]  # a "no" is measured again (the second one decides)
+    ratio = ms["late sweep, 1 thread"] / ms["late sweep, 2 threads"]
+    # the gain is the rounds' median ratio: within the span of the medians' ratio
+    assert 0 < found["gain"] and min(ratio, 1.0) / 10 < found["gain"] < max(ratio, 1.0) * 10
+
+
+def test_the_thread_choice_is_measured_once_and_kept(monkeypatch, tmp_path, thread_choice_small):
+    import json
+
+    from perceptronlab.core import choice, config
+
+    monkeypatch.setattr(choice, "cache_file", lambda: tmp_path / "kernel-choices-test.json")
+    monkeypatch.setattr(choice, "threads_cache_file", thread_choice_small)  # beside cache_file
+    measured = {
+        "two_threads": False,
+        "gain": 0.98,
+        "read_ceiling": 1.51,
+        "fork_rows": 250.0,
+        "measured_ms": {
+            "read, 1 thread": 40.0,
+            "read, 2 threads": 26.5,
+            "late sweep, 1 thread": 60.0,
+            "late sweep, 2 threads": 61.2,
+            "fork/join": 0.02,
+        },
+        "slice": "655,360×100 float64, 500 MiB",
+        "threads_per_core": 2,
+        "measured_twice": True,
+    }
+    calls = []
+    monkeypatch.setattr(choice, "measure_threads", lambda: calls.append(1) or dict(measured))
+    choice.threads_choice.cache_clear()
+    try:
+        assert "measured now" in choice.threads_choice()["source"] and len(calls) == 1
+        path = choice.threads_cache_file()
+        assert path.name == "late-sweep-threads-test.json"
+        assert json.loads(path.read_text()) == measured
+        choice.threads_choice.cache_clear()
+        again = choice.threads_choice()
+        assert "measured earlier" in again["source"] and len(calls) == 1
+        assert not choice.two_threads_pay() and choice.fork_rows() == 250.0
+        text = config.threads_text()
+        assert text.startswith("on one thread (two did not make it 1.05× faster here)")
+        for part in (
+            "60.0 ms",
+            "61.2 ms (0.98×)",
+            "(the memory's ceiling 1.51×)",
+            "2 logical CPUs",
+        ):
+            assert part in text
+        path.write_text("not json")  # a damaged file is measured again
+        choice.threads_choice.cache_clear()
+        assert "measured now" in choice.threads_choice()["source"] and len(calls) == 2
+    finally:
+        choice.threads_choice.cache_clear()
 
 
 def test_margins_kernel_matches_ordered_dot():

@@ -22,6 +22,9 @@ Choices so far:
   interrupt the groups, and a late one with few updates. The fastest in the sum of both is chosen
   where it beats the loop tuned first (eight rows, prefetched) by 3 %, in two measurements one after
   the other (:func:`dense_sweep`). On matrices in the L3 that loop is always taken.
+- ``threads_choice`` (a file of its own, ``late-sweep-threads-<key>.json``): whether late sweeps take
+  two threads (the late sweep and a streaming read of a slice beyond the L3 timed on one thread and
+  on two), and what a fork/join of the threads costs, which sets the parallel blocks' length.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -41,7 +45,18 @@ from perceptronlab.core import kernels
 from perceptronlab.core.cpu import cpu_text, l3_cache
 from perceptronlab.exceptions import InputError
 
-__all__ = ["choices", "csr_loop", "dense_sweep", "cache_file", "compiled_for", "measure"]
+__all__ = [
+    "choices",
+    "csr_loop",
+    "dense_sweep",
+    "cache_file",
+    "compiled_for",
+    "measure",
+    "threads_choice",
+    "two_threads_pay",
+    "fork_rows",
+    "parallel_block",
+]
 
 #: a variant must be this much faster than the simpler one to be chosen
 MARGIN = 0.97
@@ -295,3 +310,223 @@ def dense_sweep(X) -> str:
     if X.nbytes > l3_cache()[0]:
         return str(choices()["dense_sweep"])
     return kernels.DEFAULT_DENSE_SWEEP
+
+
+# ---------------------------------------------------------------- two threads for late sweeps
+# Kept apart from the loop choices above (a file of its own beside theirs, measured only when a fit
+# could use two threads): whether a second thread makes a late sweep faster depends on the machine
+# (how much more the memory gives two threads, whether the two logical CPUs share one core's
+# arithmetic units) and on the one-thread sweep's speed there, so it is measured, not assumed.
+
+#: two threads must make the late sweep this much faster (one-thread time / two-thread time)
+THREADS_MIN_GAIN = 1.05
+#: the measured slice: twice the L3 (beyond every cache), within these bounds
+THREADS_SLICE_BYTES = (64 * 2**20, 512 * 2**20)
+#: fork/join of a parallel block where it was not measured, in rows of a one-thread sweep
+FORK_ROWS_DEFAULT = 512.0
+_THREADS_ROUNDS = 3
+_SLICE_D = 100
+# one label in this many flipped: the slice's late sweep has a few updates
+_SLICE_FLIP_EVERY = 65_536
+
+
+#: the parallel blocks' length stays within these (:func:`parallel_block`)
+PARALLEL_BLOCK_ROWS = (1024, 65_536)
+
+
+def parallel_block(n_rows: int, last_updates: int, fork_rows: float) -> int:
+    """Rows scored per parallel block: the length that makes the two costs of the blocks least.
+
+    Each block costs a fork/join of the threads (``fork_rows``: its time in rows of a one-thread
+    sweep, measured per machine, :func:`perceptronlab.core.choice.fork_rows`), so n/B blocks cost
+    n·F/B; each update throws away the scores of the rest of its block and scores a new one, about
+    a block's work (measured: the one-thread blocked sweep's excess grows with B as k·B), so k
+    updates cost k·B. The sum is least at B = √(n·F/k), with k the last sweep's updates (+1).
+    (Until 0.3 the block was n/(k + 1) clipped to 2,048–16,384: on a late sweep of a million rows
+    with 11 updates, 16,384 rows, whose thrown-away scores cost a fifth of a sweep.)"""
+    best = math.sqrt(n_rows * max(fork_rows, 1.0) / (last_updates + 1))
+    return int(np.clip(round(best), PARALLEL_BLOCK_ROWS[0], PARALLEL_BLOCK_ROWS[1]))
+
+
+def threads_cache_file() -> Path:
+    """Where the thread choice is kept: beside :func:`cache_file`, with the same key."""
+    path = cache_file()
+    return path.with_name(path.name.replace("kernel-choices-", "late-sweep-threads-"))
+
+
+def _late_slice(nbytes: int, seed: int = 0):
+    """About ``nbytes`` of float64 rows (d = 100; a random block of 4,096 rows repeated, cheap to
+    make) and a w that classifies them with a margin its updates do not cross, but for one label in
+    :data:`_SLICE_FLIP_EVERY` flipped: a late sweep, with a few updates, as a fit's late sweeps."""
+    rng = np.random.default_rng(seed)
+    block = rng.standard_normal((4096, _SLICE_D))
+    w = rng.standard_normal(_SLICE_D)
+    cosine = block @ w / (np.linalg.norm(block, axis=1) * np.linalg.norm(w))
+    block = block[np.abs(cosine) > 0.05]
+    # ‖w‖ ≈ 500 and every score ≥ 250 in size: the k updates of a sweep (each moves a score by about
+    # N(0, 10)) change no other row's side, but their bound (about 100·k) soon exceeds a score's distance
+    # to the margin, so rows are scored again after updates, as in the late sweeps of a fit
+    w *= 50.0
+    reps = max(1, nbytes // block.nbytes)
+    X = np.tile(block, (reps, 1))
+    y = np.tile(np.where(block @ w > 0, 1.0, -1.0), reps)
+    y[::_SLICE_FLIP_EVERY] *= -1.0
+    return X, y, w
+
+
+def _late_cases(X, y, w, threads: int) -> dict[str, Any]:
+    """The four measurements, each returning wall seconds: a streaming read of the slice on one thread
+    and on ``threads``, its late sweep on one thread (:func:`kernels.sweep_dense`) and on ``threads``
+    (:func:`kernels.sweep_dense_blocked`, the blocks the engine would take); and a fork/join."""
+    from perceptronlab.core.threads import numba_threads
+
+    n = X.shape[0]
+    flat, no_order = X.reshape(-1), np.empty(0, dtype=np.int64)
+    updates = n // _SLICE_FLIP_EVERY + 1
+    row_sq = kernels.row_squared_norms(X, np.empty(n))
+
+    def rule():
+        return (w.copy(), 0.0, 1.0, 0.0, False, np.empty(n, dtype=np.int64), np.empty(n))
+
+    def read(count):
+        with numba_threads(count):
+            start = time.perf_counter()
+            kernels.streaming_read(flat, count)
+            return time.perf_counter() - start
+
+    def sweep_one():
+        start = time.perf_counter()
+        kernels.sweep_dense(X, y, no_order, False, *rule())
+        return time.perf_counter() - start
+
+    def sweep_blocked():
+        block = parallel_block(n, updates, fork_cost[0])
+        with numba_threads(threads):
+            start = time.perf_counter()
+            kernels.sweep_dense_blocked(
+                X, y, no_order, False, rule(), block, np.empty(block), row_sq
+            )
+            return time.perf_counter() - start
+
+    def fork(times=64):
+        """A fork/join as a sweep meets it: after a stretch of one-thread work (a block's walk, while
+        the other threads wait, spinning or asleep), so that waking them is counted too."""
+        span = min(1024, n)  # rows of one-thread work between two forks, within X
+        head = min(32, n)
+        out, walk = np.empty(head), np.empty(span)
+        took = 0.0
+        with numba_threads(threads):
+            for k in range(times):
+                first = (k * span) % (n - span + 1)
+                kernels._score_span(X, no_order, False, w, first, first + span, walk, first)
+                start = time.perf_counter()
+                kernels._score_rows(X, no_order, False, w, 0, head, out)
+                took += time.perf_counter() - start
+        return took / times
+
+    # the blocks: the engine's length for this machine's fork/join, from a first measurement of both
+    fork(), sweep_one()  # compiled (or loaded) and warmed up
+    fork_cost = [min(fork() for _ in range(3)) / (sweep_one() / n)]
+
+    return {
+        "read, 1 thread": lambda: read(1),
+        f"read, {threads} threads": lambda: read(threads),
+        "late sweep, 1 thread": sweep_one,
+        f"late sweep, {threads} threads": sweep_blocked,
+        "fork/join": fork,
+    }
+
+
+def _rounds(cases: dict[str, Any], rounds: int) -> dict[str, list[float]]:
+    """Each case's seconds in ``rounds`` interleaved rounds (the order reversed from one to the next)
+    after one to warm up; only that one where two threads took twice one's time in it (no gain to
+    find: a busy machine, where each of a sweep's fork/joins waits for the other core, must not make
+    the measurement long)."""
+    names = list(cases)
+    warm = {name: cases[name]() for name in names[::-1]}
+    if warm["late sweep, 2 threads"] >= 2 * warm["late sweep, 1 thread"]:
+        return {name: [took] for name, took in warm.items()}
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    for round_ in range(rounds):
+        for name in names if round_ % 2 == 0 else names[::-1]:
+            seconds[name].append(cases[name]())
+    return seconds
+
+
+def _median_ratio(top: list[float], bottom: list[float]) -> float:
+    return float(np.median(np.asarray(top) / np.asarray(bottom)))
+
+
+def measure_threads(nbytes: int | None = None, rounds: int = _THREADS_ROUNDS) -> dict[str, Any]:
+    """Time the late sweep and the streaming read on one thread and on two, now (no cache), on a slice
+    of ``nbytes`` (twice the L3 by default, within :data:`THREADS_SLICE_BYTES`), in ``rounds``
+    interleaved rounds after one to warm up; every figure a median of the rounds. Two threads are
+    used for late sweeps when their measured gain reaches :data:`THREADS_MIN_GAIN`; a "no" is
+    measured again and kept only if the second measurement agrees (a moment of other work on the
+    machine must not fix it for good; a "yes" that does not pay in a fit is left by the engine)."""
+    from perceptronlab.core.cpu import l3_cache, threads_per_core
+
+    low, high = THREADS_SLICE_BYTES
+    nbytes = int(min(max(2 * l3_cache()[0], low), high)) if nbytes is None else int(nbytes)
+    X, y, w = _late_slice(nbytes)
+    cases = _late_cases(X, y, w, 2)
+    for attempt in range(2):
+        seconds = _rounds(cases, rounds)
+        gain = _median_ratio(seconds["late sweep, 1 thread"], seconds["late sweep, 2 threads"])
+        if gain >= THREADS_MIN_GAIN or attempt:
+            break
+    ms = {name: round(float(np.median(times)) * 1e3, 3) for name, times in seconds.items()}
+    return {
+        "two_threads": bool(gain >= THREADS_MIN_GAIN),
+        "gain": round(gain, 3),
+        "read_ceiling": round(
+            _median_ratio(seconds["read, 1 thread"], seconds["read, 2 threads"]), 3
+        ),
+        "fork_rows": round(
+            float(np.median(seconds["fork/join"]))
+            / (ms["late sweep, 1 thread"] / 1e3 / X.shape[0]),
+            1,
+        ),
+        "measured_ms": ms,
+        "slice": f"{X.shape[0]:,}×{_SLICE_D} float64, {X.nbytes / 2**20:.0f} MiB",
+        "threads_per_core": threads_per_core(),
+        "measured_twice": attempt == 1,
+    }
+
+
+@functools.lru_cache(maxsize=1)
+def threads_choice() -> dict[str, Any]:
+    """Whether late sweeps take two threads on this machine, and the measurement that decided:
+    read from :func:`threads_cache_file`, or measured now (:func:`measure_threads`) and kept there.
+    Without a second thread for Numba nothing is measured."""
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        return {"two_threads": False, "source": "one thread: Numba may use no other"}
+    path = threads_cache_file()
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(found, dict) and isinstance(found.get("two_threads"), bool):
+            return {**found, "source": f"measured earlier on this machine ({path.name})"}
+    except (OSError, ValueError):
+        pass
+    measured = measure_threads()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(measured))
+        source = f"measured now, kept in {path.name} beside Numba's cache"
+    except (OSError, InputError):
+        source = "measured now (the cache folder is not writable: kept for this process)"
+    return {**measured, "source": source}
+
+
+def two_threads_pay() -> bool:
+    """Whether a late sweep runs on several threads here (:func:`threads_choice`)."""
+    return bool(threads_choice()["two_threads"])
+
+
+def fork_rows() -> float:
+    """What starting and joining a parallel block costs here, in rows of a one-thread late sweep
+    (measured with the thread choice; :data:`FORK_ROWS_DEFAULT` where it was not)."""
+    value = threads_choice().get("fork_rows")
+    return float(value) if isinstance(value, (int, float)) and value > 0 else FORK_ROWS_DEFAULT

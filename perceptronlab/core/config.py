@@ -27,11 +27,36 @@ def kernel_choices() -> dict[str, str]:
         "CSR sweep": csr_text(),
         "several cores": (
             f"late sweeps (≤ 1 update in {round(1 / engines.PARALLEL_MAX_UPDATE_RATE):,} rows, "
-            f"≥ {engines.PARALLEL_MIN_ROWS:,} rows) scored in parallel blocks; Numba threads: "
+            f"≥ {engines.PARALLEL_MIN_ROWS:,} rows) {threads_text()}; Numba threads: "
             f"{numba.config.NUMBA_NUM_THREADS} ({numba.threading_layer() if _layer_known() else 'not yet loaded'})"
         ),
         "compiled for": compiled_text(),
     }
+
+
+def threads_text() -> str:
+    """Whether late sweeps take several threads here, and the measurement that decided
+    (:func:`perceptronlab.core.choice.threads_choice`)."""
+    from perceptronlab.core import choice
+
+    found = choice.threads_choice()
+    if "gain" not in found:
+        return f"on one thread ({found['source']})"
+    verdict = (
+        "scored in parallel blocks"
+        if found["two_threads"]
+        else f"on one thread (two did not make it {choice.THREADS_MIN_GAIN}× faster here)"
+    )
+    ms = found["measured_ms"]
+    smt = found.get("threads_per_core")
+    shared = f"; {smt} logical CPUs share each core" if isinstance(smt, int) and smt > 1 else ""
+    return (
+        f"{verdict}; measured on {found['slice']}: late sweep one thread {ms['late sweep, 1 thread']} ms, "
+        f"two {ms['late sweep, 2 threads']} ms ({found['gain']}×); streaming read one thread "
+        f"{ms['read, 1 thread']} ms, two {ms['read, 2 threads']} ms (the memory's ceiling "
+        f"{found['read_ceiling']}×); a fork/join costs {found['fork_rows']:g} rows"
+        f"{shared}{'; measured twice' if found.get('measured_twice') else ''}; {found['source']}"
+    )
 
 
 def csr_text() -> str:

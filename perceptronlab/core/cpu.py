@@ -2,8 +2,9 @@
 
 :func:`cpu` reads its vendor, family, model, model name and whether it has AVX-512 (Linux;
 elsewhere what :mod:`platform` knows); the kernel choices are kept per processor
-(:mod:`perceptronlab.core.choice`) and the benchmarks' machine line names it. :func:`l3_cache`: its
-last-level cache, the size beyond which a sweep streams X from memory.
+(:mod:`perceptronlab.core.choice`) and the benchmarks' machine line names it. :func:`l3_cache` and
+:func:`threads_per_core` say how large its last-level cache is and whether two logical CPUs share a
+core (SMT): what the measured choices size their data by and what explains them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-__all__ = ["cpu", "cpu_text", "l3_cache"]
+__all__ = ["cpu", "cpu_text", "l3_cache", "threads_per_core"]
 
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
@@ -72,6 +73,7 @@ def cpu_text() -> str:
 
 
 def _size(text: str) -> int | None:
+    """Bytes of a size as lscpu (``32 MiB (1 instance)``) or sysfs (``32768K``) write it."""
     match = re.match(r"\s*([\d.]+)\s*([KMG]?)i?B?", text.strip(), re.IGNORECASE)
     if not match:
         return None
@@ -97,8 +99,8 @@ def _lscpu_l3() -> list[tuple[int, str]]:
 @functools.lru_cache(maxsize=1)
 def l3_cache() -> tuple[int, str]:
     """(bytes, where the figure came from): the larger of lscpu's total L3 and sysfs's per-instance
-    L3 (the larger, so that data sized "twice the L3" is out of cache whichever one applies); 32 MiB
-    where neither reports one."""
+    L3 (the larger, so that data sized "twice the L3" is out of cache whichever one applies);
+    32 MiB when neither reports one."""
     found = _lscpu_l3()
     for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
         try:
@@ -113,3 +115,20 @@ def l3_cache() -> tuple[int, str]:
     if not found:
         return 32 * 2**20, "not reported; 32 MiB assumed"
     return max(found)
+
+
+@functools.lru_cache(maxsize=1)
+def threads_per_core() -> int | None:
+    """Logical CPUs per physical core as the (virtual) machine reports it: 2 where two share a core
+    (SMT, hyper-threading: they share its arithmetic units, so a second thread adds memory
+    bandwidth but little arithmetic); None where not reported."""
+    try:
+        siblings = Path("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list").read_text()
+    except OSError:
+        return None
+    count = 0
+    for part in siblings.strip().split(","):
+        low, _, high = part.partition("-")
+        if low.strip().isdigit():
+            count += int(high) - int(low) + 1 if high.strip().isdigit() else 1
+    return count or None

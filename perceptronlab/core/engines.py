@@ -15,6 +15,7 @@ import scipy.sparse as sp
 
 from perceptronlab._ground.validation import is_sparse, not_finite_error
 from perceptronlab.core import choice, kernels, ratchet, sgd
+from perceptronlab.core.choice import parallel_block
 from perceptronlab.core.driver import SteppingEngine, UpdateLog
 from perceptronlab.core.exact import ExactEngine
 from perceptronlab.core.reference import ReferenceEngine
@@ -25,7 +26,6 @@ from perceptronlab.exceptions import SCALE_FIX
 __all__ = [
     "CompiledEngine",
     "make_engine",
-    "parallel_block",
     "weights_key",
     "PARALLEL_MIN_ROWS",
     "PARALLEL_MAX_UPDATE_RATE",
@@ -47,11 +47,6 @@ PARALLEL_MIN_GAIN = 0.95
 PARALLEL_GIVE_UP_AFTER = 2
 # updates are replayed in blocks of this many rows
 _REPLAY_BLOCK = 4096
-
-
-def parallel_block(n_rows: int, last_updates: int) -> int:
-    """Rows scored per parallel block: long when updates are rare, short when each costs a rescore."""
-    return int(np.clip(n_rows // (last_updates + 1), 2048, 16_384))
 
 
 def weights_key(w: np.ndarray, b: float) -> tuple[int, int]:
@@ -79,6 +74,9 @@ class CompiledEngine(UpdateLog, SteppingEngine):
     """
 
     exact = False
+    # False: late sweeps take the parallel path whatever this machine's measurement said (the
+    # benchmarks time the path itself beside the choice)
+    threads_by_choice = True
     overflowing = "weights"
     overflow_fix = SCALE_FIX
 
@@ -165,7 +163,8 @@ class CompiledEngine(UpdateLog, SteppingEngine):
                 X.indptr, X.indices, X.data, self.y, order, use_order, self._rule(), self._csr_loop
             )
         elif self._use_parallel():
-            block = parallel_block(self.n, self._last_updates)  # type: ignore[arg-type]  # not None here
+            updates = self._last_updates or 0  # not None here (_use_parallel)
+            block = parallel_block(self.n, updates, choice.fork_rows())
             with numba_threads(self.n_jobs):
                 if self._row_sq is None:  # the rows' norms bound the stale scores: once per fit
                     self._row_sq = kernels.row_squared_norms(self.X, np.empty(self.n))
@@ -249,12 +248,16 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         return int(count)
 
     def _use_parallel(self) -> bool:
+        """A late sweep of a long X, on several cores where they were measured to pay on this
+        machine (:func:`perceptronlab.core.choice.two_threads_pay`, asked last: it measures once)
+        and have not been slower in this fit."""
         return (
             self.n_jobs > 1
             and self.n >= PARALLEL_MIN_ROWS
             and self._last_updates is not None
             and self._last_updates <= self.n * PARALLEL_MAX_UPDATE_RATE
             and self._parallel_losses < PARALLEL_GIVE_UP_AFTER
+            and (not self.threads_by_choice or choice.two_threads_pay())
         )
 
     def _judge_parallel(self, seconds: float) -> None:

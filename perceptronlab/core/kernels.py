@@ -798,3 +798,24 @@ def add_row_csr(indptr, indices, data, i, w, step):
     for j in range(w.shape[0]):
         sq += w[j] * w[j]
     return sq
+
+
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _sum_flat(part):
+    """Σ of a 1-D array (float32 widened), reassociated: vector adds, as many in flight as the core
+    allows (indexed from 0, so that the compiler knows no index is negative and vectorizes)."""
+    s = 0.0
+    for k in range(part.shape[0]):
+        s += np.float64(part[k])
+    return s
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def streaming_read(flat, parts):
+    """Σ of a 1-D array read in ``parts`` contiguous parts at once, one per thread: a streaming read,
+    the floor of any pass over the same bytes (what the memory gives one thread, or several)."""
+    n = flat.shape[0]
+    sums = np.zeros(parts)
+    for c in prange(parts):
+        sums[c] = _sum_flat(flat[c * n // parts : (c + 1) * n // parts])
+    return sums.sum()
