@@ -51,6 +51,18 @@ def gather_csr(indices, data, w):
     return s
 
 
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def read_rows(X, order):
+    """Σ of every entry of a C-ordered matrix, its rows read in ``order`` (a shuffled sweep's
+    floor: every row once, in the permutation's order), each row's entries in any order."""
+    s = 0.0
+    for t in range(order.shape[0]):
+        row = X[order[t]]
+        for j in range(row.shape[0]):
+            s += np.float64(row[j])
+    return s
+
+
 def read_dense_parallel(flat, chunks):
     """:func:`read_dense` of a C-ordered matrix's flat view, split into ``chunks`` contiguous parts
     read at once, one per thread: the kernel the package measures its thread choice with

@@ -65,12 +65,13 @@ def _sign(y: Any) -> int:
 
 def _signs(y: Any) -> np.ndarray:
     """+1/-1 of a batch of labels, as :func:`_sign` reads each (booleans at NumPy speed)."""
-    labels = np.asarray(
-        y if hasattr(type(y), "__array__") else list(y)
-    )  # the type: pandas looks up columns
+    if hasattr(type(y), "to_numpy") and isinstance(getattr(y, "dtype", None), np.dtype):
+        labels = y.to_numpy()  # a pandas Series of a NumPy dtype: its array, as np.asarray gives
+    else:  # the type: pandas looks up columns
+        labels = np.asarray(y if hasattr(type(y), "__array__") else list(y))
     if labels.dtype == np.bool_:
         return np.where(labels, 1.0, -1.0)
-    if labels.dtype.kind in "iuf" and np.isin(labels, (1, 0, -1)).all():
+    if labels.dtype.kind in "iuf" and ((labels == 1) | (labels == 0) | (labels == -1)).all():
         return np.where(labels == 1, 1.0, -1.0)
     return np.array([_sign(label) for label in labels.tolist()], dtype=np.float64)
 

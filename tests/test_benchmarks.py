@@ -76,6 +76,7 @@ def test_the_issue_rows_are_all_benchmarked():
         # the drop-in, the online-learning chapter and the read floor of this round
         "bench_dropin.bench_dropin_river_learn_many",
         "bench_dropin.bench_dropin_shuffled_fit",
+        "bench_dropin.bench_dropin_epoch",
         "bench_ldim.bench_ldim_intervals_128",
         "bench_ldim.bench_ldim_halfspaces_64",
         "bench_ldim.bench_ldim_against_plain_recursion_intervals",

@@ -126,3 +126,69 @@ def test_without_stopping_at_a_clean_sweep_the_driver_runs_to_the_limit():
         on_sweep=lambda info: info.sweep == 3,
     )
     assert stopped.stopped and len(stopped.log.updates_per_sweep) == 3 and stopped.converged
+
+
+def _row_by_row(X, y, scale, order, w, b, eta, margin, fit_intercept):
+    """The weighted sweep written out in Python, one row at a time (the oracle of the grouped one):
+    every score summed in feature order with the weights of that moment."""
+    updates, norms, update_margins, loss = [], [], [], 0.0
+    for i in order:
+        s = 0.0
+        for j in range(X.shape[1]):
+            s += w[j] * X[i, j]
+        s += b
+        z = y[i] * s
+        if z <= margin:
+            loss += margin - z
+            c = (eta * y[i]) * scale[i]
+            if c != 0.0:
+                q = [0.0, 0.0, 0.0, 0.0]  # ‖w‖² for the log, in the update's four chains
+                for j in range(X.shape[1]):
+                    w[j] = w[j] + X[i, j] * c
+                    q[j % 4 if j < X.shape[1] - X.shape[1] % 4 else 0] += w[j] * w[j]
+                sq = (q[0] + q[1]) + (q[2] + q[3])
+                if fit_intercept:
+                    b += c
+                    sq += b * b
+                updates.append(i)
+                norms.append(np.sqrt(sq))
+                update_margins.append(z)
+    return updates, norms, update_margins, loss, b
+
+
+@pytest.mark.parametrize("d", [13, 16])
+@pytest.mark.parametrize("order", ["cyclic", "shuffle"])
+def test_the_grouped_weighted_sweep_is_the_row_by_row_loop(d, order):
+    """Rows are scored eight at a time; updates in the middle of a group, zero scales, a tail of
+    columns past a multiple of four and a last partial group give the one-row loop's bits."""
+    X, y, scale = _problem(4, n=203, d=d)
+    rng = np.random.default_rng(11)
+    w0 = rng.normal(size=d)
+    engine = CompiledEngine(
+        X, y, track_loss=True, scale=scale, eta=0.7, margin=0.1, fit_intercept=True, w0=w0, b0=0.3
+    )
+    w, b = w0.copy(), 0.3
+    for sweep in range(1, 4):
+        visit = rng.permutation(203) if order == "shuffle" else None
+        count = engine.sweep(visit, sweep)
+        rows = np.arange(203) if visit is None else visit
+        updates, norms, update_margins, loss, b = _row_by_row(
+            X, y, scale, rows, w, b, 0.7, 0.1, True
+        )
+        assert count == len(updates) > 0
+        assert engine.indices[-count:].tolist() == updates
+        assert engine.norms[-count:].tobytes() == np.array(norms).tobytes()
+        assert engine.update_margins.tobytes() == np.array(update_margins).tobytes()
+        assert engine.sweep_loss == loss and engine.b == b
+        assert engine.w.tobytes() == w.tobytes()
+
+
+def test_the_grouped_weighted_sweep_stops_at_the_first_bad_row_it_visits():
+    X, y, scale = _problem(5, n=40, d=6)
+    X[[9, 30], 2] = [np.inf, np.nan]
+    engine = CompiledEngine(
+        X, y, track_loss=True, scale=scale, eta=1.0, margin=0.0, fit_intercept=True
+    )
+    visit = np.r_[np.arange(20, 40), np.arange(20)]
+    with pytest.raises(ValueError, match="nan at row 30, column 2"):
+        engine.sweep(visit, 1)

@@ -490,6 +490,43 @@ def test_nan_and_inf_name_the_cell(cls):
     )
 
 
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"tol": None},
+        {"penalty": "l1"},
+        {"class_weight": "balanced"},
+        {"order": "random-mistake", "shuffle": False, "tol": None},
+    ],
+)
+@pytest.mark.parametrize("storage", ["dense", "float32", "csr"])
+def test_perceptron_refuses_nan_as_the_boundary_does_though_its_first_sweep_finds_it(
+    params, storage
+):
+    """Perceptron.fit leaves NaN and inf to its first sweep (no pass over X of its own): the
+    message is still the boundary's, naming the first bad cell in row order (not the first row the
+    shuffled sweep met), before the checks of y, and a refused fit keeps the last fit's width."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 4))
+    y = np.where(X[:, 0] > 0, "a", "b")
+    model = _fit(Perceptron, X[:, :3], y, **params)
+    X[[7, 51], [2, 1]] = [np.inf, np.nan]
+    data = {"dense": X, "float32": X.astype(np.float32), "csr": sp.csr_matrix(X)}[storage]
+    for labels in (y, np.full(60, "a")):  # a one-class y is refused after X's NaN
+        with pytest.raises(InputError) as caught:
+            model.fit(data, labels)
+        assert str(caught.value) == (
+            "X: expected finite values, got inf at row 7, column 2. Remove or impute the rows "
+            "with NaN or inf (e.g. sklearn.impute.SimpleImputer)."
+        )
+        assert model.n_features_in_ == 3 and model.coef_.shape == (1, 3)
+    fresh = Perceptron(**params)
+    with pytest.raises(InputError, match="inf at row 7, column 2"):
+        fresh.fit(data, y)
+    assert not hasattr(fresh, "n_features_in_")
+
+
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_ragged_rows(cls):
     message = _message(cls, [[1, 0], [1, 1, 5], [0, 1]], EXAM_Y)

@@ -105,6 +105,34 @@ def test_learn_many_is_the_learn_one_loop_weight_for_weight(dataset):
         ]
 
 
+def test_batches_whose_columns_change_are_learned_by_name():
+    """learn_many keeps the last batch's column names (batches of a stream share them): batches
+    with the columns reordered, renamed, or equal in value but of another dtype are each read by
+    their own names, as learn_one reads their rows."""
+    rng = np.random.default_rng(4)
+    frames = [
+        pd.DataFrame(rng.normal(size=(30, 3)), columns=columns)
+        for columns in (["a", "b", "c"], ["a", "b", "c"], ["c", "a", "b"], ["a", "b", "d"])
+    ]
+    frames += [
+        pd.DataFrame(rng.normal(size=(30, 2)), columns=pd.Index(columns))
+        for columns in ([1, 2], [1.0, 2.0], [1, 2])
+    ]
+    batched, single = plriver.Perceptron(), plriver.Perceptron()
+    for frame in frames:
+        labels = pd.Series(rng.random(frame.shape[0]) < 0.5)
+        batched.learn_many(frame, labels)
+        for x, label in zip(frame.to_dict(orient="records"), labels, strict=True):
+            single.learn_one(x, label)
+    assert single.n_mistakes > 20
+    assert [(type(k), k, v) for k, v in batched.weights.items()] == [
+        (type(k), k, v) for k, v in single.weights.items()
+    ]
+    assert batched.intercept == single.intercept and batched.n_mistakes == single.n_mistakes
+    with pytest.raises(perceptronlab.InputError, match="distinct column names"):
+        batched.learn_many(pd.DataFrame(np.ones((2, 2)), columns=["a", "a"]), [True, False])
+
+
 def test_learn_many_refuses_a_wrong_number_of_labels():
     with pytest.raises(perceptronlab.InputError, match="y: expected 2 labels"):
         plriver.Perceptron().learn_many(pd.DataFrame({"a": [1.0, 2.0]}), [True])

@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 _NO_ORDER = np.empty(0, dtype=np.int64)
+_NO_FACTORS = np.empty(0)
 # placeholders for the kind of rows a kernel taking both is not given
 _NO_ROWS = np.empty((0, 0))
 _NO_CSR = sp.csr_matrix((0, 0))
@@ -121,6 +122,8 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             self.scale = (
                 np.ones(self.n) if scale is None else np.ascontiguousarray(scale, dtype=np.float64)
             )
+        # the weighted sweeps' factors: none to read when every one is 1.0
+        self._factors = _NO_FACTORS if scale is None else self.scale
         self.sweep_loss = 0.0
         self._margin_buf = np.empty(self.n if self.weighted else 0)
         self.update_margins = self._margin_buf[:0]
@@ -150,7 +153,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         if self.weighted:  # the per-row-factor loops, with the sweep's loss and update margins
             sweep_weighted = sgd.sweep_csr_weighted if self.sparse else sgd.sweep_dense_weighted
             count, self.b, stopped, loss = sweep_weighted(
-                *rows, self.scale, order, use_order, self._rule(), self._margin_buf
+                *rows, self._factors, order, use_order, self._rule(), self._margin_buf
             )
             self.sweep_loss = float(loss)
             self.update_margins = self._margin_buf[:count].copy()

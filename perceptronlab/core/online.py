@@ -48,6 +48,8 @@ class OnlineState:
         self.b = 0.0
         self.mistakes = 0
         self.seen = 0
+        # the last DataFrame columns learned and their names (the Index is immutable)
+        self._columns: tuple[Any, list[Any]] | None = None
 
     @property
     def feature_names(self) -> dict[Any, int] | None:
@@ -210,14 +212,8 @@ class OnlineState:
     def _learn_frame(self, frame: Any, y_signs: Any) -> np.ndarray:
         fix = "Use one input kind per learner (pass frame.to_numpy())."
         weights = self._start_dict("X", "a matrix", "a pandas DataFrame", fix)
-        names = list(frame.columns)
-        if len(set(names)) != len(names):
-            raise v.fail(
-                "X",
-                "distinct column names (they are the feature names)",
-                f"columns {names}",
-                "Rename or drop the repeated columns.",
-            )
+        names = _column_names(frame, self._columns)
+        self._columns = (frame.columns, names)
         try:
             X = np.ascontiguousarray(frame.to_numpy(dtype=np.float64))
         except (TypeError, ValueError) as exc:
@@ -273,6 +269,27 @@ def _is_data_frame(X: Any) -> bool:
     return hasattr(X, "columns") and hasattr(X, "to_numpy") and getattr(X, "ndim", 0) == 2
 
 
+def _column_names(frame: Any, known: tuple[Any, list[Any]] | None) -> list[Any]:
+    """A DataFrame's column names, the feature names, checked to be distinct; ``known`` is the
+    last (Index, names) listed, reused when the frame's columns are that Index or equal to it (of
+    its dtype): the batches of a stream share their columns, and listing them, a Python object per
+    name, cost more than a batch's compiled loop."""
+    columns = frame.columns
+    if known is not None and (
+        known[0] is columns or (known[0].dtype == columns.dtype and known[0].equals(columns))
+    ):
+        return known[1]
+    names = columns.tolist()
+    if len(set(names)) != len(names):
+        raise v.fail(
+            "X",
+            "distinct column names (they are the feature names)",
+            f"columns {names}",
+            "Rename or drop the repeated columns.",
+        )
+    return names
+
+
 def _check_signs(y_signs: Any, n: int) -> np.ndarray:
     try:
         signs = np.ascontiguousarray(np.asarray(y_signs, dtype=np.float64).ravel())
@@ -284,7 +301,7 @@ def _check_signs(y_signs: Any, n: int) -> np.ndarray:
         raise v.fail(
             "y", f"{n} labels (one per row of X)", f"{signs.shape[0]}", "Pass one label per row."
         )
-    if not np.all((signs == 1) | (signs == -1)):
+    if not (np.abs(signs) == 1).all():  # -1 or +1 (NaN is neither)
         bad = signs[(signs != 1) & (signs != -1)][0]
         raise v.fail("y", "-1 or +1", repr(float(bad)), "Map the labels to -1/+1 first.")
     return signs

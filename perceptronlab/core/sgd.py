@@ -19,11 +19,11 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit
 
+from perceptronlab.core.kernels import GROUP, _next_group, _prefetch_distance, _score_group
 from perceptronlab.core.rule import (
     add_entry,
     add_intercept,
     check_row,
-    dot_row,
     update_csr_row,
     update_row,
 )
@@ -72,6 +72,13 @@ def sgd_permutations(n: int, seed: int) -> Iterator[np.ndarray]:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _factor(scale, i):
+    """Row i's update factor: ``scale[i]``, or 1.0 for every row when ``scale`` is empty (no
+    weights: (η·y)·1.0 is η·y, and the sweep reads no array of ones)."""
+    return scale[i] if scale.shape[0] else 1.0
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _csr_row_dot(indptr, indices, data, w, i):
     """⟨w, x_i⟩ over the row's stored entries, in their order."""
     s = 0.0
@@ -82,37 +89,58 @@ def _csr_row_dot(indptr, indices, data, w, i):
 
 @njit(cache=True, nogil=True)
 def sweep_dense_weighted(X, y, scale, order, use_order, rule, margin_out):
-    """One sweep over dense rows, row by row, with a per-row update scale and the sweep's loss.
+    """One sweep over dense rows, with a per-row update scale and the sweep's loss.
 
     ``rule`` is the compiled engine's record: (w, b, η, margin, fit_intercept, idx_out, norm_out).
 
     A mistake on row i (y(⟨w,x⟩ + b) ≤ margin) updates w += x·c, b += c with c = (η·y_i)·scale_i,
     scikit-learn's ``update *= class_weight * sample_weight``; c = 0 (a zero weight) is no update,
-    as scikit-learn skips it. ``idx_out[k]``, ``norm_out[k]`` and ``margin_out[k]`` get the row,
-    ‖(w, b)‖ after, and y(⟨w,x⟩ + b) before the k-th update.
+    as scikit-learn skips it; an empty ``scale`` is 1.0 for every row. ``idx_out[k]``,
+    ``norm_out[k]`` and ``margin_out[k]`` get the row, ‖(w, b)‖ after, and y(⟨w,x⟩ + b) before
+    the k-th update.
 
     Returns (updates, b, stopped_at, loss): ``stopped_at`` is the row whose score was not finite
     (the sweep stops there), else -1; ``loss`` is Σ max(0, margin − y(⟨w,x⟩ + b)) over the rows
     checked, each with the weights it was checked with, unweighted and summed in row order
     (scikit-learn's per-epoch objective for its ``tol``).
+
+    The rows are scored as :func:`perceptronlab.core.kernels.sweep_dense` scores them: a group of
+    rows at a time with the current w (each row's sum in feature order, the one-row loop's bits),
+    the rows ahead prefetched; after an update the next group starts at the row after it. So the
+    sweep, its loss included, is one pass over X at the plain sweep's speed.
     """
     w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
-    steps = order.shape[0] if use_order else X.shape[0]
+    n, d = X.shape
+    flat = X.reshape(-1)
+    line = max(1, 64 // X.itemsize)
+    distance = _prefetch_distance(X)
+    steps = order.shape[0] if use_order else n
+    rows = np.empty(GROUP, dtype=np.int64)
+    scores = np.empty(GROUP)
     count = 0
     loss = 0.0
-    for t in range(steps):
-        i = order[t] if use_order else t
-        s = dot_row(w, X, i) + b
-        if not abs(s) < math.inf:
-            return count, b, i, loss
-        z, lost, c = check_row(y[i], s, margin, eta, scale[i])
-        loss += lost
-        if c != 0.0:
-            b, sq = update_row(X, i, w, b, c, fit_intercept)
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(sq)
-            margin_out[count] = z
-            count += 1
+    t = 0
+    while t < steps:
+        m = min(GROUP, steps - t)
+        _next_group(order, use_order, t, m, steps, rows, flat, d, line, distance)
+        _score_group(w, X, rows, scores)
+        walked = m
+        for k in range(m):
+            i = rows[k]
+            s = scores[k] + b
+            if not abs(s) < math.inf:
+                return count, b, i, loss
+            z, lost, c = check_row(y[i], s, margin, eta, _factor(scale, i))
+            loss += lost
+            if c != 0.0:
+                b, sq = update_row(X, i, w, b, c, fit_intercept)
+                idx_out[count] = i
+                norm_out[count] = math.sqrt(sq)
+                margin_out[count] = z
+                count += 1
+                walked = k + 1  # the next group starts after the update, scored with the new w
+                break
+        t += walked
     return count, b, -1, loss
 
 
@@ -133,7 +161,7 @@ def sweep_csr_weighted(indptr, indices, data, y, scale, order, use_order, rule, 
         s = _csr_row_dot(indptr, indices, data, w, i) + b
         if not abs(s) < math.inf:
             return count, b, i, loss
-        z, lost, c = check_row(y[i], s, margin, eta, scale[i])
+        z, lost, c = check_row(y[i], s, margin, eta, _factor(scale, i))
         loss += lost
         if c != 0.0:
             b, sq = update_csr_row(indptr, indices, data, i, w, b, c, fit_intercept, sq)
@@ -273,67 +301,62 @@ def sweep_dense_sgd(X, y, scale, order, use_order, model, b, rule, pen, log):
     Returns (updates, b, stopped_at, objective) as :func:`sweep_dense_weighted` (the objective is
     the loss plus, with a penalty, the penalty's term at every row).
     """
-    w, q, state = model
-    eta, _, fit_intercept = rule
-    code, alpha, l1_ratio, single = pen
-    d = w.shape[0]
-    factor = _single(_positive_part(1.0 - ((1.0 - l1_ratio) * eta * alpha)), single)
-    steps = order.shape[0] if use_order else X.shape[0]
-    count = 0
-    objective = 0.0
-    for t in range(steps):
-        i = order[t] if use_order else t
-        s = 0.0
-        for j in range(d):
-            s += _single(w[j] * X[i, j], single)
-        p = _single(s * state[STATE_SCALE], single) + b
-        if not abs(p) < math.inf:
-            return count, b, i, objective
-        z, lost, term, c = _check_and_shrink(y[i], p, scale[i], w, state, rule, pen, factor)
-        objective += lost
-        objective += term
-        wscale = state[STATE_SCALE]
-        if c != 0.0:
-            scale_now = _single(wscale, single)
-            step = _single(_single(c, single) / scale_now, single)
-            sq = 0.0
-            absolute = 0.0
-            for j in range(d):
-                add_entry(w, j, X[i, j], step)
-                sq += _single(w[j] * w[j], single)
-                absolute += abs(w[j])
-            _keep_norms(state, sq, absolute, scale_now, single)
-            b = add_intercept(b, c, fit_intercept)
-        if code == L1 or code == ELASTICNET:
-            state[STATE_U] += l1_ratio * eta * alpha
-            for j in range(d):
-                _l1_truncate(w, q, j, wscale, state[STATE_U])
-        if c != 0.0:
-            _log_update(log, count, i, w, wscale, b, fit_intercept, z)
-            count += 1
-    return count, b, -1, objective
+    rows = (X, np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, X.dtype))
+    return _sweep_sgd(rows, False, y, scale, order, use_order, model, b, rule, pen, log)
 
 
 @njit(cache=True, nogil=True)
 def sweep_csr_sgd(indptr, indices, data, y, scale, order, use_order, model, b, rule, pen, log):
     """:func:`sweep_dense_sgd` over CSR rows: the row's stored entries are the ones scored, added
     and truncated (scikit-learn's sparse rows); the norms kept for the objective are its too."""
+    rows = (np.empty((0, 0), data.dtype), indptr, indices, data)
+    return _sweep_sgd(rows, True, y, scale, order, use_order, model, b, rule, pen, log)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _span(indptr, i, d, sparse):
+    """The positions of row i's entries: its stored entries (CSR), else its d columns."""
+    if sparse:
+        return np.int64(indptr[i]), np.int64(indptr[i + 1])
+    return np.int64(0), np.int64(d)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _entry(rows, i, k, sparse):
+    """(column, value) of the entry at position k of row i (see :func:`_span`)."""
+    X, _, indices, data = rows
+    if sparse:
+        return np.int64(indices[k]), data[k]
+    return k, X[i, k]
+
+
+@njit(cache=True, nogil=True)
+def _sweep_sgd(rows, sparse, y, scale, order, use_order, model, b, rule, pen, log):
+    """The epoch of :func:`sweep_dense_sgd` and :func:`sweep_csr_sgd`: ``rows`` is (X, indptr,
+    indices, data), dense X or CSR's arrays as ``sparse`` says (the other a placeholder); each row
+    is its entries in order, each read, added and truncated as that sweep says."""
     w, q, state = model
     eta, _, fit_intercept = rule
     code, alpha, l1_ratio, single = pen
+    indptr = rows[1]
+    d = w.shape[0]
     factor = _single(_positive_part(1.0 - ((1.0 - l1_ratio) * eta * alpha)), single)
-    steps = order.shape[0] if use_order else indptr.shape[0] - 1
+    steps = order.shape[0] if use_order else (indptr.shape[0] - 1 if sparse else rows[0].shape[0])
     count = 0
     objective = 0.0
     for t in range(steps):
         i = order[t] if use_order else t
+        lo, hi = _span(indptr, i, d, sparse)
         s = 0.0
-        for k in range(indptr[i], indptr[i + 1]):
-            s += _single(w[indices[k]] * data[k], single)
+        for k in range(lo, hi):
+            j, x = _entry(rows, i, k, sparse)
+            s += _single(w[j] * x, single)
         p = _single(s * state[STATE_SCALE], single) + b
         if not abs(p) < math.inf:
             return count, b, i, objective
-        z, lost, term, c = _check_and_shrink(y[i], p, scale[i], w, state, rule, pen, factor)
+        z, lost, term, c = _check_and_shrink(
+            y[i], p, _factor(scale, i), w, state, rule, pen, factor
+        )
         objective += lost
         objective += term
         wscale = state[STATE_SCALE]
@@ -342,17 +365,18 @@ def sweep_csr_sgd(indptr, indices, data, y, scale, order, use_order, model, b, r
             step = _single(_single(c, single) / scale_now, single)
             sq = 0.0
             absolute = 0.0
-            for k in range(indptr[i], indptr[i + 1]):
-                j = indices[k]
-                add_entry(w, j, data[k], step)
+            for k in range(lo, hi):
+                j, x = _entry(rows, i, k, sparse)
+                add_entry(w, j, x, step)
                 sq += _single(w[j] * w[j], single)
                 absolute += abs(w[j])
             _keep_norms(state, sq, absolute, scale_now, single)
             b = add_intercept(b, c, fit_intercept)
         if code == L1 or code == ELASTICNET:
             state[STATE_U] += l1_ratio * eta * alpha
-            for k in range(indptr[i], indptr[i + 1]):
-                _l1_truncate(w, q, indices[k], wscale, state[STATE_U])
+            for k in range(lo, hi):
+                j, _ = _entry(rows, i, k, sparse)
+                _l1_truncate(w, q, j, wscale, state[STATE_U])
         if c != 0.0:
             _log_update(log, count, i, w, wscale, b, fit_intercept, z)
             count += 1

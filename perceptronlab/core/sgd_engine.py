@@ -75,7 +75,7 @@ class SGDEngine(CompiledEngine):
         log = (self._idx_buf, self._norm_buf, self._margin_buf)
         sweep_sgd = sgd.sweep_csr_sgd if self.sparse else sgd.sweep_dense_sgd
         count, self.b, stopped, loss = sweep_sgd(
-            *self._rows(), self.y, self.scale, order, use_order, model, self.b, rule, pen, log
+            *self._rows(), self.y, self._factors, order, use_order, model, self.b, rule, pen, log
         )
         if stopped >= 0:
             raise not_finite_error(self.X, int(stopped), sweep)

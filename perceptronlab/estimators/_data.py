@@ -24,19 +24,24 @@ NO_Y = object()
 
 
 @overload
-def check_data(estimator: BaseEstimator, X: Any, *, reset: bool) -> Any: ...
+def check_data(estimator: BaseEstimator, X: Any, *, reset: bool, finite: bool = True) -> Any: ...
 
 
 @overload
 def check_data(
-    estimator: BaseEstimator, X: Any, y: Any, *, reset: bool
+    estimator: BaseEstimator, X: Any, y: Any, *, reset: bool, finite: bool = True
 ) -> tuple[Any, NDArray[Any]]: ...
 
 
-def check_data(estimator: BaseEstimator, X: Any, y: Any = NO_Y, *, reset: bool) -> Any:
+def check_data(
+    estimator: BaseEstimator, X: Any, y: Any = NO_Y, *, reset: bool, finite: bool = True
+) -> Any:
     """``validate_data`` at the boundary, with perceptronlab's messages when it refuses the input.
 
     Returns X (a C-contiguous float64/float32 array or a CSR matrix), or (X, y) when y is given.
+    ``finite=False`` leaves out the pass over X that looks for NaN and inf, for a caller whose first
+    sweep reads every row anyway (a NaN or inf makes the row's score NaN or inf, and the sweep
+    stops there): when training fails, it raises :func:`non_finite_error` if there is one (this message).
     """
     if y is None:
         name = type(estimator).__name__
@@ -44,7 +49,13 @@ def check_data(estimator: BaseEstimator, X: Any, y: Any = NO_Y, *, reset: bool) 
             f"{name} requires y to be passed, but the target y is None: expected one "
             "label per row of X. Pass the labels: fit(X, y)."
         )
-    options = dict(accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=reset)
+    options = dict(
+        accept_sparse="csr",
+        dtype=[np.float64, np.float32],
+        order="C",
+        reset=reset,
+        ensure_all_finite=finite,
+    )
     try:
         if y is NO_Y:
             return validate_data(estimator, X, **options)
@@ -118,13 +129,7 @@ def _explain(exc: Exception, X: Any, y: Any) -> Exception:
                 "errors='coerce'), then impute)."
             )
     if "Input X contains" in text or "Input contains" in text:
-        row, col, value = _first_non_finite(X)
-        return v.fail(
-            "X",
-            "finite values",
-            f"{_number_name(value)} at row {row}, column {col}",
-            "Remove or impute the rows with NaN or inf (e.g. sklearn.impute.SimpleImputer).",
-        )
+        return _not_finite(X)
     if "Input y contains" in text:
         return v.fail(
             "y (the labels)", "finite labels", "NaN or inf", "Remove the rows with missing labels."
@@ -145,6 +150,23 @@ def _explain(exc: Exception, X: Any, y: Any) -> Exception:
         )
     error = NonNumericCellError if isinstance(exc, TypeError) else InputError
     return error(f"{text} Check X (rows of numbers) and y (one label per row).")
+
+
+def non_finite_error(X: Any) -> InputError | None:
+    """The refusal of :func:`check_data` for a validated X (an array or a CSR matrix) holding NaN
+    or inf; None when every value is finite."""
+    values = X.data if sp.issparse(X) else X
+    return None if np.isfinite(values).all() else _not_finite(X)
+
+
+def _not_finite(X: Any) -> InputError:
+    row, col, value = _first_non_finite(X)
+    return v.fail(
+        "X",
+        "finite values",
+        f"{_number_name(value)} at row {row}, column {col}",
+        "Remove or impute the rows with NaN or inf (e.g. sklearn.impute.SimpleImputer).",
+    )
 
 
 def _number_name(value: float) -> str:

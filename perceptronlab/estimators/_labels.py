@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from sklearn.utils._unique import attach_unique
 from sklearn.utils.multiclass import check_classification_targets
 
 from perceptronlab._ground import validation as v
@@ -18,14 +19,22 @@ if TYPE_CHECKING:
 
 
 def check_targets(y: NDArray[Any], *, binary_only: bool) -> NDArray[Any]:
-    """Classification targets; returns the sorted distinct labels."""
+    """Classification targets; returns the sorted distinct labels.
+
+    The labels are found once: scikit-learn's check reads them from y's dtype
+    (``attach_unique``) instead of sorting y again (object labels, which may not sort, are
+    checked first, as before).
+    """
+    if isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind != "O":
+        y = attach_unique(y)
     try:
         check_classification_targets(y)
     except ValueError as exc:
         raise InputError(
             f"y (the labels): {exc} Pass class labels (ints, strings, or -1/+1)."
         ) from None
-    labels = np.unique(y)
+    metadata = y.dtype.metadata if isinstance(y, np.ndarray) else None
+    labels = metadata["unique"] if metadata and "unique" in metadata else np.unique(y)
     if binary_only and labels.shape[0] > 2:
         raise too_many(labels)
     return labels

@@ -26,7 +26,7 @@ from perceptronlab.core.scores import count_errors
 from perceptronlab.core.sgd import sgd_permutations
 from perceptronlab.core.sgd_engine import SGDEngine
 from perceptronlab.estimators._base import LinearClassifier, PartialFit
-from perceptronlab.estimators._data import check_data
+from perceptronlab.estimators._data import check_data, non_finite_error
 from perceptronlab.estimators._errors import in_sklearn_words
 from perceptronlab.estimators._fitting import (
     StoppingRule,
@@ -313,14 +313,26 @@ class Perceptron(LinearClassifier):
         refuse_fit_params(self, "fit", fit_params)
         check_estimator_params(self)
         self._check_stopping()
-        X, y = check_data(self, X, y, reset=True)
-        classes = classes_for_training(check_targets(y, binary_only=False))
-        starts = self._start_weights(
-            classes, X.shape[1], coef_init, intercept_init, self._warm(classes)
-        )
-        runs = self._fit_runs(
-            X, y, classes, starts, sample_weight, sweeps=self.max_iter, partial=False
-        )
+        features = self.__dict__.get("n_features_in_")
+        # NaN and inf in X: the first sweep reads every training row and stops at one, so the
+        # boundary need not read X for them (it does for early_stopping's held-out rows)
+        X, y = check_data(self, X, y, reset=True, finite=bool(self.early_stopping))
+        try:
+            classes = classes_for_training(check_targets(y, binary_only=False))
+            starts = self._start_weights(
+                classes, X.shape[1], coef_init, intercept_init, self._warm(classes)
+            )
+            runs = self._fit_runs(
+                X, y, classes, starts, sample_weight, sweeps=self.max_iter, partial=False
+            )
+        except (ValueError, FloatingPointError):
+            error = non_finite_error(X)  # refused first, as the boundary's own look would
+            if error is None:
+                raise
+            self.__dict__.pop("n_features_in_", None)  # as a refusal at the boundary leaves it
+            if features is not None:
+                self.__dict__["n_features_in_"] = features
+            raise error from None
         self.t_ = 1.0 + self.n_iter_ * X.shape[0]
         self._warn(runs)
         return self
