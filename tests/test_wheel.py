@@ -133,6 +133,15 @@ def installed(dist, tmp_path_factory) -> dict:
     """A fresh venv with the wheel installed, the dev environment's dependencies visible, a work dir."""
     home = tmp_path_factory.mktemp("installed")
     venv = home / "venv"
+    # no PYTHONPATH (or any PYTHON* setting) of this session reaches the venv: not even pip, which
+    # would take a source tree on PYTHONPATH (with its .egg-info) for the installed package
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "NUMBA_CACHE"))
+    }
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    env["COLUMNS"] = "120"
     _run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=home)
     python = venv / "bin" / "python"
     # install before the dependencies become visible: pip must not see the checkout's editable install
@@ -150,6 +159,7 @@ def installed(dist, tmp_path_factory) -> dict:
             dist["wheel"],
         ],
         cwd=home,
+        env=env,
         timeout=300,
     )
     purelib = Path(
@@ -161,13 +171,6 @@ def installed(dist, tmp_path_factory) -> dict:
     (purelib / "_perceptronlab_dev_dependencies.pth").write_text("\n".join(sorted(dev)) + "\n")
     work = home / "work"
     work.mkdir()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "NUMBA_CACHE"))
-    }
-    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    env["COLUMNS"] = "120"
     return {
         "venv": venv,
         "python": python,

@@ -319,9 +319,6 @@ def fit_recipe(
     """Learn the recipe (columns, fill values, categories) from the table's ``rows`` (default: all
     rows; a held-out part is left out). Refuses a text column outside ``categorical`` and, with
     ``missing="error"``, the first missing cell, each in one line."""
-    from sklearn.impute import SimpleImputer
-    from sklearn.preprocessing import OneHotEncoder
-
     if missing not in MISSING:
         raise fail("missing", " or ".join(map(repr, MISSING)), repr(missing), "Pass one of them.")
     label = _label_of(table, label)
@@ -340,6 +337,10 @@ def fit_recipe(
                 "a missing cell in every row",
                 "Fill them instead: missing='mean', or ignore the emptiest columns.",
             )
+    # scikit-learn (about 2 s to import) only once the table passed every check: a refusal is quick
+    from sklearn.impute import SimpleImputer
+    from sklearn.preprocessing import OneHotEncoder
+
     columns = []
     for name in names:
         column: dict[str, Any] = {"name": name, "kind": "category" if name in texts else "number"}
