@@ -21,22 +21,32 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "test"))
 
 
 @pytest.fixture(scope="session", autouse=True)
-def thread_choice_small(tmp_path_factory):
-    """The thread choice (:func:`perceptronlab.core.choice.threads_choice`) measured on a small slice
-    and kept in the session's own folder: a test that reaches it (a long fit on two cores,
-    ``show_config``) measures in a fraction of a second, and the checkout's cache (the real
-    measurement, on a slice beyond the L3) is left alone. Yields the unpatched cache-file function."""
+def kernel_choices_small(tmp_path_factory):
+    """The measured kernel choices (:mod:`perceptronlab.core.choice`: the CSR loop, the dense sweep,
+    the thread choice) measured on small data and kept in the session's own folder: a test that
+    reaches them (a long fit on two cores, a large sparse fit, ``show_config``) measures in a fraction
+    of a second, and the checkout's cache (the real measurement, on data beyond the L3) is neither
+    read nor overwritten by a measurement made on a busy test machine. Yields the unpatched cache-file
+    functions (``cache_file``, ``threads_cache_file``)."""
+    from types import SimpleNamespace
+
     from perceptronlab.core import choice
 
-    original = choice.threads_cache_file
-    folder = tmp_path_factory.mktemp("thread-choice")
+    originals = SimpleNamespace(
+        cache_file=choice.cache_file, threads_cache_file=choice.threads_cache_file
+    )
+    folder = tmp_path_factory.mktemp("kernel-choices")
     patch = pytest.MonkeyPatch()
+    patch.setattr(choice, "cache_file", lambda: folder / "kernel-choices-test.json")
     patch.setattr(choice, "threads_cache_file", lambda: folder / "late-sweep-threads-test.json")
     patch.setattr(choice, "THREADS_SLICE_BYTES", (4 * 2**20, 4 * 2**20))
+    patch.setattr(choice, "_dense_bytes", lambda: 4 * 2**20)
     choice.threads_choice.cache_clear()
-    yield original
+    choice.choices.cache_clear()
+    yield originals
     patch.undo()
     choice.threads_choice.cache_clear()
+    choice.choices.cache_clear()
 
 
 @pytest.fixture(scope="session")

@@ -167,13 +167,15 @@ def test_the_thread_choice_follows_its_measured_gain(monkeypatch):
     assert 0 < found["gain"] and min(ratio, 1.0) / 10 < found["gain"] < max(ratio, 1.0) * 10
 
 
-def test_the_thread_choice_is_measured_once_and_kept(monkeypatch, tmp_path, thread_choice_small):
+def test_the_thread_choice_is_measured_once_and_kept(monkeypatch, tmp_path, kernel_choices_small):
     import json
 
     from perceptronlab.core import choice, config
 
     monkeypatch.setattr(choice, "cache_file", lambda: tmp_path / "kernel-choices-test.json")
-    monkeypatch.setattr(choice, "threads_cache_file", thread_choice_small)  # beside cache_file
+    monkeypatch.setattr(  # beside cache_file
+        choice, "threads_cache_file", kernel_choices_small.threads_cache_file
+    )
     measured = {
         "two_threads": False,
         "gain": 0.98,
@@ -698,11 +700,14 @@ def test_a_build_for_a_cpu_without_avx512_gives_the_same_bits_and_chooses(tmp_pa
     assert len({v for k, v in native.items() if k.startswith("CSR ")}) == 1
 
 
-def test_a_build_for_another_cpu_is_named_and_keeps_its_own_choices(monkeypatch):
+def test_a_build_for_another_cpu_is_named_and_keeps_its_own_choices(
+    monkeypatch, kernel_choices_small
+):
     import numba
 
     from perceptronlab.core import choice, cpu
 
+    monkeypatch.setattr(choice, "cache_file", kernel_choices_small.cache_file)  # the real one
     host_file = choice.cache_file()
     monkeypatch.setattr(numba.config, "CPU_NAME", "haswell")
     monkeypatch.setattr(numba.config, "CPU_FEATURES", "")
