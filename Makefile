@@ -39,10 +39,11 @@ WORKERS ?= auto
 # `make test`'s start, for the wall time it prints at the end (set when make reads this file)
 TEST_START := $(shell date +%s)
 
-# The kernels compile into Numba's cache while lint runs (one core each), then the JavaScript and
-# Python tests.
+# The kernels compile into Numba's cache while lint runs (one core each): those of a first command
+# and every float width and path the tests take (so the two test workers load them instead of each
+# compiling them), then the JavaScript and Python tests.
 test: setup browser js
-	@$(PY) -m perceptronlab.cli._warm & warm=$$!; \
+	@$(PY) -m perceptronlab.cli._warm --every-kernel & warm=$$!; \
 	$(MAKE) --no-print-directory lint; linted=$$?; wait $$warm; warmed=$$?; \
 	test $$linted -eq 0 -a $$warmed -eq 0
 	node --test tests/js/

@@ -46,6 +46,92 @@ def warm() -> list[list[str]]:
     return done
 
 
-if __name__ == "__main__":  # pragma: no cover - `make run`
+def _fit_each_learner(data, y, labels) -> int:
+    """Fit every learner with compiled kernels of its own on ``data`` (a few sweeps)."""
+    import numpy as np
+
+    import perceptronlab as pl
+
+    fits = (
+        lambda: pl.perceptron(data, y, order="shuffle", seed=0, max_sweeps=3),
+        lambda: pl.pocket(data, y, max_sweeps=3),
+        lambda: pl.pocket(data, y, order="cyclic", check="ratchet", max_sweeps=3),
+        lambda: pl.averaged_perceptron(data, y, max_sweeps=3),
+        lambda: pl.multiclass_perceptron(data, labels, max_sweeps=3),
+        lambda: pl.Perceptron(max_iter=3).fit(data, y),
+        lambda: pl.Perceptron(penalty="l2", max_iter=3).fit(
+            data, y, sample_weight=np.linspace(0.5, 2.0, len(y))
+        ),
+        lambda: pl.Perceptron(penalty="elasticnet", max_iter=3).fit(data, labels),
+        lambda: pl.kernel_perceptron(data, y, kernel="rbf", max_sweeps=3),
+    )
+    for fit in fits:
+        try:
+            fit()
+        except pl.PerceptronLabError:
+            pass  # a refusal compiles nothing more
+    return len(fits)
+
+
+def warm_every_kernel() -> int:
+    """Also compile, in both float widths and for dense and CSR rows, the kernels that the
+    commands above do not reach: every dense and CSR loop the machine may choose, the parallel
+    blocked sweep, the learners' own (pocket's ratchet, the averaged, multiclass and kernel members,
+    scikit-learn's SGD semantics with penalties and sample weights). ``make test`` runs this while
+    lint runs, so that the test workers load these kernels instead of each compiling them. Returns
+    the number of calls made."""
+    import warnings
+
+    import numpy as np
+    import scipy.sparse as sp
+
+    from perceptronlab.core import kernels
+    from perceptronlab.core.batch import perceptron_batch
+
+    rng = np.random.default_rng(0)
+    calls = 0
+    for dtype in (np.float64, np.float32):
+        X = rng.normal(size=(48, 4)).astype(dtype)
+        y = np.where(X[:, 0] + 0.3 * rng.normal(size=48) > 0, 1, -1)
+        labels = np.arange(48) % 3
+        n, d = X.shape
+        order = np.arange(n)[::-1].copy()
+        for use_order in (False, True):
+            for loop in kernels.DENSE_SWEEPS:
+                rule = (np.zeros(d), 0.0, 1.0, 0.0, True, np.empty(n, np.int64), np.empty(n))
+                kernels.sweep_dense_loop(X, y.astype(np.float64), order, use_order, rule, loop)
+                calls += 1
+            row_sq = kernels.row_squared_norms(X, np.empty(n))
+            rule = (np.zeros(d), 0.0, 1.0, 0.0, True, np.empty(n, np.int64), np.empty(n))
+            kernels.sweep_dense_blocked(
+                X, y.astype(np.float64), order, use_order, rule, 16, np.empty(16), row_sq
+            )
+            calls += 1
+            out = np.empty(n, np.int64), np.empty(n)
+            kernels.sweep_dense(
+                X, y.astype(np.float64), order, use_order, np.zeros(d), 0.0, 1.0, 0.0, True, *out
+            )
+        for margins in (kernels.margins_dense, kernels.margins_dense_parallel):
+            margins(X, y.astype(np.float64), np.ones(d), 0.5, np.empty(n))
+        perceptron_batch(np.stack([X, X]), np.stack([y, y]), max_sweeps=3)
+        S = sp.csr_matrix(X)
+        for loop in kernels.CSR_LOOPS:
+            rule = (np.zeros(d), 0.0, 1.0, 0.0, True, np.empty(n, np.int64), np.empty(n))
+            kernels.sweep_csr(
+                S.indptr, S.indices, S.data, y.astype(np.float64), order, True, rule, loop
+            )
+            calls += 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for data in (X, S):
+                calls += _fit_each_learner(data, y, labels)
+    return calls
+
+
+if __name__ == "__main__":  # pragma: no cover - `make run`, `make test`
+    import sys
+
     commands = warm()
     print(f"compiled kernels cached: {len(commands)} commands warmed")
+    if "--every-kernel" in sys.argv[1:]:
+        print(f"and every kernel's float widths and paths: {warm_every_kernel()} calls")
