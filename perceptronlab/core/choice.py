@@ -166,7 +166,11 @@ def choices() -> dict[str, Any]:
             }
     except (OSError, ValueError):
         pass
-    measured = measure()
+    return _keep(path, measure())
+
+
+def _keep(path: Path, measured: dict[str, Any]) -> dict[str, Any]:
+    """A measurement written to ``path`` (where it can be), with a ``source`` that says where it is."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, json.dumps(measured))
@@ -510,14 +514,7 @@ def threads_choice() -> dict[str, Any]:
             return {**found, "source": f"measured earlier on this machine ({path.name})"}
     except (OSError, ValueError):
         pass
-    measured = measure_threads()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, json.dumps(measured))
-        source = f"measured now, kept in {path.name} beside Numba's cache"
-    except (OSError, InputError):
-        source = "measured now (the cache folder is not writable: kept for this process)"
-    return {**measured, "source": source}
+    return _keep(path, measure_threads())
 
 
 def two_threads_pay() -> bool:
