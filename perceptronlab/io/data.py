@@ -444,13 +444,13 @@ def _refuse_index_column(where: str, header: list[str], feature_cols: list[int],
     writes with ``df.to_csv(path)``: not a feature, and training on it would go on without a word."""
     if not feature_cols or feature_cols[0] != 0 or header[0].strip():
         return
-    column = np.array([float(row[0]) for row in X]) if isinstance(X, list) else X[:, 0]
-    if column.shape[0] < 2 or not np.array_equal(column, np.arange(column.shape[0])):
+    column = [row[0] for row in X] if isinstance(X, list) else X[:, 0].tolist()
+    if len(column) < 2 or any(value != i for i, value in enumerate(column)):
         return
     raise fail(
         where,
         "feature columns",
-        f"an unnamed first column 0, 1, 2, …, {column.shape[0] - 1}: the row index "
+        f"an unnamed first column 0, 1, 2, …, {len(column) - 1}: the row index "
         "that pandas writes with df.to_csv(path)",
         "Write the file with df.to_csv(path, index=False), or drop its first column (e.g. cut -d, -f2-).",
     )
