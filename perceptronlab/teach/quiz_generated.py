@@ -58,6 +58,13 @@ _PYTHAGOREAN = [
 ]
 
 
+def _wrong_options(candidates: list, key: object, most: int = 3) -> list | None:
+    """The first ``most`` distinct wrong options (value, slip, words), or None when there are fewer
+    than three (the generator draws again)."""
+    wrong = distinct(candidates, key)
+    return wrong[:most] if len(wrong) >= 3 else None
+
+
 def _step(w, x, label: int, eta: Fraction) -> tuple[Fraction, ...]:
     """The core's update w + η·label·x, exactly (the slips replay it with a wrong label or rate)."""
     rows = [Fraction(c) for c in x]
@@ -120,8 +127,8 @@ def update_question(rng: random.Random, qid: str) -> Question:
                 "subtracts ηyx; the update adds it, to turn w towards yx.",
             ),
         ]
-        wrong = distinct(candidates, key)[:3]
-        if len(wrong) < 3:
+        wrong = _wrong_options(candidates, key)
+        if wrong is None:
             continue
         prompt = (
             f"The perceptron has w = {vec(w)} and meets x = {vec(x)} with label y = {signed(label)}; "
@@ -176,10 +183,9 @@ def distance_question(rng: random.Random, qid: str) -> Question:
                 "is ‖x‖, the distance of x to the origin, not to the hyperplane.",
             ),
         ]
-        wrong = distinct(candidates, _as_root(key))
-        if len(wrong) < 3:
+        wrong = _wrong_options(candidates, _as_root(key), most=4)
+        if wrong is None:
             continue
-        wrong = wrong[:4]
         rational = [value for value, _, _ in wrong if _root(value[1]) ** 2 == value[1]]
         texts = dict(
             zip(
@@ -318,8 +324,8 @@ def bound_question(rng: random.Random, qid: str) -> Question:
             (math.ceil(ratio), "rounded-up", "rounds R²/ρ² up; a count at most R²/ρ² rounds down."),
             (key + 1, "rounded-up", "is one more than the bound allows."),
         ]
-        wrong = distinct(candidates, key)[:3]
-        if len(wrong) < 3:
+        wrong = _wrong_options(candidates, key)
+        if wrong is None:
             continue
         prompt = (
             f"All points satisfy ‖x‖ ≤ R = {number_text(R)}, and some w* separates them with margin "
@@ -355,8 +361,8 @@ def error_bound_question(rng: random.Random, qid: str) -> Question:
             ((R / rho) / (n + 1), "forgot-squares", "is R/ρ/(n+1): the bound squares both."),
             (1 / ratio / (n + 1), "inverted-ratio", "is ρ²/R²/(n+1): a larger margin must help."),
         ]
-        wrong = distinct(candidates, key)[:3]
-        if len(wrong) < 3:
+        wrong = _wrong_options(candidates, key)
+        if wrong is None:
             continue
         texts = same_format([key] + [value for value, _, _ in wrong])
         prompt = (
