@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 from perceptronlab._ground import validation as v
 from perceptronlab._ground.numbers import parse_exact
 from perceptronlab.online._search import Search
-from perceptronlab.online.classes import FiniteClass
+from perceptronlab.online.classes import FiniteClass, check_class
 
 __all__ = ["Consistent", "Halving", "SOA", "WeightedMajority", "Hedge", "Winnow", "WINNOW_VARIANTS"]
 
@@ -49,11 +49,7 @@ class _ClassLearner:
     searches: ClassVar[str | None] = None
 
     def __init__(self, H: FiniteClass, *, max_bytes: Any = None) -> None:
-        if not isinstance(H, FiniteClass):
-            raise v.fail(
-                "H", "a FiniteClass", type(H).__name__, "Build one with FiniteClass(matrix)."
-            )
-        self.H = H
+        self.H = check_class(H)
         self._search = Search.of(H.matrix, max_bytes=max_bytes, what=self.searches)
         self.version_space = self._search.everything
         self.mistakes = 0

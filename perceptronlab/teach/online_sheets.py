@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from perceptronlab._ground import validation as v
-from perceptronlab.online import SOA, FiniteClass, Halving, WeightedMajority, Winnow
+from perceptronlab.online import SOA, Halving, WeightedMajority, Winnow
+from perceptronlab.online.classes import check_class
 from perceptronlab.teach.task import rows_table
 
 __all__ = ["SHEET_KINDS", "OnlineSheet", "online_sheet"]
@@ -144,10 +145,7 @@ def online_sheet(
         )
     if kind == "winnow":
         return _winnow(Winnow(target, **options), pairs)
-    if not isinstance(target, FiniteClass):
-        raise v.fail(
-            "target", "a FiniteClass", type(target).__name__, "Pass e.g. FiniteClass.thresholds(3)."
-        )
+    target = check_class(target, "target", "Pass e.g. FiniteClass.thresholds(3).")
     if kind == "halving":
         halving = Halving(target)
         rows = _class_rows(halving, pairs, halving.side_sizes, lambda: _names(halving.alive))
