@@ -19,9 +19,9 @@ from perceptronlab.teach.questions import (
     choice,
     distinct,
     number_text,
+    numeric,
     same_format,
     signed,
-    tolerance,
     vec,
 )
 
@@ -485,18 +485,8 @@ def mistakes_question(rng: random.Random, qid: str) -> Question:
             f"{run.mistakes} updates in {run.sweeps} sweeps (the last one clean); the final w is "
             f"{vec(run.w)}."
         )
-        value = Fraction(run.mistakes)
-        return Question(
-            qid,
-            "update",
-            "numeric",
-            prompt,
-            str(run.mistakes),
-            why,
-            value=value,
-            tolerance=Fraction(0),
-            data={"X": X, "y": y, "key": run.mistakes},
-        )
+        data = {"X": X, "y": y, "key": run.mistakes}
+        return numeric(qid, "update", prompt, Fraction(run.mistakes), why, data)
     raise RuntimeError("no mistakes question found")  # pragma: no cover
 
 
@@ -525,17 +515,7 @@ def margin_question(rng: random.Random, qid: str) -> Question:
             f"y_i⟨w,x_i⟩ = {', '.join(number_text(s) for s in scores)}, ‖w‖ = {number_text(norm)}: "
             f"ρ = {number_text(min(scores))}/{number_text(norm)} = {number_text(key)}."
         )
-        return Question(
-            qid,
-            "margin",
-            "numeric",
-            prompt,
-            number_text(key),
-            why,
-            value=key,
-            tolerance=tolerance(key),
-            data={"w": w, "X": X, "y": y, "key": key},
-        )
+        return numeric(qid, "margin", prompt, key, why, {"w": w, "X": X, "y": y, "key": key})
     raise RuntimeError("no margin question found")  # pragma: no cover
 
 
@@ -556,17 +536,8 @@ def margin_perceptron_question(rng: random.Random, qid: str) -> Question:
         f"{number_text(bound)}; a number of updates is whole, so at most {key}. With ρ₀ = 0 it is "
         "Theorem 1's R²/ρ²."
     )
-    return Question(
-        qid,
-        "margin perceptron",
-        "numeric",
-        prompt,
-        str(key),
-        why,
-        value=Fraction(key),
-        tolerance=Fraction(0),
-        data={"R": R, "rho": rho, "rho0": rho0, "key": key},
-    )
+    data = {"R": R, "rho": rho, "rho0": rho0, "key": key}
+    return numeric(qid, "margin perceptron", prompt, Fraction(key), why, data)
 
 
 def pocket_question(rng: random.Random, qid: str) -> Question:
@@ -658,17 +629,8 @@ def after_update_question(rng: random.Random, qid: str) -> Question:
             f"= {number_text(key)}: the score grows, though it may stay ≤ 0. Written in a worksheet before the "
             "prediction, it is the slip of using the label first."
         )
-        return Question(
-            qid,
-            "update",
-            "numeric",
-            prompt,
-            number_text(key),
-            why,
-            value=key,
-            tolerance=tolerance(key),
-            data={"w": w, "x": x, "y": label, "eta": eta, "key": key},
-        )
+        data = {"w": w, "x": x, "y": label, "eta": eta, "key": key}
+        return numeric(qid, "update", prompt, key, why, data)
     raise RuntimeError("no after-update question found")  # pragma: no cover
 
 
