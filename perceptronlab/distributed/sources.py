@@ -500,16 +500,10 @@ def summarize(raw: Raw) -> dict[str, Any]:
         summary["label_error"] = f"{labels.shape[0]} labels for {X.shape[0]} rows"
     elif labels.shape[0]:
         try:
-            summary["labels"] = _distinct(labels)
+            summary["labels"] = v.distinct_labels(labels)
         except TypeError:
             summary["label_error"] = "labels of mixed types"
     return summary
-
-
-def _distinct(labels: NDArray[Any]) -> NDArray[Any]:
-    if labels.dtype.kind == "O":
-        return np.array(sorted(set(labels.tolist())), dtype=object)
-    return np.unique(labels)
 
 
 def learn_spec(
@@ -566,15 +560,8 @@ def learn_spec(
                 "X", "at least one feature", "0 features", "Pass a dataset with feature columns."
             )
         spec = replace(spec, n_features=n_features)
-    try:
-        union = _distinct(np.concatenate(distinct))
-    except TypeError as exc:
-        raise v.fail(
-            "y (the labels)",
-            "labels of one comparable type",
-            "mixed types",
-            "Use e.g. -1/+1, 0/1 or strings, not a mix.",
-        ) from exc
+    with v.comparable_labels():
+        union = v.distinct_labels(np.concatenate(distinct))
     _, classes = v.check_labels(union)
     return replace(spec, positive=classes[-1]), classes, n_rows
 
