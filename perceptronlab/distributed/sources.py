@@ -352,15 +352,7 @@ def _parquet_source(files: list[str], label: Hashable | None) -> Source:
             columns, names, f, files[0], "Write every Parquet file with the same schema."
         )
         parts += [Part("parquet", f, index=g) for g in range(meta.metadata.num_row_groups)]
-    assert columns is not None  # expand_paths returns at least one file
-    label = _pick_label(label, list(columns), files[0])
-    spec = Spec(kind="parquet", label=label, columns=columns)
-    return Source(
-        parts=parts,
-        spec=spec,
-        names=[p.describe() for p in parts],
-        feature_names=[c for c in columns if c != label],
-    )
+    return _table_source("parquet", parts, columns, label, files[0])
 
 
 def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Source:
@@ -379,12 +371,24 @@ def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Sou
             columns, names, f, files[0], "Write every CSV file with the same header."
         )
         parts += _byte_ranges(f, "csv", len(first) if has_header else 0, blocksize)
+    return _table_source("csv", parts, columns, label, files[0], header=header)
+
+
+def _table_source(
+    kind: str,
+    parts: list[Part],
+    columns: tuple[str, ...] | None,
+    label: Hashable | None,
+    first: str,
+    header: bool = True,
+) -> Source:
+    """The source of Parquet or CSV files with these columns: the label picked among them (default
+    the last), the others the features; each part named by where it is."""
     assert columns is not None  # expand_paths returns at least one file
-    label = _pick_label(label, list(columns), files[0])
-    spec = Spec(kind="csv", label=label, columns=columns, header=header)
+    label = _pick_label(label, list(columns), first)
     return Source(
         parts=parts,
-        spec=spec,
+        spec=Spec(kind=kind, label=label, columns=columns, header=header),
         names=[p.describe() for p in parts],
         feature_names=[c for c in columns if c != label],
     )
