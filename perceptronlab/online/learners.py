@@ -239,6 +239,10 @@ class WeightedMajority(_ClassLearner):
     def learn_one(self, x: Any, y: Any) -> None:
         label = _label(y)
         self._count_round()
+        self._learn(x, label)
+
+    def _learn(self, x: Any, label: int) -> None:
+        """Predict x, count a mistake, and charge every expert that said otherwise."""
         if self.predict_one(x) != label:
             self.mistakes += 1
         self.expert_mistakes += self.H.matrix[:, self._column(x)] != label
@@ -337,11 +341,7 @@ class Hedge(WeightedMajority):
         label = _label(y)
         p = self.probability(x)
         self.expected_mistakes += 1 - p if label else p
-        if self.predict_one(x) != label:
-            self.mistakes += 1
-        self.expert_mistakes += self.H.matrix[:, self._column(x)] != label
-        zero, one = self._sides(x)
-        self.version_space = one if label else zero
+        self._learn(x, label)
 
 
 class Winnow:
