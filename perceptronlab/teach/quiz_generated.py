@@ -13,7 +13,7 @@ from perceptronlab._ground.numbers import format_count, format_sqrt
 from perceptronlab.core.exact import exact_update
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.scores import margins as engine_margins
-from perceptronlab.teach.quantities import quick_run
+from perceptronlab.teach.quantities import draw_points, quick_run
 from perceptronlab.teach.questions import (
     Question,
     choice,
@@ -393,10 +393,10 @@ def error_bound_question(rng: random.Random, qid: str) -> Question:
 def _small_separable(rng: random.Random, n: int, low: int = -2, high: int = 2):
     """n distinct nonzero integer points with both labels, linearly separable through the origin
     (the exact engine converges within 10 sweeps); ``None`` when this draw is not."""
-    X = [(rng.randint(low, high), rng.randint(low, high)) for _ in range(n)]
-    y = [rng.choice((-1, 1)) for _ in range(n)]
-    if len(set(X)) < n or (0, 0) in X or len(set(y)) < 2:
+    drawn = draw_points(rng, n, low, high)
+    if drawn is None:
         return None
+    X, y = drawn
     converged, _, mistakes, _ = quick_run(X, y, 10)  # skips the draws the engine would refuse
     if not converged or mistakes < 2:
         return None
@@ -548,10 +548,10 @@ def pocket_question(rng: random.Random, qid: str) -> Question:
     from perceptronlab.teach.kinds.pocket import UPDATES, errors
 
     for _ in range(MAX_DRAWS):
-        X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(5)]
-        y = [rng.choice((-1, 1)) for _ in range(5)]
-        if len(set(X)) < 5 or (0, 0) in X or len(set(y)) < 2:
+        drawn = draw_points(rng, 5)
+        if drawn is None:
             continue
+        X, y = drawn
         if quick_run(X, y, 30)[0]:
             continue  # separable (it converges): no pocket needed
         run = perceptron(X, y, exact=True, trace=True, max_sweeps=UPDATES, warn=False)
