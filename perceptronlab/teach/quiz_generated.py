@@ -82,10 +82,29 @@ def _value_choice(
     text: Callable = str,
 ) -> Question:
     """A choice question on a value: the key (value, why) and the wrong (value, slip, words), each
-    option written by ``text``, a wrong one followed by the words that say what it is."""
+    option written by ``text``."""
     value, why = key
-    options = [(text(v), slip, f"{text(v)} {words}") for v, slip, words in wrong]
-    return choice(qid, topic, prompt, (text(value), why), options, why, rng, data)
+    texts = [text(v) for v, _, _ in wrong]
+    return _written_choice(qid, topic, prompt, (text(value), why), texts, wrong, rng, data)
+
+
+def _written_choice(
+    qid: str,
+    topic: str,
+    prompt: str,
+    key: tuple[str, str],
+    texts: list[str],
+    wrong: list,
+    rng: random.Random,
+    data: dict,
+) -> Question:
+    """A choice question with its options written: the key (text, why), and each wrong option's
+    text (``texts``, in the order of ``wrong``) followed by the words that say what it is."""
+    options = [
+        (shown, slip, f"{shown} {words}")
+        for shown, (_, slip, words) in zip(texts, wrong, strict=True)
+    ]
+    return choice(qid, topic, prompt, key, options, key[1], rng, data)
 
 
 def update_question(rng: random.Random, qid: str) -> Question:
@@ -202,19 +221,9 @@ def distance_question(rng: random.Random, qid: str) -> Question:
         why = f"y⟨w,x⟩/‖w‖ = {number_text(score)}/{number_text(norm)} = {texts[_as_root(key)]}" + (
             " (negative: x is on the wrong side)." if key < 0 else "."
         )
-        return choice(
-            qid,
-            "distance",
-            prompt,
-            (texts[_as_root(key)], why),
-            [
-                (text, slip, f"{text} {why_wrong}")
-                for text, (_, slip, why_wrong) in zip(shown, wrong, strict=True)
-            ],
-            why,
-            rng,
-            {"w": w, "x": x, "y": label, "key": key},
-        )
+        data = {"w": w, "x": x, "y": label, "key": key}
+        key_text = texts[_as_root(key)]
+        return _written_choice(qid, "distance", prompt, (key_text, why), shown, wrong, rng, data)
     raise RuntimeError("no distance question found")  # pragma: no cover
 
 
@@ -374,18 +383,9 @@ def error_bound_question(rng: random.Random, qid: str) -> Question:
             f"R*²/ρ*²/(n+1) = {number_text(ratio)}/{n + 1} = {texts[0]}, a fast rate 1/n, "
             "independent of the dimension."
         )
-        return choice(
-            qid,
-            "theorem 2",
-            prompt,
-            (texts[0], why),
-            [
-                (text, slip, f"{text} {why_wrong}")
-                for text, (_, slip, why_wrong) in zip(texts[1:], wrong, strict=True)
-            ],
-            why,
-            rng,
-            {"R": R, "rho": rho, "n": n, "key": key},
+        data = {"R": R, "rho": rho, "n": n, "key": key}
+        return _written_choice(
+            qid, "theorem 2", prompt, (texts[0], why), texts[1:], wrong, rng, data
         )
     raise RuntimeError("no test-error question found")  # pragma: no cover
 
