@@ -101,3 +101,9 @@ def test_overflow_during_pocket_is_not_blamed_on_the_data():
         pocket(X, [1, -1, 1], eta=10.0, seed=0, check="ratchet")
     with pytest.raises(WeightOverflowError, match="Scale the data"):
         pocket(sp.csr_matrix(X), [1, -1, 1], eta=10.0, seed=0, check="ratchet")
+
+
+def test_labels_of_mixed_types_are_refused_in_one_line():
+    y = np.array([1, "a", 1], dtype=object)  # an int and a str do not sort
+    with pytest.raises(InputError, match="expected labels of one comparable type, got mixed types"):
+        perceptron([[1.0], [2.0], [3.0]], y)

@@ -436,3 +436,13 @@ def test_float_options_past_the_float_range(tmp_path):
     for flag in ("--eta", "--margin"):
         result = runner.invoke(app, ["train", str(exam), flag, "1e309"])
         assert result.exit_code == 1 and "float range" in _one_error_line(result)
+
+
+def test_proc_numbers_reads_the_first_number_after_each_key(tmp_path):
+    status = tmp_path / "status"
+    status.write_text("Name:\tpython\nUmask:\t0027\nVmSize:\t  2048 kB\nVmSize:\t1 kB\n", "ascii")
+    assert _memory.proc_numbers(str(status), "VmSize:") == {"VmSize:": 2048}
+    assert _memory.proc_numbers(str(status), "Umask:", "Nope:", base=8) == {"Umask:": 0o27}
+    assert _memory.proc_numbers(str(tmp_path / "missing"), "VmSize:") == {}
+    status.write_text("VmSize:\tlots kB\n", "ascii")  # unreadable: nothing, as off Linux
+    assert _memory.proc_numbers(str(status), "VmSize:") == {}

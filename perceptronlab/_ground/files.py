@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from perceptronlab._ground.memory import proc_numbers
 from perceptronlab.exceptions import fail
 
 __all__ = ["atomic_folder", "atomic_open", "atomic_write", "write_target"]
@@ -42,13 +43,9 @@ _UMASK_LOCK = threading.Lock()
 
 def _umask() -> int:
     """The process umask, read without changing it where the system allows (Linux)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
+    mask = proc_numbers("/proc/self/status", "Umask:", base=8).get("Umask:")
+    if mask is not None:
+        return mask
     with _UMASK_LOCK:  # elsewhere: set and restore at once
         mask = os.umask(0o022)
         os.umask(mask)

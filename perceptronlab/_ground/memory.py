@@ -62,15 +62,27 @@ _SIZE = re.compile(
 )
 
 
-def _meminfo_available() -> int | None:
+def proc_numbers(path: str, *keys: str, base: int = 10) -> dict[str, int]:
+    """The number after each of ``keys`` (``"MemTotal:"``, its first line) in a /proc file of
+    ``key value`` lines; the keys it lacks are left out, and a file that cannot be read or parsed
+    (not Linux) gives none."""
+    found: dict[str, int] = {}
     try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
+        with open(path, encoding="ascii") as handle:
             for line in handle:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+                key = next((k for k in keys if line.startswith(k) and k not in found), None)
+                if key is not None:
+                    found[key] = int(line.split()[1], base)
+                    if len(found) == len(keys):
+                        break
     except (OSError, ValueError, IndexError):
-        return None
-    return None
+        return {}
+    return found
+
+
+def _meminfo_available() -> int | None:
+    kb = proc_numbers("/proc/meminfo", "MemAvailable:").get("MemAvailable:")
+    return None if kb is None else kb * 1024
 
 
 def _cgroup_room() -> int | None:
@@ -97,28 +109,13 @@ def _address_space_room() -> int | None:
         return None
     if soft == resource.RLIM_INFINITY or soft <= 0:
         return None
-    used = 0
-    try:
-        with open("/proc/self/status", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("VmSize:"):
-                    used = int(line.split()[1]) * 1024
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
+    used = proc_numbers("/proc/self/status", "VmSize:").get("VmSize:", 0) * 1024
     return max(0, soft - used)
 
 
 def _machine_memory() -> int | None:
     """The machine's memory and swap (MemTotal + SwapTotal)."""
-    total = 0
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith(("MemTotal:", "SwapTotal:")):
-                    total += int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
+    total = sum(proc_numbers("/proc/meminfo", "MemTotal:", "SwapTotal:").values()) * 1024
     return total or None
 
 

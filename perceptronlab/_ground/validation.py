@@ -6,12 +6,13 @@ below the boundary (the kernels, the exact engine) trusts what leaves this modul
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
 import numbers
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, get_args, overload
@@ -50,6 +51,8 @@ __all__ = [
     "check_choice",
     "check_seed",
     "check_labels",
+    "distinct_labels",
+    "comparable_labels",
     "check_exact_matrix",
     "check_matrix",
     "check_Xy",
@@ -289,18 +292,8 @@ def check_labels(
             "NaN or inf",
             "Remove or fix the rows with missing labels.",
         )
-    if y_arr.dtype.kind == "O":
-        try:
-            classes = np.array(sorted(set(y_arr.tolist())), dtype=object)
-        except TypeError as exc:
-            raise fail(
-                "y (the labels)",
-                "labels of one comparable type",
-                "mixed types",
-                "Use e.g. -1/+1, 0/1 or strings, not a mix.",
-            ) from exc
-    else:
-        classes = np.unique(y_arr)
+    with comparable_labels():
+        classes = distinct_labels(y_arr)
     if binary and signed_ok and y_arr.dtype.kind in "iuf" and set(classes.tolist()) <= {-1, 1}:
         return y_arr.astype(np.float64), np.array([-1, 1])
     if binary and len(classes) != 2:
@@ -317,6 +310,27 @@ def check_labels(
 
 
 # ---------------------------------------------------------------- data
+
+
+def distinct_labels(labels: NDArray[Any]) -> NDArray[Any]:
+    """The distinct labels, sorted (labels of mixed types do not sort: a TypeError)."""
+    if labels.dtype.kind == "O":
+        return np.array(sorted(set(labels.tolist())), dtype=object)
+    return np.unique(labels)
+
+
+@contextlib.contextmanager
+def comparable_labels() -> Iterator[None]:
+    """Turns the TypeError of labels that do not sort (mixed types) into the one-line error."""
+    try:
+        yield
+    except TypeError as exc:
+        raise fail(
+            "y (the labels)",
+            "labels of one comparable type",
+            "mixed types",
+            "Use e.g. -1/+1, 0/1 or strings, not a mix.",
+        ) from exc
 
 
 def _to_fraction(value: Any, where: str) -> Fraction:

@@ -352,15 +352,7 @@ def _parquet_source(files: list[str], label: Hashable | None) -> Source:
             columns, names, f, files[0], "Write every Parquet file with the same schema."
         )
         parts += [Part("parquet", f, index=g) for g in range(meta.metadata.num_row_groups)]
-    assert columns is not None  # expand_paths returns at least one file
-    label = _pick_label(label, list(columns), files[0])
-    spec = Spec(kind="parquet", label=label, columns=columns)
-    return Source(
-        parts=parts,
-        spec=spec,
-        names=[p.describe() for p in parts],
-        feature_names=[c for c in columns if c != label],
-    )
+    return _table_source("parquet", parts, columns, label, files[0])
 
 
 def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Source:
@@ -379,12 +371,24 @@ def _csv_source(files: list[str], label: Hashable | None, blocksize: int) -> Sou
             columns, names, f, files[0], "Write every CSV file with the same header."
         )
         parts += _byte_ranges(f, "csv", len(first) if has_header else 0, blocksize)
+    return _table_source("csv", parts, columns, label, files[0], header=header)
+
+
+def _table_source(
+    kind: str,
+    parts: list[Part],
+    columns: tuple[str, ...] | None,
+    label: Hashable | None,
+    first: str,
+    header: bool = True,
+) -> Source:
+    """The source of Parquet or CSV files with these columns: the label picked among them (default
+    the last), the others the features; each part named by where it is."""
     assert columns is not None  # expand_paths returns at least one file
-    label = _pick_label(label, list(columns), files[0])
-    spec = Spec(kind="csv", label=label, columns=columns, header=header)
+    label = _pick_label(label, list(columns), first)
     return Source(
         parts=parts,
-        spec=spec,
+        spec=Spec(kind=kind, label=label, columns=columns, header=header),
         names=[p.describe() for p in parts],
         feature_names=[c for c in columns if c != label],
     )
@@ -500,16 +504,10 @@ def summarize(raw: Raw) -> dict[str, Any]:
         summary["label_error"] = f"{labels.shape[0]} labels for {X.shape[0]} rows"
     elif labels.shape[0]:
         try:
-            summary["labels"] = _distinct(labels)
+            summary["labels"] = v.distinct_labels(labels)
         except TypeError:
             summary["label_error"] = "labels of mixed types"
     return summary
-
-
-def _distinct(labels: NDArray[Any]) -> NDArray[Any]:
-    if labels.dtype.kind == "O":
-        return np.array(sorted(set(labels.tolist())), dtype=object)
-    return np.unique(labels)
 
 
 def learn_spec(
@@ -566,15 +564,8 @@ def learn_spec(
                 "X", "at least one feature", "0 features", "Pass a dataset with feature columns."
             )
         spec = replace(spec, n_features=n_features)
-    try:
-        union = _distinct(np.concatenate(distinct))
-    except TypeError as exc:
-        raise v.fail(
-            "y (the labels)",
-            "labels of one comparable type",
-            "mixed types",
-            "Use e.g. -1/+1, 0/1 or strings, not a mix.",
-        ) from exc
+    with v.comparable_labels():
+        union = v.distinct_labels(np.concatenate(distinct))
     _, classes = v.check_labels(union)
     return replace(spec, positive=classes[-1]), classes, n_rows
 

@@ -248,6 +248,15 @@ class FiniteClass:
         return cls(labellings, [tuple(row) for row in rows])
 
 
+def check_class(
+    H: object, name: str = "H", fix: str = "Build one with FiniteClass(matrix)."
+) -> FiniteClass:
+    """``H`` when it is a :class:`FiniteClass`; else the one-line error naming what it is."""
+    if not isinstance(H, FiniteClass):
+        raise v.fail(name, "a FiniteClass", type(H).__name__, fix)
+    return H
+
+
 def _halfspace_labellings(
     points: list[tuple[int, int]], d: int, intercept: bool
 ) -> NDArray[np.uint8]:

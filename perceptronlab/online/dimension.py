@@ -25,7 +25,7 @@ import numpy as np
 
 from perceptronlab._ground import validation as v
 from perceptronlab.online._search import MAX_VISITS, Search, bitsets, check_search_memory
-from perceptronlab.online.classes import FiniteClass
+from perceptronlab.online.classes import FiniteClass, check_class
 
 __all__ = [
     "LittlestoneDimension",
@@ -169,14 +169,10 @@ class VCDimension:
 
 
 def _check_class(H: object) -> FiniteClass:
-    if not isinstance(H, FiniteClass):
-        raise v.fail(
-            "H",
-            "a FiniteClass",
-            type(H).__name__,
-            "Build one with FiniteClass(matrix) or a constructor such as FiniteClass.thresholds(7).",
-        )
-    return H
+    return check_class(
+        H,
+        fix="Build one with FiniteClass(matrix) or a constructor such as FiniteClass.thresholds(7).",
+    )
 
 
 def _tree(search: Search, space: int, depth: int) -> MistakeTree:

@@ -20,7 +20,7 @@ import numpy as np
 
 from perceptronlab._ground import validation as v
 from perceptronlab.online._search import Search
-from perceptronlab.online.classes import FiniteClass
+from perceptronlab.online.classes import FiniteClass, check_class
 
 __all__ = [
     "Adversary",
@@ -33,12 +33,6 @@ __all__ = [
 
 #: the most rounds one game may last
 MAX_ROUNDS = 10_000_000
-
-
-def _check_class(H: Any) -> FiniteClass:
-    if not isinstance(H, FiniteClass):
-        raise v.fail("H", "a FiniteClass", type(H).__name__, "Build one with FiniteClass(matrix).")
-    return H
 
 
 class Adversary:
@@ -92,7 +86,7 @@ class LdimAdversary(Adversary):
     """
 
     def __init__(self, H: FiniteClass, *, max_bytes: Any = None) -> None:
-        self.H = _check_class(H)
+        self.H = check_class(H)
         self._search = Search.of(
             H.matrix, max_bytes=max_bytes, what="LdimAdversary (the Littlestone dimension)"
         )
@@ -152,7 +146,7 @@ class ContraryAdversary(Adversary):
     """
 
     def __init__(self, H: FiniteClass, *, seed: int | None = None) -> None:
-        self.H = _check_class(H)
+        self.H = check_class(H)
         self._rng = None if seed is None else np.random.default_rng(v.check_seed(seed))
         self._next = 0
 
@@ -178,7 +172,7 @@ class SequenceAdversary(Adversary):
     """
 
     def __init__(self, H: FiniteClass, sequence: Iterable[tuple[int, int]]) -> None:
-        self.H = _check_class(H)
+        self.H = check_class(H)
         self.sequence = [(H._point_index(x), _label01(y)) for x, y in sequence]
         self._position = 0
 

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 from perceptronlab._ground import validation as v
 from perceptronlab._ground.numbers import parse_exact
 from perceptronlab.online._search import Search
-from perceptronlab.online.classes import FiniteClass
+from perceptronlab.online.classes import FiniteClass, check_class
 
 __all__ = ["Consistent", "Halving", "SOA", "WeightedMajority", "Hedge", "Winnow", "WINNOW_VARIANTS"]
 
@@ -49,11 +49,7 @@ class _ClassLearner:
     searches: ClassVar[str | None] = None
 
     def __init__(self, H: FiniteClass, *, max_bytes: Any = None) -> None:
-        if not isinstance(H, FiniteClass):
-            raise v.fail(
-                "H", "a FiniteClass", type(H).__name__, "Build one with FiniteClass(matrix)."
-            )
-        self.H = H
+        self.H = check_class(H)
         self._search = Search.of(H.matrix, max_bytes=max_bytes, what=self.searches)
         self.version_space = self._search.everything
         self.mistakes = 0
@@ -243,6 +239,10 @@ class WeightedMajority(_ClassLearner):
     def learn_one(self, x: Any, y: Any) -> None:
         label = _label(y)
         self._count_round()
+        self._learn(x, label)
+
+    def _learn(self, x: Any, label: int) -> None:
+        """Predict x, count a mistake, and charge every expert that said otherwise."""
         if self.predict_one(x) != label:
             self.mistakes += 1
         self.expert_mistakes += self.H.matrix[:, self._column(x)] != label
@@ -341,11 +341,7 @@ class Hedge(WeightedMajority):
         label = _label(y)
         p = self.probability(x)
         self.expected_mistakes += 1 - p if label else p
-        if self.predict_one(x) != label:
-            self.mistakes += 1
-        self.expert_mistakes += self.H.matrix[:, self._column(x)] != label
-        zero, one = self._sides(x)
-        self.version_space = one if label else zero
+        self._learn(x, label)
 
 
 class Winnow:

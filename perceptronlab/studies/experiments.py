@@ -32,13 +32,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 from perceptronlab._ground.validation import fail
-
-if TYPE_CHECKING:
-    pass
-
 from perceptronlab.studies._result import IMAGE_FORMATS, ExperimentResult, Progress
 from perceptronlab.studies.bound_vs_actual import bound_vs_actual
 from perceptronlab.studies.learners import learners_experiment
@@ -49,18 +45,13 @@ from perceptronlab.studies.worst_case import worst_case
 __all__ = ["EXPERIMENTS", "ExperimentResult", "run_experiment"]
 
 
-def _online(
-    out_dir: Path | str | None = None,
-    *,
-    seed: int | None = None,
-    trials: int | None = None,
-    progress: Progress | None = None,
-) -> ExperimentResult:
-    """:func:`perceptronlab.studies.online.online_experiment`, imported when it runs (the online-learning
-    chapter's classes and bounds stay out of the command line's start-up)."""
+def _online(*args: Any, **kwargs: Any) -> ExperimentResult:
+    """:func:`perceptronlab.studies.online.online_experiment`, imported when it runs (the
+    online-learning chapter's classes and bounds stay out of the command line's start-up); the
+    arguments pass through."""
     from perceptronlab.studies.online import online_experiment
 
-    return online_experiment(out_dir, seed=seed, trials=trials, progress=progress)
+    return online_experiment(*args, **kwargs)
 
 
 #: name -> experiment function ``(out_dir=None, *, seed=None, trials=None, progress=None)``

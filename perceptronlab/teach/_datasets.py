@@ -174,6 +174,15 @@ def _legacy_seed(seed: Any) -> int:
     return checked
 
 
+def _two_clouds(n_per_class: int, offset: float, spread: float, seed: int) -> np.ndarray:
+    """The notebook's two round clouds, stacked: from ``RandomState(seed)``, n points
+    ``randn(n, 2) * spread`` around (−offset, 0), then n around (offset, 0)."""
+    rng = np.random.RandomState(seed)
+    first = rng.randn(n_per_class, 2) * spread + np.array([-offset, 0])
+    second = rng.randn(n_per_class, 2) * spread + np.array([offset, 0])
+    return np.vstack([first, second])
+
+
 def gaussian_pair(
     n_per_class: int = 25,
     separation: float = 3.0,
@@ -212,10 +221,7 @@ def gaussian_pair(
     separation = _check_real("separation", separation, minimum=0.0)
     spread = _check_real("spread", spread, positive=True)
     seed = _legacy_seed(seed)
-    rng = np.random.RandomState(seed)
-    negative = rng.randn(n_per_class, 2) * spread + np.array([-separation / 2, 0])
-    positive = rng.randn(n_per_class, 2) * spread + np.array([separation / 2, 0])
-    X = np.vstack([negative, positive])
+    X = _two_clouds(n_per_class, separation / 2, spread, seed)
     if bias:
         X = np.hstack([np.ones((X.shape[0], 1)), X])
     y = np.array([-1] * n_per_class + [1] * n_per_class, dtype=np.int64)
@@ -304,11 +310,8 @@ def nonseparable(
     shift = _check_real("shift", shift, minimum=0.0)
     spread = _check_real("spread", spread, positive=True)
     seed = _legacy_seed(seed)
-    rng = np.random.RandomState(seed)
-    zeros = rng.randn(n_per_class, 2) * spread + np.array([-shift, 0])
-    ones = rng.randn(n_per_class, 2) * spread + np.array([shift, 0])
     return Dataset(
-        np.vstack([zeros, ones]),
+        _two_clouds(n_per_class, shift, spread, seed),
         np.array([0] * n_per_class + [1] * n_per_class, dtype=np.int64),
         f"nonseparable-{seed}",
         f"the notebook “The Perceptron Convergence Theorem”, section 6.9: overlapping clouds "

@@ -168,6 +168,10 @@ class _Row:
     b: Fraction | None = None
 
 
+#: what is wrong with a row: the slip's name (a key of :data:`SLIPS`) and the words that say it
+Slip = tuple[str, str]
+
+
 def _number(text: str, where: str) -> Fraction:
     cleaned = text.strip().replace("−", "-").replace("$", "").replace(" ", "")
     cleaned = re.sub(r"\\[td]?frac\{(-?\d+)\}\{(\d+)\}", r"\1/\2", cleaned)
@@ -549,44 +553,36 @@ class _Walk:
 
     def stop_row(self, row: _Row, k: int, first: int, position: int) -> CheckResult:
         """A stop row once the clean sweep has begun (after 0 to n of its rows written out)."""
-        expected = self.stop_cells()
+        found = self.stop_slip(row, k, first)
+        if found is not None:
+            return self.row_fail(row, *found, self.stop_cells())
+        return self.finish(position + 1, written_out=False)
+
+    def stop_slip(self, row: _Row, k: int, first: int) -> Slip | None:
+        """The first thing wrong with a stop row in the clean sweep, as (slip, words)."""
         done = k - first
         wanted = [s.score for s in self.steps[first:]]
         if row.sweep != self.final:
-            return self.row_fail(
-                row,
-                "layout",
-                f"The stop row belongs to sweep {self.final}, not {row.sweep}.",
-                expected,
-            )
+            return "layout", f"The stop row belongs to sweep {self.final}, not {row.sweep}."
         got_scores = row.score
         if len(got_scores) not in (len(wanted), len(wanted) - done):
-            return self.row_fail(
-                row,
+            return (
                 "layout",
                 f"The stop row lists {len(got_scores)} scores; sweep {self.final} checks {self.n} "
                 "points.",
-                expected,
             )
         offset = 0 if len(got_scores) == len(wanted) else done
         for j, (got, want) in enumerate(zip(got_scores, wanted[offset:], strict=True)):
             if got != want:
                 index = self.steps[first + offset + j].index
-                return self.row_fail(
-                    row,
+                return (
                     "arithmetic",
                     f"In the clean sweep {self.final}, x{index + 1} has y<w,x> = {format_number(want)}, "
                     f"not {format_number(got)}.",
-                    expected,
                 )
         if row.mistake:
-            return self.row_fail(
-                row,
-                "layout",
-                "The stop row has no mistake: mark it 'no'.",
-                expected,
-            )
-        return self.finish(position + 1, written_out=False)
+            return "layout", "The stop row has no mistake: mark it 'no'."
+        return None
 
     def early_stop(self, row: _Row, k: int) -> CheckResult:
         """A stop row before the clean sweep has begun."""
@@ -677,45 +673,45 @@ class _Walk:
         """The first thing wrong with the row of step ``k``: its place, its score, its mistake
         mark, its w after (``None`` when it is right)."""
         assert row.point is not None  # the stop row ("all") is check()'s
-        expected = self.expected_cells(k)
-        for verdict in (self.place_verdict, self.score_verdict, self.mark_verdict, self.w_verdict):
-            result = verdict(row, k, expected)
-            if result is not None:
-                return result
+        step = self.steps[k]
+        for right, slip in (
+            ((row.sweep, row.point) == (step.sweep, step.index), self.place_slip),
+            (row.score == step.score, self.score_slip),
+            (row.mistake == step.mistake, self.mark_slip),
+            (self.written_w(row) == (tuple(step.w), step.b), self.w_slip),
+        ):
+            if not right:
+                return self.row_fail(row, *slip(row, k), self.expected_cells(k))
         return None
 
-    def place_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+    def written_w(self, row: _Row) -> tuple[Any, Any]:
+        """The row's w after and b (0 without an intercept)."""
+        return row.w, (row.b if self.fit_intercept else Fraction(0))
+
+    def place_slip(self, row: _Row, k: int) -> Slip:
         """The row is not the next check's sweep and point."""
         step = self.steps[k]
-        if (row.sweep, row.point) == (step.sweep, step.index):
-            return None
         assert row.point is not None  # the stop row ("all") is check()'s
-        return self.row_fail(
-            row,
+        return (
             "layout",
             f"The next check is sweep {step.sweep}, x{step.index + 1}, not sweep {row.sweep}, "
             f"x{row.point + 1}.",
-            expected,
         )
 
-    def score_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+    def score_slip(self, row: _Row, k: int) -> Slip:
         """A wrong y<w,x>: the label used before the prediction, or plain arithmetic."""
         step = self.steps[k]
-        if row.score == step.score:
-            return None
         w, b = self.state_before(k)
         x, label = self.X[step.index], self.signs[step.index]
         name = f"x{step.index + 1}"
         # the score after this step's update: the label used before the prediction
         early = exact_score(*exact_update(w, b, x, label, self.eta, self.fit_intercept), x, label)
         if step.mistake and row.score == early:
-            return self.row_fail(
-                row,
+            return (
                 "label-before-prediction",
                 f"y<w,x> of {name} is computed with w = {self.w_text(w, b)} from before this step: "
                 f"{format_number(step.score)}. Your {format_number(row.score)} is the score of "
                 f"w + eta*y*x, i.e. the label was used to update w before the prediction.",
-                expected,
             )
         unsigned = label * step.score
         hint = (
@@ -723,99 +719,74 @@ class _Walk:
             if row.score == unsigned and label == -1 and unsigned != 0
             else ""
         )
-        return self.row_fail(
-            row,
+        return (
             "arithmetic",
             f"y<w,x> of {name} with w = {self.w_text(w, b)} is {format_number(step.score)}, not "
             f"{format_number(row.score)}{hint}.",
-            expected,
         )
 
-    def mark_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+    def mark_slip(self, row: _Row, k: int) -> Slip:
         """A wrong mistake mark: a tie taken as correct, a missed mistake, an update not due."""
         step = self.steps[k]
-        if row.mistake == step.mistake:
-            return None
         name = f"x{step.index + 1}"
         if step.mistake and step.score == 0:
-            return self.row_fail(
-                row,
+            return (
                 "tie-as-correct",
                 f"y<w,x> of {name} is 0, a tie: it counts as a mistake and w must be updated.",
-                expected,
             )
         if step.mistake:
-            return self.row_fail(
-                row,
+            return (
                 "arithmetic",
                 f"y<w,x> of {name} is {format_number(step.score)} < 0: a mistake, so w must be "
                 "updated.",
-                expected,
             )
-        return self.row_fail(
-            row,
+        return (
             "update-not-due",
             f"y<w,x> of {name} is {format_number(step.score)} > 0: correctly classified, so no "
             f"update; w stays {self.w_text(*self.state_before(k))}.",
-            expected,
         )
 
-    def w_verdict(self, row: _Row, k: int, expected: tuple) -> CheckResult | None:
+    def w_slip(self, row: _Row, k: int) -> Slip:
         """A wrong w after: an update where none is due, a missing one, or a wrong rule."""
         step = self.steps[k]
-        got_w, got_b = row.w, (row.b if self.fit_intercept else Fraction(0))
-        if got_w == tuple(step.w) and got_b == step.b:
-            return None
         if step.mistake:
-            return self.wrong_update(row, k, expected)
+            return self.wrong_update(row, k)
+        got_w = row.w
         w, b = self.state_before(k)
         x, label = self.X[step.index], self.signs[step.index]
         name = f"x{step.index + 1}"
         updated = tuple(exact_update(w, b, x, label, self.eta, self.fit_intercept)[0])
         if got_w == updated:
-            return self.row_fail(
-                row,
+            return (
                 "update-not-due",
                 f"{name} is marked as no mistake (y<w,x> = {format_number(step.score)} > 0), yet w "
                 f"was updated; it stays {self.w_text(w, b)}.",
-                expected,
             )
-        return self.row_fail(
-            row,
-            "arithmetic",
-            f"No update at {name}: w stays {self.w_text(w, b)}.",
-            expected,
-        )
+        return "arithmetic", f"No update at {name}: w stays {self.w_text(w, b)}."
 
-    def wrong_update(self, row: _Row, k: int, expected: tuple) -> CheckResult:
+    def wrong_update(self, row: _Row, k: int) -> Slip:
         """A mistake's row whose w after is not w + eta*y*x: which wrong rule gives it."""
         step, (w, b) = self.steps[k], self.state_before(k)
         x, label, name = self.X[step.index], self.signs[step.index], f"x{step.index + 1}"
-        got_w, got_b = row.w, (row.b if self.fit_intercept else Fraction(0))
+        got_w, got_b = self.written_w(row)
         plus_x = tuple(exact_update(w, b, x, 1, self.eta, self.fit_intercept)[0])  # as if y were +1
         subtracted = tuple(exact_update(w, b, x, -label, self.eta, self.fit_intercept)[0])
         if label == 1 and got_w == subtracted:
-            return self.row_fail(
-                row,
+            return (
                 "update-subtracted",
                 f"{name} has label y = +1, so the update is w + eta*y*x = "
                 f"{self.w_text(step.w, step.b)}; {format_vector(got_w)} is w - eta*y*x.",
-                expected,
             )
         if label == -1 and got_w == plus_x:
-            return self.row_fail(
-                row,
+            return (
                 "x-instead-of-yx",
                 f"{name} has label y = -1, so the update is w - eta*x = {self.w_text(step.w, step.b)}; "
                 f"{format_vector(got_w)} adds x.",
-                expected,
             )
-        return self.row_fail(
-            row,
+        return (
             "arithmetic",
             f"The update at {name} gives w + eta*y*x = {self.w_text(step.w, step.b)}, not "
             f"{self.w_text(got_w, got_b)}.",
-            expected,
         )
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from perceptronlab.teach.questions import Question, number_text, tolerance
+from perceptronlab.teach.questions import Question, number_text, numeric, tolerance
 
 if TYPE_CHECKING:
     from perceptronlab.core.run import Run
@@ -145,15 +145,12 @@ def exam_questions(task: ExamTask, prefix: str = "") -> list[Question]:
                 else " (as a decimal; within 0.1 % is accepted)."
             )
             out.append(
-                Question(
+                numeric(
                     f"{name}-{part.letter}{k}",
                     topic,
-                    "numeric",
                     f"{head}\n\nEnter {what}{how}",
-                    number_text(value),
+                    value,
                     solution,
-                    value=value,
-                    tolerance=tolerance(value),
                 )
             )
         if not asked:

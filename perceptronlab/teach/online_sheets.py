@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from perceptronlab._ground import validation as v
-from perceptronlab.online import SOA, FiniteClass, Halving, WeightedMajority, Winnow
+from perceptronlab.online import SOA, Halving, WeightedMajority, Winnow
+from perceptronlab.online.classes import check_class
 from perceptronlab.teach.task import rows_table
 
 __all__ = ["SHEET_KINDS", "OnlineSheet", "online_sheet"]
@@ -144,31 +145,29 @@ def online_sheet(
         )
     if kind == "winnow":
         return _winnow(Winnow(target, **options), pairs)
-    if not isinstance(target, FiniteClass):
-        raise v.fail(
-            "target", "a FiniteClass", type(target).__name__, "Pass e.g. FiniteClass.thresholds(3)."
-        )
+    target = check_class(target, "target", "Pass e.g. FiniteClass.thresholds(3).")
     if kind == "halving":
         halving = Halving(target)
-        rows = _class_rows(halving, pairs, halving.side_sizes, lambda: _names(halving.alive))
+        rows = _learner_rows(halving, pairs, halving.side_sizes, lambda: _names(halving.alive))
     elif kind == "soa":
         soa = SOA(target)
-        rows = _class_rows(soa, pairs, soa.side_dimensions, lambda: _names(soa.alive))
+        rows = _learner_rows(soa, pairs, soa.side_dimensions, lambda: _names(soa.alive))
     else:
         wm = WeightedMajority(target, **options)
-        rows = _class_rows(wm, pairs, wm.votes, lambda: _vector(wm.weights))
+        rows = _learner_rows(wm, pairs, wm.votes, lambda: _vector(wm.weights))
     return OnlineSheet(kind, _HEADERS[kind], rows)
 
 
-def _class_rows(
+def _learner_rows(
     learner: Any,
     pairs: list[tuple[Any, int]],
     columns: Callable[[Any], tuple[Any, Any]],
     state: Callable[[], str],
+    point: Callable[[Any], str] = "x{}".format,
 ) -> list[tuple[str, ...]]:
-    """One row per round of a learner on a finite class: the round, the point, the learner's two
-    ``columns`` for the point (side sizes, side dimensions or votes), its prediction, the label,
-    the mistake and its ``state`` after learning the label."""
+    """One row per round of a learner: the round, the ``point``, the learner's two ``columns`` for
+    it (side sizes, side dimensions, votes, or Winnow's score and threshold), its prediction, the
+    label, the mistake and its ``state`` after learning the label."""
     rows: list[tuple[str, ...]] = []
     for number, (x, y) in enumerate(pairs, start=1):
         left, right = columns(x)
@@ -177,7 +176,7 @@ def _class_rows(
         rows.append(
             (
                 str(number),
-                f"x{x}",
+                point(x),
                 str(left),
                 str(right),
                 str(prediction),
@@ -190,21 +189,11 @@ def _class_rows(
 
 
 def _winnow(learner: Winnow, pairs: list[tuple[Any, int]]) -> OnlineSheet:
-    rows: list[tuple[str, ...]] = []
-    for number, (x, y) in enumerate(pairs, start=1):
-        score = learner.score(x)
-        prediction = learner.predict_one(x)
-        learner.learn_one(x, y)
-        rows.append(
-            (
-                str(number),
-                _vector(int(c) for c in x),
-                str(score),
-                str(learner.theta),
-                str(prediction),
-                str(y),
-                "yes" if prediction != y else "no",
-                _vector(learner.weights),
-            )
-        )
+    rows = _learner_rows(
+        learner,
+        pairs,
+        lambda x: (learner.score(x), learner.theta),  # the threshold is fixed
+        lambda: _vector(learner.weights),
+        lambda x: _vector(int(c) for c in x),
+    )
     return OnlineSheet("winnow", _HEADERS["winnow"], rows)

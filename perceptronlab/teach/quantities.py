@@ -2,11 +2,13 @@
 
 R², ρ² and the bounds come from the theory toolkit (:mod:`perceptronlab.theory`), exact on exact
 input; the scores y_i⟨w,x_i⟩ from the engine's exact ``margins``. Only ‖w‖² of a single vector is
-local.
+local. Beside them, the draws the tasks' rejection sampling starts from and a fast pre-check of
+their runs.
 """
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from typing import cast
 
@@ -62,6 +64,18 @@ def sample_size(R2: Fraction, rho2: Fraction, epsilon: Fraction) -> int:
     from perceptronlab.bounds import sample_size
 
     return sample_size(R2, rho2, epsilon, squared=True)
+
+
+def draw_points(
+    rng: random.Random, n: int, low: int = -2, high: int = 2
+) -> tuple[list[tuple[int, int]], list[int]] | None:
+    """One draw of n integer points in [low, high]² and their labels ±1 (the points first); None
+    when a point repeats, one is the origin, or every label is the same (draw again)."""
+    X = [(rng.randint(low, high), rng.randint(low, high)) for _ in range(n)]
+    y = [rng.choice((-1, 1)) for _ in range(n)]
+    if len(set(X)) < n or (0, 0) in X or len(set(y)) < 2:
+        return None
+    return X, y
 
 
 def quick_run(X, y, max_sweeps: int) -> tuple[bool, int, int, list[Fraction]]:

@@ -255,6 +255,24 @@ def choice(
     )
 
 
+def numeric(
+    qid: str, topic: str, prompt: str, value: Fraction, explanation: str, data: dict | None = None
+) -> Question:
+    """A numeric question on an exact value: the key written by :func:`number_text`, a reply
+    accepted within :func:`tolerance` of it."""
+    return Question(
+        qid,
+        topic,
+        "numeric",
+        prompt,
+        number_text(value),
+        explanation,
+        value=value,
+        tolerance=tolerance(value),
+        data=data or {},
+    )
+
+
 def distinct(candidates: list[tuple[Any, str, str]], key: Any) -> list[tuple[Any, str, str]]:
     """The candidates (value, slip, why) whose value differs from the key and from every earlier one."""
     seen = [key]

@@ -13,15 +13,15 @@ from perceptronlab._ground.numbers import format_count, format_sqrt
 from perceptronlab.core.exact import exact_update
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.core.scores import margins as engine_margins
-from perceptronlab.teach.quantities import quick_run
+from perceptronlab.teach.quantities import draw_points, quick_run
 from perceptronlab.teach.questions import (
     Question,
     choice,
     distinct,
     number_text,
+    numeric,
     same_format,
     signed,
-    tolerance,
     vec,
 )
 
@@ -58,6 +58,13 @@ _PYTHAGOREAN = [
 ]
 
 
+def _wrong_options(candidates: list, key: object, most: int = 3) -> list | None:
+    """The first ``most`` distinct wrong options (value, slip, words), or None when there are fewer
+    than three (the generator draws again)."""
+    wrong = distinct(candidates, key)
+    return wrong[:most] if len(wrong) >= 3 else None
+
+
 def _step(w, x, label: int, eta: Fraction) -> tuple[Fraction, ...]:
     """The core's update w + η·label·x, exactly (the slips replay it with a wrong label or rate)."""
     rows = [Fraction(c) for c in x]
@@ -75,10 +82,29 @@ def _value_choice(
     text: Callable = str,
 ) -> Question:
     """A choice question on a value: the key (value, why) and the wrong (value, slip, words), each
-    option written by ``text``, a wrong one followed by the words that say what it is."""
+    option written by ``text``."""
     value, why = key
-    options = [(text(v), slip, f"{text(v)} {words}") for v, slip, words in wrong]
-    return choice(qid, topic, prompt, (text(value), why), options, why, rng, data)
+    texts = [text(v) for v, _, _ in wrong]
+    return _written_choice(qid, topic, prompt, (text(value), why), texts, wrong, rng, data)
+
+
+def _written_choice(
+    qid: str,
+    topic: str,
+    prompt: str,
+    key: tuple[str, str],
+    texts: list[str],
+    wrong: list,
+    rng: random.Random,
+    data: dict,
+) -> Question:
+    """A choice question with its options written: the key (text, why), and each wrong option's
+    text (``texts``, in the order of ``wrong``) followed by the words that say what it is."""
+    options = [
+        (shown, slip, f"{shown} {words}")
+        for shown, (_, slip, words) in zip(texts, wrong, strict=True)
+    ]
+    return choice(qid, topic, prompt, key, options, key[1], rng, data)
 
 
 def update_question(rng: random.Random, qid: str) -> Question:
@@ -120,8 +146,8 @@ def update_question(rng: random.Random, qid: str) -> Question:
                 "subtracts ηyx; the update adds it, to turn w towards yx.",
             ),
         ]
-        wrong = distinct(candidates, key)[:3]
-        if len(wrong) < 3:
+        wrong = _wrong_options(candidates, key)
+        if wrong is None:
             continue
         prompt = (
             f"The perceptron has w = {vec(w)} and meets x = {vec(x)} with label y = {signed(label)}; "
@@ -176,10 +202,9 @@ def distance_question(rng: random.Random, qid: str) -> Question:
                 "is ‖x‖, the distance of x to the origin, not to the hyperplane.",
             ),
         ]
-        wrong = distinct(candidates, _as_root(key))
-        if len(wrong) < 3:
+        wrong = _wrong_options(candidates, _as_root(key), most=4)
+        if wrong is None:
             continue
-        wrong = wrong[:4]
         rational = [value for value, _, _ in wrong if _root(value[1]) ** 2 == value[1]]
         texts = dict(
             zip(
@@ -196,19 +221,9 @@ def distance_question(rng: random.Random, qid: str) -> Question:
         why = f"y⟨w,x⟩/‖w‖ = {number_text(score)}/{number_text(norm)} = {texts[_as_root(key)]}" + (
             " (negative: x is on the wrong side)." if key < 0 else "."
         )
-        return choice(
-            qid,
-            "distance",
-            prompt,
-            (texts[_as_root(key)], why),
-            [
-                (text, slip, f"{text} {why_wrong}")
-                for text, (_, slip, why_wrong) in zip(shown, wrong, strict=True)
-            ],
-            why,
-            rng,
-            {"w": w, "x": x, "y": label, "key": key},
-        )
+        data = {"w": w, "x": x, "y": label, "key": key}
+        key_text = texts[_as_root(key)]
+        return _written_choice(qid, "distance", prompt, (key_text, why), shown, wrong, rng, data)
     raise RuntimeError("no distance question found")  # pragma: no cover
 
 
@@ -318,8 +333,8 @@ def bound_question(rng: random.Random, qid: str) -> Question:
             (math.ceil(ratio), "rounded-up", "rounds R²/ρ² up; a count at most R²/ρ² rounds down."),
             (key + 1, "rounded-up", "is one more than the bound allows."),
         ]
-        wrong = distinct(candidates, key)[:3]
-        if len(wrong) < 3:
+        wrong = _wrong_options(candidates, key)
+        if wrong is None:
             continue
         prompt = (
             f"All points satisfy ‖x‖ ≤ R = {number_text(R)}, and some w* separates them with margin "
@@ -355,8 +370,8 @@ def error_bound_question(rng: random.Random, qid: str) -> Question:
             ((R / rho) / (n + 1), "forgot-squares", "is R/ρ/(n+1): the bound squares both."),
             (1 / ratio / (n + 1), "inverted-ratio", "is ρ²/R²/(n+1): a larger margin must help."),
         ]
-        wrong = distinct(candidates, key)[:3]
-        if len(wrong) < 3:
+        wrong = _wrong_options(candidates, key)
+        if wrong is None:
             continue
         texts = same_format([key] + [value for value, _, _ in wrong])
         prompt = (
@@ -368,18 +383,9 @@ def error_bound_question(rng: random.Random, qid: str) -> Question:
             f"R*²/ρ*²/(n+1) = {number_text(ratio)}/{n + 1} = {texts[0]}, a fast rate 1/n, "
             "independent of the dimension."
         )
-        return choice(
-            qid,
-            "theorem 2",
-            prompt,
-            (texts[0], why),
-            [
-                (text, slip, f"{text} {why_wrong}")
-                for text, (_, slip, why_wrong) in zip(texts[1:], wrong, strict=True)
-            ],
-            why,
-            rng,
-            {"R": R, "rho": rho, "n": n, "key": key},
+        data = {"R": R, "rho": rho, "n": n, "key": key}
+        return _written_choice(
+            qid, "theorem 2", prompt, (texts[0], why), texts[1:], wrong, rng, data
         )
     raise RuntimeError("no test-error question found")  # pragma: no cover
 
@@ -387,10 +393,10 @@ def error_bound_question(rng: random.Random, qid: str) -> Question:
 def _small_separable(rng: random.Random, n: int, low: int = -2, high: int = 2):
     """n distinct nonzero integer points with both labels, linearly separable through the origin
     (the exact engine converges within 10 sweeps); ``None`` when this draw is not."""
-    X = [(rng.randint(low, high), rng.randint(low, high)) for _ in range(n)]
-    y = [rng.choice((-1, 1)) for _ in range(n)]
-    if len(set(X)) < n or (0, 0) in X or len(set(y)) < 2:
+    drawn = draw_points(rng, n, low, high)
+    if drawn is None:
         return None
+    X, y = drawn
     converged, _, mistakes, _ = quick_run(X, y, 10)  # skips the draws the engine would refuse
     if not converged or mistakes < 2:
         return None
@@ -479,18 +485,8 @@ def mistakes_question(rng: random.Random, qid: str) -> Question:
             f"{run.mistakes} updates in {run.sweeps} sweeps (the last one clean); the final w is "
             f"{vec(run.w)}."
         )
-        value = Fraction(run.mistakes)
-        return Question(
-            qid,
-            "update",
-            "numeric",
-            prompt,
-            str(run.mistakes),
-            why,
-            value=value,
-            tolerance=Fraction(0),
-            data={"X": X, "y": y, "key": run.mistakes},
-        )
+        data = {"X": X, "y": y, "key": run.mistakes}
+        return numeric(qid, "update", prompt, Fraction(run.mistakes), why, data)
     raise RuntimeError("no mistakes question found")  # pragma: no cover
 
 
@@ -519,17 +515,7 @@ def margin_question(rng: random.Random, qid: str) -> Question:
             f"y_i⟨w,x_i⟩ = {', '.join(number_text(s) for s in scores)}, ‖w‖ = {number_text(norm)}: "
             f"ρ = {number_text(min(scores))}/{number_text(norm)} = {number_text(key)}."
         )
-        return Question(
-            qid,
-            "margin",
-            "numeric",
-            prompt,
-            number_text(key),
-            why,
-            value=key,
-            tolerance=tolerance(key),
-            data={"w": w, "X": X, "y": y, "key": key},
-        )
+        return numeric(qid, "margin", prompt, key, why, {"w": w, "X": X, "y": y, "key": key})
     raise RuntimeError("no margin question found")  # pragma: no cover
 
 
@@ -550,17 +536,8 @@ def margin_perceptron_question(rng: random.Random, qid: str) -> Question:
         f"{number_text(bound)}; a number of updates is whole, so at most {key}. With ρ₀ = 0 it is "
         "Theorem 1's R²/ρ²."
     )
-    return Question(
-        qid,
-        "margin perceptron",
-        "numeric",
-        prompt,
-        str(key),
-        why,
-        value=Fraction(key),
-        tolerance=Fraction(0),
-        data={"R": R, "rho": rho, "rho0": rho0, "key": key},
-    )
+    data = {"R": R, "rho": rho, "rho0": rho0, "key": key}
+    return numeric(qid, "margin perceptron", prompt, Fraction(key), why, data)
 
 
 def pocket_question(rng: random.Random, qid: str) -> Question:
@@ -571,10 +548,10 @@ def pocket_question(rng: random.Random, qid: str) -> Question:
     from perceptronlab.teach.kinds.pocket import UPDATES, errors
 
     for _ in range(MAX_DRAWS):
-        X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(5)]
-        y = [rng.choice((-1, 1)) for _ in range(5)]
-        if len(set(X)) < 5 or (0, 0) in X or len(set(y)) < 2:
+        drawn = draw_points(rng, 5)
+        if drawn is None:
             continue
+        X, y = drawn
         if quick_run(X, y, 30)[0]:
             continue  # separable (it converges): no pocket needed
         run = perceptron(X, y, exact=True, trace=True, max_sweeps=UPDATES, warn=False)
@@ -652,17 +629,8 @@ def after_update_question(rng: random.Random, qid: str) -> Question:
             f"= {number_text(key)}: the score grows, though it may stay ≤ 0. Written in a worksheet before the "
             "prediction, it is the slip of using the label first."
         )
-        return Question(
-            qid,
-            "update",
-            "numeric",
-            prompt,
-            number_text(key),
-            why,
-            value=key,
-            tolerance=tolerance(key),
-            data={"w": w, "x": x, "y": label, "eta": eta, "key": key},
-        )
+        data = {"w": w, "x": x, "y": label, "eta": eta, "key": key}
+        return numeric(qid, "update", prompt, key, why, data)
     raise RuntimeError("no after-update question found")  # pragma: no cover
 
 

@@ -118,15 +118,20 @@ def radius(X: MatrixLike, fit_intercept: bool = False) -> float:
 # ---------------------------------------------------------------- distance and margin
 
 
-def _check_w(w: Any, d: int | None = None, name: str = "w") -> NDArray[Any]:
+def _float_entries(w: Any, name: str) -> NDArray[np.float64]:
+    """Every entry of ``w`` as a float, flattened (the shape is the caller's to check)."""
     try:
-        arr = np.array(
+        return np.array(
             [float(value) for value in np.ravel(np.asarray(w, dtype=object))], dtype=np.float64
         )
     except (TypeError, ValueError) as exc:
         raise v.fail(
             name, "a vector of numbers", repr(w), f"Pass {name} as a sequence of numbers."
         ) from exc
+
+
+def _check_w(w: Any, d: int | None = None, name: str = "w") -> NDArray[Any]:
+    arr = _float_entries(w, name)
     if np.ndim(w) != 1 and not (np.ndim(w) == 2 and 1 in np.shape(w)):
         raise v.fail(
             name, "a 1-D vector", f"shape {np.shape(w)}", f"Pass {name} as a flat sequence."
@@ -183,15 +188,7 @@ def distance(w: ArrayLike, x: ArrayLike, y: Any = None, b: float = 0.0) -> float
 
 
 def _check_w_like_x(x: Any, d: int) -> NDArray[Any]:
-    try:
-        arr = np.array(
-            [float(value) for value in np.ravel(np.asarray(x, dtype=object))], dtype=np.float64
-        )
-    except (TypeError, ValueError) as exc:
-        raise v.fail(
-            "x", "a vector of numbers", repr(x), "Pass x as a sequence of numbers."
-        ) from exc
-    return v.check_vector(arr, d, "x")
+    return v.check_vector(_float_entries(x, "x"), d, "x")
 
 
 def _check_sign(y: Any) -> float:

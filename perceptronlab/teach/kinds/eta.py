@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from perceptronlab.core.perceptron import perceptron
 from perceptronlab.teach import tex as t
-from perceptronlab.teach.quantities import quick_run
+from perceptronlab.teach.quantities import draw_points, quick_run
 from perceptronlab.teach.task import HALVES_GRADING, MAX_DRAWS, ExamTask, exact_points, three_parts
 
 ETAS = (Fraction(1, 2), Fraction(2), Fraction(3))
@@ -23,10 +23,10 @@ def eta_draw(rng: random.Random, seed: int) -> tuple[list, list, Fraction, int]:
     """The task's points, labels and η, and the run's mistakes, by seeded rejection sampling (an
     integer pre-check of the η = 1 run, the same signs by η-invariance, skips most draws fast)."""
     for _ in range(MAX_DRAWS):
-        X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(3)]
-        y = [rng.choice((-1, 1)) for _ in range(3)]
-        if len(set(X)) < 3 or (0, 0) in X or len(set(y)) < 2:
+        drawn = draw_points(rng, 3)
+        if drawn is None:
             continue
+        X, y = drawn
         eta = rng.choice(ETAS)
         converged, sweeps, mistakes, scores = quick_run(X, y, 5)
         if not converged or not 2 <= sweeps <= 4 or mistakes < 3 or len(scores) > 12:

@@ -22,10 +22,10 @@ def margin_perceptron_task(rng: random.Random, seed: int) -> ExamTask:
 def margin_perceptron_draw(rng: random.Random, seed: int) -> tuple[list, list, Fraction, Run]:
     """The task's points, labels and ρ₀ with the margin rule's run, by seeded rejection sampling."""
     for _ in range(MAX_DRAWS):
-        X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(3)]
-        y = [rng.choice((-1, 1)) for _ in range(3)]
-        if len(set(X)) < 3 or (0, 0) in X or len(set(y)) < 2:
+        drawn = q.draw_points(rng, 3)
+        if drawn is None:
             continue
+        X, y = drawn
         rho0 = Fraction(rng.choice((1, 2)))
         if not q.quick_run(X, y, 20)[0]:
             continue  # not separable within reach: the plain run below would refuse it

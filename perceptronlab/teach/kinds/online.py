@@ -18,10 +18,10 @@ ROUNDS = 5
 
 def online_task(rng: random.Random, seed: int) -> ExamTask:
     for _ in range(MAX_DRAWS):
-        X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(ROUNDS)]
-        y = [rng.choice((-1, 1)) for _ in range(ROUNDS)]
-        if len(set(X)) < ROUNDS or (0, 0) in X or len(set(y)) < 2:
+        drawn = q.draw_points(rng, ROUNDS)
+        if drawn is None:
             continue
+        X, y = drawn
         if not perceptron(X, y, exact=True, max_sweeps=20, warn=False).converged:
             continue  # separable, so that (b) has a bound
         one_pass = perceptron(X, y, exact=True, trace=True, max_sweeps=1, warn=False)

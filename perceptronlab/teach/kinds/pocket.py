@@ -21,10 +21,10 @@ def errors(w, X, y) -> int:
 
 def pocket_task(rng: random.Random, seed: int) -> ExamTask:
     for _ in range(MAX_DRAWS):
-        X = [(rng.randint(-2, 2), rng.randint(-2, 2)) for _ in range(5)]
-        y = [rng.choice((-1, 1)) for _ in range(5)]
-        if len(set(X)) < 5 or (0, 0) in X or len(set(y)) < 2:
+        drawn = q.draw_points(rng, 5)
+        if drawn is None:
             continue
+        X, y = drawn
         run = perceptron(X, y, exact=True, trace=True, max_sweeps=30, warn=False)
         if run.converged:
             continue  # separable: no pocket needed
