@@ -148,22 +148,25 @@ class UpdateLog:
         self.mistake_set = np.zeros(n, dtype=bool)
         self.n_kept = 0
         self._room = budget // _LOG_ENTRY_BYTES if math.isfinite(budget) else math.inf
-        self._index_chunks: list[np.ndarray] = []
-        self._norm_chunks: list[np.ndarray] = []
+        self._most = self._room  # of updates kept
+        # the kept updates: the first ``_stored`` entries of two arrays grown by doubling (up to
+        # the budget), then the single updates not yet stored
+        self._kept_idx = np.empty(0, dtype=np.int64)
+        self._kept_norm = np.empty(0)
+        self._stored = 0
         self._one_index: list[int] = []
         self._one_norm: list[float] = []
 
     def log_sweep(self, count: int) -> None:
         """Log the ``count`` updates a sweep wrote into ``_idx_buf`` and ``_norm_buf``."""
         if count:
-            self._flush()
-            idx = self._idx_buf[:count]
+            if self._one_index:
+                self._flush()
             self.n_updates += count
-            self.mistake_set[idx] = True
-            kept = int(min(count, self._room))
+            self.mistake_set[self._idx_buf[:count]] = True
+            kept = count if count <= self._room else int(self._room)
             if kept:
-                self._index_chunks.append(idx[:kept].copy())
-                self._norm_chunks.append(self._norm_buf[:kept].copy())
+                self._store(self._idx_buf[:kept], self._norm_buf[:kept])
                 self._room -= kept
                 self.n_kept += kept
 
@@ -181,9 +184,24 @@ class UpdateLog:
 
     def _flush(self) -> None:
         if self._one_index:
-            self._index_chunks.append(np.array(self._one_index, dtype=np.int64))
-            self._norm_chunks.append(np.array(self._one_norm, dtype=np.float64))
+            self._store(np.array(self._one_index, dtype=np.int64), np.array(self._one_norm))
             self._one_index, self._one_norm = [], []
+
+    def _store(self, indices: np.ndarray, norms: np.ndarray) -> None:
+        """Append kept updates to the arrays, doubling them when full (never past the budget)."""
+        start = self._stored
+        stop = start + indices.shape[0]
+        if stop > self._kept_idx.shape[0]:
+            size = max(stop, 2 * self._kept_idx.shape[0], _LOG_CHUNK)
+            size = int(min(size, self._most))
+            for name in ("_kept_idx", "_kept_norm"):
+                old = getattr(self, name)
+                grown = np.empty(size, dtype=old.dtype)
+                grown[:start] = old[:start]
+                setattr(self, name, grown)
+        self._kept_idx[start:stop] = indices
+        self._kept_norm[start:stop] = norms
+        self._stored = stop
 
     @property
     def log_complete(self) -> bool:
@@ -192,16 +210,12 @@ class UpdateLog:
     @property
     def indices(self) -> np.ndarray:
         self._flush()
-        return (
-            np.concatenate(self._index_chunks)
-            if self._index_chunks
-            else np.empty(0, dtype=np.int64)
-        )
+        return self._kept_idx[: self._stored].copy()
 
     @property
     def norms(self) -> np.ndarray:
         self._flush()
-        return np.concatenate(self._norm_chunks) if self._norm_chunks else np.empty(0)
+        return self._kept_norm[: self._stored].copy()
 
 
 @runtime_checkable
@@ -308,12 +322,16 @@ class SweepLog:
             )
         if self.record_errors:
             state = engine.checkpoint()
-            size = 0 if state is None else np.asarray(state[0]).nbytes
-            if state is not None and (engine.exact or self.bytes + size <= CHECKPOINT_BUDGET_BYTES):
-                self.checkpoints[sweep] = state
-                self.bytes += size
-            else:
+            if state is None:
                 self.errors_known[sweep] = engine.errors(state)
+            else:
+                w = state[0]
+                size = w.nbytes if type(w) is np.ndarray else np.asarray(w).nbytes
+                if engine.exact or self.bytes + size <= CHECKPOINT_BUDGET_BYTES:
+                    self.checkpoints[sweep] = state
+                    self.bytes += size
+                else:
+                    self.errors_known[sweep] = engine.errors(state)
         if self.on_sweep is None:
             return False
         if self._interval is not None:
@@ -472,6 +490,7 @@ def _drive(
     sweep = first_sweep
     if rest_of_sweep is not None:
         engine.sweep(rest_of_sweep, sweep)
+    in_data_order = order == "cyclic" and permutations is None  # every sweep's visit: None
     while sweep < max_sweeps:
         sweep += 1
         if cycles:
@@ -479,7 +498,12 @@ def _drive(
             if key in seen:
                 return Outcome(log, cycled=True)
             seen.add(key)
-        visit = _permutation(order, rng, engine.n) if permutations is None else next(permutations)
+        if in_data_order:
+            visit = None
+        elif permutations is None:
+            visit = _permutation(order, rng, engine.n)
+        else:
+            visit = next(permutations)
         updates = engine.sweep(visit, sweep)
         stop = log.end_sweep(sweep, updates, engine)
         if updates == 0 and stop_when_clean:

@@ -147,13 +147,14 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         return (X.indptr, X.indices, X.data) if self.sparse else (X,)
 
     def sweep(self, order, sweep: int) -> int:
-        use_order = order is not None
-        order = _NO_ORDER if order is None else np.ascontiguousarray(order, dtype=np.int64)
-        rows = (*self._rows(), self.y)
+        if order is None:
+            use_order, order = False, _NO_ORDER
+        else:
+            use_order, order = True, np.ascontiguousarray(order, dtype=np.int64)
         if self.weighted:  # the per-row-factor loops, with the sweep's loss and update margins
             sweep_weighted = sgd.sweep_csr_weighted if self.sparse else sgd.sweep_dense_weighted
             count, self.b, stopped, loss = sweep_weighted(
-                *rows, self._factors, order, use_order, self._rule(), self._margin_buf
+                *self._rows(), self.y, self._factors, order, use_order, self._rule(), self._margin_buf
             )
             self.sweep_loss = float(loss)
             self.update_margins = self._margin_buf[:count].copy()
@@ -162,28 +163,46 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             count, self.b, stopped = kernels.sweep_csr(
                 X.indptr, X.indices, X.data, self.y, order, use_order, self._rule(), self._csr_loop
             )
-        elif self._use_parallel():
+        elif self.n_jobs == 1 or self.n < PARALLEL_MIN_ROWS:  # never parallel: nothing to time
+            count, self.b, stopped = kernels.sweep_dense_loop(
+                self.X, self.y, order, use_order, self._rule(), self._dense_loop
+            )
+        else:
+            count, self.b, stopped = self._sweep_dense_timed(order, use_order)
+        if stopped >= 0:
+            raise not_finite_error(self.X, int(stopped), sweep)
+        self._last_updates = count
+        self.log_sweep(count)
+        return count
+
+    def _sweep_dense_timed(self, order: np.ndarray, use_order: bool) -> tuple[int, float, int]:
+        """A dense sweep of a long X with several cores allowed: on them where
+        :meth:`_use_parallel` says so, else on one, timed for the next choice."""
+        if self._use_parallel():
             updates = self._last_updates or 0  # not None here (_use_parallel)
             block = parallel_block(self.n, updates, choice.fork_rows())
             with numba_threads(self.n_jobs):
                 if self._row_sq is None:  # the rows' norms bound the stale scores: once per fit
                     self._row_sq = kernels.row_squared_norms(self.X, np.empty(self.n))
                 start = time.perf_counter()
-                count, self.b, stopped = kernels.sweep_dense_blocked(
-                    *rows, order, use_order, self._rule(), block, np.empty(block), self._row_sq
+                result = kernels.sweep_dense_blocked(
+                    self.X,
+                    self.y,
+                    order,
+                    use_order,
+                    self._rule(),
+                    block,
+                    np.empty(block),
+                    self._row_sq,
                 )
                 self._judge_parallel(time.perf_counter() - start)
-        else:
-            start = time.perf_counter()
-            count, self.b, stopped = kernels.sweep_dense_loop(
-                self.X, self.y, order, use_order, self._rule(), self._dense_loop
-            )
-            self._one_core_seconds = time.perf_counter() - start
-        if stopped >= 0:
-            raise not_finite_error(self.X, int(stopped), sweep)
-        self._last_updates = int(count)
-        self.log_sweep(count)
-        return int(count)
+            return result
+        start = time.perf_counter()
+        result = kernels.sweep_dense_loop(
+            self.X, self.y, order, use_order, self._rule(), self._dense_loop
+        )
+        self._one_core_seconds = time.perf_counter() - start
+        return result
 
     def walk(
         self, picks, start: int, run: int, target: int, updates_left: int, sweep: int
@@ -333,7 +352,8 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         return vectors, intercepts
 
     def key(self) -> tuple[int, int]:
-        return weights_key(self.w, self.b)
+        # :func:`weights_key` of w, which is always this engine's own contiguous float64 array
+        return kernels.fingerprint(self.w, self.b)
 
     def snapshot(self):
         return self.w.copy(), self.b
@@ -350,7 +370,12 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         self.b = float(b)
 
     def finite(self) -> bool:
-        return bool(np.isfinite(self.w).all() and math.isfinite(self.b))
+        # a finite ‖w‖² proves every weight finite in one BLAS call; an infinite one may be finite
+        # weights whose squares overflow, so then each weight is tested
+        w = self.w
+        return math.isfinite(self.b) and (
+            math.isfinite(np.dot(w, w)) or bool(np.isfinite(w).all())
+        )
 
 
 def make_engine(
