@@ -81,7 +81,7 @@ def bc200_csv(tmp_path_factory):
     data = load_breast_cancer()
     path = tmp_path_factory.mktemp("bc200") / "bc200.csv"
     with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle)
+        writer = csv.writer(handle, lineterminator="\n")  # the bytes pandas' to_csv writes
         writer.writerow([name.replace(" ", "_") for name in data.feature_names] + ["label"])
         writer.writerows(
             [*(repr(float(v)) for v in row), int(label)]
@@ -154,3 +154,38 @@ def _no_progress_lines_in_process(request, monkeypatch):
         from perceptronlab.cli import _progress
 
         monkeypatch.setattr(_progress, "SHOW_AFTER", 1e9)
+
+
+@pytest.fixture(scope="session")
+def run_once(tmp_path_factory, worker_id):
+    """``run_once(command, data, *flags)``: ``perceptronlab COMMAND DATA FLAGS`` run once per test run
+    for every module that reads it (the same bytes of data, the same flags): the first pytest-xdist
+    worker to ask runs it on a copy of DATA in a folder that all workers share, the others wait for it
+    (a file lock) and read what it wrote. A report is written to ``out/`` in that folder. Returns the
+    folder and what the command printed."""
+    import hashlib
+    import shutil
+
+    from filelock import FileLock
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import app
+
+    shared = tmp_path_factory.getbasetemp()
+    root = shared.parent if worker_id != "master" else shared
+
+    def run(command: str, data, *flags: str):
+        key = hashlib.sha256(data.read_bytes() + repr((command, flags)).encode()).hexdigest()[:20]
+        folder = root / f"once-{command}-{key}"
+        with FileLock(f"{folder}.lock"):
+            if not (folder / "printed.txt").exists():
+                folder.mkdir(exist_ok=True)
+                copy = folder / data.name
+                shutil.copyfile(data, copy)
+                out = ["--out", str(folder / "out")] if command == "report" else []
+                result = CliRunner().invoke(app, [command, str(copy), *flags, *out])
+                assert result.exit_code == 0, result.output
+                (folder / "printed.txt").write_text(result.stdout, encoding="utf-8")
+        return folder, (folder / "printed.txt").read_text(encoding="utf-8")
+
+    return run
