@@ -143,6 +143,7 @@ def perceptron(  # noqa: PLR0913 (the public keyword arguments)
     run = finish(
         setup.engine,
         outcome,
+        run_class=Run,
         algorithm="perceptron",
         params=params,
         X=setup.X,
@@ -251,20 +252,25 @@ def pocket(  # noqa: PLR0913 (the public keyword arguments)
         seed=seed,
         on_sweep=on_sweep,
     )
-    return _pocket_run(setup, outcome, params)
+    return pocket_run(setup.engine, outcome, params, (setup.X, setup.signs, setup.classes))
 
 
-def _pocket_run(setup: _Setup, outcome: Any, params: dict[str, Any]) -> Run:
-    """The Run of a pocket: the pocket's weights, error count and history."""
+def pocket_run(
+    engine: Any, outcome: Any, params: dict[str, Any], data: tuple[Any, Any, NDArray[Any]]
+) -> Run:
+    """The Run of a driven pocket: the pocket's weights, error count and history (``data``: the
+    checked X, the signs and the two classes)."""
     kept = cast(Pocket, outcome.pocket)  # drive_pocket's outcome has one
+    X, signs, classes = data
     return finish(
-        setup.engine,
+        engine,
         outcome,
+        run_class=Run,
         algorithm="pocket",
         params=params,
-        X=setup.X,
-        signs=setup.signs,
-        classes=setup.classes,
+        X=X,
+        signs=signs,
+        classes=classes,
         w=kept.w,
         b=kept.b,
         pocket_errors=kept.errors,

@@ -22,6 +22,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import Pocket, drive, drive_pocket, finish
 from perceptronlab.core.engines import CompiledEngine
+from perceptronlab.core.perceptron import pocket_run
+from perceptronlab.core.run import Run
 from perceptronlab.core.scores import count_errors
 from perceptronlab.core.sgd import sgd_permutations
 from perceptronlab.core.sgd_engine import SGDEngine
@@ -57,7 +59,6 @@ if TYPE_CHECKING:
 
     from perceptronlab._ground.types import Float64Array, MatrixLike, RandomState
     from perceptronlab.core.driver import SweepInfo
-    from perceptronlab.core.run import Run
 
 
 __all__ = ["Perceptron", "PocketPerceptron"]
@@ -572,6 +573,7 @@ class Perceptron(LinearClassifier):
         return finish(
             engine,
             outcome,
+            run_class=Run,
             algorithm="perceptron",
             params=_run_params(self, sweeps, seed),
             X=X,
@@ -781,26 +783,13 @@ class PocketPerceptron(PartialFit, LinearClassifier):
             pocket=pocket,
             on_sweep=_say_sweeps("") if self.verbose else None,
         )
-        kept = cast(Pocket, outcome.pocket)  # drive_pocket's outcome has one
         params = {
             **_run_params(self, sweeps, seed),
             "check": self.check,
             "max_updates": self.max_updates,
         }
         params.pop("margin")
-        run = finish(
-            engine,
-            outcome,
-            algorithm="pocket",
-            params=params,
-            X=X,
-            signs=signs,
-            classes=_SIGNS,
-            w=kept.w,
-            b=kept.b,
-            pocket_errors=kept.errors,
-            pocket_history=np.asarray(kept.history, dtype=np.int64),
-        )
+        run = pocket_run(engine, outcome, params, (X, signs, _SIGNS))
         return run, (engine.w.copy(), engine.b)
 
     last_coef_: Float64Array
