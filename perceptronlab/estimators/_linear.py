@@ -523,8 +523,10 @@ class Perceptron(LinearClassifier):
             b0=b0,
             n_jobs=self.n_jobs,
         )
+        sgd = self.penalty is not None or single
+        plain = not sgd and scale is None and not rule and not self.verbose
         engine: CompiledEngine
-        if self.penalty is not None or single:
+        if sgd:
             engine = SGDEngine(
                 X,
                 signs,
@@ -535,29 +537,13 @@ class Perceptron(LinearClassifier):
                 single=single,
                 **options,
             )
-            hook = StoppingRule(
-                engine,
-                tol=self.tol,
-                n_iter_no_change=self.n_iter_no_change,
-                validation=validation,
-                verbose=self.verbose,
-                name=name,
-            )
-        elif scale is None and not rule and not self.verbose:
+        elif plain:
             engine = CompiledEngine(
                 X, signs, **options
             )  # the plain sweep, as perceptronlab.perceptron
-            hook = None
         else:
             engine = CompiledEngine(X, signs, scale=scale, track_loss=True, **options)
-            hook = StoppingRule(
-                engine,
-                tol=self.tol,
-                n_iter_no_change=self.n_iter_no_change,
-                validation=validation,
-                verbose=self.verbose,
-                name=name,
-            )
+        hook = None if plain else self._stopping_rule(engine, validation, name)
         order = "cyclic" if permutations is not None else self.order
         outcome = drive(
             engine,
@@ -579,6 +565,18 @@ class Perceptron(LinearClassifier):
             X=X,
             signs=signs,
             classes=_SIGNS,
+        )
+
+    def _stopping_rule(self, engine: CompiledEngine, validation: Any, name: str) -> StoppingRule:
+        """The per-sweep hook of scikit-learn's stopping rule (``tol``, ``n_iter_no_change``, the
+        held-out ``validation`` rows) and of ``verbose``."""
+        return StoppingRule(
+            engine,
+            tol=self.tol,
+            n_iter_no_change=self.n_iter_no_change,
+            validation=validation,
+            verbose=self.verbose,
+            name=name,
         )
 
     def _warnings(self, runs: list[Run]) -> Iterator[tuple[str, str]]:
