@@ -10,7 +10,6 @@ import scipy.sparse as sp
 from perceptronlab.core.driver import drive, finish
 from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.reference import ReferenceEngine
-from perceptronlab.core.run import Run
 
 
 def _problem(seed, n=60, d=5, sparse=False):
@@ -97,7 +96,6 @@ def test_random_mistake_order_never_picks_a_zero_weight():
             finish(
                 each,
                 outcome,
-                run_class=Run,
                 algorithm="perceptron",
                 params={},
                 X=X,

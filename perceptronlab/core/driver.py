@@ -53,6 +53,7 @@ __all__ = [
     "drive",
     "drive_pocket",
     "finish",
+    "finish_as",
 ]
 
 # Keep end-of-sweep weights for the lazy ``errors_after_sweep`` up to this many bytes; past it the
@@ -660,7 +661,13 @@ def _pocket_by_steps(engine, log, rng, order, check, max_sweeps, limit, pocket) 
 _R = TypeVar("_R", bound=Run)
 
 
-def finish(
+def finish(engine: Engine, outcome: Outcome, *, run_class: type[Run] = Run, **fields: Any) -> Run:
+    """The :class:`~perceptronlab.Run` (or ``run_class``) of a driven engine: ``fields`` as
+    :func:`finish_as` takes them (``finish_as`` types a subclass's run as that subclass)."""
+    return finish_as(engine, outcome, run_class=run_class, **fields)
+
+
+def finish_as(
     engine: Engine,
     outcome: Outcome,
     *,

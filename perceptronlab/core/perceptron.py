@@ -143,7 +143,6 @@ def perceptron(  # noqa: PLR0913 (the public keyword arguments)
     run = finish(
         setup.engine,
         outcome,
-        run_class=Run,
         algorithm="perceptron",
         params=params,
         X=setup.X,
@@ -265,7 +264,6 @@ def pocket_run(
     return finish(
         engine,
         outcome,
-        run_class=Run,
         algorithm="pocket",
         params=params,
         X=X,

@@ -559,7 +559,6 @@ class Perceptron(LinearClassifier):
         return finish(
             engine,
             outcome,
-            run_class=Run,
             algorithm="perceptron",
             params=_run_params(self, sweeps, seed),
             X=X,
