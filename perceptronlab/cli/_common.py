@@ -17,6 +17,8 @@ from typing import Annotated, Any
 
 import typer
 
+from perceptronlab.cli._groups import option_group
+
 #: the most sweeps when --max-sweeps is not given: the library's defaults (perceptron(max_sweeps=1000),
 #: pocket(max_sweeps=100), averaged_perceptron and multiclass_perceptron(max_sweeps=100)), for every command
 #: and backend; a test holds them equal.
@@ -29,8 +31,20 @@ DEFAULT_MAX_SWEEPS: dict[str, int] = {
 
 # ---------------------------------------------------------------- common options (Annotated)
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status output.")]
+#: the ``--help`` heading of --json and --quiet, in a group (:class:`OutputOptions`) or alone
+OUTPUT_PANEL = "Output"
+JsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--json", help="Print the result as JSON on stdout.", rich_help_panel=OUTPUT_PANEL
+    ),
+]
+QuietOpt = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", "-q", help="No progress or status output.", rich_help_panel=OUTPUT_PANEL
+    ),
+]
 LabelOpt = Annotated[
     str | None,
     typer.Option("--label", help="Name of the label column of a CSV file (default: the last)."),
@@ -77,6 +91,38 @@ ModelArg = Annotated[
     Path,
     typer.Argument(metavar="MODEL", help="Model file (JSON) from `perceptronlab train --out`."),
 ]
+
+
+@option_group(OUTPUT_PANEL)
+class OutputOptions:
+    """--json and --quiet: the result as JSON on stdout, no progress or status on stderr."""
+
+    json_output: JsonOpt = False
+    quiet: QuietOpt = False
+
+    @property
+    def silent(self) -> bool:
+        """Nothing on stderr but errors: --quiet, or --json (whose stdout a program reads)."""
+        return self.quiet or self.json_output
+
+
+@option_group("Input table")
+class TableOptions:
+    """How a data file is read: its label column, its format and the memory budget."""
+
+    label: LabelOpt = None
+    data_format: DataFormatOpt = None
+    max_bytes: MaxBytesOpt = None
+
+    def read(self, path: Path | str, *, exact: bool = False) -> tuple[Any, Any]:
+        """The file as ``(X, y)`` (:func:`read_xy`), exactly (fractions) with ``exact``."""
+        return read_xy(
+            path, label=self.label, fmt=self.data_format, exact=exact, max_bytes=self.max_bytes
+        )
+
+    def feature_names(self, path: Path | str) -> list[str] | None:
+        """The file's feature columns' names (:func:`feature_names`), or None."""
+        return feature_names(path, label=self.label, fmt=self.data_format)
 
 
 class Scale(str, enum.Enum):

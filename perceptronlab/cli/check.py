@@ -14,15 +14,7 @@ from typing import Annotated
 
 import typer
 
-from perceptronlab.cli._common import (
-    DataFormatOpt,
-    JsonOpt,
-    LabelOpt,
-    MaxBytesOpt,
-    parse_number,
-    print_json,
-    read_xy,
-)
+from perceptronlab.cli._common import JsonOpt, TableOptions, parse_number, print_json
 
 VariantsFileOpt = Annotated[
     Path | None,
@@ -97,9 +89,7 @@ def check(
     data: SheetDataOpt = None,
     intercept: SheetInterceptOpt = None,
     eta: SheetEtaOpt = None,
-    label: LabelOpt = None,
-    data_format: DataFormatOpt = None,
-    max_bytes: MaxBytesOpt = None,
+    table: TableOptions = TableOptions(),
     gradebook: GradebookOpt = None,
     class_variants: VariantsFileOpt = None,
     class_roster: RosterOpt = None,
@@ -124,7 +114,7 @@ def check(
         return
     X = y = None
     if data is not None:
-        X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
+        X, y = table.read(data, exact=True)
     result = check_sheet(
         worksheet,
         X,

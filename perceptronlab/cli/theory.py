@@ -15,18 +15,13 @@ import typer
 
 from perceptronlab.cli._common import (
     DataArg,
-    DataFormatOpt,
     InterceptOpt,
-    JsonOpt,
-    LabelOpt,
-    MaxBytesOpt,
-    QuietOpt,
+    OutputOptions,
     Scale,
     ScaleOpt,
+    TableOptions,
     console,
-    feature_names,
     print_json,
-    read_xy,
 )
 
 #: the analysis' --max-sweeps (its default is the analysis' own: enough for the bound, within reason)
@@ -221,13 +216,10 @@ def analyze(
     intercept: InterceptOpt = False,
     scale: ScaleOpt = Scale.none,
     max_sweeps: AnalysisSweepsOpt = None,
-    label: LabelOpt = None,
-    data_format: DataFormatOpt = None,
+    table: TableOptions = TableOptions(),
     loo: LooOpt = True,
     exact: ExactCellsOpt = None,
-    max_bytes: MaxBytesOpt = None,
-    json_output: JsonOpt = False,
-    quiet: QuietOpt = False,
+    output: OutputOptions = OutputOptions(),
 ) -> None:
     """Will the perceptron converge on DATA, within how many mistakes, and how well will it generalize?
 
@@ -251,14 +243,14 @@ def analyze(
             "both",
             "A scaler computes in floating point; drop --exact, or use --scale none.",
         )
-    with Progress("analyze", quiet=quiet or json_output) as progress:
+    with Progress("analyze", quiet=output.silent) as progress:
         progress(f"reading {data}")
-        X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
+        X, y = table.read(data)
         shape = getattr(X, "shape", None)
         small = shape is not None and shape[0] * shape[1] <= EXACT_LIMIT
         if exact or (exact is None and small and not scaled and not hasattr(X, "tocsr")):
-            X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
-        names = feature_names(data, label=label, fmt=data_format)
+            X, y = table.read(data, exact=True)
+        names = table.feature_names(data)
         tasks = class_tasks(y)
         results = []
         for label_of_class, signs in tasks:
@@ -274,7 +266,7 @@ def analyze(
                     scale=None if not scaled else scale.value,
                     feature_names=names,
                     on_stage=progress,
-                    max_bytes=max_bytes,
+                    max_bytes=table.max_bytes,
                 )
             )
     flags = flags_of(ctx.command)
@@ -282,7 +274,7 @@ def analyze(
     def wording(text: str) -> str:
         return to_command_line(text, flags)
 
-    if json_output:
+    if output.json_output:
         print_json(_json_analyses(tasks, results, wording))
         return
     _print_analyses(tasks, results, wording)

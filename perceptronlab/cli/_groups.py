@@ -1,0 +1,127 @@
+"""Option groups: flags that several commands share, declared once, shown under one heading.
+
+An option group is a frozen dataclass made by :func:`option_group`: each field is one flag, with
+its Typer annotation (``label: LabelOpt = None``) and its default, and the class names the heading
+that ``--help`` shows its flags under. A command takes the whole group as one parameter::
+
+    def evaluate(model: ModelArg, data: DataArg, table: TableOptions = TableOptions(), ...): ...
+
+and :func:`expand_groups` (called for every command by
+:func:`perceptronlab.cli.register_commands`) gives Typer the command with that parameter spread
+into the group's flags, in the fields' order, each under the group's heading; when the command
+runs, the flags' values are gathered into the dataclass again before the command's body sees them.
+A flag keeps its name, aliases, default and help wherever its group is used.
+
+>>> import typer
+>>> @option_group("Output")
+... class Loud:
+...     shout: Annotated[bool, typer.Option("--shout")] = False
+>>> def hello(name: str, loud: Loud = Loud()) -> str:
+...     return name.upper() if loud.shout else name
+>>> command = expand_groups(hello)
+>>> list(inspect.signature(command).parameters)
+['name', 'shout']
+>>> command(name="ada", shout=True)
+'ADA'
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import functools
+import inspect
+import typing
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+T = TypeVar("T")
+
+#: the attribute that holds an option group's ``--help`` heading
+_PANEL = "__option_panel__"
+
+
+def option_group(panel: str) -> Callable[[type[T]], type[T]]:
+    """A class decorator: the class becomes a frozen dataclass whose flags ``--help`` shows under
+    the heading ``panel``. Every field needs a default (the flag's)."""
+
+    def make(cls: type[T]) -> type[T]:
+        group = dataclasses.dataclass(frozen=True)(cls)
+        for field in dataclasses.fields(group):  # type: ignore[arg-type]
+            if field.default is dataclasses.MISSING:
+                raise TypeError(f"{cls.__name__}.{field.name}: a flag of a group needs a default")
+        setattr(group, _PANEL, panel)
+        return group
+
+    return make
+
+
+def is_group(kind: Any) -> bool:
+    """Whether ``kind`` (a parameter's annotation) is an option group."""
+    return isinstance(kind, type) and dataclasses.is_dataclass(kind) and hasattr(kind, _PANEL)
+
+
+def group_parameters(group: type) -> list[inspect.Parameter]:
+    """The group's flags as keyword parameters: each field's Typer annotation, a copy of its
+    option set under the group's heading, and its default."""
+    hints = typing.get_type_hints(group, include_extras=True)
+    panel = getattr(group, _PANEL)
+    parameters = []
+    for field in dataclasses.fields(group):
+        base, *extras = typing.get_args(hints[field.name])
+        extras = [_under(panel, extra) for extra in extras]
+        parameters.append(
+            inspect.Parameter(
+                field.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=field.default,
+                annotation=Annotated[(base, *extras)],  # type: ignore[valid-type]
+            )
+        )
+    return parameters
+
+
+def _under(panel: str, extra: Any) -> Any:
+    """A copy of a Typer option (or argument) shown under ``panel``; other metadata as it is."""
+    if hasattr(extra, "rich_help_panel"):
+        extra = copy.copy(extra)
+        extra.rich_help_panel = panel
+    return extra
+
+
+def expand_groups(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``command`` as Typer should see it: each option-group parameter spread into its flags
+    (:func:`group_parameters`), where the parameter stood; when called, the flags' values are
+    gathered into the group again. A command without groups is returned as it is."""
+    hints = typing.get_type_hints(command, include_extras=True)
+    signature = inspect.signature(command)
+    groups: dict[str, tuple[type, list[str]]] = {}
+    parameters: list[inspect.Parameter] = []
+    for parameter in signature.parameters.values():
+        kind = hints.get(parameter.name, parameter.annotation)
+        if not is_group(kind):
+            parameters.append(parameter.replace(annotation=kind, kind=_KEYWORD))
+            continue
+        flags = group_parameters(kind)
+        groups[parameter.name] = (kind, [flag.name for flag in flags])
+        parameters += flags
+    if not groups:
+        return command
+    names = [p.name for p in parameters]
+    clash = {name for name in names if names.count(name) > 1}
+    if clash:
+        raise TypeError(f"{command.__name__}: a group's flag has another parameter's name: {clash}")
+
+    @functools.wraps(command)
+    def run(**values: Any) -> Any:
+        for name, (group, fields) in groups.items():
+            values[name] = group(**{field: values.pop(field) for field in fields})
+        return command(**values)
+
+    run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in parameters}
+    run.__annotations__["return"] = hints.get("return", signature.return_annotation)
+    return run
+
+
+_KEYWORD = inspect.Parameter.KEYWORD_ONLY
