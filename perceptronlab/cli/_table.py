@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from perceptronlab.cli._common import info
+from perceptronlab.cli._groups import option_group
 
 
 class Missing(str, enum.Enum):
@@ -89,14 +90,27 @@ def _names(text: str | None) -> list[str] | None:
     return None if text is None else [n.strip() for n in text.split(",") if n.strip()]
 
 
-def table_request(
-    features: str | None, ignore: str | None, categorical: str | None, missing: Missing
-) -> TableRequest:
-    """The flags as a request (``--categorical auto`` stays ``"auto"``)."""
-    chosen = (
-        "auto" if categorical is not None and categorical.strip() == "auto" else _names(categorical)
-    )
-    return TableRequest(_names(features), tuple(_names(ignore) or ()), chosen, missing.value)
+@option_group("Columns of a CSV file")
+class ColumnsOptions:
+    """``train``'s columns flags and --holdout, as given on the command line."""
+
+    features: FeaturesOpt = None
+    ignore: IgnoreOpt = None
+    categorical: CategoricalOpt = None
+    missing: MissingOpt = Missing.error
+    holdout: HoldoutOpt = None
+
+    def request(self) -> TableRequest:
+        """The columns flags as a request (``--categorical auto`` stays ``"auto"``)."""
+        categorical = self.categorical
+        chosen = (
+            "auto"
+            if categorical is not None and categorical.strip() == "auto"
+            else _names(categorical)
+        )
+        return TableRequest(
+            _names(self.features), tuple(_names(self.ignore) or ()), chosen, self.missing.value
+        )
 
 
 @dataclass
