@@ -43,13 +43,11 @@ _PANEL = "__option_panel__"
 
 def option_group(panel: str) -> Callable[[type[T]], type[T]]:
     """A class decorator: the class becomes a frozen dataclass whose flags ``--help`` shows under
-    the heading ``panel``. Every field needs a default (the flag's)."""
+    the heading ``panel``. A field's default is its flag's; a field without one is a required
+    flag."""
 
     def make(cls: type[T]) -> type[T]:
         group = dataclasses.dataclass(frozen=True)(cls)
-        for field in dataclasses.fields(group):  # type: ignore[arg-type]
-            if field.default is dataclasses.MISSING:
-                raise TypeError(f"{cls.__name__}.{field.name}: a flag of a group needs a default")
         setattr(group, _PANEL, panel)
         return group
 
@@ -74,7 +72,11 @@ def group_parameters(group: type) -> list[inspect.Parameter]:
             inspect.Parameter(
                 field.name,
                 inspect.Parameter.KEYWORD_ONLY,
-                default=field.default,
+                default=(
+                    inspect.Parameter.empty
+                    if field.default is dataclasses.MISSING
+                    else field.default
+                ),
                 annotation=Annotated[(base, *extras)],  # type: ignore[valid-type]
             )
         )
