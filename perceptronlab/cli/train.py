@@ -184,8 +184,7 @@ def train(
     report(
         trained,
         out=out,
-        json_output=output.json_output,
-        quiet=output.quiet,
+        output=output,
         verdicts=verdicts,
         advice=advice,
         command=ctx.command,
