@@ -4,7 +4,9 @@ Each command group lives in its own module ``perceptronlab.cli.<name>`` that exp
 ``register(app: typer.Typer) -> None``; the names are listed in :data:`COMMAND_MODULES` and
 registered when this package is imported. Faces hold no logic: they parse, call the API and
 format. Shared helpers (reading a data file, ``--json``, ``--quiet``, the Rich consoles) are in
-:mod:`perceptronlab.cli._common`.
+:mod:`perceptronlab.cli._common`. Flags that several commands share are declared once, as option
+groups (:mod:`perceptronlab.cli._groups`: the input table, the output, the learning rule): a
+command takes a group as one parameter, and ``--help`` shows its flags under the group's heading.
 
 Exit codes: 0 ok, 1 bad input (a one-line message on stderr, no traceback), 2 usage error,
 130 interrupted (Ctrl-C: the line ``Interrupted.``, no traceback).

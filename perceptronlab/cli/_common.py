@@ -1,5 +1,8 @@
 """Helpers shared by every command group: options, data files, ``--json`` and the consoles.
 
+The option groups :class:`TableOptions` (--label, --data-format, --max-bytes: how a data file is
+read, and its one reader) and :class:`OutputOptions` (--json, --quiet) are declared here.
+
 Results go to stdout (plain text, a Rich table or JSON); progress, status and messages go to
 stderr, so ``perceptronlab ... --json > out.json`` stays clean.
 """
@@ -115,14 +118,21 @@ class TableOptions:
     max_bytes: MaxBytesOpt = None
 
     def read(self, path: Path | str, *, exact: bool = False) -> tuple[Any, Any]:
-        """The file as ``(X, y)`` (:func:`read_xy`), exactly (fractions) with ``exact``."""
-        return read_xy(
+        """The file as ``(X, y)`` (:func:`perceptronlab.io.read_data`), exactly (fractions)
+        with ``exact``."""
+        from perceptronlab.io import read_data
+
+        return read_data(
             path, label=self.label, fmt=self.data_format, exact=exact, max_bytes=self.max_bytes
         )
 
+    def columns(self, path: Path | str) -> tuple[list[str] | None, str | None]:
+        """The file's feature names and label column's name (:func:`column_names`)."""
+        return column_names(path, label=self.label, fmt=self.data_format)
+
     def feature_names(self, path: Path | str) -> list[str] | None:
-        """The file's feature columns' names (:func:`feature_names`), or None."""
-        return feature_names(path, label=self.label, fmt=self.data_format)
+        """The feature columns' names of a CSV/TSV file (:func:`column_names`), or None."""
+        return self.columns(path)[0]
 
 
 class Scale(str, enum.Enum):
@@ -256,20 +266,6 @@ def info(message: str, *, quiet: bool = False) -> None:
 # ---------------------------------------------------------------- data
 
 
-def read_xy(
-    path: Path | str,
-    *,
-    label: str | None = None,
-    fmt: str | None = None,
-    exact: bool = False,
-    max_bytes: str | None = None,
-) -> tuple[Any, Any]:
-    """Read a data file into ``(X, y)`` with :func:`perceptronlab.io.read_data`."""
-    from perceptronlab.io import read_data
-
-    return read_data(path, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
-
-
 def column_names(
     path: Path | str, *, label: str | None = None, fmt: str | None = None
 ) -> tuple[list[str] | None, str | None]:
@@ -288,13 +284,6 @@ def column_names(
     label_name = label if label is not None else header[-1]
     names = [c for c in header if c != label_name]
     return (names if all(names) and len(set(names)) == len(names) else None), label_name
-
-
-def feature_names(
-    path: Path | str, *, label: str | None = None, fmt: str | None = None
-) -> list[str] | None:
-    """The feature columns' names of a CSV/TSV file (:func:`column_names`), or None."""
-    return column_names(path, label=label, fmt=fmt)[0]
 
 
 # ---------------------------------------------------------------- JSON

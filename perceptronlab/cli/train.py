@@ -179,7 +179,7 @@ def train(
     else:
         options["table"], options["holdout"] = request, columns.holdout
         options["quiet"] = output.quiet
-        trained = train_in_memory(data, options, scale, table.max_bytes, output.json_output)
+        trained = train_in_memory(data, options, scale, table, output.json_output)
     verdicts, advice = judge(trained.run, options, scale, trained.names, table.max_bytes)
     report(
         trained,
