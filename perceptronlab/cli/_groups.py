@@ -12,17 +12,16 @@ into the group's flags, in the fields' order, each under the group's heading; wh
 runs, the flags' values are gathered into the dataclass again before the command's body sees them.
 A flag keeps its name, aliases, default and help wherever its group is used.
 
->>> import typer
->>> @option_group("Output")
-... class Loud:
-...     shout: Annotated[bool, typer.Option("--shout")] = False
->>> def hello(name: str, loud: Loud = Loud()) -> str:
-...     return name.upper() if loud.shout else name
+>>> from perceptronlab.cli._common import OutputOptions
+>>> def hello(name: str, output: OutputOptions = OutputOptions()) -> str:
+...     return name if output.quiet else name.upper()
 >>> command = expand_groups(hello)
 >>> list(inspect.signature(command).parameters)
-['name', 'shout']
->>> command(name="ada", shout=True)
-'ADA'
+['name', 'json_output', 'quiet']
+>>> command(name="ada", json_output=False, quiet=True)
+'ada'
+>>> [flag.rich_help_panel for flag in inspect.signature(command).parameters["quiet"].annotation.__metadata__]
+['Output']
 """
 
 from __future__ import annotations
@@ -39,6 +38,9 @@ T = TypeVar("T")
 
 #: the attribute that holds an option group's ``--help`` heading
 _PANEL = "__option_panel__"
+_KEYWORD = inspect.Parameter.KEYWORD_ONLY
+#: ``Annotated`` subscripted at run time with a tuple built there
+_ANNOTATED: Any = Annotated
 
 
 def option_group(panel: str) -> Callable[[type[T]], type[T]]:
@@ -67,17 +69,14 @@ def group_parameters(group: type) -> list[inspect.Parameter]:
     parameters = []
     for field in dataclasses.fields(group):
         base, *extras = typing.get_args(hints[field.name])
-        extras = [_under(panel, extra) for extra in extras]
+        metadata = (base, *(_under(panel, extra) for extra in extras))
+        default = field.default
         parameters.append(
             inspect.Parameter(
                 field.name,
-                inspect.Parameter.KEYWORD_ONLY,
-                default=(
-                    inspect.Parameter.empty
-                    if field.default is dataclasses.MISSING
-                    else field.default
-                ),
-                annotation=Annotated[(base, *extras)],  # type: ignore[valid-type]
+                _KEYWORD,
+                default=inspect.Parameter.empty if default is dataclasses.MISSING else default,
+                annotation=_ANNOTATED[metadata],  # Annotated[base, *extras] (Python 3.10)
             )
         )
     return parameters
@@ -124,6 +123,3 @@ def expand_groups(command: Callable[..., Any]) -> Callable[..., Any]:
     run.__annotations__ = {p.name: p.annotation for p in parameters}
     run.__annotations__["return"] = hints.get("return", signature.return_annotation)
     return run
-
-
-_KEYWORD = inspect.Parameter.KEYWORD_ONLY
