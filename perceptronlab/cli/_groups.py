@@ -116,7 +116,8 @@ def expand_groups(command: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(command)
     def run(**values: Any) -> Any:
         for name, (group, fields) in groups.items():
-            values[name] = group(**{field: values.pop(field) for field in fields})
+            given = {field: values.pop(field) for field in fields if field in values}
+            values[name] = group(**given)  # a flag not given (a call from Python): its default
         return command(**values)
 
     run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]

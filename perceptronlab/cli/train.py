@@ -167,17 +167,16 @@ def train(
 
     options = _options(algorithm, rule, run, table, out)
     _check_options(options, scale)
-    request = columns.request()
     trained: Trained | None
     if dask.wanted:
-        _refuse_for_blocks(dask.stream, request, columns.holdout, scale, table.max_bytes)
+        _refuse_for_blocks(dask, columns, scale, table)
         trained = train_scaled(
             data, dask.scheduler, dask.shards, dask.stream, options, output.quiet
         )
         if trained is None:
             return
     else:
-        options["table"], options["holdout"] = request, columns.holdout
+        options["table"], options["holdout"] = columns.request(), columns.holdout
         options["quiet"] = output.quiet
         trained = train_in_memory(data, options, scale, table, output.json_output)
     verdicts, advice = judge(trained.run, options, scale, trained.names, table.max_bytes)
@@ -249,15 +248,15 @@ def _held_out(trained: Trained, holdout: float | None, seed: int | None) -> dict
 
 
 def _refuse_for_blocks(
-    stream: bool, request: Any, holdout: float | None, scale: Scale, max_bytes: str | None
+    dask: DaskOptions, columns: ColumnsOptions, scale: Scale, table: TableOptions
 ) -> None:
     """--dask and --stream: the extra installed, and none of the flags that need the whole file
     in memory (columns flags, --holdout, --scale, --max-bytes)."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.cli._common import require_extra
 
-    require_extra("dask", "--stream" if stream else "--dask")
-    _refuse_table_flags(request, holdout)
+    require_extra("dask", "--stream" if dask.stream else "--dask")
+    _refuse_table_flags(columns)
     if scale is not Scale.none:
         raise fail(
             "--scale",
@@ -266,20 +265,21 @@ def _refuse_for_blocks(
             "A scaler needs the whole data in memory; scale the file first, or train without "
             "--dask/--stream.",
         )
-    if max_bytes is not None:
+    if table.max_bytes is not None:
         raise fail(
             "--max-bytes",
             "no budget with --dask or --stream",
-            repr(max_bytes),
+            repr(table.max_bytes),
             "The budget limits reading a file into memory; --dask and --stream read it block by "
             "block. Drop --max-bytes.",
         )
 
 
-def _refuse_table_flags(request: Any, holdout: float | None) -> None:
+def _refuse_table_flags(columns: ColumnsOptions) -> None:
     """--dask and --stream read a file block by block: no columns flags, no held-out part."""
     from perceptronlab._ground.validation import fail
 
+    request, holdout = columns.request(), columns.holdout
     if request.given or holdout is not None:
         raise fail(
             "--features/--ignore/--categorical/--missing/--holdout",
