@@ -69,7 +69,7 @@ def _list(indices: Any, limit: int = 8) -> str:
 
 def run_cards(result: Any) -> list:
     """The Rich cards of an :class:`~perceptronlab.theory.analysis.Analysis` (one run, told as it ended)."""
-    cards = [_data_card(result)]
+    cards = [_data_card(result), _verdict_card(result)]
     if result.separability.separable:
         return cards + _separable_cards(result)
     return cards + _non_separable_cards(result)
@@ -92,22 +92,31 @@ def _data_card(result: Any):
     return _card("data", data)
 
 
+def _verdict_card(result: Any):
+    """Separable or not: the least y(⟨w,x⟩+b) of the separating hyperplane, or the certificate
+    that none exists."""
+    sep = result.separability
+    if sep.separable:
+        verdict = [
+            ("verdict", "yes: the perceptron converges"),
+            ("min y(⟨w,x⟩+b)", _num(sep.residual)),
+        ]
+        return _card("separable", verdict, "green")
+    checked = "exactly" if sep.exact else f"residual {sep.residual:.1e}"
+    verdict = [
+        ("verdict", "no hyperplane separates: the perceptron never converges"),
+        ("certificate", "examples " + _list(sep.support)),
+        ("checked", checked),
+    ]
+    return _card("not separable", verdict, "red")
+
+
 def _separable_cards(result: Any) -> list:
-    """Separable data: the verdict, the best margin, the mistakes against the bound, generalization."""
+    """Separable data: the best margin, the mistakes against the bound, generalization."""
     from perceptronlab._ground.numbers import format_count, format_percent
 
-    run, sep, state = result.run, result.separability, result.run_state()
+    run, state = result.run, result.run_state()
     cards = []
-    cards.append(
-        _card(
-            "separable",
-            [
-                ("verdict", "yes: the perceptron converges"),
-                ("min y(⟨w,x⟩+b)", _num(sep.residual)),
-            ],
-            "green",
-        )
-    )
     cards.append(
         _card(
             "best margin",
@@ -152,22 +161,10 @@ def _separable_cards(result: Any) -> list:
 
 
 def _non_separable_cards(result: Any) -> list:
-    """Non-separable data: the certificate, the run, the pocket and Freund–Schapire's bound."""
+    """Non-separable data: the run, the pocket and Freund–Schapire's bound."""
     from perceptronlab._ground.numbers import format_count
 
-    run, sep, state = result.run, result.separability, result.run_state()
-    cards = []
-    cards.append(
-        _card(
-            "not separable",
-            [
-                ("verdict", "no hyperplane separates: the perceptron never converges"),
-                ("certificate", "examples " + _list(sep.support)),
-                ("checked", "exactly" if sep.exact else f"residual {sep.residual:.1e}"),
-            ],
-            "red",
-        )
-    )
+    run, state = result.run, result.run_state()
     rows = [
         (
             "perceptron",
@@ -180,8 +177,7 @@ def _non_separable_cards(result: Any) -> list:
     if result.freund_schapire is not None:
         rows.append(("Freund–Schapire", f"(R + D)²/ρ² = {_num(result.freund_schapire)}"))
         rows.append(("first sweep", f"{int(run.updates_per_sweep[0])} mistakes"))
-    cards.append(_card("non-separable", rows, "yellow"))
-    return cards
+    return [_card("non-separable", rows, "yellow")]
 
 
 def advice_cards(result: Any, wording=None) -> list:
