@@ -318,6 +318,15 @@ def to_jsonable(obj: Any) -> Any:
     return str(obj)
 
 
+def record(obj: Any, *names: str) -> dict:
+    """The named attributes of a result, in that order, as a record for ``--json``.
+
+    >>> record(Path("runs/a.csv"), "stem", "suffix")
+    {'stem': 'a', 'suffix': '.csv'}
+    """
+    return {name: getattr(obj, name) for name in names}
+
+
 def print_json(obj: Any) -> None:
     """Print ``obj`` as indented JSON on stdout."""
     typer.echo(json.dumps(to_jsonable(obj), indent=2))

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from perceptronlab.cli._common import JsonOpt, TableOptions, parse_number, print_json
+from perceptronlab.cli._common import JsonOpt, TableOptions, parse_number, print_json, record
 from perceptronlab.cli._groups import option_group
 
 VariantsFileOpt = Annotated[
@@ -147,15 +147,9 @@ def check(
     )
     if json_output:
         print_json(
-            {
-                "ok": result.ok,
-                "first_wrong_row": result.first_wrong_row,
-                "slip": result.slip,
-                "slip_name": result.slip_name,
-                "message": result.message,
-                "expected": result.expected,
-                "got": result.got,
-            }
+            record(
+                result, "ok", "first_wrong_row", "slip", "slip_name", "message", "expected", "got"
+            )
         )
     else:
         typer.echo(result.verdict())

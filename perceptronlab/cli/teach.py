@@ -22,6 +22,7 @@ from perceptronlab.cli._common import (
     TableOptions,
     info,
     print_json,
+    record,
 )
 from perceptronlab.cli.theory import AnalysisSweepsOpt
 from perceptronlab.studies.experiments import EXPERIMENTS
@@ -94,14 +95,7 @@ def experiment(
             image_format=image_format.value,
         )
     if json_out:
-        print_json(
-            {
-                "name": result.name,
-                "params": result.params,
-                "stats": result.stats,
-                "files": [str(p) for p in result.files],
-            }
-        )
+        print_json(record(result, "name", "params", "stats", "files"))  # files: their paths
     else:
         typer.echo(result.summary)
     info(
