@@ -39,15 +39,16 @@ WORKERS ?= auto
 # `make test`'s start, for the wall time it prints at the end (set when make reads this file)
 TEST_START := $(shell date +%s)
 
-# The kernels compile into Numba's cache while lint runs (one core each): those of a first command
-# and every float width and path the tests take (so the two test workers load them instead of each
-# compiling them), then the JavaScript and Python tests.
+# The kernels compile into Numba's cache while lint runs: those of a first command and every path
+# the tests take, float64 in one process and float32 in another (so that the test workers load them
+# instead of each compiling them), then the JavaScript and Python tests.
 test: setup browser js
-	@$(PY) -m perceptronlab.cli._warm --every-kernel & warm=$$!; \
-	$(MAKE) --no-print-directory lint; linted=$$?; wait $$warm; warmed=$$?; \
-	test $$linted -eq 0 -a $$warmed -eq 0
+	@$(PY) -m perceptronlab.cli._warm --every-kernel=float64 & wide=$$!; \
+	$(PY) -m perceptronlab.cli._warm --no-commands --every-kernel=float32 & narrow=$$!; \
+	$(MAKE) --no-print-directory lint; linted=$$?; wait $$wide; w1=$$?; wait $$narrow; w2=$$?; \
+	test $$linted -eq 0 -a $$w1 -eq 0 -a $$w2 -eq 0
 	node --test tests/js/
-	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --durations=25; status=$$?; \
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder --durations=25; status=$$?; \
 	echo "make test took $$(( $$(date +%s) - $(TEST_START) )) s on $$(nproc) cores."; exit $$status
 
 # Every test again under coverage.py, then the coverage module by module. Not part of `make test`:
@@ -55,12 +56,12 @@ test: setup browser js
 # class and dimension tests), and `make test` keeps to ten minutes on two cores.
 coverage: setup browser js
 	$(PY) -m perceptronlab.cli._warm
-	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --cov --cov-report=; status=$$?; \
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder --cov --cov-report=; status=$$?; \
 	echo "Test coverage: $$($(PY) -m coverage report --format=total)% of perceptronlab's lines."; \
 	$(PY) -m coverage report --skip-covered --sort=cover; exit $$status
 
 test-fast: setup
-	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile -m "not browser and not slow"
+	$(PY) -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder -m "not browser and not slow"
 
 bench: setup
 	$(PY) -m benchmarks --passes 2

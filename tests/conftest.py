@@ -19,6 +19,27 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "test"))
 
+# pytest-xdist (`make test`, --dist loadfile) hands whole modules to its workers in the order they
+# are collected; by default it first sorts them by their number of tests, which sent the few-but-long
+# modules (the docs site, the README's story, the browsers) last, where one worker ran them alone
+# while the other had finished. The modules that took longest (seconds summed over their tests,
+# `--durations=0` on two cores, December 2026) go first instead, and the short ones fill in at the
+# end. A module missing from the list keeps its place after them: the order only balances the workers.
+LONGEST_FIRST = [
+    *("progress", "fuzz", "docs", "web_browser", "benchmarks", "web_server", "wheel"),
+    *("jupyterlab_widget", "readme_story", "real_data_stories", "report", "scale_cluster"),
+    *("truth", "interrupt", "reliability", "web_fuzz", "web_bench", "experiments"),
+    *("core_kernels", "site_browser", "quiz_options", "cli_help", "river", "estimators"),
+    *("bench_pocket", "difficulty", "class", "quiz", "files", "exams", "online_learners"),
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {f"test_{name}.py": place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(
+        key=lambda item: rank.get(item.path.name, len(rank))
+    )  # stable: within a module as is
+
 
 @pytest.fixture(scope="session", autouse=True)
 def kernel_choices_small(tmp_path_factory):
@@ -60,7 +81,7 @@ def bc200_csv(tmp_path_factory):
     data = load_breast_cancer()
     path = tmp_path_factory.mktemp("bc200") / "bc200.csv"
     with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle)
+        writer = csv.writer(handle, lineterminator="\n")  # the bytes pandas' to_csv writes
         writer.writerow([name.replace(" ", "_") for name in data.feature_names] + ["label"])
         writer.writerows(
             [*(repr(float(v)) for v in row), int(label)]
@@ -133,3 +154,38 @@ def _no_progress_lines_in_process(request, monkeypatch):
         from perceptronlab.cli import _progress
 
         monkeypatch.setattr(_progress, "SHOW_AFTER", 1e9)
+
+
+@pytest.fixture(scope="session")
+def run_once(tmp_path_factory, worker_id):
+    """``run_once(command, data, *flags)``: ``perceptronlab COMMAND DATA FLAGS`` run once per test run
+    for every module that reads it (the same bytes of data, the same flags): the first pytest-xdist
+    worker to ask runs it on a copy of DATA in a folder that all workers share, the others wait for it
+    (a file lock) and read what it wrote. A report is written to ``out/`` in that folder. Returns the
+    folder and what the command printed."""
+    import hashlib
+    import shutil
+
+    from filelock import FileLock
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import app
+
+    shared = tmp_path_factory.getbasetemp()
+    root = shared.parent if worker_id != "master" else shared
+
+    def run(command: str, data, *flags: str):
+        key = hashlib.sha256(data.read_bytes() + repr((command, flags)).encode()).hexdigest()[:20]
+        folder = root / f"once-{command}-{key}"
+        with FileLock(f"{folder}.lock"):
+            if not (folder / "printed.txt").exists():
+                folder.mkdir(exist_ok=True)
+                copy = folder / data.name
+                shutil.copyfile(data, copy)
+                out = ["--out", str(folder / "out")] if command == "report" else []
+                result = CliRunner().invoke(app, [command, str(copy), *flags, *out])
+                assert result.exit_code == 0, result.output
+                (folder / "printed.txt").write_text(result.stdout, encoding="utf-8")
+        return folder, (folder / "printed.txt").read_text(encoding="utf-8")
+
+    return run

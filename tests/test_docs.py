@@ -17,6 +17,7 @@ import importlib
 import inspect
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -24,8 +25,10 @@ import types
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import perceptronlab
+from perceptronlab.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -199,10 +202,31 @@ def console_blocks(text: str) -> list[list[tuple[str, str, int]]]:
 CONSOLE_PAGES = [page for page in PAGES if "```console" in page.read_text(encoding="utf-8")]
 
 
+#: a `$ perceptronlab ...` line without shell syntax: run by the command line's own app in this
+#: process (the code the console script runs, without a new interpreter's second of start-up); any
+#: other line (pipes, redirections, printf, ls) runs in bash
+PLAIN_COMMAND = re.compile(r"perceptronlab(?: [^|;&<>$`'\"*?\\#]*)?")
+
+
+def _run_line(command: str, cwd: Path, env: dict, monkeypatch) -> tuple[int, str, str]:
+    """Run one `$` line in ``cwd``: its exit code, stdout and stderr."""
+    line = re.sub(r"\s+#.*$", "", command).strip()
+    if PLAIN_COMMAND.fullmatch(line):
+        shown = {name: env[name] for name in ("MPLBACKEND", "COLUMNS", "NO_COLOR", "TERM")}
+        with monkeypatch.context() as patch:
+            patch.chdir(cwd)
+            result = CliRunner().invoke(app, shlex.split(line)[1:], env=shown)
+        return result.exit_code, result.stdout, result.stderr
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
 @pytest.mark.parametrize(
     "page", CONSOLE_PAGES, ids=[str(p.relative_to(DOCS)) for p in CONSOLE_PAGES]
 )
-def test_page_commands_run(page, tmp_path):
+def test_page_commands_run(page, tmp_path, monkeypatch):
     """Every `$ command` of a ```console block runs (in order, in one directory) and prints what is shown."""
     blocks = console_blocks(page.read_text(encoding="utf-8"))
     env = {
@@ -216,20 +240,11 @@ def test_page_commands_run(page, tmp_path):
     checker = doctest.OutputChecker()
     for commands in blocks:
         for command, expected, code in commands:
-            done = subprocess.run(
-                ["bash", "-c", command],
-                cwd=tmp_path,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
-            assert done.returncode == code, (
-                f"{page.name}: `{command}` exited {done.returncode}:\n{done.stderr}"
-            )
+            returncode, stdout, stderr = _run_line(command, tmp_path, env, monkeypatch)
+            assert returncode == code, f"{page.name}: `{command}` exited {returncode}:\n{stderr}"
             if expected.strip():
-                assert checker.check_output(expected, done.stdout, DOCTEST_FLAGS), (
-                    f"{page.name}: `{command}` printed\n{done.stdout}\nexpected\n{expected}"
+                assert checker.check_output(expected, stdout, DOCTEST_FLAGS), (
+                    f"{page.name}: `{command}` printed\n{stdout}\nexpected\n{expected}"
                 )
 
 

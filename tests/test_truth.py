@@ -52,25 +52,22 @@ def _xy(path):
     return pl.read_data(path, label="label")
 
 
-@pytest.fixture(scope="module")
-def unscaled(bc200_csv, tmp_path_factory):
-    """`perceptronlab report bc200.csv` and `perceptronlab analyze bc200.csv --json`, as a user runs them."""
-    out = tmp_path_factory.mktemp("report")
-    result = invoke("report", bc200_csv, "--out", out, "--quiet")
-    assert result.exit_code == 0, result.output
-    analysis = invoke("analyze", bc200_csv, "--json")
-    assert analysis.exit_code == 0, analysis.output
-    return (out / "report.html").read_text(encoding="utf-8"), json.loads(analysis.stdout)
+def _report_and_analysis(run_once, data, *flags):
+    """`perceptronlab report DATA FLAGS` and `perceptronlab analyze DATA FLAGS --json`, as a user runs
+    them (each once per test run: the README's story reads the same reports)."""
+    folder, _ = run_once("report", data, *flags, "--quiet")
+    _, printed = run_once("analyze", data, *flags, "--json")
+    return (folder / "out" / "report.html").read_text(encoding="utf-8"), json.loads(printed)
 
 
 @pytest.fixture(scope="module")
-def scaled(bc200_csv, tmp_path_factory):
-    out = tmp_path_factory.mktemp("scaled")
-    result = invoke("report", bc200_csv, "--out", out, "--scale", "standard", "--quiet")
-    assert result.exit_code == 0, result.output
-    analysis = invoke("analyze", bc200_csv, "--scale", "standard", "--json")
-    assert analysis.exit_code == 0, analysis.output
-    return (out / "report.html").read_text(encoding="utf-8"), json.loads(analysis.stdout)
+def unscaled(bc200_csv, run_once):
+    return _report_and_analysis(run_once, bc200_csv)
+
+
+@pytest.fixture(scope="module")
+def scaled(bc200_csv, run_once):
+    return _report_and_analysis(run_once, bc200_csv, "--scale", "standard")
 
 
 # ---------------------------------------------------------------- the unscaled data: the truth

@@ -4,7 +4,9 @@ Each command group lives in its own module ``perceptronlab.cli.<name>`` that exp
 ``register(app: typer.Typer) -> None``; the names are listed in :data:`COMMAND_MODULES` and
 registered when this package is imported. Faces hold no logic: they parse, call the API and
 format. Shared helpers (reading a data file, ``--json``, ``--quiet``, the Rich consoles) are in
-:mod:`perceptronlab.cli._common`.
+:mod:`perceptronlab.cli._common`. Flags that several commands share are declared once, as option
+groups (:mod:`perceptronlab.cli._groups`: the input table, the output, the learning rule): a
+command takes a group as one parameter, and ``--help`` shows its flags under the group's heading.
 
 Exit codes: 0 ok, 1 bad input (a one-line message on stderr, no traceback), 2 usage error,
 130 interrupted (Ctrl-C: the line ``Interrupted.``, no traceback).
@@ -26,6 +28,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from perceptronlab.cli._examples import epilog
+from perceptronlab.cli._groups import expand_groups
 from perceptronlab.cli._wording import flags_of, to_command_line
 from perceptronlab.core.interrupt import caused_by_interrupt
 from perceptronlab.exceptions import PerceptronLabError
@@ -196,9 +199,10 @@ def _root(
 def register_commands(target: typer.Typer | None = None) -> typer.Typer:
     """Import every module of :data:`COMMAND_MODULES` and call its ``register(app)``.
 
-    Each registered command then gets the shared command class (plain flags in ``--help``) and
-    its examples (:mod:`perceptronlab.cli._examples`) at the end of its help, unless its module
-    gave it its own.
+    Each registered command then gets its option groups spread into their flags
+    (:func:`perceptronlab.cli._groups.expand_groups`), the shared command class (plain flags in
+    ``--help``) and its examples (:mod:`perceptronlab.cli._examples`) at the end of its help,
+    unless its module gave it its own.
     """
     target = app if target is None else target
     for name in COMMAND_MODULES:
@@ -210,9 +214,14 @@ def register_commands(target: typer.Typer | None = None) -> typer.Typer:
         assert info.callback is not None  # every command is registered with its function
         name = info.name or info.callback.__name__.replace("_", "-")
         info.epilog = info.epilog or epilog(name)
-        if name in NEEDS_EXTRA and not hasattr(info.callback, "__wrapped__"):
+        info.callback = expand_groups(info.callback)
+        if name in NEEDS_EXTRA and not hasattr(info.callback, _NEEDS):
             info.callback = _needing(NEEDS_EXTRA[name], name, info.callback)
     return target
+
+
+#: the attribute that marks a command wrapped by :func:`_needing` (wrapped once)
+_NEEDS = "__needs_extra__"
 
 
 def _needing(extra: str, name: str, callback: Any) -> Any:
@@ -226,6 +235,7 @@ def _needing(extra: str, name: str, callback: Any) -> Any:
         require_extra(extra, name)
         return callback(*args, **kwargs)
 
+    setattr(command, _NEEDS, extra)
     return command
 
 

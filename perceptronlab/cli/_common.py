@@ -1,5 +1,8 @@
 """Helpers shared by every command group: options, data files, ``--json`` and the consoles.
 
+The option groups :class:`TableOptions` (--label, --data-format, --max-bytes: how a data file is
+read, and its one reader) and :class:`OutputOptions` (--json, --quiet) are declared here.
+
 Results go to stdout (plain text, a Rich table or JSON); progress, status and messages go to
 stderr, so ``perceptronlab ... --json > out.json`` stays clean.
 """
@@ -17,6 +20,8 @@ from typing import Annotated, Any
 
 import typer
 
+from perceptronlab.cli._groups import option_group
+
 #: the most sweeps when --max-sweeps is not given: the library's defaults (perceptron(max_sweeps=1000),
 #: pocket(max_sweeps=100), averaged_perceptron and multiclass_perceptron(max_sweeps=100)), for every command
 #: and backend; a test holds them equal.
@@ -29,8 +34,20 @@ DEFAULT_MAX_SWEEPS: dict[str, int] = {
 
 # ---------------------------------------------------------------- common options (Annotated)
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress or status output.")]
+#: the ``--help`` heading of --json and --quiet, in a group (:class:`OutputOptions`) or alone
+OUTPUT_PANEL = "Output"
+JsonOpt = Annotated[
+    bool,
+    typer.Option(
+        "--json", help="Print the result as JSON on stdout.", rich_help_panel=OUTPUT_PANEL
+    ),
+]
+QuietOpt = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", "-q", help="No progress or status output.", rich_help_panel=OUTPUT_PANEL
+    ),
+]
 LabelOpt = Annotated[
     str | None,
     typer.Option("--label", help="Name of the label column of a CSV file (default: the last)."),
@@ -77,6 +94,45 @@ ModelArg = Annotated[
     Path,
     typer.Argument(metavar="MODEL", help="Model file (JSON) from `perceptronlab train --out`."),
 ]
+
+
+@option_group(OUTPUT_PANEL)
+class OutputOptions:
+    """--json and --quiet: the result as JSON on stdout, no progress or status on stderr."""
+
+    json_output: JsonOpt = False
+    quiet: QuietOpt = False
+
+    @property
+    def silent(self) -> bool:
+        """Nothing on stderr but errors: --quiet, or --json (whose stdout a program reads)."""
+        return self.quiet or self.json_output
+
+
+@option_group("Input table")
+class TableOptions:
+    """How a data file is read: its label column, its format and the memory budget."""
+
+    label: LabelOpt = None
+    data_format: DataFormatOpt = None
+    max_bytes: MaxBytesOpt = None
+
+    def read(self, path: Path | str, *, exact: bool = False) -> tuple[Any, Any]:
+        """The file as ``(X, y)`` (:func:`perceptronlab.io.read_data`), exactly (fractions)
+        with ``exact``."""
+        from perceptronlab.io import read_data
+
+        return read_data(
+            path, label=self.label, fmt=self.data_format, exact=exact, max_bytes=self.max_bytes
+        )
+
+    def columns(self, path: Path | str) -> tuple[list[str] | None, str | None]:
+        """The file's feature names and label column's name (:func:`column_names`)."""
+        return column_names(path, label=self.label, fmt=self.data_format)
+
+    def feature_names(self, path: Path | str) -> list[str] | None:
+        """The feature columns' names of a CSV/TSV file (:func:`column_names`), or None."""
+        return self.columns(path)[0]
 
 
 class Scale(str, enum.Enum):
@@ -210,20 +266,6 @@ def info(message: str, *, quiet: bool = False) -> None:
 # ---------------------------------------------------------------- data
 
 
-def read_xy(
-    path: Path | str,
-    *,
-    label: str | None = None,
-    fmt: str | None = None,
-    exact: bool = False,
-    max_bytes: str | None = None,
-) -> tuple[Any, Any]:
-    """Read a data file into ``(X, y)`` with :func:`perceptronlab.io.read_data`."""
-    from perceptronlab.io import read_data
-
-    return read_data(path, label=label, fmt=fmt, exact=exact, max_bytes=max_bytes)
-
-
 def column_names(
     path: Path | str, *, label: str | None = None, fmt: str | None = None
 ) -> tuple[list[str] | None, str | None]:
@@ -242,13 +284,6 @@ def column_names(
     label_name = label if label is not None else header[-1]
     names = [c for c in header if c != label_name]
     return (names if all(names) and len(set(names)) == len(names) else None), label_name
-
-
-def feature_names(
-    path: Path | str, *, label: str | None = None, fmt: str | None = None
-) -> list[str] | None:
-    """The feature columns' names of a CSV/TSV file (:func:`column_names`), or None."""
-    return column_names(path, label=label, fmt=fmt)[0]
 
 
 # ---------------------------------------------------------------- JSON
@@ -281,6 +316,15 @@ def to_jsonable(obj: Any) -> Any:
     if isinstance(obj, Path):
         return str(obj)
     return str(obj)
+
+
+def record(obj: Any, *names: str) -> dict:
+    """The named attributes of a result, in that order, as a record for ``--json``.
+
+    >>> record(Path("runs/a.csv"), "stem", "suffix")
+    {'stem': 'a', 'suffix': '.csv'}
+    """
+    return {name: getattr(obj, name) for name in names}
 
 
 def print_json(obj: Any) -> None:

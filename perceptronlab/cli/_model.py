@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from perceptronlab.cli._common import info
+from perceptronlab.cli._common import TableOptions, info
 
 
 def load_fitted(model: Path) -> dict:
@@ -51,22 +51,17 @@ def _names(names: list[str], limit: int = 4) -> str:
     return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")
 
 
-def prediction_data(
-    fitted: dict,
-    data: Path,
-    label: str | None,
-    fmt: str | None,
-    max_bytes: str | None,
-    quiet: bool = False,
-):
+def prediction_data(fitted: dict, data: Path, table: TableOptions, quiet: bool = False):
     """DATA's feature columns for the model (by its recipe when it has one, by name when the model
-    knows its features' names) and its labels, if it has a label column."""
+    knows its features' names) and its labels, if it has a label column; ``table`` says how DATA
+    is read (--label, --data-format, --max-bytes)."""
     import warnings
 
     from perceptronlab._ground.validation import fail
     from perceptronlab.exceptions import PerceptronLabWarning
     from perceptronlab.io import read_columns, read_data
 
+    label, fmt, max_bytes = table.label, table.data_format, table.max_bytes
     if fitted.get("table") is not None:
         return _table_data(fitted["table"], data, fmt, max_bytes, quiet)
     exact = bool(fitted["exact"])

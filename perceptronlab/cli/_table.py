@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-from perceptronlab.cli._common import info
+from perceptronlab.cli._common import TableOptions, info
+from perceptronlab.cli._groups import option_group
 
 
 class Missing(str, enum.Enum):
@@ -89,14 +90,27 @@ def _names(text: str | None) -> list[str] | None:
     return None if text is None else [n.strip() for n in text.split(",") if n.strip()]
 
 
-def table_request(
-    features: str | None, ignore: str | None, categorical: str | None, missing: Missing
-) -> TableRequest:
-    """The flags as a request (``--categorical auto`` stays ``"auto"``)."""
-    chosen = (
-        "auto" if categorical is not None and categorical.strip() == "auto" else _names(categorical)
-    )
-    return TableRequest(_names(features), tuple(_names(ignore) or ()), chosen, missing.value)
+@option_group("Columns of a CSV file")
+class ColumnsOptions:
+    """``train``'s columns flags and --holdout, as given on the command line."""
+
+    features: FeaturesOpt = None
+    ignore: IgnoreOpt = None
+    categorical: CategoricalOpt = None
+    missing: MissingOpt = Missing.error
+    holdout: HoldoutOpt = None
+
+    def request(self) -> TableRequest:
+        """The columns flags as a request (``--categorical auto`` stays ``"auto"``)."""
+        categorical = self.categorical
+        chosen = (
+            "auto"
+            if categorical is not None and categorical.strip() == "auto"
+            else _names(categorical)
+        )
+        return TableRequest(
+            _names(self.features), tuple(_names(self.ignore) or ()), chosen, self.missing.value
+        )
 
 
 @dataclass
@@ -142,26 +156,20 @@ def holdout_rows(y: Any, fraction: float, seed: int | None) -> tuple[Any, Any]:
     return np.sort(train), np.sort(held)
 
 
-def read_training(data: Path, options: dict, max_bytes: str | None) -> Training:
+def read_training(data: Path, options: dict, table: TableOptions) -> Training:
     """The data of ``train``: by the table reader when columns flags are given (the recipe learnt
     from the training rows only), else by :func:`perceptronlab.io.read_data`; a held-out part kept
-    out when ``--holdout`` is given. ``options`` holds the flags: ``table`` (the columns flags'
-    :class:`TableRequest`), ``holdout``, ``quiet``, ``label``, ``fmt``, ``exact`` and ``seed``."""
-    from perceptronlab.cli._common import read_xy
+    out when ``--holdout`` is given. ``table`` says how the file is read (--label, --data-format,
+    --max-bytes); ``options`` holds the other flags: ``table`` (the columns flags'
+    :class:`TableRequest`), ``holdout``, ``quiet``, ``exact`` and ``seed``."""
     from perceptronlab.exceptions import InputError
 
     if options["table"].given:
-        return _read_table(data, options, max_bytes)
+        return _read_table(data, options, table)
     try:
-        X, y = read_xy(
-            data,
-            label=options["label"],
-            fmt=options["fmt"],
-            exact=options["exact"],
-            max_bytes=max_bytes,
-        )
+        X, y = table.read(data, exact=options["exact"])
     except InputError as error:
-        raise _diagnosed(data, options, max_bytes, error) from None
+        raise _diagnosed(data, options, table, error) from None
     if options["holdout"] is None:
         return Training(X, y)
     train, held = holdout_rows(y, options["holdout"], options["seed"])
@@ -175,7 +183,7 @@ def _rows_picker(X: Any) -> Any:
     return lambda rows: X[rows]
 
 
-def _diagnosed(data: Path, options: dict, max_bytes: str | None, error: Exception) -> Exception:
+def _diagnosed(data: Path, options: dict, table: TableOptions, error: Exception) -> Exception:
     """A CSV file that the numbers reader refused, read again as a table: its first text column
     (then its first missing cell) said in the columns flags' words; else the reader's own error."""
     from perceptronlab.exceptions import InputError
@@ -185,17 +193,17 @@ def _diagnosed(data: Path, options: dict, max_bytes: str | None, error: Exceptio
     if options["exact"]:  # the columns flags do not go with --exact: the exact reader's line
         return error
     try:
-        if read_columns(data, fmt=options["fmt"]) is None:
+        if read_columns(data, fmt=table.data_format) is None:
             return error
         fit_recipe(
-            read_table(data, fmt=options["fmt"], max_bytes=max_bytes), label=options["label"]
+            read_table(data, fmt=table.data_format, max_bytes=table.max_bytes), label=table.label
         )
     except InputError as better:
         return better
     return error
 
 
-def _read_table(data: Path, options: dict, max_bytes: str | None) -> Training:
+def _read_table(data: Path, options: dict, reading: TableOptions) -> Training:
     from perceptronlab._ground.validation import fail
     from perceptronlab.io.table import encode, fit_recipe, read_table
 
@@ -206,10 +214,10 @@ def _read_table(data: Path, options: dict, max_bytes: str | None) -> Training:
             "--exact",
             "The table's encoding computes in floating point; drop --exact.",
         )
-    table = read_table(data, fmt=options["fmt"], max_bytes=max_bytes)
+    table = read_table(data, fmt=reading.data_format, max_bytes=reading.max_bytes)
     request, holdout, quiet = options["table"], options["holdout"], options["quiet"]
     learn = dict(
-        label=options["label"],
+        label=reading.label,
         features=request.features,
         ignore=request.ignore,
         categorical=request.categorical,

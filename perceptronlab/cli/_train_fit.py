@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from perceptronlab.cli._common import Scale, column_names
+from perceptronlab.cli._common import Scale, TableOptions
 from perceptronlab.cli._train_report import Trained
 
 #: the functions behind --algorithm, for the binary tasks (one per class on k > 2 classes)
@@ -15,15 +15,16 @@ _LEARNERS = {"perceptron": "perceptron", "pocket": "pocket", "averaged": "averag
 
 
 def train_in_memory(
-    data: Path, options: dict, scale: Scale, max_bytes: str | None, json_output: bool
+    data: Path, options: dict, scale: Scale, table: TableOptions, json_output: bool
 ) -> Trained:
-    """Read DATA whole (its table's recipe and held-out rows), scale it and fit; the model file's
-    column names are the table's when it has a recipe, else the file's."""
+    """Read DATA whole (``table``: --label, --data-format, --max-bytes; its recipe and held-out
+    rows), scale it and fit; the model file's column names are the table's when it has a recipe,
+    else the file's."""
     run, n_rows, n_features, scaler = _train_local(
-        data, options, options["quiet"] or json_output, scale, max_bytes
+        data, options, options["quiet"] or json_output, scale, table
     )
     training = options.pop("training")
-    names, label_name = column_names(data, label=options["label"], fmt=options["fmt"])
+    names, label_name = table.columns(data)
     if training.recipe is not None:
         names, label_name = training.names, training.recipe["label"]
     return Trained(run, n_rows, n_features, scaler, names, label_name, training)
@@ -45,9 +46,7 @@ def _dense_for_centring(X: Any, max_bytes: str | None) -> Any:
     return X.toarray()
 
 
-def _train_local(
-    data: Path, options: dict, quiet: bool, scale: Scale = Scale.none, max_bytes: str | None = None
-):
+def _train_local(data: Path, options: dict, quiet: bool, scale: Scale, table: TableOptions):
     import time
 
     import perceptronlab as pl
@@ -57,7 +56,7 @@ def _train_local(
     with Progress("train", quiet=quiet) as progress:
         progress(f"reading {data}")
         # its lines (rows dropped, cells filled) even with --json
-        training = read_training(data, options, max_bytes)
+        training = read_training(data, options, table)
         X, y = training.X, training.y
         units = X
         scaler = None
@@ -66,7 +65,7 @@ def _train_local(
 
             progress(f"scaling ({scale.value})")
             if scale is Scale.standard:
-                X = units = _dense_for_centring(X, max_bytes)
+                X = units = _dense_for_centring(X, table.max_bytes)
             scaler = fit_scaler(scale.value, X)
             X = apply_scaler(scaler, X)
         started = time.perf_counter()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perceptronlab.cli._common import Scale, console, info, print_json
+from perceptronlab.cli._common import OutputOptions, Scale, console, info, print_json
 
 
 def run_record(run: Any, n_rows: int | None) -> dict:
@@ -215,15 +215,14 @@ def report(
     trained: Trained,
     *,
     out: Path | None,
-    json_output: bool,
-    quiet: bool,
+    output: OutputOptions,
     verdicts: dict | None = None,
     advice: list | None = None,
     command: Any = None,
     holdout: dict | None = None,
 ) -> None:
-    """Save the model (--out), then print the run: its JSON record, or its table, the held-out
-    score and the advice cards, in the command's wording."""
+    """Save the model (--out), then print the run (``output``: --json, --quiet): its JSON record,
+    or its table, the held-out score and the advice cards, in the command's wording."""
     from perceptronlab.cli._wording import flags_of, to_command_line
 
     flags = flags_of(command)
@@ -242,7 +241,7 @@ def report(
             label_name=trained.label_name,
             table=trained.recipe,
         )
-    if json_output:
+    if output.json_output:
         print_json(_json_record(trained, out, verdicts, advice, holdout, wording))
         return
     print_run(
@@ -264,7 +263,7 @@ def report(
         for card in advice_cards(type("Advised", (), {"advice": advice})(), wording):
             console().print(card)
     if out is not None:
-        info(f"model saved to {out}", quiet=quiet)
+        info(f"model saved to {out}", quiet=output.quiet)
 
 
 def _json_record(

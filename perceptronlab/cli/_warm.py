@@ -73,13 +73,14 @@ def _fit_each_learner(data, y, labels) -> int:
     return len(fits)
 
 
-def warm_every_kernel() -> int:
+def warm_every_kernel(widths: tuple[str, ...] = ("float64", "float32")) -> int:
     """Also compile, in both float widths and for dense and CSR rows, the kernels that the
     commands above do not reach: every dense and CSR loop the machine may choose, the parallel
     blocked sweep, the learners' own (pocket's ratchet, the averaged, multiclass and kernel members,
     scikit-learn's SGD semantics with penalties and sample weights). ``make test`` runs this while
     lint runs, so that the test workers load these kernels instead of each compiling them. Returns
-    the number of calls made."""
+    the number of calls made. ``widths`` names the float widths to compile (``make test`` compiles
+    the two in two processes, one core each)."""
     import warnings
 
     import numpy as np
@@ -90,7 +91,7 @@ def warm_every_kernel() -> int:
 
     rng = np.random.default_rng(0)
     calls = 0
-    for dtype in (np.float64, np.float32):
+    for dtype in map(np.dtype, widths):
         X = rng.normal(size=(48, 4)).astype(dtype)
         y = np.where(X[:, 0] + 0.3 * rng.normal(size=48) > 0, 1, -1)
         labels = np.arange(48) % 3
@@ -131,7 +132,13 @@ def warm_every_kernel() -> int:
 if __name__ == "__main__":  # pragma: no cover - `make run`, `make test`
     import sys
 
-    commands = warm()
-    print(f"compiled kernels cached: {len(commands)} commands warmed")
-    if "--every-kernel" in sys.argv[1:]:
-        print(f"and every kernel's float widths and paths: {warm_every_kernel()} calls")
+    # `--every-kernel`: also every kernel, in both float widths; `--every-kernel=float32` in one;
+    # `--no-commands`: not the first commands' kernels (another process compiles those)
+    flags = sys.argv[1:]
+    if "--no-commands" not in flags:
+        print(f"compiled kernels cached: {len(warm())} commands warmed")
+    for flag in flags:
+        if flag.startswith("--every-kernel"):
+            _, _, width = flag.partition("=")
+            widths = (width,) if width else ("float64", "float32")
+            print(f"and every kernel in {' and '.join(widths)}: {warm_every_kernel(widths)} calls")

@@ -14,15 +14,8 @@ from typing import Annotated
 
 import typer
 
-from perceptronlab.cli._common import (
-    DataFormatOpt,
-    JsonOpt,
-    LabelOpt,
-    MaxBytesOpt,
-    parse_number,
-    print_json,
-    read_xy,
-)
+from perceptronlab.cli._common import JsonOpt, TableOptions, parse_number, print_json, record
+from perceptronlab.cli._groups import option_group
 
 VariantsFileOpt = Annotated[
     Path | None,
@@ -92,17 +85,42 @@ GradebookOpt = Annotated[
 ]
 
 
+@option_group("One sheet")
+class SheetOptions:
+    """What one sheet is checked against: its dataset, intercept and learning rate (each by
+    default the sheet's own)."""
+
+    data: SheetDataOpt = None
+    intercept: SheetInterceptOpt = None
+    eta: SheetEtaOpt = None
+
+    @property
+    def flags(self) -> dict[str, object]:
+        return {"--data": self.data, "--eta": self.eta, "--intercept": self.intercept}
+
+
+@option_group("A class's sheets")
+class GradingOptions:
+    """A folder or zip of sheets graded: the gradebook to write, the class's variants and roster."""
+
+    gradebook: GradebookOpt = None
+    class_variants: VariantsFileOpt = None
+    class_roster: RosterOpt = None
+
+    @property
+    def flags(self) -> dict[str, object]:
+        return {
+            "--gradebook": self.gradebook,
+            "--variants": self.class_variants,
+            "--students": self.class_roster,
+        }
+
+
 def check(
     worksheet: SheetArg,
-    data: SheetDataOpt = None,
-    intercept: SheetInterceptOpt = None,
-    eta: SheetEtaOpt = None,
-    label: LabelOpt = None,
-    data_format: DataFormatOpt = None,
-    max_bytes: MaxBytesOpt = None,
-    gradebook: GradebookOpt = None,
-    class_variants: VariantsFileOpt = None,
-    class_roster: RosterOpt = None,
+    sheet: SheetOptions = SheetOptions(),
+    table: TableOptions = TableOptions(),
+    grading: GradingOptions = GradingOptions(),
     json_output: JsonOpt = False,
 ) -> None:
     """Check a worksheet against the exact run: the first wrong row and the slip. Exit 0 only if all correct.
@@ -113,36 +131,25 @@ def check(
     from perceptronlab.teach.sheets import check_sheet
 
     is_class = worksheet.is_dir() or (worksheet.is_file() and worksheet.suffix.lower() == ".zip")
-    _check_flags(
-        worksheet,
-        is_class,
-        {"--data": data, "--eta": eta, "--intercept": intercept},
-        {"--gradebook": gradebook, "--variants": class_variants, "--students": class_roster},
-    )
+    _check_flags(worksheet, is_class, sheet.flags, grading.flags)
     if is_class:
-        _grade_class(worksheet, gradebook, json_output, class_variants, class_roster)
+        _grade_class(worksheet, grading, json_output)
         return
     X = y = None
-    if data is not None:
-        X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
+    if sheet.data is not None:
+        X, y = table.read(sheet.data, exact=True)
     result = check_sheet(
         worksheet,
         X,
         y,
-        eta=None if eta is None else parse_number(eta, "--eta"),
-        fit_intercept=intercept,
+        eta=None if sheet.eta is None else parse_number(sheet.eta, "--eta"),
+        fit_intercept=sheet.intercept,
     )
     if json_output:
         print_json(
-            {
-                "ok": result.ok,
-                "first_wrong_row": result.first_wrong_row,
-                "slip": result.slip,
-                "slip_name": result.slip_name,
-                "message": result.message,
-                "expected": result.expected,
-                "got": result.got,
-            }
+            record(
+                result, "ok", "first_wrong_row", "slip", "slip_name", "message", "expected", "got"
+            )
         )
     else:
         typer.echo(result.verdict())
@@ -173,17 +180,16 @@ def _check_flags(
             )
 
 
-def _grade_class(
-    source: Path,
-    gradebook: Path | None,
-    json_output: bool,
-    variants: Path | None = None,
-    roster: Path | None = None,
-) -> None:
+def _grade_class(source: Path, grading: GradingOptions, json_output: bool) -> None:
     from perceptronlab.teach.gradebook import grade_book, gradebook_csv, slip_summary
     from perceptronlab.teach.variants import read_students
 
-    book = grade_book(source, variants, read_students(roster) if roster is not None else None)
+    roster, gradebook = grading.class_roster, grading.gradebook
+    book = grade_book(
+        source,
+        grading.class_variants,
+        read_students(roster) if roster is not None else None,
+    )
     if not book.sheets and not any(g.status == "missing" for g in book.grades):
         from perceptronlab._ground.validation import fail
 

@@ -14,12 +14,9 @@ import typer
 
 from perceptronlab.cli._common import (
     DataArg,
-    DataFormatOpt,
-    JsonOpt,
-    LabelOpt,
-    MaxBytesOpt,
     ModelArg,
-    QuietOpt,
+    OutputOptions,
+    TableOptions,
     console,
     print_json,
 )
@@ -116,11 +113,8 @@ def print_score(record: dict, title: str) -> None:
 def evaluate(
     model: ModelArg,
     data: DataArg,
-    label: LabelOpt = None,
-    data_format: DataFormatOpt = None,
-    max_bytes: MaxBytesOpt = None,
-    json_output: JsonOpt = False,
-    quiet: QuietOpt = False,
+    table: TableOptions = TableOptions(),
+    output: OutputOptions = OutputOptions(),
 ) -> None:
     """Score MODEL on the labelled rows of DATA: accuracy, confusion matrix, precision and recall.
 
@@ -131,7 +125,7 @@ def evaluate(
     from perceptronlab.cli._model import load_fitted, prediction_data
 
     fitted = load_fitted(model)
-    X, y = prediction_data(fitted, data, label, data_format, max_bytes, quiet)
+    X, y = prediction_data(fitted, data, table, output.quiet)
     if y is None:
         raise fail(
             f"DATA {str(data)!r}",
@@ -140,7 +134,7 @@ def evaluate(
             "Evaluate on labelled data (name its label column with --label).",
         )
     record = score(fitted, X, y)
-    if json_output:
+    if output.json_output:
         print_json(record)
         return
     print_score(record, f"{model} on {data}")

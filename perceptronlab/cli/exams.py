@@ -23,6 +23,7 @@ from perceptronlab.cli._common import (
     export_out,
     info,
 )
+from perceptronlab.cli._groups import option_group
 
 
 class Kind(str, enum.Enum):
@@ -178,22 +179,68 @@ ExportOpt = Annotated[
 ]
 
 
-def exam(  # noqa: PLR0913 (the command's flags)
-    kind: KindOpt,
-    seed: ExamSeedOpt = 0,
-    fmt: ExamFormatOpt = ExamFormat.md,
-    solution: SolutionOpt = False,
+@option_group("The task")
+class TaskOptions:
+    """Which task, from which seed, in which format, with or without its worked solution."""
+
+    kind: KindOpt
+    seed: ExamSeedOpt = 0
+    fmt: ExamFormatOpt = ExamFormat.md
+    solution: SolutionOpt = False
+
+    @property
+    def what(self) -> str:
+        """The task in a note: ``trace task, seed 3``."""
+        return f"{self.kind.value} task, seed {self.seed}"
+
+
+@option_group("A whole class")
+class ClassOptions:
+    """A variant per student (--variants or --students), of equal difficulty (--points,
+    --mistakes, --sweeps), into an --out folder (--force)."""
+
+    variants: VariantsOpt = None
+    students: StudentsOpt = None
+    points: PointsOpt = None
+    mistakes: MistakesOpt = None
+    sweeps: SweepsOpt = None
+    force: ForceOpt = False
+
+    @property
+    def given(self) -> bool:
+        """Whether a class is asked for (--variants or --students)."""
+        return self.variants is not None or self.students is not None
+
+    def ranges(self) -> dict:
+        """--points, --mistakes and --sweeps as ranges (only those given); refused without a
+        class."""
+        from perceptronlab._ground.validation import fail
+        from perceptronlab.teach.difficulty import parse_range
+
+        given = {"points": self.points, "mistakes": self.mistakes, "sweeps": self.sweeps}
+        ranges = {
+            name: span
+            for name, text in given.items()
+            if (span := parse_range(f"--{name}", text)) is not None
+        }
+        if ranges and not self.given:
+            raise fail(
+                " / ".join(f"--{name}" for name in ranges),
+                "--variants N or --students FILE (a class whose variants share it)",
+                "a single task",
+                "Add --variants, or drop the range (a seed gives one task as it is).",
+            )
+        return ranges
+
+
+def exam(
+    task: TaskOptions,
     standalone: StandaloneOpt = False,
     out: ExamOutOpt = None,
     data_out: DataOutOpt = None,
     sheet_out: SheetOutOpt = None,
-    variants: VariantsOpt = None,
-    students: StudentsOpt = None,
-    points: PointsOpt = None,
-    mistakes: MistakesOpt = None,
-    sweeps: SweepsOpt = None,
+    whole_class: ClassOptions = ClassOptions(),
     export: ExportOpt = None,
-    force: ForceOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
     """Generate an exam task in the style of the lecture notes "Perceptron Mistake Bound", with its key
@@ -201,21 +248,15 @@ def exam(  # noqa: PLR0913 (the command's flags)
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.online_exams import ONLINE_KINDS
 
-    ranges = _ranges(
-        {"points": points, "mistakes": mistakes, "sweeps": sweeps},
-        variants is not None or students is not None,
-    )
-    if kind.value in ONLINE_KINDS:
+    ranges = whole_class.ranges()
+    if task.kind.value in ONLINE_KINDS:
         _online_exam(
-            kind,
-            seed,
-            fmt,
-            solution,
+            task,
             out,
             quiet,
             unsupported={
-                "--variants": variants,
-                "--students": students,
+                "--variants": whole_class.variants,
+                "--students": whole_class.students,
                 "--export": export,
                 "--data-out": data_out,
                 "--sheet-out": sheet_out,
@@ -223,7 +264,7 @@ def exam(  # noqa: PLR0913 (the command's flags)
             },
         )
         return
-    if variants is not None or students is not None:
+    if whole_class.given:
         if data_out is not None or sheet_out is not None or standalone:
             raise fail(
                 "--variants",
@@ -232,73 +273,48 @@ def exam(  # noqa: PLR0913 (the command's flags)
                 "one of them",
                 "Drop it: the folder gets every student's data and sheet.",
             )
-        _class_exam(
-            kind, seed, fmt, solution, out, variants, students, quiet, export, ranges, force
-        )
+        _class_exam(task, out, whole_class, ranges, quiet, export)
         return
     if export is not None:
-        _export_exam(kind, seed, export, out, quiet)
+        _export_exam(task, export, out, quiet)
         return
-    _single_exam(kind, seed, fmt, (solution, standalone), (out, data_out, sheet_out), quiet)
+    _single_exam(task, standalone, (out, data_out, sheet_out), quiet)
 
 
-def _ranges(given: dict[str, str | None], for_a_class: bool) -> dict:
-    """--points, --mistakes and --sweeps as ranges (only those given); refused without a class."""
-    from perceptronlab._ground.validation import fail
-    from perceptronlab.teach.difficulty import parse_range
-
-    ranges = {
-        name: span
-        for name, text in given.items()
-        if (span := parse_range(f"--{name}", text)) is not None
-    }
-    if ranges and not for_a_class:
-        raise fail(
-            " / ".join(f"--{name}" for name in ranges),
-            "--variants N or --students FILE (a class whose variants share it)",
-            "a single task",
-            "Add --variants, or drop the range (a seed gives one task as it is).",
-        )
-    return ranges
-
-
-def _export_exam(
-    kind: Kind, seed: int, export: ExportFormat, out: Path | None, quiet: bool
-) -> None:
+def _export_exam(task: TaskOptions, export: ExportFormat, out: Path | None, quiet: bool) -> None:
     """``exam --export``: one task for a learning-management system, written to --out."""
     from perceptronlab.teach.exams import generate
     from perceptronlab.teach.lms_exams import export_tasks
 
+    kind, seed = task.kind, task.seed
     out = export_out(out, "exam")
-    task = generate(_lecture_kind(kind), seed)
+    generated = generate(_lecture_kind(kind), seed)
     _write(
         out,
         export_tasks(
-            [(f"{kind.value}-{seed}", task)],
+            [(f"{kind.value}-{seed}", generated)],
             export.value,
             title=f"perceptronlab exam {kind.value}, seed {seed}",
         ),
         "--out",
     )
-    info(f"wrote {out} ({kind.value} task, seed {seed}, {export.value})", quiet=quiet)
+    info(f"wrote {out} ({task.what}, {export.value})", quiet=quiet)
 
 
 def _single_exam(
-    kind: Kind,
-    seed: int,
-    fmt: ExamFormat,
-    parts: tuple[bool, bool],
+    task: TaskOptions,
+    standalone: bool,
     targets: tuple[Path | None, Path | None, Path | None],
     quiet: bool,
 ) -> None:
-    """One task (``parts``: --solution, --standalone) to stdout or --out, and its dataset and blank
-    worksheet (``targets``: --out, --data-out, --sheet-out), every target checked first."""
+    """One task (--standalone: a whole LaTeX document) to stdout or --out, and its dataset and
+    blank worksheet (``targets``: --out, --data-out, --sheet-out), every target checked first."""
     from perceptronlab._ground.files import write_target
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.exams import generate
 
-    (solution, standalone), (out, data_out, sheet_out) = parts, targets
-    if fmt is ExamFormat.pdf and out is None:
+    out, data_out, sheet_out = targets
+    if task.fmt is ExamFormat.pdf and out is None:
         raise fail(
             "--format pdf",
             "--out FILE.pdf",
@@ -307,30 +323,33 @@ def _single_exam(
         )
     for path, flag in ((out, "--out"), (data_out, "--data-out"), (sheet_out, "--sheet-out")):
         _ = path and write_target(path, flag)  # every target checked before any file is written
-    task = generate(_lecture_kind(kind), seed)
+    generated = generate(_lecture_kind(task.kind), task.seed)
     # the extra files first: a task that has no dataset or worksheet refuses before anything is written
-    extras = _extra_files(task, kind, data_out, sheet_out)
-    if fmt is ExamFormat.pdf:
-        content: str | bytes = task.pdf(solution)
-    elif fmt is ExamFormat.latex:
-        content = task.latex(solution, standalone=standalone)
-    else:
-        content = task.render(fmt.value, solution)
-    _print_task(content, out, f"{kind.value} task, seed {seed}", solution, quiet)
+    extras = _extra_files(generated, task.kind, data_out, sheet_out)
+    content = _rendered(generated, task, standalone)
+    _print_task(content, out, task, quiet)
     for path, text, flag, what in extras:
         _write(path, text, flag)
         info(f"wrote {path} (the {what})", quiet=quiet)
 
 
-def _print_task(
-    content: str | bytes, out: Path | None, what: str, solution: bool, quiet: bool
-) -> None:
+def _rendered(generated: Any, task: TaskOptions, standalone: bool) -> str | bytes:
+    """A generated task in --format (a PDF's bytes), with its solution if --solution."""
+    if task.fmt is ExamFormat.pdf:
+        return generated.pdf(task.solution)
+    if task.fmt is ExamFormat.latex:
+        return generated.latex(task.solution, standalone=standalone)
+    return generated.render(task.fmt.value, task.solution)
+
+
+def _print_task(content: str | bytes, out: Path | None, task: TaskOptions, quiet: bool) -> None:
     """The task on stdout, or written to --out with a line saying so."""
     if out is None:
         typer.echo(content, nl=False)
     else:
         _write(out, content, "--out")
-        info(f"wrote {out} ({what}{', with solution' if solution else ''})", quiet=quiet)
+        solved = ", with solution" if task.solution else ""
+        info(f"wrote {out} ({task.what}{solved})", quiet=quiet)
 
 
 def _extra_files(
@@ -363,17 +382,13 @@ def _extra_files(
 
 
 def _online_exam(
-    kind: Kind,
-    seed: int,
-    fmt: ExamFormat,
-    solution: bool,
-    out: Path | None,
-    quiet: bool,
-    unsupported: dict[str, object],
+    task: TaskOptions, out: Path | None, quiet: bool, unsupported: dict[str, object]
 ) -> None:
     """A task of the online-learning chapter (Markdown or LaTeX) with its key."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.online_exams import ONLINE_FORMATS, generate_online
+
+    kind, fmt = task.kind, task.fmt
 
     for flag, value in unsupported.items():
         if value is not None:
@@ -390,22 +405,17 @@ def _online_exam(
             fmt.value,
             "Use --format md or --format latex.",
         )
-    content = generate_online(kind.value, seed).render(fmt.value, solution)
-    _print_task(content, out, f"{kind.value} task, seed {seed}", solution, quiet)
+    content = generate_online(kind.value, task.seed).render(fmt.value, task.solution)
+    _print_task(content, out, task, quiet)
 
 
 def _class_exam(
-    kind: Kind,
-    seed: int,
-    fmt: ExamFormat,
-    solution: bool,
+    task: TaskOptions,
     out: Path | None,
-    count: int | None,
-    roster: Path | None,
+    whole_class: ClassOptions,
+    ranges: dict,
     quiet: bool,
     export: ExportFormat | None,
-    ranges: dict | None = None,
-    force: bool = False,
 ) -> None:
     """``exam --variants N`` / ``--students FILE``: one file per student, the key apart in ``_key/``,
     ``variants.csv``, every variant of the same difficulty (``ranges``: ``--points``,
@@ -413,6 +423,8 @@ def _class_exam(
     from perceptronlab._ground.files import atomic_folder
     from perceptronlab._ground.validation import fail
     from perceptronlab.teach.variants import class_variants, read_students, student_ids
+
+    kind, count, roster = task.kind, whole_class.variants, whole_class.students
 
     if out is None:
         raise fail(
@@ -426,19 +438,19 @@ def _class_exam(
             "--students", "either --variants N or --students FILE", "both", "Drop one of them."
         )
     ids = read_students(roster) if roster is not None else student_ids(count or 1)
-    if solution:
+    if task.solution:
         typer.echo(
             "Warning: --solution writes each student's answer key into their own file; the "
             f"class's key is {out / KEY_FOLDER}/ anyway. Drop --solution for handouts.",
             err=True,
         )
-    if fmt is ExamFormat.pdf:
+    if task.fmt is ExamFormat.pdf:
         from perceptronlab.teach.typeset import compile_pdf  # noqa: F401 (the pdf extra's message first)
     interrupted = False
     try:
-        with atomic_folder(out, ours=_is_class_folder, force=force) as folder:
-            variants = class_variants(_lecture_kind(kind), seed, ids, ranges)
-            for name, content in _class_files(kind, seed, fmt, solution, variants, export):
+        with atomic_folder(out, ours=_is_class_folder, force=whole_class.force) as folder:
+            variants = class_variants(_lecture_kind(kind), task.seed, ids, ranges)
+            for name, content in _class_files(task, variants, export):
                 (folder / name).parent.mkdir(exist_ok=True)
                 _write(folder / name, content, "--out")
     except KeyboardInterrupt:
@@ -450,7 +462,7 @@ def _class_exam(
         )
         raise typer.Exit(130)
     distinct = len({v.task.markdown() for v in variants})
-    ext = _EXT[fmt.value]
+    ext = _EXT[task.fmt.value]
     info(
         f"wrote {len(variants)} variants ({distinct} distinct) of the {kind.value} task to {out}: "
         f"one .{ext} per student, {KEY_FOLDER}/key.{'pdf' if ext == 'pdf' else 'md'} with every "
@@ -474,25 +486,20 @@ def _is_class_folder(folder: Path) -> bool:
         return False
 
 
-def _class_files(kind: Kind, seed: int, fmt: ExamFormat, solution: bool, variants, export):
+def _class_files(task: TaskOptions, variants, export):
     """(name in the folder, content) of every file of the class, one at a time."""
     from perceptronlab.teach.variants import key_markdown, key_typst
 
+    kind, seed, fmt = task.kind, task.seed, task.fmt
     ext = _EXT[fmt.value]
     rows = [_VARIANTS_HEADER]
     for variant in variants:
-        task, name = variant.task, variant.student
-        if fmt is ExamFormat.pdf:
-            content: str | bytes = task.pdf(solution)
-        elif fmt is ExamFormat.latex:
-            content = task.latex(solution, standalone=True)
-        else:
-            content = task.render(fmt.value, solution)
-        yield f"{name}.{ext}", content
-        if "X" in task.data:
-            yield f"{name}-data.csv", task.dataset_csv()
+        generated, name = variant.task, variant.student
+        yield f"{name}.{ext}", _rendered(generated, task, standalone=True)
+        if "X" in generated.data:
+            yield f"{name}-data.csv", generated.dataset_csv()
         if kind is Kind.trace:
-            yield f"{name}-sheet.csv", task.worksheet_csv()
+            yield f"{name}-sheet.csv", generated.worksheet_csv()
         rows.append(f"{name},{variant.seed},{kind.value},{name}.{ext}")
     if fmt is ExamFormat.pdf:
         from perceptronlab.teach.typeset import compile_pdf

@@ -9,12 +9,9 @@ import typer
 
 from perceptronlab.cli._common import (
     DataArg,
-    DataFormatOpt,
-    JsonOpt,
-    LabelOpt,
-    MaxBytesOpt,
     ModelArg,
-    QuietOpt,
+    OutputOptions,
+    TableOptions,
     info,
     print_json,
 )
@@ -26,11 +23,8 @@ def predict(
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write the predictions as CSV here.")
     ] = None,
-    label: LabelOpt = None,
-    data_format: DataFormatOpt = None,
-    max_bytes: MaxBytesOpt = None,
-    json_output: JsonOpt = False,
-    quiet: QuietOpt = False,
+    table: TableOptions = TableOptions(),
+    output: OutputOptions = OutputOptions(),
 ) -> None:
     """Predict a label for every row of DATA (with or without a label column): one per line.
 
@@ -45,8 +39,9 @@ def predict(
         from perceptronlab._ground.files import write_target
 
         write_target(out, "--out")  # a bad --out fails before the work
+    quiet = output.quiet
     fitted = load_fitted(model)
-    X, y = prediction_data(fitted, data, label, data_format, max_bytes, quiet)
+    X, y = prediction_data(fitted, data, table, quiet)
     labels = [plain_label(v) for v in predict_labels(fitted, X).tolist()]
     if out is not None:
         import csv
@@ -58,7 +53,7 @@ def predict(
             writer.writerow(["prediction"])
             writer.writerows([v] for v in labels)
         info(f"{len(labels)} predictions written to {out}", quiet=quiet)
-    if json_output:
+    if output.json_output:
         print_json({"predictions": labels})
     elif out is None:
         typer.echo("\n".join(str(v) for v in labels))

@@ -14,14 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from perceptronlab.cli._common import (
-    ExportFormat,
-    JsonOpt,
-    QuietOpt,
-    export_out,
-    info,
-    print_json,
-)
+from perceptronlab.cli._common import ExportFormat, OutputOptions, export_out, info, print_json
 
 if TYPE_CHECKING:
     from perceptronlab.teach.questions import Question
@@ -124,8 +117,7 @@ def quiz(
             "ungraded descriptions that show the answer afterwards).",
         ),
     ] = False,
-    json_output: JsonOpt = False,
-    quiet: QuietOpt = False,
+    output: OutputOptions = OutputOptions(),
 ) -> None:
     """The lecture's self-test: question cards and questions whose wrong options are the real slips.
 
@@ -138,7 +130,7 @@ def quiz(
 
     if seed is None:
         seed = secrets.randbelow(100_000)
-    if json_output and export is None:
+    if output.json_output and export is None:
         print_json(
             quiz_document(seed, count)
             if cards
@@ -150,7 +142,7 @@ def quiz(
         return
     questions = make_quiz(seed, count, cards=cards)
     if export is not None:
-        _export_quiz(questions, seed, export, out, essay_cards, quiet)
+        _export_quiz(questions, seed, export, out, essay_cards, output.quiet)
         return
     _ask_all(questions, seed)
 

@@ -14,18 +14,15 @@ import typer
 
 from perceptronlab.cli._common import (
     DataArg,
-    DataFormatOpt,
     InterceptOpt,
     JsonOpt,
-    LabelOpt,
-    MaxBytesOpt,
     QuietOpt,
     Scale,
     ScaleOpt,
-    feature_names,
+    TableOptions,
     info,
     print_json,
-    read_xy,
+    record,
 )
 from perceptronlab.cli.theory import AnalysisSweepsOpt
 from perceptronlab.studies.experiments import EXPERIMENTS
@@ -98,14 +95,7 @@ def experiment(
             image_format=image_format.value,
         )
     if json_out:
-        print_json(
-            {
-                "name": result.name,
-                "params": result.params,
-                "stats": result.stats,
-                "files": [str(p) for p in result.files],
-            }
-        )
+        print_json(record(result, "name", "params", "stats", "files"))  # files: their paths
     else:
         typer.echo(result.summary)
     info(
@@ -123,10 +113,8 @@ def report(
     intercept: InterceptOpt = False,
     scale: ScaleOpt = Scale.none,
     max_sweeps: AnalysisSweepsOpt = None,
-    label: LabelOpt = None,
-    data_format: DataFormatOpt = None,
+    table: TableOptions = TableOptions(),
     title: Annotated[str | None, typer.Option("--title", help="The page's heading.")] = None,
-    max_bytes: MaxBytesOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
     """Write one self-contained HTML page about DATA: analysis cards, the run, its bound, plots, trace.
@@ -141,10 +129,10 @@ def report(
     flags = flags_of(ctx.command)
     with Progress("report", quiet=quiet) as progress:
         progress(f"reading {data}")
-        X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
+        X, y = table.read(data)
         if X.shape[0] <= TRACE_POINTS and scale is Scale.none:
             # small data: read the cells exactly, so the worksheet shows 1/10, not 0.1000000000000000055…
-            X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
+            X, y = table.read(data, exact=True)
         path = write_report(
             X,
             y,
@@ -154,7 +142,7 @@ def report(
             source=str(data),
             max_sweeps=max_sweeps,
             scale=None if scale is Scale.none else scale.value,
-            feature_names=feature_names(data, label=label, fmt=data_format),
+            feature_names=table.feature_names(data),
             on_stage=progress,
             wording=lambda text: to_command_line(text, flags),
         )

@@ -15,18 +15,13 @@ import typer
 
 from perceptronlab.cli._common import (
     DataArg,
-    DataFormatOpt,
     InterceptOpt,
-    JsonOpt,
-    LabelOpt,
-    MaxBytesOpt,
-    QuietOpt,
+    OutputOptions,
     Scale,
     ScaleOpt,
+    TableOptions,
     console,
-    feature_names,
     print_json,
-    read_xy,
 )
 
 #: the analysis' --max-sweeps (its default is the analysis' own: enough for the bound, within reason)
@@ -74,7 +69,7 @@ def _list(indices: Any, limit: int = 8) -> str:
 
 def run_cards(result: Any) -> list:
     """The Rich cards of an :class:`~perceptronlab.theory.analysis.Analysis` (one run, told as it ended)."""
-    cards = [_data_card(result)]
+    cards = [_data_card(result), _verdict_card(result)]
     if result.separability.separable:
         return cards + _separable_cards(result)
     return cards + _non_separable_cards(result)
@@ -97,22 +92,31 @@ def _data_card(result: Any):
     return _card("data", data)
 
 
+def _verdict_card(result: Any):
+    """Separable or not: the least y(⟨w,x⟩+b) of the separating hyperplane, or the certificate
+    that none exists."""
+    sep = result.separability
+    if sep.separable:
+        verdict = [
+            ("verdict", "yes: the perceptron converges"),
+            ("min y(⟨w,x⟩+b)", _num(sep.residual)),
+        ]
+        return _card("separable", verdict, "green")
+    checked = "exactly" if sep.exact else f"residual {sep.residual:.1e}"
+    verdict = [
+        ("verdict", "no hyperplane separates: the perceptron never converges"),
+        ("certificate", "examples " + _list(sep.support)),
+        ("checked", checked),
+    ]
+    return _card("not separable", verdict, "red")
+
+
 def _separable_cards(result: Any) -> list:
-    """Separable data: the verdict, the best margin, the mistakes against the bound, generalization."""
+    """Separable data: the best margin, the mistakes against the bound, generalization."""
     from perceptronlab._ground.numbers import format_count, format_percent
 
-    run, sep, state = result.run, result.separability, result.run_state()
+    run, state = result.run, result.run_state()
     cards = []
-    cards.append(
-        _card(
-            "separable",
-            [
-                ("verdict", "yes: the perceptron converges"),
-                ("min y(⟨w,x⟩+b)", _num(sep.residual)),
-            ],
-            "green",
-        )
-    )
     cards.append(
         _card(
             "best margin",
@@ -157,22 +161,10 @@ def _separable_cards(result: Any) -> list:
 
 
 def _non_separable_cards(result: Any) -> list:
-    """Non-separable data: the certificate, the run, the pocket and Freund–Schapire's bound."""
+    """Non-separable data: the run, the pocket and Freund–Schapire's bound."""
     from perceptronlab._ground.numbers import format_count
 
-    run, sep, state = result.run, result.separability, result.run_state()
-    cards = []
-    cards.append(
-        _card(
-            "not separable",
-            [
-                ("verdict", "no hyperplane separates: the perceptron never converges"),
-                ("certificate", "examples " + _list(sep.support)),
-                ("checked", "exactly" if sep.exact else f"residual {sep.residual:.1e}"),
-            ],
-            "red",
-        )
-    )
+    run, state = result.run, result.run_state()
     rows = [
         (
             "perceptron",
@@ -185,8 +177,7 @@ def _non_separable_cards(result: Any) -> list:
     if result.freund_schapire is not None:
         rows.append(("Freund–Schapire", f"(R + D)²/ρ² = {_num(result.freund_schapire)}"))
         rows.append(("first sweep", f"{int(run.updates_per_sweep[0])} mistakes"))
-    cards.append(_card("non-separable", rows, "yellow"))
-    return cards
+    return [_card("non-separable", rows, "yellow")]
 
 
 def advice_cards(result: Any, wording=None) -> list:
@@ -221,13 +212,10 @@ def analyze(
     intercept: InterceptOpt = False,
     scale: ScaleOpt = Scale.none,
     max_sweeps: AnalysisSweepsOpt = None,
-    label: LabelOpt = None,
-    data_format: DataFormatOpt = None,
+    table: TableOptions = TableOptions(),
     loo: LooOpt = True,
     exact: ExactCellsOpt = None,
-    max_bytes: MaxBytesOpt = None,
-    json_output: JsonOpt = False,
-    quiet: QuietOpt = False,
+    output: OutputOptions = OutputOptions(),
 ) -> None:
     """Will the perceptron converge on DATA, within how many mistakes, and how well will it generalize?
 
@@ -251,14 +239,14 @@ def analyze(
             "both",
             "A scaler computes in floating point; drop --exact, or use --scale none.",
         )
-    with Progress("analyze", quiet=quiet or json_output) as progress:
+    with Progress("analyze", quiet=output.silent) as progress:
         progress(f"reading {data}")
-        X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
+        X, y = table.read(data)
         shape = getattr(X, "shape", None)
         small = shape is not None and shape[0] * shape[1] <= EXACT_LIMIT
         if exact or (exact is None and small and not scaled and not hasattr(X, "tocsr")):
-            X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
-        names = feature_names(data, label=label, fmt=data_format)
+            X, y = table.read(data, exact=True)
+        names = table.feature_names(data)
         tasks = class_tasks(y)
         results = []
         for label_of_class, signs in tasks:
@@ -274,7 +262,7 @@ def analyze(
                     scale=None if not scaled else scale.value,
                     feature_names=names,
                     on_stage=progress,
-                    max_bytes=max_bytes,
+                    max_bytes=table.max_bytes,
                 )
             )
     flags = flags_of(ctx.command)
@@ -282,7 +270,7 @@ def analyze(
     def wording(text: str) -> str:
         return to_command_line(text, flags)
 
-    if json_output:
+    if output.json_output:
         print_json(_json_analyses(tasks, results, wording))
         return
     _print_analyses(tasks, results, wording)

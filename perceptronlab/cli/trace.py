@@ -11,17 +11,12 @@ import typer
 from perceptronlab.cli._common import (
     DEFAULT_MAX_SWEEPS,
     DataArg,
-    DataFormatOpt,
-    InterceptOpt,
-    LabelOpt,
-    MaxBytesOpt,
     QuietOpt,
     SeedOpt,
+    TableOptions,
     info,
-    parse_number,
-    read_xy,
 )
-from perceptronlab.cli._rule_options import EtaOpt, MarginOpt, Order
+from perceptronlab.cli._rule_options import Order, RuleOptions
 
 
 class TableFormat(str, enum.Enum):
@@ -35,14 +30,12 @@ class TableFormat(str, enum.Enum):
 TRACE_MAX_STEPS = 10_000
 
 
-def trace(  # noqa: PLR0913 (the command's flags)
+def trace(
     data: DataArg,
     fmt: Annotated[
         TableFormat, typer.Option("--format", "-f", help="Table format.")
     ] = TableFormat.md,
-    eta: EtaOpt = "1",
-    intercept: InterceptOpt = False,
-    margin: MarginOpt = "0",
+    rule: RuleOptions = RuleOptions(),
     max_sweeps: Annotated[
         int, typer.Option("--max-sweeps", min=1, help="Stop after this many sweeps.")
     ] = DEFAULT_MAX_SWEEPS["perceptron"],
@@ -57,9 +50,7 @@ def trace(  # noqa: PLR0913 (the command's flags)
     ] = TRACE_MAX_STEPS,
     order: Annotated[Order, typer.Option(help="Order of the examples.")] = Order.cyclic,
     seed: SeedOpt = None,
-    label: LabelOpt = None,
-    data_format: DataFormatOpt = None,
-    max_bytes: MaxBytesOpt = None,
+    table: TableOptions = TableOptions(),
     quiet: QuietOpt = False,
 ) -> None:
     """Run the perceptron exactly (fractions) on DATA and print the worksheet table.
@@ -71,15 +62,15 @@ def trace(  # noqa: PLR0913 (the command's flags)
     from perceptronlab.cli.theory import class_tasks
     from perceptronlab.exceptions import InputError
 
-    eta_value, margin_value = parse_number(eta, "--eta"), parse_number(margin, "--margin")
+    eta_value, margin_value = rule.numbers()
     with Progress("trace", quiet=quiet) as progress:
         progress(f"reading {data}")
         try:  # the fast reader first: the worksheet's size is known before the exact, slower reading
-            X, y = read_xy(data, label=label, fmt=data_format, max_bytes=max_bytes)
+            X, y = table.read(data)
             _check_trace_size(X.shape[0], len(class_tasks(y)), max_sweeps, max_steps)
         except InputError:
             pass  # cells such as 1/3 that only the exact reader takes; checked below
-        X, y = read_xy(data, label=label, fmt=data_format, exact=True, max_bytes=max_bytes)
+        X, y = table.read(data, exact=True)
         tasks = class_tasks(y)
         _check_trace_size(len(X), len(tasks), max_sweeps, max_steps)
         runs = []
@@ -94,7 +85,7 @@ def trace(  # noqa: PLR0913 (the command's flags)
                     X,
                     signs,
                     eta=eta_value,
-                    fit_intercept=intercept,
+                    fit_intercept=rule.intercept,
                     margin=margin_value,
                     max_sweeps=max_sweeps,
                     order=order.value,

@@ -17,27 +17,15 @@ import typer
 from perceptronlab.cli._common import (
     DEFAULT_MAX_SWEEPS,
     DataArg,
-    DataFormatOpt,
-    InterceptOpt,
-    JsonOpt,
-    LabelOpt,
-    MaxBytesOpt,
-    QuietOpt,
+    OutputOptions,
     Scale,
     ScaleOpt,
     SeedOpt,
-    parse_number,
+    TableOptions,
 )
-from perceptronlab.cli._rule_options import EtaOpt, MarginOpt, Order
-from perceptronlab.cli._table import (
-    CategoricalOpt,
-    FeaturesOpt,
-    HoldoutOpt,
-    IgnoreOpt,
-    Missing,
-    MissingOpt,
-    table_request,
-)
+from perceptronlab.cli._groups import option_group
+from perceptronlab.cli._rule_options import Order, RuleOptions
+from perceptronlab.cli._table import ColumnsOptions
 from perceptronlab.cli._train_report import Trained
 
 
@@ -122,35 +110,47 @@ StreamOpt = Annotated[
 ]
 
 
-def train(  # noqa: PLR0913 (the command's flags)
+@option_group("Run")
+class RunOptions:
+    """How the run goes: the order of the examples, when it stops, the pocket's check, the seed
+    and exact arithmetic."""
+
+    order: OrderOpt = None
+    max_sweeps: MaxSweepsOpt = None
+    max_updates: MaxUpdatesOpt = None
+    check: CheckOpt = None
+    seed: SeedOpt = None
+    exact: ExactOpt = False
+
+
+@option_group("Out of core (Dask)")
+class DaskOptions:
+    """Training block by block: on a Dask cluster (--dask, --scheduler, --shards) or on this
+    machine (--stream)."""
+
+    dask: DaskOpt = False
+    scheduler: SchedulerOpt = None
+    shards: ShardsOpt = None
+    stream: StreamOpt = False
+
+    @property
+    def wanted(self) -> bool:
+        """Whether any of these flags asks for training block by block."""
+        return self.dask or self.scheduler is not None or self.shards is not None or self.stream
+
+
+def train(
     ctx: typer.Context,
     data: DataArg,
     algorithm: AlgorithmOpt = Algorithm.perceptron,
-    order: OrderOpt = None,
-    eta: EtaOpt = "1",
-    intercept: InterceptOpt = False,
-    margin: MarginOpt = "0",
-    max_sweeps: MaxSweepsOpt = None,
-    max_updates: MaxUpdatesOpt = None,
-    check: CheckOpt = None,
-    seed: SeedOpt = None,
-    exact: ExactOpt = False,
+    rule: RuleOptions = RuleOptions(),
+    run: RunOptions = RunOptions(),
     scale: ScaleOpt = Scale.none,
-    label: LabelOpt = None,
-    features: FeaturesOpt = None,
-    ignore: IgnoreOpt = None,
-    categorical: CategoricalOpt = None,
-    missing: MissingOpt = Missing.error,
-    holdout: HoldoutOpt = None,
-    data_format: DataFormatOpt = None,
-    max_bytes: MaxBytesOpt = None,
+    table: TableOptions = TableOptions(),
+    columns: ColumnsOptions = ColumnsOptions(),
     out: ModelOutOpt = None,
-    json_output: JsonOpt = False,
-    quiet: QuietOpt = False,
-    dask: DaskOpt = False,
-    scheduler: SchedulerOpt = None,
-    shards: ShardsOpt = None,
-    stream: StreamOpt = False,
+    output: OutputOptions = OutputOptions(),
+    dask: DaskOptions = DaskOptions(),
 ) -> None:
     """Train a perceptron (or pocket, averaged, multiclass) on DATA and print what the run did.
 
@@ -165,53 +165,63 @@ def train(  # noqa: PLR0913 (the command's flags)
     from perceptronlab.cli._train_fit import train_in_memory, train_scaled
     from perceptronlab.cli._train_report import judge, report
 
-    eta_value, margin_value = _rates(eta, margin, exact, out)
-    name = algorithm.value
-    options: dict[str, Any] = dict(
-        algorithm=name,
-        order=order.value if order else None,
-        eta=eta_value,
-        fit_intercept=intercept,
-        margin=margin_value,
-        max_sweeps=DEFAULT_MAX_SWEEPS[name] if max_sweeps is None else max_sweeps,
-        max_updates=max_updates,
-        check=check.value if check else None,
-        seed=seed,
-        exact=exact,
-        label=label,
-        fmt=data_format,
-    )
+    options = _options(algorithm, rule, run, table, out)
     _check_options(options, scale)
-    request = table_request(features, ignore, categorical, missing)
     trained: Trained | None
-    if dask or scheduler is not None or shards is not None or stream:
-        _refuse_for_blocks(stream, request, holdout, scale, max_bytes)
-        trained = train_scaled(data, scheduler, shards, stream, options, quiet)
+    if dask.wanted:
+        _refuse_for_blocks(dask, columns, scale, table)
+        trained = train_scaled(
+            data, dask.scheduler, dask.shards, dask.stream, options, output.quiet
+        )
         if trained is None:
             return
     else:
-        options["table"], options["holdout"], options["quiet"] = request, holdout, quiet
-        trained = train_in_memory(data, options, scale, max_bytes, json_output)
-    verdicts, advice = judge(trained.run, options, scale, trained.names, max_bytes)
+        options["table"], options["holdout"] = columns.request(), columns.holdout
+        options["quiet"] = output.quiet
+        trained = train_in_memory(data, options, scale, table, output.json_output)
+    verdicts, advice = judge(trained.run, options, scale, trained.names, table.max_bytes)
     report(
         trained,
         out=out,
-        json_output=json_output,
-        quiet=quiet,
+        output=output,
         verdicts=verdicts,
         advice=advice,
         command=ctx.command,
-        holdout=_held_out(trained, holdout, seed),
+        holdout=_held_out(trained, columns.holdout, run.seed),
+    )
+
+
+def _options(
+    algorithm: Algorithm, rule: RuleOptions, run: RunOptions, table: TableOptions, out: Path | None
+) -> dict[str, Any]:
+    """The run's settings as the fitting and the report take them (the library's names); --eta
+    and --margin as numbers, and a bad --out refused here, before the training."""
+    eta_value, margin_value = _rates(rule, run.exact, out)
+    name = algorithm.value
+    return dict(
+        algorithm=name,
+        order=run.order.value if run.order else None,
+        eta=eta_value,
+        fit_intercept=rule.intercept,
+        margin=margin_value,
+        max_sweeps=DEFAULT_MAX_SWEEPS[name] if run.max_sweeps is None else run.max_sweeps,
+        max_updates=run.max_updates,
+        check=run.check.value if run.check else None,
+        seed=run.seed,
+        exact=run.exact,
+        label=table.label,
+        fmt=table.data_format,
     )
 
 
 def _rates(
-    eta: str, margin: str, exact: bool, out: Path | None
+    rule: RuleOptions, exact: bool, out: Path | None
 ) -> tuple[Fraction | float, Fraction | float]:
     """--eta and --margin as numbers (floats unless --exact); a bad --out fails here too, before
     the training, not after it."""
-    eta_value: Fraction | float = parse_number(eta, "--eta")
-    margin_value: Fraction | float = parse_number(margin, "--margin")
+    eta_value: Fraction | float
+    margin_value: Fraction | float
+    eta_value, margin_value = rule.numbers()
     if out is not None:
         from perceptronlab._ground.files import write_target
 
@@ -238,15 +248,15 @@ def _held_out(trained: Trained, holdout: float | None, seed: int | None) -> dict
 
 
 def _refuse_for_blocks(
-    stream: bool, request: Any, holdout: float | None, scale: Scale, max_bytes: str | None
+    dask: DaskOptions, columns: ColumnsOptions, scale: Scale, table: TableOptions
 ) -> None:
     """--dask and --stream: the extra installed, and none of the flags that need the whole file
     in memory (columns flags, --holdout, --scale, --max-bytes)."""
     from perceptronlab._ground.validation import fail
     from perceptronlab.cli._common import require_extra
 
-    require_extra("dask", "--stream" if stream else "--dask")
-    _refuse_table_flags(request, holdout)
+    require_extra("dask", "--stream" if dask.stream else "--dask")
+    _refuse_table_flags(columns)
     if scale is not Scale.none:
         raise fail(
             "--scale",
@@ -255,20 +265,21 @@ def _refuse_for_blocks(
             "A scaler needs the whole data in memory; scale the file first, or train without "
             "--dask/--stream.",
         )
-    if max_bytes is not None:
+    if table.max_bytes is not None:
         raise fail(
             "--max-bytes",
             "no budget with --dask or --stream",
-            repr(max_bytes),
+            repr(table.max_bytes),
             "The budget limits reading a file into memory; --dask and --stream read it block by "
             "block. Drop --max-bytes.",
         )
 
 
-def _refuse_table_flags(request: Any, holdout: float | None) -> None:
+def _refuse_table_flags(columns: ColumnsOptions) -> None:
     """--dask and --stream read a file block by block: no columns flags, no held-out part."""
     from perceptronlab._ground.validation import fail
 
+    request, holdout = columns.request(), columns.holdout
     if request.given or holdout is not None:
         raise fail(
             "--features/--ignore/--categorical/--missing/--holdout",

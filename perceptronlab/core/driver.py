@@ -25,11 +25,12 @@ A new member of the family implements :class:`Engine` for its own update and cal
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, TypeVar, cast, overload, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, cast, runtime_checkable
 
 import numpy as np
 
@@ -52,6 +53,7 @@ __all__ = [
     "drive",
     "drive_pocket",
     "finish",
+    "finish_as",
 ]
 
 # Keep end-of-sweep weights for the lazy ``errors_after_sweep`` up to this many bytes; past it the
@@ -451,60 +453,49 @@ def drive(
     if permutations is not None and order != "cyclic":
         raise ValueError(f"drive: permutations replace the order; got order={order!r} as well")
     log = SweepLog(on_sweep, record_errors)
-    outcome = _drive(
-        engine,
-        log,
-        order,
-        max_sweeps,
-        seed,
-        margin,
-        cycles,
-        first_sweep,
-        rest_of_sweep,
-        stop_when_clean,
-        permutations,
-    )
+    rng = np.random.default_rng(seed)
+    if order == "random-mistake":
+        stepping = cast(SteppingEngine, engine)  # the random-mistake order steps
+        converged, stopped = _random_mistakes(stepping, log, rng, margin, max_sweeps)
+        outcome = Outcome(log, converged=converged, stopped=stopped)
+    else:
+        if cycles is None:
+            cycles = order == "cyclic" and permutations is None
+        if permutations is None:  # data order: None, the same every sweep
+            permutations = (
+                itertools.repeat(None)
+                if order == "cyclic"
+                else (_permutation(order, rng, engine.n) for _ in itertools.repeat(None))
+            )
+        start = (first_sweep, rest_of_sweep)
+        outcome = _sweeps(engine, log, permutations, max_sweeps, cycles, start, stop_when_clean)
     log.flush()
     return outcome
 
 
-def _drive(
-    engine,
-    log,
-    order,
-    max_sweeps,
-    seed,
-    margin,
-    cycles,
-    first_sweep,
-    rest_of_sweep,
-    stop_when_clean,
-    permutations,
+def _sweeps(
+    engine: Engine,
+    log: SweepLog,
+    visits: Iterator[np.ndarray | None],
+    max_sweeps: int,
+    cycles: bool,
+    start: tuple[int, np.ndarray | None],
+    stop_when_clean: bool,
 ) -> Outcome:
-    rng = np.random.default_rng(seed)
-    if order == "random-mistake":
-        converged, stopped = _random_mistakes(engine, log, rng, margin, max_sweeps)
-        return Outcome(log, converged=converged, stopped=stopped)
-    cycles = (order == "cyclic" and permutations is None) if cycles is None else cycles
+    """Sweep in the orders ``visits`` gives until a clean sweep, a cycle, ``max_sweeps`` or the
+    hook's stop, from sweep ``start[0]`` (after its positions ``start[1]``, when given)."""
     seen: set = set()
-    sweep = first_sweep
+    sweep, rest_of_sweep = start
     if rest_of_sweep is not None:
         engine.sweep(rest_of_sweep, sweep)
-    in_data_order = order == "cyclic" and permutations is None  # every sweep's visit: None
     while sweep < max_sweeps:
         sweep += 1
         if cycles:
-            key = engine.key()
+            key = cast(SteppingEngine, engine).key()  # cycles are tested on keyed engines
             if key in seen:
                 return Outcome(log, cycled=True)
             seen.add(key)
-        if in_data_order:
-            visit = None
-        elif permutations is None:
-            visit = _permutation(order, rng, engine.n)
-        else:
-            visit = next(permutations)
-        updates = engine.sweep(visit, sweep)
+        updates = engine.sweep(next(visits), sweep)
         stop = log.end_sweep(sweep, updates, engine)
         if updates == 0 and stop_when_clean:
             return Outcome(log, converged=True)
@@ -692,8 +683,13 @@ def _pocket_by_steps(engine, log, rng, order, check, max_sweeps, limit, pocket) 
 _R = TypeVar("_R", bound=Run)
 
 
-@overload
-def finish(
+def finish(engine: Engine, outcome: Outcome, *, run_class: type[Run] = Run, **fields: Any) -> Run:
+    """The :class:`~perceptronlab.Run` (or ``run_class``) of a driven engine: ``fields`` as
+    :func:`finish_as` takes them (``finish_as`` types a subclass's run as that subclass)."""
+    return finish_as(engine, outcome, run_class=run_class, **fields)
+
+
+def finish_as(
     engine: Engine,
     outcome: Outcome,
     *,
@@ -706,40 +702,8 @@ def finish(
     w: Any = None,
     b: Any = None,
     **extra: Any,
-) -> _R: ...
-
-
-@overload
-def finish(
-    engine: Engine,
-    outcome: Outcome,
-    *,
-    algorithm: str,
-    params: dict[str, Any],
-    X: Any,
-    signs: Any,
-    classes: Any,
-    w: Any = None,
-    b: Any = None,
-    **extra: Any,
-) -> Run: ...
-
-
-def finish(
-    engine: Engine,
-    outcome: Outcome,
-    *,
-    algorithm: str,
-    params: dict[str, Any],
-    X: Any,
-    signs: Any,
-    classes: Any,
-    run_class: type[Run] = Run,
-    w: Any = None,
-    b: Any = None,
-    **extra: Any,
-) -> Run:
-    """The :class:`~perceptronlab.Run` (or ``run_class``) of a driven engine.
+) -> _R:
+    """The ``run_class`` (:class:`~perceptronlab.Run` or a subclass) of a driven engine.
 
     ``w``/``b`` default to the engine's weights now (Pocket passes the pocket's); ``extra`` fills
     the fields a subclass adds.

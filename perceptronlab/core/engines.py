@@ -154,7 +154,13 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         if self.weighted:  # the per-row-factor loops, with the sweep's loss and update margins
             sweep_weighted = sgd.sweep_csr_weighted if self.sparse else sgd.sweep_dense_weighted
             count, self.b, stopped, loss = sweep_weighted(
-                *self._rows(), self.y, self._factors, order, use_order, self._rule(), self._margin_buf
+                *self._rows(),
+                self.y,
+                self._factors,
+                order,
+                use_order,
+                self._rule(),
+                self._margin_buf,
             )
             self.sweep_loss = float(loss)
             self.update_margins = self._margin_buf[:count].copy()
@@ -373,9 +379,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         # a finite ‖w‖² proves every weight finite in one BLAS call; an infinite one may be finite
         # weights whose squares overflow, so then each weight is tested
         w = self.w
-        return math.isfinite(self.b) and (
-            math.isfinite(np.dot(w, w)) or bool(np.isfinite(w).all())
-        )
+        return math.isfinite(self.b) and (math.isfinite(np.dot(w, w)) or bool(np.isfinite(w).all()))
 
 
 def make_engine(

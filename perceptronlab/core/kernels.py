@@ -532,14 +532,22 @@ def _squared_weights(w, b, fit_intercept):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _csr_take_update(
-    indptr, indices, data, i, w, b, step, fit_intercept, sq, idx_out, norm_out, count
-):
-    """The update on a mistake of row i (w += x·step, b += step) and its log entry; returns (b, ‖(w, b)‖²)."""
+def _csr_take_update(csr, i, w, b, step, fit_intercept, sq, logs, count):
+    """The update on a mistake of row i of ``csr`` (indptr, indices, data): w += x·step, b += step,
+    and its entry in ``logs`` (idx_out, norm_out); returns (b, ‖(w, b)‖²)."""
+    indptr, indices, data = csr
     b, sq = update_csr_row(indptr, indices, data, i, w, b, step, fit_intercept, sq)
+    idx_out, norm_out = logs
     idx_out[count] = i
     norm_out[count] = math.sqrt(max(sq, 0.0))
     return b, sq
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _prefetch_row(indptr, indices, w, row):
+    """Prefetch the weights row ``row`` gathers."""
+    for k in range(_U(indptr[row]), _U(indptr[row + 1])):
+        prefetch(w, _U(indices[k]))
 
 
 def sweep_csr(indptr, indices, data, y, order, use_order, rule, loop):
@@ -559,90 +567,59 @@ def sweep_csr(indptr, indices, data, y, order, use_order, rule, loop):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _csr_row(  # noqa: PLR0913 (a compiled row step: scalars, inlined into the loop)
-    indptr, indices, data, y, i, w, b, eta, margin, fit_intercept, sq, idx_out, norm_out, count
-):
-    """Row i of a row-by-row CSR sweep: scored in its stored order, updated on a mistake. Returns
+def _csr_row(csr, y, i, rule, b, sq, count):
+    """Row i of a row-by-row CSR sweep: scored in its stored order, updated on a mistake (``rule``:
+    the engine's record, whose b is the sweep's start; ``b``: the intercept now). Returns
     (count, b, ‖(w, b)‖², stopped): ``stopped`` is i when the score is not finite, else -1."""
+    w, _, eta, margin, fit_intercept, idx_out, norm_out = rule
+    indptr, indices, data = csr
     s = _csr_dot(indptr, indices, data, w, i) + b
     if not abs(s) < math.inf:
         return count, b, sq, i
     if is_mistake(y[i], s, margin):
-        b, sq = _csr_take_update(
-            indptr, indices, data, i, w, b, eta * y[i], fit_intercept, sq, idx_out, norm_out, count
-        )
+        step = eta * y[i]
+        b, sq = _csr_take_update(csr, i, w, b, step, fit_intercept, sq, (idx_out, norm_out), count)
         count += 1
     return count, b, sq, -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _csr_row_by_row(indptr, indices, data, y, order, use_order, rule, prefetching):
+    """:func:`sweep_csr` row by row; with ``prefetching`` (a constant of each caller's), the weights
+    of the row :data:`CSR_PREFETCH_ROWS` ahead are prefetched first."""
+    w, b, _, _, fit_intercept, _, _ = rule
+    csr = (indptr, indices, data)
+    sq = _squared_weights(w, b, fit_intercept)
+    steps = order.shape[0] if use_order else indptr.shape[0] - 1
+    count = 0
+    for t in range(steps):
+        if prefetching and t + CSR_PREFETCH_ROWS < steps:
+            ahead = order[t + CSR_PREFETCH_ROWS] if use_order else t + CSR_PREFETCH_ROWS
+            _prefetch_row(indptr, indices, w, ahead)
+        i = order[t] if use_order else t
+        count, b, sq, stopped = _csr_row(csr, y, i, rule, b, sq, count)
+        if stopped >= 0:
+            return count, b, stopped
+    return count, b, -1
 
 
 @njit(cache=True, nogil=True)
 def _sweep_csr_rows(indptr, indices, data, y, order, use_order, rule):
     """:func:`sweep_csr` row by row."""
-    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
-    sq = _squared_weights(w, b, fit_intercept)
-    steps = order.shape[0] if use_order else indptr.shape[0] - 1
-    count = 0
-    for t in range(steps):
-        i = order[t] if use_order else t
-        count, b, sq, stopped = _csr_row(
-            indptr,
-            indices,
-            data,
-            y,
-            i,
-            w,
-            b,
-            eta,
-            margin,
-            fit_intercept,
-            sq,
-            idx_out,
-            norm_out,
-            count,
-        )
-        if stopped >= 0:
-            return count, b, stopped
-    return count, b, -1
+    return _csr_row_by_row(indptr, indices, data, y, order, use_order, rule, False)
 
 
 @njit(cache=True, nogil=True)
 def _sweep_csr_prefetched(indptr, indices, data, y, order, use_order, rule):
     """:func:`sweep_csr` row by row, prefetching the weights of the row :data:`CSR_PREFETCH_ROWS` ahead."""
-    w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
-    sq = _squared_weights(w, b, fit_intercept)
-    steps = order.shape[0] if use_order else indptr.shape[0] - 1
-    count = 0
-    for t in range(steps):
-        if t + CSR_PREFETCH_ROWS < steps:
-            ahead = order[t + CSR_PREFETCH_ROWS] if use_order else t + CSR_PREFETCH_ROWS
-            for k in range(_U(indptr[ahead]), _U(indptr[ahead + 1])):
-                prefetch(w, _U(indices[k]))
-        i = order[t] if use_order else t
-        count, b, sq, stopped = _csr_row(
-            indptr,
-            indices,
-            data,
-            y,
-            i,
-            w,
-            b,
-            eta,
-            margin,
-            fit_intercept,
-            sq,
-            idx_out,
-            norm_out,
-            count,
-        )
-        if stopped >= 0:
-            return count, b, stopped
-    return count, b, -1
+    return _csr_row_by_row(indptr, indices, data, y, order, use_order, rule, True)
 
 
 @njit(cache=True, nogil=True)
 def _sweep_csr_paired(indptr, indices, data, y, order, use_order, rule):
     """:func:`sweep_csr` two rows at a time (two chains), prefetching the weights of the rows ahead."""
     w, b, eta, margin, fit_intercept, idx_out, norm_out = rule
+    csr, logs = (indptr, indices, data), (idx_out, norm_out)
     n = indptr.shape[0] - 1
     count = 0
     sq = _squared_weights(w, b, fit_intercept)
@@ -654,9 +631,7 @@ def _sweep_csr_paired(indptr, indices, data, y, order, use_order, rule):
         r1 = (order[t + 1] if use_order else t + 1) if pair else r0
         for q in range(CSR_PREFETCH_ROWS, CSR_PREFETCH_ROWS + 2):
             if t + q < steps:
-                ahead = order[t + q] if use_order else t + q
-                for k in range(_U(indptr[ahead]), _U(indptr[ahead + 1])):
-                    prefetch(w, _U(indices[k]))
+                _prefetch_row(indptr, indices, w, order[t + q] if use_order else t + q)
         s0, s1 = _csr_dot2(indptr, indices, data, w, r0, r1)
         fresh = True
         for q in range(2 if pair else 1):
@@ -671,20 +646,7 @@ def _sweep_csr_paired(indptr, indices, data, y, order, use_order, rule):
             if not abs(s) < math.inf:
                 return count, b, i
             if is_mistake(y[i], s, margin):
-                b, sq = _csr_take_update(
-                    indptr,
-                    indices,
-                    data,
-                    i,
-                    w,
-                    b,
-                    eta * y[i],
-                    fit_intercept,
-                    sq,
-                    idx_out,
-                    norm_out,
-                    count,
-                )
+                b, sq = _csr_take_update(csr, i, w, b, eta * y[i], fit_intercept, sq, logs, count)
                 count += 1
                 fresh = False
         t += 2

@@ -49,15 +49,21 @@ class _Rule(NamedTuple):
     trace: bool
 
 
+def check_rule_settings(order: Any, eta: Any, margin: Any, orders: tuple[str, ...]) -> None:
+    """The rule's settings checked, in this order (the first bad one is the one refused): the
+    order (one of ``orders``), η and ρ₀. The perceptron's, Pocket's and the family's."""
+    v.check_choice("order", order, orders)
+    v.check_eta(eta)
+    v.check_margin(margin)
+
+
 def _prepare(
     X: MatrixLike, y: ArrayLike, rule: _Rule, *, compiled: bool = True, **engine_options: Any
 ) -> _Setup:
     """Check the rule's settings and the data, and make the engine (``engine_options``:
     :func:`~perceptronlab.core.engines.make_engine`'s ``backend``, ``n_jobs``)."""
     eta, margin, exact, order, fit_intercept, trace = rule
-    v.check_choice("order", order, v.ORDERS)
-    v.check_eta(eta)
-    v.check_margin(margin)
+    check_rule_settings(order, eta, margin, v.ORDERS)
     # the compiled sweeps find NaN/inf themselves on their first pass, so no separate pass over X
     Xc, signs, classes = v.check_Xy(X, y, exact=exact, check_finite=not compiled)
     if exact:
@@ -251,20 +257,24 @@ def pocket(  # noqa: PLR0913 (the public keyword arguments)
         seed=seed,
         on_sweep=on_sweep,
     )
-    return _pocket_run(setup, outcome, params)
+    return pocket_run(setup.engine, outcome, params, (setup.X, setup.signs, setup.classes))
 
 
-def _pocket_run(setup: _Setup, outcome: Any, params: dict[str, Any]) -> Run:
-    """The Run of a pocket: the pocket's weights, error count and history."""
+def pocket_run(
+    engine: Any, outcome: Any, params: dict[str, Any], data: tuple[Any, Any, NDArray[Any]]
+) -> Run:
+    """The Run of a driven pocket: the pocket's weights, error count and history (``data``: the
+    checked X, the signs and the two classes)."""
     kept = cast(Pocket, outcome.pocket)  # drive_pocket's outcome has one
+    X, signs, classes = data
     return finish(
-        setup.engine,
+        engine,
         outcome,
         algorithm="pocket",
         params=params,
-        X=setup.X,
-        signs=setup.signs,
-        classes=setup.classes,
+        X=X,
+        signs=signs,
+        classes=classes,
         w=kept.w,
         b=kept.b,
         pocket_errors=kept.errors,

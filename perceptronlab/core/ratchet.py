@@ -60,20 +60,8 @@ def walk(X, indptr, indices, data, sparse, y, picks, start, run, target, updates
         if is_mistake(y[i], s, margin):
             step = eta * y[i]
             if sparse:
-                b, sq = _csr_take_update(
-                    indptr,
-                    indices,
-                    data,
-                    i,
-                    w,
-                    b,
-                    step,
-                    fit_intercept,
-                    sq,
-                    idx_out,
-                    norm_out,
-                    count,
-                )
+                csr, logs = (indptr, indices, data), (idx_out, norm_out)
+                b, sq = _csr_take_update(csr, i, w, b, step, fit_intercept, sq, logs, count)
             else:
                 b = _take_update(X, i, w, b, step, fit_intercept, idx_out, norm_out, count)
             count += 1

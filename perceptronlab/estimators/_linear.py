@@ -22,6 +22,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import Pocket, drive, drive_pocket, finish
 from perceptronlab.core.engines import CompiledEngine
+from perceptronlab.core.perceptron import pocket_run
+from perceptronlab.core.run import Run
 from perceptronlab.core.scores import count_errors
 from perceptronlab.core.sgd import sgd_permutations
 from perceptronlab.core.sgd_engine import SGDEngine
@@ -57,7 +59,6 @@ if TYPE_CHECKING:
 
     from perceptronlab._ground.types import Float64Array, MatrixLike, RandomState
     from perceptronlab.core.driver import SweepInfo
-    from perceptronlab.core.run import Run
 
 
 __all__ = ["Perceptron", "PocketPerceptron"]
@@ -522,8 +523,10 @@ class Perceptron(LinearClassifier):
             b0=b0,
             n_jobs=self.n_jobs,
         )
+        sgd = self.penalty is not None or single
+        plain = not sgd and scale is None and not rule and not self.verbose
         engine: CompiledEngine
-        if self.penalty is not None or single:
+        if sgd:
             engine = SGDEngine(
                 X,
                 signs,
@@ -534,29 +537,13 @@ class Perceptron(LinearClassifier):
                 single=single,
                 **options,
             )
-            hook = StoppingRule(
-                engine,
-                tol=self.tol,
-                n_iter_no_change=self.n_iter_no_change,
-                validation=validation,
-                verbose=self.verbose,
-                name=name,
-            )
-        elif scale is None and not rule and not self.verbose:
+        elif plain:
             engine = CompiledEngine(
                 X, signs, **options
             )  # the plain sweep, as perceptronlab.perceptron
-            hook = None
         else:
             engine = CompiledEngine(X, signs, scale=scale, track_loss=True, **options)
-            hook = StoppingRule(
-                engine,
-                tol=self.tol,
-                n_iter_no_change=self.n_iter_no_change,
-                validation=validation,
-                verbose=self.verbose,
-                name=name,
-            )
+        hook = None if plain else self._stopping_rule(engine, validation, name)
         order = "cyclic" if permutations is not None else self.order
         outcome = drive(
             engine,
@@ -577,6 +564,18 @@ class Perceptron(LinearClassifier):
             X=X,
             signs=signs,
             classes=_SIGNS,
+        )
+
+    def _stopping_rule(self, engine: CompiledEngine, validation: Any, name: str) -> StoppingRule:
+        """The per-sweep hook of scikit-learn's stopping rule (``tol``, ``n_iter_no_change``, the
+        held-out ``validation`` rows) and of ``verbose``."""
+        return StoppingRule(
+            engine,
+            tol=self.tol,
+            n_iter_no_change=self.n_iter_no_change,
+            validation=validation,
+            verbose=self.verbose,
+            name=name,
         )
 
     def _warnings(self, runs: list[Run]) -> Iterator[tuple[str, str]]:
@@ -781,26 +780,13 @@ class PocketPerceptron(PartialFit, LinearClassifier):
             pocket=pocket,
             on_sweep=_say_sweeps("") if self.verbose else None,
         )
-        kept = cast(Pocket, outcome.pocket)  # drive_pocket's outcome has one
         params = {
             **_run_params(self, sweeps, seed),
             "check": self.check,
             "max_updates": self.max_updates,
         }
         params.pop("margin")
-        run = finish(
-            engine,
-            outcome,
-            algorithm="pocket",
-            params=params,
-            X=X,
-            signs=signs,
-            classes=_SIGNS,
-            w=kept.w,
-            b=kept.b,
-            pocket_errors=kept.errors,
-            pocket_history=np.asarray(kept.history, dtype=np.int64),
-        )
+        run = pocket_run(engine, outcome, params, (X, signs, _SIGNS))
         return run, (engine.w.copy(), engine.b)
 
     last_coef_: Float64Array

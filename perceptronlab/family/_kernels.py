@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from perceptronlab.core.intrinsics import prefetch, prefetch_row
 from perceptronlab.core.rule import add_csr_row, add_entry, add_intercept, add_row, is_mistake
@@ -111,6 +112,70 @@ def _multiclass_add(w_true, w_rival, u_true, u_rival, j_true, j_rival, x, eta, w
     )
 
 
+def _row_span(rows, i):
+    """(start, stop) of row i's entries in ``rows``: its columns for a dense matrix, its stored
+    range for CSR rows (indptr, indices, data). Compiled only (:func:`_row_span_compiled`)."""
+    raise NotImplementedError  # pragma: no cover - a compiled function's name
+
+
+def _row_entry(rows, i, p):
+    """(column, value) of entry p of row i (:func:`_row_span`). Compiled only."""
+    raise NotImplementedError  # pragma: no cover - a compiled function's name
+
+
+@overload(_row_span, inline="always")
+def _row_span_compiled(rows, i):
+    if isinstance(rows, types.Array):
+        return lambda rows, i: (0, rows.shape[1])
+    return lambda rows, i: (rows[0][i], rows[0][i + 1])
+
+
+@overload(_row_entry, inline="always")
+def _row_entry_compiled(rows, i, p):
+    if isinstance(rows, types.Array):
+        return lambda rows, i, p: (p, rows[i, p])
+    return lambda rows, i, p: (rows[1][p], rows[2][p])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _multiclass_sweep(rows, n, labels, order, use_order, model, rule, state, buffers):
+    """One multiclass sweep over the n rows of ``rows`` (a dense matrix, or CSR rows as
+    (indptr, indices, data)), each row's dot products summed in its entries' order."""
+    W, B, U, BU = model
+    eta, margin, fit_intercept = rule
+    steps, sq = state
+    scores, idx_out, norm_out = buffers
+    n_classes = W.shape[0]
+    count = 0
+    n_steps = order.shape[0] if use_order else n
+    for t in range(n_steps):
+        i = order[t] if use_order else t
+        start, stop = _row_span(rows, i)
+        for k in range(n_classes):
+            s = 0.0
+            for p in range(start, stop):
+                j, x = _row_entry(rows, i, p)
+                s += W[k, j] * x
+            scores[k] = s + B[k]
+        true = labels[i]
+        mistake, rival = _multiclass_mistake(scores, true, margin)
+        if mistake:
+            weighted_step = eta * steps
+            w_true, w_rival, u_true, u_rival = W[true], W[rival], U[true], U[rival]
+            for p in range(start, stop):
+                j, x = _row_entry(rows, i, p)
+                sq = _multiclass_add(
+                    w_true, w_rival, u_true, u_rival, j, j, x, eta, weighted_step, sq
+                )
+            if fit_intercept:
+                sq = _multiclass_add(B, B, BU, BU, true, rival, 1.0, eta, weighted_step, sq)
+            idx_out[count] = i
+            norm_out[count] = math.sqrt(max(sq, 0.0))
+            count += 1
+        steps += 1.0
+    return count, steps, sq
+
+
 @njit(cache=True, nogil=True)
 def multiclass_sweep_dense(X, labels, order, use_order, model, rule, state, buffers):
     """One multiclass sweep: a mistake when s_true − max_{k≠true} s_k ≤ margin (ties count).
@@ -122,37 +187,7 @@ def multiclass_sweep_dense(X, labels, order, use_order, model, rule, state, buff
     fit_intercept), ``state`` (steps, sq), ``buffers`` (scores: one per class, idx_out, norm_out).
     Returns (updates, steps, sq).
     """
-    W, B, U, BU = model
-    eta, margin, fit_intercept = rule
-    steps, sq = state
-    scores, idx_out, norm_out = buffers
-    n, d = X.shape
-    n_classes = W.shape[0]
-    count = 0
-    n_steps = order.shape[0] if use_order else n
-    for t in range(n_steps):
-        i = order[t] if use_order else t
-        for k in range(n_classes):
-            s = 0.0
-            for j in range(d):
-                s += W[k, j] * X[i, j]
-            scores[k] = s + B[k]
-        true = labels[i]
-        mistake, rival = _multiclass_mistake(scores, true, margin)
-        if mistake:
-            weighted_step = eta * steps
-            w_true, w_rival, u_true, u_rival = W[true], W[rival], U[true], U[rival]
-            for j in range(d):
-                sq = _multiclass_add(
-                    w_true, w_rival, u_true, u_rival, j, j, X[i, j], eta, weighted_step, sq
-                )
-            if fit_intercept:
-                sq = _multiclass_add(B, B, BU, BU, true, rival, 1.0, eta, weighted_step, sq)
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(max(sq, 0.0))
-            count += 1
-        steps += 1.0
-    return count, steps, sq
+    return _multiclass_sweep(X, X.shape[0], labels, order, use_order, model, rule, state, buffers)
 
 
 @njit(cache=True, nogil=True)
@@ -160,38 +195,8 @@ def multiclass_sweep_csr(
     indptr, indices, data, labels, order, use_order, model, rule, state, buffers
 ):
     """CSR twin of :func:`multiclass_sweep_dense`. Returns (updates, steps, sq)."""
-    W, B, U, BU = model
-    eta, margin, fit_intercept = rule
-    steps, sq = state
-    scores, idx_out, norm_out = buffers
-    n = indptr.shape[0] - 1
-    n_classes = W.shape[0]
-    count = 0
-    n_steps = order.shape[0] if use_order else n
-    for t in range(n_steps):
-        i = order[t] if use_order else t
-        for k in range(n_classes):
-            s = 0.0
-            for p in range(indptr[i], indptr[i + 1]):
-                s += W[k, indices[p]] * data[p]
-            scores[k] = s + B[k]
-        true = labels[i]
-        mistake, rival = _multiclass_mistake(scores, true, margin)
-        if mistake:
-            weighted_step = eta * steps
-            w_true, w_rival, u_true, u_rival = W[true], W[rival], U[true], U[rival]
-            for p in range(indptr[i], indptr[i + 1]):
-                j = indices[p]
-                sq = _multiclass_add(
-                    w_true, w_rival, u_true, u_rival, j, j, data[p], eta, weighted_step, sq
-                )
-            if fit_intercept:
-                sq = _multiclass_add(B, B, BU, BU, true, rival, 1.0, eta, weighted_step, sq)
-            idx_out[count] = i
-            norm_out[count] = math.sqrt(max(sq, 0.0))
-            count += 1
-        steps += 1.0
-    return count, steps, sq
+    rows, n = (indptr, indices, data), indptr.shape[0] - 1
+    return _multiclass_sweep(rows, n, labels, order, use_order, model, rule, state, buffers)
 
 
 # ---------------------------------------------------------------- kernel perceptron (dual form)

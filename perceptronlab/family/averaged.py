@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perceptronlab._ground import validation as v
-from perceptronlab.core.driver import OnSweep, finish
+from perceptronlab.core.driver import OnSweep, finish_as
 from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, scores
@@ -185,7 +185,7 @@ def drive_averaged(
     and return its :class:`AveragedRun`."""
     outcome = settings.drive(engine)
     w_avg, b_avg = engine.average()
-    return finish(
+    return finish_as(
         engine,
         outcome,
         run_class=AveragedRun,

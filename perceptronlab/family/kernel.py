@@ -45,7 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
-from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, finish
+from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, finish_as
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
 from perceptronlab.family import _kernels
@@ -527,7 +527,7 @@ def fit_kernel(
     n_steps = len(outcome.log.updates_per_sweep) * n
     params = settings.params(**spec.params, variant=variant, budget=budget, cache=cache)
     eta, fit_intercept = float(settings.eta), settings.fit_intercept
-    run = finish(
+    run = finish_as(
         engine,
         outcome,
         run_class=KernelRun,

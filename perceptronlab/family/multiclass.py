@@ -30,7 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from perceptronlab._ground import validation as v
-from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, finish
+from perceptronlab.core.driver import Engine, OnSweep, UpdateLog, finish_as
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels, score_matrix
 from perceptronlab.exceptions import SCALE_FIX
@@ -286,7 +286,7 @@ def drive_multiclass(
     and return its :class:`MulticlassRun`."""
     outcome = settings.drive(engine)
     W, B = engine.average() if averaged else engine.snapshot()
-    return finish(
+    return finish_as(
         engine,
         outcome,
         run_class=MulticlassRun,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core.driver import drive
+from perceptronlab.core.perceptron import check_rule_settings
 
 if TYPE_CHECKING:
     from perceptronlab.core.driver import Engine, OnSweep, Outcome
@@ -61,9 +62,7 @@ def check_run_options(
 ) -> RunSettings:
     """The family functions' shared keyword arguments, checked (with the family's orders) and kept,
     in their order in every family function's signature."""
-    v.check_choice("order", order, v.FAMILY_ORDERS)
-    v.check_eta(eta)
-    v.check_margin(margin)
+    check_rule_settings(order, eta, margin, v.FAMILY_ORDERS)
     max_sweeps = v.check_positive_int("max_sweeps", max_sweeps, "Pass e.g. max_sweeps=100.")
     seed = v.check_seed(seed)
     return RunSettings(eta, bool(fit_intercept), order, margin, max_sweeps, seed, on_sweep)

@@ -35,7 +35,7 @@ import numpy as np
 
 from perceptronlab._ground import validation as v
 from perceptronlab.core import driver
-from perceptronlab.core.driver import OnSweep, finish
+from perceptronlab.core.driver import OnSweep, finish_as
 from perceptronlab.core.engines import CompiledEngine
 from perceptronlab.core.run import Run
 from perceptronlab.core.scores import labels
@@ -357,7 +357,7 @@ def _voted_run(
     engine.build_vote()
     vote = engine.vote
     vectors, intercepts, counts = vote.close(n_steps)
-    return finish(
+    return finish_as(
         engine,
         outcome,
         run_class=VotedRun,
