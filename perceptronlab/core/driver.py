@@ -461,14 +461,15 @@ def drive(
     else:
         if cycles is None:
             cycles = order == "cyclic" and permutations is None
-        if permutations is None:  # data order: None, the same every sweep
-            permutations = (
-                itertools.repeat(None)
-                if order == "cyclic"
-                else (_permutation(order, rng, engine.n) for _ in itertools.repeat(None))
-            )
+        visits: Iterator[np.ndarray | None]
+        if permutations is not None:
+            visits = permutations
+        elif order == "cyclic":  # data order: None, the same every sweep
+            visits = itertools.repeat(None)
+        else:
+            visits = (_permutation(order, rng, engine.n) for _ in itertools.repeat(None))
         start = (first_sweep, rest_of_sweep)
-        outcome = _sweeps(engine, log, permutations, max_sweeps, cycles, start, stop_when_clean)
+        outcome = _sweeps(engine, log, visits, max_sweeps, cycles, start, stop_when_clean)
     log.flush()
     return outcome
 
