@@ -169,7 +169,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             count, self.b, stopped = kernels.sweep_csr(
                 X.indptr, X.indices, X.data, self.y, order, use_order, self._rule(), self._csr_loop
             )
-        elif self.n_jobs == 1 or self.n < PARALLEL_MIN_ROWS:  # never parallel: nothing to time
+        elif not self._may_go_parallel:  # one core for every sweep: nothing to time
             count, self.b, stopped = kernels.sweep_dense_loop(
                 self.X, self.y, order, use_order, self._rule(), self._dense_loop
             )
@@ -277,13 +277,18 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         machine (:func:`perceptronlab.core.choice.two_threads_pay`, asked last: it measures once)
         and have not been slower in this fit."""
         return (
-            self.n_jobs > 1
-            and self.n >= PARALLEL_MIN_ROWS
+            self._may_go_parallel
             and self._last_updates is not None
             and self._last_updates <= self.n * PARALLEL_MAX_UPDATE_RATE
             and self._parallel_losses < PARALLEL_GIVE_UP_AFTER
             and (not self.threads_by_choice or choice.two_threads_pay())
         )
+
+    @property
+    def _may_go_parallel(self) -> bool:
+        """Whether any sweep of this fit may run on several cores (several allowed, X long
+        enough); :meth:`_use_parallel` decides sweep by sweep."""
+        return self.n_jobs > 1 and self.n >= PARALLEL_MIN_ROWS
 
     def _judge_parallel(self, seconds: float) -> None:
         """Count a multi-core sweep that was not faster than the last one-core sweep (the cores busy
@@ -358,8 +363,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
         return vectors, intercepts
 
     def key(self) -> tuple[int, int]:
-        # :func:`weights_key` of w, which is always this engine's own contiguous float64 array
-        return kernels.fingerprint(self.w, self.b)
+        return weights_key(self.w, self.b)
 
     def snapshot(self):
         return self.w.copy(), self.b
