@@ -50,6 +50,15 @@ def test_zero_vector_is_named_without_intercept():
     check_certificate_exactly([[1, 1], [0, 0], [2, 1]], [1, 1, -1], result, False)
 
 
+def test_a_long_exact_certificate_weight_is_shown_rounded():
+    """Found by the fuzz test: a weight of 300 digits was written out in full in the message."""
+    X = [["1", "1"], ["1/" + "7" * 300, "0"], ["1e-458", "1"], ["1", "1"]]
+    result = separable(X, [1, 1, 1, -1])
+    assert not result and result.certificate[2].denominator > 10**299
+    check_certificate_exactly(X, [1, 1, 1, -1], result, False)
+    assert len(result.message) < 500 and "(≈ 1, ≈ 1.286 × 10⁻³⁰⁰, ≈ 1.286 × 10⁻³⁰⁰)" in result.message
+
+
 @pytest.mark.parametrize("seed", range(20))
 @pytest.mark.parametrize("fit_intercept", [False, True])
 def test_verdict_agrees_with_the_perceptron(seed, fit_intercept):

@@ -26,6 +26,7 @@ from perceptronlab.theory._common import (
     exact_rows,
     float_matrix,
     fmt,
+    format_display,
     fmt_vector,
     is_exact_input,
     solve_exact,
@@ -350,7 +351,7 @@ def _message_result(
     listed = ", ".join(str(int(i) + 1) for i in support[:12]) + (
         ", ..." if len(support) > 12 else ""
     )
-    weights = ", ".join(fmt(certificate[i], 4) for i in support[:12]) + (
+    weights = ", ".join(format_display(certificate[i], 4) for i in support[:12]) + (
         ", ..." if len(support) > 12 else ""
     )
     zero = [int(i) for i in support if not Xf[i].any()]
