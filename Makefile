@@ -39,6 +39,11 @@ WORKERS ?= auto
 # `make test`'s start, for the wall time it prints at the end (set when make reads this file)
 TEST_START := $(shell date +%s)
 
+# Python may keep its bytecode while the tests run, even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE, as in some containers): each module is then compiled once, not again in
+# each of the few hundred Python processes the tests start (workers, commands, servers, the docs).
+test test-fast coverage: export PYTHONDONTWRITEBYTECODE :=
+
 # The kernels compile into Numba's cache while lint runs: those of a first command and every path
 # the tests take, float64 in one process and float32 in another (so that the test workers load them
 # instead of each compiling them), then the JavaScript and Python tests.

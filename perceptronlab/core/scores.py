@@ -49,16 +49,17 @@ def _margins_small(X, y, w, b, out):
     out[:] = 0.0
     with np.errstate(over="ignore", invalid="ignore"):
         for j in range(X.shape[1]):
-            out += w[j] * X[:, j].astype(np.float64)
+            out += w[j] * X[:, j].astype(np.float64, copy=False)
         out += b
         out *= y
     return out
 
 
-def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
+def margins(X, y, w, b, out=None, parallel: bool = True, n_jobs: int | None = None) -> np.ndarray:
     """y_i (⟨w, x_i⟩ + b) for every row, with the kernels' summation order.
 
     ``X`` is a dense float array, a CSR matrix, or rows of Fractions (exact: an object array).
+    ``n_jobs`` (1 for one core) sets the threads of the parallel pass, taken only for a large dense X.
     """
     if isinstance(X, list):
         return np.array(
@@ -74,8 +75,13 @@ def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
 
     if is_sparse(X):
         return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
-    if parallel and X.size >= PARALLEL_MIN_ELEMENTS:
-        return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
+    if parallel and n_jobs != 1 and X.size >= PARALLEL_MIN_ELEMENTS:
+        if n_jobs is None:
+            return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
+        from perceptronlab.core.threads import numba_threads
+
+        with numba_threads(n_jobs):
+            return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
     return kernels.margins_dense(X, y, w, float(b), out)
 
 
