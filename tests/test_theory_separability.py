@@ -56,7 +56,9 @@ def test_a_long_exact_certificate_weight_is_shown_rounded():
     result = separable(X, [1, 1, 1, -1])
     assert not result and result.certificate[2].denominator > 10**299
     check_certificate_exactly(X, [1, 1, 1, -1], result, False)
-    assert len(result.message) < 500 and "(≈ 1, ≈ 1.286 × 10⁻³⁰⁰, ≈ 1.286 × 10⁻³⁰⁰)" in result.message
+    assert (
+        len(result.message) < 500 and "(≈ 1, ≈ 1.286 × 10⁻³⁰⁰, ≈ 1.286 × 10⁻³⁰⁰)" in result.message
+    )
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -34,8 +34,10 @@ WORKER_START = WorkerPool(1, 0, 1.0).start_timeout
 
 
 def heavy_request(n: int = 300, seed: int = 0) -> bytes:
-    """A legal request near the top of the budget (about a second of one core): random-mistake
-    Pocket on noisy points, each update scoring every point, 1,000 sweeps."""
+    """A legal request that keeps a worker busy for seconds (random-mistake Pocket on noisy points,
+    each update scoring every point, 200 sweeps: 60,000 updates, over a second of one core on every
+    machine measured), long enough to be seen busy, to be queued behind, and to overrun a short
+    deadline."""
     rng = np.random.default_rng(seed)
     X = rng.uniform(-5, 5, size=(n, 2)).round(2)
     y = np.where(X[:, 0] + 0.5 * X[:, 1] + 3 * rng.standard_normal(n) > 0, 1, -1)
@@ -43,7 +45,7 @@ def heavy_request(n: int = 300, seed: int = 0) -> bytes:
         {
             "points": X.tolist(),
             "labels": y.tolist(),
-            "options": {"order": "random-mistake", "pocket": True, "max_sweeps": 1000},
+            "options": {"order": "random-mistake", "pocket": True, "max_sweeps": 200},
         }
     ).encode()
 
@@ -186,7 +188,7 @@ def test_a_long_expected_wait_is_refused_at_once():
 
 
 def test_the_deadline_stops_the_work():
-    deadline = 0.3  # the heavy request needs about a second of one core
+    deadline = 0.3  # the heavy request needs over a second of one core
     app = create_app(workers=1, deadline=deadline)
     with background(app) as url:
         before = app.state.pool.pids()
@@ -282,7 +284,7 @@ def test_serve_answers_and_shuts_down_on_sigterm_without_waiting_for_the_work():
         results: list = []
         threads = [
             post_in_thread(url, HEAVY, 120, results) for _ in range(3)
-        ]  # about 3 s of work, one worker
+        ]  # seconds of work each, one worker
         wait_until(
             url, lambda s: s["busy"] == 1 and s["queued"] == 2, 60, "the requests never queued"
         )

@@ -26,8 +26,8 @@ from perceptronlab.theory._common import (
     exact_rows,
     float_matrix,
     fmt,
-    format_display,
     fmt_vector,
+    format_display,
     is_exact_input,
     solve_exact,
 )
