@@ -27,9 +27,6 @@ SMOKED = [
 #: the smoke runs' size: each benchmark's floor (its smallest problem that still takes its code paths)
 #: for almost all of them; no benchmark chooses another path below 0.5 or 1
 SMOKE_SCALE = 0.001
-#: except where a smaller problem costs more: analyze's pocket checks after every update on 1,000 × 2
-#: rows (5 s of CPU) but converges at once on 5,000 × 2 (0.4 s), the sizes of 0.005
-SMOKE_SCALES = {"bench_theory.bench_analyze_growth": 0.005}
 
 
 def check_row_arithmetic(item: dict) -> None:
@@ -48,7 +45,7 @@ def check_row_arithmetic(item: dict) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name, bench", SMOKED, ids=[name for name, _ in SMOKED])
 def test_every_benchmark_runs_and_its_rows_follow_from_their_numbers(name, bench, two_rounds):
-    result = bench(scale=SMOKE_SCALES.get(name, SMOKE_SCALE))
+    result = bench(scale=SMOKE_SCALE)
     rows = result if isinstance(result, list) else [result]
     assert rows
     for item in rows:

@@ -107,3 +107,28 @@ def test_labels_of_mixed_types_are_refused_in_one_line():
     y = np.array([1, "a", 1], dtype=object)  # an int and a str do not sort
     with pytest.raises(InputError, match="expected labels of one comparable type, got mixed types"):
         perceptron([[1.0], [2.0], [3.0]], y)
+
+
+def test_a_read_only_x_runs_the_kernels_compiled_for_a_writable_one(tmp_path):
+    """A memory map opened read-only (as scikit-learn's and joblib's are) is not copied, gives the
+    same weights, and compiles no kernel a second time (Numba types a read-only array apart)."""
+    from perceptronlab.core import kernels
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(200, 3))
+    y = np.where(X @ [1.0, -2.0, 0.5] > 0, 1, -1)
+    np.save(tmp_path / "X.npy", X)
+    mapped = np.load(tmp_path / "X.npy", mmap_mode="r")
+    csr = sp.csr_matrix(X)
+    csr.data.setflags(write=False)
+    writable = perceptron(X, y), perceptron(sp.csr_matrix(X), y)
+    compiled = {
+        name: len(f.overloads) for name, f in vars(kernels).items() if hasattr(f, "overloads")
+    }
+    read_only = perceptron(mapped, y), perceptron(csr, y)
+    for ours, theirs in zip(read_only, writable, strict=True):
+        assert np.array_equal(ours.w, theirs.w) and ours.mistakes == theirs.mistakes
+    assert compiled == {
+        name: len(f.overloads) for name, f in vars(kernels).items() if hasattr(f, "overloads")
+    }
+    assert not mapped.flags.writeable and np.array_equal(np.load(tmp_path / "X.npy"), X)

@@ -414,6 +414,8 @@ def check_matrix(
             raise not_finite_error(X, row, None)
         if not X.has_sorted_indices:
             X = X.sorted_indices()
+        if not X.data.flags.writeable:
+            X = type(X)((_writable_alias(X.data), X.indices, X.indptr), shape=X.shape, copy=False)
         return X
     if isinstance(X, np.ndarray) and X.dtype in dtypes and X.ndim == 2 and X.flags.c_contiguous:
         arr = X
@@ -459,7 +461,26 @@ def check_matrix(
             f"{arr[tuple(bad)]} at row {bad[0]}, column {bad[1]}",
             "Remove or impute the rows with NaN or inf.",
         )
-    return arr
+    return _writable_alias(arr)
+
+
+class _Memory:
+    """An array's memory described to NumPy as writable (``__array_interface__``), holding the array."""
+
+    def __init__(self, array: np.ndarray):
+        self.array = array
+        self.__array_interface__ = {**array.__array_interface__}
+        self.__array_interface__["data"] = (self.__array_interface__["data"][0], False)
+
+
+def _writable_alias(array: np.ndarray) -> np.ndarray:
+    """``array`` itself, or where it is read-only (a memory map, an array another library froze) the
+    same memory flagged writable, no copy. Numba compiles every kernel again for a read-only array
+    (seconds per kernel) although no kernel writes to X; the alias runs the kernels already compiled.
+    Nothing in perceptronlab writes to the X it validated."""
+    if array.flags.writeable:
+        return array
+    return np.asarray(_Memory(array))
 
 
 def check_Xy(
