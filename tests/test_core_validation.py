@@ -120,7 +120,8 @@ def test_a_read_only_x_runs_the_kernels_compiled_for_a_writable_one(tmp_path):
     np.save(tmp_path / "X.npy", X)
     mapped = np.load(tmp_path / "X.npy", mmap_mode="r")
     csr = sp.csr_matrix(X)
-    csr.data.setflags(write=False)
+    for part in (csr.data, csr.indices, csr.indptr):
+        part.setflags(write=False)
     writable = perceptron(X, y), perceptron(sp.csr_matrix(X), y)
     compiled = {
         name: len(f.overloads) for name, f in vars(kernels).items() if hasattr(f, "overloads")

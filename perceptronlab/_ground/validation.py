@@ -414,8 +414,9 @@ def check_matrix(
             raise not_finite_error(X, row, None)
         if not X.has_sorted_indices:
             X = X.sorted_indices()
-        if not X.data.flags.writeable:
-            X = type(X)((_writable_alias(X.data), X.indices, X.indptr), shape=X.shape, copy=False)
+        parts = (X.data, X.indices, X.indptr)
+        if not all(part.flags.writeable for part in parts):
+            X = type(X)(tuple(_writable_alias(part) for part in parts), shape=X.shape, copy=False)
         return X
     if isinstance(X, np.ndarray) and X.dtype in dtypes and X.ndim == 2 and X.flags.c_contiguous:
         arr = X

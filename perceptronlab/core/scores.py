@@ -55,11 +55,12 @@ def _margins_small(X, y, w, b, out):
     return out
 
 
-def margins(X, y, w, b, out=None, parallel: bool = True, n_jobs: int | None = None) -> np.ndarray:
+def margins(X, y, w, b, out=None, n_jobs: int | None = None) -> np.ndarray:
     """y_i (⟨w, x_i⟩ + b) for every row, with the kernels' summation order.
 
     ``X`` is a dense float array, a CSR matrix, or rows of Fractions (exact: an object array).
-    ``n_jobs`` (1 for one core) sets the threads of the parallel pass, taken only for a large dense X.
+    A large dense X is scored on several cores: on ``n_jobs`` threads (1: one core, no threads),
+    or on Numba's current count where ``n_jobs`` is None.
     """
     if isinstance(X, list):
         return np.array(
@@ -75,7 +76,7 @@ def margins(X, y, w, b, out=None, parallel: bool = True, n_jobs: int | None = No
 
     if is_sparse(X):
         return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
-    if parallel and n_jobs != 1 and X.size >= PARALLEL_MIN_ELEMENTS:
+    if n_jobs != 1 and X.size >= PARALLEL_MIN_ELEMENTS:
         if n_jobs is None:
             return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
         from perceptronlab.core.threads import numba_threads
