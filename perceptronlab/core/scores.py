@@ -14,6 +14,7 @@ scores bit for bit like the run that made it, and a saved-then-loaded model like
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -77,11 +78,9 @@ def margins(X, y, w, b, out=None, n_jobs: int | None = None) -> np.ndarray:
     if is_sparse(X):
         return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
     if n_jobs != 1 and X.size >= PARALLEL_MIN_ELEMENTS:
-        if n_jobs is None:
-            return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
         from perceptronlab.core.threads import numba_threads
 
-        with numba_threads(n_jobs):
+        with numba_threads(n_jobs) if n_jobs else contextlib.nullcontext():
             return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
     return kernels.margins_dense(X, y, w, float(b), out)
 
