@@ -415,6 +415,10 @@ def test_bad_inputs_say_what_expected_got_and_fix(tmp_path):
         fit_in_process(Xd, yd, shards=5)
     with pytest.raises(InputError, match="max_epochs"):
         fit_in_process(Xd, yd, max_epochs=0)
+    with pytest.raises(InputError, match="fit_in_process option 'max_epoch'.*max_epochs"):
+        fit_in_process(Xd, yd, max_epoch=3)  # a typo
+    with pytest.raises(InputError, match="stream_fit option 'shards'"):
+        stream_fit(Xd, yd, shards=2, progress=False)  # stream_fit runs one shard
     with pytest.raises(InputError, match="40 labels"):
         fit_in_process(Xd, da.from_array(np.ones(39), chunks=10))
     with pytest.raises(InputError, match="exactly two classes.*3 classes"):

@@ -49,6 +49,7 @@ __all__ = [
     "check_positive_int",
     "check_optional_positive_int",
     "check_choice",
+    "check_option_names",
     "check_seed",
     "check_labels",
     "distinct_labels",
@@ -233,6 +234,13 @@ def check_choice(name: str, value: Any, choices: tuple[_C, ...]) -> _C:
             f"Pass {name}={choices[0]!r}.",
         )
     return value  # type: ignore[no-any-return]  # one of the choices
+
+
+def check_option_names(function: str, options: Any, allowed: tuple[str, ...], fix: str) -> None:
+    """Every keyword of a function's ``**options`` is one it takes: one line naming the stray one."""
+    for key in options:
+        if key not in allowed:
+            raise fail(f"{function} option {key!r}", "one of " + ", ".join(allowed), repr(key), fix)
 
 
 def check_seed(seed: Any) -> int | None:

@@ -20,12 +20,18 @@ from __future__ import annotations
 import contextlib
 import functools
 import uuid
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from perceptronlab._ground import validation as v
-from perceptronlab.distributed.mixing import BLOCKSIZE, Settings, plan_shards, shard_seed
+from perceptronlab.distributed.mixing import (
+    MIXING_OPTIONS,
+    Settings,
+    open_run,
+    plan_shards,
+    shard_seed,
+)
 from perceptronlab.distributed.shard import sweep_shards
 from perceptronlab.exceptions import PerceptronLabError
 
@@ -34,9 +40,10 @@ if TYPE_CHECKING:
 
     from distributed import Client, Future
     from numpy.typing import ArrayLike
+    from typing_extensions import Unpack
 
-    from perceptronlab._ground.types import Float64Array, RealLike
-    from perceptronlab.distributed.mixing import EpochCallback, Mixing, ShardResult
+    from perceptronlab._ground.types import Float64Array
+    from perceptronlab.distributed.mixing import MixingOptions, ShardResult
     from perceptronlab.distributed.model import MixedPerceptron
     from perceptronlab.distributed.shard import ShardRows
     from perceptronlab.distributed.sources import DataSource, Raw, Source, Spec
@@ -191,24 +198,13 @@ def _load_shard(
     )
 
 
-def fit(  # noqa: PLR0913 (the public keyword arguments)
+def fit(
     X: DataSource,
     y: ArrayLike | None = None,
     *,
     client: Client | str | None = None,
-    mixing: Mixing = "uniform",
-    max_epochs: int = 100,
-    eta: RealLike = 1.0,
-    margin: RealLike = 0.0,
-    fit_intercept: bool = False,
-    averaged: bool = False,
-    seed: int | None = None,
-    callback: EpochCallback | None = None,
-    label: Hashable | None = None,
-    shards: int | None = None,
-    blocksize: int = BLOCKSIZE,
     epoch_retries: int = 2,
-    warn: bool = True,
+    **options: Unpack[MixingOptions],
 ) -> MixedPerceptron:
     r"""Train a perceptron by iterative parameter mixing on a Dask cluster.
 
@@ -269,22 +265,19 @@ def fit(  # noqa: PLR0913 (the public keyword arguments)
     >>> model.converged, model.history.tolist(), model.predict(np.array([[3., 0]])).tolist()
     (True, [[2, 2], [1, 0], [0, 0]], [1])
     """
-    from perceptronlab.distributed.sources import open_source
-
-    settings = Settings.check(mixing, max_epochs, eta, margin, fit_intercept, averaged, seed)
+    settings, source = open_run("fit", X, y, options, MIXING_OPTIONS)
     epoch_retries = int(epoch_retries)
-    source = open_source(X, y, label=label, blocksize=blocksize)
-    groups = plan_shards(len(source), shards)
+    groups = plan_shards(len(source), options.get("shards"))
     token = uuid.uuid4().hex[:10]
     with connect(client) as cl:
         data = _load_shards(cl, source, groups, settings, token)
         sweep_all = _ClusterSweep(cl, data, source, groups, settings.seed, epoch_retries, token)
         try:
-            training = settings.run(sweep_all, source.n_features, callback)
+            training = settings.run(sweep_all, source.n_features, options.get("callback"))
         finally:
             for future in data:
                 future.release()
-    return settings.model(training, source, groups, warn=warn)
+    return settings.model(training, source, groups, warn=options.get("warn", True))
 
 
 def _load_shards(

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypedDict, cast, get_args
 
 import numpy as np
 
@@ -50,7 +50,10 @@ from perceptronlab.exceptions import SCALE_FIX
 from perceptronlab.exceptions import warn as _warn
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from numpy.typing import ArrayLike
+    from typing_extensions import Unpack
 
     from perceptronlab._ground.types import Float64Array, Int64Array, MatrixLike, RealLike
     from perceptronlab.core.driver import SweepInfo
@@ -77,6 +80,35 @@ class EpochInfo(NamedTuple):
 
 #: called after every epoch; True stops the run
 EpochCallback = Callable[[EpochInfo], "bool | None"]
+
+
+class StreamOptions(TypedDict, total=False):
+    """The keyword options of a run over partitions, as :func:`perceptronlab.distributed.stream_fit`
+    takes them (each with the default its docstring gives); :class:`MixingOptions` adds the mixing."""
+
+    label: Hashable | None
+    eta: RealLike
+    margin: RealLike
+    fit_intercept: bool
+    max_epochs: int
+    averaged: bool
+    seed: int | None
+    callback: EpochCallback | None
+    blocksize: int
+    warn: bool
+
+
+class MixingOptions(StreamOptions, total=False):
+    """The keyword options of :func:`perceptronlab.distributed.fit` and :func:`fit_in_process`:
+    :class:`StreamOptions`, how the shards' weights are mixed, and how many shards."""
+
+    mixing: Mixing
+    shards: int | None
+
+
+STREAM_OPTIONS = tuple(StreamOptions.__annotations__)
+MIXING_OPTIONS = tuple(MixingOptions.__annotations__)
+
 #: one shard's sweep result: (w_i, b_i, k_i)
 ShardResult = tuple["Float64Array", float, int]
 
@@ -400,23 +432,12 @@ def warn_outcome(training: Training, max_epochs: int, stacklevel: int = 3) -> No
 # ---------------------------------------------------------------- in process
 
 
-def fit_in_process(  # noqa: PLR0913 (the public keyword arguments)
+def fit_in_process(
     X: DataSource,
     y: ArrayLike | None = None,
     *,
-    mixing: Mixing = "uniform",
-    max_epochs: int = 100,
-    eta: RealLike = 1.0,
-    margin: RealLike = 0.0,
-    fit_intercept: bool = False,
-    averaged: bool = False,
-    seed: int | None = None,
-    callback: EpochCallback | None = None,
-    label: Hashable | None = None,
-    shards: int | None = None,
-    blocksize: int = BLOCKSIZE,
     progress: Progress | None = None,
-    warn: bool = True,
+    **options: Unpack[MixingOptions],
 ) -> MixedPerceptron:
     """Iterative parameter mixing in this process, reading one partition at a time.
 
@@ -425,15 +446,46 @@ def fit_in_process(  # noqa: PLR0913 (the public keyword arguments)
 
     Parameters
     ----------
-    blocksize : bytes per partition of CSV/LIBSVM files.
+    X, y, **options : as for :func:`perceptronlab.distributed.fit` (:class:`MixingOptions`).
     progress : optional object with ``start(epoch, total_rows)``, ``advance(rows)`` and ``stop()``
         (the stream path's Rich bar).
     """
+    settings, source = open_run("fit_in_process", X, y, options, MIXING_OPTIONS)
+    shards, callback, warn = (
+        options.get("shards"),
+        options.get("callback"),
+        options.get("warn", True),
+    )
+    return mix_in_process(source, settings, shards, callback, progress, warn=warn, stacklevel=4)
+
+
+def open_run(
+    function: str,
+    X: DataSource,
+    y: ArrayLike | None,
+    options: Mapping[str, Any],
+    allowed: tuple[str, ...],
+) -> tuple[Settings, Source]:
+    """The checked settings and the opened source of ``function(X, y, **options)`` (one of
+    :func:`perceptronlab.distributed.fit`, :func:`fit_in_process` and ``stream_fit``), each option
+    at its documented default where it is not given."""
     from perceptronlab.distributed.sources import open_source
 
-    settings = Settings.check(mixing, max_epochs, eta, margin, fit_intercept, averaged, seed)
-    source = open_source(X, y, label=label, blocksize=blocksize)
-    return mix_in_process(source, settings, shards, callback, progress, warn=warn, stacklevel=4)
+    v.check_option_names(
+        function, options, allowed, "Pass only the options its documentation lists."
+    )
+    settings = Settings.check(
+        options.get("mixing", "uniform"),
+        options.get("max_epochs", 100),
+        options.get("eta", 1.0),
+        options.get("margin", 0.0),
+        options.get("fit_intercept", False),
+        options.get("averaged", False),
+        options.get("seed"),
+    )
+    return settings, open_source(
+        X, y, label=options.get("label"), blocksize=options.get("blocksize", BLOCKSIZE)
+    )
 
 
 def mix_in_process(

@@ -8,17 +8,16 @@ the run is exactly the cyclic perceptron over the concatenation of the partition
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from perceptronlab.distributed.mixing import BLOCKSIZE, Settings, mix_in_process
+from perceptronlab.distributed.mixing import STREAM_OPTIONS, mix_in_process, open_run
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from rich.progress import Progress, TaskID
+    from typing_extensions import Unpack
 
-    from perceptronlab._ground.types import RealLike
-    from perceptronlab.distributed.mixing import EpochCallback
+    from perceptronlab.distributed.mixing import StreamOptions
     from perceptronlab.distributed.model import MixedPerceptron
     from perceptronlab.distributed.sources import DataSource
 
@@ -69,21 +68,12 @@ class _SweepBar:
             self._progress = None
 
 
-def stream_fit(  # noqa: PLR0913 (the public keyword arguments)
+def stream_fit(
     path_or_glob: DataSource,
     y: ArrayLike | None = None,
     *,
-    label: Hashable | None = None,
-    eta: RealLike = 1.0,
-    margin: RealLike = 0.0,
-    fit_intercept: bool = False,
-    max_epochs: int = 100,
-    averaged: bool = False,
-    seed: int | None = None,
-    callback: EpochCallback | None = None,
-    blocksize: int = BLOCKSIZE,
     progress: bool = True,
-    warn: bool = True,
+    **options: Unpack[StreamOptions],
 ) -> MixedPerceptron:
     """The perceptron over data bigger than memory: one partition in memory, sweep after sweep.
 
@@ -119,10 +109,8 @@ def stream_fit(  # noqa: PLR0913 (the public keyword arguments)
     >>> model.w.tolist(), model.history[:, 0].tolist()
     ([1.0, -2.0], [2, 2, 1, 0])
     """
-    from perceptronlab.distributed.sources import open_source
-
     bar = _SweepBar() if progress else None
-    settings = Settings.check("uniform", max_epochs, eta, margin, fit_intercept, averaged, seed)
-    source = open_source(path_or_glob, y, label=label, blocksize=blocksize)
+    settings, source = open_run("stream_fit", path_or_glob, y, options, STREAM_OPTIONS)
     # one shard; the warning points here, as it did through fit_in_process
+    callback, warn = options.get("callback"), options.get("warn", True)
     return mix_in_process(source, settings, 1, callback, bar, warn=warn, stacklevel=3)

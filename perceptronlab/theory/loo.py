@@ -134,14 +134,12 @@ def loo_error(X: MatrixLike, y: ArrayLike, **perceptron_options: Unpack[LooOptio
     >>> result.errors, result.retrainings, result.indices.tolist()
     (2, 2, [0, 1])
     """
-    for key in perceptron_options:
-        if key not in _ALLOWED:
-            raise v.fail(
-                f"loo_error option {key!r}",
-                "one of " + ", ".join(_ALLOWED),
-                repr(key),
-                "Pass only perceptron options that affect the cyclic run.",
-            )
+    v.check_option_names(
+        "loo_error",
+        perceptron_options,
+        _ALLOWED,
+        "Pass only perceptron options that affect the cyclic run.",
+    )
     v.check_choice("order", perceptron_options.pop("order", "cyclic"), ("cyclic",))
     run_options: RunOptions = perceptron_options
     full = perceptron(X, y, order="cyclic", warn=False, **run_options)
