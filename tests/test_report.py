@@ -116,6 +116,9 @@ def test_bad_filename_and_unwritable_out_dir(tmp_path):
     blocker.write_text("x")
     with pytest.raises(InputError, match="writable directory"):
         write_report(X, y, blocker / "sub")
+    with pytest.raises(InputError, match="write_report option 'intercept'.*fit_intercept"):
+        write_report(X, y, tmp_path, intercept=True)  # the command line's flag, not the option
+    assert not list(tmp_path.glob("*.html"))  # refused before any work
 
 
 def test_bad_labels_are_rejected_at_the_boundary():

@@ -23,19 +23,20 @@ import functools
 import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 import numpy as np
 
 from perceptronlab._ground.files import atomic_write
 from perceptronlab._ground.markup import html_text
-from perceptronlab._ground.validation import check_labels, fail
+from perceptronlab._ground.validation import check_labels, check_option_names, fail
 from perceptronlab._version import __version__
 from perceptronlab.studies._result import make_out_dir
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
     from numpy.typing import ArrayLike
+    from typing_extensions import Unpack
 
     from perceptronlab._ground.types import Float64Array, MatrixLike
     from perceptronlab.core.driver import OnStage
@@ -551,21 +552,28 @@ def _one_vs_rest(labels: Any, sections_of: Callable[..., list[str]]) -> list[str
     return sections
 
 
-def write_report(  # noqa: PLR0913 (the public keyword arguments)
+class ReportOptions(TypedDict, total=False):
+    """The options of the report's analysis and page, as :func:`build_report` takes them (and
+    :func:`write_report` passes them on)."""
+
+    fit_intercept: bool
+    title: str | None
+    source: str | None
+    trace_points: int
+    max_sweeps: int | None
+    scale: Scale | None
+    feature_names: list[str] | None
+    on_stage: OnStage | None
+    wording: Callable[[str], str] | None
+
+
+def write_report(
     X: MatrixLike,
     y: ArrayLike,
     out_dir: Path | str,
     *,
-    fit_intercept: bool = False,
-    title: str | None = None,
-    source: str | None = None,
     filename: str = "report.html",
-    trace_points: int = TRACE_POINTS,
-    max_sweeps: int | None = None,
-    scale: Scale | None = None,
-    feature_names: list[str] | None = None,
-    on_stage: OnStage | None = None,
-    wording: Callable[[str], str] | None = None,
+    **options: Unpack[ReportOptions],
 ) -> Path:
     """Write the one-page HTML report of ``(X, y)`` into ``out_dir`` and return its path.
 
@@ -576,9 +584,10 @@ def write_report(  # noqa: PLR0913 (the public keyword arguments)
     X : array-like (n, d), rows of Fractions/ints (exact), or a sparse matrix (densified)
     y : any two labels
     out_dir : the directory (created if missing)
+    filename : the file name inside ``out_dir``
+    **options : :class:`ReportOptions`, each as :func:`build_report` takes it:
     fit_intercept : train and analyse with an intercept (the bias trick)
     title, source : the page's heading and a note on where the data came from
-    filename : the file name inside ``out_dir``
     trace_points : data with at most this many points gets the exact worksheet trace
     max_sweeps : the run's sweep limit (default: the analysis' own, enough for the bound within reason)
     scale : "standard" or "maxabs": scale the features first (see :func:`perceptronlab.analyze`)
@@ -602,20 +611,15 @@ def write_report(  # noqa: PLR0913 (the public keyword arguments)
             repr(filename),
             "Put the directory in out_dir.",
         )
-    out = make_out_dir(out_dir)  # before the work: a bad --out fails at once
-    page = build_report(
-        X,
-        y,
-        fit_intercept=fit_intercept,
-        title=title,
-        source=source,
-        trace_points=trace_points,
-        max_sweeps=max_sweeps,
-        scale=scale,
-        feature_names=feature_names,
-        on_stage=on_stage,
-        wording=wording,
+    check_option_names(
+        "write_report",
+        options,
+        tuple(ReportOptions.__annotations__),
+        "Pass build_report's options.",
     )
+    out = make_out_dir(out_dir)  # before the work: a bad --out fails at once
+    page = build_report(X, y, **options)
+    on_stage = options.get("on_stage")
     if on_stage is not None:
         on_stage("writing the page", None)
     path = out / filename
