@@ -145,12 +145,7 @@ class Perceptron(base.MiniBatchClassifier):
         frame = _frame(X)
         signs = _signs(y)
         if signs.shape[0] != frame.shape[0]:
-            raise v.fail(
-                "y",
-                f"{frame.shape[0]} labels (one per row of X)",
-                f"{signs.shape[0]}",
-                "Pass one label per row.",
-            )
+            raise v.label_count_error(frame.shape[0], signs.shape[0], "y")
         self._state.learn_many(frame, signs)
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:

@@ -50,6 +50,7 @@ __all__ = [
     "check_optional_positive_int",
     "check_choice",
     "check_option_names",
+    "label_count_error",
     "check_seed",
     "check_labels",
     "distinct_labels",
@@ -243,6 +244,16 @@ def check_option_names(function: str, options: Any, allowed: tuple[str, ...], fi
             raise fail(f"{function} option {key!r}", "one of " + ", ".join(allowed), repr(key), fix)
 
 
+def label_count_error(n_rows: Any, n_labels: Any, what: str = "y (the labels)") -> InputError:
+    """The one message of labels that are not one per row of X."""
+    return fail(
+        what,
+        f"{n_rows} labels, one per row of X",
+        f"{n_labels} labels",
+        "Check that X and y come from the same rows.",
+    )
+
+
 def check_seed(seed: Any) -> int | None:
     if seed is None:
         return None
@@ -285,12 +296,7 @@ def check_labels(
             "Pass one label per row of X.",
         )
     if n_rows is not None and y_arr.shape[0] != n_rows:
-        raise fail(
-            "y (the labels)",
-            f"{n_rows} labels, one per row of X",
-            f"{y_arr.shape[0]} labels",
-            "Check that X and y come from the same rows.",
-        )
+        raise label_count_error(n_rows, y_arr.shape[0])
     if y_arr.shape[0] == 0:
         raise fail("y (the labels)", "at least one label", "none", "Pass a non-empty dataset.")
     if y_arr.dtype.kind == "f" and not np.all(np.isfinite(y_arr)):

@@ -298,9 +298,7 @@ def _check_signs(y_signs: Any, n: int) -> np.ndarray:
             "y", "-1 or +1 for every row", repr(y_signs)[:80], "Map the labels to -1/+1 first."
         ) from None
     if signs.shape[0] != n:
-        raise v.fail(
-            "y", f"{n} labels (one per row of X)", f"{signs.shape[0]}", "Pass one label per row."
-        )
+        raise v.label_count_error(n, signs.shape[0], "y")
     if not (np.abs(signs) == 1).all():  # -1 or +1 (NaN is neither)
         bad = signs[(signs != 1) & (signs != -1)][0]
         raise v.fail("y", "-1 or +1", repr(float(bad)), "Map the labels to -1/+1 first.")

@@ -199,12 +199,7 @@ def _array_source(X: da.Array, y: Any) -> Source:
         )
     if not any(np.isnan(c) for c in X.chunks[0]) and not any(np.isnan(c) for c in y.chunks[0]):
         if X.shape[0] != y.shape[0]:
-            raise v.fail(
-                "y (the labels)",
-                f"{X.shape[0]} labels, one per row of X",
-                f"{y.shape[0]}",
-                "Check that X and y come from the same rows.",
-            )
+            raise v.label_count_error(X.shape[0], y.shape[0])
         if len(X.chunks[1]) > 1:
             X = X.rechunk({1: -1})  # a partition is a block of whole rows
         if y.chunks[0] != X.chunks[0]:

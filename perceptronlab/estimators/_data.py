@@ -137,12 +137,7 @@ def _explain(exc: Exception, X: Any, y: Any) -> Exception:
     if "inconsistent numbers of samples" in text:
         counts = re.findall(r"\d+", text.rsplit(":", 1)[-1])
         if len(counts) == 2:
-            return v.fail(
-                "y (the labels)",
-                f"{counts[0]} labels, one per row of X",
-                f"{counts[1]} labels",
-                "Check that X and y come from the same rows.",
-            )
+            return v.label_count_error(counts[0], counts[1])
     if "y should be a 1d array" in text:
         return InputError(
             f"y (the labels): {text} Pass one label per row of X (multi-output targets "
