@@ -390,7 +390,7 @@ class Settings:
     ) -> MixedPerceptron:
         """The model of a finished run, after its warning (``stacklevel`` counts from the caller,
         as in :func:`warn_outcome`)."""
-        from perceptronlab.distributed.model import build_model
+        from perceptronlab.distributed.model import MixedPerceptron
 
         if warn:
             warn_outcome(training, self.max_epochs, stacklevel=stacklevel + 1)
@@ -404,7 +404,7 @@ class Settings:
             seed=self.seed,
             shards=len(groups),
         )
-        return build_model(training, source, groups, params)
+        return MixedPerceptron(training, source, groups, params)
 
 
 def shard_seed(seed: int | None, epoch: int, shard: int) -> tuple[int, int, int] | None:

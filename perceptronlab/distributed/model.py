@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -49,35 +49,29 @@ class MixedPerceptron:
     """
 
     def __init__(
-        self,
-        *,
-        w: ArrayLike,
-        b: float,
-        classes: ArrayLike,
-        history: ArrayLike,
-        converged: bool,
-        cycled: bool,
-        shards: list[list[int]],
-        params: dict[str, Any],
-        feature_names: Sequence[str] | None = None,
-        final_w: ArrayLike | None = None,
-        final_b: float | None = None,
-        n_rows: int | None = None,
+        self, training: _Trained, source: Source, shards: list[list[int]], params: dict[str, Any]
     ) -> None:
+        """The model of a finished :class:`~perceptronlab.distributed.mixing.Training` on the
+        ``source``'s data in ``shards``, trained with ``params``."""
+        averaged = params.get("averaged", False)
+        w, b = (training.w_avg, training.b_avg) if averaged else (training.w, training.b)
+        if not params.get("fit_intercept"):
+            b = 0.0
+        assert source.classes is not None  # learnt from the summaries before training
         self.coef_: Float64Array = np.asarray(w, dtype=np.float64).reshape(1, -1)
         self.intercept_ = np.array([float(b)])
-        self.classes_ = np.asarray(classes)
+        self.classes_ = np.asarray(source.classes)
         self.n_features_in_ = self.coef_.shape[1]
-        if feature_names is not None:
-            self.feature_names_in_ = np.asarray(feature_names, dtype=object)
-        self.history: Int64Array = np.asarray(history, dtype=np.int64)
-        self.converged = bool(converged)
-        self.cycled = bool(cycled)
+        if source.feature_names is not None:
+            self.feature_names_in_ = np.asarray(source.feature_names, dtype=object)
+        self.history: Int64Array = np.asarray(training.history, dtype=np.int64)
+        self.converged = bool(training.converged)
+        self.cycled = bool(training.cycled)
         self.shards = shards
         self.params = params
-        self.final_w_ = self.coef_[0].copy() if final_w is None else np.asarray(final_w)
-        self.final_b_ = float(b) if final_b is None else float(final_b)
-        self.n_rows = n_rows
+        self.final_w_ = np.asarray(training.w)
+        self.final_b_ = float(training.b)
+        self.n_rows = source.n_rows
 
     @property
     def epochs(self) -> int:
@@ -238,7 +232,7 @@ def _block_predict(
 
 
 class _Trained(Protocol):
-    """What :func:`build_model` reads of a :class:`perceptronlab.distributed.mixing.Training` (the mixing
+    """What :class:`MixedPerceptron` reads of a :class:`perceptronlab.distributed.mixing.Training` (the mixing
     imports this module, so not the other way round)."""
 
     w: Float64Array
@@ -248,28 +242,3 @@ class _Trained(Protocol):
     cycled: bool
     w_avg: Float64Array
     b_avg: float
-
-
-def build_model(
-    training: _Trained, source: Source, groups: list[list[int]], params: dict[str, Any]
-) -> MixedPerceptron:
-    """The model of a finished :class:`~perceptronlab.distributed.mixing.Training`."""
-    averaged = params.get("averaged", False)
-    w, b = (training.w_avg, training.b_avg) if averaged else (training.w, training.b)
-    if not params.get("fit_intercept"):
-        b = 0.0
-    assert source.classes is not None  # learnt from the summaries before training
-    return MixedPerceptron(
-        w=w,
-        b=b,
-        classes=source.classes,
-        history=training.history,
-        converged=training.converged,
-        cycled=training.cycled,
-        shards=groups,
-        params=params,
-        feature_names=source.feature_names,
-        final_w=training.w,
-        final_b=training.b,
-        n_rows=source.n_rows,
-    )
