@@ -7,7 +7,6 @@ import re
 import sys
 from pathlib import Path
 
-import jsonschema
 import yaml
 
 import perceptronlab
@@ -83,6 +82,8 @@ def test_changelog_has_this_release():
 def test_citation_is_valid_cff_1_2_0_with_this_version():
     citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
     schema = json.loads((ROOT / "tests" / "data" / "cff-1.2.0.schema.json").read_text())
+    import jsonschema  # here, not at collection: its URI grammar takes seconds to build
+
     validator = jsonschema.Draft7Validator(
         schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER
     )
