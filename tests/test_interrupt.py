@@ -224,3 +224,30 @@ def _running_cluster(psutil, pid: int) -> list:
             return children
         time.sleep(0.5)
     return children
+
+
+def test_a_ctrl_c_dropped_in_a_finalizer_still_stops_the_command(monkeypatch, tmp_path):
+    """A Ctrl-C that lands while Python runs a ``__del__`` (llvmlite's, as Numba loads a kernel) is
+    dropped by Python; the command line raises it again, so the command stops with one line and
+    130 instead of working on to its end (here: a 60 s wait that only the interrupt cuts short)."""
+    from typer.testing import CliRunner
+
+    from perceptronlab.cli import _progress, app
+
+    class Finalized:
+        def __del__(self):
+            raise KeyboardInterrupt  # as a Ctrl-C landing in a finalizer
+
+    enter = _progress.Progress.__enter__
+
+    def entering(self):
+        finalized = Finalized()
+        del finalized
+        time.sleep(60)
+        return enter(self)
+
+    monkeypatch.setattr(_progress.Progress, "__enter__", entering)
+    data = tmp_path / "exam.csv"
+    data.write_text("x1,x2,y\n1,0,1\n1,1,-1\n0,1,-1\n")
+    result = CliRunner().invoke(app, ["train", str(data)])
+    assert result.exit_code == 130 and result.stderr.strip() == "Interrupted.", result.output

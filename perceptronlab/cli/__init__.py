@@ -30,7 +30,7 @@ from typer.core import TyperCommand, TyperGroup
 from perceptronlab.cli._examples import epilog
 from perceptronlab.cli._groups import expand_groups
 from perceptronlab.cli._wording import flags_of, to_command_line
-from perceptronlab.core.interrupt import caused_by_interrupt
+from perceptronlab.core.interrupt import caused_by_interrupt, ctrl_c_from_finalizers
 from perceptronlab.exceptions import PerceptronLabError
 
 #: command-group modules under ``perceptronlab.cli``; each has ``register(app)``.
@@ -119,7 +119,7 @@ class _Group(TyperGroup):
         def show(message, category, filename, lineno, file=None, line=None):
             typer.echo(f"Warning: {self._wording(ctx, str(message))}", err=True)
 
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), ctrl_c_from_finalizers():
             warnings.showwarning = show
             try:
                 return super().invoke(ctx)

@@ -7,11 +7,17 @@ KeyboardInterrupt is raised inside the callback, which the compiled code cannot 
 call ends in ``SystemError: CPUDispatcher(...) returned a result with an exception set`` with the
 KeyboardInterrupt as its cause. :func:`call_parallel` turns that back into the KeyboardInterrupt
 the user asked for (a program's Ctrl-C handling, the CLI's exit code 130, a notebook's interrupt).
+
+A Ctrl-C can also land while Python runs a finalizer (a ``__del__``: llvmlite's, when Numba has just
+compiled or loaded a kernel); Python cannot raise out of a finalizer, so it prints "Exception ignored
+in ..." and the work would go on to its sweep limit. :func:`ctrl_c_from_finalizers` raises it again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 
@@ -39,3 +45,51 @@ def call_parallel(kernel: Callable[..., Any], *args: Any) -> Any:
         if caused_by_interrupt(exc):
             raise KeyboardInterrupt from None
         raise
+
+
+@contextlib.contextmanager
+def ctrl_c_from_finalizers() -> Iterator[None]:
+    """Inside the block, a Ctrl-C that Python drops in a finalizer is raised again in the main
+    thread, at its next step; every other error in a finalizer is shown as before.
+
+    >>> import time
+    >>> class Finalized:
+    ...     def __del__(self):
+    ...         raise KeyboardInterrupt  # as a Ctrl-C landing in a finalizer
+    >>> try:
+    ...     with ctrl_c_from_finalizers():
+    ...         finalized = Finalized()
+    ...         del finalized
+    ...         time.sleep(5)
+    ... except KeyboardInterrupt:
+    ...     print("interrupted")
+    interrupted
+    """
+    import threading
+
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # the SIGINT again, from another thread, once this hook (a finalizer's too) has returned
+            threading.Timer(0.01, _ctrl_c_again, (threading.main_thread().ident,)).start()
+        else:
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+
+
+def _ctrl_c_again(main_thread: int) -> None:
+    """SIGINT to the main thread (waking it from a sleep or a wait, as a Ctrl-C does)."""
+    import signal
+
+    if hasattr(signal, "pthread_kill"):
+        signal.pthread_kill(main_thread, signal.SIGINT)
+    else:  # pragma: no cover - Windows: the interrupt is seen at the main thread's next step
+        import _thread
+
+        _thread.interrupt_main()
