@@ -109,11 +109,11 @@ def test_a_parallel_kernel_interrupted_raises_keyboard_interrupt():
         import numpy as np
         from perceptronlab.core.engines import margins
         X = np.random.default_rng(0).normal(size=(200_000, 20)); y = np.ones(200_000); w = np.zeros(20)
-        margins(X, y, w, 0.0, parallel=True)  # load the compiled kernel first
+        margins(X, y, w, 0.0)  # load the compiled kernel first
         threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
         try:
             for _ in range(1_000_000):
-                margins(X, y, w, 0.0, parallel=True)
+                margins(X, y, w, 0.0)
         except BaseException as exc:
             print(type(exc).__name__)
     """)

@@ -300,11 +300,7 @@ class CompiledEngine(UpdateLog, SteppingEngine):
             self._parallel_losses += 1
 
     def margins(self) -> np.ndarray:
-        if self.n_jobs == 1:
-            values = margins(self.X, self.y, self.w, self.b, out=self._margins, parallel=False)
-        else:
-            with numba_threads(self.n_jobs):
-                values = margins(self.X, self.y, self.w, self.b, out=self._margins)
+        values = margins(self.X, self.y, self.w, self.b, out=self._margins, n_jobs=self.n_jobs)
         if not np.isfinite(values).all():
             raise not_finite_error(self.X, int(np.flatnonzero(~np.isfinite(values))[0]), None)
         if self.scale is not None:  # rows never updated on (a zero factor): +inf

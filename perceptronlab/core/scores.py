@@ -14,6 +14,7 @@ scores bit for bit like the run that made it, and a saved-then-loaded model like
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,16 +50,18 @@ def _margins_small(X, y, w, b, out):
     out[:] = 0.0
     with np.errstate(over="ignore", invalid="ignore"):
         for j in range(X.shape[1]):
-            out += w[j] * X[:, j].astype(np.float64)
+            out += w[j] * X[:, j].astype(np.float64, copy=False)
         out += b
         out *= y
     return out
 
 
-def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
+def margins(X, y, w, b, out=None, n_jobs: int | None = None) -> np.ndarray:
     """y_i (⟨w, x_i⟩ + b) for every row, with the kernels' summation order.
 
     ``X`` is a dense float array, a CSR matrix, or rows of Fractions (exact: an object array).
+    A large dense X is scored on several cores: on ``n_jobs`` threads (1: one core, no threads),
+    or on Numba's current count where ``n_jobs`` is None.
     """
     if isinstance(X, list):
         return np.array(
@@ -74,8 +77,11 @@ def margins(X, y, w, b, out=None, parallel: bool = True) -> np.ndarray:
 
     if is_sparse(X):
         return kernels.margins_csr(X.indptr, X.indices, X.data, y, w, float(b), out)
-    if parallel and X.size >= PARALLEL_MIN_ELEMENTS:
-        return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
+    if n_jobs != 1 and X.size >= PARALLEL_MIN_ELEMENTS:
+        from perceptronlab.core.threads import numba_threads
+
+        with numba_threads(n_jobs) if n_jobs else contextlib.nullcontext():
+            return call_parallel(kernels.margins_dense_parallel, X, y, w, float(b), out)
     return kernels.margins_dense(X, y, w, float(b), out)
 
 
