@@ -48,9 +48,11 @@ def call_parallel(kernel: Callable[..., Any], *args: Any) -> Any:
 
 
 @contextlib.contextmanager
-def ctrl_c_from_finalizers() -> Iterator[None]:
+def ctrl_c_from_finalizers(*, again: bool = True) -> Iterator[None]:
     """Inside the block, a Ctrl-C that Python drops in a finalizer is raised again in the main
-    thread, at its next step; every other error in a finalizer is shown as before.
+    thread, at its next step; with ``again=False`` it is only kept off stderr (Python would print
+    "Exception ignored in ..." and a traceback), where the Ctrl-C reaches the work another way (a
+    Dask future's finalizer as the cluster shuts down). Every other error in a finalizer shows.
 
     >>> import time
     >>> class Finalized:
@@ -70,11 +72,10 @@ def ctrl_c_from_finalizers() -> Iterator[None]:
     previous = sys.unraisablehook
 
     def hook(unraisable: Any) -> None:
-        if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            # the SIGINT again, from another thread, once this hook (a finalizer's too) has returned
-            threading.Timer(0.01, _ctrl_c_again, (threading.main_thread().ident,)).start()
-        else:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
             previous(unraisable)
+        elif again:  # the SIGINT again, from another thread, once this hook has returned
+            threading.Timer(0.01, _ctrl_c_again, (threading.main_thread().ident,)).start()
 
     sys.unraisablehook = hook
     try:

@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from perceptronlab._ground import validation as v
+from perceptronlab.core.interrupt import ctrl_c_from_finalizers
 from perceptronlab.distributed.mixing import (
     MIXING_OPTIONS,
     Settings,
@@ -117,7 +118,8 @@ def connect(
                 dashboard_address=":0",
                 silence_logs=logging.ERROR if quiet else logging.WARNING,
             )
-        with distributed.Client(cluster) as made, _finalizers_quiet_on_ctrl_c():
+        # a Ctrl-C in a Dask future's finalizer as the client closes: reaches the command anyway
+        with distributed.Client(cluster) as made, ctrl_c_from_finalizers(again=False):
             try:
                 yield made
             except KeyboardInterrupt:
@@ -126,26 +128,6 @@ def connect(
     finally:
         if cluster is not None:
             cluster.close()
-
-
-@contextlib.contextmanager
-def _finalizers_quiet_on_ctrl_c() -> Iterator[None]:
-    """A Ctrl-C that lands inside a finalizer (a Dask future's ``__del__`` talking to its event loop)
-    is printed by Python as "Exception ignored in ..." with a traceback, before the command's own one
-    line: such interrupts are dropped while the cluster runs (every other unraisable error still shows)."""
-    import sys
-
-    previous = sys.unraisablehook
-
-    def hook(unraisable: Any) -> None:
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
-            previous(unraisable)
-
-    sys.unraisablehook = hook
-    try:
-        yield
-    finally:
-        sys.unraisablehook = previous
 
 
 def _silence_logs() -> None:
