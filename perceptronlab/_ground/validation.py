@@ -237,11 +237,13 @@ def check_choice(name: str, value: Any, choices: tuple[_C, ...]) -> _C:
     return value  # type: ignore[no-any-return]  # one of the choices
 
 
-def check_option_names(function: str, options: Any, allowed: tuple[str, ...], fix: str) -> None:
-    """Every keyword of a function's ``**options`` is one it takes: one line naming the stray one."""
+def check_option_names(function: str, options: Any, allowed: Any, fix: str) -> None:
+    """Every keyword of a function's ``**options`` is a key of ``allowed``, the TypedDict its
+    signature unpacks: one line naming the stray one."""
+    names = tuple(allowed.__annotations__)
     for key in options:
-        if key not in allowed:
-            raise fail(f"{function} option {key!r}", "one of " + ", ".join(allowed), repr(key), fix)
+        if key not in names:
+            raise fail(f"{function} option {key!r}", "one of " + ", ".join(names), repr(key), fix)
 
 
 def label_count_error(n_rows: Any, n_labels: Any, what: str = "y (the labels)") -> InputError:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from perceptronlab._ground import validation as v
 from perceptronlab.core.interrupt import ctrl_c_from_finalizers
 from perceptronlab.distributed.mixing import (
-    MIXING_OPTIONS,
+    MixingOptions,
     Settings,
     open_run,
     plan_shards,
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from perceptronlab._ground.types import Float64Array
-    from perceptronlab.distributed.mixing import MixingOptions, ShardResult
+    from perceptronlab.distributed.mixing import ShardResult
     from perceptronlab.distributed.model import MixedPerceptron
     from perceptronlab.distributed.shard import ShardRows
     from perceptronlab.distributed.sources import DataSource, Raw, Source, Spec
@@ -247,7 +247,7 @@ def fit(
     >>> model.converged, model.history.tolist(), model.predict(np.array([[3., 0]])).tolist()
     (True, [[2, 2], [1, 0], [0, 0]], [1])
     """
-    settings, source = open_run("fit", X, y, options, MIXING_OPTIONS)
+    settings, source = open_run("fit", X, y, options, MixingOptions)
     epoch_retries = int(epoch_retries)
     groups = plan_shards(len(source), options.get("shards"))
     token = uuid.uuid4().hex[:10]

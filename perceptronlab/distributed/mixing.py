@@ -106,9 +106,6 @@ class MixingOptions(StreamOptions, total=False):
     shards: int | None
 
 
-STREAM_OPTIONS = tuple(StreamOptions.__annotations__)
-MIXING_OPTIONS = tuple(MixingOptions.__annotations__)
-
 #: one shard's sweep result: (w_i, b_i, k_i)
 ShardResult = tuple["Float64Array", float, int]
 
@@ -450,7 +447,7 @@ def fit_in_process(
     progress : optional object with ``start(epoch, total_rows)``, ``advance(rows)`` and ``stop()``
         (the stream path's Rich bar).
     """
-    settings, source = open_run("fit_in_process", X, y, options, MIXING_OPTIONS)
+    settings, source = open_run("fit_in_process", X, y, options, MixingOptions)
     shards, callback, warn = (
         options.get("shards"),
         options.get("callback"),
@@ -464,11 +461,11 @@ def open_run(
     X: DataSource,
     y: ArrayLike | None,
     options: Mapping[str, Any],
-    allowed: tuple[str, ...],
+    allowed: Any,
 ) -> tuple[Settings, Source]:
     """The checked settings and the opened source of ``function(X, y, **options)`` (one of
     :func:`perceptronlab.distributed.fit`, :func:`fit_in_process` and ``stream_fit``), each option
-    at its documented default where it is not given."""
+    at its documented default where it is not given; ``allowed`` is the function's TypedDict."""
     from perceptronlab.distributed.sources import open_source
 
     v.check_option_names(

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from perceptronlab.distributed.mixing import STREAM_OPTIONS, mix_in_process, open_run
+from perceptronlab.distributed.mixing import StreamOptions, mix_in_process, open_run
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from rich.progress import Progress, TaskID
     from typing_extensions import Unpack
 
-    from perceptronlab.distributed.mixing import StreamOptions
     from perceptronlab.distributed.model import MixedPerceptron
     from perceptronlab.distributed.sources import DataSource
 
@@ -110,7 +109,7 @@ def stream_fit(
     ([1.0, -2.0], [2, 2, 1, 0])
     """
     bar = _SweepBar() if progress else None
-    settings, source = open_run("stream_fit", path_or_glob, y, options, STREAM_OPTIONS)
+    settings, source = open_run("stream_fit", path_or_glob, y, options, StreamOptions)
     # one shard; the warning points here, as it did through fit_in_process
     callback, warn = options.get("callback"), options.get("warn", True)
     return mix_in_process(source, settings, 1, callback, bar, warn=warn, stacklevel=3)

@@ -614,7 +614,7 @@ def write_report(
     check_option_names(
         "write_report",
         options,
-        tuple(ReportOptions.__annotations__),
+        ReportOptions,
         "Pass build_report's options.",
     )
     out = make_out_dir(out_dir)  # before the work: a bad --out fails at once

@@ -54,10 +54,6 @@ class LooOptions(RunOptions, total=False):
     order: Literal["cyclic"]
 
 
-#: the keys of LooOptions, in the order the message lists them
-_ALLOWED = ("eta", "fit_intercept", "margin", "max_sweeps", "exact", "order", "backend")
-
-
 @dataclass
 class LooResult:
     """The leave-one-out error of the cyclic perceptron.
@@ -137,7 +133,7 @@ def loo_error(X: MatrixLike, y: ArrayLike, **perceptron_options: Unpack[LooOptio
     v.check_option_names(
         "loo_error",
         perceptron_options,
-        _ALLOWED,
+        LooOptions,
         "Pass only perceptron options that affect the cyclic run.",
     )
     v.check_choice("order", perceptron_options.pop("order", "cyclic"), ("cyclic",))
